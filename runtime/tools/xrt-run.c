@@ -1,0 +1,79 @@
+/* xrt-run — the headless command line of Zhuge Workbench. Links only the runtime.
+ *
+ *   xrt-run info NET.json [--raw NET.raw] [--json]
+ *   xrt-run fake-params NET.json -o NET.raw [--seed S]
+ *
+ * Exit codes: 0 success, 1 bad input (a file or a value), 2 usage error.
+ */
+#include "xrt-run-private.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} Command;
+
+static const Command commands[] = {
+  { "info", N_("Show a network: ops by kind and hardop class, values, chunks, params, inputs and outputs"),
+    xrt_run_cmd_info },
+  { "fake-params", N_("Write a .raw with deterministic synthetic params of exactly the right sizes"),
+    xrt_run_cmd_fake_params },
+};
+
+int
+xrt_run_fail (GError *error)
+{
+  g_printerr ("xrt-run: %s\n", error->message);
+  g_error_free (error);
+  return XRT_RUN_EXIT_INPUT;
+}
+
+int
+xrt_run_parse (GOptionContext *ctx, int *argc, char ***argv)
+{
+  GError *error = NULL;
+
+  if (!g_option_context_parse (ctx, argc, argv, &error))
+    {
+      g_printerr ("xrt-run: %s\n", error->message);
+      g_error_free (error);
+      return XRT_RUN_EXIT_USAGE;
+    }
+  return 0;
+}
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "%s\n\n", _("Usage: xrt-run COMMAND [OPTIONS…]"));
+  fprintf (out, "%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-14s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run “xrt-run COMMAND --help” for the options of a command."));
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? XRT_RUN_EXIT_USAGE : 0;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+  g_printerr (_("xrt-run: unknown command “%s”\n"), argv[1]);
+  usage (stderr);
+  return XRT_RUN_EXIT_USAGE;
+}

@@ -1,0 +1,1447 @@
+/* xir-network.c — loads the vendor's XIR network JSON into XirNetwork.
+ *
+ * The JSON is parsed with cJSON, then walked once: every op, value and params
+ * object is validated and turned into plain structs; the op "tags" and the
+ * non-structural attributes are detached from the cJSON tree and kept, the
+ * rest of the tree is freed. Errors carry the file, the op id / value id and
+ * the JSON path of the field at fault.
+ */
+#include "xir/xir-private.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+G_DEFINE_QUARK (xir-error-quark, xir_error)
+
+void
+xir_set_error (GError **error, XirError code, const char *origin, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, XIR_ERROR, code, "%s: %s", origin ? origin : "<network>", msg);
+}
+
+/* ---- small JSON accessors ----------------------------------------------- */
+
+/* Context of the object being parsed, for error messages. */
+typedef struct {
+  const char *origin;
+  char where[160];
+} Ctx;
+
+static gboolean
+json_get_int64 (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required,
+                gint64 *out, GError **error)
+{
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+
+  if (item == NULL)
+    {
+      if (required)
+        {
+          xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx->where, key);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!cJSON_IsNumber (item))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a number", ctx->where, key);
+      return FALSE;
+    }
+  if (item->valuedouble != floor (item->valuedouble) || fabs (item->valuedouble) > 9007199254740992.0)
+    {
+      xir_set_error (error, XIR_ERROR_RANGE, ctx->origin,
+                     "%s: field \"%s\" must be an integer below 2^53, got %g", ctx->where, key,
+                     item->valuedouble);
+      return FALSE;
+    }
+  *out = (gint64) item->valuedouble;
+  return TRUE;
+}
+
+static const char *
+json_get_string (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required, GError **error)
+{
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+
+  if (item == NULL)
+    {
+      if (required)
+        xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx->where, key);
+      return required ? NULL : "";
+    }
+  if (!cJSON_IsString (item))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a string", ctx->where, key);
+      return NULL;
+    }
+  return item->valuestring;
+}
+
+static const cJSON *
+json_get_typed (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required,
+                cJSON_bool (*is_type) (const cJSON *), const char *type_name, GError **error)
+{
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+
+  if (item == NULL)
+    {
+      if (required)
+        xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx->where, key);
+      return NULL;
+    }
+  if (!is_type (item))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be %s", ctx->where, key, type_name);
+      return NULL;
+    }
+  return item;
+}
+
+/* ---- vendor string parsers ---------------------------------------------- */
+
+/* Matches "@prefix(" … ")" and returns the inside, or NULL. */
+static char *
+strip_wrapper (const char *text, const char *prefix)
+{
+  gsize plen = strlen (prefix);
+  gsize len;
+
+  if (text == NULL || strncmp (text, prefix, plen) != 0)
+    return NULL;
+  len = strlen (text);
+  if (len < plen + 1 || text[len - 1] != ')')
+    return NULL;
+  return g_strndup (text + plen, len - plen - 1);
+}
+
+static gboolean
+parse_uint_full (const char *text, int base, guint64 max, guint64 *out)
+{
+  char *end = NULL;
+  guint64 v;
+
+  if (text == NULL || *text == '\0' || *text == '-' || *text == '+' || g_ascii_isspace (*text))
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtoull (text, &end, base);
+  if (errno != 0 || end == text || *end != '\0' || v > max)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+xir_parse_scalar_type (const char *text, XirScalarType *out, GError **error)
+{
+  static const struct { const char *prefix; XirScalarKind kind; } kinds[] = {
+    { "@sint(", XIR_SCALAR_SINT }, { "@uint(", XIR_SCALAR_UINT },
+    { "@fp(", XIR_SCALAR_FP }, { "@bf(", XIR_SCALAR_BF },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autofree char *inner = strip_wrapper (text, kinds[i].prefix);
+      guint64 bits;
+
+      if (inner == NULL)
+        continue;
+      if (!parse_uint_full (inner, 10, 64, &bits) || bits == 0)
+        break;
+      if (kinds[i].kind == XIR_SCALAR_FP && bits != 16 && bits != 32 && bits != 64)
+        break;
+      if (kinds[i].kind == XIR_SCALAR_BF && bits != 16)
+        break;
+      out->kind = kinds[i].kind;
+      out->bits = (guint) bits;
+      return TRUE;
+    }
+  g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+               "unknown dtype \"%s\" (expected @sint(N), @uint(N), @fp(16|32|64) or @bf(16))",
+               text ? text : "(null)");
+  return FALSE;
+}
+
+char *
+xir_scalar_type_to_string (const XirScalarType *type)
+{
+  static const char *names[] = { "sint", "uint", "fp", "bf" };
+  return g_strdup_printf ("@%s(%u)", names[type->kind], type->bits);
+}
+
+gint
+xir_layout_index_of (const XirLayout *layout, char axis)
+{
+  for (guint i = 0; i < layout->n_axes; i++)
+    if (layout->axes[i] == axis)
+      return (gint) i;
+  return -1;
+}
+
+gboolean
+xir_parse_layout (const char *text, XirLayout *out, GError **error)
+{
+  g_autofree char *inner = strip_wrapper (text, "@layout(");
+  const char *p;
+
+  memset (out, 0, sizeof *out);
+  if (inner == NULL || *inner == '\0' || strlen (inner) >= sizeof out->text)
+    goto bad;
+  g_strlcpy (out->text, inner, sizeof out->text);
+  if (strcmp (inner, "*") == 0)
+    {
+      out->any_rank = TRUE;
+      out->n_axes = 1;
+      out->axes[0] = '*';
+      return TRUE;
+    }
+  for (p = inner; *p != '\0';)
+    {
+      char axis = *p++;
+
+      if (strchr ("NHWDCIO*nhwdcio", axis) == NULL || out->n_axes >= XIR_LAYOUT_MAX_AXES)
+        goto bad;
+      out->axes[out->n_axes] = axis;
+      if (g_ascii_isdigit (*p))
+        {
+          guint64 block = 0;
+
+          if (!g_ascii_islower (axis))
+            goto bad;
+          while (g_ascii_isdigit (*p))
+            {
+              block = block * 10 + (guint64) (*p++ - '0');
+              if (block > 65536)
+                goto bad;
+            }
+          if (block == 0)
+            goto bad;
+          out->block[out->n_axes] = (guint) block;
+        }
+      out->n_axes++;
+    }
+  return TRUE;
+
+bad:
+  g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+               "unknown layout \"%s\" (expected @layout(AXES) with axes from \"NHWDCIO*nhwdcio\", "
+               "lower-case axes optionally followed by their block size)", text ? text : "(null)");
+  return FALSE;
+}
+
+gboolean
+xir_parse_mtype (const char *text, XirMemType *out, GError **error)
+{
+  memset (out, 0, sizeof *out);
+  if (g_strcmp0 (text, "@hostm") == 0)
+    {
+      out->kind = XIR_MEM_HOST;
+      return TRUE;
+    }
+  {
+    g_autofree char *inner = strip_wrapper (text, "@chunk(");
+    if (inner != NULL)
+      {
+        char *at = strchr (inner, '@');
+        guint64 id, off;
+
+        if (at == NULL)
+          goto bad;
+        *at = '\0';
+        if (!parse_uint_full (inner, 10, G_MAXINT64, &id) || !parse_uint_full (at + 1, 10, G_MAXINT64, &off))
+          goto bad;
+        out->kind = XIR_MEM_CHUNK;
+        out->chunk_id = (gint64) id;
+        out->offset = off;
+        return TRUE;
+      }
+  }
+  {
+    g_autofree char *etm = strip_wrapper (text, "@etm(");
+    g_autofree char *ocm = strip_wrapper (text, "@ocm(");
+    const char *inner = etm ? etm : ocm;
+    guint64 addr;
+
+    if (inner != NULL && parse_uint_full (inner, 0, G_MAXINT64, &addr))
+      {
+        out->kind = etm ? XIR_MEM_ETM : XIR_MEM_OCM;
+        out->addr = addr;
+        return TRUE;
+      }
+  }
+bad:
+  g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+               "unknown mtype \"%s\" (expected @chunk(id@offset), @hostm, @etm(addr) or @ocm(addr))",
+               text ? text : "(null)");
+  return FALSE;
+}
+
+const char *
+xir_mem_kind_to_string (XirMemKind kind)
+{
+  switch (kind)
+    {
+    case XIR_MEM_CHUNK: return "chunk";
+    case XIR_MEM_HOST: return "host";
+    case XIR_MEM_ETM: return "ETM";
+    case XIR_MEM_OCM: return "OCM";
+    default: return "?";
+    }
+}
+
+const char *
+xir_op_kind_to_string (XirOpKind kind)
+{
+  switch (kind)
+    {
+    case XIR_OP_INPUT: return "Input";
+    case XIR_OP_OUTPUT: return "Output";
+    case XIR_OP_HARDOP: return "HardOp";
+    case XIR_OP_HOST: return "HostOp";
+    case XIR_OP_CUSTOM: return "CustomOp";
+    default: return "?";
+    }
+}
+
+#define XIR_MAX_SCALES (1u << 24)
+
+gboolean
+xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales, GError **error)
+{
+  g_autofree char *inner = strip_wrapper (text, "@scales(");
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (float));
+  g_auto (GStrv) items = NULL;
+  char *close, *end = NULL;
+  gint64 ax;
+
+  if (inner == NULL || strncmp (inner, "[axis=", 6) != 0 || (close = strchr (inner, ']')) == NULL)
+    goto bad;
+  *close = '\0';
+  errno = 0;
+  ax = g_ascii_strtoll (inner + 6, &end, 10);
+  if (errno != 0 || end == inner + 6 || *end != '\0' || ax < -16 || ax > 16)
+    goto bad;
+  if (close[1] != '\0')
+    {
+      items = g_strsplit (close + 1, ",", -1);
+      for (guint i = 0; items[i] != NULL; i++)
+        {
+          char *item = g_strstrip (items[i]);
+          char *star = strchr (item, '*');
+          guint64 count = 1;
+          double v;
+
+          if (star != NULL)
+            {
+              *star = '\0';
+              if (!parse_uint_full (item, 10, XIR_MAX_SCALES, &count) || count == 0)
+                goto bad;
+              item = star + 1;
+            }
+          errno = 0;
+          v = g_ascii_strtod (item, &end);
+          if (errno != 0 || end == item || *end != '\0' || !isfinite (v))
+            goto bad;
+          if (out->len + count > XIR_MAX_SCALES)
+            goto bad;
+          for (guint64 k = 0; k < count; k++)
+            {
+              float f = (float) v;
+              g_array_append_val (out, f);
+            }
+        }
+    }
+  *axis = (gint) ax;
+  *n_scales = out->len;
+  *scales = (float *) g_array_free (g_steal_pointer (&out), FALSE);
+  return TRUE;
+
+bad:
+  g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+               "unknown scales \"%s\" (expected @scales([axis=A]N*s,s,…))", text ? text : "(null)");
+  return FALSE;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static void
+xir_value_free (XirValue *v)
+{
+  if (v == NULL)
+    return;
+  g_free (v->name);
+  g_free (v->element.scales);
+  g_free (v->element.zero_points);
+  g_free (v->shape);
+  g_strfreev (v->merged_distrs);
+  cJSON_Delete (v->tags);
+  if (v->consumers)
+    g_array_unref (v->consumers);
+  g_free (v);
+}
+
+static void
+xir_chunk_free (XirChunk *c)
+{
+  g_ptr_array_unref (c->values);
+  g_free (c);
+}
+
+static gboolean
+parse_scalar_field (const Ctx *ctx, const cJSON *obj, const char *key, XirScalarType *out, GError **error)
+{
+  const char *s = json_get_string (ctx, obj, key, TRUE, error);
+  GError *local = NULL;
+
+  if (s == NULL)
+    return FALSE;
+  if (!xir_parse_scalar_type (s, out, &local))
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s: %s", ctx->where, key, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **error)
+{
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive (dtype, "element_dtype");
+  Ctx sub = *ctx;
+  const char *type_key, *scale;
+  const cJSON *zps;
+  GError *local = NULL;
+
+  memset (el, 0, sizeof *el);
+  if (e == NULL)
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"element_dtype\"", ctx->where);
+      return FALSE;
+    }
+  if (cJSON_IsString (e))
+    {
+      if (!xir_parse_scalar_type (e->valuestring, &el->storage, &local))
+        {
+          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: element_dtype: %s", ctx->where, local->message);
+          g_error_free (local);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!cJSON_IsObject (e))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin,
+                     "%s: field \"element_dtype\" must be a string or a QuantizedType object", ctx->where);
+      return FALSE;
+    }
+  g_snprintf (sub.where, sizeof sub.where, "%s: element_dtype", ctx->where);
+  type_key = json_get_string (&sub, e, "_type_key", TRUE, error);
+  if (type_key == NULL)
+    return FALSE;
+  if (strcmp (type_key, "icraft::xir::QuantizedType") != 0)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: unknown element type \"%s\"", sub.where, type_key);
+      return FALSE;
+    }
+  el->quantized = TRUE;
+  el->scale_axis = -1;
+  if (!parse_scalar_field (&sub, e, "storage_dtype", &el->storage, error))
+    return FALSE;
+  if (cJSON_GetObjectItemCaseSensitive (e, "expressed_dtype") != NULL)
+    {
+      if (!parse_scalar_field (&sub, e, "expressed_dtype", &el->expressed, error))
+        return FALSE;
+    }
+  else
+    {
+      el->expressed.kind = XIR_SCALAR_FP;
+      el->expressed.bits = 32;
+    }
+  scale = json_get_string (&sub, e, "scale", TRUE, error);
+  if (scale == NULL)
+    return FALSE;
+  if (!xir_parse_scales (scale, &el->scale_axis, &el->scales, &el->n_scales, &local))
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: scale: %s", sub.where, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  zps = json_get_typed (&sub, e, "zero_points", FALSE, cJSON_IsArray, "an array", error);
+  if (zps == NULL && cJSON_GetObjectItemCaseSensitive (e, "zero_points") != NULL)
+    return FALSE;
+  if (zps != NULL)
+    {
+      guint n = (guint) cJSON_GetArraySize (zps), i = 0;
+      const cJSON *z;
+
+      el->zero_points = g_new0 (gint64, MAX (n, 1));
+      cJSON_ArrayForEach (z, zps)
+        {
+          if (!cJSON_IsNumber (z) || z->valuedouble != floor (z->valuedouble) || fabs (z->valuedouble) > 1e15)
+            {
+              xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: zero_points[%u] must be an integer", sub.where, i);
+              return FALSE;
+            }
+          el->zero_points[i++] = (gint64) z->valuedouble;
+        }
+      el->n_zero_points = n;
+    }
+  return TRUE;
+}
+
+/* Parses a Value or Params object into a new XirValue. */
+static XirValue *
+parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, gboolean is_params, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  XirValue *v = g_new0 (XirValue, 1);
+  Ctx ctx = *op_ctx;
+  const cJSON *dtype, *shape, *distrs, *tags, *item, *anod;
+  const char *type_key, *name, *mtype, *layout;
+  guint64 n_elements = 1;
+  guint i;
+
+  v->param_index = -1;
+  v->producer = -1;
+  v->first_use = -1;
+  v->last_use = -1;
+  g_snprintf (ctx.where, sizeof ctx.where, "%s: %s[%u]", op_ctx->where, field, idx);
+  if (!cJSON_IsObject (obj))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: must be an object", ctx.where);
+      goto fail;
+    }
+  if (!json_get_int64 (&ctx, obj, "v_id", TRUE, &v->v_id, error))
+    goto fail;
+  g_snprintf (ctx.where, sizeof ctx.where, "%s: %s[%u] (v_id %" G_GINT64_FORMAT ")",
+              op_ctx->where, field, idx, v->v_id);
+  type_key = json_get_string (&ctx, obj, "_type_key", TRUE, error);
+  if (type_key == NULL)
+    goto fail;
+  if (strcmp (type_key, is_params ? "icraft::xir::Params" : "icraft::xir::Value") != 0)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: _type_key is \"%s\", expected \"%s\"",
+                     ctx.where, type_key, is_params ? "icraft::xir::Params" : "icraft::xir::Value");
+      goto fail;
+    }
+  v->is_params = is_params;
+  name = json_get_string (&ctx, obj, "name", FALSE, error);
+  if (name == NULL)
+    goto fail;
+  v->name = g_strdup (name);
+  anod = cJSON_GetObjectItemCaseSensitive (obj, "_allow_no_data");
+  if (anod != NULL)
+    {
+      if (!cJSON_IsBool (anod))
+        {
+          xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: field \"_allow_no_data\" must be a boolean", ctx.where);
+          goto fail;
+        }
+      v->allow_no_data = cJSON_IsTrue (anod);
+    }
+
+  dtype = json_get_typed (&ctx, obj, "dtype", TRUE, cJSON_IsObject, "an object", error);
+  if (dtype == NULL)
+    goto fail;
+  {
+    Ctx dctx = ctx;
+    const char *dkey;
+
+    g_snprintf (dctx.where, sizeof dctx.where, "%s: dtype", ctx.where);
+    dkey = json_get_string (&dctx, dtype, "_type_key", TRUE, error);
+    if (dkey == NULL)
+      goto fail;
+    if (strcmp (dkey, "icraft::xir::TensorType") != 0)
+      {
+        xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: unknown type \"%s\" (expected icraft::xir::TensorType)",
+                       dctx.where, dkey);
+        goto fail;
+      }
+    if (!parse_element (&dctx, dtype, &v->element, error))
+      goto fail;
+    layout = json_get_string (&dctx, dtype, "layout", TRUE, error);
+    if (layout == NULL)
+      goto fail;
+    if (!xir_parse_layout (layout, &v->layout, &local))
+      {
+        xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: layout: %s", dctx.where, local->message);
+        goto fail;
+      }
+    shape = json_get_typed (&dctx, dtype, "shape", TRUE, cJSON_IsArray, "an array", error);
+    if (shape == NULL)
+      goto fail;
+    v->rank = (guint) cJSON_GetArraySize (shape);
+    if (v->rank > XIR_LAYOUT_MAX_AXES)
+      {
+        xir_set_error (error, XIR_ERROR_RANGE, ctx.origin, "%s: shape has %u dimensions (at most %d)",
+                       dctx.where, v->rank, XIR_LAYOUT_MAX_AXES);
+        goto fail;
+      }
+    v->shape = g_new0 (gint64, MAX (v->rank, 1));
+    i = 0;
+    cJSON_ArrayForEach (item, shape)
+      {
+        if (!cJSON_IsNumber (item) || item->valuedouble != floor (item->valuedouble)
+            || item->valuedouble < 0 || item->valuedouble > 4294967296.0)
+          {
+            xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
+                           "%s: shape[%u] must be an integer in [0, 2^32]", dctx.where, i);
+            goto fail;
+          }
+        v->shape[i] = (gint64) item->valuedouble;
+        if (v->shape[i] != 0 && n_elements > G_MAXUINT64 / 64 / (guint64) v->shape[i])
+          {
+            xir_set_error (error, XIR_ERROR_RANGE, ctx.origin, "%s: shape is too large", dctx.where);
+            goto fail;
+          }
+        n_elements *= (guint64) v->shape[i];
+        i++;
+      }
+    if (n_elements > ((guint64) 1 << 40))
+      {
+        xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
+                       "%s: shape has %" G_GUINT64_FORMAT " elements (more than 2^40)", dctx.where, n_elements);
+        goto fail;
+      }
+    if (!v->layout.any_rank && v->layout.n_axes != v->rank)
+      {
+        xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: layout \"%s\" has %u axes but shape has %u",
+                       dctx.where, v->layout.text, v->layout.n_axes, v->rank);
+        goto fail;
+      }
+    for (i = 0; !v->layout.any_rank && i < v->rank; i++)
+      if (v->layout.block[i] != 0 && (guint64) v->shape[i] != v->layout.block[i])
+        {
+          xir_set_error (error, XIR_ERROR_VALUE, ctx.origin,
+                         "%s: layout \"%s\" axis '%c' is a block of %u but shape[%u] is %" G_GINT64_FORMAT,
+                         dctx.where, v->layout.text, v->layout.axes[i], v->layout.block[i], i, v->shape[i]);
+          goto fail;
+        }
+    v->n_elements = n_elements;
+    v->storage_bytes = (n_elements * v->element.storage.bits + 7) / 8;
+    distrs = json_get_typed (&dctx, dtype, "merged_distrs", FALSE, cJSON_IsArray, "an array", error);
+    if (distrs == NULL && cJSON_GetObjectItemCaseSensitive (dtype, "merged_distrs") != NULL)
+      goto fail;
+    v->n_merged_distrs = distrs ? (guint) cJSON_GetArraySize (distrs) : 0;
+    v->merged_distrs = g_new0 (char *, v->n_merged_distrs + 1);
+    i = 0;
+    if (distrs != NULL)
+      cJSON_ArrayForEach (item, distrs)
+        {
+          if (!cJSON_IsString (item))
+            {
+              xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: merged_distrs[%u] must be a string", dctx.where, i);
+              goto fail;
+            }
+          v->merged_distrs[i++] = g_strdup (item->valuestring);
+        }
+  }
+
+  mtype = json_get_string (&ctx, obj, "mtype", TRUE, error);
+  if (mtype == NULL)
+    goto fail;
+  if (!xir_parse_mtype (mtype, &v->mtype, &local))
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: mtype: %s", ctx.where, local->message);
+      goto fail;
+    }
+  tags = cJSON_GetObjectItemCaseSensitive (obj, "tags");
+  if (tags != NULL && !cJSON_IsObject (tags))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: field \"tags\" must be an object", ctx.where);
+      goto fail;
+    }
+  v->tags = tags ? cJSON_Duplicate (tags, TRUE) : cJSON_CreateObject ();
+  v->consumers = g_array_new (FALSE, FALSE, sizeof (guint));
+  return v;
+
+fail:
+  xir_value_free (v);
+  return NULL;
+}
+
+/* Two appearances of one v_id must describe the same tensor. */
+static gboolean
+same_value (const XirValue *a, const XirValue *b)
+{
+  if (a->rank != b->rank || a->element.quantized != b->element.quantized
+      || a->element.storage.kind != b->element.storage.kind || a->element.storage.bits != b->element.storage.bits
+      || strcmp (a->layout.text, b->layout.text) != 0 || a->mtype.kind != b->mtype.kind
+      || a->mtype.chunk_id != b->mtype.chunk_id || a->mtype.offset != b->mtype.offset
+      || a->mtype.addr != b->mtype.addr || a->element.n_scales != b->element.n_scales)
+    return FALSE;
+  for (guint i = 0; i < a->rank; i++)
+    if (a->shape[i] != b->shape[i])
+      return FALSE;
+  return a->element.n_scales == 0
+         || memcmp (a->element.scales, b->element.scales, a->element.n_scales * sizeof (float)) == 0;
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+static void
+xir_op_free (XirOp *op)
+{
+  if (op == NULL)
+    return;
+  g_free (op->type_key);
+  g_free (op->name);
+  g_free (op->hard_class);
+  g_free (op->target.text);
+  g_clear_pointer (&op->inputs, g_ptr_array_unref);
+  g_clear_pointer (&op->outputs, g_ptr_array_unref);
+  g_clear_pointer (&op->params, g_ptr_array_unref);
+  g_clear_pointer (&op->instr, g_ptr_array_unref);
+  g_clear_pointer (&op->origin_ops_id, g_array_unref);
+  cJSON_Delete (op->attrs);
+  cJSON_Delete (op->tags);
+  g_free (op);
+}
+
+static const char *const structural_keys[] = {
+  "_type_key", "compile_target", "inputs", "outputs", "name", "op_id", "tags",
+  "instr", "params", "origin_ops_id", "layer_count", NULL
+};
+
+static gboolean
+parse_target (const Ctx *ctx, const char *text, XirCompileTarget *t, GError **error)
+{
+  t->text = g_strdup (text);
+  t->version = 0;
+  if (strcmp (text, "@hostt") == 0)
+    t->kind = XIR_TARGET_HOST;
+  else if (strcmp (text, "@fpgat") == 0)
+    t->kind = XIR_TARGET_FPGA;
+  else if (strcmp (text, "@buyit") == 0)
+    t->kind = XIR_TARGET_BUYI;
+  else if (g_str_has_prefix (text, "@zhuget"))
+    {
+      g_autofree char *inner = strip_wrapper (text, "@zhuget(");
+      guint64 ver = 0;
+
+      if (strcmp (text, "@zhuget") != 0 && (inner == NULL || !parse_uint_full (inner, 10, 100000, &ver)))
+        goto bad;
+      t->kind = XIR_TARGET_ZHUGE;
+      t->version = (gint) ver;
+    }
+  else if (text[0] == '@' && text[1] != '\0')
+    t->kind = XIR_TARGET_OTHER;
+  else
+    goto bad;
+  return TRUE;
+bad:
+  xir_set_error (error, XIR_ERROR_VALUE, ctx->origin,
+                 "%s: compile_target \"%s\" is not a target (expected @hostt, @zhuget(330), @fpgat, @buyit …)",
+                 ctx->where, text);
+  return FALSE;
+}
+
+const cJSON *
+xir_op_get_attr (const XirOp *op, const char *key)
+{
+  g_return_val_if_fail (op != NULL && key != NULL, NULL);
+  return cJSON_GetObjectItemCaseSensitive (op->attrs, key);
+}
+
+gboolean
+xir_op_get_attr_int (const XirOp *op, const char *key, gint64 *out, GError **error)
+{
+  const cJSON *a = xir_op_get_attr (op, key);
+
+  if (a == NULL || !cJSON_IsNumber (a) || a->valuedouble != floor (a->valuedouble))
+    {
+      g_set_error (error, XIR_ERROR, a ? XIR_ERROR_FIELD : XIR_ERROR_FIELD,
+                   "op %" G_GINT64_FORMAT ": attribute \"%s\" %s", op->op_id, key,
+                   a ? "is not an integer" : "is missing");
+      return FALSE;
+    }
+  *out = (gint64) a->valuedouble;
+  return TRUE;
+}
+
+gboolean
+xir_op_get_attr_double (const XirOp *op, const char *key, double *out, GError **error)
+{
+  const cJSON *a = xir_op_get_attr (op, key);
+
+  if (a == NULL || !cJSON_IsNumber (a))
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_FIELD, "op %" G_GINT64_FORMAT ": attribute \"%s\" %s",
+                   op->op_id, key, a ? "is not a number" : "is missing");
+      return FALSE;
+    }
+  *out = a->valuedouble;
+  return TRUE;
+}
+
+char *
+xir_op_describe (const XirOp *op)
+{
+  switch (op->kind)
+    {
+    case XIR_OP_HARDOP:
+      return g_strdup_printf ("HardOp %s", op->hard_class ? op->hard_class : "?");
+    case XIR_OP_INPUT:
+    case XIR_OP_OUTPUT:
+      return g_strdup (xir_op_kind_to_string (op->kind));
+    default:
+      return g_strdup (op->type_key);
+    }
+}
+
+/* ---- network building ----------------------------------------------------- */
+
+static void
+network_free (XirNetwork *net)
+{
+  g_free (net->path);
+  g_free (net->name);
+  g_free (net->ai_target);
+  g_free (net->framework_kind);
+  g_free (net->framework_version);
+  g_free (net->icraft_version);
+  g_free (net->icraft_xir_version);
+  g_free (net->params_md5);
+  g_free (net->params_path);
+  cJSON_Delete (net->tags);
+  g_clear_pointer (&net->op_by_id, g_hash_table_unref);
+  g_clear_pointer (&net->value_by_id, g_hash_table_unref);
+  g_clear_pointer (&net->chunk_by_id, g_hash_table_unref);
+  g_clear_pointer (&net->ops, g_ptr_array_unref);
+  g_clear_pointer (&net->values, g_ptr_array_unref);
+  g_clear_pointer (&net->params, g_ptr_array_unref);
+  g_clear_pointer (&net->inputs, g_ptr_array_unref);
+  g_clear_pointer (&net->outputs, g_ptr_array_unref);
+  g_clear_pointer (&net->chunks, g_ptr_array_unref);
+  g_clear_pointer (&net->params_blob, g_bytes_unref);
+  g_free (net->param_offsets);
+  g_free (net);
+}
+
+XirNetwork *
+xir_network_ref (XirNetwork *net)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  g_atomic_int_inc (&net->ref_count);
+  return net;
+}
+
+void
+xir_network_unref (XirNetwork *net)
+{
+  if (net != NULL && g_atomic_int_dec_and_test (&net->ref_count))
+    network_free (net);
+}
+
+static XirNetwork *
+network_alloc (const char *origin)
+{
+  XirNetwork *net = g_new0 (XirNetwork, 1);
+
+  net->ref_count = 1;
+  net->path = g_strdup (origin);
+  net->ops = g_ptr_array_new_with_free_func ((GDestroyNotify) xir_op_free);
+  net->op_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  net->values = g_ptr_array_new_with_free_func ((GDestroyNotify) xir_value_free);
+  net->params = g_ptr_array_new_with_free_func ((GDestroyNotify) xir_value_free);
+  net->value_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  net->inputs = g_ptr_array_new ();
+  net->outputs = g_ptr_array_new ();
+  net->chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) xir_chunk_free);
+  net->chunk_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  net->max_op_id = G_MININT64;
+  return net;
+}
+
+/* Registers a value list of an op (inputs, outputs, params or instr). */
+static gboolean
+parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_obj, const char *field,
+                  gboolean required, GPtrArray *dest, GError **error)
+{
+  const cJSON *arr = json_get_typed (ctx, op_obj, field, required, cJSON_IsArray, "an array", error);
+  const cJSON *item;
+  guint idx = 0;
+  gboolean is_params = dest == op->params || dest == op->instr;
+
+  if (arr == NULL)
+    return !required && cJSON_GetObjectItemCaseSensitive (op_obj, field) == NULL;
+  cJSON_ArrayForEach (item, arr)
+    {
+      XirValue *v = parse_value (ctx, field, idx, item, is_params, error);
+      XirValue *known;
+
+      if (v == NULL)
+        return FALSE;
+      known = g_hash_table_lookup (net->value_by_id, &v->v_id);
+      if (is_params)
+        {
+          if (known != NULL)
+            {
+              xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
+                             "%s: %s[%u]: v_id %" G_GINT64_FORMAT " is used twice (params v_ids must be unique)",
+                             ctx->where, field, idx, v->v_id);
+              xir_value_free (v);
+              return FALSE;
+            }
+          v->param_index = (gint) net->params->len;
+          v->producer = (gint) op->index;
+          v->first_use = v->last_use = (gint) op->index;
+          g_ptr_array_add (net->params, v);
+          g_hash_table_insert (net->value_by_id, &v->v_id, v);
+          if (dest == op->instr)
+            op->instr_words += v->n_elements;
+          g_ptr_array_add (dest, v);
+        }
+      else if (dest == op->outputs)
+        {
+          if (known != NULL)
+            {
+              xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
+                             "%s: outputs[%u]: v_id %" G_GINT64_FORMAT " is already %s",
+                             ctx->where, idx, v->v_id,
+                             known->is_params ? "a params v_id" : "produced by an earlier op");
+              xir_value_free (v);
+              return FALSE;
+            }
+          v->producer = (gint) op->index;
+          v->first_use = v->last_use = (gint) op->index;
+          v->is_network_input = op->kind == XIR_OP_INPUT;
+          g_ptr_array_add (net->values, v);
+          g_hash_table_insert (net->value_by_id, &v->v_id, v);
+          g_ptr_array_add (dest, v);
+        }
+      else /* inputs */
+        {
+          guint index = op->index;
+
+          if (known == NULL || known->is_params)
+            {
+              xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
+                             "%s: inputs[%u]: v_id %" G_GINT64_FORMAT " is %s", ctx->where, idx, v->v_id,
+                             known ? "a params v_id, not a feature value" : "not produced by any earlier op");
+              xir_value_free (v);
+              return FALSE;
+            }
+          if (!same_value (known, v))
+            {
+              xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
+                             "%s: inputs[%u]: v_id %" G_GINT64_FORMAT
+                             ": dtype or mtype differs from where op index %d produced it",
+                             ctx->where, idx, v->v_id, known->producer);
+              xir_value_free (v);
+              return FALSE;
+            }
+          xir_value_free (v);
+          if (known->consumers->len == 0
+              || g_array_index (known->consumers, guint, known->consumers->len - 1) != index)
+            g_array_append_val (known->consumers, index);
+          known->last_use = (gint) index;
+          if (op->kind == XIR_OP_OUTPUT && !known->is_network_output)
+            {
+              known->is_network_output = TRUE;
+              g_ptr_array_add (net->outputs, known);
+            }
+          g_ptr_array_add (dest, known);
+        }
+      idx++;
+    }
+  return TRUE;
+}
+
+static XirOp *
+parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError **error)
+{
+  XirOp *op = g_new0 (XirOp, 1);
+  Ctx ctx = { origin, "" };
+  const char *type_key, *name, *target;
+  const cJSON *tags, *origin_ids, *item;
+  cJSON *child;
+
+  op->index = index;
+  op->inputs = g_ptr_array_new ();
+  op->outputs = g_ptr_array_new ();
+  op->params = g_ptr_array_new ();
+  op->instr = g_ptr_array_new ();
+  op->origin_ops_id = g_array_new (FALSE, FALSE, sizeof (gint64));
+  op->attrs = cJSON_CreateObject ();
+  g_snprintf (ctx.where, sizeof ctx.where, "ops[%u]", index);
+  if (!cJSON_IsObject (obj))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: must be an object", ctx.where);
+      goto fail;
+    }
+  if (!json_get_int64 (&ctx, obj, "op_id", TRUE, &op->op_id, error))
+    goto fail;
+  g_snprintf (ctx.where, sizeof ctx.where, "op %" G_GINT64_FORMAT " (ops[%u])", op->op_id, index);
+  if (g_hash_table_contains (net->op_by_id, &op->op_id))
+    {
+      xir_set_error (error, XIR_ERROR_REFERENCE, origin, "%s: op_id %" G_GINT64_FORMAT " is used twice",
+                     ctx.where, op->op_id);
+      goto fail;
+    }
+  type_key = json_get_string (&ctx, obj, "_type_key", TRUE, error);
+  if (type_key == NULL)
+    goto fail;
+  if (*type_key == '\0')
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "%s: _type_key is empty", ctx.where);
+      goto fail;
+    }
+  op->type_key = g_strdup (type_key);
+  if (strcmp (type_key, "icraft::xir::Input") == 0)
+    op->kind = XIR_OP_INPUT;
+  else if (strcmp (type_key, "icraft::xir::Output") == 0)
+    op->kind = XIR_OP_OUTPUT;
+  else if (strcmp (type_key, "icraft::xir::HardOp") == 0)
+    op->kind = XIR_OP_HARDOP;
+  else if (g_str_has_prefix (type_key, "icraft::xir::"))
+    op->kind = XIR_OP_HOST;
+  else
+    op->kind = XIR_OP_CUSTOM;
+
+  name = json_get_string (&ctx, obj, "name", FALSE, error);
+  if (name == NULL)
+    goto fail;
+  op->name = g_strdup (name);
+  target = json_get_string (&ctx, obj, "compile_target", TRUE, error);
+  if (target == NULL || !parse_target (&ctx, target, &op->target, error))
+    goto fail;
+
+  if (op->kind == XIR_OP_HARDOP)
+    {
+      gint64 lc;
+
+      if (!g_str_has_prefix (op->name, "icraft::xir::") || !g_str_has_suffix (op->name, "Node")
+          || strlen (op->name) <= strlen ("icraft::xir::Node"))
+        {
+          xir_set_error (error, XIR_ERROR_VALUE, origin,
+                         "%s: HardOp name \"%s\" is not a fused op class (icraft::xir::…Node)", ctx.where, op->name);
+          goto fail;
+        }
+      /* "icraft::xir::Conv2dNode" -> "Conv2d" */
+      op->hard_class = g_strndup (op->name + strlen ("icraft::xir::"),
+                                  strlen (op->name) - strlen ("icraft::xir::") - strlen ("Node"));
+      if (!json_get_int64 (&ctx, obj, "layer_count", TRUE, &lc, error))
+        goto fail;
+      if (lc < 0 || lc > G_MAXINT)
+        {
+          xir_set_error (error, XIR_ERROR_RANGE, origin, "%s: layer_count %" G_GINT64_FORMAT " is out of range",
+                         ctx.where, lc);
+          goto fail;
+        }
+      op->layer_count = (gint) lc;
+      origin_ids = json_get_typed (&ctx, obj, "origin_ops_id", FALSE, cJSON_IsArray, "an array", error);
+      if (origin_ids == NULL && cJSON_GetObjectItemCaseSensitive (obj, "origin_ops_id") != NULL)
+        goto fail;
+      if (origin_ids != NULL)
+        cJSON_ArrayForEach (item, origin_ids)
+          {
+            gint64 id;
+            if (!cJSON_IsNumber (item) || item->valuedouble != floor (item->valuedouble))
+              {
+                xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: origin_ops_id must hold integers", ctx.where);
+                goto fail;
+              }
+            id = (gint64) item->valuedouble;
+            g_array_append_val (op->origin_ops_id, id);
+          }
+    }
+
+  if (!parse_value_list (net, &ctx, op, obj, "inputs", TRUE, op->inputs, error)
+      || !parse_value_list (net, &ctx, op, obj, "outputs", TRUE, op->outputs, error)
+      || !parse_value_list (net, &ctx, op, obj, "params", op->kind == XIR_OP_HARDOP, op->params, error)
+      || !parse_value_list (net, &ctx, op, obj, "instr", op->kind == XIR_OP_HARDOP, op->instr, error))
+    goto fail;
+  if (op->kind == XIR_OP_INPUT && op->inputs->len != 0)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "%s: an Input op must have no inputs", ctx.where);
+      goto fail;
+    }
+
+  tags = cJSON_GetObjectItemCaseSensitive (obj, "tags");
+  if (tags != NULL && !cJSON_IsObject (tags))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: field \"tags\" must be an object", ctx.where);
+      goto fail;
+    }
+  op->tags = tags ? cJSON_DetachItemViaPointer (obj, (cJSON *) tags) : cJSON_CreateObject ();
+
+  /* Everything that is not structure is an attribute, kept as written. */
+  child = obj->child;
+  while (child != NULL)
+    {
+      cJSON *next = child->next;
+      gboolean structural = FALSE;
+
+      for (guint k = 0; structural_keys[k] != NULL; k++)
+        if (strcmp (child->string, structural_keys[k]) == 0)
+          structural = TRUE;
+      if (!structural)
+        cJSON_AddItemToObject (op->attrs, child->string, cJSON_DetachItemViaPointer (obj, child));
+      child = next;
+    }
+  return op;
+
+fail:
+  xir_op_free (op);
+  return NULL;
+}
+
+static gint
+compare_chunks (gconstpointer a, gconstpointer b)
+{
+  const XirChunk *ca = *(XirChunk *const *) a, *cb = *(XirChunk *const *) b;
+  return (ca->id > cb->id) - (ca->id < cb->id);
+}
+
+static gboolean
+add_to_chunk (XirNetwork *net, XirValue *v, GError **error)
+{
+  XirChunk *c;
+
+  if (v->mtype.kind != XIR_MEM_CHUNK)
+    return TRUE;
+  c = g_hash_table_lookup (net->chunk_by_id, &v->mtype.chunk_id);
+  if (c == NULL)
+    {
+      c = g_new0 (XirChunk, 1);
+      c->id = v->mtype.chunk_id;
+      c->is_params = v->is_params;
+      c->values = g_ptr_array_new ();
+      g_ptr_array_add (net->chunks, c);
+      g_hash_table_insert (net->chunk_by_id, &c->id, c);
+    }
+  else if (c->is_params != v->is_params)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, net->path,
+                     "v_id %" G_GINT64_FORMAT ": mtype: chunk %" G_GINT64_FORMAT
+                     " holds both params and feature values", v->v_id, c->id);
+      return FALSE;
+    }
+  g_ptr_array_add (c->values, v);
+  c->size = MAX (c->size, v->mtype.offset + v->storage_bytes);
+  return TRUE;
+}
+
+static gboolean
+build_network (XirNetwork *net, cJSON *root, GError **error)
+{
+  const char *origin = net->path;
+  Ctx ctx = { origin, "network" };
+  const cJSON *ops, *tags;
+  const char *s;
+  cJSON *item;
+  guint index = 0;
+  gint64 pb = 0;
+  static const char *const strings[] = {
+    "name", "ai_target", "framework_kind", "framework_version", "icraft_version", "icraft_xir_version",
+  };
+  char **string_fields[] = {
+    &net->name, &net->ai_target, &net->framework_kind, &net->framework_version,
+    &net->icraft_version, &net->icraft_xir_version,
+  };
+
+  if (!cJSON_IsObject (root))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, origin, "network: the top level must be an object");
+      return FALSE;
+    }
+  s = json_get_string (&ctx, root, "_type_key", TRUE, error);
+  if (s == NULL)
+    return FALSE;
+  if (strcmp (s, "icraft::xir::Network") != 0)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "network: _type_key is \"%s\", expected \"icraft::xir::Network\"", s);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    {
+      s = json_get_string (&ctx, root, strings[i], i == 0, error);
+      if (s == NULL)
+        return FALSE;
+      *string_fields[i] = g_strdup (s);
+    }
+  s = json_get_string (&ctx, root, "params_md5", FALSE, error);
+  if (s == NULL)
+    return FALSE;
+  if (*s != '\0')
+    {
+      gboolean ok = strlen (s) == 32;
+      for (const char *p = s; ok && *p; p++)
+        ok = g_ascii_isxdigit (*p);
+      if (!ok)
+        {
+          xir_set_error (error, XIR_ERROR_VALUE, origin, "network: params_md5 \"%s\" is not 32 hex digits", s);
+          return FALSE;
+        }
+      net->params_md5 = g_ascii_strdown (s, -1);
+    }
+  if (!json_get_int64 (&ctx, root, "params_bytes", FALSE, &pb, error))
+    return FALSE;
+  if (pb < 0)
+    {
+      xir_set_error (error, XIR_ERROR_RANGE, origin, "network: params_bytes is negative");
+      return FALSE;
+    }
+  net->params_bytes = (guint64) pb;
+  net->has_params_bytes = cJSON_GetObjectItemCaseSensitive (root, "params_bytes") != NULL;
+  tags = cJSON_GetObjectItemCaseSensitive (root, "tags");
+  if (tags != NULL && !cJSON_IsObject (tags))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, origin, "network: field \"tags\" must be an object");
+      return FALSE;
+    }
+  net->tags = tags ? cJSON_Duplicate (tags, TRUE) : cJSON_CreateObject ();
+
+  ops = json_get_typed (&ctx, root, "ops", TRUE, cJSON_IsArray, "an array", error);
+  if (ops == NULL)
+    return FALSE;
+  if (cJSON_GetArraySize (ops) == 0)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "network: \"ops\" is empty");
+      return FALSE;
+    }
+  cJSON_ArrayForEach (item, ops)
+    {
+      XirOp *op = parse_op (net, origin, index, item, error);
+
+      if (op == NULL)
+        return FALSE;
+      g_ptr_array_add (net->ops, op);
+      g_hash_table_insert (net->op_by_id, &op->op_id, op);
+      net->max_op_id = MAX (net->max_op_id, op->op_id);
+      net->total_instr_words += op->instr_words;
+      if (op->kind == XIR_OP_INPUT)
+        for (guint i = 0; i < op->outputs->len; i++)
+          g_ptr_array_add (net->inputs, g_ptr_array_index (op->outputs, i));
+      index++;
+    }
+
+  for (guint i = 0; i < net->values->len; i++)
+    if (!add_to_chunk (net, g_ptr_array_index (net->values, i), error))
+      return FALSE;
+  for (guint i = 0; i < net->params->len; i++)
+    if (!add_to_chunk (net, g_ptr_array_index (net->params, i), error))
+      return FALSE;
+  g_ptr_array_sort (net->chunks, compare_chunks);
+  return TRUE;
+}
+
+/* Line and column of a byte offset, for JSON syntax errors. */
+static void
+offset_to_line_col (const char *data, gsize length, gsize offset, guint *line, guint *col)
+{
+  *line = 1;
+  *col = 1;
+  for (gsize i = 0; i < offset && i < length; i++)
+    {
+      if (data[i] == '\n')
+        {
+          (*line)++;
+          *col = 1;
+        }
+      else
+        (*col)++;
+    }
+}
+
+XirNetwork *
+xir_network_new_from_json_data (const char *data, gsize length, const char *origin, GError **error)
+{
+  g_autoptr (XirNetwork) net = NULL;
+  const char *end = NULL;
+  cJSON *root;
+  gboolean ok;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  if (origin == NULL)
+    origin = "<memory>";
+  if (length == 0)
+    {
+      xir_set_error (error, XIR_ERROR_PARSE, origin, "the file is empty");
+      return NULL;
+    }
+  root = cJSON_ParseWithLengthOpts (data, length, &end, FALSE);
+  if (root == NULL)
+    {
+      gsize off = end ? (gsize) (end - data) : 0;
+      guint line, col;
+
+      offset_to_line_col (data, length, off, &line, &col);
+      xir_set_error (error, XIR_ERROR_PARSE, origin, "invalid JSON at line %u, column %u (byte %" G_GSIZE_FORMAT ")%s",
+                     line, col, off, off >= length ? ": the file ends too early (truncated?)" : "");
+      return NULL;
+    }
+  net = network_alloc (origin);
+  ok = build_network (net, root, error);
+  cJSON_Delete (root);
+  if (!ok)
+    return NULL;
+  return g_steal_pointer (&net);
+}
+
+XirNetwork *
+xir_network_new_from_json_file (const char *path, GError **error)
+{
+  g_autoptr (GMappedFile) file = NULL;
+  GError *local = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  file = g_mapped_file_new (path, FALSE, &local);
+  if (file == NULL)
+    {
+      xir_set_error (error, XIR_ERROR_IO, path, "cannot read the network JSON: %s", local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  return xir_network_new_from_json_data (g_mapped_file_get_contents (file), g_mapped_file_get_length (file),
+                                         path, error);
+}
+
+/* ---- accessors -------------------------------------------------------------- */
+
+const char *xir_network_get_path (const XirNetwork *net) { return net->path; }
+const char *xir_network_get_name (const XirNetwork *net) { return net->name; }
+const char *xir_network_get_ai_target (const XirNetwork *net) { return net->ai_target; }
+const char *xir_network_get_framework_kind (const XirNetwork *net) { return net->framework_kind; }
+const char *xir_network_get_framework_version (const XirNetwork *net) { return net->framework_version; }
+const char *xir_network_get_icraft_version (const XirNetwork *net) { return net->icraft_version; }
+const char *xir_network_get_icraft_xir_version (const XirNetwork *net) { return net->icraft_xir_version; }
+guint64 xir_network_get_params_bytes (const XirNetwork *net) { return net->params_bytes; }
+const char *xir_network_get_params_md5 (const XirNetwork *net) { return net->params_md5; }
+const cJSON *xir_network_get_tags (const XirNetwork *net) { return net->tags; }
+guint xir_network_get_n_ops (const XirNetwork *net) { return net->ops->len; }
+gint64 xir_network_get_max_op_id (const XirNetwork *net) { return net->max_op_id; }
+GPtrArray *xir_network_get_values (const XirNetwork *net) { return net->values; }
+GPtrArray *xir_network_get_params (const XirNetwork *net) { return net->params; }
+GPtrArray *xir_network_get_inputs (const XirNetwork *net) { return net->inputs; }
+GPtrArray *xir_network_get_outputs (const XirNetwork *net) { return net->outputs; }
+GPtrArray *xir_network_get_chunks (const XirNetwork *net) { return net->chunks; }
+guint64 xir_network_get_total_instr_words (const XirNetwork *net) { return net->total_instr_words; }
+
+XirOp *
+xir_network_get_op (const XirNetwork *net, guint index)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  return index < net->ops->len ? g_ptr_array_index (net->ops, index) : NULL;
+}
+
+XirOp *
+xir_network_get_op_by_id (const XirNetwork *net, gint64 op_id)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  return g_hash_table_lookup (net->op_by_id, &op_id);
+}
+
+XirValue *
+xir_network_get_value (const XirNetwork *net, gint64 v_id)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  return g_hash_table_lookup (net->value_by_id, &v_id);
+}
+
+XirChunk *
+xir_network_get_chunk (const XirNetwork *net, gint64 id)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  return g_hash_table_lookup (net->chunk_by_id, &id);
+}
+
+/* ---- views -------------------------------------------------------------------- */
+
+struct _XirNetworkView {
+  gint ref_count;
+  XirNetwork *net;
+  guint start;
+  guint n_ops;
+  GPtrArray *inputs;
+  GPtrArray *outputs;
+};
+
+XirNetworkView *
+xir_network_view (XirNetwork *net, gint start, gint end, GError **error)
+{
+  XirNetworkView *view;
+  gint n;
+
+  g_return_val_if_fail (net != NULL, NULL);
+  n = (gint) net->ops->len;
+  if (end == G_MAXINT)
+    end = n;
+  if (start < 0)
+    start += n;
+  if (end < 0)
+    end += n;
+  if (start < 0 || end > n || start >= end)
+    {
+      xir_set_error (error, XIR_ERROR_RANGE, net->path,
+                     "view(%d, %d): the range is empty or outside the network's %d ops", start, end, n);
+      return NULL;
+    }
+  view = g_new0 (XirNetworkView, 1);
+  view->ref_count = 1;
+  view->net = xir_network_ref (net);
+  view->start = (guint) start;
+  view->n_ops = (guint) (end - start);
+  view->inputs = g_ptr_array_new ();
+  view->outputs = g_ptr_array_new ();
+  for (gint i = start; i < end; i++)
+    {
+      XirOp *op = g_ptr_array_index (net->ops, i);
+
+      for (guint k = 0; k < op->inputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->inputs, k);
+          if (v->producer < start && !g_ptr_array_find (view->inputs, v, NULL))
+            g_ptr_array_add (view->inputs, v);
+        }
+      if (op->kind == XIR_OP_INPUT)
+        for (guint k = 0; k < op->outputs->len; k++)
+          g_ptr_array_add (view->inputs, g_ptr_array_index (op->outputs, k));
+      for (guint k = 0; k < op->outputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->outputs, k);
+          if (v->last_use >= end || v->is_network_output)
+            g_ptr_array_add (view->outputs, v);
+        }
+    }
+  return view;
+}
+
+XirNetworkView *
+xir_network_view_ref (XirNetworkView *view)
+{
+  g_atomic_int_inc (&view->ref_count);
+  return view;
+}
+
+void
+xir_network_view_unref (XirNetworkView *view)
+{
+  if (view == NULL || !g_atomic_int_dec_and_test (&view->ref_count))
+    return;
+  g_ptr_array_unref (view->inputs);
+  g_ptr_array_unref (view->outputs);
+  xir_network_unref (view->net);
+  g_free (view);
+}
+
+XirNetwork *xir_network_view_get_network (const XirNetworkView *view) { return view->net; }
+guint xir_network_view_get_start (const XirNetworkView *view) { return view->start; }
+guint xir_network_view_get_n_ops (const XirNetworkView *view) { return view->n_ops; }
+GPtrArray *xir_network_view_get_inputs (const XirNetworkView *view) { return view->inputs; }
+GPtrArray *xir_network_view_get_outputs (const XirNetworkView *view) { return view->outputs; }
+
+XirOp *
+xir_network_view_get_op (const XirNetworkView *view, guint i)
+{
+  return i < view->n_ops ? g_ptr_array_index (view->net->ops, view->start + i) : NULL;
+}

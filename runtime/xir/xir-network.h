@@ -1,0 +1,306 @@
+/* xir-network.h — the Icraft XIR network model, loaded from the vendor's JSON + raw files.
+ *
+ * A network is loaded from the JSON exactly as the vendor's compiler writes it
+ * (see DESIGN.md §4), optionally with its params (.raw) eagerly or lazily.
+ * Ops keep file order (= execution order); op ids are not monotonic, so every
+ * lookup by id goes through a hash index.
+ *
+ * Ownership: XirNetwork is reference counted. Every XirOp, XirValue and XirChunk
+ * pointer returned by the accessors is owned by the network and valid while a
+ * reference to it is held. All structures are read-only for callers.
+ *
+ * Errors: every fallible call fills a GError in XIR_ERROR whose message names
+ * the file, the op id or value id and the JSON field at fault.
+ */
+#pragma once
+
+#include <glib.h>
+#include <cjson/cJSON.h>
+
+G_BEGIN_DECLS
+
+#define XIR_ERROR (xir_error_quark ())
+GQuark xir_error_quark (void);
+
+/**
+ * XirError:
+ * @XIR_ERROR_IO: the file could not be read or written
+ * @XIR_ERROR_PARSE: the file is not valid JSON (or not a raw params file)
+ * @XIR_ERROR_FIELD: a required field is missing or has the wrong type
+ * @XIR_ERROR_VALUE: a field has a value we do not understand (unknown dtype, layout …)
+ * @XIR_ERROR_REFERENCE: a reference does not resolve (dangling v_id, duplicate op_id …)
+ * @XIR_ERROR_PARAMS: the raw params file does not match the network (sizes, count, md5)
+ * @XIR_ERROR_RANGE: an index or number is out of range
+ */
+typedef enum {
+  XIR_ERROR_IO,
+  XIR_ERROR_PARSE,
+  XIR_ERROR_FIELD,
+  XIR_ERROR_VALUE,
+  XIR_ERROR_REFERENCE,
+  XIR_ERROR_PARAMS,
+  XIR_ERROR_RANGE,
+} XirError;
+
+/* ---- element types ---------------------------------------------------- */
+
+typedef enum {
+  XIR_SCALAR_SINT,  /* "@sint(N)" */
+  XIR_SCALAR_UINT,  /* "@uint(N)" */
+  XIR_SCALAR_FP,    /* "@fp(16|32|64)" */
+  XIR_SCALAR_BF,    /* "@bf(16)" */
+} XirScalarKind;
+
+typedef struct {
+  XirScalarKind kind;
+  guint bits;
+} XirScalarType;
+
+/* The element dtype of a TensorType: a plain scalar, or a QuantizedType whose
+ * storage is a scalar and whose scales are expanded per channel. */
+typedef struct {
+  gboolean quantized;
+  XirScalarType storage;     /* for plain types: the type itself */
+  XirScalarType expressed;   /* quantized only (e.g. fp32) */
+  gint scale_axis;           /* quantized only; -1 = last axis */
+  guint n_scales;            /* expanded run-length list ("32*0.21" -> 32 floats) */
+  float *scales;
+  guint n_zero_points;
+  gint64 *zero_points;
+} XirElementType;
+
+/* ---- layout ----------------------------------------------------------- */
+
+#define XIR_LAYOUT_MAX_AXES 16
+
+/* "@layout(NCHWc32)" -> axes "NCHWc" with block sizes {0,0,0,0,32}.
+ * Axis letters are those of the manual ("NHWDCIO*nhwdcio"); a lower-case axis
+ * is the inner block of its upper-case axis and carries its size. A layout of
+ * just "*" accepts any rank (used for instructions). */
+typedef struct {
+  char text[32];                    /* the layout string without "@layout(...)" */
+  guint n_axes;
+  char axes[XIR_LAYOUT_MAX_AXES];
+  guint block[XIR_LAYOUT_MAX_AXES]; /* size of a lower-case axis, 0 otherwise */
+  gboolean any_rank;
+} XirLayout;
+
+/* Index of axis @axis ('C', 'c', 'H' …) in @layout, or -1. */
+gint xir_layout_index_of (const XirLayout *layout, char axis);
+
+/* ---- memory type ------------------------------------------------------ */
+
+typedef enum {
+  XIR_MEM_CHUNK,  /* "@chunk(id@offset)" */
+  XIR_MEM_HOST,   /* "@hostm" */
+  XIR_MEM_ETM,    /* "@etm(addr)" */
+  XIR_MEM_OCM,    /* "@ocm(addr)" */
+} XirMemKind;
+
+typedef struct {
+  XirMemKind kind;
+  gint64 chunk_id;  /* XIR_MEM_CHUNK */
+  guint64 offset;   /* XIR_MEM_CHUNK: byte offset inside the chunk */
+  guint64 addr;     /* XIR_MEM_ETM / XIR_MEM_OCM */
+} XirMemType;
+
+/* ---- values ------------------------------------------------------------ */
+
+typedef struct _XirOp XirOp;
+
+typedef struct {
+  gint64 v_id;
+  char *name;
+  gboolean is_params;          /* an "icraft::xir::Params" (weights, bias, instr) */
+  gint param_index;            /* Params: position in the network's params (.raw order), else -1 */
+  gboolean allow_no_data;      /* Params only: "_allow_no_data" */
+  XirElementType element;
+  XirLayout layout;
+  guint rank;
+  gint64 *shape;
+  guint n_merged_distrs;
+  char **merged_distrs;        /* kept verbatim */
+  XirMemType mtype;
+  guint64 n_elements;          /* product of shape */
+  guint64 storage_bytes;       /* ceil(n_elements * bits / 8) */
+  cJSON *tags;                 /* the value's "tags" object (never NULL) */
+
+  /* Derived facts (features only; for params producer is the owning op). */
+  gint producer;               /* index of the producing op, -1 if none */
+  GArray *consumers;           /* guint op indices, in execution order */
+  gint first_use;              /* lifetime: [first_use, last_use] op indices */
+  gint last_use;
+  gboolean is_network_input;   /* output of an Input op */
+  gboolean is_network_output;  /* input of an Output op */
+} XirValue;
+
+/* ---- ops --------------------------------------------------------------- */
+
+typedef enum {
+  XIR_OP_INPUT,   /* icraft::xir::Input */
+  XIR_OP_OUTPUT,  /* icraft::xir::Output */
+  XIR_OP_HARDOP,  /* icraft::xir::HardOp: runs on the NPU */
+  XIR_OP_HOST,    /* any other icraft::xir:: op */
+  XIR_OP_CUSTOM,  /* customop::… (e.g. DetPostZG) */
+} XirOpKind;
+
+typedef enum {
+  XIR_TARGET_HOST,   /* "@hostt" */
+  XIR_TARGET_ZHUGE,  /* "@zhuget(330)" */
+  XIR_TARGET_FPGA,   /* "@fpgat" */
+  XIR_TARGET_BUYI,   /* "@buyit" */
+  XIR_TARGET_OTHER,  /* any other "@…" string, kept verbatim */
+} XirTargetKind;
+
+typedef struct {
+  XirTargetKind kind;
+  gint version;      /* 330 for "@zhuget(330)", 0 if none */
+  char *text;        /* verbatim */
+} XirCompileTarget;
+
+struct _XirOp {
+  gint64 op_id;
+  guint index;               /* position in the network (execution order) */
+  XirOpKind kind;
+  char *type_key;            /* "_type_key", e.g. "icraft::xir::HardOp" */
+  char *name;                /* HardOp: fused class "icraft::xir::Conv2dNode" */
+  char *hard_class;          /* HardOp: short class "Conv2d", else NULL */
+  XirCompileTarget target;
+  GPtrArray *inputs;         /* XirValue*, borrowed from the network */
+  GPtrArray *outputs;        /* XirValue* */
+  GPtrArray *params;         /* HardOp: weights and bias (XirValue*) */
+  GPtrArray *instr;          /* HardOp: instruction params (XirValue*) */
+  GArray *origin_ops_id;     /* HardOp: gint64 */
+  gint layer_count;          /* HardOp: "layer_count" */
+  guint64 instr_words;       /* HardOp: total uint64 words of instr */
+  cJSON *attrs;              /* every key that is not a structural one, e.g. "anchor_num",
+                              * "device_info", "sub_hard_ops" (an object, never NULL) */
+  cJSON *tags;               /* "tags" object (never NULL) */
+};
+
+/* Attribute of an op by JSON key (anything kept in attrs), or NULL. */
+const cJSON *xir_op_get_attr (const XirOp *op, const char *key);
+gboolean xir_op_get_attr_int (const XirOp *op, const char *key, gint64 *out, GError **error);
+gboolean xir_op_get_attr_double (const XirOp *op, const char *key, double *out, GError **error);
+
+/* Human name of an op kind or short class: "HardOp Conv2d", "Input", "customop::DetPostZG". */
+char *xir_op_describe (const XirOp *op);
+
+/* ---- chunks ------------------------------------------------------------- */
+
+/* A compiler-made buffer (the id in "@chunk(id@offset)") that several values share. */
+typedef struct {
+  gint64 id;
+  guint64 size;           /* max over its values of offset + storage_bytes */
+  gboolean is_params;     /* holds params (weights/bias/instr), not feature maps */
+  GPtrArray *values;      /* XirValue*, in order of first appearance */
+} XirChunk;
+
+/* ---- network ------------------------------------------------------------ */
+
+typedef struct _XirNetwork XirNetwork;
+
+XirNetwork *xir_network_new_from_json_file (const char *path, GError **error);
+/* @origin names the data in error messages (a file name). */
+XirNetwork *xir_network_new_from_json_data (const char *data, gsize length,
+                                            const char *origin, GError **error);
+XirNetwork *xir_network_ref (XirNetwork *net);
+void xir_network_unref (XirNetwork *net);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirNetwork, xir_network_unref)
+
+const char *xir_network_get_path (const XirNetwork *net);       /* file it came from, or origin */
+const char *xir_network_get_name (const XirNetwork *net);
+const char *xir_network_get_ai_target (const XirNetwork *net);
+const char *xir_network_get_framework_kind (const XirNetwork *net);
+const char *xir_network_get_framework_version (const XirNetwork *net);
+const char *xir_network_get_icraft_version (const XirNetwork *net);
+const char *xir_network_get_icraft_xir_version (const XirNetwork *net);
+guint64 xir_network_get_params_bytes (const XirNetwork *net);
+const char *xir_network_get_params_md5 (const XirNetwork *net);
+const cJSON *xir_network_get_tags (const XirNetwork *net);
+
+guint xir_network_get_n_ops (const XirNetwork *net);
+XirOp *xir_network_get_op (const XirNetwork *net, guint index);
+XirOp *xir_network_get_op_by_id (const XirNetwork *net, gint64 op_id);
+/* Largest op_id in the network (merged hardops get ids above it). */
+gint64 xir_network_get_max_op_id (const XirNetwork *net);
+
+/* Every feature value (op inputs/outputs), in order of first appearance. */
+GPtrArray *xir_network_get_values (const XirNetwork *net);
+/* Every Params value (weights, bias, instr), in file order — the .raw order. */
+GPtrArray *xir_network_get_params (const XirNetwork *net);
+/* Feature value or params by v_id, or NULL. */
+XirValue *xir_network_get_value (const XirNetwork *net, gint64 v_id);
+/* Outputs of Input ops / inputs of Output ops. */
+GPtrArray *xir_network_get_inputs (const XirNetwork *net);
+GPtrArray *xir_network_get_outputs (const XirNetwork *net);
+/* Chunks of feature maps and of params, ordered by id. */
+GPtrArray *xir_network_get_chunks (const XirNetwork *net);
+XirChunk *xir_network_get_chunk (const XirNetwork *net, gint64 id);
+
+guint64 xir_network_get_total_instr_words (const XirNetwork *net);
+
+/* ---- params (.raw) ------------------------------------------------------ */
+
+typedef enum {
+  XIR_LOAD_DEFAULT = 0,
+  /* Skip the params_md5 check: a .raw written by xir_network_fake_params (or
+   * `xrt-run fake-params`) has the right sizes but can never match the md5 the
+   * compiler recorded for the real weights. */
+  XIR_LOAD_NO_MD5 = 1 << 0,
+} XirLoadFlags;
+
+/* Reads the whole .raw, checks magic, count, table, each blob size against
+ * its Params' storage bytes, params_bytes against the file size and params_md5. */
+gboolean xir_network_load_params_from_file (XirNetwork *net, const char *path, GError **error);
+gboolean xir_network_load_params_from_file_full (XirNetwork *net, const char *path, XirLoadFlags flags,
+                                                 GError **error);
+/* Maps the .raw (GMappedFile) and checks everything but the md5; blobs are read on access. */
+gboolean xir_network_lazy_load_params_from_file (XirNetwork *net, const char *path, GError **error);
+/* Fills every Params with deterministic synthetic data (see xir-raw.c for the recipe). */
+void xir_network_fake_params (XirNetwork *net, guint64 seed);
+gboolean xir_network_has_params (const XirNetwork *net);
+/* Bytes of one Params value (storage_bytes long), or NULL before params are loaded. */
+const guint8 *xir_network_get_params_data (const XirNetwork *net, const XirValue *param);
+/* Writes the params in the vendor .raw format (atomic). Requires params. */
+gboolean xir_network_write_params_file (const XirNetwork *net, const char *path, GError **error);
+/* Size in bytes of the .raw for this network (header + table + blobs). */
+guint64 xir_network_compute_params_bytes (const XirNetwork *net);
+
+/* ---- views -------------------------------------------------------------- */
+
+typedef struct _XirNetworkView XirNetworkView;
+
+/* Ops [start, end) of @net. Negative indices count from the end as in
+ * Session.sub: view(0) is everything, view(1, -1) drops the first and last op.
+ * @end == G_MAXINT means "to the end". Returns NULL with XIR_ERROR_RANGE when
+ * the range is empty or out of bounds. */
+XirNetworkView *xir_network_view (XirNetwork *net, gint start, gint end, GError **error);
+XirNetworkView *xir_network_view_ref (XirNetworkView *view);
+void xir_network_view_unref (XirNetworkView *view);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirNetworkView, xir_network_view_unref)
+XirNetwork *xir_network_view_get_network (const XirNetworkView *view);
+guint xir_network_view_get_start (const XirNetworkView *view);   /* absolute op index */
+guint xir_network_view_get_n_ops (const XirNetworkView *view);
+XirOp *xir_network_view_get_op (const XirNetworkView *view, guint i);
+/* Values consumed by the view but produced outside it (or network inputs inside it). */
+GPtrArray *xir_network_view_get_inputs (const XirNetworkView *view);
+/* Values produced in the view and used after it (or network outputs). */
+GPtrArray *xir_network_view_get_outputs (const XirNetworkView *view);
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Parsers of the vendor strings, exposed for tests and tools.
+ * Each returns FALSE and sets XIR_ERROR_VALUE on text it does not understand. */
+gboolean xir_parse_scalar_type (const char *text, XirScalarType *out, GError **error);
+gboolean xir_parse_layout (const char *text, XirLayout *out, GError **error);
+gboolean xir_parse_mtype (const char *text, XirMemType *out, GError **error);
+/* "@scales([axis=-1]32*0.2153723)" -> axis and expanded floats (g_free the array). */
+gboolean xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
+                           GError **error);
+/* "@sint(8)", "@fp(16)" … */
+char *xir_scalar_type_to_string (const XirScalarType *type);
+const char *xir_mem_kind_to_string (XirMemKind kind);
+const char *xir_op_kind_to_string (XirOpKind kind);
+
+G_END_DECLS
