@@ -1,0 +1,1416 @@
+/* zg330-backend.c — ZG330Backend: segments, placement, apply, precheck, launches.
+ *
+ * Memory model. Every value of the backend belongs to a compiler chunk ("@chunk(id@off)":
+ * concat inputs live inside the concat output's chunk), and the chunk is the unit of
+ * placement: INPUT and OUTPUT chunks (touched by ops of other backends) get one ETM chunk
+ * each; FTMP chunks are packed into one FTMP segment by the ETM planner, or moved to OCM by
+ * the OCM option. The logic address space lays the segments out in the order WEIGHT, INSTR,
+ * FTMP, INPUT, OUTPUT, each 4096-aligned; a value's logic address is its segment's base +
+ * its chunk's offset + its offset inside the chunk (for OCM values: its OCM address).
+ *
+ * Instructions address segments through the device's MMU, so backends of one network can
+ * share a WEIGHT/INSTR chunk while each has its own FTMP: the hardops bound on the board at
+ * an instruction address belong to a shared "program", and before every launch the backend
+ * makes itself the program's active MMU context.
+ */
+#include "backends/zg330/zg330-backend.h"
+#include "backends/zg330/zg330-etm-plan.h"
+#include "backends/zg330/zg330-hardop.h"
+#include "backends/zg330/zg330-ocm-plan.h"
+#include "devices/zg330-sim.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK (zg330-backend-error-quark, zg330_backend_error)
+
+#define SEGMENT_ALIGN 4096u
+#define FTMP_ALIGN 64u
+#define WEIGHT_ALIGN 64u
+#define ETM_PLAN_BUDGET_S 0.25
+
+typedef struct {
+  gint64 id;                 /* compiler chunk id, or -(v_id+1) for a value without one */
+  guint64 size;
+  gint first, last;          /* op indices, inclusive */
+  ZwSegmentType segment;
+  gboolean eligible;         /* may go to OCM */
+  GPtrArray *values;         /* XirValue* */
+  guint64 seg_offset;        /* FTMP: offset in the FTMP segment; INPUT/OUTPUT: offset in its segment */
+  gboolean in_ocm;
+  guint64 ocm_addr;
+  XrtMemChunk *io_chunk;     /* INPUT/OUTPUT after apply */
+  gboolean io_user;
+} BChunk;
+
+typedef struct {
+  gint64 op_id;              /* merged id or the hardop's own */
+  guint first, last;         /* indices into self->hardops */
+  GArray *merge_from;        /* gint64 */
+  guint layer_count;
+  guint64 instr_offset;      /* in INSTR segment */
+  guint64 instr_size;
+} BLaunch;
+
+/* Hardops bound at one instruction range, shared by the backends of one network. */
+typedef struct {
+  gint ref_count;
+  XrtDevice *device;         /* borrowed: the program lives no longer than its backends */
+  guint64 addr;
+  guint64 size;
+  Zg330Backend *active;      /* the MMU context of the current launch */
+} Program;
+
+typedef struct {
+  Program *prog;
+  guint hardop;              /* index into the active backend's hardops */
+} BoundOp;
+
+struct _Zg330Backend {
+  gint ref_count;
+  gint id;
+  XirNetworkView *view;
+  XirNetwork *net;
+  XrtDevice *device;
+  GPtrArray *hardops;        /* XirOp* in execution order */
+  Zg330HardopDesc *descs;
+  GHashTable *hardop_index;  /* op_id (gint64*) -> index + 1 */
+  GArray *chunks;            /* BChunk */
+  GHashTable *chunk_of;      /* v_id (gint64*) -> chunk index + 1 */
+  guint64 *weight_offset;    /* per hardop: offset in WEIGHT */
+  guint64 *instr_offset;     /* per hardop: offset in INSTR */
+  guint64 *instr_size;
+  guint64 seg_size[ZW_N_SEGMENTS];
+
+  gboolean merge_hardop;
+  gboolean etm_optimize;
+  ZwOcmOpt ocm_requested;
+  ZwOcmOpt ocm_chosen;
+
+  XrtMemChunk *user_segment[ZW_N_SEGMENTS];
+  GHashTable *user_connect;  /* v_id -> XrtMemChunk* (ref) */
+
+  gboolean applied;
+  GArray *launches;          /* BLaunch */
+  XrtMemChunk *phy[ZW_N_SEGMENTS];   /* WEIGHT, INSTR, FTMP */
+  guint64 ftmp_lower_bound, ftmp_sum;
+  char *etm_method;
+  double etm_seconds;
+  Zg330OcmResult ocm_result;
+  double none_cost_ms;
+  double option_cost_ms[4];
+  GArray *option_picks[4];   /* chunk ids per option, for the report */
+  guint64 option_peak[4];
+  Program *program;
+};
+
+static gint backend_counter;
+static GMutex program_lock;
+static GHashTable *programs;  /* "device:addr" -> Program* */
+/* The icore runs one program at a time and OCM is a scratchpad of whoever runs: a forward
+ * holds this lock from its first launch to its last (re-entrant: each launch takes it too). */
+static GRecMutex run_lock;
+
+static void
+bchunk_clear (gpointer p)
+{
+  BChunk *c = p;
+  g_clear_pointer (&c->values, g_ptr_array_unref);
+  g_clear_pointer (&c->io_chunk, xrt_mem_chunk_unref);
+}
+
+static void
+blaunch_clear (gpointer p)
+{
+  g_clear_pointer (&((BLaunch *) p)->merge_from, g_array_unref);
+}
+
+gboolean
+zg330_backend_supports_op (const XirOp *op)
+{
+  return op->kind == XIR_OP_HARDOP && op->target.kind == XIR_TARGET_ZHUGE;
+}
+
+/* ---- init ------------------------------------------------------------------------- */
+
+static BChunk *
+chunk_for_value (Zg330Backend *self, const XirValue *v)
+{
+  gpointer idx = g_hash_table_lookup (self->chunk_of, &v->v_id);
+  return idx ? &g_array_index (self->chunks, BChunk, GPOINTER_TO_UINT (idx) - 1) : NULL;
+}
+
+static gboolean
+op_is_mine (Zg330Backend *self, gint index)
+{
+  const XirOp *op;
+
+  if (index < 0)
+    return FALSE;
+  op = xir_network_get_op (self->net, (guint) index);
+  return op != NULL && g_hash_table_contains (self->hardop_index, &op->op_id);
+}
+
+static gboolean
+add_value (Zg330Backend *self, GHashTable *by_chunk_id, XirValue *v, GError **error)
+{
+  gint64 cid;
+  gpointer idx;
+  BChunk *c;
+
+  if (g_hash_table_contains (self->chunk_of, &v->v_id))
+    return TRUE;
+  if (v->mtype.kind == XIR_MEM_HOST)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: v_id %" G_GINT64_FORMAT ": mtype: a hardop's value cannot live on the host (@hostm)",
+                   xir_network_get_path (self->net), v->v_id);
+      return FALSE;
+    }
+  cid = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.chunk_id : -(v->v_id + 1);
+  idx = g_hash_table_lookup (by_chunk_id, &cid);
+  if (idx == NULL)
+    {
+      BChunk nc = { 0 };
+      gint64 *key = g_new (gint64, 1);
+
+      nc.id = cid;
+      nc.first = G_MAXINT;
+      nc.last = -1;
+      nc.values = g_ptr_array_new ();
+      nc.segment = ZW_SEGMENT_FTMP;
+      nc.ocm_addr = G_MAXUINT64;
+      g_array_append_val (self->chunks, nc);
+      *key = cid;
+      idx = GUINT_TO_POINTER (self->chunks->len);
+      g_hash_table_insert (by_chunk_id, key, idx);
+    }
+  c = &g_array_index (self->chunks, BChunk, GPOINTER_TO_UINT (idx) - 1);
+  g_ptr_array_add (c->values, v);
+  c->size = MAX (c->size, (v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0) + v->storage_bytes);
+  g_hash_table_insert (self->chunk_of, &v->v_id, idx);
+  return TRUE;
+}
+
+/* INPUT: a value of the chunk comes from an op of another backend; OUTPUT: one is used by
+ * another backend or is a network output. Lifetimes only count the backend's own ops. */
+static void
+classify_chunks (Zg330Backend *self)
+{
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      gboolean from_outside = FALSE, to_outside = FALSE;
+
+      for (guint k = 0; k < c->values->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (c->values, k);
+
+          if (op_is_mine (self, v->producer))
+            {
+              c->first = MIN (c->first, v->producer);
+              c->last = MAX (c->last, v->producer);
+            }
+          else
+            from_outside = TRUE;
+          for (guint u = 0; u < v->consumers->len; u++)
+            {
+              gint ci = (gint) g_array_index (v->consumers, guint, u);
+              if (op_is_mine (self, ci))
+                {
+                  c->first = MIN (c->first, ci);
+                  c->last = MAX (c->last, ci);
+                }
+              else
+                to_outside = TRUE;
+            }
+          if (v->is_network_output)
+            to_outside = TRUE;
+        }
+      if (c->last < c->first)
+        c->first = c->last = 0;
+      c->segment = from_outside ? ZW_SEGMENT_INPUT : to_outside ? ZW_SEGMENT_OUTPUT : ZW_SEGMENT_FTMP;
+      c->eligible = c->segment == ZW_SEGMENT_FTMP;
+    }
+}
+
+static guint64
+align_up (guint64 v, guint64 a)
+{
+  return (v + a - 1) / a * a;
+}
+
+Zg330Backend *
+zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
+{
+  g_autoptr (Zg330Backend) self = NULL;
+  g_autoptr (GHashTable) by_chunk_id = NULL;
+  guint64 woff = 0, ioff = 0;
+
+  g_return_val_if_fail (view != NULL && device != NULL, NULL);
+  if (!zg330_sim_is_sim (device))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "device %s: the ZG330Backend needs a ZG330 device (mock://zg330)", xrt_device_get_url (device));
+      return NULL;
+    }
+  self = g_new0 (Zg330Backend, 1);
+  self->ref_count = 1;
+  self->id = g_atomic_int_add (&backend_counter, 1);
+  self->view = xir_network_view_ref (view);
+  self->net = xir_network_ref (xir_network_view_get_network (view));
+  self->device = xrt_device_ref (device);
+  self->hardops = g_ptr_array_new ();
+  self->hardop_index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->chunks = g_array_new (FALSE, TRUE, sizeof (BChunk));
+  g_array_set_clear_func (self->chunks, bchunk_clear);
+  self->chunk_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->user_connect = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) xrt_mem_chunk_unref);
+  self->launches = g_array_new (FALSE, TRUE, sizeof (BLaunch));
+  g_array_set_clear_func (self->launches, blaunch_clear);
+  self->merge_hardop = TRUE;
+  self->etm_optimize = TRUE;
+  self->ocm_requested = self->ocm_chosen = ZW_OCM_BEST_SCORE;
+  by_chunk_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (guint i = 0; i < xir_network_view_get_n_ops (view); i++)
+    {
+      XirOp *op = xir_network_view_get_op (view, i);
+      if (zg330_backend_supports_op (op))
+        {
+          g_ptr_array_add (self->hardops, op);
+          g_hash_table_insert (self->hardop_index, &op->op_id, GUINT_TO_POINTER (self->hardops->len));
+        }
+    }
+  if (self->hardops->len == 0)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: the network view has no HardOp compiled for @zhuget(330)", xir_network_get_path (self->net));
+      return NULL;
+    }
+  self->descs = g_new0 (Zg330HardopDesc, self->hardops->len);
+  self->weight_offset = g_new0 (guint64, self->hardops->len);
+  self->instr_offset = g_new0 (guint64, self->hardops->len);
+  self->instr_size = g_new0 (guint64, self->hardops->len);
+  for (guint i = 0; i < self->hardops->len; i++)
+    {
+      XirOp *op = g_ptr_array_index (self->hardops, i);
+
+      if (!zg330_hardop_describe (op, &self->descs[i], error))
+        {
+          g_prefix_error (error, "%s: ", xir_network_get_path (self->net));
+          return NULL;
+        }
+      for (guint k = 0; k < op->inputs->len; k++)
+        if (!add_value (self, by_chunk_id, g_ptr_array_index (op->inputs, k), error))
+          return NULL;
+      for (guint k = 0; k < op->outputs->len; k++)
+        if (!add_value (self, by_chunk_id, g_ptr_array_index (op->outputs, k), error))
+          return NULL;
+      /* WEIGHT: each hardop's params back to back (as the compiler's params chunk holds
+       * weights then bias), hardops 64-byte aligned. INSTR: contiguous, so that a merged
+       * launch is one instruction range. */
+      woff = align_up (woff, WEIGHT_ALIGN);
+      self->weight_offset[i] = woff;
+      woff += self->descs[i].weight_bytes;
+      self->instr_offset[i] = ioff;
+      self->instr_size[i] = self->descs[i].instr_bytes;
+      ioff += self->descs[i].instr_bytes;
+      if (self->descs[i].instr_bytes == 0 && !self->descs[i].zero_copy)
+        {
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                       "%s: op %" G_GINT64_FORMAT " (%s): instr: no instruction words, but the op is not zero-copy: "
+                       "the board cannot run it", xir_network_get_path (self->net), op->op_id, op->hard_class);
+          return NULL;
+        }
+    }
+  self->seg_size[ZW_SEGMENT_WEIGHT] = woff;
+  self->seg_size[ZW_SEGMENT_INSTR] = ioff;
+  classify_chunks (self);
+  {
+    guint64 in_off = 0, out_off = 0;
+    for (guint i = 0; i < self->chunks->len; i++)
+      {
+        BChunk *c = &g_array_index (self->chunks, BChunk, i);
+        if (c->segment == ZW_SEGMENT_INPUT)
+          {
+            c->seg_offset = in_off;
+            in_off = align_up (in_off + c->size, SEGMENT_ALIGN);
+          }
+        else if (c->segment == ZW_SEGMENT_OUTPUT)
+          {
+            c->seg_offset = out_off;
+            out_off = align_up (out_off + c->size, SEGMENT_ALIGN);
+          }
+      }
+    self->seg_size[ZW_SEGMENT_INPUT] = in_off;
+    self->seg_size[ZW_SEGMENT_OUTPUT] = out_off;
+  }
+  return g_steal_pointer (&self);
+}
+
+/* ---- lifetime ---------------------------------------------------------------------- */
+
+static void
+program_unref (Program *prog)
+{
+  if (prog == NULL)
+    return;
+  g_mutex_lock (&program_lock);
+  if (--prog->ref_count == 0)
+    {
+      g_autofree char *key = g_strdup_printf ("%p:%" G_GINT64_MODIFIER "x", (void *) prog->device, prog->addr);
+      g_hash_table_remove (programs, key);
+      g_mutex_unlock (&program_lock);
+      zg330_sim_unbind_range (prog->device, prog->addr, prog->size);
+      g_free (prog);
+      return;
+    }
+  if (prog->active != NULL && prog->active->program == prog)
+    prog->active = NULL;
+  g_mutex_unlock (&program_lock);
+}
+
+Zg330Backend *
+zg330_backend_ref (Zg330Backend *self)
+{
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+zg330_backend_unref (Zg330Backend *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  if (self->program)
+    {
+      g_mutex_lock (&program_lock);
+      if (self->program->active == self)
+        self->program->active = NULL;
+      g_mutex_unlock (&program_lock);
+      program_unref (self->program);
+    }
+  for (guint i = 0; i < ZW_N_SEGMENTS; i++)
+    {
+      g_clear_pointer (&self->user_segment[i], xrt_mem_chunk_unref);
+      g_clear_pointer (&self->phy[i], xrt_mem_chunk_unref);
+    }
+  for (guint i = 0; i < 4; i++)
+    g_clear_pointer (&self->option_picks[i], g_array_unref);
+  zg330_ocm_result_clear (&self->ocm_result);
+  g_clear_pointer (&self->chunks, g_array_unref);
+  g_clear_pointer (&self->launches, g_array_unref);
+  g_hash_table_unref (self->user_connect);
+  g_hash_table_unref (self->chunk_of);
+  g_hash_table_unref (self->hardop_index);
+  g_ptr_array_unref (self->hardops);
+  g_free (self->descs);
+  g_free (self->weight_offset);
+  g_free (self->instr_offset);
+  g_free (self->instr_size);
+  g_free (self->etm_method);
+  xrt_device_unref (self->device);
+  xir_network_unref (self->net);
+  xir_network_view_unref (self->view);
+  g_free (self);
+}
+
+XirNetworkView *zg330_backend_get_view (Zg330Backend *self) { return self->view; }
+XrtDevice *zg330_backend_get_device (Zg330Backend *self) { return self->device; }
+gint zg330_backend_get_id (Zg330Backend *self) { return self->id; }
+gboolean zg330_backend_is_applied (Zg330Backend *self) { return self->applied; }
+gboolean zg330_backend_get_merge_hardop (Zg330Backend *self) { return self->merge_hardop; }
+gboolean zg330_backend_get_etm_optimize (Zg330Backend *self) { return self->etm_optimize; }
+ZwOcmOpt zg330_backend_get_ocm_opt (Zg330Backend *self) { return self->applied ? self->ocm_chosen : self->ocm_requested; }
+
+gboolean
+zg330_backend_owns_op (Zg330Backend *self, gint64 op_id)
+{
+  return g_hash_table_contains (self->hardop_index, &op_id);
+}
+
+/* ---- options -------------------------------------------------------------------------- */
+
+static gboolean
+before_apply (Zg330Backend *self, const char *call, GError **error)
+{
+  if (!self->applied)
+    return TRUE;
+  g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
+               "ZG330Backend %d (%s): %s must be called before apply()", self->id, xir_network_get_name (self->net), call);
+  return FALSE;
+}
+
+static gboolean
+after_apply (Zg330Backend *self, const char *call, GError **error)
+{
+  if (self->applied)
+    return TRUE;
+  g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
+               "ZG330Backend %d (%s): %s must be called after apply()", self->id, xir_network_get_name (self->net), call);
+  return FALSE;
+}
+
+gboolean
+zg330_backend_disable_merge_hardop (Zg330Backend *self, GError **error)
+{
+  if (!before_apply (self, "disableMergeHardOp", error))
+    return FALSE;
+  self->merge_hardop = FALSE;
+  return TRUE;
+}
+
+gboolean
+zg330_backend_disable_etm_optimize (Zg330Backend *self, GError **error)
+{
+  if (!before_apply (self, "disableEtmOptimize", error))
+    return FALSE;
+  self->etm_optimize = FALSE;
+  return TRUE;
+}
+
+gboolean
+zg330_backend_ocm_optimize (Zg330Backend *self, ZwOcmOpt option, GError **error)
+{
+  if (!before_apply (self, "ocmOptimize", error))
+    return FALSE;
+  if (option < ZW_OCM_BEST_SCORE || option > ZW_OCM_OPTION3)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "ocmOptimize: %d is not an OcmOpt (NONE=0, OPTION1..3, BEST_SCORE=-1)", option);
+      return FALSE;
+    }
+  self->ocm_requested = self->ocm_chosen = option;
+  return TRUE;
+}
+
+gboolean
+zg330_backend_set_options (Zg330Backend *self, gboolean merge_hardop, gboolean etm_optimize, ZwOcmOpt ocm,
+                           GError **error)
+{
+  if (!before_apply (self, "setting options", error) || !zg330_backend_ocm_optimize (self, ocm, error))
+    return FALSE;
+  self->merge_hardop = merge_hardop;
+  self->etm_optimize = etm_optimize;
+  return TRUE;
+}
+
+static gboolean
+check_user_chunk (Zg330Backend *self, XrtMemChunk *chunk, guint64 need, const char *what, GError **error)
+{
+  XrtMemRegion *etm = xrt_device_get_mem_region (self->device, "ETM", NULL);
+
+  if (!xrt_mem_chunk_is_on (chunk, etm))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                   "%s: the user chunk must be in the ETM region of device %s", what, xrt_device_get_url (self->device));
+      return FALSE;
+    }
+  if (xrt_mem_chunk_get_addr (chunk) % SEGMENT_ALIGN != 0)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                   "%s: the user chunk at 0x%" G_GINT64_MODIFIER "x is not 4096-byte aligned", what,
+                   xrt_mem_chunk_get_addr (chunk));
+      return FALSE;
+    }
+  if (xrt_mem_chunk_get_size (chunk) < need)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                   "%s: the user chunk has %" G_GUINT64_FORMAT " bytes but %" G_GUINT64_FORMAT " are needed", what,
+                   xrt_mem_chunk_get_size (chunk), need);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+zg330_backend_user_reuse_segment (Zg330Backend *self, XrtMemChunk *chunk, ZwSegmentType type, GError **error)
+{
+  g_autofree char *what = NULL;
+
+  if (!before_apply (self, "userReuseSegment", error))
+    return FALSE;
+  what = g_strdup_printf ("userReuseSegment(%s)", zw_segment_type_to_string (type));
+  if (type != ZW_SEGMENT_WEIGHT && type != ZW_SEGMENT_INSTR && type != ZW_SEGMENT_FTMP)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                   "%s: only WEIGHT, INSTR and FTMP segments can be reused (INPUT/OUTPUT: userConnectNetwork)", what);
+      return FALSE;
+    }
+  /* FTMP is checked at apply, when the plan's size is known. */
+  if (type != ZW_SEGMENT_FTMP && !check_user_chunk (self, chunk, self->seg_size[type], what, error))
+    return FALSE;
+  if (type == ZW_SEGMENT_FTMP && !check_user_chunk (self, chunk, 0, what, error))
+    return FALSE;
+  g_clear_pointer (&self->user_segment[type], xrt_mem_chunk_unref);
+  self->user_segment[type] = xrt_mem_chunk_ref (chunk);
+  return TRUE;
+}
+
+gboolean
+zg330_backend_user_connect_network (Zg330Backend *self, XrtMemChunk *chunk, gint64 v_id, GError **error)
+{
+  g_autofree char *what = g_strdup_printf ("userConnectNetwork(v_id %" G_GINT64_FORMAT ")", v_id);
+  XirValue *v = xir_network_get_value (self->net, v_id);
+  BChunk *c = v ? chunk_for_value (self, v) : NULL;
+  gint64 *key;
+
+  if (!before_apply (self, "userConnectNetwork", error))
+    return FALSE;
+  if (c == NULL || c->segment == ZW_SEGMENT_FTMP)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "%s: v_id %" G_GINT64_FORMAT " is not an input or output of ZG330Backend %d's network view",
+                   what, v_id, self->id);
+      return FALSE;
+    }
+  if (!check_user_chunk (self, chunk, c->size, what, error))
+    return FALSE;
+  key = g_new (gint64, 1);
+  *key = c->id;
+  g_hash_table_replace (self->user_connect, key, xrt_mem_chunk_ref (chunk));
+  return TRUE;
+}
+
+/* ---- planning --------------------------------------------------------------------------- */
+
+static void
+plan_launches (Zg330Backend *self)
+{
+  gint64 next_id = xir_network_get_max_op_id (self->net) + 1;
+  guint layers = 0;
+
+  g_array_set_size (self->launches, 0);
+  for (guint i = 0; i < self->hardops->len;)
+    {
+      BLaunch l = { 0 };
+      guint j = i;
+
+      if (self->merge_hardop)
+        {
+          /* consecutive in the network: no op of another backend in between */
+          while (j + 1 < self->hardops->len
+                 && ((XirOp *) g_ptr_array_index (self->hardops, j + 1))->index
+                        == ((XirOp *) g_ptr_array_index (self->hardops, j))->index + 1)
+            j++;
+        }
+      else if (self->instr_size[i] == 0)
+        {
+          i++;   /* a zero-copy op with no instructions is not launched on its own */
+          continue;
+        }
+      l.first = i;
+      l.last = j;
+      l.merge_from = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint k = i; k <= j; k++)
+        {
+          XirOp *op = g_ptr_array_index (self->hardops, k);
+          g_array_append_val (l.merge_from, op->op_id);
+          l.layer_count += (guint) MAX (op->layer_count, 0);
+          l.instr_size += self->instr_size[k];
+        }
+      l.instr_offset = self->instr_offset[i];
+      l.op_id = j > i ? next_id++ : ((XirOp *) g_ptr_array_index (self->hardops, i))->op_id;
+      layers += l.layer_count;
+      if (l.instr_size > 0)
+        g_array_append_val (self->launches, l);
+      else
+        g_array_unref (l.merge_from);
+      i = j + 1;
+    }
+  (void) layers;
+}
+
+static Zg330OcmProblem *
+build_ocm_problem (Zg330Backend *self, guint **chunk_of_ocm)
+{
+  const Zg330Profile *profile = zg330_sim_get_profile (self->device);
+  Zg330OcmProblem *p = zg330_ocm_problem_new (profile);
+  g_autofree guint *map = g_new0 (guint, self->chunks->len);
+
+  p->merged = self->merge_hardop;
+  /* The problem's op indices count only the hardops that do work: map network indices. */
+  {
+    guint n_net = xir_network_get_n_ops (self->net);
+    g_autofree guint *before = g_new0 (guint, n_net + 1);  /* problem ops with net index < i */
+
+    for (guint i = 0; i < self->hardops->len; i++)
+      if (!self->descs[i].zero_copy)
+        before[((XirOp *) g_ptr_array_index (self->hardops, i))->index + 1]++;
+    for (guint i = 1; i <= n_net; i++)
+      before[i] += before[i - 1];
+    for (guint i = 0; i < self->chunks->len; i++)
+      {
+        BChunk *c = &g_array_index (self->chunks, BChunk, i);
+        guint first = before[c->first];
+        guint last_plus = before[c->last + 1];
+        gboolean eligible = c->eligible && c->size <= p->capacity && c->size > 0 && last_plus > first;
+
+        map[i] = zg330_ocm_problem_add_chunk (p, c->id, first, last_plus > first ? last_plus - 1 : first, c->size,
+                                              eligible);
+      }
+  }
+  for (guint i = 0; i < self->hardops->len; i++)
+    {
+      const Zg330HardopDesc *d = &self->descs[i];
+      const XirOp *op = d->op;
+      guint o;
+
+      if (d->zero_copy)
+        continue;
+      o = zg330_ocm_problem_add_op (p, op->op_id, d->macs, (guint) MAX (op->layer_count, 0),
+                                    d->weight_bytes + d->instr_bytes, 0);
+      for (guint k = 0; k < op->inputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->inputs, k);
+          guint ci = GPOINTER_TO_UINT (g_hash_table_lookup (self->chunk_of, &v->v_id)) - 1;
+          zg330_ocm_problem_add_access (p, o, map[ci], v->storage_bytes, FALSE);
+        }
+      for (guint k = 0; k < op->outputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->outputs, k);
+          guint ci = GPOINTER_TO_UINT (g_hash_table_lookup (self->chunk_of, &v->v_id)) - 1;
+          zg330_ocm_problem_add_access (p, o, map[ci], v->storage_bytes, TRUE);
+        }
+    }
+  *chunk_of_ocm = g_steal_pointer (&map);
+  return p;
+}
+
+static gboolean
+plan_ocm (Zg330Backend *self, GError **error)
+{
+  g_autofree guint *map = NULL;
+  Zg330OcmProblem *p;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      c->in_ocm = FALSE;
+      c->ocm_addr = G_MAXUINT64;
+    }
+  zg330_ocm_result_clear (&self->ocm_result);
+  p = build_ocm_problem (self, &map);
+  if (!zg330_ocm_problem_validate (p, error))
+    {
+      zg330_ocm_problem_free (p);
+      return FALSE;
+    }
+  self->none_cost_ms = zg330_ocm_estimate (p, NULL);
+  /* Every option's picks and cost are kept for the report, whichever is applied. */
+  for (int opt = 1; opt <= 3 && ok; opt++)
+    {
+      Zg330OcmResult r = { 0 };
+      ok = zg330_ocm_plan (p, opt, &r, error);
+      if (!ok)
+        break;
+      self->option_cost_ms[opt] = r.cost_ms;
+      self->option_peak[opt] = r.peak_bytes;
+      g_clear_pointer (&self->option_picks[opt], g_array_unref);
+      self->option_picks[opt] = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint k = 0; k < r.picked->len; k++)
+        {
+          guint pc = g_array_index (r.picked, guint, k);
+          gint64 id = g_array_index (p->chunks, Zg330OcmChunk, pc).id;
+          g_array_append_val (self->option_picks[opt], id);
+        }
+      zg330_ocm_result_clear (&r);
+    }
+  if (ok)
+    ok = zg330_ocm_plan (p, self->ocm_requested, &self->ocm_result, error);
+  if (ok)
+    {
+      self->ocm_chosen = self->ocm_result.option;
+      for (guint i = 0; i < self->chunks->len; i++)
+        {
+          BChunk *c = &g_array_index (self->chunks, BChunk, i);
+          guint64 addr = self->ocm_result.ocm_addr ? self->ocm_result.ocm_addr[map[i]] : G_MAXUINT64;
+          if (addr != G_MAXUINT64)
+            {
+              c->in_ocm = TRUE;
+              c->ocm_addr = addr;
+            }
+        }
+    }
+  zg330_ocm_problem_free (p);
+  return ok;
+}
+
+/* FTMP offsets for the chunks that stay in ETM. */
+static gboolean
+plan_ftmp (Zg330Backend *self, GError **error)
+{
+  g_autoptr (GArray) bufs = g_array_new (FALSE, TRUE, sizeof (Zg330Buffer));
+  g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
+  Zg330PlanStats stats = { 0 };
+  Zg330PlanOptions opt = { .capacity = 0, .alignment = FTMP_ALIGN, .time_budget_s = ETM_PLAN_BUDGET_S };
+  gboolean ok;
+
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      Zg330Buffer b = { 0 };
+
+      if (c->segment != ZW_SEGMENT_FTMP || c->in_ocm || c->size == 0)
+        continue;
+      b.id = c->id;
+      b.lower = c->first;
+      b.upper = c->last + 1;
+      b.size = c->size;
+      g_array_append_val (bufs, b);
+      g_array_append_val (owners, i);
+    }
+  self->ftmp_sum = 0;
+  for (guint i = 0; i < bufs->len; i++)
+    self->ftmp_sum += align_up (g_array_index (bufs, Zg330Buffer, i).size, FTMP_ALIGN);
+  self->ftmp_lower_bound = zg330_etm_lower_bound ((Zg330Buffer *) bufs->data, bufs->len, FTMP_ALIGN);
+  if (self->etm_optimize)
+    ok = zg330_etm_plan ((Zg330Buffer *) bufs->data, bufs->len, &opt, &stats, error);
+  else
+    ok = zg330_etm_plan_sequential ((Zg330Buffer *) bufs->data, bufs->len, FTMP_ALIGN, &stats);
+  if (!ok)
+    return FALSE;
+  g_free (self->etm_method);
+  self->etm_method = g_strdup (stats.method ? stats.method : "?");
+  self->etm_seconds = stats.seconds;
+  self->seg_size[ZW_SEGMENT_FTMP] = stats.arena;
+  for (guint i = 0; i < bufs->len; i++)
+    g_array_index (self->chunks, BChunk, g_array_index (owners, guint, i)).seg_offset =
+        g_array_index (bufs, Zg330Buffer, i).offset;
+  return TRUE;
+}
+
+guint64
+zg330_backend_get_logic_segment_size (Zg330Backend *self, ZwSegmentType type, GError **error)
+{
+  /* FTMP depends on the options: plan with them as they are now. */
+  if (type == ZW_SEGMENT_FTMP && !self->applied && (!plan_ocm (self, error) || !plan_ftmp (self, error)))
+    return 0;
+  return (guint) type < ZW_N_SEGMENTS ? self->seg_size[type] : 0;
+}
+
+/* ---- apply ------------------------------------------------------------------------------- */
+
+static XrtMemRegion *
+region (Zg330Backend *self, const char *name)
+{
+  return xrt_device_get_mem_region (self->device, name, NULL);
+}
+
+/* Where value @v lives now (after apply). */
+static gboolean
+value_place (Zg330Backend *self, const XirValue *v, Zg330Place *place)
+{
+  BChunk *c = chunk_for_value (self, v);
+  guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+
+  if (c == NULL)
+    return FALSE;
+  if (c->in_ocm)
+    {
+      place->region = region (self, "OCM");
+      place->addr = xrt_mem_region_get_base (place->region) + c->ocm_addr + off;
+    }
+  else if (c->segment == ZW_SEGMENT_FTMP)
+    {
+      place->region = region (self, "ETM");
+      place->addr = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_FTMP]) + c->seg_offset + off;
+    }
+  else
+    {
+      place->region = region (self, "ETM");
+      place->addr = xrt_mem_chunk_get_addr (c->io_chunk) + off;
+    }
+  return TRUE;
+}
+
+gboolean
+zg330_backend_get_value_place (Zg330Backend *self, gint64 v_id, const char **region_name, guint64 *addr)
+{
+  XirValue *v = xir_network_get_value (self->net, v_id);
+  Zg330Place p;
+
+  if (!self->applied || v == NULL || !value_place (self, v, &p))
+    return FALSE;
+  if (region_name)
+    *region_name = xrt_mem_region_get_name (p.region);
+  if (addr)
+    *addr = p.addr;
+  return TRUE;
+}
+
+static gboolean
+bound_op_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GError **error)
+{
+  BoundOp *b = user_data;
+  Zg330Backend *self = b->prog->active;
+  Zg330HardopBinding bind = { 0 };
+  const XirOp *op;
+  gboolean ok;
+
+  (void) device;
+  if (self == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC,
+                   "instructions at 0x%" G_GINT64_MODIFIER "x ran with no backend's MMU context", b->prog->addr);
+      return FALSE;
+    }
+  op = self->descs[b->hardop].op;
+  bind.desc = self->descs[b->hardop];
+  bind.inputs = g_new0 (Zg330Place, MAX (op->inputs->len, 1));
+  bind.outputs = g_new0 (Zg330Place, MAX (op->outputs->len, 1));
+  bind.params = g_new0 (Zg330Place, MAX (op->params->len, 1));
+  for (guint k = 0; k < op->inputs->len; k++)
+    value_place (self, g_ptr_array_index (op->inputs, k), &bind.inputs[k]);
+  for (guint k = 0; k < op->outputs->len; k++)
+    value_place (self, g_ptr_array_index (op->outputs, k), &bind.outputs[k]);
+  {
+    guint64 off = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_WEIGHT]) + self->weight_offset[b->hardop];
+    for (guint k = 0; k < op->params->len; k++)
+      {
+        bind.params[k].region = region (self, "ETM");
+        bind.params[k].addr = off;
+        off += ((XirValue *) g_ptr_array_index (op->params, k))->storage_bytes;
+      }
+  }
+  ok = zg330_hardop_run (&bind, work, error);
+  g_free (bind.inputs);
+  g_free (bind.outputs);
+  g_free (bind.params);
+  return ok;
+}
+
+static gboolean
+bind_program (Zg330Backend *self, GError **error)
+{
+  static const Zg330HardopExec exec_merged = { bound_op_run, TRUE };
+  static const Zg330HardopExec exec_single = { bound_op_run, FALSE };
+  guint64 base = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]);
+  g_autofree char *key = g_strdup_printf ("%p:%" G_GINT64_MODIFIER "x", (void *) self->device, base);
+  Program *prog;
+
+  g_mutex_lock (&program_lock);
+  if (programs == NULL)
+    programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  prog = g_hash_table_lookup (programs, key);
+  if (prog != NULL)
+    {
+      /* Another backend of this network already bound these instructions (shared INSTR). */
+      prog->ref_count++;
+      self->program = prog;
+      g_mutex_unlock (&program_lock);
+      return TRUE;
+    }
+  prog = g_new0 (Program, 1);
+  prog->ref_count = 1;
+  prog->device = self->device;
+  prog->addr = base;
+  prog->size = self->seg_size[ZW_SEGMENT_INSTR];
+  g_hash_table_insert (programs, g_strdup (key), prog);
+  self->program = prog;
+  g_mutex_unlock (&program_lock);
+
+  for (guint i = 0; i < self->hardops->len; i++)
+    {
+      BoundOp *b;
+      if (self->instr_size[i] == 0)
+        continue;
+      b = g_new0 (BoundOp, 1);
+      b->prog = prog;
+      b->hardop = i;
+      if (!zg330_sim_bind_hardop (self->device, base + self->instr_offset[i], self->instr_size[i],
+                                  self->merge_hardop ? &exec_merged : &exec_single, b, g_free, error))
+        {
+          g_prefix_error (error, "op %" G_GINT64_FORMAT ": ", ((XirOp *) g_ptr_array_index (self->hardops, i))->op_id);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The WEIGHT or INSTR segment's bytes, from the params. */
+static guint8 *
+segment_image (Zg330Backend *self, ZwSegmentType type)
+{
+  guint8 *img = g_malloc0 (MAX (self->seg_size[type], 1));
+
+  for (guint i = 0; i < self->hardops->len; i++)
+    {
+      XirOp *op = g_ptr_array_index (self->hardops, i);
+      GPtrArray *list = type == ZW_SEGMENT_WEIGHT ? op->params : op->instr;
+      guint64 off = type == ZW_SEGMENT_WEIGHT ? self->weight_offset[i] : self->instr_offset[i];
+
+      for (guint k = 0; k < list->len; k++)
+        {
+          XirValue *p = g_ptr_array_index (list, k);
+          const guint8 *data = xir_network_get_params_data (self->net, p);
+          if (data != NULL && p->storage_bytes > 0)
+            memcpy (img + off, data, p->storage_bytes);
+          off += p->storage_bytes;
+        }
+    }
+  return img;
+}
+
+static XrtMemChunk *
+segment_chunk (Zg330Backend *self, ZwSegmentType type, guint64 size, GError **error)
+{
+  XrtMemChunk *chunk;
+
+  if (self->user_segment[type] != NULL)
+    {
+      g_autofree char *what = g_strdup_printf ("userReuseSegment(%s)", zw_segment_type_to_string (type));
+      if (!check_user_chunk (self, self->user_segment[type], size, what, error))
+        return NULL;
+      return xrt_mem_chunk_ref (self->user_segment[type]);
+    }
+  chunk = xrt_mem_region_malloc (region (self, "ETM"), MAX (size, SEGMENT_ALIGN), TRUE, SEGMENT_ALIGN, error);
+  if (chunk == NULL)
+    g_prefix_error (error, "%s segment of %s (%" G_GUINT64_FORMAT " bytes): ", zw_segment_type_to_string (type),
+                    xir_network_get_name (self->net), size);
+  return chunk;
+}
+
+gboolean
+zg330_backend_apply (Zg330Backend *self, GError **error)
+{
+  g_autofree guint8 *weights = NULL, *instr = NULL;
+  guint64 ocm_arena = 0;
+
+  if (self->applied)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
+                   "ZG330Backend %d (%s): apply() was already called", self->id, xir_network_get_name (self->net));
+      return FALSE;
+    }
+  if (!xir_network_has_params (self->net))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_NO_PARAMS,
+                   "%s: apply() needs the network's params: load the .raw (or synthetic params) first",
+                   xir_network_get_path (self->net));
+      return FALSE;
+    }
+  plan_launches (self);
+  if (!plan_ocm (self, error))
+    return FALSE;
+  if (self->ocm_requested == ZW_OCM_NONE)
+    self->ocm_chosen = ZW_OCM_NONE;
+  if (!plan_ftmp (self, error))
+    return FALSE;
+
+  self->phy[ZW_SEGMENT_WEIGHT] = segment_chunk (self, ZW_SEGMENT_WEIGHT, self->seg_size[ZW_SEGMENT_WEIGHT], error);
+  if (self->phy[ZW_SEGMENT_WEIGHT] == NULL)
+    return FALSE;
+  self->phy[ZW_SEGMENT_INSTR] = segment_chunk (self, ZW_SEGMENT_INSTR, self->seg_size[ZW_SEGMENT_INSTR], error);
+  if (self->phy[ZW_SEGMENT_INSTR] == NULL)
+    return FALSE;
+  self->phy[ZW_SEGMENT_FTMP] = segment_chunk (self, ZW_SEGMENT_FTMP, self->seg_size[ZW_SEGMENT_FTMP], error);
+  if (self->phy[ZW_SEGMENT_FTMP] == NULL)
+    return FALSE;
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      XrtMemChunk *user;
+
+      if (c->in_ocm)
+        ocm_arena = MAX (ocm_arena, c->ocm_addr + c->size);
+      if (c->segment == ZW_SEGMENT_FTMP)
+        continue;
+      user = g_hash_table_lookup (self->user_connect, &c->id);
+      if (user != NULL)
+        {
+          c->io_chunk = xrt_mem_chunk_ref (user);
+          c->io_user = TRUE;
+          continue;
+        }
+      c->io_chunk = xrt_mem_region_malloc (region (self, "ETM"), MAX (c->size, 1), TRUE, SEGMENT_ALIGN, error);
+      if (c->io_chunk == NULL)
+        {
+          g_prefix_error (error, "%s segment, chunk %" G_GINT64_FORMAT ": ", zw_segment_type_to_string (c->segment), c->id);
+          return FALSE;
+        }
+    }
+  if (ocm_arena > xrt_mem_region_get_size (region (self, "OCM")))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_NO_MEMORY,
+                   "OCM plan of %s needs %" G_GUINT64_FORMAT " bytes but the device's OCM has %" G_GUINT64_FORMAT,
+                   xir_network_get_name (self->net), ocm_arena, xrt_mem_region_get_size (region (self, "OCM")));
+      return FALSE;
+    }
+  weights = segment_image (self, ZW_SEGMENT_WEIGHT);
+  instr = segment_image (self, ZW_SEGMENT_INSTR);
+  if (!xrt_mem_chunk_write (self->phy[ZW_SEGMENT_WEIGHT], 0, weights, self->seg_size[ZW_SEGMENT_WEIGHT], error)
+      || !xrt_mem_chunk_write (self->phy[ZW_SEGMENT_INSTR], 0, instr, self->seg_size[ZW_SEGMENT_INSTR], error))
+    {
+      g_prefix_error (error, "uploading weights and instructions: ");
+      return FALSE;
+    }
+  if (!bind_program (self, error))
+    return FALSE;
+  self->applied = TRUE;
+  return TRUE;
+}
+
+/* ---- precheck ------------------------------------------------------------------------- */
+
+gboolean
+zg330_backend_precheck (Zg330Backend *self, GError **error)
+{
+  if (!after_apply (self, "precheck", error))
+    return FALSE;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      ZwSegmentType type = pass == 0 ? ZW_SEGMENT_INSTR : ZW_SEGMENT_WEIGHT;
+      g_autofree guint8 *expect = segment_image (self, type);
+      g_autofree guint8 *got = g_malloc0 (MAX (self->seg_size[type], 1));
+
+      if (!xrt_mem_chunk_read (self->phy[type], 0, got, self->seg_size[type], error))
+        return FALSE;
+      for (guint i = 0; i < self->hardops->len; i++)
+        {
+          XirOp *op = g_ptr_array_index (self->hardops, i);
+          guint64 off = type == ZW_SEGMENT_WEIGHT ? self->weight_offset[i] : self->instr_offset[i];
+          guint64 size = type == ZW_SEGMENT_WEIGHT ? self->descs[i].weight_bytes : self->instr_size[i];
+
+          if (size > 0 && memcmp (expect + off, got + off, size) != 0)
+            {
+              guint64 at = 0;
+              while (expect[off + at] == got[off + at])
+                at++;
+              g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_PRECHECK,
+                           "The %s of opid:%" G_GINT64_FORMAT " at PLDDR is incorrect (first wrong byte at "
+                           "0x%" G_GINT64_MODIFIER "x: expected 0x%02x, read 0x%02x)",
+                           type == ZW_SEGMENT_WEIGHT ? "Weight" : "Instruction", op->op_id,
+                           xrt_mem_chunk_get_addr (self->phy[type]) + off + at, expect[off + at], got[off + at]);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* ---- launches ------------------------------------------------------------------------- */
+
+guint
+zg330_backend_get_n_launches (Zg330Backend *self)
+{
+  return self->applied ? self->launches->len : 0;
+}
+
+gboolean
+zg330_backend_run_launch (Zg330Backend *self, guint index, double *icore_ms, double *sync_ms, GError **error)
+{
+  BLaunch *l;
+  Zg330LaunchStats stats = { 0 };
+  gboolean ok;
+
+  if (!after_apply (self, "forward", error))
+    return FALSE;
+  if (index >= self->launches->len)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "launch %u of %u does not exist", index,
+                   self->launches->len);
+      return FALSE;
+    }
+  l = &g_array_index (self->launches, BLaunch, index);
+  g_rec_mutex_lock (&run_lock);
+  self->program->active = self;   /* updateMMU: this backend's segments */
+  ok = zg330_device_icore_calc (self->device, xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]) + l->instr_offset,
+                                l->instr_size, error);
+  if (ok)
+    zg330_sim_get_last_launch (self->device, &stats);
+  g_rec_mutex_unlock (&run_lock);
+  if (!ok)
+    return FALSE;
+  if (icore_ms)
+    *icore_ms = stats.icore_ms;
+  if (sync_ms)
+    *sync_ms = stats.host_sync_ms;
+  return TRUE;
+}
+
+void
+zg330_backend_forward_begin (Zg330Backend *self)
+{
+  (void) self;
+  g_rec_mutex_lock (&run_lock);
+}
+
+void
+zg330_backend_forward_end (Zg330Backend *self)
+{
+  (void) self;
+  g_rec_mutex_unlock (&run_lock);
+}
+
+/* ---- report -------------------------------------------------------------------------- */
+
+static char *
+dtype_text (const XirValue *v)
+{
+  g_autofree char *s = xir_scalar_type_to_string (&v->element.storage);
+  return v->element.quantized ? g_strdup_printf ("%s q", s) : g_steal_pointer (&s);
+}
+
+static const XirValue *
+container_of (const BChunk *c, const XirValue *v)
+{
+  const XirValue *best = v;
+  guint64 voff = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+
+  for (guint k = 0; k < c->values->len; k++)
+    {
+      const XirValue *o = g_ptr_array_index (c->values, k);
+      guint64 ooff = o->mtype.kind == XIR_MEM_CHUNK ? o->mtype.offset : 0;
+      guint64 boff = best->mtype.kind == XIR_MEM_CHUNK ? best->mtype.offset : 0;
+      if (o != v && ooff <= voff && ooff + o->storage_bytes >= voff + v->storage_bytes
+          && (o->storage_bytes > best->storage_bytes || (o->storage_bytes == best->storage_bytes && ooff < boff && best == v)))
+        best = o;
+    }
+  /* equal-sized twins: the first listed is the real one */
+  if (best != v && best->storage_bytes == v->storage_bytes)
+    for (guint k = 0; k < c->values->len; k++)
+      {
+        const XirValue *o = g_ptr_array_index (c->values, k);
+        if (o == v)
+          return v;
+        if (o == best)
+          break;
+      }
+  return best;
+}
+
+ZwDeployReport *
+zg330_backend_get_report (Zg330Backend *self)
+{
+  ZwDeployReport *r = zw_deploy_report_new ();
+  const Zg330Profile *profile = zg330_sim_get_profile (self->device);
+  guint64 seg_base[ZW_N_SEGMENTS];
+  guint64 base = 0;
+  g_autoptr (GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  r->network_name = g_strdup (xir_network_get_name (self->net));
+  r->network_path = g_strdup (xir_network_get_path (self->net));
+  r->n_ops = xir_network_get_n_ops (self->net);
+  r->max_op_id = xir_network_get_max_op_id (self->net);
+  r->device_url = g_strdup (xrt_device_get_url (self->device));
+  r->ocm_bytes = profile->ocm_bytes;
+  r->etm_bandwidth = profile->etm_bandwidth;
+  r->ocm_bandwidth = profile->ocm_bandwidth;
+  r->icore_clock_hz = profile->icore_clock_hz;
+  r->merge_hardop = self->merge_hardop;
+  r->etm_optimize = self->etm_optimize;
+  r->ocm_requested = self->ocm_requested;
+  r->ocm_chosen = self->applied ? self->ocm_chosen : self->ocm_requested;
+
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    {
+      seg_base[t] = base;
+      r->segments[t].logic_addr = base;
+      r->segments[t].byte_size = self->seg_size[t];
+      base = align_up (base + self->seg_size[t], SEGMENT_ALIGN);
+      if (self->applied && self->phy[t] != NULL)
+        {
+          r->segments[t].phy_addr = xrt_mem_chunk_get_addr (self->phy[t]);
+          r->segments[t].phy_size = xrt_mem_chunk_get_size (self->phy[t]);
+          r->segments[t].user_used = self->user_segment[t] != NULL;
+        }
+    }
+
+  for (guint i = 0; i < self->launches->len; i++)
+    {
+      BLaunch *l = &g_array_index (self->launches, BLaunch, i);
+      ZwLaunch zl;
+      zw_launch_init (&zl);
+      zl.op_id = l->op_id;
+      g_array_append_vals (zl.merge_from, l->merge_from->data, l->merge_from->len);
+      zl.layer_count = l->layer_count;
+      zl.first = (gint) ((XirOp *) g_ptr_array_index (self->hardops, l->first))->index;
+      zl.last = (gint) ((XirOp *) g_ptr_array_index (self->hardops, l->last))->index;
+      g_array_append_val (r->launches, zl);
+      for (guint k = l->first; k <= l->last; k++)
+        g_hash_table_insert (launch_of, &((XirOp *) g_ptr_array_index (self->hardops, k))->op_id, GUINT_TO_POINTER (i + 1));
+    }
+
+  for (guint i = 0; i < xir_network_get_n_ops (self->net); i++)
+    {
+      XirOp *op = xir_network_get_op (self->net, i);
+      ZwOpInfo info = { 0 };
+      gboolean mine = zg330_backend_owns_op (self, op->op_id);
+
+      info.op_id = op->op_id;
+      info.index = i;
+      info.kind = g_strdup (op->kind == XIR_OP_HARDOP || op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT
+                                ? xir_op_kind_to_string (op->kind) : op->type_key);
+      info.op_class = g_strdup (op->hard_class ? op->hard_class : info.kind);
+      info.backend = g_strdup (mine ? "ZG330" : "Host");
+      info.layer_count = op->layer_count;
+      info.launch = mine ? (gint) GPOINTER_TO_UINT (g_hash_table_lookup (launch_of, &op->op_id)) - 1 : -1;
+      g_array_append_val (r->ops, info);
+    }
+
+  {
+    guint cumulative = 0;
+    for (guint i = 0; i < self->hardops->len; i++)
+      {
+        XirOp *op = g_ptr_array_index (self->hardops, i);
+        ZwHardOpInfo h;
+        gint launch = (gint) GPOINTER_TO_UINT (g_hash_table_lookup (launch_of, &op->op_id)) - 1;
+
+        zw_hardop_info_init (&h);
+        h.op_id = op->op_id;
+        h.weights_logic_addr = seg_base[ZW_SEGMENT_WEIGHT] + self->weight_offset[i];
+        h.weights_size = self->descs[i].weight_bytes;
+        h.instr_logic_addr = seg_base[ZW_SEGMENT_INSTR] + self->instr_offset[i];
+        h.instr_size = self->instr_size[i];
+        if (self->applied)
+          {
+            h.weights_phy_addr = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_WEIGHT]) + self->weight_offset[i];
+            h.instr_phy_addr = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]) + self->instr_offset[i];
+          }
+        cumulative += (guint) MAX (op->layer_count, 0);
+        h.sync_idx[0] = launch;
+        h.sync_idx[1] = (gint) cumulative;
+        if (launch >= 0)
+          {
+            BLaunch *l = &g_array_index (self->launches, BLaunch, launch);
+            if (l->merge_from->len > 1)
+              g_array_append_vals (h.merge_from, l->merge_from->data, l->merge_from->len);
+          }
+        g_array_append_val (r->hardops, h);
+      }
+  }
+
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      ZwChunkInfo ci;
+
+      zw_chunk_info_init (&ci);
+      ci.id = c->id;
+      ci.size = c->size;
+      ci.first = c->first;
+      ci.last = c->last;
+      ci.ftmp_offset = c->seg_offset;
+      ci.in_ocm = c->in_ocm;
+      ci.ocm_addr = c->ocm_addr;
+      ci.eligible = c->eligible;
+      for (guint k = 0; k < c->values->len; k++)
+        g_array_append_val (ci.v_ids, ((XirValue *) g_ptr_array_index (c->values, k))->v_id);
+      if (c->segment == ZW_SEGMENT_FTMP)
+        g_array_append_val (r->chunks, ci);
+      else
+        g_array_unref (ci.v_ids);
+
+      for (guint k = 0; k < c->values->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (c->values, k);
+          const XirValue *real = container_of (c, v);
+          ZwValueInfo vi;
+          guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+          Zg330Place place;
+
+          zw_value_info_init (&vi);
+          vi.v_id = v->v_id;
+          vi.producer = v->producer >= 0 ? xir_network_get_op (self->net, (guint) v->producer)->op_id : -1;
+          vi.segment = c->segment;
+          vi.real = real == v;
+          vi.fake_from = real == v ? -1 : real->v_id;
+          if (real == v)
+            for (guint u = 0; u < c->values->len; u++)
+              {
+                XirValue *o = g_ptr_array_index (c->values, u);
+                if (o != v && container_of (c, o) == v)
+                  g_array_append_val (vi.real_to, o->v_id);
+              }
+          vi.is_ocm = c->in_ocm;
+          vi.is_host = FALSE;
+          vi.byte_size = v->storage_bytes;
+          vi.chunk = c->id;
+          vi.chunk_offset = off;
+          vi.logic_addr = c->in_ocm ? c->ocm_addr + off
+                          : seg_base[c->segment] + c->seg_offset + off;
+          if (self->applied && value_place (self, v, &place))
+            vi.phy_addr = place.addr;
+          vi.first = v->first_use;
+          vi.last = v->last_use;
+          for (guint d = 0; d < v->rank; d++)
+            g_array_append_val (vi.shape, v->shape[d]);
+          vi.dtype = dtype_text (v);
+          vi.layout = g_strdup (v->layout.text);
+          g_array_append_val (r->values, vi);
+        }
+    }
+
+  r->ftmp_bytes = self->seg_size[ZW_SEGMENT_FTMP];
+  r->lower_bound = self->ftmp_lower_bound;
+  r->sum_of_chunks = self->ftmp_sum;
+  r->etm_method = g_strdup (self->etm_method ? self->etm_method : "");
+  r->etm_seconds = self->etm_seconds;
+  r->ocm_capacity = profile->ocm_bytes;
+  r->none_cost_ms = self->none_cost_ms;
+  for (int opt = 1; opt <= 3; opt++)
+    if (self->option_picks[opt] != NULL)
+      {
+        ZwOcmOptionResult o;
+        zw_ocm_option_result_init (&o);
+        o.option = (ZwOcmOpt) opt;
+        o.cost_ms = self->option_cost_ms[opt];
+        o.peak_bytes = self->option_peak[opt];
+        for (guint k = 0; k < self->option_picks[opt]->len; k++)
+          {
+            gint64 id = g_array_index (self->option_picks[opt], gint64, k);
+            for (guint c = 0; c < self->chunks->len; c++)
+              if (g_array_index (self->chunks, BChunk, c).id == id)
+                o.bytes += g_array_index (self->chunks, BChunk, c).size;
+          }
+        g_array_append_vals (o.picks, self->option_picks[opt]->data, self->option_picks[opt]->len);
+        g_array_append_val (r->ocm_options, o);
+      }
+  return r;
+}
+
+/* ---- log ----------------------------------------------------------------------------- */
+
+gboolean
+zg330_backend_log (Zg330Backend *self, const char *dir, char **json_path, GError **error)
+{
+  g_autoptr (ZwDeployReport) report = NULL;
+  g_autofree char *logdir = NULL, *base = NULL, *text_path = NULL, *jpath = NULL, *text = NULL;
+  GError *local = NULL;
+
+  if (!after_apply (self, "log", error))
+    return FALSE;
+  if (dir != NULL)
+    logdir = g_strdup (dir);
+  else
+    {
+      g_autofree char *cwd = g_get_current_dir ();
+      logdir = g_build_filename (cwd, ".icraft", "logs", NULL);
+    }
+  if (g_mkdir_with_parents (logdir, 0755) != 0)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_IO, "%s: cannot create the log folder: %s", logdir,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  base = g_strdup_printf ("%s_zg330_%d", xir_network_get_name (self->net), self->id);
+  text_path = g_strdup_printf ("%s/%s.log", logdir, base);
+  jpath = g_strdup_printf ("%s/%s.json", logdir, base);
+  report = zg330_backend_get_report (self);
+  text = zw_deploy_report_to_text (report);
+  if (!g_file_set_contents (text_path, text, -1, &local))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_IO, "%s: %s", text_path, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  if (!zw_deploy_report_save (report, jpath, error))
+    return FALSE;
+  if (json_path)
+    *json_path = g_steal_pointer (&jpath);
+  return TRUE;
+}

@@ -1,0 +1,120 @@
+/* zg330-backend.h — the ZG330Backend: deploys the HardOps of a network view on a ZG330 device.
+ *
+ * Life cycle (as in the vendor manual, zg330backend-manual §2):
+ *   zg330_backend_new (init)          ValueInfo, HardOpInfo and the logic segments are known;
+ *   options (before apply only)       disable_merge_hardop, disable_etm_optimize, ocm_optimize,
+ *                                     user_reuse_segment, user_connect_network;
+ *   zg330_backend_apply               merge groups, ETM plan of FTMP, OCM option, physical
+ *                                     segments allocated, instructions and weights uploaded,
+ *                                     every hardop bound on the board;
+ *   after apply                       precheck, log, the deploy report, running launches.
+ * Calls in the wrong order fail with ZG330_BACKEND_ERROR_CALL_ORDER.
+ *
+ * The deploy report (report/zw-deploy-report.h) is the public view of every placement fact:
+ * ValueInfo, HardOpInfo, logic and phy segments, launches, chunks, the ETM and OCM plans.
+ *
+ * Thread safety: a backend is used from one thread at a time; zg330_backend_fork gives
+ * another thread its own backend sharing WEIGHT and INSTR with a FTMP of its own.
+ */
+#pragma once
+
+#include "xir/xir-network.h"
+#include "xrt/xrt-device.h"
+#include "report/zw-deploy-report.h"
+
+G_BEGIN_DECLS
+
+#define ZG330_BACKEND_ERROR (zg330_backend_error_quark ())
+GQuark zg330_backend_error_quark (void);
+
+typedef enum {
+  ZG330_BACKEND_ERROR_CALL_ORDER,   /* e.g. an option after apply, precheck before apply */
+  ZG330_BACKEND_ERROR_UNSUPPORTED,  /* an op or layout the backend cannot deploy */
+  ZG330_BACKEND_ERROR_USER_CHUNK,   /* a user chunk of the wrong size, alignment or region */
+  ZG330_BACKEND_ERROR_NO_MEMORY,    /* ETM or OCM exhausted */
+  ZG330_BACKEND_ERROR_PRECHECK,     /* a weight or instruction in ETM differs from the params */
+  ZG330_BACKEND_ERROR_NO_PARAMS,    /* apply without params loaded */
+  ZG330_BACKEND_ERROR_IO,           /* log files */
+  ZG330_BACKEND_ERROR_VALUE,        /* an unknown v_id or op id */
+} Zg330BackendError;
+
+typedef struct _Zg330Backend Zg330Backend;
+
+/* Backend.init(network_view, device): takes every HardOp of @view (other ops are left to
+ * other backends). @device must be a ZG330 device (mock://zg330). */
+Zg330Backend *zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error);
+Zg330Backend *zg330_backend_ref (Zg330Backend *backend);
+void zg330_backend_unref (Zg330Backend *backend);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Zg330Backend, zg330_backend_unref)
+
+/* Does this backend take the op? (HardOps compiled for @zhuget) */
+gboolean zg330_backend_supports_op (const XirOp *op);
+
+XirNetworkView *zg330_backend_get_view (Zg330Backend *backend);
+XrtDevice *zg330_backend_get_device (Zg330Backend *backend);
+/* Per-process id of the backend (zg330backend_id). */
+gint zg330_backend_get_id (Zg330Backend *backend);
+gboolean zg330_backend_is_applied (Zg330Backend *backend);
+gboolean zg330_backend_owns_op (Zg330Backend *backend, gint64 op_id);
+
+/* ---- options: before apply ---- */
+gboolean zg330_backend_disable_merge_hardop (Zg330Backend *backend, GError **error);
+gboolean zg330_backend_disable_etm_optimize (Zg330Backend *backend, GError **error);
+gboolean zg330_backend_ocm_optimize (Zg330Backend *backend, ZwOcmOpt option, GError **error);
+/* Sets the three options at once (a convenience for tools; same rules). */
+gboolean zg330_backend_set_options (Zg330Backend *backend, gboolean merge_hardop, gboolean etm_optimize,
+                                    ZwOcmOpt ocm, GError **error);
+gboolean zg330_backend_get_merge_hardop (Zg330Backend *backend);
+gboolean zg330_backend_get_etm_optimize (Zg330Backend *backend);
+/* The option asked for; after apply with BEST_SCORE, the option chosen. */
+ZwOcmOpt zg330_backend_get_ocm_opt (Zg330Backend *backend);
+
+/* userReuseSegment: @chunk (ETM, 4096-aligned, >= the logic segment's size) holds WEIGHT,
+ * INSTR or FTMP. Backends of the same network may share all three; of different networks,
+ * FTMP only. The backend keeps a reference to the chunk. */
+gboolean zg330_backend_user_reuse_segment (Zg330Backend *backend, XrtMemChunk *chunk, ZwSegmentType type,
+                                           GError **error);
+/* userConnectNetwork: the network input or output @v_id lives in @chunk (4096-aligned,
+ * >= its bytes), e.g. the output of one network and the input of the next. */
+gboolean zg330_backend_user_connect_network (Zg330Backend *backend, XrtMemChunk *chunk, gint64 v_id,
+                                             GError **error);
+
+/* Logic segment sizes (known after init): WEIGHT, INSTR, FTMP (ETM optimize and OCM as
+ * currently set: computed on demand), INPUT, OUTPUT. */
+guint64 zg330_backend_get_logic_segment_size (Zg330Backend *backend, ZwSegmentType type, GError **error);
+
+/* ---- deploy ---- */
+gboolean zg330_backend_apply (Zg330Backend *backend, GError **error);
+
+/* Reads ETM back and checks every instruction and weight; the first bad one fails with
+ * "The Weight of opid:N at PLDDR is incorrect" (or Instruction). After apply. */
+gboolean zg330_backend_precheck (Zg330Backend *backend, GError **error);
+
+/* Writes <dir>/<network>_zg330_<id>.log (text) and .json (the deploy report) atomically.
+ * @dir NULL means <cwd>/.icraft/logs. After apply. Fills @json_path if not NULL. */
+gboolean zg330_backend_log (Zg330Backend *backend, const char *dir, char **json_path, GError **error);
+
+/* The deploy report (after apply; before apply, a report with the logic facts only).
+ * Returns a new reference. */
+ZwDeployReport *zg330_backend_get_report (Zg330Backend *backend);
+
+/* Physical place of a value after apply: region name ("ETM", "OCM") and address.
+ * FALSE for values that live on the host or are not the backend's. */
+gboolean zg330_backend_get_value_place (Zg330Backend *backend, gint64 v_id, const char **region, guint64 *addr);
+
+/* ---- running (used by the session) ---- */
+
+/* OCM is a scratchpad of whichever network runs (as on the chip), and the icore runs one
+ * program at a time: a forward brackets its launches with begin/end so that backends on one
+ * device (other networks, forks in other threads) take turns. Re-entrant. */
+void zg330_backend_forward_begin (Zg330Backend *backend);
+void zg330_backend_forward_end (Zg330Backend *backend);
+
+/* Launches, in execution order (the report's "launches": merged op id, members). */
+guint zg330_backend_get_n_launches (Zg330Backend *backend);
+/* Runs launch @index on the board: one icoreCalc over its instructions. Fills the simulated
+ * icore time and the host sync time in ms (0 for a merged launch's sync). After apply. */
+gboolean zg330_backend_run_launch (Zg330Backend *backend, guint index, double *icore_ms, double *sync_ms,
+                                   GError **error);
+
+G_END_DECLS

@@ -1,0 +1,216 @@
+/* zg330-etm-plan.h — static placement of FTMP buffers in ETM.
+ *
+ * The ETM planner gives every buffer (a feature-map chunk with a half-open
+ * lifetime [lower, upper) in op-index time and a byte size) an offset so
+ * that no two buffers whose lifetimes overlap share a byte, and tries to
+ * make the arena (max offset + size) as small as possible.  The arena is
+ * never below zg330_etm_lower_bound(): the largest number of bytes live at
+ * one moment.
+ *
+ * zg330_etm_plan() runs several greedy placements (by size, by
+ * size x lifetime, by conflicts, by section pressure; first fit and best
+ * fit), then, within a time budget, an exact canonical branch-and-bound
+ * search in the style of MiniMalloc (Moffitt, ASPLOS 2023) that is asked
+ * for ever tighter arenas, and a seeded hill climb over greedy orders for
+ * instances too large for the search.  It stops as soon as the arena equals
+ * the lower bound.  Results are deterministic for a given input.
+ *
+ * Sizes are rounded up to the alignment for planning; the arena and the
+ * lower bound are given in rounded bytes.  Buffers of size 0 get offset 0.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * ZG330_PLAN_ERROR:
+ *
+ * Error domain of the ETM planner and its CSV reader/writer.  Codes:
+ * - %ZG330_PLAN_ERROR_INVALID: a buffer is malformed (lower >= upper, a
+ *   negative time, alignment 0); the message names the buffer id.
+ * - %ZG330_PLAN_ERROR_CAPACITY: the best arena found is larger than the
+ *   capacity; the message gives the arena, the capacity and the lower bound.
+ * - %ZG330_PLAN_ERROR_OVERLAP: zg330_etm_plan_check() found two buffers with
+ *   overlapping lifetimes that share bytes; the message names both ids.
+ * - %ZG330_PLAN_ERROR_PARSE: a CSV file is malformed; the message names the
+ *   file, the line and the column.
+ * - %ZG330_PLAN_ERROR_IO: a file could not be read or written.
+ */
+#define ZG330_PLAN_ERROR (zg330_plan_error_quark ())
+GQuark zg330_plan_error_quark (void);
+
+typedef enum {
+  ZG330_PLAN_ERROR_INVALID,
+  ZG330_PLAN_ERROR_CAPACITY,
+  ZG330_PLAN_ERROR_OVERLAP,
+  ZG330_PLAN_ERROR_PARSE,
+  ZG330_PLAN_ERROR_IO,
+} Zg330PlanError;
+
+/* One buffer to place.  @lower/@upper: half-open lifetime (lower < upper,
+ * both >= 0).  @offset is written by the planners. */
+typedef struct {
+  gint64  id;
+  gint64  lower;
+  gint64  upper;
+  guint64 size;
+  guint64 offset;
+} Zg330Buffer;
+
+typedef struct {
+  guint64     arena;        /* max(offset + aligned size), bytes */
+  guint64     lower_bound;  /* zg330_etm_lower_bound(), bytes */
+  double      seconds;      /* wall time of the call */
+  const char *method;       /* static string: what produced the result */
+  gboolean    optimal;      /* arena proven minimal (== bound, or search exhausted) */
+  guint64     nodes;        /* search nodes visited */
+  double      fit_seconds;  /* when the arena first fitted the capacity (0 if never) */
+} Zg330PlanStats;
+
+typedef struct {
+  guint64 capacity;        /* bytes; 0 = unbounded */
+  guint64 alignment;       /* offsets are multiples of this; 0 is taken as 1 */
+  double  time_budget_s;   /* wall-time budget of the call; <= 0 = greedy only */
+} Zg330PlanOptions;
+
+/**
+ * zg330_etm_lower_bound:
+ * @b: (array length=n): buffers
+ * @n: number of buffers
+ * @alignment: sizes are rounded up to this (0 is taken as 1)
+ *
+ * Returns: the largest sum of (aligned) sizes of buffers live at one time.
+ * Buffers with lower >= upper are ignored.  Any time.
+ */
+guint64 zg330_etm_lower_bound (const Zg330Buffer *b, guint n, guint64 alignment);
+
+/**
+ * zg330_etm_plan:
+ * @b: (array length=n) (inout): buffers; every @offset is written
+ * @n: number of buffers (0 is fine)
+ * @opt: (nullable): options; %NULL = unbounded, alignment 1, budget 1 s
+ * @stats: (out) (optional): figures of the run
+ * @error: return location for an error
+ *
+ * Places the buffers (ETM optimize on).  The caller owns @b; nothing is
+ * kept after the call.  On %ZG330_PLAN_ERROR_CAPACITY the best offsets found
+ * are still written to @b and @stats is filled.  On
+ * %ZG330_PLAN_ERROR_INVALID nothing is written.
+ *
+ * Returns: %TRUE if every buffer is placed within the capacity.
+ */
+gboolean zg330_etm_plan (Zg330Buffer            *b,
+                         guint                   n,
+                         const Zg330PlanOptions *opt,
+                         Zg330PlanStats         *stats,
+                         GError                **error);
+
+/**
+ * zg330_etm_plan_fit:
+ * @b: (array length=n) (inout): buffers; every @offset is written
+ * @n: number of buffers
+ * @opt: (nullable): options, as for zg330_etm_plan()
+ * @stats: (out) (optional): figures of the run
+ * @error: return location for an error
+ *
+ * Like zg330_etm_plan(), but stops as soon as the arena fits
+ * @opt->capacity instead of spending the rest of the budget on a smaller
+ * arena: for callers that only need a fit (OCM packing, checks).  Same
+ * ownership and errors.
+ *
+ * Returns: %TRUE if every buffer is placed within the capacity.
+ */
+gboolean zg330_etm_plan_fit (Zg330Buffer            *b,
+                             guint                   n,
+                             const Zg330PlanOptions *opt,
+                             Zg330PlanStats         *stats,
+                             GError                **error);
+
+/**
+ * zg330_etm_plan_greedy_by_size:
+ * @b: (array length=n) (inout): buffers; every @offset is written
+ * @n: number of buffers
+ * @alignment: offset alignment (0 is taken as 1)
+ * @stats: (out) (optional): figures of the run
+ *
+ * The classic baseline (TFLite "greedy by size"): largest buffer first,
+ * each at the lowest offset where it fits.  Kept public so benchmarks can
+ * measure the planner against it in the same run.  Invalid buffers
+ * (lower >= upper) are treated as never live and get offset 0.
+ *
+ * Returns: %TRUE (it cannot fail).
+ */
+gboolean zg330_etm_plan_greedy_by_size (Zg330Buffer    *b,
+                                        guint           n,
+                                        guint64         alignment,
+                                        Zg330PlanStats *stats);
+
+/**
+ * zg330_etm_plan_sequential:
+ * @b: (array length=n) (inout): buffers; every @offset is written
+ * @n: number of buffers
+ * @alignment: offset alignment (0 is taken as 1)
+ * @stats: (out) (optional): figures of the run
+ *
+ * "ETM optimize off": every buffer its own range, in order of (lower, id),
+ * so the arena is the sum of the aligned sizes.
+ *
+ * Returns: %TRUE (it cannot fail).
+ */
+gboolean zg330_etm_plan_sequential (Zg330Buffer    *b,
+                                    guint           n,
+                                    guint64         alignment,
+                                    Zg330PlanStats *stats);
+
+/**
+ * zg330_etm_plan_check:
+ * @b: (array length=n): placed buffers
+ * @n: number of buffers
+ * @capacity: bytes; 0 = unbounded
+ * @error: return location for an error
+ *
+ * Independent checker (a sweep over lifetimes, sharing no code with the
+ * planner): every pair of buffers whose lifetimes overlap must occupy
+ * disjoint byte ranges [offset, offset + size), and every buffer must end
+ * within @capacity.
+ *
+ * Returns: %TRUE if the placement is valid; otherwise %FALSE with
+ * %ZG330_PLAN_ERROR_OVERLAP naming both ids (or %ZG330_PLAN_ERROR_CAPACITY
+ * naming the id that ends past the capacity).
+ */
+gboolean zg330_etm_plan_check (const Zg330Buffer *b,
+                               guint              n,
+                               guint64            capacity,
+                               GError           **error);
+
+/**
+ * zg330_buffers_load_csv:
+ * @path: a MiniMalloc CSV file: header `id,lower,upper,size` (an optional
+ *   fifth column `offset` is read too), one buffer per line
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): a #GArray of #Zg330Buffer (free with
+ * g_array_unref()), or %NULL with %ZG330_PLAN_ERROR_PARSE (file, line and
+ * column named) or %ZG330_PLAN_ERROR_IO.
+ */
+GArray *zg330_buffers_load_csv (const char *path, GError **error);
+
+/**
+ * zg330_buffers_save_csv:
+ * @path: file to write (atomically: temp file + rename)
+ * @b: (array length=n): buffers
+ * @n: number of buffers
+ * @with_offset: add the `offset` column
+ * @error: return location for an error
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean zg330_buffers_save_csv (const char        *path,
+                                 const Zg330Buffer *b,
+                                 guint              n,
+                                 gboolean           with_offset,
+                                 GError           **error);
+
+G_END_DECLS

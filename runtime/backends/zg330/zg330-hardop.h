@@ -1,0 +1,75 @@
+/* zg330-hardop.h — how a ZG330 HardOp executes on the simulated board, and what it costs.
+ *
+ * The vendor's instruction words are opaque, so each HardOp runs by the behavioural model of
+ * its fused class (the op's "name"): Conv2d, Add, Concat, MaxPool2d, Upsample, Reshape, Cast.
+ * Geometry that the JSON does not carry is inferred from the shapes:
+ *   Conv2d    kernel from the weight shape [OB, IB, KH, KW, Ko, Ki]; groups = C_in / (IB*Ki);
+ *             stride and padding from the input/output sizes (PyTorch convention);
+ *   MaxPool2d same size: 5x5 stride 1 pad 2 (YOLOv5 SPPF); halved: 3x3 stride 2 pad 1
+ *             (ResNet stem); other ratios r: r x r stride r;
+ *   Upsample  nearest, factor = out / in;
+ *   Concat / Reshape with inputs in the output's bytes (same chunk): nothing to do (the
+ *             compiler made them zero-copy; they carry no instructions).
+ * The same description gives the op's work (MACs, ETM and OCM bytes), which the timing model
+ * turns into cycles — for the simulator and for the OCM planner's estimator alike.
+ */
+#pragma once
+
+#include "xir/xir-network.h"
+#include "xrt/xrt-mem.h"
+#include "devices/zg330-timing.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  ZG330_HARDOP_CONV2D,
+  ZG330_HARDOP_ADD,
+  ZG330_HARDOP_CONCAT,
+  ZG330_HARDOP_MAXPOOL2D,
+  ZG330_HARDOP_UPSAMPLE,
+  ZG330_HARDOP_RESHAPE,
+  ZG330_HARDOP_CAST,
+} Zg330HardopKind;
+
+/* The validated description of one HardOp (geometry inferred once, at init). */
+typedef struct {
+  const XirOp *op;
+  Zg330HardopKind kind;
+  gboolean zero_copy;        /* inputs already live in the output's bytes: no work */
+  guint kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left;
+  guint groups;
+  guint64 macs;
+  guint64 weight_bytes;      /* params bytes (weights + bias) read from ETM */
+  guint64 instr_bytes;
+} Zg330HardopDesc;
+
+/* Describes @op; fails with an error naming the op id and the field when the class is
+ * unknown or the shapes do not fit the class (e.g. a conv whose output size no stride fits). */
+gboolean zg330_hardop_describe (const XirOp *op, Zg330HardopDesc *desc, GError **error);
+
+/* Work of the op when each input/output lives in OCM (TRUE) or ETM (FALSE).
+ * NULL arrays mean "all in ETM". */
+void zg330_hardop_work (const Zg330HardopDesc *desc, const gboolean *input_in_ocm,
+                        const gboolean *output_in_ocm, Zg330OpWork *work);
+
+/* Where a tensor lives on the board. */
+typedef struct {
+  XrtMemRegion *region;      /* ETM or OCM region of the device (borrowed) */
+  guint64 addr;
+} Zg330Place;
+
+/* Everything the behavioural model needs to run one placed HardOp. */
+typedef struct {
+  Zg330HardopDesc desc;
+  Zg330Place *inputs;        /* op->inputs->len entries */
+  Zg330Place *outputs;       /* op->outputs->len entries */
+  Zg330Place *params;        /* op->params->len entries (weights, bias) in ETM */
+} Zg330HardopBinding;
+
+/* Runs the op: reads its inputs and params from their places, computes, writes its
+ * outputs, and fills @work. Errors name the op id and the address. */
+gboolean zg330_hardop_run (const Zg330HardopBinding *binding, Zg330OpWork *work, GError **error);
+
+void zg330_hardop_binding_free (Zg330HardopBinding *binding);
+
+G_END_DECLS

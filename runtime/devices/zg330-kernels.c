@@ -1,0 +1,1805 @@
+/* zg330-kernels.c: behavioural models of the ZG330 hardops (see zg330-kernels.h).
+ *
+ * The conv is the simulator's hot path.  It repacks its operands once per call into
+ * forms an int8 dot-product instruction eats directly:
+ *   - the input becomes a spatially padded NHWC uint8 image; signed inputs are biased
+ *     by +128 (x ^ 0x80) so that AVX-512 VNNI's unsigned x signed vpdpbusd applies, and
+ *     the bias is taken out exactly afterwards: sum((x+128)*w) - 128*sum(w).  Padding
+ *     holds the biased zero, so the correction is the same for every output pixel;
+ *   - the weights become, per block of 32 output channels and per tap, groups of four
+ *     input channels laid out [i/4][o 0..31][i%4]: one 64-byte load feeds 16 output
+ *     channels x 4 input channels.
+ * A tile of up to 12 output pixels x 32 output channels lives in 24 zmm accumulators.
+ * Work items are (n, output block, output row); each output element is written by
+ * exactly one item, so the result never depends on the number of threads.
+ * Machines without AVX-512 VNNI run the same packed loops in plain C.
+ */
+#include "devices/zg330-kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define ZG330_HAVE_X86 1
+#include <immintrin.h>
+#else
+#define ZG330_HAVE_X86 0
+#endif
+
+G_DEFINE_QUARK (zg330-kernel-error-quark, zg330_kernel_error)
+
+/* Accumulation stays exact in int32 while KH*KW*C_in*255*128 < 2^31. */
+#define MAX_REDUCTION 65536u
+#define TILE_MAX 12u
+#define OBLK 32u
+
+/* ---------------------------------------------------------------------------------- */
+/* fp16                                                                               */
+
+float
+zg330_fp16_to_float (guint16 h)
+{
+  guint32 sign = (guint32) (h & 0x8000u) << 16;
+  guint32 exp = (h >> 10) & 0x1fu;
+  guint32 man = h & 0x3ffu;
+  guint32 bits;
+  float f;
+
+  if (exp == 0x1f)
+    bits = sign | 0x7f800000u | (man << 13);
+  else if (exp != 0)
+    bits = sign | ((exp + 112u) << 23) | (man << 13);
+  else if (man == 0)
+    bits = sign;
+  else
+    {
+      /* Subnormal half: value = man * 2^-24, exact in float. */
+      f = (float) man * 5.9604644775390625e-8f;
+      return sign ? -f : f;
+    }
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
+guint16
+zg330_float_to_fp16 (float f)
+{
+  guint32 x;
+  guint32 sign, absx;
+
+  memcpy (&x, &f, sizeof x);
+  sign = (x >> 16) & 0x8000u;
+  absx = x & 0x7fffffffu;
+
+  if (absx >= 0x7f800000u)                       /* inf or NaN */
+    return (guint16) (sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u | ((absx >> 13) & 0x3ffu) : 0));
+  if (absx >= 0x477ff000u)                       /* rounds to >= 65520: overflow */
+    return (guint16) (sign | 0x7c00u);
+  if (absx < 0x38800000u)                        /* below the smallest normal half */
+    {
+      /* Scale to units of 2^-24 and round to nearest even in float arithmetic,
+       * which is exact here (the float has at most 24 significant bits). */
+      float a;
+      memcpy (&a, &absx, sizeof a);
+      float u = a * 16777216.0f;                 /* a / 2^-24 */
+      float r = nearbyintf (u);                  /* default mode: nearest even */
+      return (guint16) (sign | (guint32) r);
+    }
+  {
+    guint32 exp = (absx >> 23) - 112u;
+    guint32 man = absx & 0x7fffffu;
+    guint32 h = (exp << 10) | (man >> 13);
+    guint32 rest = man & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+      h++;                                       /* may carry into the exponent: fine */
+    return (guint16) (sign | h);
+  }
+}
+
+void
+zg330_fp16_array_to_float (const guint8 *src, gsize n, float *dst)
+{
+  for (gsize i = 0; i < n; i++)
+    dst[i] = zg330_fp16_to_float ((guint16) (src[2 * i] | (src[2 * i + 1] << 8)));
+}
+
+void
+zg330_float_array_to_fp16 (const float *src, gsize n, guint8 *dst)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      guint16 h = zg330_float_to_fp16 (src[i]);
+      dst[2 * i] = (guint8) (h & 0xff);
+      dst[2 * i + 1] = (guint8) (h >> 8);
+    }
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* descriptors                                                                        */
+
+static const char *
+dtype_name (Zg330KernelDType d)
+{
+  switch (d)
+    {
+    case ZG330_KERNEL_DTYPE_SINT8: return "sint8";
+    case ZG330_KERNEL_DTYPE_UINT8: return "uint8";
+    case ZG330_KERNEL_DTYPE_FP32: return "fp32";
+    default: return "?";
+    }
+}
+
+static gsize
+elem_size (const Zg330KernelTensor *t)
+{
+  return t->dtype == ZG330_KERNEL_DTYPE_FP32 ? 4 : 1;
+}
+
+static guint
+n_blocks (const Zg330KernelTensor *t)
+{
+  return (t->c + t->k - 1) / t->k;
+}
+
+/* Element count including NCHWcK padding; 0 on overflow or malformed dims. */
+static guint64
+tensor_elements (const Zg330KernelTensor *t)
+{
+  guint64 c, e;
+
+  if (t->n == 0 || t->c == 0 || t->h == 0 || t->w == 0)
+    return 0;
+  if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC)
+    {
+      if (t->k == 0)
+        return 0;
+      c = (guint64) n_blocks (t) * t->k;
+    }
+  else if (t->layout == ZG330_KERNEL_LAYOUT_NHWC)
+    c = t->c;
+  else
+    return 0;
+  e = (guint64) t->n * c;
+  if (e > (G_GUINT64_CONSTANT (1) << 40) / t->h)
+    return 0;
+  e *= t->h;
+  if (e > (G_GUINT64_CONSTANT (1) << 40) / t->w)
+    return 0;
+  return e * t->w;
+}
+
+gsize
+zg330_kernel_tensor_get_size (const Zg330KernelTensor *t)
+{
+  g_return_val_if_fail (t != NULL, 0);
+  if ((guint) t->dtype > ZG330_KERNEL_DTYPE_FP32)
+    return 0;
+  return (gsize) (tensor_elements (t) * elem_size (t));
+}
+
+static char *
+tensor_describe (const Zg330KernelTensor *t)
+{
+  if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC)
+    return g_strdup_printf ("%s NCHWc%u n=%u c=%u h=%u w=%u", dtype_name (t->dtype),
+                            t->k, t->n, t->c, t->h, t->w);
+  return g_strdup_printf ("%s NHWC n=%u c=%u h=%u w=%u", dtype_name (t->dtype),
+                          t->n, t->c, t->h, t->w);
+}
+
+static gboolean
+tensor_check (const Zg330KernelTensor *t, const char *op, const char *name,
+              gboolean int_only, GError **error)
+{
+  g_autofree char *desc = NULL;
+  gsize need;
+
+  if ((guint) t->layout > ZG330_KERNEL_LAYOUT_NCHWC)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s layout %d is unknown", op, name, (int) t->layout);
+      return FALSE;
+    }
+  if ((guint) t->dtype > ZG330_KERNEL_DTYPE_FP32)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s dtype %d is unknown", op, name, (int) t->dtype);
+      return FALSE;
+    }
+  desc = tensor_describe (t);
+  if (int_only && t->dtype == ZG330_KERNEL_DTYPE_FP32)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s (%s) must be sint8 or uint8", op, name, desc);
+      return FALSE;
+    }
+  if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC && t->k == 0)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s (%s) has channel block K=0", op, name, desc);
+      return FALSE;
+    }
+  need = zg330_kernel_tensor_get_size (t);
+  if (need == 0)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s (%s) has a zero or oversized dimension", op, name, desc);
+      return FALSE;
+    }
+  if (t->data == NULL || t->size < need)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s buffer holds %" G_GSIZE_FORMAT " bytes, %s needs %" G_GSIZE_FORMAT,
+                   op, name, t->data ? t->size : 0, desc, need);
+      return FALSE;
+    }
+  if (t->scales != NULL)
+    for (guint c = 0; c < t->c; c++)
+      if (!(isfinite (t->scales[c]) && t->scales[c] > 0.0f))
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                       "%s: %s scale[%u] = %g is not a positive finite number",
+                       op, name, c, (double) t->scales[c]);
+          return FALSE;
+        }
+  return TRUE;
+}
+
+static inline float
+scale_of (const Zg330KernelTensor *t, guint c)
+{
+  return t->scales ? t->scales[c] : 1.0f;
+}
+
+static gboolean
+check_same_nhw (const char *op, const char *an, const Zg330KernelTensor *a,
+                const char *bn, const Zg330KernelTensor *b, gboolean with_c, GError **error)
+{
+  if (a->n != b->n || a->h != b->h || a->w != b->w || (with_c && a->c != b->c))
+    {
+      g_autofree char *da = tensor_describe (a);
+      g_autofree char *db = tensor_describe (b);
+      const char *field = a->n != b->n ? "n" : a->h != b->h ? "h" : a->w != b->w ? "w" : "c";
+      guint va = a->n != b->n ? a->n : a->h != b->h ? a->h : a->w != b->w ? a->w : a->c;
+      guint vb = a->n != b->n ? b->n : a->h != b->h ? b->h : a->w != b->w ? b->w : b->c;
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "%s: %s %s=%u != %s %s=%u (%s vs %s)", op, an, field, va, bn, field, vb,
+                   da, db);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Element offset of (n, c, h, w) = n*batch + chan[c] + (h*W + w)*pix. */
+typedef struct {
+  gsize batch;
+  gsize pix;
+  gsize row;
+  gsize *chan;
+} Addr;
+
+static void
+addr_init (Addr *a, const Zg330KernelTensor *t)
+{
+  a->chan = g_new (gsize, t->c);
+  if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC)
+    {
+      gsize plane = (gsize) t->h * t->w * t->k;
+      a->batch = plane * n_blocks (t);
+      a->pix = t->k;
+      for (guint c = 0; c < t->c; c++)
+        a->chan[c] = (c / t->k) * plane + c % t->k;
+    }
+  else
+    {
+      a->batch = (gsize) t->h * t->w * t->c;
+      a->pix = t->c;
+      for (guint c = 0; c < t->c; c++)
+        a->chan[c] = c;
+    }
+  a->row = a->pix * t->w;
+}
+
+static void
+addr_clear (Addr *a)
+{
+  g_clear_pointer (&a->chan, g_free);
+}
+
+/* Length of the run of channels starting at c that are contiguous in memory. */
+static guint
+channel_run (const Zg330KernelTensor *t, guint c)
+{
+  if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC)
+    return MIN (t->k - c % t->k, t->c - c);
+  return t->c - c;
+}
+
+/* Outputs carry zeros in the padding channels of a partial last NCHWcK block, so
+ * dumps and checksums do not depend on stale memory. */
+static void
+zero_padding (const Zg330KernelTensor *t)
+{
+  gsize es = elem_size (t);
+  guint used, cb;
+  gsize plane, pixels;
+  guint8 *base = t->data;
+
+  if (t->layout != ZG330_KERNEL_LAYOUT_NCHWC || t->c % t->k == 0)
+    return;
+  used = t->c % t->k;
+  cb = n_blocks (t);
+  pixels = (gsize) t->h * t->w;
+  plane = pixels * t->k;
+  for (guint n = 0; n < t->n; n++)
+    {
+      guint8 *blk = base + ((gsize) n * cb + cb - 1) * plane * es;
+      for (gsize p = 0; p < pixels; p++)
+        memset (blk + (p * t->k + used) * es, 0, (t->k - used) * es);
+    }
+}
+
+static inline gint
+raw_value (guint8 b, Zg330KernelDType d)
+{
+  return d == ZG330_KERNEL_DTYPE_UINT8 ? (gint) b : (gint) (gint8) b;
+}
+
+static inline void
+dtype_range (Zg330KernelDType d, gint *lo, gint *hi)
+{
+  *lo = d == ZG330_KERNEL_DTYPE_UINT8 ? 0 : -128;
+  *hi = d == ZG330_KERNEL_DTYPE_UINT8 ? 255 : 127;
+}
+
+/* The one rounding rule (see the header): clamp first into a range where the int
+ * conversion is safe and the final clamp gives the same answer, then round half away
+ * from zero with exact double arithmetic. */
+static inline gint
+round_clamp (double v, gint lo, gint hi)
+{
+  gint t;
+  double d;
+
+  if (v < (double) (lo - 1))
+    v = (double) (lo - 1);
+  if (v > (double) (hi + 1))
+    v = (double) (hi + 1);
+  t = (gint) v;
+  d = v - (double) t;
+  t += (d >= 0.5) - (d <= -0.5);
+  return t < lo ? lo : t > hi ? hi : t;
+}
+
+/* Per-channel 256-entry requantisation tables, shared between channels with the same
+ * ratio (in practice one table for the whole tensor). */
+typedef struct {
+  guint8 *tables;   /* n_tables * 256 */
+  guint *index;     /* per channel: table number */
+  guint n_tables;
+  gboolean identity; /* every channel maps x -> x (same ratio 1 and dtype) */
+} Requant;
+
+static void
+requant_init (Requant *rq, const Zg330KernelTensor *in, guint in_c0,
+              const Zg330KernelTensor *out, guint out_c0, guint count)
+{
+  double *ratios = g_new (double, count);
+  gint lo, hi;
+
+  dtype_range (out->dtype, &lo, &hi);
+  rq->tables = g_new (guint8, (gsize) count * 256);
+  rq->index = g_new (guint, count);
+  rq->n_tables = 0;
+  rq->identity = in->dtype == out->dtype;
+  for (guint c = 0; c < count; c++)
+    {
+      double r = (double) scale_of (in, in_c0 + c) / (double) scale_of (out, out_c0 + c);
+      guint t;
+
+      if (r != 1.0)
+        rq->identity = FALSE;
+      for (t = 0; t < rq->n_tables; t++)
+        if (ratios[t] == r)
+          break;
+      if (t == rq->n_tables)
+        {
+          guint8 *tab = rq->tables + (gsize) t * 256;
+          ratios[t] = r;
+          for (guint b = 0; b < 256; b++)
+            tab[b] = (guint8) round_clamp ((double) raw_value ((guint8) b, in->dtype) * r, lo, hi);
+          rq->n_tables++;
+        }
+      rq->index[c] = t;
+    }
+  g_free (ratios);
+}
+
+static void
+requant_clear (Requant *rq)
+{
+  g_clear_pointer (&rq->tables, g_free);
+  g_clear_pointer (&rq->index, g_free);
+}
+
+static inline const guint8 *
+requant_table (const Requant *rq, guint c)
+{
+  return rq->tables + (gsize) rq->index[c] * 256;
+}
+
+/* Output rows a window geometry needs beyond the input, and whether that fits the
+ * rule "bottom/right padding <= top/left padding". */
+static gboolean
+check_window (const char *op, const char *dim, guint in, guint out, guint k, guint s,
+              guint pad, GError **error)
+{
+  gint64 need;
+
+  if (s == 0 || k == 0)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "%s: %s %s is 0", op, dim, s == 0 ? "stride" : "kernel");
+      return FALSE;
+    }
+  /* out = floor((in + pad + far - k) / s) + 1 for some far padding in [0, pad]. */
+  need = (gint64) (out - 1) * s + k - (gint64) in - pad;
+  if (need > (gint64) pad || need + (gint64) s - 1 < 0)
+    {
+      gint64 span_hi = (gint64) in + 2 * pad - k;
+      gint64 span_lo = (gint64) in + pad - k;
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "%s: output %s=%u does not fit input %s=%u with kernel %u, stride %u, "
+                   "padding %u (expected %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")",
+                   op, dim, out, dim, in, k, s, pad,
+                   span_lo >= 0 ? span_lo / s + 1 : 1,
+                   span_hi >= 0 ? span_hi / s + 1 : 0);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* shared worker pool                                                                 */
+
+typedef void (*RangeFunc) (gpointer data, guint item);
+
+typedef struct {
+  RangeFunc func;
+  gpointer data;
+  gint n_items;
+  gint next;
+  GMutex lock;
+  GCond cond;
+  guint active;
+} ParallelJob;
+
+static gint n_threads_setting;   /* 0 = processors */
+static gboolean generic_only;
+
+static guint
+effective_threads (void)
+{
+  gint n = g_atomic_int_get (&n_threads_setting);
+  return n > 0 ? (guint) n : MAX (1u, g_get_num_processors ());
+}
+
+void
+zg330_kernel_set_threads (guint n_threads)
+{
+  g_atomic_int_set (&n_threads_setting, (gint) MIN (n_threads, 1024u));
+}
+
+guint
+zg330_kernel_get_threads (void)
+{
+  return effective_threads ();
+}
+
+static void
+job_drain (ParallelJob *job)
+{
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&job->next, 1);
+      if (i >= job->n_items)
+        break;
+      job->func (job->data, (guint) i);
+    }
+}
+
+static void
+pool_worker (gpointer item, gpointer user_data)
+{
+  ParallelJob *job = item;
+
+  (void) user_data;
+  job_drain (job);
+  g_mutex_lock (&job->lock);
+  job->active--;
+  g_cond_signal (&job->cond);
+  g_mutex_unlock (&job->lock);
+}
+
+static gpointer
+pool_create (gpointer data)
+{
+  (void) data;
+  /* Non-exclusive: threads are GLib's shared ones and idle ones are reaped.  The
+   * limit grows on demand in parallel_for(). */
+  return g_thread_pool_new (pool_worker, NULL, 1, FALSE, NULL);
+}
+
+/* Runs func(data, i) for i in [0, n_items) on up to effective_threads() threads; the
+ * caller works too, so progress never depends on pool threads being free. */
+static void
+parallel_for (guint n_items, RangeFunc func, gpointer data)
+{
+  static GOnce once = G_ONCE_INIT;
+  ParallelJob job = { func, data, (gint) n_items, 0, { 0 }, { 0 }, 0 };
+  GThreadPool *pool;
+  guint helpers = MIN (effective_threads (), n_items);
+
+  g_assert (n_items <= G_MAXINT / 2);
+  if (helpers <= 1)
+    {
+      for (guint i = 0; i < n_items; i++)
+        func (data, i);
+      return;
+    }
+  helpers--;
+  pool = g_once (&once, pool_create, NULL);
+  if ((guint) g_thread_pool_get_max_threads (pool) < helpers)
+    g_thread_pool_set_max_threads (pool, (gint) helpers, NULL);
+
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.cond);
+  job.active = helpers;
+  for (guint i = 0; i < helpers; i++)
+    g_thread_pool_push (pool, &job, NULL);
+  job_drain (&job);
+  g_mutex_lock (&job.lock);
+  while (job.active > 0)
+    g_cond_wait (&job.cond, &job.lock);
+  g_mutex_unlock (&job.lock);
+  g_mutex_clear (&job.lock);
+  g_cond_clear (&job.cond);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* conv                                                                               */
+
+typedef struct ConvJob ConvJob;
+
+typedef void (*TileFunc) (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob,
+                          guint T, guint8 *res);
+
+struct ConvJob {
+  /* geometry */
+  guint N, H, W, C, OH, OW, O, KH, KW, sh, sw, pt, pl;
+  guint Hp, Wp, ipad, nq, obe;
+  gboolean in_signed;
+  /* input and its padded, biased copy */
+  const Zg330KernelTensor *in;
+  Addr in_addr;
+  guint8 *pin;
+  guint8 pad_value;
+  /* packed weights, per output channel correction and requantisation */
+  gint8 *wpack;
+  gsize wblock;               /* bytes of one 32-output block */
+  gint32 *corr;
+  double *mul, *add;
+  gint lo, hi;
+  /* output */
+  const Zg330KernelTensor *out;
+  Addr out_addr;
+  gboolean out_block_fast;    /* NCHWc32 output: a tile row is one contiguous run */
+  TileFunc tile;
+  const Zg330KernelWeights *weights;
+  /* grouped path */
+  guint groups, I, Og;
+  gint16 *xs, *ws;
+};
+
+static inline void
+requant_tile_c (const gint32 *acc, guint T, const gint32 *corr, const double *mul,
+                const double *add, gint lo, gint hi, guint8 *res)
+{
+  for (guint t = 0; t < T; t++)
+    for (guint j = 0; j < OBLK; j++)
+      {
+        double v = (double) (acc[t * OBLK + j] - corr[j]) * mul[j];
+        v = v + add[j];
+        res[t * OBLK + j] = (guint8) round_clamp (v, lo, hi);
+      }
+}
+
+#if ZG330_HAVE_X86 && defined(__has_attribute)
+#if __has_attribute (target_clones)
+#define GENERIC_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#endif
+#endif
+#ifndef GENERIC_CLONES
+#define GENERIC_CLONES
+#endif
+
+GENERIC_CLONES static void
+tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T,
+              guint8 *res)
+{
+  gint32 acc[TILE_MAX * OBLK];
+  gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad, row_step = (gsize) job->Wp * ipad;
+
+  memset (acc, 0, sizeof acc);
+  for (guint r = 0; r < job->KH; r++)
+    for (guint s = 0; s < job->KW; s++)
+      {
+        const guint8 *xt = x + r * row_step + s * ipad;
+        const gint8 *wt = w + ((gsize) r * job->KW + s) * job->nq * 4 * OBLK;
+        for (guint t = 0; t < T; t++)
+          {
+            const guint8 *xp = xt + t * pix_step;
+            gint32 *a = acc + t * OBLK;
+            /* Weights here are [tap][i][o 32]: the o loop has a fixed trip count and
+             * contiguous operands, so compilers vectorise it even at -O2. */
+            for (guint i = 0; i < job->C; i++)
+              {
+                const gint8 *wi = wt + (gsize) i * OBLK;
+                gint32 xi = xp[i];
+                for (guint o = 0; o < OBLK; o++)
+                  a[o] += xi * wi[o];
+              }
+          }
+      }
+  requant_tile_c (acc, T, job->corr + ob * OBLK, job->mul + ob * OBLK, job->add + ob * OBLK,
+                  job->lo, job->hi, res);
+}
+
+#if ZG330_HAVE_X86
+#define VNNI_ATTR __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx512vnni")))
+
+static inline __attribute__ ((always_inline)) VNNI_ATTR __m256i
+vnni_round8 (__m512d v, __m512d lo1, __m512d hi1)
+{
+  const __m512d half = _mm512_set1_pd (0.5), mhalf = _mm512_set1_pd (-0.5);
+  const __m256i one = _mm256_set1_epi32 (1);
+  __m256i t;
+  __m512d d;
+  __mmask8 ge, le;
+
+  v = _mm512_min_pd (_mm512_max_pd (v, lo1), hi1);
+  t = _mm512_cvttpd_epi32 (v);
+  d = _mm512_sub_pd (v, _mm512_cvtepi32_pd (t));
+  ge = _mm512_cmp_pd_mask (d, half, _CMP_GE_OQ);
+  le = _mm512_cmp_pd_mask (d, mhalf, _CMP_LE_OQ);
+  t = _mm256_mask_add_epi32 (t, ge, t, one);
+  return _mm256_mask_sub_epi32 (t, le, t, one);
+}
+
+/* Same arithmetic as requant_tile_c(), 16 channels at a time. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR void
+vnni_requant16 (__m512i acc, const gint32 *corr, const double *mul, const double *add,
+                gint lo, gint hi, guint8 *res)
+{
+  __m512i a = _mm512_sub_epi32 (acc, _mm512_loadu_si512 (corr));
+  __m512d lo1 = _mm512_set1_pd ((double) (lo - 1)), hi1 = _mm512_set1_pd ((double) (hi + 1));
+  __m512d vl = _mm512_cvtepi32_pd (_mm512_castsi512_si256 (a));
+  __m512d vh = _mm512_cvtepi32_pd (_mm512_extracti64x4_epi64 (a, 1));
+  __m256i rl, rh;
+  __m512i r;
+
+  vl = _mm512_mul_pd (vl, _mm512_loadu_pd (mul));
+  vh = _mm512_mul_pd (vh, _mm512_loadu_pd (mul + 8));
+  vl = _mm512_add_pd (vl, _mm512_loadu_pd (add));
+  vh = _mm512_add_pd (vh, _mm512_loadu_pd (add + 8));
+  rl = vnni_round8 (vl, lo1, hi1);
+  rh = vnni_round8 (vh, lo1, hi1);
+  r = _mm512_inserti64x4 (_mm512_castsi256_si512 (rl), rh, 1);
+  r = _mm512_max_epi32 (_mm512_min_epi32 (r, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo));
+  _mm_storeu_si128 ((__m128i *) res, _mm512_cvtepi32_epi8 (r));
+}
+
+static inline __attribute__ ((always_inline)) VNNI_ATTR void
+vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
+             guint8 *res)
+{
+  __m512i a0[TILE_MAX], a1[TILE_MAX];
+  const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
+  const gsize row_step = (gsize) job->Wp * ipad;
+  const guint nq = job->nq, KW = job->KW, KH = job->KH;
+
+#pragma GCC unroll 12
+  for (guint t = 0; t < T; t++)
+    a0[t] = a1[t] = _mm512_setzero_si512 ();
+
+  for (guint r = 0; r < KH; r++)
+    for (guint s = 0; s < KW; s++)
+      {
+        const guint8 *xt = x + r * row_step + s * ipad;
+        const gint8 *wt = w + ((gsize) r * KW + s) * nq * 4 * OBLK;
+        for (guint q = 0; q < nq; q++)
+          {
+            __m512i w0 = _mm512_loadu_si512 (wt + (gsize) q * 128);
+            __m512i w1 = _mm512_loadu_si512 (wt + (gsize) q * 128 + 64);
+#pragma GCC unroll 12
+            for (guint t = 0; t < T; t++)
+              {
+                gint32 v;
+                memcpy (&v, xt + t * pix_step + 4 * q, 4);
+                __m512i b = _mm512_set1_epi32 (v);
+                a0[t] = _mm512_dpbusd_epi32 (a0[t], b, w0);
+                a1[t] = _mm512_dpbusd_epi32 (a1[t], b, w1);
+              }
+          }
+      }
+
+  {
+    const gint32 *corr = job->corr + ob * OBLK;
+    const double *mul = job->mul + ob * OBLK, *add = job->add + ob * OBLK;
+#pragma GCC unroll 12
+    for (guint t = 0; t < T; t++)
+      {
+        vnni_requant16 (a0[t], corr, mul, add, job->lo, job->hi, res + t * OBLK);
+        vnni_requant16 (a1[t], corr + 16, mul + 16, add + 16, job->lo, job->hi,
+                        res + t * OBLK + 16);
+      }
+  }
+}
+
+static VNNI_ATTR void
+tile_vnni (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T,
+           guint8 *res)
+{
+  switch (T)
+    {
+#define CASE(n) case n: vnni_tile_n (job, x, w, ob, n, res); break;
+    CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6)
+    CASE (7) CASE (8) CASE (9) CASE (10) CASE (11) CASE (12)
+#undef CASE
+    default: g_assert_not_reached ();
+    }
+}
+
+static gboolean
+cpu_has_vnni (void)
+{
+  __builtin_cpu_init ();
+  return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw")
+         && __builtin_cpu_supports ("avx512vl") && __builtin_cpu_supports ("avx512vnni");
+}
+#else
+static gboolean
+cpu_has_vnni (void)
+{
+  return FALSE;
+}
+#endif
+
+const char *
+zg330_kernel_get_isa (void)
+{
+  static gsize init = 0;
+  static gboolean vnni;
+
+  if (g_once_init_enter (&init))
+    {
+      vnni = cpu_has_vnni ();
+      g_once_init_leave (&init, 1);
+    }
+  return vnni && !g_atomic_int_get (&generic_only) ? "avx512-vnni" : "generic";
+}
+
+void
+zg330_kernel_set_generic_only (gboolean generic)
+{
+  g_atomic_int_set (&generic_only, generic ? 1 : 0);
+}
+
+/* d = s ^ flip bytewise, eight bytes at a time (a variable-length byte loop is not
+ * vectorised at -O2 and this runs once per input byte). */
+static inline void
+xor_copy (guint8 *d, const guint8 *s, gsize n, guint8 flip)
+{
+  guint64 f = flip * G_GUINT64_CONSTANT (0x0101010101010101);
+  gsize i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    {
+      guint64 v;
+      memcpy (&v, s + i, 8);
+      v ^= f;
+      memcpy (d + i, &v, 8);
+    }
+  for (; i < n; i++)
+    d[i] = s[i] ^ flip;
+}
+
+static void
+conv_pack_row (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint n = item / job->Hp, hp = item % job->Hp;
+  gsize ipad = job->ipad;
+  guint8 *dst = job->pin + ((gsize) n * job->Hp + hp) * job->Wp * ipad;
+  const guint8 *src = job->in->data;
+  guint8 flip = job->in_signed ? 0x80 : 0x00;
+  gint h = (gint) hp - (gint) job->pt;
+
+  if (h < 0 || h >= (gint) job->H)
+    {
+      memset (dst, job->pad_value, (gsize) job->Wp * ipad);
+      return;
+    }
+  memset (dst, job->pad_value, (gsize) job->pl * ipad);
+  memset (dst + ((gsize) job->pl + job->W) * ipad, job->pad_value,
+          (gsize) (job->Wp - job->pl - job->W) * ipad);
+  if (ipad > job->C)
+    for (guint w = 0; w < job->W; w++)
+      memset (dst + ((gsize) job->pl + w) * ipad + job->C, job->pad_value, ipad - job->C);
+
+  src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
+  for (guint c = 0; c < job->C;)
+    {
+      guint run = channel_run (job->in, c);
+      const guint8 *s = src + job->in_addr.chan[c];
+      guint8 *d = dst + (gsize) job->pl * ipad + c;
+      for (guint w = 0; w < job->W; w++, s += job->in_addr.pix, d += ipad)
+        xor_copy (d, s, run, flip);
+      c += run;
+    }
+}
+
+static void
+conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
+            const guint8 *res)
+{
+  guint8 *out = job->out->data;
+  guint nvalid = MIN (OBLK, job->O - ob * OBLK);
+  gsize base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
+
+  if (job->out_block_fast && nvalid == OBLK)
+    {
+      memcpy (out + base + job->out_addr.chan[ob * OBLK] + (gsize) ow0 * OBLK, res,
+              (gsize) T * OBLK);
+      return;
+    }
+  for (guint t = 0; t < T; t++)
+    {
+      gsize p = base + (gsize) (ow0 + t) * job->out_addr.pix;
+      for (guint j = 0; j < nvalid; j++)
+        out[p + job->out_addr.chan[ob * OBLK + j]] = res[t * OBLK + j];
+    }
+}
+
+static void
+conv_row (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint oh = item % job->OH;
+  guint ob = (item / job->OH) % job->obe;
+  guint n = item / job->OH / job->obe;
+  gsize ipad = job->ipad;
+  const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad;
+  const gint8 *w = job->wpack + ob * job->wblock;
+  guint8 res[TILE_MAX * OBLK];
+
+  for (guint ow0 = 0; ow0 < job->OW; ow0 += TILE_MAX)
+    {
+      guint T = MIN (TILE_MAX, job->OW - ow0);
+      job->tile (job, xrow + (gsize) ow0 * job->sw * ipad, w, ob, T, res);
+      conv_store (job, n, ob, oh, ow0, T, res);
+    }
+}
+
+static inline gint
+weight_at (const Zg330KernelWeights *wt, guint o, guint i, guint kh, guint kw)
+{
+  gsize idx = ((((gsize) (o / wt->ko) * wt->ib + i / wt->ki) * wt->kh + kh) * wt->kw + kw)
+                  * wt->ko * wt->ki
+              + (gsize) (o % wt->ko) * wt->ki + i % wt->ki;
+  return wt->data[idx];
+}
+
+static inline gint32
+sum32 (const gint8 *p)
+{
+  gint32 s = 0;
+  for (guint i = 0; i < 32; i++)
+    s += p[i];
+  return s;
+}
+
+/* Packs the weights of one block of 32 output channels and sums them for the +128
+ * input bias correction. */
+static void
+conv_pack_weights (gpointer data, guint ob)
+{
+  ConvJob *job = data;
+  const Zg330KernelWeights *wt = job->weights;
+  gint8 *blk = job->wpack + ob * job->wblock;
+  guint o0 = ob * OBLK, nvalid = MIN (OBLK, job->O - o0);
+  gsize tap_bytes = (gsize) job->nq * 4 * OBLK;
+  gint64 sums[OBLK] = { 0 };
+
+  if (wt->ko == OBLK && wt->ki % 4 == 0 && job->C % 4 == 0)
+    {
+      /* The vendor's OIHWo32i32: each [o 32][i Ki] block is a transpose of 4-byte
+       * groups away from the packed form.  Walk the source in order. */
+      for (guint ib = 0; ib < wt->ib && ib * wt->ki < job->C; ib++)
+        {
+          guint i0 = ib * wt->ki, ilen = MIN (wt->ki, job->C - i0);
+          for (guint r = 0; r < job->KH; r++)
+            for (guint s = 0; s < job->KW; s++)
+              {
+                const gint8 *src = wt->data + ((((gsize) ob * wt->ib + ib) * wt->kh + r) * wt->kw + s)
+                                                  * OBLK * wt->ki;
+                gint8 *dtap = blk + ((gsize) r * job->KW + s) * tap_bytes + (gsize) (i0 / 4) * 4 * OBLK;
+                for (guint oo = 0; oo < nvalid; oo++)
+                  {
+                    const gint8 *srow = src + (gsize) oo * wt->ki;
+                    if (ilen == OBLK)
+                      sums[oo] += sum32 (srow);   /* fixed trip count: vectorised at -O2 */
+                    else
+                      for (guint ii = 0; ii < ilen; ii++)
+                        sums[oo] += srow[ii];
+                    if (job->tile == tile_generic)
+                      for (guint ii = 0; ii < ilen; ii++)
+                        dtap[(gsize) ii * OBLK + oo] = srow[ii];
+                    else
+                      for (guint ii = 0; ii < ilen; ii += 4)
+                        memcpy (dtap + ((gsize) (ii / 4) * OBLK + oo) * 4, srow + ii, 4);
+                  }
+              }
+        }
+    }
+  else
+    for (guint oo = 0; oo < nvalid; oo++)
+      for (guint r = 0; r < job->KH; r++)
+        for (guint s = 0; s < job->KW; s++)
+          {
+            gint8 *dtap = blk + ((gsize) r * job->KW + s) * tap_bytes;
+            for (guint i = 0; i < job->C; i++)
+              {
+                gint v = weight_at (wt, o0 + oo, i, r, s);
+                if (job->tile == tile_generic)
+                  dtap[(gsize) i * OBLK + oo] = (gint8) v;                            /* [i][o] */
+                else
+                  dtap[((gsize) (i / 4) * OBLK + oo) * 4 + i % 4] = (gint8) v;  /* [i/4][o][i%4] */
+                sums[oo] += v;
+              }
+          }
+  for (guint oo = 0; oo < nvalid; oo++)
+    job->corr[o0 + oo] = job->in_signed ? (gint32) (128 * sums[oo]) : 0;
+}
+
+/* Grouped / depthwise convs are absent from the networks seen so far: a direct loop
+ * over int16 copies keeps them simple and exact. */
+static void
+conv_grouped_row (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint n = item / job->OH, oh = item % job->OH;
+  guint8 *out = job->out->data;
+  gsize taps = (gsize) job->KH * job->KW * job->I;
+
+  for (guint ow = 0; ow < job->OW; ow++)
+    for (guint o = 0; o < job->O; o++)
+      {
+        guint g = o / job->Og;
+        gint32 acc = 0;
+        for (guint r = 0; r < job->KH; r++)
+          {
+            gint ih = (gint) (oh * job->sh + r) - (gint) job->pt;
+            if (ih < 0 || ih >= (gint) job->H)
+              continue;
+            for (guint s = 0; s < job->KW; s++)
+              {
+                gint iw = (gint) (ow * job->sw + s) - (gint) job->pl;
+                if (iw < 0 || iw >= (gint) job->W)
+                  continue;
+                const gint16 *xp = job->xs + (((gsize) n * job->H + ih) * job->W + iw) * job->C
+                                   + (gsize) g * job->I;
+                const gint16 *wp = job->ws + o * taps + ((gsize) r * job->KW + s) * job->I;
+                for (guint i = 0; i < job->I; i++)
+                  acc += xp[i] * wp[i];
+              }
+          }
+        {
+          double v = (double) acc * job->mul[o];
+          v = v + job->add[o];
+          out[(gsize) n * job->out_addr.batch + job->out_addr.chan[o]
+              + (gsize) oh * job->out_addr.row + (gsize) ow * job->out_addr.pix]
+              = (guint8) round_clamp (v, job->lo, job->hi);
+        }
+      }
+}
+
+static gboolean
+conv_check (const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
+            const Zg330ConvParams *p, const Zg330KernelTensor *out, guint *groups,
+            GError **error)
+{
+  guint O, I;
+  gsize need;
+
+  if (!tensor_check (in, "conv2d", "input", TRUE, error)
+      || !tensor_check (out, "conv2d", "output", TRUE, error))
+    return FALSE;
+  if (wt->ob == 0 || wt->ib == 0 || wt->kh == 0 || wt->kw == 0 || wt->ko == 0 || wt->ki == 0)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "conv2d: weight shape [%u, %u, %u, %u, %u, %u] has a zero dimension",
+                   wt->ob, wt->ib, wt->kh, wt->kw, wt->ko, wt->ki);
+      return FALSE;
+    }
+  if ((guint64) wt->ob * wt->ko > G_MAXUINT / 2 || (guint64) wt->ib * wt->ki > G_MAXUINT / 2
+      || (guint64) wt->kh * wt->kw > 1u << 20)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "conv2d: weight shape [%u, %u, %u, %u, %u, %u] is too large",
+                   wt->ob, wt->ib, wt->kh, wt->kw, wt->ko, wt->ki);
+      return FALSE;
+    }
+  O = wt->ob * wt->ko;
+  I = wt->ib * wt->ki;
+  need = (gsize) O * I * wt->kh * wt->kw;
+  if (wt->data == NULL || wt->size < need)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "conv2d: weight buffer holds %" G_GSIZE_FORMAT " bytes, shape "
+                   "[%u, %u, %u, %u, %u, %u] needs %" G_GSIZE_FORMAT,
+                   wt->data ? wt->size : 0, wt->ob, wt->ib, wt->kh, wt->kw, wt->ko, wt->ki, need);
+      return FALSE;
+    }
+  if (wt->scales == NULL)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "conv2d: weight scales are missing (need O=%u)", O);
+      return FALSE;
+    }
+  for (guint o = 0; o < O; o++)
+    if (!(isfinite (wt->scales[o]) && wt->scales[o] > 0.0f))
+      {
+        g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                     "conv2d: weight scale[%u] = %g is not a positive finite number",
+                     o, (double) wt->scales[o]);
+        return FALSE;
+      }
+  if (wt->bias != NULL)
+    {
+      if (wt->bias_size < (gsize) O * 2)
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                       "conv2d: bias holds %" G_GSIZE_FORMAT " bytes, O=%u fp16 need %u",
+                       wt->bias_size, O, O * 2);
+          return FALSE;
+        }
+      for (guint o = 0; o < O; o++)
+        if (!isfinite (zg330_fp16_to_float ((guint16) (wt->bias[2 * o] | (wt->bias[2 * o + 1] << 8)))))
+          {
+            g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                         "conv2d: bias[%u] is not finite", o);
+            return FALSE;
+          }
+    }
+  if (in->scales != NULL)
+    for (guint c = 1; c < in->c; c++)
+      if (in->scales[c] != in->scales[0])
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                       "conv2d: input scale[%u] = %g differs from scale[0] = %g "
+                       "(an int32 accumulator needs one input scale)",
+                       c, (double) in->scales[c], (double) in->scales[0]);
+          return FALSE;
+        }
+
+  if (in->c <= I)
+    {
+      *groups = 1;
+      if ((in->c + wt->ki - 1) / wt->ki != wt->ib)
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                       "conv2d: weight I=%u (%u blocks of %u) does not match input C=%u",
+                       I, wt->ib, wt->ki, in->c);
+          return FALSE;
+        }
+      if (out->c > O || (out->c + wt->ko - 1) / wt->ko != wt->ob)
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                       "conv2d: weight O=%u (%u blocks of %u) does not match output C=%u",
+                       O, wt->ob, wt->ko, out->c);
+          return FALSE;
+        }
+    }
+  else
+    {
+      if (in->c % I != 0)
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                       "conv2d: input C=%u is not a multiple of weight I=%u (groups)",
+                       in->c, I);
+          return FALSE;
+        }
+      *groups = in->c / I;
+      if (out->c != O || O % *groups != 0)
+        {
+          g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                       "conv2d: output C=%u must equal weight O=%u and be a multiple of "
+                       "groups=%u", out->c, O, *groups);
+          return FALSE;
+        }
+    }
+  if ((guint64) wt->kh * wt->kw * MIN (in->c, I) > MAX_REDUCTION)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "conv2d: reduction KH*KW*C_in=%u*%u*%u exceeds %u (int32 accumulator)",
+                   wt->kh, wt->kw, MIN (in->c, I), MAX_REDUCTION);
+      return FALSE;
+    }
+  if (in->n != out->n)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "conv2d: input n=%u != output n=%u", in->n, out->n);
+      return FALSE;
+    }
+  if (!check_window ("conv2d", "h", in->h, out->h, wt->kh, p->stride_h, p->pad_top, error)
+      || !check_window ("conv2d", "w", in->w, out->w, wt->kw, p->stride_w, p->pad_left, error))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
+                  const Zg330KernelTensor *out, guint n_slots)
+{
+  double s_in = scale_of (in, 0);
+
+  job->mul = g_new0 (double, n_slots);
+  job->add = g_new0 (double, n_slots);
+  for (guint o = 0; o < out->c; o++)
+    {
+      double s_out = scale_of (out, o);
+      job->mul[o] = (s_in * (double) wt->scales[o]) / s_out;
+      if (wt->bias)
+        job->add[o] = (double) zg330_fp16_to_float ((guint16) (wt->bias[2 * o]
+                                                               | (wt->bias[2 * o + 1] << 8)))
+                      / s_out;
+    }
+  dtype_range (out->dtype, &job->lo, &job->hi);
+}
+
+gboolean
+zg330_kernel_conv2d (const Zg330KernelTensor  *in,
+                     const Zg330KernelWeights *weights,
+                     const Zg330ConvParams    *params,
+                     const Zg330KernelTensor  *out,
+                     GError                  **error)
+{
+  ConvJob job = { 0 };
+  guint groups;
+
+  g_return_val_if_fail (in != NULL && weights != NULL && params != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!conv_check (in, weights, params, out, &groups, error))
+    return FALSE;
+
+  job.N = in->n; job.H = in->h; job.W = in->w; job.C = in->c;
+  job.OH = out->h; job.OW = out->w; job.O = out->c;
+  job.KH = weights->kh; job.KW = weights->kw;
+  job.sh = params->stride_h; job.sw = params->stride_w;
+  job.pt = params->pad_top; job.pl = params->pad_left;
+  job.in = in;
+  job.out = out;
+  job.in_signed = in->dtype == ZG330_KERNEL_DTYPE_SINT8;
+  addr_init (&job.out_addr, out);
+
+  if (groups > 1)
+    {
+      const guint8 *src = in->data;
+      Addr ia;
+      gsize taps;
+
+      job.groups = groups;
+      job.I = weights->ib * weights->ki;
+      job.Og = job.O / groups;
+      taps = (gsize) job.KH * job.KW * job.I;
+      conv_job_requant (&job, in, weights, out, job.O);
+      addr_init (&ia, in);
+      job.xs = g_new (gint16, (gsize) job.N * job.H * job.W * job.C);
+      for (guint n = 0; n < job.N; n++)
+        for (guint h = 0; h < job.H; h++)
+          for (guint w = 0; w < job.W; w++)
+            for (guint c = 0; c < job.C; c++)
+              job.xs[(((gsize) n * job.H + h) * job.W + w) * job.C + c]
+                  = (gint16) raw_value (src[n * ia.batch + ia.chan[c] + h * ia.row + w * ia.pix],
+                                        in->dtype);
+      addr_clear (&ia);
+      job.ws = g_new (gint16, (gsize) job.O * taps);
+      for (guint o = 0; o < job.O; o++)
+        for (guint r = 0; r < job.KH; r++)
+          for (guint s = 0; s < job.KW; s++)
+            for (guint i = 0; i < job.I; i++)
+              job.ws[o * taps + ((gsize) r * job.KW + s) * job.I + i]
+                  = (gint16) weight_at (weights, o, i, r, s);
+      parallel_for (job.N * job.OH, conv_grouped_row, &job);
+      g_free (job.xs);
+      g_free (job.ws);
+    }
+  else
+    {
+      guint ntaps = job.KH * job.KW;
+      gint64 pb = (gint64) (job.OH - 1) * job.sh + job.KH - job.H - job.pt;
+      gint64 pr = (gint64) (job.OW - 1) * job.sw + job.KW - job.W - job.pl;
+
+      job.ipad = (job.C + 3) & ~3u;
+      job.nq = job.ipad / 4;
+      job.obe = (job.O + OBLK - 1) / OBLK;
+      job.Hp = job.pt + job.H + (guint) MAX (pb, 0);
+      job.Wp = job.pl + job.W + (guint) MAX (pr, 0);
+      job.pad_value = job.in_signed ? 0x80 : 0x00;
+
+#if ZG330_HAVE_X86
+      job.tile = strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0 ? tile_vnni : tile_generic;
+#else
+      job.tile = tile_generic;
+#endif
+      /* Weights: [ob][kh][kw][q][o 32][i 4] for VNNI, [ob][kh][kw][i][o 32] for the
+       * plain loops; zero outside O x C. */
+      job.weights = weights;
+      job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
+      job.wpack = g_malloc0 (job.wblock * job.obe);
+      job.corr = g_new0 (gint32, (gsize) job.obe * OBLK);
+      parallel_for (job.obe, conv_pack_weights, &job);
+      conv_job_requant (&job, in, weights, out, job.obe * OBLK);
+      job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
+
+      addr_init (&job.in_addr, in);
+      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad);
+      parallel_for (job.N * job.Hp, conv_pack_row, &job);
+      addr_clear (&job.in_addr);
+
+      parallel_for (job.N * job.obe * job.OH, conv_row, &job);
+
+      g_free (job.pin);
+      g_free (job.wpack);
+      g_free (job.corr);
+    }
+
+  zero_padding (out);
+  g_free (job.mul);
+  g_free (job.add);
+  addr_clear (&job.out_addr);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* geometry                                                                           */
+
+static gboolean
+infer_dim (guint in, guint out, guint k, guint *stride, guint *pad)
+{
+  if (in == 0 || out == 0 || k == 0)
+    return FALSE;
+  for (guint s = 1; s <= in + k; s++)
+    {
+      gint64 p0 = (gint64) s * (out - 1) + k - in;
+      gint64 p1 = p0 + s - 1;     /* every P in [p0, p1] gives the same floor */
+      gint64 P;
+
+      if (p1 < 0)
+        continue;
+      if (p0 < 0)
+        p0 = 0;
+      P = (p0 % 2 == 0) ? p0 : (p0 + 1 <= p1 ? p0 + 1 : p0);
+      if ((P + 1) / 2 > k / 2)
+        {
+          if (out == 1)
+            return FALSE;
+          continue;   /* larger strides only need more padding ... */
+        }
+      *stride = s;
+      *pad = (guint) ((P + 1) / 2);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+zg330_conv_infer_geometry (guint in_h, guint in_w, guint out_h, guint out_w,
+                           guint kh, guint kw,
+                           guint *stride_h, guint *stride_w,
+                           guint *pad_top, guint *pad_left,
+                           GError **error)
+{
+  guint sh, sw, ph, pw;
+  gboolean ok_h = infer_dim (in_h, out_h, kh, &sh, &ph);
+  gboolean ok_w = ok_h && infer_dim (in_w, out_w, kw, &sw, &pw);
+
+  if (!ok_h || !ok_w)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_GEOMETRY,
+                   "cannot infer conv geometry: input %ux%u -> output %ux%u with kernel "
+                   "%ux%u: no stride/padding fits the %s",
+                   in_h, in_w, out_h, out_w, kh, kw, ok_h ? "width" : "height");
+      return FALSE;
+    }
+  if (stride_h) *stride_h = sh;
+  if (stride_w) *stride_w = sw;
+  if (pad_top) *pad_top = ph;
+  if (pad_left) *pad_left = pw;
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* element-wise and data movement                                                     */
+
+static gboolean
+same_memory_layout (const Zg330KernelTensor *a, const Zg330KernelTensor *b)
+{
+  return a->layout == b->layout && a->n == b->n && a->c == b->c && a->h == b->h
+         && a->w == b->w && (a->layout == ZG330_KERNEL_LAYOUT_NHWC || a->k == b->k);
+}
+
+static gboolean
+scales_uniform (const Zg330KernelTensor *t)
+{
+  if (t->scales == NULL)
+    return TRUE;
+  for (guint c = 1; c < t->c; c++)
+    if (t->scales[c] != t->scales[0])
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_add (const Zg330KernelTensor *a,
+                  const Zg330KernelTensor *b,
+                  const Zg330KernelTensor *out,
+                  GError                 **error)
+{
+  gint lo, hi;
+
+  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
+  if (!tensor_check (a, "add", "input a", TRUE, error)
+      || !tensor_check (b, "add", "input b", TRUE, error)
+      || !tensor_check (out, "add", "output", TRUE, error)
+      || !check_same_nhw ("add", "input a", a, "output", out, TRUE, error)
+      || !check_same_nhw ("add", "input b", b, "output", out, TRUE, error))
+    return FALSE;
+  dtype_range (out->dtype, &lo, &hi);
+
+  if (same_memory_layout (a, out) && same_memory_layout (b, out)
+      && (out->layout == ZG330_KERNEL_LAYOUT_NHWC || out->c % out->k == 0)
+      && scales_uniform (a) && scales_uniform (b) && scales_uniform (out))
+    {
+      /* The common case: one flat loop over the bytes. */
+      const guint8 *pa = a->data, *pb = b->data;
+      guint8 *po = out->data;
+      gsize n = zg330_kernel_tensor_get_size (out);
+      double ra = (double) scale_of (a, 0) / (double) scale_of (out, 0);
+      double rb = (double) scale_of (b, 0) / (double) scale_of (out, 0);
+      for (gsize i = 0; i < n; i++)
+        {
+          double v = (double) raw_value (pa[i], a->dtype) * ra;
+          v = v + (double) raw_value (pb[i], b->dtype) * rb;
+          po[i] = (guint8) round_clamp (v, lo, hi);
+        }
+      return TRUE;
+    }
+
+  {
+    Addr aa, ab, ao;
+    const guint8 *pa = a->data, *pb = b->data;
+    guint8 *po = out->data;
+    double *ra = g_new (double, out->c), *rb = g_new (double, out->c);
+
+    addr_init (&aa, a); addr_init (&ab, b); addr_init (&ao, out);
+    for (guint c = 0; c < out->c; c++)
+      {
+        ra[c] = (double) scale_of (a, c) / (double) scale_of (out, c);
+        rb[c] = (double) scale_of (b, c) / (double) scale_of (out, c);
+      }
+    for (guint n = 0; n < out->n; n++)
+      for (guint h = 0; h < out->h; h++)
+        for (guint w = 0; w < out->w; w++)
+          for (guint c = 0; c < out->c; c++)
+            {
+              double v = (double) raw_value (pa[n * aa.batch + aa.chan[c] + h * aa.row + w * aa.pix],
+                                             a->dtype) * ra[c];
+              v = v + (double) raw_value (pb[n * ab.batch + ab.chan[c] + h * ab.row + w * ab.pix],
+                                          b->dtype) * rb[c];
+              po[n * ao.batch + ao.chan[c] + h * ao.row + w * ao.pix] = (guint8) round_clamp (v, lo, hi);
+            }
+    addr_clear (&aa); addr_clear (&ab); addr_clear (&ao);
+    g_free (ra);
+    g_free (rb);
+  }
+  zero_padding (out);
+  return TRUE;
+}
+
+/* Copies (through the requantisation tables unless they are the identity) channels
+ * [0, count) of @in to channels [out_c0, out_c0 + count) of @out; same n, h, w.  Works
+ * per run of channels contiguous in both. */
+static void
+move_channels (const Zg330KernelTensor *in, const Zg330KernelTensor *out, guint out_c0,
+               const Requant *rq)
+{
+  Addr ai, ao;
+  const guint8 *src = in->data;
+  guint8 *dst = out->data;
+
+  addr_init (&ai, in);
+  addr_init (&ao, out);
+  for (guint n = 0; n < in->n; n++)
+    for (guint c = 0; c < in->c;)
+      {
+        guint run = MIN (channel_run (in, c), channel_run (out, out_c0 + c));
+        const guint8 *s = src + n * ai.batch + ai.chan[c];
+        guint8 *d = dst + n * ao.batch + ao.chan[out_c0 + c];
+        gboolean one_table = TRUE;
+
+        for (guint j = 1; j < run; j++)
+          if (rq->index[c + j] != rq->index[c])
+            one_table = FALSE;
+        for (guint h = 0; h < in->h; h++)
+          for (guint w = 0; w < in->w; w++)
+            {
+              const guint8 *sp = s + h * ai.row + w * ai.pix;
+              guint8 *dp = d + h * ao.row + w * ao.pix;
+              if (rq->identity)
+                memmove (dp, sp, run);
+              else if (one_table)
+                {
+                  const guint8 *tab = requant_table (rq, c);
+                  for (guint j = 0; j < run; j++)
+                    dp[j] = tab[sp[j]];
+                }
+              else
+                for (guint j = 0; j < run; j++)
+                  dp[j] = requant_table (rq, c + j)[sp[j]];
+            }
+        c += run;
+      }
+  addr_clear (&ai);
+  addr_clear (&ao);
+}
+
+gboolean
+zg330_kernel_concat (const Zg330KernelTensor *const *inputs,
+                     guint                     n_inputs,
+                     const Zg330KernelTensor  *out,
+                     GError                  **error)
+{
+  guint64 total = 0;
+  guint c0 = 0;
+
+  g_return_val_if_fail (out != NULL && (inputs != NULL || n_inputs == 0), FALSE);
+  if (!tensor_check (out, "concat", "output", TRUE, error))
+    return FALSE;
+  if (n_inputs == 0)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "concat: no inputs for output c=%u", out->c);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("input %u", i);
+      if (!tensor_check (inputs[i], "concat", name, TRUE, error)
+          || !check_same_nhw ("concat", name, inputs[i], "output", out, FALSE, error))
+        return FALSE;
+      total += inputs[i]->c;
+    }
+  if (total != out->c)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "concat: input channels sum to c=%" G_GUINT64_FORMAT " != output c=%u",
+                   total, out->c);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      const Zg330KernelTensor *in = inputs[i];
+      Requant rq;
+
+      requant_init (&rq, in, 0, out, c0, in->c);
+      if (rq.identity && in->layout == ZG330_KERNEL_LAYOUT_NCHWC
+          && out->layout == ZG330_KERNEL_LAYOUT_NCHWC && in->k == out->k
+          && c0 % out->k == 0 && in->c % in->k == 0)
+        {
+          /* Whole channel blocks: one copy per (n, block). */
+          gsize plane = (gsize) in->h * in->w * in->k;
+          guint icb = n_blocks (in), ocb = n_blocks (out);
+          for (guint n = 0; n < in->n; n++)
+            memmove ((guint8 *) out->data + ((gsize) n * ocb + c0 / out->k) * plane,
+                     (const guint8 *) in->data + (gsize) n * icb * plane, icb * plane);
+        }
+      else
+        move_channels (in, out, c0, &rq);
+      requant_clear (&rq);
+      c0 += in->c;
+    }
+  zero_padding (out);
+  return TRUE;
+}
+
+static gboolean
+check_same_channels (const char *op, const Zg330KernelTensor *in,
+                     const Zg330KernelTensor *out, GError **error)
+{
+  if (in->n != out->n || in->c != out->c)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "%s: input %s=%u != output %s=%u", op,
+                   in->n != out->n ? "n" : "c", in->n != out->n ? in->n : in->c,
+                   in->n != out->n ? "n" : "c", in->n != out->n ? out->n : out->c);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_maxpool2d (const Zg330KernelTensor *in,
+                        const Zg330PoolParams   *params,
+                        const Zg330KernelTensor *out,
+                        GError                 **error)
+{
+  Addr ai, ao;
+  Requant rq;
+  const guint8 *src;
+  guint8 *dst;
+
+  g_return_val_if_fail (in != NULL && params != NULL && out != NULL, FALSE);
+  if (!tensor_check (in, "maxpool2d", "input", TRUE, error)
+      || !tensor_check (out, "maxpool2d", "output", TRUE, error)
+      || !check_same_channels ("maxpool2d", in, out, error)
+      || !check_window ("maxpool2d", "h", in->h, out->h, params->kernel_h, params->stride_h,
+                        params->pad_top, error)
+      || !check_window ("maxpool2d", "w", in->w, out->w, params->kernel_w, params->stride_w,
+                        params->pad_left, error))
+    return FALSE;
+  if (params->pad_top >= params->kernel_h || params->pad_left >= params->kernel_w)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "maxpool2d: padding %ux%u must be smaller than the window %ux%u",
+                   params->pad_top, params->pad_left, params->kernel_h, params->kernel_w);
+      return FALSE;
+    }
+
+  addr_init (&ai, in);
+  addr_init (&ao, out);
+  requant_init (&rq, in, 0, out, 0, in->c);
+  src = in->data;
+  dst = out->data;
+  for (guint n = 0; n < out->n; n++)
+    for (guint oh = 0; oh < out->h; oh++)
+      {
+        gint h0 = (gint) (oh * params->stride_h) - (gint) params->pad_top;
+        gint h1 = MIN (h0 + (gint) params->kernel_h, (gint) in->h);
+        h0 = MAX (h0, 0);
+        for (guint ow = 0; ow < out->w; ow++)
+          {
+            gint w0 = (gint) (ow * params->stride_w) - (gint) params->pad_left;
+            gint w1 = MIN (w0 + (gint) params->kernel_w, (gint) in->w);
+            w0 = MAX (w0, 0);
+            for (guint c = 0; c < in->c; c++)
+              {
+                const guint8 *s = src + n * ai.batch + ai.chan[c];
+                guint8 best = s[h0 * ai.row + w0 * ai.pix];
+                for (gint h = h0; h < h1; h++)
+                  for (gint w = w0; w < w1; w++)
+                    {
+                      guint8 v = s[h * ai.row + w * ai.pix];
+                      if (raw_value (v, in->dtype) > raw_value (best, in->dtype))
+                        best = v;
+                    }
+                dst[n * ao.batch + ao.chan[c] + oh * ao.row + ow * ao.pix]
+                    = rq.identity ? best : requant_table (&rq, c)[best];
+              }
+          }
+      }
+  requant_clear (&rq);
+  addr_clear (&ai);
+  addr_clear (&ao);
+  zero_padding (out);
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_upsample_nearest (const Zg330KernelTensor *in,
+                               guint                    factor_h,
+                               guint                    factor_w,
+                               const Zg330KernelTensor *out,
+                               GError                 **error)
+{
+  Addr ai, ao;
+  Requant rq;
+  const guint8 *src;
+  guint8 *dst;
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+  if (!tensor_check (in, "upsample", "input", TRUE, error)
+      || !tensor_check (out, "upsample", "output", TRUE, error)
+      || !check_same_channels ("upsample", in, out, error))
+    return FALSE;
+  if (factor_h == 0 || factor_w == 0
+      || (guint64) in->h * factor_h != out->h || (guint64) in->w * factor_w != out->w)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "upsample: input %ux%u x factor %ux%u != output %ux%u",
+                   in->h, in->w, factor_h, factor_w, out->h, out->w);
+      return FALSE;
+    }
+  addr_init (&ai, in);
+  addr_init (&ao, out);
+  requant_init (&rq, in, 0, out, 0, in->c);
+  src = in->data;
+  dst = out->data;
+  for (guint n = 0; n < out->n; n++)
+    for (guint c = 0; c < in->c;)
+      {
+        guint run = MIN (channel_run (in, c), channel_run (out, c));
+        const guint8 *tab = requant_table (&rq, c);
+        gboolean one_table = TRUE;
+        for (guint j = 1; j < run; j++)
+          if (rq.index[c + j] != rq.index[c])
+            one_table = FALSE;
+        for (guint oh = 0; oh < out->h; oh++)
+          for (guint ow = 0; ow < out->w; ow++)
+            {
+              const guint8 *s = src + n * ai.batch + ai.chan[c] + (oh / factor_h) * ai.row
+                                + (ow / factor_w) * ai.pix;
+              guint8 *d = dst + n * ao.batch + ao.chan[c] + oh * ao.row + ow * ao.pix;
+              if (rq.identity)
+                memcpy (d, s, run);
+              else
+                for (guint j = 0; j < run; j++)
+                  d[j] = (one_table ? tab : requant_table (&rq, c + j))[s[j]];
+            }
+        c += run;
+      }
+  requant_clear (&rq);
+  addr_clear (&ai);
+  addr_clear (&ao);
+  zero_padding (out);
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_reshape (const Zg330KernelTensor *in,
+                      const Zg330KernelTensor *out,
+                      GError                 **error)
+{
+  gsize si, so;
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+  if (!tensor_check (in, "reshape", "input", FALSE, error)
+      || !tensor_check (out, "reshape", "output", FALSE, error))
+    return FALSE;
+  si = zg330_kernel_tensor_get_size (in);
+  so = zg330_kernel_tensor_get_size (out);
+  if (si != so || in->dtype != out->dtype)
+    {
+      g_autofree char *di = tensor_describe (in);
+      g_autofree char *dout = tensor_describe (out);
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "reshape: input (%s, %" G_GSIZE_FORMAT " bytes) and output (%s, %"
+                   G_GSIZE_FORMAT " bytes) differ in %s", di, si, dout, so,
+                   si != so ? "size" : "element type");
+      return FALSE;
+    }
+  memmove (out->data, in->data, si);
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_cast (const Zg330KernelTensor *in,
+                   const Zg330KernelTensor *out,
+                   GError                 **error)
+{
+  Requant rq;
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+  if (!tensor_check (in, "cast", "input", TRUE, error)
+      || !tensor_check (out, "cast", "output", TRUE, error)
+      || !check_same_nhw ("cast", "input", in, "output", out, TRUE, error))
+    return FALSE;
+  requant_init (&rq, in, 0, out, 0, in->c);
+  if (rq.n_tables == 1 && same_memory_layout (in, out)
+      && (out->layout == ZG330_KERNEL_LAYOUT_NHWC || out->c % out->k == 0))
+    {
+      const guint8 *s = in->data, *tab = rq.tables;
+      guint8 *d = out->data;
+      gsize n = zg330_kernel_tensor_get_size (out);
+      for (gsize i = 0; i < n; i++)
+        d[i] = tab[s[i]];
+    }
+  else
+    move_channels (in, out, 0, &rq);
+  requant_clear (&rq);
+  zero_padding (out);
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_relayout (const Zg330KernelTensor *in,
+                       const Zg330KernelTensor *out,
+                       GError                 **error)
+{
+  Addr ai, ao;
+  gsize es;
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+  if (!tensor_check (in, "relayout", "input", FALSE, error)
+      || !tensor_check (out, "relayout", "output", FALSE, error)
+      || !check_same_nhw ("relayout", "input", in, "output", out, TRUE, error))
+    return FALSE;
+  if (in->dtype != out->dtype)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE,
+                   "relayout: input dtype %s != output dtype %s",
+                   dtype_name (in->dtype), dtype_name (out->dtype));
+      return FALSE;
+    }
+  es = elem_size (in);
+  addr_init (&ai, in);
+  addr_init (&ao, out);
+  for (guint n = 0; n < in->n; n++)
+    for (guint c = 0; c < in->c;)
+      {
+        guint run = MIN (channel_run (in, c), channel_run (out, c));
+        for (guint h = 0; h < in->h; h++)
+          for (guint w = 0; w < in->w; w++)
+            memcpy ((guint8 *) out->data + (n * ao.batch + ao.chan[c] + h * ao.row + w * ao.pix) * es,
+                    (const guint8 *) in->data + (n * ai.batch + ai.chan[c] + h * ai.row + w * ai.pix) * es,
+                    run * es);
+        c += run;
+      }
+  addr_clear (&ai);
+  addr_clear (&ao);
+  zero_padding (out);
+  return TRUE;
+}
+
+gboolean
+zg330_kernel_dequantize (const Zg330KernelTensor *in,
+                         const Zg330KernelTensor *out,
+                         GError                 **error)
+{
+  Addr ai, ao;
+  const guint8 *src;
+  float *dst;
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+  if (!tensor_check (in, "dequantize", "input", TRUE, error)
+      || !tensor_check (out, "dequantize", "output", FALSE, error)
+      || !check_same_nhw ("dequantize", "input", in, "output", out, TRUE, error))
+    return FALSE;
+  if (out->dtype != ZG330_KERNEL_DTYPE_FP32)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "dequantize: output dtype %s must be fp32", dtype_name (out->dtype));
+      return FALSE;
+    }
+  addr_init (&ai, in);
+  addr_init (&ao, out);
+  src = in->data;
+  dst = out->data;
+  for (guint n = 0; n < in->n; n++)
+    for (guint c = 0; c < in->c; c++)
+      {
+        float s = scale_of (in, c);
+        for (guint h = 0; h < in->h; h++)
+          for (guint w = 0; w < in->w; w++)
+            dst[n * ao.batch + ao.chan[c] + h * ao.row + w * ao.pix]
+                = (float) raw_value (src[n * ai.batch + ai.chan[c] + h * ai.row + w * ai.pix],
+                                     in->dtype) * s;
+      }
+  addr_clear (&ai);
+  addr_clear (&ao);
+  zero_padding (out);
+  return TRUE;
+}

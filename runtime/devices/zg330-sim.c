@@ -1,0 +1,1296 @@
+/* zg330-sim.c — the simulated ZG330 board: stores, registers, hardop dispatch, timing. */
+#include "devices/zg330-sim.h"
+
+#include <string.h>
+
+#define ETM_PAGE_SHIFT 16
+G_STATIC_ASSERT ((1u << ETM_PAGE_SHIFT) == ZG330_SIM_ETM_PAGE_BYTES);
+
+/* The host region has no real bound; this is what its info reports as size. */
+#define HOST_CAPACITY (G_GUINT64_CONSTANT (1) << 40)
+
+#define DEFAULT_MASTER_CID 1
+
+/* ---- stores ------------------------------------------------------------------ */
+
+/* ETM: pages allocated on first write.  Page pointers never move once created, so only
+ * the table lookup/insert needs the lock; the bytes are copied outside it. */
+typedef struct {
+  GMutex      lock;
+  GHashTable *pages;   /* GSIZE_TO_POINTER (page index + 1) -> guint8[PAGE] */
+} EtmStore;
+
+static EtmStore *
+etm_store_new (void)
+{
+  EtmStore *store = g_new0 (EtmStore, 1);
+
+  g_mutex_init (&store->lock);
+  store->pages = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  return store;
+}
+
+static void
+etm_store_free (gpointer data)
+{
+  EtmStore *store = data;
+
+  g_hash_table_unref (store->pages);
+  g_mutex_clear (&store->lock);
+  g_free (store);
+}
+
+static guint8 *
+etm_page (EtmStore *store, guint64 index, gboolean create)
+{
+  gpointer key = GSIZE_TO_POINTER ((gsize) index + 1);
+  guint8 *page;
+
+  g_mutex_lock (&store->lock);
+  page = g_hash_table_lookup (store->pages, key);
+  if (page == NULL && create)
+    {
+      page = g_malloc0 (ZG330_SIM_ETM_PAGE_BYTES);
+      g_hash_table_insert (store->pages, key, page);
+    }
+  g_mutex_unlock (&store->lock);
+  return page;
+}
+
+static gboolean
+etm_read (gpointer data, guint64 offset, gpointer dest, gsize bytes, GError **error)
+{
+  EtmStore *store = data;
+  guint8 *out = dest;
+
+  (void) error;
+  while (bytes > 0)
+    {
+      guint64 in_page = offset & (ZG330_SIM_ETM_PAGE_BYTES - 1);
+      gsize n = MIN (bytes, (gsize) (ZG330_SIM_ETM_PAGE_BYTES - in_page));
+      guint8 *page = etm_page (store, offset >> ETM_PAGE_SHIFT, FALSE);
+
+      if (page)
+        memcpy (out, page + in_page, n);
+      else
+        memset (out, 0, n);
+      out += n;
+      offset += n;
+      bytes -= n;
+    }
+  return TRUE;
+}
+
+static gboolean
+etm_write (gpointer data, guint64 offset, gconstpointer src, gsize bytes, GError **error)
+{
+  EtmStore *store = data;
+  const guint8 *in = src;
+
+  (void) error;
+  while (bytes > 0)
+    {
+      guint64 in_page = offset & (ZG330_SIM_ETM_PAGE_BYTES - 1);
+      gsize n = MIN (bytes, (gsize) (ZG330_SIM_ETM_PAGE_BYTES - in_page));
+      guint8 *page = etm_page (store, offset >> ETM_PAGE_SHIFT, TRUE);
+
+      memcpy (page + in_page, in, n);
+      in += n;
+      offset += n;
+      bytes -= n;
+    }
+  return TRUE;
+}
+
+static const XrtMemStoreOps etm_ops = { etm_read, etm_write, NULL };
+
+/* OCM: one flat buffer; the host can address it, so OCM chunks are BOTH. */
+typedef struct {
+  guint64 size;
+  guint8 *bytes;
+} OcmStore;
+
+static void
+ocm_store_free (gpointer data)
+{
+  OcmStore *store = data;
+
+  g_free (store->bytes);
+  g_free (store);
+}
+
+static gboolean
+ocm_read (gpointer data, guint64 offset, gpointer dest, gsize bytes, GError **error)
+{
+  OcmStore *store = data;
+
+  (void) error;
+  g_assert (offset <= store->size && bytes <= store->size - offset);
+  memcpy (dest, store->bytes + offset, bytes);
+  return TRUE;
+}
+
+static gboolean
+ocm_write (gpointer data, guint64 offset, gconstpointer src, gsize bytes, GError **error)
+{
+  OcmStore *store = data;
+
+  (void) error;
+  g_assert (offset <= store->size && bytes <= store->size - offset);
+  memcpy (store->bytes + offset, src, bytes);
+  return TRUE;
+}
+
+static guint8 *
+ocm_host_pointer (gpointer data, guint64 offset, gsize bytes)
+{
+  OcmStore *store = data;
+
+  if (offset > store->size || bytes > store->size - offset)
+    return NULL;
+  return store->bytes + offset;
+}
+
+static const XrtMemStoreOps ocm_ops = { ocm_read, ocm_write, ocm_host_pointer };
+
+/* ---- the board ------------------------------------------------------------------- */
+
+typedef struct {
+  gint            ref_count;
+  guint64         addr;
+  guint64         bytes;
+  Zg330HardopExec exec;
+  gpointer        user_data;
+  GDestroyNotify  destroy;
+} Binding;
+
+typedef struct {
+  GRecMutex         lock;          /* registers, bindings, profile, launches */
+  Zg330Profile     *profile;
+  XrtMemRegion     *etm;           /* borrowed: the device holds the regions */
+  XrtMemRegion     *ocm;
+  EtmStore         *etm_store;     /* owned by the ETM region */
+  OcmStore         *ocm_store;     /* owned by the OCM region */
+  GPtrArray        *bindings;      /* Binding, sorted by addr, disjoint */
+
+  /* registers */
+  guint32           layer_count;
+  guint64           timer;         /* the 0x18 register shows the low 32 bits */
+  guint32          *wtiles;        /* per column */
+  guint32          *rtiles;
+  guint32           state;
+  guint32           run_base;
+  guint32           run_size;
+  guint             master_cid;
+
+  XrtMemChunk      *timer_chunk;
+  XrtMemChunk      *profiler_chunk;
+  gboolean          have_launch;
+  Zg330LaunchStats  last;
+} Zg330Sim;
+
+static Binding *
+binding_ref (Binding *b)
+{
+  g_atomic_int_inc (&b->ref_count);
+  return b;
+}
+
+static void
+binding_unref (gpointer data)
+{
+  Binding *b = data;
+
+  if (!g_atomic_int_dec_and_test (&b->ref_count))
+    return;
+  if (b->destroy)
+    b->destroy (b->user_data);
+  g_free (b);
+}
+
+static const XrtDeviceClass zg330_sim_class;
+
+gboolean
+zg330_sim_is_sim (XrtDevice *device)
+{
+  return device != NULL && xrt_device_get_class (device) == &zg330_sim_class;
+}
+
+static Zg330Sim *
+sim_of (XrtDevice *device)
+{
+  return xrt_device_get_impl (device);
+}
+
+#define RETURN_SIM_OR(device, val)                         \
+  g_return_val_if_fail (zg330_sim_is_sim (device), val);   \
+  Zg330Sim *sim = sim_of (device)
+
+static gboolean
+sim_check_open (XrtDevice *device, GError **error)
+{
+  if (xrt_device_is_closed (device))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_CLOSED, "device %s was closed",
+                   xrt_device_get_url (device));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Clears the registers (reset level 0, power-on). */
+static void
+sim_clear_registers (Zg330Sim *sim)
+{
+  sim->layer_count = 0;
+  sim->timer = 0;
+  memset (sim->wtiles, 0, sizeof (guint32) * sim->profile->mpe_cols);
+  memset (sim->rtiles, 0, sizeof (guint32) * sim->profile->mpe_cols);
+  sim->state = 0;
+  sim->run_base = 0;
+  sim->run_size = 0;
+}
+
+/* ---- registers ----------------------------------------------------------------------- */
+
+static gboolean
+reg_unknown (XrtDevice *device, guint64 offset, GError **error)
+{
+  g_set_error (error, XRT_ERROR, XRT_ERROR_REGISTER,
+               "device %s: no register at offset 0x%" G_GINT64_MODIFIER "x",
+               xrt_device_get_url (device), offset);
+  return FALSE;
+}
+
+static gboolean
+sim_read_reg_locked (XrtDevice *device, Zg330Sim *sim, guint cid, guint64 offset,
+                     guint32 *value, GError **error)
+{
+  switch (offset)
+    {
+    case ZG330_REG_STATE_CLEAR:
+    case ZG330_REG_RESET:
+    case ZG330_REG_RUN_START:
+      *value = 0;
+      return TRUE;
+    case ZG330_REG_STATE:
+      *value = sim->state;
+      return TRUE;
+    case ZG330_REG_LAYER_CNT:
+      *value = sim->layer_count;
+      return TRUE;
+    case ZG330_REG_WTILE_CNT:
+      *value = sim->wtiles[cid];
+      return TRUE;
+    case ZG330_REG_RTILE_CNT:
+      *value = sim->rtiles[cid];
+      return TRUE;
+    case ZG330_REG_TIMER_CNT:
+      *value = (guint32) sim->timer;
+      return TRUE;
+    case ZG330_REG_VERSION:
+      *value = sim->profile->fpga_version;
+      return TRUE;
+    case ZG330_REG_RUN_BASE:
+      *value = sim->run_base;
+      return TRUE;
+    case ZG330_REG_RUN_SIZE:
+      *value = sim->run_size;
+      return TRUE;
+    default:
+      return reg_unknown (device, offset, error);
+    }
+}
+
+static gboolean sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr,
+                                       guint64 size, GError **error);
+
+static gboolean
+sim_write_reg_locked (XrtDevice *device, Zg330Sim *sim, guint cid, guint64 offset,
+                      guint32 value, GError **error)
+{
+  switch (offset)
+    {
+    case ZG330_REG_STATE_CLEAR:
+      sim->state = 0;
+      return TRUE;
+    case ZG330_REG_STATE:
+    case ZG330_REG_VERSION:
+      g_set_error (error, XRT_ERROR, XRT_ERROR_REGISTER,
+                   "device %s: register 0x%" G_GINT64_MODIFIER "x is read-only",
+                   xrt_device_get_url (device), offset);
+      return FALSE;
+    case ZG330_REG_LAYER_CNT:
+      sim->layer_count = value;
+      return TRUE;
+    case ZG330_REG_WTILE_CNT:
+      sim->wtiles[cid] = value;
+      return TRUE;
+    case ZG330_REG_RTILE_CNT:
+      sim->rtiles[cid] = value;
+      return TRUE;
+    case ZG330_REG_TIMER_CNT:
+      sim->timer = value;
+      return TRUE;
+    case ZG330_REG_RESET:
+      if (value != 0)
+        sim_clear_registers (sim);
+      return TRUE;
+    case ZG330_REG_RUN_BASE:
+      sim->run_base = value;
+      return TRUE;
+    case ZG330_REG_RUN_SIZE:
+      sim->run_size = value;
+      return TRUE;
+    case ZG330_REG_RUN_START:
+      /* As on hardware: the start register launches what base/size describe. */
+      if (value == 0)
+        return TRUE;
+      return sim_icore_calc_locked (device, sim, sim->run_base, sim->run_size, error);
+    default:
+      return reg_unknown (device, offset, error);
+    }
+}
+
+static gboolean
+klass_read_reg (XrtDevice *device, guint64 addr, guint32 *value, GError **error)
+{
+  Zg330Sim *sim = sim_of (device);
+  gboolean ok;
+
+  g_rec_mutex_lock (&sim->lock);
+  ok = sim_read_reg_locked (device, sim, sim->master_cid, addr, value, error);
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+static gboolean
+klass_write_reg (XrtDevice *device, guint64 addr, guint32 value, GError **error)
+{
+  Zg330Sim *sim = sim_of (device);
+  gboolean ok;
+
+  g_rec_mutex_lock (&sim->lock);
+  ok = sim_write_reg_locked (device, sim, sim->master_cid, addr, value, error);
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+static gboolean
+check_core (XrtDevice *device, Zg330Sim *sim, guint cid, guint rid, guint32 offset,
+            GError **error)
+{
+  if (!sim_check_open (device, error))
+    return FALSE;
+  if (cid >= sim->profile->mpe_cols || rid >= sim->profile->mpe_rows)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: core (cid %u, rid %u) is outside the %ux%u MPE grid",
+                   xrt_device_get_url (device), cid, rid, sim->profile->mpe_rows,
+                   sim->profile->mpe_cols);
+      return FALSE;
+    }
+  if (offset % 4 != 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: register offset 0x%x is not 4-byte aligned",
+                   xrt_device_get_url (device), offset);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+zg330_device_read_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
+                       guint32 *value, GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  gboolean ok;
+
+  g_return_val_if_fail (value != NULL, FALSE);
+  g_rec_mutex_lock (&sim->lock);
+  ok = check_core (device, sim, cid, rid, offset, error)
+       && sim_read_reg_locked (device, sim, cid, offset, value, error);
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+gboolean
+zg330_device_write_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
+                        guint32 value, GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  gboolean ok;
+
+  g_rec_mutex_lock (&sim->lock);
+  ok = check_core (device, sim, cid, rid, offset, error)
+       && sim_write_reg_locked (device, sim, cid, offset, value, error);
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+/* ---- bindings ----------------------------------------------------------------------- */
+
+/* Index of the first binding whose addr >= @addr. */
+static guint
+bindings_lower (GPtrArray *bindings, guint64 addr)
+{
+  guint lo = 0, hi = bindings->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (((Binding *) bindings->pdata[mid])->addr < addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static gboolean
+ranges_overlap (guint64 a, guint64 a_size, guint64 b, guint64 b_size)
+{
+  /* [a, a+as) and [b, b+bs) overlap, without overflowing. */
+  return a < b ? b - a < a_size : a - b < b_size;
+}
+
+gboolean
+zg330_sim_bind_hardop (XrtDevice             *device,
+                       guint64                instr_addr,
+                       guint64                instr_bytes,
+                       const Zg330HardopExec *exec,
+                       gpointer               user_data,
+                       GDestroyNotify         destroy,
+                       GError               **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  Binding *b;
+  guint idx;
+
+  g_return_val_if_fail (exec != NULL, FALSE);
+
+  if (!sim_check_open (device, error))
+    return FALSE;
+  if (instr_bytes == 0 || exec->run == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: cannot bind a hardop at 0x%" G_GINT64_MODIFIER "x: %s",
+                   xrt_device_get_url (device), instr_addr,
+                   instr_bytes == 0 ? "0 instruction bytes" : "no run callback");
+      return FALSE;
+    }
+  if (instr_addr < sim->profile->etm_base
+      || instr_bytes > sim->profile->etm_bytes
+      || instr_addr - sim->profile->etm_base > sim->profile->etm_bytes - instr_bytes)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,
+                   "device %s: hardop instructions [0x%" G_GINT64_MODIFIER "x, +%"
+                   G_GUINT64_FORMAT ") are outside ETM", xrt_device_get_url (device),
+                   instr_addr, instr_bytes);
+      return FALSE;
+    }
+
+  g_rec_mutex_lock (&sim->lock);
+  idx = bindings_lower (sim->bindings, instr_addr);
+  for (guint i = idx > 0 ? idx - 1 : 0; i < sim->bindings->len && i <= idx; i++)
+    {
+      Binding *other = sim->bindings->pdata[i];
+      if (ranges_overlap (instr_addr, instr_bytes, other->addr, other->bytes))
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_OVERLAP,
+                       "device %s: hardop instructions [0x%" G_GINT64_MODIFIER "x, +%"
+                       G_GUINT64_FORMAT ") overlap the hardop bound at [0x%"
+                       G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT ")",
+                       xrt_device_get_url (device), instr_addr, instr_bytes,
+                       other->addr, other->bytes);
+          g_rec_mutex_unlock (&sim->lock);
+          return FALSE;
+        }
+    }
+  b = g_new0 (Binding, 1);
+  b->ref_count = 1;
+  b->addr = instr_addr;
+  b->bytes = instr_bytes;
+  b->exec = *exec;
+  b->user_data = user_data;
+  b->destroy = destroy;
+  g_ptr_array_insert (sim->bindings, idx, b);
+  g_rec_mutex_unlock (&sim->lock);
+  return TRUE;
+}
+
+guint
+zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
+{
+  RETURN_SIM_OR (device, 0);
+  g_autoptr (GPtrArray) removed = g_ptr_array_new_with_free_func (binding_unref);
+
+  if (size == 0)
+    return 0;
+  g_rec_mutex_lock (&sim->lock);
+  for (guint i = 0; i < sim->bindings->len;)
+    {
+      Binding *b = sim->bindings->pdata[i];
+      if (ranges_overlap (addr, size, b->addr, b->bytes))
+        g_ptr_array_add (removed, g_ptr_array_steal_index (sim->bindings, i));
+      else
+        i++;
+    }
+  g_rec_mutex_unlock (&sim->lock);
+  /* Destroy notifies run here, outside the lock. */
+  return removed->len;
+}
+
+guint
+zg330_sim_get_n_bindings (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, 0);
+  guint n;
+
+  g_rec_mutex_lock (&sim->lock);
+  n = sim->bindings->len;
+  g_rec_mutex_unlock (&sim->lock);
+  return n;
+}
+
+/* ---- launches ------------------------------------------------------------------------- */
+
+static void
+put_le64 (guint8 *p, guint64 v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, 8);
+}
+
+static guint64
+get_le64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+/* Share j of k of a total: even split, the remainder to the last share. */
+static guint64
+share_of (guint64 total, guint j, guint k)
+{
+  return total / k + (j == k - 1 ? total % k : 0);
+}
+
+static void
+write_layer_records (Zg330Sim *sim, guint32 layer, guint64 start, guint64 end,
+                     const Zg330OpWork *work, const Zg330OpCycles *cycles, guint j, guint k,
+                     Zg330LaunchStats *stats)
+{
+  if (sim->timer_chunk)
+    {
+      guint8 rec[ZG330_TIMER_RECORD_BYTES];
+      put_le64 (rec, start);
+      put_le64 (rec + 8, end);
+      if (!xrt_mem_chunk_write (sim->timer_chunk, (guint64) layer * sizeof rec, rec,
+                                sizeof rec, NULL))
+        stats->stamps_dropped++;
+    }
+  if (sim->profiler_chunk)
+    {
+      guint8 rec[ZG330_PROFILER_RECORD_BYTES] = { 0 };
+      guint64 v[8] = {
+        end - start,
+        share_of (work->macs, j, k),
+        share_of (work->etm_read_bytes, j, k),
+        share_of (work->etm_write_bytes, j, k),
+        share_of (work->ocm_read_bytes, j, k),
+        share_of (work->ocm_write_bytes, j, k),
+        share_of (cycles->compute_cycles, j, k),
+        cycles->bound,
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+        put_le64 (rec + 8 * i, v[i]);
+      if (!xrt_mem_chunk_write (sim->profiler_chunk, (guint64) layer * sizeof rec, rec,
+                                sizeof rec, NULL))
+        stats->stamps_dropped++;
+    }
+}
+
+static void
+work_add (Zg330OpWork *sum, const Zg330OpWork *w)
+{
+  sum->macs += w->macs;
+  sum->etm_read_bytes += w->etm_read_bytes;
+  sum->etm_write_bytes += w->etm_write_bytes;
+  sum->ocm_read_bytes += w->ocm_read_bytes;
+  sum->ocm_write_bytes += w->ocm_write_bytes;
+  sum->layer_count += w->layer_count;
+}
+
+/* Runs one hardop's timing: counters, timer, per-layer records. */
+static void
+account_hardop (Zg330Sim *sim, const Zg330OpWork *work, Zg330LaunchStats *stats)
+{
+  Zg330OpCycles cycles;
+  guint64 rtiles, wtiles;
+  guint k = work->layer_count;
+
+  zg330_timing_op_breakdown (sim->profile, work, &cycles);
+  zg330_timing_op_tiles (sim->profile, work, &rtiles, &wtiles);
+  /* Hardware counters are 32 bits wide and wrap. */
+  sim->rtiles[sim->master_cid] += (guint32) rtiles;
+  sim->wtiles[sim->master_cid] += (guint32) wtiles;
+  work_add (&stats->work, work);
+  stats->work.read_tiles += rtiles;
+  stats->work.write_tiles += wtiles;
+
+  if (k == 0)
+    {
+      sim->timer += cycles.total_cycles;
+      return;
+    }
+  for (guint j = 0; j < k; j++)
+    {
+      guint64 start = sim->timer;
+      sim->timer += share_of (cycles.total_cycles, j, k);
+      write_layer_records (sim, sim->layer_count, start, sim->timer, work, &cycles, j, k,
+                           stats);
+      sim->layer_count++;
+    }
+}
+
+static gboolean
+sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 size,
+                       GError **error)
+{
+  g_autoptr (GPtrArray) run = NULL;
+  Zg330LaunchStats stats = { 0 };
+  guint64 timer_start;
+  gboolean ok = TRUE;
+  guint idx;
+
+  if (!sim_check_open (device, error))
+    return FALSE;
+  if (size == 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, 0): nothing to run",
+                   xrt_device_get_url (device), addr);
+      return FALSE;
+    }
+
+  run = g_ptr_array_new_with_free_func (binding_unref);
+  idx = bindings_lower (sim->bindings, addr);
+  for (guint i = idx > 0 ? idx - 1 : 0; i < sim->bindings->len; i++)
+    {
+      Binding *b = sim->bindings->pdata[i];
+      if (!ranges_overlap (addr, size, b->addr, b->bytes))
+        {
+          if (b->addr >= addr)
+            break;
+          continue;
+        }
+      if (b->addr < addr || b->bytes > size - (b->addr - addr))
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_OVERLAP,
+                       "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
+                       "): the hardop bound at [0x%" G_GINT64_MODIFIER "x, +%"
+                       G_GUINT64_FORMAT ") straddles the edge of the range",
+                       xrt_device_get_url (device), addr, size, b->addr, b->bytes);
+          return FALSE;
+        }
+      g_ptr_array_add (run, binding_ref (b));
+    }
+  if (run->len == 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_UNBOUND,
+                   "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
+                   "): no hardop is bound at [0x%" G_GINT64_MODIFIER "x, 0x%"
+                   G_GINT64_MODIFIER "x) (%u bound elsewhere)",
+                   xrt_device_get_url (device), addr, size, addr, addr + size,
+                   sim->bindings->len);
+      return FALSE;
+    }
+
+  stats.addr = addr;
+  stats.size = size;
+  stats.merged = run->len > 1;
+  for (guint i = 0; i < run->len; i++)
+    stats.merged |= ((Binding *) run->pdata[i])->exec.merged;
+  stats.first_layer = sim->layer_count;
+  timer_start = sim->timer;
+  sim->timer += sim->profile->launch_cycles;
+
+  for (guint i = 0; i < run->len && ok; i++)
+    {
+      Binding *b = run->pdata[i];
+      Zg330OpWork work = { 0 };
+      GError *local = NULL;
+
+      stats.n_hardops++;
+      if (!b->exec.run (device, b->user_data, &work, &local))
+        {
+          if (local == NULL)
+            g_set_error (&local, XRT_ERROR, XRT_ERROR_EXEC,
+                         "the executor failed without saying why");
+          g_propagate_prefixed_error (error, local,
+                                      "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, %"
+                                      G_GUINT64_FORMAT "): hardop at 0x%" G_GINT64_MODIFIER
+                                      "x (%" G_GUINT64_FORMAT " bytes): ",
+                                      xrt_device_get_url (device), addr, size, b->addr,
+                                      b->bytes);
+          sim->state |= ZG330_STATE_LAUNCH_FAILED;
+          stats.failed = TRUE;
+          ok = FALSE;
+          break;
+        }
+      account_hardop (sim, &work, &stats);
+    }
+
+  stats.layers = sim->layer_count - stats.first_layer;
+  stats.icore_cycles = sim->timer - timer_start;
+  stats.host_sync_cycles = stats.merged ? 0 : zg330_timing_host_sync_cycles (sim->profile);
+  stats.icore_ms = zg330_timing_cycles_to_ms (sim->profile, stats.icore_cycles);
+  stats.host_sync_ms = zg330_timing_cycles_to_ms (sim->profile, stats.host_sync_cycles);
+  sim->last = stats;
+  sim->have_launch = TRUE;
+  return ok;
+}
+
+gboolean
+zg330_device_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  gboolean ok;
+
+  g_rec_mutex_lock (&sim->lock);
+  ok = sim_icore_calc_locked (device, sim, addr, size, error);
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+gboolean
+zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
+{
+  RETURN_SIM_OR (device, FALSE);
+  gboolean have;
+
+  g_return_val_if_fail (stats != NULL, FALSE);
+  g_rec_mutex_lock (&sim->lock);
+  have = sim->have_launch;
+  if (have)
+    *stats = sim->last;
+  else
+    memset (stats, 0, sizeof *stats);
+  g_rec_mutex_unlock (&sim->lock);
+  return have;
+}
+
+/* ---- ZG330Device API --------------------------------------------------------------------- */
+
+void
+zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
+{
+  g_return_if_fail (zg330_sim_is_sim (device));
+  Zg330Sim *sim = sim_of (device);
+
+  if (rows)
+    *rows = sim->profile->mpe_rows;
+  if (cols)
+    *cols = sim->profile->mpe_cols;
+}
+
+guint32
+zg330_device_layer_count (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, 0);
+  guint32 v;
+
+  g_rec_mutex_lock (&sim->lock);
+  v = sim->layer_count;
+  g_rec_mutex_unlock (&sim->lock);
+  return v;
+}
+
+guint32
+zg330_device_w_tile_count (XrtDevice *device, guint cid)
+{
+  RETURN_SIM_OR (device, 0);
+  guint32 v = 0;
+
+  g_rec_mutex_lock (&sim->lock);
+  if (cid < sim->profile->mpe_cols)
+    v = sim->wtiles[cid];
+  g_rec_mutex_unlock (&sim->lock);
+  return v;
+}
+
+guint32
+zg330_device_r_tile_count (XrtDevice *device, guint cid)
+{
+  RETURN_SIM_OR (device, 0);
+  guint32 v = 0;
+
+  g_rec_mutex_lock (&sim->lock);
+  if (cid < sim->profile->mpe_cols)
+    v = sim->rtiles[cid];
+  g_rec_mutex_unlock (&sim->lock);
+  return v;
+}
+
+double
+zg330_device_calc_time (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, 0.0);
+  double ms;
+
+  g_rec_mutex_lock (&sim->lock);
+  ms = sim->have_launch ? sim->last.icore_ms : 0.0;
+  g_rec_mutex_unlock (&sim->lock);
+  return ms;
+}
+
+static gboolean
+config_chunk (XrtDevice *device, XrtMemChunk **slot, XrtMemChunk *chunk, const char *what,
+              GError **error)
+{
+  Zg330Sim *sim = sim_of (device);
+  XrtMemChunk *old;
+
+  if (!sim_check_open (device, error))
+    return FALSE;
+  if (chunk && !xrt_mem_chunk_is_on (chunk, sim->etm))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_WRONG_REGION,
+                   "device %s: the %s chunk must be on this device's ETM (it is on region %s)",
+                   xrt_device_get_url (device), what,
+                   xrt_mem_region_get_name (xrt_mem_chunk_get_region (chunk)));
+      return FALSE;
+    }
+  if (chunk && xrt_mem_chunk_is_freed (chunk))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_FREED,
+                   "device %s: the %s chunk at 0x%" G_GINT64_MODIFIER "x was freed",
+                   xrt_device_get_url (device), what, xrt_mem_chunk_get_addr (chunk));
+      return FALSE;
+    }
+  g_rec_mutex_lock (&sim->lock);
+  old = *slot;
+  *slot = chunk ? xrt_mem_chunk_ref (chunk) : NULL;
+  g_rec_mutex_unlock (&sim->lock);
+  if (old)
+    xrt_mem_chunk_unref (old);
+  return TRUE;
+}
+
+gboolean
+zg330_device_config_timer (XrtDevice *device, XrtMemChunk *chunk, GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  return config_chunk (device, &sim->timer_chunk, chunk, "timer", error);
+}
+
+gboolean
+zg330_device_config_profiler (XrtDevice *device, XrtMemChunk *chunk, GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  return config_chunk (device, &sim->profiler_chunk, chunk, "profiler", error);
+}
+
+gboolean
+zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  gboolean ok = TRUE;
+
+  g_rec_mutex_lock (&sim->lock);
+  if (master_cid >= sim->profile->mpe_cols)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: master cid %u is outside the %u core columns",
+                   xrt_device_get_url (device), master_cid, sim->profile->mpe_cols);
+      ok = FALSE;
+    }
+  else
+    sim->master_cid = master_cid;
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+guint
+zg330_device_get_master_cid (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, 0);
+  guint cid;
+
+  g_rec_mutex_lock (&sim->lock);
+  cid = sim->master_cid;
+  g_rec_mutex_unlock (&sim->lock);
+  return cid;
+}
+
+static const char *const structural_fields[] = {
+  "etm_base", "etm_bytes", "ocm_bytes", "mpe_rows", "mpe_cols", "fpga_version",
+};
+
+gboolean
+zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
+                            GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  gboolean ok;
+
+  g_return_val_if_fail (field != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (structural_fields); i++)
+    if (strcmp (field, structural_fields[i]) == 0)
+      {
+        g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE,
+                     "device %s: field '%s' shapes the board and cannot change while it is "
+                     "open; open mock://zg330?profile=PATH with another profile",
+                     xrt_device_get_url (device), field);
+        return FALSE;
+      }
+  g_rec_mutex_lock (&sim->lock);
+  ok = zg330_profile_set_field (sim->profile, field, value, error);
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+gboolean
+zg330_device_set_icore_clk_freq (XrtDevice *device, guint64 freq_hz, GError **error)
+{
+  return zg330_sim_set_timing_field (device, "icore_clock_hz", (double) freq_hz, error);
+}
+
+gboolean
+zg330_device_set_ddr_clk_freq (XrtDevice *device, guint64 freq_hz, GError **error)
+{
+  return zg330_sim_set_timing_field (device, "ddr_clock_hz", (double) freq_hz, error);
+}
+
+const Zg330Profile *
+zg330_sim_get_profile (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, NULL);
+  return sim->profile;
+}
+
+Zg330Profile *
+zg330_sim_dup_profile (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, NULL);
+  Zg330Profile *copy;
+
+  g_rec_mutex_lock (&sim->lock);
+  copy = zg330_profile_copy (sim->profile);
+  g_rec_mutex_unlock (&sim->lock);
+  return copy;
+}
+
+guint
+zg330_sim_get_etm_pages (XrtDevice *device)
+{
+  RETURN_SIM_OR (device, 0);
+  guint n;
+
+  g_mutex_lock (&sim->etm_store->lock);
+  n = g_hash_table_size (sim->etm_store->pages);
+  g_mutex_unlock (&sim->etm_store->lock);
+  return n;
+}
+
+/* Reads @count timer records from @from (lock held).  NULL + error when impossible. */
+static guint8 *
+read_timer_records (XrtDevice *device, Zg330Sim *sim, guint from, guint count,
+                    GError **error)
+{
+  guint8 *buf;
+  guint64 offset = (guint64) from * ZG330_TIMER_RECORD_BYTES;
+  gsize bytes = (gsize) count * ZG330_TIMER_RECORD_BYTES;
+  GError *local = NULL;
+
+  if (sim->timer_chunk == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: no timer chunk: call configTimer before reading layer times",
+                   xrt_device_get_url (device));
+      return NULL;
+    }
+  buf = g_malloc (MAX (bytes, 1));
+  if (!xrt_mem_chunk_read (sim->timer_chunk, offset, buf, bytes, &local))
+    {
+      g_propagate_prefixed_error (error, local, "device %s: layers [%u, %u) of the timer: ",
+                                  xrt_device_get_url (device), from, from + count);
+      g_free (buf);
+      return NULL;
+    }
+  return buf;
+}
+
+GArray *
+zg330_device_get_layer_time (XrtDevice *device, guint n_layers, GError **error)
+{
+  RETURN_SIM_OR (device, NULL);
+  g_autofree guint8 *buf = NULL;
+  GArray *times;
+
+  g_rec_mutex_lock (&sim->lock);
+  buf = read_timer_records (device, sim, 0, n_layers, error);
+  if (buf == NULL)
+    {
+      g_rec_mutex_unlock (&sim->lock);
+      return NULL;
+    }
+  times = g_array_sized_new (FALSE, FALSE, sizeof (double), n_layers);
+  for (guint i = 0; i < n_layers; i++)
+    {
+      const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
+      guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
+      double ms = zg330_timing_cycles_to_ms (sim->profile, end >= start ? end - start : 0);
+      g_array_append_val (times, ms);
+    }
+  g_rec_mutex_unlock (&sim->lock);
+  return times;
+}
+
+gboolean
+zg330_device_show_layer_time (XrtDevice *device, guint from_idx, guint count, GString *out,
+                              GError **error)
+{
+  RETURN_SIM_OR (device, FALSE);
+  g_autofree guint8 *buf = NULL;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_rec_mutex_lock (&sim->lock);
+  buf = read_timer_records (device, sim, from_idx, count, error);
+  if (buf == NULL)
+    {
+      g_rec_mutex_unlock (&sim->lock);
+      return FALSE;
+    }
+  for (guint i = 0; i < count; i++)
+    {
+      const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
+      guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
+      guint64 cycles = end >= start ? end - start : 0;
+      g_string_append_printf (out, "layer %5u: start %12" G_GUINT64_FORMAT " end %12"
+                              G_GUINT64_FORMAT " cycles %10" G_GUINT64_FORMAT " %10.6f ms\n",
+                              from_idx + i, start, end, cycles,
+                              zg330_timing_cycles_to_ms (sim->profile, cycles));
+    }
+  g_rec_mutex_unlock (&sim->lock);
+  return TRUE;
+}
+
+/* ---- device class ------------------------------------------------------------------------ */
+
+/* Drops bindings and the timer/profiler chunks; destroy notifies run outside the lock. */
+static void
+sim_release (Zg330Sim *sim)
+{
+  g_autoptr (GPtrArray) bindings = NULL;
+  XrtMemChunk *timer, *profiler;
+
+  g_rec_mutex_lock (&sim->lock);
+  bindings = g_steal_pointer (&sim->bindings);
+  sim->bindings = g_ptr_array_new_with_free_func (binding_unref);
+  timer = g_steal_pointer (&sim->timer_chunk);
+  profiler = g_steal_pointer (&sim->profiler_chunk);
+  g_rec_mutex_unlock (&sim->lock);
+  g_clear_pointer (&timer, xrt_mem_chunk_unref);
+  g_clear_pointer (&profiler, xrt_mem_chunk_unref);
+}
+
+static void
+klass_finalize (XrtDevice *device)
+{
+  Zg330Sim *sim = sim_of (device);
+
+  sim_release (sim);
+  g_ptr_array_unref (sim->bindings);
+  zg330_profile_free (sim->profile);
+  g_free (sim->wtiles);
+  g_free (sim->rtiles);
+  g_rec_mutex_clear (&sim->lock);
+  g_free (sim);
+}
+
+static void
+klass_close (XrtDevice *device)
+{
+  sim_release (sim_of (device));
+}
+
+static gboolean
+klass_reset (XrtDevice *device, int level, GError **error)
+{
+  Zg330Sim *sim = sim_of (device);
+
+  (void) error;
+  g_rec_mutex_lock (&sim->lock);
+  sim_clear_registers (sim);
+  if (level >= 1)
+    {
+      memset (sim->ocm_store->bytes, 0, sim->ocm_store->size);
+      sim->have_launch = FALSE;
+      memset (&sim->last, 0, sizeof sim->last);
+    }
+  g_rec_mutex_unlock (&sim->lock);
+  return TRUE;
+}
+
+static gboolean
+klass_check (XrtDevice *device, int level, GError **error)
+{
+  Zg330Sim *sim = sim_of (device);
+  gboolean ok = TRUE;
+  guint32 version = 0;
+
+  (void) level;
+  g_rec_mutex_lock (&sim->lock);
+  if (!sim_read_reg_locked (device, sim, sim->master_cid, ZG330_REG_VERSION, &version, error))
+    ok = FALSE;
+  for (guint i = 1; ok && i < sim->bindings->len; i++)
+    {
+      Binding *a = sim->bindings->pdata[i - 1], *b = sim->bindings->pdata[i];
+      if (a->addr >= b->addr || ranges_overlap (a->addr, a->bytes, b->addr, b->bytes))
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_CHECK,
+                       "device %s: hardop bindings at 0x%" G_GINT64_MODIFIER "x and 0x%"
+                       G_GINT64_MODIFIER "x are out of order or overlap",
+                       xrt_device_get_url (device), a->addr, b->addr);
+          ok = FALSE;
+        }
+    }
+  g_rec_mutex_unlock (&sim->lock);
+  return ok;
+}
+
+static void
+klass_show_status (XrtDevice *device, int level, GString *out)
+{
+  Zg330Sim *sim = sim_of (device);
+  const Zg330Profile *p = sim->profile;
+
+  g_rec_mutex_lock (&sim->lock);
+  g_string_append_printf (out, "  profile %s (%s): icore %.0f MHz, DDR %.0f MHz, %.3g TOPS int8 "
+                          "(%.0f MACs/cycle), ETM %.3g GB/s, OCM %" G_GUINT64_FORMAT
+                          " bytes at %.3g GB/s, MPE %ux%u\n",
+                          p->name, p->source, p->icore_clock_hz / 1e6, p->ddr_clock_hz / 1e6,
+                          p->int8_tops, p->macs_per_cycle, p->etm_bandwidth / 1e9,
+                          p->ocm_bytes, p->ocm_bandwidth / 1e9, p->mpe_rows, p->mpe_cols);
+  g_string_append_printf (out, "  registers: version 0x%08x state 0x%x layer count %u timer %"
+                          G_GUINT64_FORMAT " run base 0x%08x size %u master cid %u\n",
+                          p->fpga_version, sim->state, sim->layer_count, sim->timer,
+                          sim->run_base, sim->run_size, sim->master_cid);
+  g_string_append (out, "  tiles (cid: written/read):");
+  for (guint c = 0; c < p->mpe_cols; c++)
+    g_string_append_printf (out, " %u: %u/%u", c, sim->wtiles[c], sim->rtiles[c]);
+  g_string_append_printf (out, "\n  ETM pages touched: %u of %u KiB; hardops bound: %u\n",
+                          zg330_sim_get_etm_pages (device), ZG330_SIM_ETM_PAGE_BYTES / 1024,
+                          sim->bindings->len);
+  if (level >= 1)
+    {
+      for (guint i = 0; i < sim->bindings->len; i++)
+        {
+          Binding *b = sim->bindings->pdata[i];
+          g_string_append_printf (out, "    hardop at 0x%09" G_GINT64_MODIFIER "x %8"
+                                  G_GUINT64_FORMAT " bytes%s\n", b->addr, b->bytes,
+                                  b->exec.merged ? " (merged)" : "");
+        }
+      if (sim->have_launch)
+        {
+          const Zg330LaunchStats *s = &sim->last;
+          g_string_append_printf (out, "  last launch: [0x%" G_GINT64_MODIFIER "x, +%"
+                                  G_GUINT64_FORMAT ") %u hardops%s, layers %u..%u, %"
+                                  G_GUINT64_FORMAT " cycles = %.6f ms + host sync %.6f ms, %"
+                                  G_GUINT64_FORMAT " MACs, ETM %" G_GUINT64_FORMAT "/%"
+                                  G_GUINT64_FORMAT " B, OCM %" G_GUINT64_FORMAT "/%"
+                                  G_GUINT64_FORMAT " B (read/written)%s\n",
+                                  s->addr, s->size, s->n_hardops, s->merged ? " merged" : "",
+                                  s->first_layer, s->first_layer + s->layers, s->icore_cycles,
+                                  s->icore_ms, s->host_sync_ms, s->work.macs,
+                                  s->work.etm_read_bytes, s->work.etm_write_bytes,
+                                  s->work.ocm_read_bytes, s->work.ocm_write_bytes,
+                                  s->failed ? " FAILED" : "");
+        }
+    }
+  g_rec_mutex_unlock (&sim->lock);
+}
+
+static void
+klass_version (XrtDevice *device, GHashTable *out)
+{
+  Zg330Sim *sim = sim_of (device);
+
+  g_rec_mutex_lock (&sim->lock);
+  g_hash_table_insert (out, g_strdup ("device"), g_strdup ("zg330"));
+  g_hash_table_insert (out, g_strdup ("simulator"), g_strdup ("zhuge-workbench board simulator"));
+  g_hash_table_insert (out, g_strdup ("fpga_version"),
+                       g_strdup_printf ("0x%08x", sim->profile->fpga_version));
+  g_hash_table_insert (out, g_strdup ("profile"), g_strdup (sim->profile->source));
+  g_rec_mutex_unlock (&sim->lock);
+}
+
+static const XrtDeviceClass zg330_sim_class = {
+  .type_name = "ZG330 simulated board",
+  .finalize = klass_finalize,
+  .close = klass_close,
+  .reset = klass_reset,
+  .check = klass_check,
+  .show_status = klass_show_status,
+  .version = klass_version,
+  .read_reg = klass_read_reg,
+  .write_reg = klass_write_reg,
+};
+
+XrtDevice *
+zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
+{
+  g_autoptr (Zg330Profile) loaded = NULL;
+  g_autoptr (XrtMemRegion) etm = NULL;
+  g_autoptr (XrtMemRegion) ocm = NULL;
+  g_autoptr (XrtMemRegion) host = NULL;
+  XrtDevice *device;
+  Zg330Sim *sim;
+  OcmStore *ocm_store;
+  guint8 *ocm_bytes;
+
+  if (profile == NULL)
+    {
+      if ((loaded = zg330_profile_load_default (error)) == NULL)
+        return NULL;
+      profile = loaded;
+    }
+  if (profile->ocm_bytes > G_MAXSIZE || (ocm_bytes = g_try_malloc0 (profile->ocm_bytes)) == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
+                   "%s: field 'ocm_bytes': no host memory for an OCM of %" G_GUINT64_FORMAT
+                   " bytes", profile->source, profile->ocm_bytes);
+      return NULL;
+    }
+
+  sim = g_new0 (Zg330Sim, 1);
+  g_rec_mutex_init (&sim->lock);
+  sim->profile = zg330_profile_copy (profile);
+  sim->bindings = g_ptr_array_new_with_free_func (binding_unref);
+  sim->wtiles = g_new0 (guint32, profile->mpe_cols);
+  sim->rtiles = g_new0 (guint32, profile->mpe_cols);
+  sim->master_cid = DEFAULT_MASTER_CID < profile->mpe_cols ? DEFAULT_MASTER_CID : 0;
+  sim->etm_store = etm_store_new ();
+  ocm_store = g_new0 (OcmStore, 1);
+  ocm_store->size = profile->ocm_bytes;
+  ocm_store->bytes = ocm_bytes;
+  sim->ocm_store = ocm_store;
+
+  device = xrt_device_new (&zg330_sim_class, url ? url : "mock://zg330", sim);
+  etm = xrt_mem_region_new_device ("ETM", profile->etm_base, profile->etm_bytes, &etm_ops,
+                                   sim->etm_store, etm_store_free);
+  ocm = xrt_mem_region_new_device ("OCM", 0, profile->ocm_bytes, &ocm_ops, ocm_store,
+                                   ocm_store_free);
+  host = xrt_mem_region_new_host ("HOST", HOST_CAPACITY);
+  sim->etm = etm;
+  sim->ocm = ocm;
+  xrt_device_add_mem_region (device, etm, TRUE);
+  xrt_device_add_mem_region (device, ocm, FALSE);
+  xrt_device_add_mem_region (device, host, FALSE);
+  return device;
+}

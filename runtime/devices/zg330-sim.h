@@ -1,0 +1,262 @@
+/* zg330-sim.h — the simulated ZG330 board (mock://zg330) and the ZG330Device API.
+ *
+ * Memory (DESIGN.md §6):
+ *   "ETM"  (default region) PL DDR: a sparse byte store over [etm_base, etm_base +
+ *          etm_bytes) (4 GiB by default): 64 KiB pages are allocated on first write,
+ *          untouched bytes read as zero.  Chunks are ADDR (the host cannot map them).
+ *   "OCM"  on-chip memory: a flat store of ocm_bytes (from the profile) at device
+ *          addresses [0, ocm_bytes).  Chunks are BOTH (device address + host pointer).
+ *   "HOST" host memory (one buffer per chunk, CPTR).
+ *
+ * Registers: the map below (vendor header zg330_device.h).  Unknown offsets are errors.
+ *
+ * Execution: the vendor's instruction words are opaque, so a backend tells the board what
+ * it placed: zg330_sim_bind_hardop() binds an executor to the ETM range that holds a
+ * hardop's instructions.  zg330_device_icore_calc(addr, size) (or writing the run
+ * registers) runs, in address order, every bound hardop whose instruction range lies in
+ * [addr, addr + size), turns the work each reports into cycles with the timing model
+ * (devices/zg330-timing.h), advances the layer counter, the timer and the tile counters,
+ * and writes per-layer cycle stamps into the timer chunk (configTimer) as the hardware
+ * does.
+ *
+ * Timer chunk layout (configTimer): for layer i (the value of the layer counter when the
+ * layer started) ZG330_TIMER_RECORD_BYTES at offset i * ZG330_TIMER_RECORD_BYTES:
+ *   guint64 LE start, guint64 LE end   (timer values, icore cycles since the last reset)
+ * A hardop with layer_count k spreads its cycles evenly over its k layers (the remainder
+ * goes to the last one); a hardop with layer_count 0 advances the timer but stamps
+ * nothing.  Records that do not fit in the chunk are dropped (counted in the launch
+ * stats); the board never writes outside the chunk.
+ *
+ * Profiler chunk layout (configProfiler): for layer i, ZG330_PROFILER_RECORD_BYTES at
+ * offset i * ZG330_PROFILER_RECORD_BYTES, eight guint64 LE:
+ *   cycles, macs, etm_read_bytes, etm_write_bytes, ocm_read_bytes, ocm_write_bytes,
+ *   compute_cycles, bound (Zg330Bound)
+ * (a hardop's counters split over its layers like its cycles).
+ *
+ * Threads: one launch runs at a time (a recursive device lock); an executor may call
+ * back into the device (registers, regions) from its run callback.  Stores may be read
+ * and written from any thread; page creation in ETM is serialised.
+ *
+ * Ownership: functions taking XrtDevice* require a device opened as mock://zg330
+ * (zg330_sim_is_sim()); anything else is a programming error (g_return_if_fail).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "xrt/xrt-device.h"
+#include "devices/zg330-timing.h"
+
+G_BEGIN_DECLS
+
+/* Register map (byte offsets; 32-bit registers). */
+#define ZG330_REG_STATE_CLEAR   0x04u     /* write: clear the state register */
+#define ZG330_REG_STATE         0x08u     /* read-only: bit 1 = the last launch failed */
+#define ZG330_REG_LAYER_CNT     0x0Cu     /* layers finished; writable (clear to 0) */
+#define ZG330_REG_WTILE_CNT     0x10u     /* tiles written, per core column; writable */
+#define ZG330_REG_RTILE_CNT     0x14u     /* tiles read, per core column; writable */
+#define ZG330_REG_TIMER_CNT     0x18u     /* icore cycles, low 32 bits; writable */
+#define ZG330_REG_VERSION       0x1Cu     /* read-only: the profile's fpga_version */
+#define ZG330_REG_RESET         0x34u     /* write non-zero: reset level 0; reads 0 */
+#define ZG330_REG_ICORE_BASE    0x40000u
+#define ZG330_REG_RUN_BASE      0x40018u  /* ETM address of the instructions to run */
+#define ZG330_REG_RUN_SIZE      0x40020u  /* bytes of instructions */
+#define ZG330_REG_RUN_START     0x40024u  /* write non-zero: icoreCalc(base, size) */
+
+#define ZG330_STATE_LAUNCH_FAILED 0x2u
+
+#define ZG330_TIMER_RECORD_BYTES    16
+#define ZG330_PROFILER_RECORD_BYTES 64
+
+/* Bytes per page of the sparse ETM store. */
+#define ZG330_SIM_ETM_PAGE_BYTES (64 * 1024)
+
+/**
+ * Zg330HardopExec:
+ * How to execute one bound hardop.
+ * @run: executes the op: reads its inputs from and writes its outputs to the device's
+ *   regions (xrt_device_get_mem_region(), xrt_mem_region_read/write) and fills @work
+ *   (zeroed before the call).  Returns FALSE with an error naming the op on failure; the
+ *   board prefixes the instruction address.  Called with the device's launch lock held,
+ *   on the thread that started the launch.
+ * @merged: the bound range is a merged group (its hardops are chained by the icore):
+ *   the launch then pays no host sync even if it runs only this binding.
+ */
+typedef struct {
+  gboolean (*run) (XrtDevice   *device,
+                   gpointer     user_data,
+                   Zg330OpWork *work,
+                   GError     **error);
+  gboolean merged;
+} Zg330HardopExec;
+
+/**
+ * Zg330LaunchStats:
+ * What the last icoreCalc did.
+ * @addr, @size: the launch range.  @n_hardops: bindings run (on failure: those started).
+ * @merged: more than one binding ran, or a binding was marked merged.
+ * @first_layer: the layer counter before the launch.  @layers: layers it advanced.
+ * @icore_cycles: cycles on the icore timer: launch_cycles + the hardops.
+ * @host_sync_cycles: the host's sync after an unmerged launch (0 if merged).
+ * @icore_ms: @icore_cycles in ms (= zg330_device_calc_time()).  @host_sync_ms: likewise.
+ * @work: the hardops' work summed.  @stamps_dropped: layer records that did not fit in
+ * the timer (or profiler) chunk.  @failed: a hardop failed (the launch stopped there).
+ */
+typedef struct {
+  guint64     addr;
+  guint64     size;
+  guint       n_hardops;
+  gboolean    merged;
+  guint32     first_layer;
+  guint32     layers;
+  guint64     icore_cycles;
+  guint64     host_sync_cycles;
+  double      icore_ms;
+  double      host_sync_ms;
+  Zg330OpWork work;
+  guint       stamps_dropped;
+  gboolean    failed;
+} Zg330LaunchStats;
+
+/* ---- the simulator -------------------------------------------------------- */
+
+/* zg330_sim_open:
+ * Opens a simulated board with a copy of @profile (NULL: zg330_profile_load_default()).
+ * @url (nullable, default "mock://zg330") is what xrt_device_get_url() reports.
+ * xrt_device_open("mock://zg330…") calls this.  New reference or NULL. */
+XrtDevice          *zg330_sim_open            (const Zg330Profile *profile,
+                                               const char         *url,
+                                               GError            **error);
+
+gboolean            zg330_sim_is_sim          (XrtDevice *device);
+
+/* The device's profile (borrowed).  The clock setters change it: do not read it while
+ * another thread sets clocks; zg330_sim_dup_profile() gives a private copy. */
+const Zg330Profile *zg330_sim_get_profile     (XrtDevice *device);
+Zg330Profile       *zg330_sim_dup_profile     (XrtDevice *device);
+
+/* zg330_sim_set_timing_field:
+ * What-if on an open board: sets a timing field of its profile (clocks, bandwidths,
+ * fixed costs, tile_bytes) like zg330_profile_set_field().  Fields that size the stores
+ * or the grid (etm_base, etm_bytes, ocm_bytes, mpe_rows, mpe_cols, fpga_version) fail with
+ * XRT_ERROR_PROFILE: open another board with a profile that has them. */
+gboolean            zg330_sim_set_timing_field (XrtDevice  *device,
+                                                const char *field,
+                                                double      value,
+                                                GError    **error);
+
+/* zg330_sim_bind_hardop:
+ * Binds @exec (copied) to the instructions at ETM [@instr_addr, @instr_addr +
+ * @instr_bytes).  @destroy (nullable) is called on @user_data when the binding goes
+ * (unbind, close, device finalized) — never from inside a launch that uses it.
+ * Errors: XRT_ERROR_INVALID_ARGUMENT (0 bytes, no run callback), XRT_ERROR_OUT_OF_RANGE
+ * (outside ETM), XRT_ERROR_OVERLAP (overlaps a binding; its range is named),
+ * XRT_ERROR_CLOSED.  On error nothing is taken: the caller still owns @user_data. */
+gboolean            zg330_sim_bind_hardop     (XrtDevice             *device,
+                                               guint64                instr_addr,
+                                               guint64                instr_bytes,
+                                               const Zg330HardopExec *exec,
+                                               gpointer               user_data,
+                                               GDestroyNotify         destroy,
+                                               GError               **error);
+
+/* Removes every binding that overlaps [addr, addr + size); returns how many. */
+guint               zg330_sim_unbind_range    (XrtDevice *device,
+                                               guint64    addr,
+                                               guint64    size);
+guint               zg330_sim_get_n_bindings  (XrtDevice *device);
+
+/* Fills @stats with the last launch's; FALSE (and zeroes) when nothing ran since open or
+ * the last reset of level >= 1. */
+gboolean            zg330_sim_get_last_launch (XrtDevice        *device,
+                                               Zg330LaunchStats *stats);
+
+/* ETM pages the store has allocated (touched by a write). */
+guint               zg330_sim_get_etm_pages   (XrtDevice *device);
+
+/* ---- ZG330Device API (vendor names) ------------------------------------------ */
+
+/* getRowsCols: the MPE grid. */
+void      zg330_device_get_rows_cols    (XrtDevice *device,
+                                         guint     *rows,
+                                         guint     *cols);
+
+/* readReg/writeReg(cid, rid, offset): a register of core (cid, rid) — cid < cols,
+ * rid < rows (XRT_ERROR_INVALID_ARGUMENT otherwise).  The tile counters are per core
+ * column (cid); every other register is shared by the array.  Same map and errors as
+ * xrt_device_read_reg(), which addresses the master core's. */
+gboolean  zg330_device_read_reg         (XrtDevice *device,
+                                         guint      cid,
+                                         guint      rid,
+                                         guint32    offset,
+                                         guint32   *value,
+                                         GError   **error);
+gboolean  zg330_device_write_reg        (XrtDevice *device,
+                                         guint      cid,
+                                         guint      rid,
+                                         guint32    offset,
+                                         guint32    value,
+                                         GError   **error);
+
+/* icoreCalc(addr, size): runs the hardops bound in [addr, addr + size) (see above).
+ * Errors: XRT_ERROR_INVALID_ARGUMENT (size 0), XRT_ERROR_UNBOUND (nothing bound there;
+ * the message names the range), XRT_ERROR_OVERLAP (a binding straddles the range's
+ * edge), XRT_ERROR_CLOSED, or the failing executor's own error (XRT_ERROR_EXEC when it
+ * gave none) prefixed with the hardop's instruction address; the launch stops at that
+ * hardop and the state register's failure bit is set. */
+gboolean  zg330_device_icore_calc       (XrtDevice *device,
+                                         guint64    addr,
+                                         guint64    size,
+                                         GError   **error);
+
+/* layerCount, wTileCount(cid), rTileCount(cid): the counters (0 for cid out of range). */
+guint32   zg330_device_layer_count      (XrtDevice *device);
+guint32   zg330_device_w_tile_count     (XrtDevice *device, guint cid);
+guint32   zg330_device_r_tile_count     (XrtDevice *device, guint cid);
+
+/* calcTime: the last launch's icore time in ms (0 before any launch). */
+double    zg330_device_calc_time        (XrtDevice *device);
+
+/* configTimer / configProfiler: the ETM chunk the board writes per-layer records to (see
+ * the layouts above); NULL stops recording.  The device keeps a reference.
+ * XRT_ERROR_WRONG_REGION for a chunk that is not on this device's ETM. */
+gboolean  zg330_device_config_timer     (XrtDevice   *device,
+                                         XrtMemChunk *chunk,
+                                         GError     **error);
+gboolean  zg330_device_config_profiler  (XrtDevice   *device,
+                                         XrtMemChunk *chunk,
+                                         GError     **error);
+
+/* setMasterCID: the core column whose tile counters the launches advance (default 1, as
+ * the vendor's; must be < cols). */
+gboolean  zg330_device_set_master_cid   (XrtDevice *device,
+                                         guint      master_cid,
+                                         GError   **error);
+guint     zg330_device_get_master_cid   (XrtDevice *device);
+
+/* setIcoreClkFreq / setDDRClkFreq (Hz): what-ifs on the timing (see
+ * zg330_profile_set_field for how they rescale throughput and bandwidth). */
+gboolean  zg330_device_set_icore_clk_freq (XrtDevice *device,
+                                           guint64    freq_hz,
+                                           GError   **error);
+gboolean  zg330_device_set_ddr_clk_freq   (XrtDevice *device,
+                                           guint64    freq_hz,
+                                           GError   **error);
+
+/* getLayerTime(n): per-layer times in ms of layers [0, n) read back from the timer chunk
+ * (end - start at the current icore clock), as a GArray of double.  Errors:
+ * XRT_ERROR_INVALID_ARGUMENT without a timer chunk, XRT_ERROR_OUT_OF_RANGE when n
+ * records do not fit in it. */
+GArray   *zg330_device_get_layer_time   (XrtDevice *device,
+                                         guint      n_layers,
+                                         GError   **error);
+
+/* showLayerTime(from, count): appends one line per layer (start, end, cycles, ms) to
+ * @out; errors as zg330_device_get_layer_time(). */
+gboolean  zg330_device_show_layer_time  (XrtDevice *device,
+                                         guint      from_idx,
+                                         guint      count,
+                                         GString   *out,
+                                         GError   **error);
+
+G_END_DECLS

@@ -1,0 +1,217 @@
+/* zw-deploy-report.h — the deploy report: what a ZG330Backend did with a network.
+ *
+ * This is the contract between the runtime and every view (DESIGN.md §5): the backend
+ * builds it after apply(), log() writes it as JSON under .icraft/logs/, and the workbench
+ * reads it — from a live backend or from a file — through this model only.
+ *
+ * JSON schema ("format": "zhuge-deploy-report", "version": 1):
+ * {
+ *   "network":  { "name", "path", "n_ops", "max_op_id" },
+ *   "device":   { "url", "ocm_bytes", "etm_bandwidth", "ocm_bandwidth", "icore_clock_hz" },
+ *   "options":  { "merge_hardop", "etm_optimize", "ocm_requested", "ocm_chosen" },   // OcmOpt names
+ *   "segments": [ { "type": "WEIGHT"|"INSTR"|"FTMP"|"INPUT"|"OUTPUT", "logic_addr", "byte_size",
+ *                   "phy_addr", "phy_size", "user_used" } ],
+ *   "ops":      [ { "index", "op_id", "kind", "class", "backend", "layer_count", "launch" } ],
+ *   "values":   [ { "v_id", "producer", "segment", "real", "fake_from", "real_to": [..],
+ *                   "is_ocm", "is_host", "logic_addr", "phy_addr", "byte_size", "chunk", "chunk_offset",
+ *                   "first", "last", "shape": [..], "dtype", "layout" } ],
+ *   "hardops":  [ { "op_id", "weights_logic_addr", "weights_size", "instr_logic_addr", "instr_size",
+ *                   "weights_phy_addr", "instr_phy_addr", "sync_idx": [view_idx, layer_count],
+ *                   "merge_from": [..] } ],
+ *   "launches": [ { "op_id", "merge_from": [..], "layer_count", "first", "last" } ],
+ *   "chunks":   [ { "id", "size", "first", "last", "ftmp_offset", "in_ocm", "ocm_addr", "eligible",
+ *                   "v_ids": [..] } ],
+ *   "etm":      { "ftmp_bytes", "lower_bound", "sum_of_chunks", "method", "seconds" },
+ *   "ocm":      { "capacity", "none_cost_ms", "chosen",
+ *                 "options": [ { "option", "cost_ms", "bytes", "peak_bytes", "seconds", "picks": [chunk ids] } ] }
+ * }
+ * Addresses and sizes are bytes; "first"/"last" are op indices (execution order, inclusive);
+ * "producer"/"fake_from"/"chunk" are -1 when absent; "ocm_addr" is -1 when not in OCM.
+ */
+#pragma once
+
+#include <glib.h>
+#include <cjson/cJSON.h>
+
+G_BEGIN_DECLS
+
+#define ZW_REPORT_ERROR (zw_report_error_quark ())
+GQuark zw_report_error_quark (void);
+
+typedef enum {
+  ZW_REPORT_ERROR_IO,      /* cannot read or write the file */
+  ZW_REPORT_ERROR_PARSE,   /* not JSON */
+  ZW_REPORT_ERROR_FORMAT,  /* not a deploy report, or a field is missing / of the wrong type */
+  ZW_REPORT_ERROR_VERSION, /* a newer version than this build reads */
+} ZwReportError;
+
+#define ZW_DEPLOY_REPORT_VERSION 1
+
+/* SegmentType as in the vendor's zg330backend.h */
+typedef enum {
+  ZW_SEGMENT_WEIGHT = 0,
+  ZW_SEGMENT_INSTR = 1,
+  ZW_SEGMENT_FTMP = 2,
+  ZW_SEGMENT_INPUT = 3,
+  ZW_SEGMENT_OUTPUT = 4,
+  ZW_N_SEGMENTS
+} ZwSegmentType;
+
+/* OcmOpt as in the vendor's zg330backend.h */
+typedef enum {
+  ZW_OCM_BEST_SCORE = -1,
+  ZW_OCM_NONE = 0,
+  ZW_OCM_OPTION1 = 1,
+  ZW_OCM_OPTION2 = 2,
+  ZW_OCM_OPTION3 = 3,
+} ZwOcmOpt;
+
+const char *zw_segment_type_to_string (ZwSegmentType type);
+gboolean zw_segment_type_from_string (const char *text, ZwSegmentType *out);
+const char *zw_ocm_opt_to_string (ZwOcmOpt opt);      /* "NONE", "OPTION1", …, "BEST_SCORE" */
+gboolean zw_ocm_opt_from_string (const char *text, ZwOcmOpt *out); /* also "none", "1", "best" */
+
+typedef struct {
+  ZwSegmentType type;
+  guint64 logic_addr;
+  guint64 byte_size;
+  guint64 phy_addr;
+  guint64 phy_size;
+  gboolean user_used;
+} ZwSegmentInfo;
+
+typedef struct {
+  gint64 op_id;
+  guint index;
+  char *kind;        /* "Input", "HardOp", "Output", "customop::DetPostZG" … */
+  char *op_class;    /* hardop class ("Conv2d"), else the kind */
+  char *backend;     /* "ZG330" or "Host" */
+  gint layer_count;
+  gint launch;       /* index into launches, -1 for host ops */
+} ZwOpInfo;
+
+typedef struct {
+  gint64 v_id;
+  gint64 producer;        /* op id, -1 for none */
+  ZwSegmentType segment;
+  gboolean real;
+  gint64 fake_from;       /* -1 when real */
+  GArray *real_to;        /* gint64 v_ids */
+  gboolean is_ocm;
+  gboolean is_host;
+  guint64 logic_addr;
+  guint64 phy_addr;
+  guint64 byte_size;
+  gint64 chunk;           /* compiler chunk id, -1 for none */
+  guint64 chunk_offset;
+  gint first;
+  gint last;
+  GArray *shape;          /* gint64 */
+  char *dtype;
+  char *layout;
+} ZwValueInfo;
+
+typedef struct {
+  gint64 op_id;
+  guint64 weights_logic_addr;
+  guint64 weights_size;
+  guint64 instr_logic_addr;
+  guint64 instr_size;
+  guint64 weights_phy_addr;
+  guint64 instr_phy_addr;
+  gint sync_idx[2];
+  GArray *merge_from;     /* gint64 op ids */
+} ZwHardOpInfo;
+
+typedef struct {
+  gint64 op_id;           /* merged op id (> network max) or the hardop's own id */
+  GArray *merge_from;     /* gint64 op ids, in execution order */
+  guint layer_count;
+  gint first;             /* op index range covered */
+  gint last;
+} ZwLaunch;
+
+typedef struct {
+  gint64 id;
+  guint64 size;
+  gint first;
+  gint last;
+  guint64 ftmp_offset;
+  gboolean in_ocm;
+  guint64 ocm_addr;       /* G_MAXUINT64 when not in OCM */
+  gboolean eligible;      /* may live in OCM */
+  GArray *v_ids;          /* gint64 */
+} ZwChunkInfo;
+
+typedef struct {
+  ZwOcmOpt option;
+  double cost_ms;
+  guint64 bytes;          /* sum of picked chunk sizes */
+  guint64 peak_bytes;     /* max live OCM bytes */
+  double seconds;
+  GArray *picks;          /* gint64 chunk ids */
+} ZwOcmOptionResult;
+
+typedef struct {
+  gint ref_count;
+  char *network_name;
+  char *network_path;
+  guint n_ops;
+  gint64 max_op_id;
+  char *device_url;
+  guint64 ocm_bytes;
+  double etm_bandwidth;
+  double ocm_bandwidth;
+  double icore_clock_hz;
+  gboolean merge_hardop;
+  gboolean etm_optimize;
+  ZwOcmOpt ocm_requested;
+  ZwOcmOpt ocm_chosen;
+  ZwSegmentInfo segments[ZW_N_SEGMENTS];
+  GArray *ops;            /* ZwOpInfo */
+  GArray *values;         /* ZwValueInfo */
+  GArray *hardops;        /* ZwHardOpInfo */
+  GArray *launches;       /* ZwLaunch */
+  GArray *chunks;         /* ZwChunkInfo */
+  guint64 ftmp_bytes;
+  guint64 lower_bound;
+  guint64 sum_of_chunks;
+  char *etm_method;
+  double etm_seconds;
+  guint64 ocm_capacity;
+  double none_cost_ms;
+  GArray *ocm_options;    /* ZwOcmOptionResult, OPTION1..3 when computed */
+} ZwDeployReport;
+
+/* An empty report (arrays allocated, ready to fill). */
+ZwDeployReport *zw_deploy_report_new (void);
+ZwDeployReport *zw_deploy_report_ref (ZwDeployReport *report);
+void zw_deploy_report_unref (ZwDeployReport *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDeployReport, zw_deploy_report_unref)
+
+/* Initialises the GArrays of an element before appending it. */
+void zw_value_info_init (ZwValueInfo *v);
+void zw_hardop_info_init (ZwHardOpInfo *h);
+void zw_launch_init (ZwLaunch *l);
+void zw_chunk_info_init (ZwChunkInfo *c);
+void zw_ocm_option_result_init (ZwOcmOptionResult *o);
+
+/* Lookups (linear or indexed; NULL when absent). */
+const ZwValueInfo *zw_deploy_report_find_value (const ZwDeployReport *report, gint64 v_id);
+const ZwOpInfo *zw_deploy_report_find_op (const ZwDeployReport *report, gint64 op_id);
+const ZwChunkInfo *zw_deploy_report_find_chunk (const ZwDeployReport *report, gint64 id);
+
+/* OCM bytes in use at op index @index (sum of the live OCM chunks). */
+guint64 zw_deploy_report_ocm_live_bytes (const ZwDeployReport *report, gint index);
+/* FTMP bytes live at op index @index (sum of live chunk sizes). */
+guint64 zw_deploy_report_ftmp_live_bytes (const ZwDeployReport *report, gint index);
+
+cJSON *zw_deploy_report_to_json (const ZwDeployReport *report);
+/* The readable log: options, segments, ETM and OCM plans, launches, every ValueInfo. */
+char *zw_deploy_report_to_text (const ZwDeployReport *report);
+ZwDeployReport *zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **error);
+/* Atomic write (g_file_set_contents). */
+gboolean zw_deploy_report_save (const ZwDeployReport *report, const char *path, GError **error);
+ZwDeployReport *zw_deploy_report_load (const char *path, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,173 @@
+/* xrt-device.h — an XRT device: open by URL, memory regions, registers, status.
+ *
+ * The vendor's Device (xrt manual §2.5) in C.  A device is a set of named memory regions
+ * (one of them the default) plus a register space; what sits behind them depends on the
+ * URL:
+ *
+ *   mock://zg330                 the simulated ZG330 board (devices/zg330-sim.h): ETM,
+ *                                OCM and HOST regions, registers, icore execution and
+ *                                timing from data/devices/zg330.json
+ *   mock://zg330?profile=PATH    the same board with another device profile
+ *   socket://…, axi://…          recognised, but not available in this build
+ *
+ * Ownership: XrtDevice is reference counted (atomic).  Regions returned by the getters
+ * are borrowed and live at least as long as the device; chunks keep their region alive
+ * even after the device is gone.
+ *
+ * Threads: every function may be called from any thread.  The simulated board runs one
+ * icore launch at a time; register accesses wait for a launch in progress.
+ *
+ * Errors: XRT_ERROR (xrt/xrt-mem.h).
+ */
+#pragma once
+
+#include <stdio.h>
+#include <glib.h>
+
+#include "xrt/xrt-mem.h"
+
+G_BEGIN_DECLS
+
+/* xrt_device_open:
+ * Opens the device named by @url (see above).  Errors: XRT_ERROR_URL for a malformed URL,
+ * an unknown scheme (the message lists the supported ones), an unknown mock device or an
+ * unknown URL parameter; XRT_ERROR_NOT_AVAILABLE for socket:// and axi://;
+ * XRT_ERROR_PROFILE when the device profile does not load.  Returns a new reference. */
+XrtDevice    *xrt_device_open          (const char *url,
+                                        GError    **error);
+
+XrtDevice    *xrt_device_ref           (XrtDevice *device);
+void          xrt_device_unref         (XrtDevice *device);
+
+/* xrt_device_close:
+ * Device::Close: frees every chunk of every region (handles still held report
+ * XRT_ERROR_FREED), releases device-side state (the simulator's hardop bindings, timer
+ * and profiler chunks) and makes every later call that needs the device fail with
+ * XRT_ERROR_CLOSED.  Idempotent.  The caller still drops its reference. */
+void          xrt_device_close         (XrtDevice *device);
+gboolean      xrt_device_is_closed     (XrtDevice *device);
+
+/* The URL the device was opened with; its scheme ("mock") and device part ("zg330"). */
+const char   *xrt_device_get_url       (XrtDevice *device);
+const char   *xrt_device_get_scheme    (XrtDevice *device);
+const char   *xrt_device_get_name      (XrtDevice *device);
+
+/* xrt_device_get_version:
+ * Device::version(): a new GHashTable of strings to strings (free with
+ * g_hash_table_unref()): "url" for every device; the simulator adds "device" ("zg330"),
+ * "fpga_version" ("0x03300100"), "profile" (its file or "built-in") and "simulator". */
+GHashTable   *xrt_device_get_version   (XrtDevice *device);
+
+/* xrt_device_reset:
+ * Device::reset(level).  Simulator: level 0 clears the registers (layer count, timer,
+ * tile counts, state, run base/size); level >= 1 also zeroes the OCM and forgets the last
+ * launch.  Memory allocations and hardop bindings are kept. */
+gboolean      xrt_device_reset         (XrtDevice *device,
+                                        int        level,
+                                        GError   **error);
+
+/* xrt_device_check:
+ * Device::check(level).  Level 0: the device is open and its registers answer;
+ * level >= 1 also verifies every region's allocator (xrt_mem_manager_check()).
+ * FALSE with XRT_ERROR_CHECK / XRT_ERROR_CLOSED naming what is wrong. */
+gboolean      xrt_device_check         (XrtDevice *device,
+                                        int        level,
+                                        GError   **error);
+
+/* xrt_device_show_status:
+ * Device::showStatus(level): appends a human-readable report to @out.  Level 0: URL,
+ * registers, region usage; level >= 1 adds every chunk and (simulator) every hardop
+ * binding and the last launch. */
+void          xrt_device_show_status   (XrtDevice *device,
+                                        int        level,
+                                        GString   *out);
+/* Same, written to @stream (e.g. stdout). */
+void          xrt_device_print_status  (XrtDevice *device,
+                                        int        level,
+                                        FILE      *stream);
+
+/* Device::setWaitTime: the longest a host waits for a tensor sync, in ms (default 10000).
+ * The simulator runs synchronously and only records it. */
+void          xrt_device_set_wait_time (XrtDevice *device,
+                                        guint64    wait_time_ms);
+guint64       xrt_device_get_wait_time (XrtDevice *device);
+
+/* ---- memory regions ---------------------------------------------------- */
+
+/* The region called @name (ASCII case-insensitive: "ETM", "OCM", "HOST" on the
+ * simulator), borrowed; NULL with XRT_ERROR_INVALID_ARGUMENT listing the region names. */
+XrtMemRegion *xrt_device_get_mem_region     (XrtDevice  *device,
+                                             const char *name,
+                                             GError    **error);
+/* The default region (the simulator's is "ETM"), borrowed. */
+XrtMemRegion *xrt_device_get_default_mem_region (XrtDevice *device);
+gboolean      xrt_device_set_default_mem_region (XrtDevice  *device,
+                                                 const char *name,
+                                                 GError    **error);
+/* Region names in declaration order (NULL-terminated, owned by the device). */
+const char *const *xrt_device_list_mem_regions (XrtDevice *device);
+
+/* xrt_device_malloc:
+ * Device::malloc(region, bytes): allocates @bytes on @region_name (NULL: the default
+ * region), auto_free, aligned to XRT_MEM_DEFAULT_ALIGNMENT.  New reference or NULL. */
+XrtMemChunk  *xrt_device_malloc        (XrtDevice  *device,
+                                        const char *region_name,
+                                        guint64     bytes,
+                                        GError    **error);
+
+/* ---- registers ---------------------------------------------------------- */
+
+/* xrt_device_read_reg / _write_reg:
+ * Device::readReg/writeReg on the default register region: 32-bit registers at byte
+ * address @addr (a multiple of 4; XRT_ERROR_INVALID_ARGUMENT otherwise).  Unknown
+ * addresses fail with XRT_ERROR_REGISTER naming the address.  The simulator's map is in
+ * devices/zg330-sim.h (ZG330_REG_*); writing ZG330_REG_RUN_START there starts
+ * icoreCalc(run base, run size) and returns its error. */
+gboolean      xrt_device_read_reg      (XrtDevice *device,
+                                        guint64    addr,
+                                        guint32   *value,
+                                        GError   **error);
+gboolean      xrt_device_write_reg     (XrtDevice *device,
+                                        guint64    addr,
+                                        guint32    value,
+                                        GError   **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtDevice, xrt_device_unref)
+
+/* ---- for device implementations --------------------------------------- */
+
+/**
+ * XrtDeviceClass:
+ * The operations a device implementation provides; a static table.  All callbacks are
+ * called without any XrtDevice lock held.  @finalize frees the implementation data
+ * (xrt_device_get_impl()); @close releases device-side state at xrt_device_close()
+ * (optional).  @read_reg / @write_reg get a 4-aligned address.
+ */
+typedef struct {
+  const char *type_name;
+  void        (*finalize)    (XrtDevice *device);
+  void        (*close)       (XrtDevice *device);
+  gboolean    (*reset)       (XrtDevice *device, int level, GError **error);
+  gboolean    (*check)       (XrtDevice *device, int level, GError **error);
+  void        (*show_status) (XrtDevice *device, int level, GString *out);
+  void        (*version)     (XrtDevice *device, GHashTable *out);
+  gboolean    (*read_reg)    (XrtDevice *device, guint64 addr, guint32 *value, GError **error);
+  gboolean    (*write_reg)   (XrtDevice *device, guint64 addr, guint32 value, GError **error);
+} XrtDeviceClass;
+
+/* xrt_device_new:
+ * A device of @klass for @url (scheme and name parsed from it) with implementation data
+ * @impl (freed by klass->finalize).  Regions are added with xrt_device_add_mem_region()
+ * before the device is handed out. */
+XrtDevice    *xrt_device_new           (const XrtDeviceClass *klass,
+                                        const char           *url,
+                                        gpointer              impl);
+gpointer      xrt_device_get_impl      (XrtDevice *device);
+const XrtDeviceClass *xrt_device_get_class (XrtDevice *device);
+/* Adds @region (the device takes a reference) under its name; the first region added, or
+ * one added with @is_default, becomes the default. */
+void          xrt_device_add_mem_region (XrtDevice    *device,
+                                         XrtMemRegion *region,
+                                         gboolean      is_default);
+
+G_END_DECLS

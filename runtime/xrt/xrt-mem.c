@@ -1,0 +1,1427 @@
+/* xrt-mem.c — MemPtr, MemRegion, MemManager (best-fit allocator), MemChunk. */
+#include "xrt/xrt-mem.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (xrt-error-quark, xrt_error)
+
+/* Copies between two stores that the host cannot address go through a bounce buffer of
+ * this size, so copying a GiB-sized chunk never needs a GiB of host memory. */
+#define BOUNCE_BYTES (1u << 20)
+
+typedef struct {
+  guint64 start;
+  guint64 size;
+} FreeBlock;
+
+struct _XrtMemManager {
+  XrtMemRegion *region;
+  GArray       *free_blocks;   /* FreeBlock, sorted by start, disjoint, never adjacent */
+  GTree        *chunks;        /* &chunk->addr -> chunk; weak: chunks own themselves */
+  guint64       used;
+};
+
+struct _XrtMemRegion {
+  gint                  ref_count;
+  gchar                *name;
+  gboolean              host;
+  guint64               base;
+  guint64               size;
+  const XrtMemStoreOps *ops;
+  gpointer              store;
+  GDestroyNotify        store_free;
+  XrtDevice            *device;    /* weak */
+  GMutex                lock;      /* allocator, chunk tree, orphan flags, device */
+  XrtMemManager         manager;
+};
+
+struct _XrtMemChunk {
+  gint           ref_count;
+  XrtMemRegion  *region;       /* a reference while ref_count > 0 */
+  XrtMemChunk   *parent;       /* sub-chunks only (a reference) */
+  guint64        addr;
+  guint64        size;
+  guint8        *host;         /* host regions: the bytes */
+  gboolean       host_owned;   /* host was g_malloc'd by us */
+  GDestroyNotify host_notify;  /* wrapped host memory */
+  gpointer       host_notify_data;
+  gboolean       auto_free;
+  /* A non-auto_free chunk whose last reference went stays in the region's tree as an
+   * "orphan" (owned by the region, holding no region reference) until it is freed or
+   * handed out again by list/find.  Protected by the region lock. */
+  gboolean       orphan;
+  gint           freed;        /* atomic */
+};
+
+/* ---- MemPtr ------------------------------------------------------------ */
+
+XrtMemPtr
+xrt_mem_ptr_null (void)
+{
+  return (XrtMemPtr) { XRT_PTR_CPTR, NULL, 0 };
+}
+
+XrtMemPtr
+xrt_mem_ptr_from_cptr (gpointer cptr)
+{
+  return (XrtMemPtr) { XRT_PTR_CPTR, cptr, 0 };
+}
+
+XrtMemPtr
+xrt_mem_ptr_from_addr (guint64 addr)
+{
+  return (XrtMemPtr) { XRT_PTR_ADDR, NULL, addr };
+}
+
+XrtMemPtr
+xrt_mem_ptr_from_both (gpointer cptr, guint64 addr)
+{
+  return (XrtMemPtr) { XRT_PTR_BOTH, cptr, addr };
+}
+
+gboolean
+xrt_mem_ptr_is_null (XrtMemPtr ptr)
+{
+  return ptr.ptype == XRT_PTR_CPTR && ptr.cptr == NULL;
+}
+
+XrtMemPtr
+xrt_mem_ptr_offset (XrtMemPtr ptr, guint64 delta)
+{
+  if (ptr.ptype != XRT_PTR_ADDR && ptr.cptr != NULL)
+    ptr.cptr += delta;
+  if (ptr.ptype != XRT_PTR_CPTR)
+    ptr.addr += delta;
+  return ptr;
+}
+
+guint8 *
+xrt_mem_ptr_get_cptr (XrtMemPtr ptr, GError **error)
+{
+  if (ptr.ptype == XRT_PTR_ADDR)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_WRONG_REGION,
+                   "MemPtr 0x%" G_GINT64_MODIFIER "x is a device address (ADDR), "
+                   "the host cannot address it", ptr.addr);
+      return NULL;
+    }
+  return ptr.cptr;
+}
+
+gboolean
+xrt_mem_ptr_get_addr (XrtMemPtr ptr, guint64 *addr, GError **error)
+{
+  if (ptr.ptype == XRT_PTR_CPTR)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_WRONG_REGION,
+                   "MemPtr %p is a host pointer (CPTR) without a device address",
+                   (void *) ptr.cptr);
+      return FALSE;
+    }
+  *addr = ptr.addr;
+  return TRUE;
+}
+
+gchar *
+xrt_mem_ptr_to_string (XrtMemPtr ptr)
+{
+  if (xrt_mem_ptr_is_null (ptr))
+    return g_strdup ("null");
+  switch (ptr.ptype)
+    {
+    case XRT_PTR_CPTR:
+      return g_strdup_printf ("%p (CPTR)", (void *) ptr.cptr);
+    case XRT_PTR_ADDR:
+      return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x (ADDR)", ptr.addr);
+    case XRT_PTR_BOTH:
+    default:
+      return g_strdup_printf ("%p/0x%" G_GINT64_MODIFIER "x (BOTH)",
+                              (void *) ptr.cptr, ptr.addr);
+    }
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static gint
+compare_u64 (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  (void) user_data;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static gboolean
+is_power_of_two (guint64 v)
+{
+  return v != 0 && (v & (v - 1)) == 0;
+}
+
+/* Region address of a pointer: host regions key chunks by host pointer value. */
+static gboolean
+region_addr_of (XrtMemRegion *region, XrtMemPtr ptr, guint64 *addr, GError **error)
+{
+  if (region->host)
+    {
+      if (ptr.ptype == XRT_PTR_ADDR)
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_WRONG_REGION,
+                       "region %s holds host memory; device address 0x%"
+                       G_GINT64_MODIFIER "x does not point into it",
+                       region->name, ptr.addr);
+          return FALSE;
+        }
+      *addr = (guint64) (guintptr) ptr.cptr;
+      return TRUE;
+    }
+  if (ptr.ptype == XRT_PTR_CPTR)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_WRONG_REGION,
+                   "region %s is device memory; host pointer %p has no device address",
+                   region->name, (void *) ptr.cptr);
+      return FALSE;
+    }
+  *addr = ptr.addr;
+  return TRUE;
+}
+
+/* TRUE when [addr, addr + bytes) lies inside [base, base + size), overflow-safe. */
+static gboolean
+range_inside (guint64 base, guint64 size, guint64 addr, guint64 bytes)
+{
+  return addr >= base && bytes <= size && addr - base <= size - bytes;
+}
+
+/* Takes a reference unless the count already dropped to zero (the chunk is dying or an
+ * orphan); used wherever a chunk is found through the region's weak tree. */
+static gboolean
+chunk_try_ref (XrtMemChunk *chunk)
+{
+  gint old;
+
+  do
+    {
+      old = g_atomic_int_get (&chunk->ref_count);
+      if (old == 0)
+        return FALSE;
+    }
+  while (!g_atomic_int_compare_and_exchange (&chunk->ref_count, old, old + 1));
+  return TRUE;
+}
+
+/* Hands out a chunk found in the tree (region lock held): a live one gets one more
+ * reference, an orphan comes back to life with a single reference. */
+static XrtMemChunk *
+chunk_claim_locked (XrtMemChunk *chunk)
+{
+  if (chunk->orphan)
+    {
+      chunk->orphan = FALSE;
+      g_atomic_int_set (&chunk->ref_count, 1);
+      xrt_mem_region_ref (chunk->region);
+      return chunk;
+    }
+  return chunk_try_ref (chunk) ? chunk : NULL;
+}
+
+/* The live chunk of the tree containing addr (region lock held), or NULL. */
+static XrtMemChunk *
+tree_find_containing (XrtMemManager *m, guint64 addr)
+{
+  GTreeNode *node = g_tree_upper_bound (m->chunks, &addr);
+  XrtMemChunk *chunk;
+
+  node = node ? g_tree_node_previous (node) : g_tree_node_last (m->chunks);
+  if (node == NULL)
+    return NULL;
+  chunk = g_tree_node_value (node);
+  if (addr - chunk->addr < chunk->size)
+    return chunk;
+  return NULL;
+}
+
+/* ---- free list ---------------------------------------------------------- */
+
+/* Index of the first free block starting after addr. */
+static guint
+free_list_upper (GArray *blocks, guint64 addr)
+{
+  guint lo = 0, hi = blocks->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (blocks, FreeBlock, mid).start <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Returns [start, start + size) to the free list, merging it with the neighbours it
+ * touches so the list stays fully coalesced. */
+static void
+free_list_insert (GArray *blocks, guint64 start, guint64 size)
+{
+  guint idx = free_list_upper (blocks, start);
+  FreeBlock *prev = idx > 0 ? &g_array_index (blocks, FreeBlock, idx - 1) : NULL;
+  FreeBlock *next = idx < blocks->len ? &g_array_index (blocks, FreeBlock, idx) : NULL;
+  gboolean merge_prev = prev && prev->start + prev->size == start;
+  gboolean merge_next = next && start + size == next->start;
+
+  g_assert (!prev || prev->start + prev->size <= start);
+  g_assert (!next || start + size <= next->start);
+
+  if (merge_prev && merge_next)
+    {
+      prev->size += size + next->size;
+      g_array_remove_index (blocks, idx);
+    }
+  else if (merge_prev)
+    prev->size += size;
+  else if (merge_next)
+    {
+      next->start = start;
+      next->size += size;
+    }
+  else
+    {
+      FreeBlock b = { start, size };
+      g_array_insert_val (blocks, idx, b);
+    }
+}
+
+/* Carves [addr, addr + size) out of free block idx, which must contain it. */
+static void
+free_list_take (GArray *blocks, guint idx, guint64 addr, guint64 size)
+{
+  FreeBlock b = g_array_index (blocks, FreeBlock, idx);
+  guint64 front = addr - b.start;
+  guint64 back = b.start + b.size - (addr + size);
+
+  g_assert (addr >= b.start && addr + size <= b.start + b.size);
+  if (front > 0 && back > 0)
+    {
+      FreeBlock tail = { addr + size, back };
+      g_array_index (blocks, FreeBlock, idx).size = front;
+      g_array_insert_val (blocks, idx + 1, tail);
+    }
+  else if (front > 0)
+    g_array_index (blocks, FreeBlock, idx).size = front;
+  else if (back > 0)
+    {
+      g_array_index (blocks, FreeBlock, idx).start = addr + size;
+      g_array_index (blocks, FreeBlock, idx).size = back;
+    }
+  else
+    g_array_remove_index (blocks, idx);
+}
+
+static guint64
+free_list_largest (GArray *blocks)
+{
+  guint64 largest = 0;
+
+  for (guint i = 0; i < blocks->len; i++)
+    largest = MAX (largest, g_array_index (blocks, FreeBlock, i).size);
+  return largest;
+}
+
+/* ---- chunks (internal) -------------------------------------------------- */
+
+static XrtMemChunk *
+chunk_new_locked (XrtMemRegion *region, guint64 addr, guint64 size, gboolean auto_free)
+{
+  XrtMemChunk *chunk = g_new0 (XrtMemChunk, 1);
+
+  chunk->ref_count = 1;
+  chunk->region = xrt_mem_region_ref (region);
+  chunk->addr = addr;
+  chunk->size = size;
+  chunk->auto_free = auto_free;
+  g_tree_insert (region->manager.chunks, &chunk->addr, chunk);
+  region->manager.used += size;
+  return chunk;
+}
+
+/* Gives a chunk's bytes back (region lock held).  The struct itself stays. */
+static void
+chunk_release_locked (XrtMemRegion *region, XrtMemChunk *chunk)
+{
+  XrtMemManager *m = &region->manager;
+
+  g_atomic_int_set (&chunk->freed, 1);
+  g_tree_remove (m->chunks, &chunk->addr);
+  m->used -= chunk->size;
+  if (region->host)
+    {
+      if (chunk->host_owned)
+        g_free (chunk->host);
+      else if (chunk->host_notify)
+        chunk->host_notify (chunk->host_notify_data);
+      chunk->host = NULL;
+      chunk->host_owned = FALSE;
+      chunk->host_notify = NULL;
+    }
+  else
+    free_list_insert (m->free_blocks, chunk->addr, chunk->size);
+}
+
+static XrtMemChunk *
+chunk_root (XrtMemChunk *chunk)
+{
+  while (chunk->parent)
+    chunk = chunk->parent;
+  return chunk;
+}
+
+static gboolean
+chunk_check_live (XrtMemChunk *chunk, GError **error)
+{
+  XrtMemChunk *root = chunk_root (chunk);
+
+  if (g_atomic_int_get (&root->freed))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_FREED,
+                   "chunk at 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT
+                   " bytes) in region %s was freed",
+                   chunk->addr, chunk->size, chunk->region->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+chunk_check_range (XrtMemChunk *chunk, guint64 offset, guint64 bytes, const char *what,
+                   GError **error)
+{
+  if (!range_inside (0, chunk->size, offset, bytes))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,
+                   "%s of %" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                   " is outside chunk 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT
+                   " bytes) in region %s",
+                   what, bytes, offset, chunk->addr, chunk->size, chunk->region->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- MemRegion ----------------------------------------------------------- */
+
+static XrtMemRegion *
+region_new (const char *name, gboolean host, guint64 base, guint64 size)
+{
+  XrtMemRegion *region = g_new0 (XrtMemRegion, 1);
+
+  region->ref_count = 1;
+  region->name = g_strdup (name);
+  region->host = host;
+  region->base = base;
+  region->size = size;
+  g_mutex_init (&region->lock);
+  region->manager.region = region;
+  region->manager.free_blocks = g_array_new (FALSE, FALSE, sizeof (FreeBlock));
+  region->manager.chunks = g_tree_new_full (compare_u64, NULL, NULL, NULL);
+  return region;
+}
+
+XrtMemRegion *
+xrt_mem_region_new_device (const char           *name,
+                           guint64               base,
+                           guint64               size,
+                           const XrtMemStoreOps *ops,
+                           gpointer              store,
+                           GDestroyNotify        store_free)
+{
+  XrtMemRegion *region;
+  FreeBlock all = { base, size };
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (size > 0 && base <= G_MAXUINT64 - (size - 1), NULL);
+  g_return_val_if_fail (ops != NULL && ops->read != NULL && ops->write != NULL, NULL);
+
+  region = region_new (name, FALSE, base, size);
+  region->ops = ops;
+  region->store = store;
+  region->store_free = store_free;
+  g_array_append_val (region->manager.free_blocks, all);
+  return region;
+}
+
+XrtMemRegion *
+xrt_mem_region_new_host (const char *name, guint64 capacity)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (capacity > 0, NULL);
+
+  return region_new (name, TRUE, 0, capacity);
+}
+
+XrtMemRegion *
+xrt_host_mem_region_get_default (void)
+{
+  static XrtMemRegion *host_region;
+
+  if (g_once_init_enter (&host_region))
+    g_once_init_leave (&host_region, xrt_mem_region_new_host ("HOST", G_MAXUINT64));
+  return host_region;
+}
+
+XrtMemRegion *
+xrt_mem_region_ref (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, NULL);
+  g_atomic_int_inc (&region->ref_count);
+  return region;
+}
+
+static gboolean
+destroy_orphan (gpointer key, gpointer value, gpointer user_data)
+{
+  XrtMemChunk *chunk = value;
+
+  (void) key;
+  (void) user_data;
+  /* Every live chunk holds a region reference, so only orphans can remain here. */
+  g_assert (chunk->orphan);
+  if (chunk->host_owned)
+    g_free (chunk->host);
+  else if (chunk->host_notify)
+    chunk->host_notify (chunk->host_notify_data);
+  g_free (chunk);
+  return FALSE;
+}
+
+void
+xrt_mem_region_unref (XrtMemRegion *region)
+{
+  g_return_if_fail (region != NULL);
+
+  if (!g_atomic_int_dec_and_test (&region->ref_count))
+    return;
+  g_tree_foreach (region->manager.chunks, destroy_orphan, NULL);
+  g_tree_destroy (region->manager.chunks);
+  g_array_unref (region->manager.free_blocks);
+  if (region->store_free)
+    region->store_free (region->store);
+  g_mutex_clear (&region->lock);
+  g_free (region->name);
+  g_free (region);
+}
+
+const char *
+xrt_mem_region_get_name (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, NULL);
+  return region->name;
+}
+
+gboolean
+xrt_mem_region_is_host (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, FALSE);
+  return region->host;
+}
+
+guint64
+xrt_mem_region_get_base (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, 0);
+  return region->base;
+}
+
+guint64
+xrt_mem_region_get_size (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, 0);
+  return region->size;
+}
+
+XrtPtrType
+xrt_mem_region_get_ptype (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, XRT_PTR_ADDR);
+  if (region->host)
+    return XRT_PTR_CPTR;
+  return region->ops->host_pointer ? XRT_PTR_BOTH : XRT_PTR_ADDR;
+}
+
+XrtDevice *
+xrt_mem_region_get_device (XrtMemRegion *region)
+{
+  XrtDevice *device;
+
+  g_return_val_if_fail (region != NULL, NULL);
+  g_mutex_lock (&region->lock);
+  device = region->device;
+  g_mutex_unlock (&region->lock);
+  return device;
+}
+
+void
+xrt_mem_region_set_device (XrtMemRegion *region, XrtDevice *device)
+{
+  g_return_if_fail (region != NULL);
+  g_mutex_lock (&region->lock);
+  region->device = device;
+  g_mutex_unlock (&region->lock);
+}
+
+XrtMemManager *
+xrt_mem_region_get_manager (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, NULL);
+  return &region->manager;
+}
+
+static XrtMemChunk *
+host_malloc (XrtMemRegion *region, guint64 bytes, gboolean auto_free, GError **error)
+{
+  XrtMemChunk *chunk;
+  guint8 *buffer;
+
+  if (bytes > G_MAXSIZE || (buffer = g_try_malloc0 (bytes)) == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
+                   "region %s: the host has no %" G_GUINT64_FORMAT " bytes to give",
+                   region->name, bytes);
+      return NULL;
+    }
+  g_mutex_lock (&region->lock);
+  if (bytes > region->size - region->manager.used)
+    {
+      guint64 left = region->size - region->manager.used;
+      g_mutex_unlock (&region->lock);
+      g_free (buffer);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
+                   "region %s: %" G_GUINT64_FORMAT " bytes requested, %" G_GUINT64_FORMAT
+                   " of its %" G_GUINT64_FORMAT " bytes capacity left",
+                   region->name, bytes, left, region->size);
+      return NULL;
+    }
+  chunk = g_new0 (XrtMemChunk, 1);
+  chunk->ref_count = 1;
+  chunk->region = xrt_mem_region_ref (region);
+  chunk->addr = (guint64) (guintptr) buffer;
+  chunk->size = bytes;
+  chunk->host = buffer;
+  chunk->host_owned = TRUE;
+  chunk->auto_free = auto_free;
+  g_tree_insert (region->manager.chunks, &chunk->addr, chunk);
+  region->manager.used += bytes;
+  g_mutex_unlock (&region->lock);
+  return chunk;
+}
+
+XrtMemChunk *
+xrt_mem_region_malloc (XrtMemRegion *region,
+                       guint64       bytes,
+                       gboolean      auto_free,
+                       guint64       alignment,
+                       GError      **error)
+{
+  XrtMemManager *m;
+  XrtMemChunk *chunk;
+  gint best = -1;
+  guint64 best_size = 0, best_addr = 0;
+
+  g_return_val_if_fail (region != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (alignment == 0)
+    alignment = XRT_MEM_DEFAULT_ALIGNMENT;
+  if (bytes == 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "region %s: cannot allocate 0 bytes", region->name);
+      return NULL;
+    }
+  if (!is_power_of_two (alignment))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "region %s: alignment %" G_GUINT64_FORMAT " is not a power of two",
+                   region->name, alignment);
+      return NULL;
+    }
+  if (region->host)
+    return host_malloc (region, bytes, auto_free, error);
+
+  m = &region->manager;
+  g_mutex_lock (&region->lock);
+  for (guint i = 0; i < m->free_blocks->len; i++)
+    {
+      FreeBlock b = g_array_index (m->free_blocks, FreeBlock, i);
+      guint64 aligned, pad;
+
+      if (b.start > G_MAXUINT64 - (alignment - 1))
+        continue;
+      aligned = (b.start + alignment - 1) & ~(alignment - 1);
+      pad = aligned - b.start;
+      if (pad >= b.size || bytes > b.size - pad)
+        continue;
+      if (best < 0 || b.size < best_size)
+        {
+          best = (gint) i;
+          best_size = b.size;
+          best_addr = aligned;
+        }
+    }
+  if (best < 0)
+    {
+      guint64 largest = free_list_largest (m->free_blocks);
+      guint64 free_bytes = region->size - m->used;
+      g_mutex_unlock (&region->lock);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
+                   "region %s: no free block for %" G_GUINT64_FORMAT " bytes aligned to %"
+                   G_GUINT64_FORMAT " (largest free block %" G_GUINT64_FORMAT " bytes, %"
+                   G_GUINT64_FORMAT " bytes free in all)",
+                   region->name, bytes, alignment, largest, free_bytes);
+      return NULL;
+    }
+  free_list_take (m->free_blocks, (guint) best, best_addr, bytes);
+  chunk = chunk_new_locked (region, best_addr, bytes, auto_free);
+  g_mutex_unlock (&region->lock);
+  return chunk;
+}
+
+XrtMemChunk *
+xrt_mem_region_malloc_at (XrtMemRegion *region,
+                          guint64       addr,
+                          guint64       bytes,
+                          gboolean      auto_free,
+                          GError      **error)
+{
+  XrtMemManager *m;
+  XrtMemChunk *chunk;
+  guint idx;
+  FreeBlock b;
+
+  g_return_val_if_fail (region != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (region->host)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "region %s holds host memory: use xrt_mem_region_wrap_host() to put a "
+                   "chunk at a fixed place", region->name);
+      return NULL;
+    }
+  if (bytes == 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "region %s: cannot allocate 0 bytes at 0x%" G_GINT64_MODIFIER "x",
+                   region->name, addr);
+      return NULL;
+    }
+  if (!range_inside (region->base, region->size, addr, bytes))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,
+                   "region %s: [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                   ") is outside [0x%" G_GINT64_MODIFIER "x, 0x%" G_GINT64_MODIFIER "x)",
+                   region->name, addr, bytes, region->base, region->base + region->size);
+      return NULL;
+    }
+
+  m = &region->manager;
+  g_mutex_lock (&region->lock);
+  idx = free_list_upper (m->free_blocks, addr);
+  if (idx == 0
+      || (b = g_array_index (m->free_blocks, FreeBlock, idx - 1),
+          !range_inside (b.start, b.size, addr, bytes)))
+    {
+      XrtMemChunk *taken = tree_find_containing (m, addr);
+      if (taken == NULL)
+        {
+          /* The start is free but the end runs into a chunk: name that chunk. */
+          GTreeNode *node = g_tree_upper_bound (m->chunks, &addr);
+          taken = node ? g_tree_node_value (node) : NULL;
+        }
+      g_set_error (error, XRT_ERROR, XRT_ERROR_OVERLAP,
+                   "region %s: [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                   ") overlaps the chunk at 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT
+                   " bytes)", region->name, addr, bytes,
+                   taken ? taken->addr : 0, taken ? taken->size : 0);
+      g_mutex_unlock (&region->lock);
+      return NULL;
+    }
+  free_list_take (m->free_blocks, idx - 1, addr, bytes);
+  chunk = chunk_new_locked (region, addr, bytes, auto_free);
+  g_mutex_unlock (&region->lock);
+  return chunk;
+}
+
+XrtMemChunk *
+xrt_mem_region_wrap_host (XrtMemRegion  *region,
+                          gpointer       data,
+                          guint64        bytes,
+                          GDestroyNotify notify,
+                          gboolean       auto_free,
+                          GError       **error)
+{
+  XrtMemManager *m;
+  XrtMemChunk *chunk, *other;
+  guint64 addr = (guint64) (guintptr) data;
+  GTreeNode *node;
+
+  g_return_val_if_fail (region != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+
+  if (!region->host || bytes == 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "region %s: %s", region->name,
+                   !region->host ? "only host regions can wrap host memory"
+                                 : "cannot wrap 0 bytes");
+      return NULL;
+    }
+  m = &region->manager;
+  g_mutex_lock (&region->lock);
+  other = tree_find_containing (m, addr);
+  if (other == NULL && (node = g_tree_upper_bound (m->chunks, &addr)) != NULL)
+    {
+      other = g_tree_node_value (node);
+      if (other->addr - addr >= bytes)
+        other = NULL;
+    }
+  if (other != NULL)
+    {
+      g_mutex_unlock (&region->lock);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_OVERLAP,
+                   "region %s: host memory %p (+%" G_GUINT64_FORMAT
+                   ") overlaps a chunk of the region", region->name, data, bytes);
+      return NULL;
+    }
+  if (bytes > region->size - m->used)
+    {
+      g_mutex_unlock (&region->lock);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
+                   "region %s: wrapping %" G_GUINT64_FORMAT " bytes exceeds its capacity",
+                   region->name, bytes);
+      return NULL;
+    }
+  chunk = chunk_new_locked (region, addr, bytes, auto_free);
+  chunk->host = data;
+  chunk->host_notify = notify;
+  chunk->host_notify_data = data;
+  g_mutex_unlock (&region->lock);
+  return chunk;
+}
+
+gboolean
+xrt_mem_region_free (XrtMemRegion *region, XrtMemPtr ptr, GError **error)
+{
+  XrtMemChunk *chunk;
+  guint64 addr;
+  gboolean orphan;
+
+  g_return_val_if_fail (region != NULL, FALSE);
+
+  if (!region_addr_of (region, ptr, &addr, error))
+    return FALSE;
+  g_mutex_lock (&region->lock);
+  chunk = g_tree_lookup (region->manager.chunks, &addr);
+  if (chunk == NULL)
+    {
+      g_mutex_unlock (&region->lock);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_BAD_FREE,
+                   "region %s: no allocated chunk begins at 0x%" G_GINT64_MODIFIER
+                   "x (never allocated, or already freed)", region->name, addr);
+      return FALSE;
+    }
+  orphan = chunk->orphan;
+  chunk_release_locked (region, chunk);
+  g_mutex_unlock (&region->lock);
+  if (orphan)
+    g_free (chunk);
+  return TRUE;
+}
+
+static gboolean
+collect_chunk (gpointer key, gpointer value, gpointer user_data)
+{
+  (void) key;
+  g_ptr_array_add (user_data, value);
+  return FALSE;
+}
+
+guint
+xrt_mem_region_free_all (XrtMemRegion *region)
+{
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  g_autoptr (GPtrArray) orphans = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (region != NULL, 0);
+
+  g_mutex_lock (&region->lock);
+  g_tree_foreach (region->manager.chunks, collect_chunk, all);
+  for (guint i = 0; i < all->len; i++)
+    {
+      XrtMemChunk *chunk = all->pdata[i];
+      if (chunk->orphan)
+        g_ptr_array_add (orphans, chunk);
+      chunk_release_locked (region, chunk);
+    }
+  g_mutex_unlock (&region->lock);
+  return all->len;
+}
+
+static gboolean
+region_check_access (XrtMemRegion *region, guint64 addr, guint64 bytes, const char *what,
+                     GError **error)
+{
+  if (!range_inside (region->base, region->size, addr, bytes))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,
+                   "region %s: %s of %" G_GUINT64_FORMAT " bytes at 0x%" G_GINT64_MODIFIER
+                   "x is outside [0x%" G_GINT64_MODIFIER "x, 0x%" G_GINT64_MODIFIER "x)",
+                   region->name, what, bytes, addr, region->base,
+                   region->base + region->size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Host pointer to [addr, addr + bytes) of a host region: inside one live chunk. */
+static guint8 *
+host_region_span (XrtMemRegion *region, guint64 addr, guint64 bytes, const char *what,
+                  GError **error)
+{
+  XrtMemChunk *chunk;
+  guint8 *p = NULL;
+
+  g_mutex_lock (&region->lock);
+  chunk = tree_find_containing (&region->manager, addr);
+  if (chunk && range_inside (chunk->addr, chunk->size, addr, bytes))
+    p = chunk->host + (addr - chunk->addr);
+  g_mutex_unlock (&region->lock);
+  if (p == NULL)
+    g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,
+                 "region %s: %s of %" G_GUINT64_FORMAT " bytes at %p is not inside one "
+                 "allocated chunk", region->name, what, bytes, (void *) (guintptr) addr);
+  return p;
+}
+
+gboolean
+xrt_mem_region_read (XrtMemRegion *region,
+                     guint64       addr,
+                     gpointer      dest,
+                     gsize         bytes,
+                     GError      **error)
+{
+  g_return_val_if_fail (region != NULL, FALSE);
+  g_return_val_if_fail (dest != NULL || bytes == 0, FALSE);
+
+  if (region->host)
+    {
+      guint8 *p;
+      if (bytes == 0)
+        return TRUE;
+      if ((p = host_region_span (region, addr, bytes, "read", error)) == NULL)
+        return FALSE;
+      memcpy (dest, p, bytes);
+      return TRUE;
+    }
+  if (!region_check_access (region, addr, bytes, "read", error))
+    return FALSE;
+  if (bytes == 0)
+    return TRUE;
+  return region->ops->read (region->store, addr - region->base, dest, bytes, error);
+}
+
+gboolean
+xrt_mem_region_write (XrtMemRegion *region,
+                      guint64       addr,
+                      gconstpointer src,
+                      gsize         bytes,
+                      GError      **error)
+{
+  g_return_val_if_fail (region != NULL, FALSE);
+  g_return_val_if_fail (src != NULL || bytes == 0, FALSE);
+
+  if (region->host)
+    {
+      guint8 *p;
+      if (bytes == 0)
+        return TRUE;
+      if ((p = host_region_span (region, addr, bytes, "write", error)) == NULL)
+        return FALSE;
+      memcpy (p, src, bytes);
+      return TRUE;
+    }
+  if (!region_check_access (region, addr, bytes, "write", error))
+    return FALSE;
+  if (bytes == 0)
+    return TRUE;
+  return region->ops->write (region->store, addr - region->base, src, bytes, error);
+}
+
+guint8 *
+xrt_mem_region_get_host_pointer (XrtMemRegion *region, guint64 addr, gsize bytes)
+{
+  g_return_val_if_fail (region != NULL, NULL);
+
+  if (region->host)
+    return host_region_span (region, addr, bytes, "map", NULL);
+  if (region->ops->host_pointer == NULL
+      || !range_inside (region->base, region->size, addr, bytes))
+    return NULL;
+  return region->ops->host_pointer (region->store, addr - region->base, bytes);
+}
+
+gboolean
+xrt_mem_region_copy (XrtMemRegion *dest_region,
+                     guint64       dest_addr,
+                     XrtMemRegion *src_region,
+                     guint64       src_addr,
+                     gsize         bytes,
+                     GError      **error)
+{
+  guint8 *src_p, *dest_p, *bounce;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (dest_region != NULL && src_region != NULL, FALSE);
+
+  if (bytes == 0)
+    return TRUE;
+  if (!src_region->host && !region_check_access (src_region, src_addr, bytes, "copy source", error))
+    return FALSE;
+  if (!dest_region->host && !region_check_access (dest_region, dest_addr, bytes, "copy destination", error))
+    return FALSE;
+
+  src_p = src_region->host ? host_region_span (src_region, src_addr, bytes, "copy source", error)
+                           : xrt_mem_region_get_host_pointer (src_region, src_addr, bytes);
+  if (src_region->host && src_p == NULL)
+    return FALSE;
+  dest_p = dest_region->host ? host_region_span (dest_region, dest_addr, bytes, "copy destination", error)
+                             : xrt_mem_region_get_host_pointer (dest_region, dest_addr, bytes);
+  if (dest_region->host && dest_p == NULL)
+    return FALSE;
+
+  if (src_p && dest_p)
+    {
+      memmove (dest_p, src_p, bytes);
+      return TRUE;
+    }
+  if (src_p)
+    return xrt_mem_region_write (dest_region, dest_addr, src_p, bytes, error);
+  if (dest_p)
+    return xrt_mem_region_read (src_region, src_addr, dest_p, bytes, error);
+
+  /* Neither side is host addressable.  Within one region an overlapping copy must read
+   * everything before writing anything; otherwise a bounded bounce buffer does. */
+  if (src_region == dest_region
+      && src_addr < dest_addr + bytes && dest_addr < src_addr + bytes)
+    {
+      bounce = g_try_malloc (bytes);
+      if (bounce == NULL)
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
+                       "region %s: no host memory to copy %" G_GSIZE_FORMAT
+                       " overlapping bytes", src_region->name, bytes);
+          return FALSE;
+        }
+      ok = xrt_mem_region_read (src_region, src_addr, bounce, bytes, error)
+           && xrt_mem_region_write (dest_region, dest_addr, bounce, bytes, error);
+      g_free (bounce);
+      return ok;
+    }
+  bounce = g_malloc (MIN (bytes, (gsize) BOUNCE_BYTES));
+  for (gsize done = 0; ok && done < bytes;)
+    {
+      gsize n = MIN (bytes - done, (gsize) BOUNCE_BYTES);
+      ok = xrt_mem_region_read (src_region, src_addr + done, bounce, n, error)
+           && xrt_mem_region_write (dest_region, dest_addr + done, bounce, n, error);
+      done += n;
+    }
+  g_free (bounce);
+  return ok;
+}
+
+/* ---- MemManager ---------------------------------------------------------- */
+
+XrtMemRegion *
+xrt_mem_manager_get_region (XrtMemManager *manager)
+{
+  g_return_val_if_fail (manager != NULL, NULL);
+  return manager->region;
+}
+
+GPtrArray *
+xrt_mem_manager_list_chunks (XrtMemManager *manager)
+{
+  XrtMemRegion *region;
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_mem_chunk_unref);
+
+  g_return_val_if_fail (manager != NULL, out);
+  region = manager->region;
+  g_mutex_lock (&region->lock);
+  g_tree_foreach (manager->chunks, collect_chunk, all);
+  for (guint i = 0; i < all->len; i++)
+    {
+      XrtMemChunk *chunk = chunk_claim_locked (all->pdata[i]);
+      if (chunk)
+        g_ptr_array_add (out, chunk);
+    }
+  g_mutex_unlock (&region->lock);
+  return out;
+}
+
+XrtMemChunk *
+xrt_mem_manager_find_chunk (XrtMemManager *manager, XrtMemPtr ptr, guint64 bytes)
+{
+  XrtMemRegion *region;
+  XrtMemChunk *chunk, *found = NULL;
+  guint64 addr;
+
+  g_return_val_if_fail (manager != NULL, NULL);
+  region = manager->region;
+  if (!region_addr_of (region, ptr, &addr, NULL))
+    return NULL;
+  g_mutex_lock (&region->lock);
+  chunk = tree_find_containing (manager, addr);
+  if (chunk && range_inside (chunk->addr, chunk->size, addr, bytes))
+    found = chunk_claim_locked (chunk);
+  g_mutex_unlock (&region->lock);
+  return found;
+}
+
+void
+xrt_mem_manager_get_info (XrtMemManager *manager, XrtMemRegionInfo *info)
+{
+  XrtMemRegion *region;
+
+  g_return_if_fail (manager != NULL && info != NULL);
+  region = manager->region;
+  g_mutex_lock (&region->lock);
+  info->base = region->base;
+  info->size = region->size;
+  info->used = manager->used;
+  info->free = region->size - manager->used;
+  info->largest_free = region->host ? info->free : free_list_largest (manager->free_blocks);
+  info->n_chunks = g_tree_nnodes (manager->chunks);
+  info->n_free_blocks = manager->free_blocks->len;
+  g_mutex_unlock (&region->lock);
+}
+
+gboolean
+xrt_mem_manager_check (XrtMemManager *manager, GError **error)
+{
+  XrtMemRegion *region;
+  g_autoptr (GPtrArray) chunks = g_ptr_array_new ();
+  GArray *blocks;
+  guint64 free_sum = 0, used_sum = 0;
+  const char *problem = NULL;
+  guint64 at = 0;
+  guint bi = 0;
+
+  g_return_val_if_fail (manager != NULL, FALSE);
+  region = manager->region;
+  blocks = manager->free_blocks;
+  g_mutex_lock (&region->lock);
+  g_tree_foreach (manager->chunks, collect_chunk, chunks);
+
+  for (guint i = 0; i < blocks->len && !problem; i++)
+    {
+      FreeBlock b = g_array_index (blocks, FreeBlock, i);
+      at = b.start;
+      if (b.size == 0)
+        problem = "empty free block";
+      else if (!range_inside (region->base, region->size, b.start, b.size))
+        problem = "free block outside the region";
+      else if (i > 0)
+        {
+          FreeBlock p = g_array_index (blocks, FreeBlock, i - 1);
+          if (p.start + p.size > b.start)
+            problem = "free blocks overlap or are out of order";
+          else if (p.start + p.size == b.start)
+            problem = "adjacent free blocks were not coalesced";
+        }
+      free_sum += b.size;
+    }
+  for (guint i = 0; i < chunks->len && !problem; i++)
+    {
+      XrtMemChunk *c = chunks->pdata[i];
+      at = c->addr;
+      used_sum += c->size;
+      if (!region->host && !range_inside (region->base, region->size, c->addr, c->size))
+        problem = "chunk outside the region";
+      else if (i + 1 < chunks->len
+               && c->addr + c->size > ((XrtMemChunk *) chunks->pdata[i + 1])->addr)
+        problem = "chunks overlap";
+      /* Both lists are address ordered: walk the free list alongside. */
+      while (!problem && bi < blocks->len
+             && g_array_index (blocks, FreeBlock, bi).start
+                + g_array_index (blocks, FreeBlock, bi).size <= c->addr)
+        bi++;
+      if (!problem && bi < blocks->len
+          && g_array_index (blocks, FreeBlock, bi).start < c->addr + c->size)
+        problem = "a free block overlaps a chunk";
+    }
+  if (!problem && used_sum != manager->used)
+    problem = "sum of chunk sizes differs from the used count", at = used_sum;
+  if (!problem && !region->host && used_sum + free_sum != region->size)
+    problem = "used + free differs from the region size", at = used_sum + free_sum;
+  g_mutex_unlock (&region->lock);
+
+  if (problem)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_CHECK, "region %s: %s (at 0x%"
+                   G_GINT64_MODIFIER "x)", region->name, problem, at);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- MemChunk ------------------------------------------------------------ */
+
+XrtMemChunk *
+xrt_mem_chunk_ref (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, NULL);
+  g_atomic_int_inc (&chunk->ref_count);
+  return chunk;
+}
+
+void
+xrt_mem_chunk_unref (XrtMemChunk *chunk)
+{
+  XrtMemRegion *region;
+
+  g_return_if_fail (chunk != NULL);
+
+  if (!g_atomic_int_dec_and_test (&chunk->ref_count))
+    return;
+  region = chunk->region;
+  if (chunk->parent)
+    {
+      XrtMemChunk *parent = chunk->parent;
+      g_free (chunk);
+      xrt_mem_chunk_unref (parent);
+      xrt_mem_region_unref (region);
+      return;
+    }
+  g_mutex_lock (&region->lock);
+  if (!g_atomic_int_get (&chunk->freed) && !chunk->auto_free)
+    {
+      /* Stays allocated; the region keeps the struct until it is freed or listed. */
+      chunk->orphan = TRUE;
+      g_mutex_unlock (&region->lock);
+      xrt_mem_region_unref (region);
+      return;
+    }
+  if (!g_atomic_int_get (&chunk->freed))
+    chunk_release_locked (region, chunk);
+  g_mutex_unlock (&region->lock);
+  g_free (chunk);
+  xrt_mem_region_unref (region);
+}
+
+XrtMemChunk *
+xrt_mem_chunk_new_sub (XrtMemChunk *parent, guint64 offset, guint64 bytes, GError **error)
+{
+  XrtMemChunk *sub;
+
+  g_return_val_if_fail (parent != NULL, NULL);
+
+  if (!chunk_check_live (parent, error)
+      || !chunk_check_range (parent, offset, bytes, "sub-chunk", error))
+    return NULL;
+  sub = g_new0 (XrtMemChunk, 1);
+  sub->ref_count = 1;
+  sub->region = xrt_mem_region_ref (parent->region);
+  sub->parent = xrt_mem_chunk_ref (parent);
+  sub->addr = parent->addr + offset;
+  sub->size = bytes;
+  sub->host = parent->host ? parent->host + offset : NULL;
+  sub->auto_free = TRUE;
+  return sub;
+}
+
+XrtMemPtr
+xrt_mem_chunk_get_begin (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, xrt_mem_ptr_null ());
+
+  if (chunk->region->host)
+    return xrt_mem_ptr_from_cptr (chunk->host);
+  if (chunk->region->ops->host_pointer)
+    {
+      guint8 *p = xrt_mem_region_get_host_pointer (chunk->region, chunk->addr, chunk->size);
+      if (p)
+        return xrt_mem_ptr_from_both (p, chunk->addr);
+    }
+  return xrt_mem_ptr_from_addr (chunk->addr);
+}
+
+guint64
+xrt_mem_chunk_get_addr (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, 0);
+  return chunk->addr;
+}
+
+guint64
+xrt_mem_chunk_get_size (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, 0);
+  return chunk->size;
+}
+
+XrtMemRegion *
+xrt_mem_chunk_get_region (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, NULL);
+  return chunk->region;
+}
+
+gboolean
+xrt_mem_chunk_is_on (XrtMemChunk *chunk, XrtMemRegion *region)
+{
+  g_return_val_if_fail (chunk != NULL, FALSE);
+  return chunk->region == region;
+}
+
+gboolean
+xrt_mem_chunk_get_auto_free (XrtMemChunk *chunk)
+{
+  gboolean auto_free;
+
+  g_return_val_if_fail (chunk != NULL, FALSE);
+  g_mutex_lock (&chunk->region->lock);
+  auto_free = chunk->auto_free;
+  g_mutex_unlock (&chunk->region->lock);
+  return auto_free;
+}
+
+void
+xrt_mem_chunk_set_auto_free (XrtMemChunk *chunk, gboolean auto_free)
+{
+  g_return_if_fail (chunk != NULL);
+  g_return_if_fail (chunk->parent == NULL);
+  g_mutex_lock (&chunk->region->lock);
+  chunk->auto_free = auto_free;
+  g_mutex_unlock (&chunk->region->lock);
+}
+
+gboolean
+xrt_mem_chunk_is_freed (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, TRUE);
+  return g_atomic_int_get (&chunk_root (chunk)->freed) != 0;
+}
+
+guint8 *
+xrt_mem_chunk_get_host_pointer (XrtMemChunk *chunk)
+{
+  g_return_val_if_fail (chunk != NULL, NULL);
+
+  if (xrt_mem_chunk_is_freed (chunk))
+    return NULL;
+  if (chunk->region->host)
+    return chunk->host;
+  return xrt_mem_region_get_host_pointer (chunk->region, chunk->addr, chunk->size);
+}
+
+gboolean
+xrt_mem_chunk_read (XrtMemChunk *chunk,
+                    guint64      offset,
+                    gpointer     dest,
+                    gsize        bytes,
+                    GError     **error)
+{
+  g_return_val_if_fail (chunk != NULL, FALSE);
+  g_return_val_if_fail (dest != NULL || bytes == 0, FALSE);
+
+  if (!chunk_check_live (chunk, error)
+      || !chunk_check_range (chunk, offset, bytes, "read", error))
+    return FALSE;
+  if (bytes == 0)
+    return TRUE;
+  if (chunk->region->host)
+    {
+      memcpy (dest, chunk->host + offset, bytes);
+      return TRUE;
+    }
+  return xrt_mem_region_read (chunk->region, chunk->addr + offset, dest, bytes, error);
+}
+
+gboolean
+xrt_mem_chunk_write (XrtMemChunk  *chunk,
+                     guint64       offset,
+                     gconstpointer src,
+                     gsize         bytes,
+                     GError      **error)
+{
+  g_return_val_if_fail (chunk != NULL, FALSE);
+  g_return_val_if_fail (src != NULL || bytes == 0, FALSE);
+
+  if (!chunk_check_live (chunk, error)
+      || !chunk_check_range (chunk, offset, bytes, "write", error))
+    return FALSE;
+  if (bytes == 0)
+    return TRUE;
+  if (chunk->region->host)
+    {
+      memcpy (chunk->host + offset, src, bytes);
+      return TRUE;
+    }
+  return xrt_mem_region_write (chunk->region, chunk->addr + offset, src, bytes, error);
+}
+
+gboolean
+xrt_mem_chunk_copy_from (XrtMemChunk *dest,
+                         guint64      dest_offset,
+                         XrtMemChunk *src,
+                         guint64      src_offset,
+                         gsize        bytes,
+                         GError     **error)
+{
+  g_return_val_if_fail (dest != NULL && src != NULL, FALSE);
+
+  if (!chunk_check_live (dest, error) || !chunk_check_live (src, error)
+      || !chunk_check_range (src, src_offset, bytes, "copy source", error)
+      || !chunk_check_range (dest, dest_offset, bytes, "copy destination", error))
+    return FALSE;
+  if (bytes == 0)
+    return TRUE;
+  if (dest->region->host && src->region->host)
+    {
+      memmove (dest->host + dest_offset, src->host + src_offset, bytes);
+      return TRUE;
+    }
+  return xrt_mem_region_copy (dest->region, dest->addr + dest_offset,
+                              src->region, src->addr + src_offset, bytes, error);
+}
+
+gboolean
+xrt_mem_chunk_free (XrtMemChunk *chunk, GError **error)
+{
+  XrtMemRegion *region;
+
+  g_return_val_if_fail (chunk != NULL, FALSE);
+
+  region = chunk->region;
+  if (chunk->parent)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_BAD_FREE,
+                   "chunk at 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT " bytes) in "
+                   "region %s is a sub-chunk: free the chunk it views",
+                   chunk->addr, chunk->size, region->name);
+      return FALSE;
+    }
+  g_mutex_lock (&region->lock);
+  if (g_atomic_int_get (&chunk->freed))
+    {
+      g_mutex_unlock (&region->lock);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_BAD_FREE,
+                   "double free of chunk at 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT
+                   " bytes) in region %s", chunk->addr, chunk->size, region->name);
+      return FALSE;
+    }
+  chunk_release_locked (region, chunk);
+  g_mutex_unlock (&region->lock);
+  return TRUE;
+}

@@ -1,0 +1,260 @@
+/* bench-kernels.c: the conv kernel on realistic YOLOv5s layers against this machine's
+ * int8 multiply-accumulate peak, both measured in the same run.  Prints figures, never
+ * asserts on them.
+ *
+ * Two views: wall-clock rates (what a user waits for; diluted when other programs share
+ * the cores) and rates per CPU-second (MACs divided by the CPU time the process got),
+ * which compare the conv's inner loops with the microkernel's even on a busy machine. */
+#include "devices/zg330-kernels.h"
+
+#include <string.h>
+#include <time.h>
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define HAVE_X86 1
+#else
+#define HAVE_X86 0
+#endif
+
+#define PEAK_ITERS 3000000u
+#define PEAK_RUNS 9
+#define CONV_REPS 15
+
+#if HAVE_X86
+/* 16 independent vpdpbusd chains on registers: the tightest int8 MAC loop the conv's
+ * instruction can run (64 MACs per instruction).  Written in asm because compilers
+ * shuffle an array of accumulators between registers. */
+#define DP(n) "vpdpbusd %%zmm17, %%zmm16, %%zmm" #n "\n\t"
+__attribute__ ((target ("avx512f,avx512bw,avx512vnni"))) static guint64
+peak_vnni (guint iters)
+{
+  guint64 n = iters;
+
+  __asm__ volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
+                    "vpternlogd $0xff, %%zmm17, %%zmm17, %%zmm17\n\t"
+                    "1:\n\t"
+                    DP (0) DP (1) DP (2) DP (3) DP (4) DP (5) DP (6) DP (7)
+                    DP (8) DP (9) DP (10) DP (11) DP (12) DP (13) DP (14) DP (15)
+                    "dec %0\n\t"
+                    "jnz 1b\n\t"
+                    : "+r" (n)
+                    :
+                    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+                      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+                      "xmm16", "xmm17", "cc");
+  return n;
+}
+#undef DP
+
+/* Without VNNI an exact int8 kernel widens to int16 and uses vpmaddwd (16 MACs) plus an
+ * add; 12 chains of the pair. */
+#define MW(n) "vpmaddwd %%ymm14, %%ymm15, %%ymm12\n\t" \
+              "vpaddd %%ymm12, %%ymm" #n ", %%ymm" #n "\n\t"
+__attribute__ ((target ("avx2"))) static guint64
+peak_avx2 (guint iters)
+{
+  guint64 n = iters;
+
+  __asm__ volatile ("vpxor %%ymm14, %%ymm14, %%ymm14\n\t"
+                    "vpcmpeqd %%ymm15, %%ymm15, %%ymm15\n\t"
+                    "1:\n\t"
+                    MW (0) MW (1) MW (2) MW (3) MW (4) MW (5)
+                    MW (6) MW (7) MW (8) MW (9) MW (10) MW (11)
+                    "dec %0\n\t"
+                    "jnz 1b\n\t"
+                    : "+r" (n)
+                    :
+                    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+                      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm14", "xmm15", "cc");
+  return n;
+}
+#undef MW
+#endif
+
+static gboolean use_vnni;
+
+static double
+cpu_seconds (clockid_t clock)
+{
+  struct timespec ts;
+  clock_gettime (clock, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* MACs per loop iteration of the peak loop, 0 when there is none for this CPU. */
+static guint64
+peak_macs_per_iter (void)
+{
+#if HAVE_X86
+  if (use_vnni)
+    return 16 * 64;
+  if (__builtin_cpu_supports ("avx2"))
+    return 12 * 16;
+#endif
+  return 0;
+}
+
+typedef struct {
+  guint64 sink;
+  double cpu;      /* CPU seconds the thread spent in the loop */
+} PeakThread;
+
+static gpointer
+peak_thread (gpointer data)
+{
+  PeakThread *pt = data;
+  double t0 = cpu_seconds (CLOCK_THREAD_CPUTIME_ID);
+#if HAVE_X86
+  if (use_vnni)
+    pt->sink = peak_vnni (PEAK_ITERS);
+  else if (__builtin_cpu_supports ("avx2"))
+    pt->sink = peak_avx2 (PEAK_ITERS);
+#endif
+  pt->cpu = cpu_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
+  return NULL;
+}
+
+/* Best of several short runs on @threads threads: the wall-clock rate of all of them
+ * together, and the rate of one core per CPU-second it ran. */
+static void
+measure_peak (guint threads, double *wall_gmacs, double *core_gmacs)
+{
+  GThread **th = g_new (GThread *, threads);
+  PeakThread *pt = g_new0 (PeakThread, threads);
+  double per_thread = (double) peak_macs_per_iter () * PEAK_ITERS;
+
+  *wall_gmacs = *core_gmacs = 0;
+  for (guint run = 0; per_thread > 0 && run < PEAK_RUNS; run++)
+    {
+      gint64 t0 = g_get_monotonic_time (), t1;
+      for (guint i = 0; i < threads; i++)
+        th[i] = g_thread_new ("peak", peak_thread, &pt[i]);
+      for (guint i = 0; i < threads; i++)
+        g_thread_join (th[i]);
+      t1 = g_get_monotonic_time ();
+      *wall_gmacs = MAX (*wall_gmacs, per_thread * threads / ((double) (t1 - t0) * 1e3));
+      for (guint i = 0; i < threads; i++)
+        if (pt[i].cpu > 0)
+          *core_gmacs = MAX (*core_gmacs, per_thread / (pt[i].cpu * 1e9));
+    }
+  g_free (th);
+  g_free (pt);
+}
+
+typedef struct {
+  const char *name;
+  guint c, h, w, k_in;
+  guint oc, oh, ow;
+  guint kh, kw, ki;
+  guint s, pad;
+} Layer;
+
+static void
+bench_layer (const Layer *l, double peak, double core_peak)
+{
+  GRand *rand = g_rand_new_with_seed (1);
+  guint ib = (l->c + l->ki - 1) / l->ki, ob = l->oc / 32;
+  Zg330KernelTensor in = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, l->c, l->h, l->w, l->k_in, NULL, NULL, 0 };
+  Zg330KernelTensor out = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, l->oc, l->oh, l->ow, 32, NULL, NULL, 0 };
+  Zg330KernelWeights w = { ob, ib, l->kh, l->kw, 32, l->ki, NULL, 0, NULL, NULL, 0 };
+  Zg330ConvParams p = { l->s, l->s, l->pad, l->pad };
+  float *in_scales = g_new (float, l->c), *out_scales = g_new (float, l->oc);
+  float *w_scales = g_new (float, l->oc);
+  guint8 *bias = g_malloc0 (2 * (gsize) l->oc);
+  gint8 *wd;
+  double best = G_MAXDOUBLE, best_cpu = G_MAXDOUBLE, macs, gmacs, core_gmacs;
+  GError *error = NULL;
+
+  in.size = zg330_kernel_tensor_get_size (&in);
+  out.size = zg330_kernel_tensor_get_size (&out);
+  in.data = g_malloc (in.size);
+  out.data = g_malloc (out.size);
+  w.size = (gsize) ob * 32 * ib * l->ki * l->kh * l->kw;
+  wd = g_malloc (w.size);
+  for (gsize i = 0; i < in.size; i++)
+    ((guint8 *) in.data)[i] = (guint8) g_rand_int (rand);
+  for (gsize i = 0; i < w.size; i++)
+    wd[i] = (gint8) g_rand_int (rand);
+  for (guint c = 0; c < l->c; c++)
+    in_scales[c] = 0.05f;
+  for (guint o = 0; o < l->oc; o++)
+    {
+      w_scales[o] = 0.003f;
+      out_scales[o] = 0.2f;
+    }
+  in.scales = in_scales;
+  out.scales = out_scales;
+  w.data = wd;
+  w.scales = w_scales;
+  w.bias = bias;
+  w.bias_size = 2 * (gsize) l->oc;
+
+  macs = (double) l->oh * l->ow * l->oc * l->kh * l->kw * l->c;
+  for (guint rep = 0; rep < CONV_REPS; rep++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      double c0 = cpu_seconds (CLOCK_PROCESS_CPUTIME_ID);
+      if (!zg330_kernel_conv2d (&in, &w, &p, &out, &error))
+        g_error ("%s: %s", l->name, error->message);
+      best = MIN (best, (double) (g_get_monotonic_time () - t0));
+      best_cpu = MIN (best_cpu, cpu_seconds (CLOCK_PROCESS_CPUTIME_ID) - c0);
+    }
+  gmacs = macs / (best * 1e3);
+  core_gmacs = macs / (best_cpu * 1e9);
+  g_print ("  %-38s %6.1f MMAC %7.3f ms %6.1f GMAC/s", l->name, macs / 1e6, best / 1e3, gmacs);
+  if (peak > 0)
+    g_print (" = %5.1f %% of peak | %6.1f GMAC/s per core-second = %5.1f %% of core peak",
+             100.0 * gmacs / peak, core_gmacs, 100.0 * core_gmacs / core_peak);
+  g_print ("\n");
+
+  g_free (in.data);
+  g_free (out.data);
+  g_free (wd);
+  g_free (bias);
+  g_free (in_scales);
+  g_free (out_scales);
+  g_free (w_scales);
+  g_rand_free (rand);
+}
+
+int
+main (void)
+{
+  static const Layer layers[] = {
+    { "stem 3->32 6x6 s2, 352x640 (NCHWc3)", 3, 352, 640, 3, 32, 176, 320, 6, 6, 3, 2, 2 },
+    { "1x2x88x160x32 -> 64 ch 3x3 s1", 64, 88, 160, 32, 64, 88, 160, 3, 3, 32, 1, 1 },
+    { "1x2x88x160x32 -> 128 ch 3x3 s2", 64, 88, 160, 32, 128, 44, 80, 3, 3, 32, 2, 1 },
+    { "1x4x44x80x32 1x1 128->128", 128, 44, 80, 32, 128, 44, 80, 1, 1, 32, 1, 0 },
+    { "1x8x22x40x32 -> 512 ch 3x3 s2", 256, 22, 40, 32, 512, 11, 20, 3, 3, 32, 2, 1 },
+    { "1x32x11x20x32 1x1 1024->512", 1024, 11, 20, 32, 512, 11, 20, 1, 1, 32, 1, 0 },
+  };
+  guint threads = zg330_kernel_get_threads ();
+  double peak, peak1, core_peak, core_peak1;
+
+  use_vnni = strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0;
+  measure_peak (1, &peak1, &core_peak1);
+  measure_peak (threads, &peak, &core_peak);
+  core_peak = MAX (core_peak, core_peak1);
+  peak = MAX (peak, peak1);
+  g_print ("zg330 kernels benchmark: %u threads, conv ISA %s\n", threads, zg330_kernel_get_isa ());
+  if (peak > 0)
+    g_print ("int8 peak (%s microkernel on registers): %.1f GMAC/s on 1 thread, %.1f GMAC/s "
+             "on %u (wall clock); %.1f GMAC/s per core-second\n",
+             use_vnni ? "vpdpbusd" : "vpmaddwd", peak1, peak, threads, core_peak);
+  else
+    g_print ("int8 peak: no SIMD microkernel for this CPU\n");
+
+  g_print ("conv2d, %s loops:\n", zg330_kernel_get_isa ());
+  for (guint i = 0; i < G_N_ELEMENTS (layers); i++)
+    bench_layer (&layers[i], peak, core_peak);
+
+  if (use_vnni)
+    {
+      zg330_kernel_set_generic_only (TRUE);
+      g_print ("conv2d, generic C loops (for comparison):\n");
+      bench_layer (&layers[1], peak, core_peak);
+      bench_layer (&layers[3], peak, core_peak);
+      zg330_kernel_set_generic_only (FALSE);
+    }
+  return 0;
+}

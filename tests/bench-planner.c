@@ -1,0 +1,96 @@
+/* bench-planner.c — the ETM planner on the public MiniMalloc instances.
+ *
+ * For each CSV in $ZW_SHARED_DIR/planner-bench: the greedy-by-size baseline
+ * and zg330_etm_plan() in the same run, as ratios to the lower bound,
+ * whether each fits the 1 MiB capacity of the benchmark, when it first fit
+ * ("fit s") and the whole call with the improvement phase ("total").
+ * Prints figures; asserts nothing about timing.  Arguments: other CSVs,
+ * --budget=SECONDS (default 1).
+ */
+#include "backends/zg330/zg330-etm-plan.h"
+
+#include <stdio.h>
+
+#define CAPACITY (1024u * 1024u)
+
+static int
+cmp_str (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  double budget = 1.0;
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_has_prefix (argv[i], "--budget="))
+        budget = g_ascii_strtod (argv[i] + 9, NULL);
+      else
+        g_ptr_array_add (files, g_strdup (argv[i]));
+    }
+  if (files->len == 0)
+    {
+      const char *shared = g_getenv ("ZW_SHARED_DIR");
+      g_autofree char *dir = g_build_filename (shared ? shared : ZW_SHARED_DIR,
+                                               "planner-bench", NULL);
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      if (d == NULL)
+        {
+          printf ("# planner-bench: %s not found, nothing to measure\n", dir);
+          return 0;
+        }
+      const char *name;
+      while ((name = g_dir_read_name (d)) != NULL)
+        if (g_str_has_suffix (name, ".csv"))
+          g_ptr_array_add (files, g_build_filename (dir, name, NULL));
+      g_ptr_array_sort (files, cmp_str);
+    }
+
+  printf ("%-18s %4s %8s %8s %6s %8s %6s %4s %6s %6s %s\n", "instance", "n", "bound",
+          "greedy", "ratio", "ours", "ratio", "fits", "fit s", "total", "method");
+  guint fits = 0, total = 0, at_bound = 0;
+  double worst = 0, worst_greedy = 0, max_s = 0, sum_s = 0, max_fit = 0;
+  for (guint f = 0; f < files->len; f++)
+    {
+      const char *path = files->pdata[f];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray) bufs = zg330_buffers_load_csv (path, &error);
+      if (bufs == NULL)
+        {
+          printf ("# %s\n", error->message);
+          continue;
+        }
+      Zg330Buffer *b = (Zg330Buffer *) bufs->data;
+      Zg330PlanStats gs, st;
+      zg330_etm_plan_greedy_by_size (b, bufs->len, 1, &gs);
+      Zg330PlanOptions opt = { .capacity = CAPACITY, .alignment = 1, .time_budget_s = budget };
+      gboolean ok = zg330_etm_plan (b, bufs->len, &opt, &st, &error);
+      g_autoptr (GError) cerr = NULL;
+      gboolean valid = zg330_etm_plan_check (b, bufs->len, 0, &cerr);
+      g_autofree char *base = g_path_get_basename (path);
+      double gr = (double) gs.arena / st.lower_bound, r = (double) st.arena / st.lower_bound;
+      printf ("%-18s %4u %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %6.3f %8"
+              G_GUINT64_FORMAT " %6.3f %4s %6.3f %6.3f %s%s%s\n",
+              base, bufs->len, st.lower_bound, gs.arena, gr, st.arena, r,
+              ok ? "yes" : "no", st.fit_seconds, st.seconds, st.method,
+              st.optimal ? " (optimal)" : "", valid ? "" : " INVALID");
+      if (!valid)
+        printf ("# %s\n", cerr->message);
+      total++;
+      fits += ok && valid;
+      at_bound += st.arena == st.lower_bound;
+      worst = MAX (worst, r);
+      worst_greedy = MAX (worst_greedy, gr);
+      max_s = MAX (max_s, st.seconds);
+      max_fit = MAX (max_fit, ok ? st.fit_seconds : st.seconds);
+      sum_s += st.seconds;
+    }
+  printf ("summary: %u/%u fit 1 MiB, %u at the lower bound, worst ratio %.3f "
+          "(greedy-by-size worst %.3f), slowest fit %.3f s, max %.3f s, total %.3f s, "
+          "budget %.2f s\n",
+          fits, total, at_bound, worst, worst_greedy, max_fit, max_s, sum_s, budget);
+  return 0;
+}

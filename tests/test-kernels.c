@@ -1,0 +1,1091 @@
+/* test-kernels.c: the behavioural hardop kernels against naive reference loops.
+ *
+ * Every reference here works on logical NHWC integers read through the layout formula
+ * of the header, written independently of the kernels' own addressing, and uses the C
+ * library's round() (half away from zero) for requantisation.  Tensors are filled with
+ * 0xAA in their padding bytes, so a kernel that reads padding channels gets caught. */
+#include "devices/zg330-kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  Zg330KernelTensor t;
+  float *scales;
+} TT;
+
+static gsize
+ref_offset (const Zg330KernelTensor *t, guint n, guint c, guint h, guint w)
+{
+  if (t->layout == ZG330_KERNEL_LAYOUT_NHWC)
+    return (((gsize) n * t->h + h) * t->w + w) * t->c + c;
+  {
+    gsize cb = (t->c + t->k - 1) / t->k;
+    return ((((gsize) n * cb + c / t->k) * t->h + h) * t->w + w) * t->k + c % t->k;
+  }
+}
+
+static TT *
+tt_new (Zg330KernelLayout layout, Zg330KernelDType dtype, guint n, guint c, guint h,
+        guint w, guint k, float scale)
+{
+  TT *tt = g_new0 (TT, 1);
+
+  tt->t.layout = layout;
+  tt->t.dtype = dtype;
+  tt->t.n = n; tt->t.c = c; tt->t.h = h; tt->t.w = w; tt->t.k = k;
+  tt->t.size = zg330_kernel_tensor_get_size (&tt->t);
+  g_assert_cmpuint (tt->t.size, >, 0);
+  tt->t.data = g_malloc (tt->t.size);
+  memset (tt->t.data, 0xAA, tt->t.size);
+  if (scale > 0)
+    {
+      tt->scales = g_new (float, c);
+      for (guint i = 0; i < c; i++)
+        tt->scales[i] = scale;
+      tt->t.scales = tt->scales;
+    }
+  return tt;
+}
+
+static void
+tt_free (TT *tt)
+{
+  g_free (tt->t.data);
+  g_free (tt->scales);
+  g_free (tt);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TT, tt_free)
+
+static gint
+tt_get (const TT *tt, guint n, guint c, guint h, guint w)
+{
+  guint8 b = ((const guint8 *) tt->t.data)[ref_offset (&tt->t, n, c, h, w)];
+  return tt->t.dtype == ZG330_KERNEL_DTYPE_UINT8 ? b : (gint8) b;
+}
+
+static void
+tt_set (TT *tt, guint n, guint c, guint h, guint w, gint v)
+{
+  ((guint8 *) tt->t.data)[ref_offset (&tt->t, n, c, h, w)] = (guint8) v;
+}
+
+static void
+tt_fill (TT *tt, GRand *rand)
+{
+  gboolean u = tt->t.dtype == ZG330_KERNEL_DTYPE_UINT8;
+  for (guint n = 0; n < tt->t.n; n++)
+    for (guint c = 0; c < tt->t.c; c++)
+      for (guint h = 0; h < tt->t.h; h++)
+        for (guint w = 0; w < tt->t.w; w++)
+          tt_set (tt, n, c, h, w, u ? g_rand_int_range (rand, 0, 256)
+                                    : g_rand_int_range (rand, -128, 128));
+}
+
+/* Padding channels of a partial last block must read 0 in every output. */
+static void
+assert_padding_zero (const TT *tt)
+{
+  const Zg330KernelTensor *t = &tt->t;
+  guint cb;
+
+  if (t->layout != ZG330_KERNEL_LAYOUT_NCHWC || t->c % t->k == 0)
+    return;
+  cb = (t->c + t->k - 1) / t->k;
+  for (guint n = 0; n < t->n; n++)
+    for (guint c = t->c; c < cb * t->k; c++)
+      for (guint h = 0; h < t->h; h++)
+        for (guint w = 0; w < t->w; w++)
+          g_assert_cmpint (((guint8 *) t->data)[ref_offset (t, n, c, h, w)], ==, 0);
+}
+
+static gint
+ref_round (double v, Zg330KernelDType d)
+{
+  double r = round (v);
+  double lo = d == ZG330_KERNEL_DTYPE_UINT8 ? 0 : -128, hi = d == ZG330_KERNEL_DTYPE_UINT8 ? 255 : 127;
+  return (gint) (r < lo ? lo : r > hi ? hi : r);
+}
+
+static gboolean
+have_vnni (void)
+{
+  zg330_kernel_set_generic_only (FALSE);
+  return strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* fp16                                                                               */
+
+static void
+test_fp16_known_values (void)
+{
+  static const struct { guint16 h; float f; } cases[] = {
+    { 0x3c00, 1.0f }, { 0xc000, -2.0f }, { 0x7bff, 65504.0f }, { 0x0001, 5.9604644775390625e-8f },
+    { 0x0400, 6.103515625e-5f }, { 0x0000, 0.0f }, { 0x3555, 0.333251953125f },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_assert_cmpfloat (zg330_fp16_to_float (cases[i].h), ==, cases[i].f);
+      g_assert_cmphex (zg330_float_to_fp16 (cases[i].f), ==, cases[i].h);
+    }
+  g_assert_true (isinf (zg330_fp16_to_float (0x7c00)));
+  g_assert_true (isnan (zg330_fp16_to_float (0x7e00)));
+  g_assert_cmphex (zg330_float_to_fp16 (1.0f + 1.0f / 2048), ==, 0x3c00);      /* tie: even */
+  g_assert_cmphex (zg330_float_to_fp16 (1.0f + 3.0f / 2048), ==, 0x3c02);      /* tie: even */
+  g_assert_cmphex (zg330_float_to_fp16 (65520.0f), ==, 0x7c00);                /* overflow */
+  g_assert_cmphex (zg330_float_to_fp16 (65519.0f), ==, 0x7bff);
+  g_assert_cmphex (zg330_float_to_fp16 (-INFINITY), ==, 0xfc00);
+  g_assert_cmphex (zg330_float_to_fp16 (NAN) & 0x7c00, ==, 0x7c00);
+  g_assert_cmphex (zg330_float_to_fp16 (NAN) & 0x3ff, !=, 0);
+  g_assert_cmphex (zg330_float_to_fp16 (3.0e-8f), ==, 0x0001);                 /* > half ulp */
+  g_assert_cmphex (zg330_float_to_fp16 (2.9802322387695312e-8f), ==, 0x0000);  /* tie: even */
+}
+
+static void
+test_fp16_roundtrip_all (void)
+{
+  guint8 bytes[2 * 4];
+  float f[4];
+
+  for (guint h = 0; h < 0x10000; h++)
+    {
+      float v = zg330_fp16_to_float ((guint16) h);
+      if (isnan (v))
+        continue;
+      g_assert_cmphex (zg330_float_to_fp16 (v), ==, h);
+    }
+  f[0] = 1.5f; f[1] = -0.25f; f[2] = 1024.0f; f[3] = 0.0f;
+  zg330_float_array_to_fp16 (f, 4, bytes);
+  g_assert_cmphex (bytes[0], ==, 0x00);
+  g_assert_cmphex (bytes[1], ==, 0x3e);
+  memset (f, 0, sizeof f);
+  zg330_fp16_array_to_float (bytes + 2, 3, f);   /* odd alignment on purpose */
+  g_assert_cmpfloat (f[0], ==, -0.25f);
+  g_assert_cmpfloat (f[1], ==, 1024.0f);
+  g_assert_cmpfloat (f[2], ==, 0.0f);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* geometry                                                                           */
+
+static void
+assert_geometry (guint ih, guint iw, guint oh, guint ow, guint kh, guint kw,
+                 guint esh, guint esw, guint ept, guint epl)
+{
+  g_autoptr (GError) error = NULL;
+  guint sh = 0, sw = 0, pt = 99, pl = 99;
+
+  g_assert_true (zg330_conv_infer_geometry (ih, iw, oh, ow, kh, kw, &sh, &sw, &pt, &pl, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sh, ==, esh);
+  g_assert_cmpuint (sw, ==, esw);
+  g_assert_cmpuint (pt, ==, ept);
+  g_assert_cmpuint (pl, ==, epl);
+}
+
+static void
+test_geometry_yolov5s (void)
+{
+  assert_geometry (352, 640, 176, 320, 6, 6, 2, 2, 2, 2);   /* the stem conv */
+  assert_geometry (176, 320, 88, 160, 3, 3, 2, 2, 1, 1);    /* 3x3 s2 */
+  assert_geometry (88, 160, 88, 160, 1, 1, 1, 1, 0, 0);     /* 1x1 s1 */
+  assert_geometry (44, 80, 44, 80, 3, 3, 1, 1, 1, 1);       /* 3x3 s1 same */
+  assert_geometry (11, 20, 11, 20, 5, 5, 1, 1, 2, 2);       /* SPPF maxpool 5x5 s1 same */
+  assert_geometry (22, 40, 11, 20, 3, 3, 2, 2, 1, 1);
+  assert_geometry (88, 160, 44, 80, 1, 1, 2, 2, 0, 0);      /* 1x1 s2 */
+  assert_geometry (1, 1, 1, 1, 1, 1, 1, 1, 0, 0);
+}
+
+static void
+test_geometry_impossible (void)
+{
+  g_autoptr (GError) error = NULL;
+  guint sh, sw, pt, pl;
+
+  g_assert_false (zg330_conv_infer_geometry (10, 10, 20, 20, 3, 3, &sh, &sw, &pt, &pl, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_GEOMETRY);
+  g_assert_nonnull (strstr (error->message, "10x10"));
+  g_assert_nonnull (strstr (error->message, "20x20"));
+  g_assert_nonnull (strstr (error->message, "height"));
+  g_clear_error (&error);
+  /* 1x1 kernels cannot pad: 8 -> 9 fits no stride. */
+  g_assert_false (zg330_conv_infer_geometry (8, 8, 8, 9, 1, 1, &sh, &sw, &pt, &pl, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_GEOMETRY);
+  g_assert_nonnull (strstr (error->message, "width"));
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* conv                                                                               */
+
+typedef struct {
+  guint ob, ib, kh, kw, ko, ki;
+  gint8 *data;
+  gsize size;
+  float *scales;
+  guint8 *bias;
+  Zg330KernelWeights w;
+} TW;
+
+static TW *
+tw_new (guint ob, guint ib, guint kh, guint kw, guint ko, guint ki, GRand *rand)
+{
+  TW *tw = g_new0 (TW, 1);
+  guint O = ob * ko;
+
+  tw->ob = ob; tw->ib = ib; tw->kh = kh; tw->kw = kw; tw->ko = ko; tw->ki = ki;
+  tw->size = (gsize) O * ib * ki * kh * kw;
+  tw->data = g_new (gint8, tw->size);
+  for (gsize i = 0; i < tw->size; i++)      /* padding entries too: they must be ignored */
+    tw->data[i] = (gint8) g_rand_int_range (rand, -128, 128);
+  tw->scales = g_new (float, O);
+  tw->bias = g_new (guint8, 2 * O);
+  for (guint o = 0; o < O; o++)
+    {
+      guint16 h = zg330_float_to_fp16 ((float) g_rand_double_range (rand, -40.0, 40.0));
+      tw->scales[o] = (float) g_rand_double_range (rand, 0.001, 0.01);
+      tw->bias[2 * o] = h & 0xff;
+      tw->bias[2 * o + 1] = h >> 8;
+    }
+  tw->w = (Zg330KernelWeights) { ob, ib, kh, kw, ko, ki, tw->data, tw->size, tw->scales,
+                                 tw->bias, 2 * (gsize) O };
+  return tw;
+}
+
+static void
+tw_free (TW *tw)
+{
+  g_free (tw->data);
+  g_free (tw->scales);
+  g_free (tw->bias);
+  g_free (tw);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TW, tw_free)
+
+static gint
+tw_get (const TW *tw, guint o, guint i, guint kh, guint kw)
+{
+  gsize idx = ((((gsize) (o / tw->ko) * tw->ib + i / tw->ki) * tw->kh + kh) * tw->kw + kw)
+                  * tw->ko * tw->ki
+              + (gsize) (o % tw->ko) * tw->ki + i % tw->ki;
+  return tw->data[idx];
+}
+
+/* Output scales that spread results over the int8 range without saturating most. */
+static void
+pick_output_scales (TT *out, const TT *in, TW *tw, guint reduction, GRand *rand)
+{
+  /* RMS of uniform int8 is ~74, of uniform uint8 ~148. */
+  double x_rms = in->t.dtype == ZG330_KERNEL_DTYPE_UINT8 ? 148.0 : 74.0;
+  for (guint o = 0; o < out->t.c; o++)
+    out->scales[o] = (float) (in->scales[0] * tw->scales[o] * sqrt ((double) reduction)
+                              * x_rms * 74.0 / 45.0);
+  /* Bias worth up to +-30 output steps, so it shows without saturating. */
+  for (guint o = 0; o < out->t.c; o++)
+    {
+      guint16 h = zg330_float_to_fp16 ((float) (g_rand_double_range (rand, -30.0, 30.0)
+                                                * out->scales[o]));
+      tw->bias[2 * o] = h & 0xff;
+      tw->bias[2 * o + 1] = h >> 8;
+    }
+}
+
+static void
+ref_conv (const TT *in, const TW *tw, guint sh, guint sw, guint pt, guint pl, guint groups,
+          const TT *out, gint *expect)
+{
+  guint I = tw->ib * tw->ki, Og = out->t.c / groups;
+  guint Ic = groups == 1 ? in->t.c : I;
+
+  for (guint n = 0; n < out->t.n; n++)
+    for (guint oh = 0; oh < out->t.h; oh++)
+      for (guint ow = 0; ow < out->t.w; ow++)
+        for (guint o = 0; o < out->t.c; o++)
+          {
+            gint64 acc = 0;
+            guint g = o / Og;
+            double m, b, v;
+            for (guint r = 0; r < tw->kh; r++)
+              for (guint s = 0; s < tw->kw; s++)
+                {
+                  gint ih = (gint) (oh * sh + r) - (gint) pt, iw = (gint) (ow * sw + s) - (gint) pl;
+                  if (ih < 0 || iw < 0 || ih >= (gint) in->t.h || iw >= (gint) in->t.w)
+                    continue;
+                  for (guint i = 0; i < Ic; i++)
+                    acc += (gint64) tt_get (in, n, g * Ic + i, ih, iw) * tw_get (tw, o, i, r, s);
+                }
+            m = ((double) (in->t.scales ? in->t.scales[0] : 1.0f) * (double) tw->scales[o])
+                / (double) out->scales[o];
+            b = (double) zg330_fp16_to_float ((guint16) (tw->bias[2 * o] | (tw->bias[2 * o + 1] << 8)))
+                / (double) out->scales[o];
+            v = (double) acc * m;
+            v = v + b;
+            expect[(((gsize) n * out->t.h + oh) * out->t.w + ow) * out->t.c + o] = ref_round (v, out->t.dtype);
+          }
+}
+
+static void
+assert_matches (const TT *out, const gint *expect)
+{
+  gsize mismatches = 0, nonzero = 0, saturated = 0, total = 0;
+  for (guint n = 0; n < out->t.n; n++)
+    for (guint h = 0; h < out->t.h; h++)
+      for (guint w = 0; w < out->t.w; w++)
+        for (guint c = 0; c < out->t.c; c++)
+          {
+            gint e = expect[(((gsize) n * out->t.h + h) * out->t.w + w) * out->t.c + c];
+            gint got = tt_get (out, n, c, h, w);
+            if (got != e && mismatches++ < 5)
+              g_test_message ("mismatch at n=%u c=%u h=%u w=%u: got %d expected %d", n, c, h, w, got, e);
+            nonzero += e != 0;
+            saturated += e == 127 || e == -128;
+            total++;
+          }
+  g_assert_cmpuint (mismatches, ==, 0);
+  /* The data must exercise the arithmetic, not sit at 0 or at the rails. */
+  g_assert_cmpuint (nonzero, >, total / 2);
+  g_assert_cmpuint (saturated, <, total / 4 + 1);
+  assert_padding_zero (out);
+}
+
+typedef struct {
+  Zg330KernelLayout in_layout, out_layout;
+  Zg330KernelDType in_dtype;
+  guint n, c, h, w, k_in;
+  guint oc, oh, ow, k_out;
+  guint kh, kw, ko, ki;
+  guint sh, sw, pt, pl;
+  guint groups;
+} ConvCase;
+
+static void
+run_conv_case (const ConvCase *cc, guint32 seed)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  guint I = cc->groups == 1 ? cc->c : cc->c / cc->groups;
+  guint ib = (I + cc->ki - 1) / cc->ki, ob = (cc->oc + cc->ko - 1) / cc->ko;
+  g_autoptr (TT) in = tt_new (cc->in_layout, cc->in_dtype, cc->n, cc->c, cc->h, cc->w, cc->k_in, 0.05f);
+  g_autoptr (TT) out = tt_new (cc->out_layout, ZG330_KERNEL_DTYPE_SINT8, cc->n, cc->oc, cc->oh, cc->ow, cc->k_out, 1.0f);
+  g_autoptr (TW) tw = tw_new (ob, ib, cc->kh, cc->kw, cc->ko, cc->ki, rand);
+  g_autofree gint *expect = g_new (gint, (gsize) cc->n * cc->oc * cc->oh * cc->ow);
+  Zg330ConvParams p = { cc->sh, cc->sw, cc->pt, cc->pl };
+  g_autofree guint8 *first = NULL;
+
+  tt_fill (in, rand);
+  pick_output_scales (out, in, tw, cc->kh * cc->kw * I, rand);
+  ref_conv (in, tw, cc->sh, cc->sw, cc->pt, cc->pl, cc->groups, out, expect);
+
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      g_autoptr (GError) error = NULL;
+      if (mode == 1 && !have_vnni ())
+        break;
+      zg330_kernel_set_generic_only (mode == 0);
+      memset (out->t.data, 0xAA, out->t.size);
+      g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
+      g_assert_no_error (error);
+      assert_matches (out, expect);
+      if (first == NULL)
+        first = g_memdup2 (out->t.data, out->t.size);
+      else
+        g_assert_cmpmem (first, out->t.size, out->t.data, out->t.size);
+    }
+  zg330_kernel_set_generic_only (FALSE);
+}
+
+static void
+test_conv_3x3_s2 (void)
+{
+  /* YOLOv5s's down-sampling conv shape, small: NCHWc32 64 -> 64 channels. */
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  1, 64, 14, 29, 32, 64, 7, 15, 32, 3, 3, 32, 32, 2, 2, 1, 1, 1 };
+  run_conv_case (&cc, 1);
+}
+
+static void
+test_conv_3x3_s1_same (void)
+{
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  2, 32, 9, 26, 32, 96, 9, 26, 32, 3, 3, 32, 32, 1, 1, 1, 1, 1 };
+  run_conv_case (&cc, 2);
+}
+
+static void
+test_conv_1x1 (void)
+{
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  1, 128, 5, 13, 32, 64, 5, 13, 32, 1, 1, 32, 32, 1, 1, 0, 0, 1 };
+  run_conv_case (&cc, 3);
+}
+
+static void
+test_conv_stem_6x6 (void)
+{
+  /* The stem: NCHWc3 input, OIHWo32i3 weights, 6x6 stride 2 padding 2. */
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  1, 3, 22, 30, 3, 32, 11, 15, 32, 6, 6, 32, 3, 2, 2, 2, 2, 1 };
+  run_conv_case (&cc, 4);
+}
+
+static void
+test_conv_uint8_input (void)
+{
+  /* The normalising 1x1 conv on the image: uint8 NHWC in, NCHWc3 out, OIHWo3i3. */
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_UINT8,
+                  1, 3, 12, 21, 0, 3, 12, 21, 3, 1, 1, 3, 3, 1, 1, 0, 0, 1 };
+  run_conv_case (&cc, 5);
+  /* And a 3x3 on uint8 with 32-channel blocks. */
+  ConvCase c2 = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_UINT8,
+                  1, 32, 8, 14, 32, 32, 8, 14, 32, 3, 3, 32, 32, 1, 1, 1, 1, 1 };
+  run_conv_case (&c2, 6);
+}
+
+static void
+test_conv_partial_channels (void)
+{
+  /* C_in 40 and C_out 50 in K=32 blocks: padding channels in the input (0xAA), in the
+   * weights (random) and in the output (must come out 0). */
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  1, 40, 7, 11, 32, 50, 4, 6, 32, 3, 3, 32, 32, 2, 2, 1, 1, 1 };
+  run_conv_case (&cc, 7);
+  /* Odd channel count into NHWC with asymmetric strides. */
+  ConvCase c2 = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  1, 7, 9, 10, 4, 5, 5, 10, 0, 3, 1, 8, 8, 2, 1, 1, 0, 1 };
+  run_conv_case (&c2, 8);
+}
+
+static void
+test_conv_depthwise (void)
+{
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  1, 8, 9, 11, 4, 8, 9, 11, 4, 3, 3, 4, 1, 1, 1, 1, 1, 8 };
+  run_conv_case (&cc, 9);
+}
+
+static void
+test_conv_grouped (void)
+{
+  ConvCase cc = { ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+                  2, 8, 6, 7, 0, 6, 3, 4, 4, 3, 3, 2, 4, 2, 2, 1, 1, 2 };
+  run_conv_case (&cc, 10);
+}
+
+static void
+test_conv_rounds_half_away (void)
+{
+  /* 1x1, one channel, weight 1: y = round(x * 1 * 1 / 2). */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 1, 1, 8, 0, 1.0f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 1, 1, 8, 0, 2.0f);
+  static const gint8 x[8] = { 3, -3, 1, -1, 5, -5, 127, -128 };
+  static const gint8 y[8] = { 2, -2, 1, -1, 3, -3, 64, -64 };
+  gint8 w = 1;
+  float ws = 1.0f;
+  Zg330KernelWeights wt = { 1, 1, 1, 1, 1, 1, &w, 1, &ws, NULL, 0 };
+  Zg330ConvParams p = { 1, 1, 0, 0 };
+
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      zg330_kernel_set_generic_only (mode == 0);
+      memcpy (in->t.data, x, 8);
+      g_assert_true (zg330_kernel_conv2d (&in->t, &wt, &p, &out->t, &error));
+      g_assert_no_error (error);
+      g_assert_cmpmem (out->t.data, 8, y, 8);
+    }
+  zg330_kernel_set_generic_only (FALSE);
+}
+
+static void
+test_conv_thread_invariant (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 12, 40, 32, 0.05f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 12, 40, 32, 1.0f);
+  g_autoptr (TW) tw = tw_new (2, 2, 3, 3, 32, 32, rand);
+  Zg330ConvParams p = { 1, 1, 1, 1 };
+  g_autofree guint8 *first = NULL;
+  static const guint threads[] = { 1, 2, 3, 7, 0 };
+
+  tt_fill (in, rand);
+  pick_output_scales (out, in, tw, 9 * 64, rand);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      zg330_kernel_set_threads (threads[i]);
+      g_assert_cmpuint (zg330_kernel_get_threads (), ==,
+                        threads[i] ? threads[i] : MAX (1u, g_get_num_processors ()));
+      memset (out->t.data, 0x55, out->t.size);
+      g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
+      g_assert_no_error (error);
+      if (first == NULL)
+        first = g_memdup2 (out->t.data, out->t.size);
+      else
+        g_assert_cmpmem (first, out->t.size, out->t.data, out->t.size);
+    }
+  zg330_kernel_set_threads (0);
+}
+
+static void
+assert_conv_fails (const Zg330KernelTensor *in, const Zg330KernelWeights *w,
+                   const Zg330ConvParams *p, const Zg330KernelTensor *out, gint code,
+                   const char *needle)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_false (zg330_kernel_conv2d (in, w, p, out, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, code);
+  if (strstr (error->message, needle) == NULL)
+    g_error ("error '%s' does not mention '%s'", error->message, needle);
+}
+
+static void
+test_conv_rejects (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 8, 8, 32, 0.05f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 4, 4, 32, 0.5f);
+  g_autoptr (TW) tw = tw_new (2, 2, 3, 3, 32, 32, rand);
+  Zg330ConvParams p = { 2, 2, 1, 1 };
+  Zg330KernelTensor t;
+  Zg330KernelWeights w;
+  float bad_scales[64];
+
+  tt_fill (in, rand);
+  {
+    g_autoptr (GError) error = NULL;
+    g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
+    g_assert_no_error (error);
+  }
+
+  /* Input channels vs weight I. */
+  t = in->t; t.c = 96;
+  t.size = zg330_kernel_tensor_get_size (&t);
+  {
+    g_autofree guint8 *big = g_malloc0 (t.size);
+    float s[96];
+    for (guint i = 0; i < 96; i++) s[i] = 0.05f;
+    t.data = big; t.scales = s;
+    assert_conv_fails (&t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_SHAPE, "C=96");
+  }
+  t = in->t; t.c = 20;
+  assert_conv_fails (&t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_SHAPE, "I=64");
+  /* Output channels vs weight O. */
+  t = out->t; t.c = 16;
+  assert_conv_fails (&in->t, &tw->w, &p, &t, ZG330_KERNEL_ERROR_SHAPE, "O=64");
+  /* Output size vs geometry. */
+  p.pad_top = 0;
+  assert_conv_fails (&in->t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_SHAPE, "output h=4");
+  p.pad_top = 1; p.stride_w = 1;
+  assert_conv_fails (&in->t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_SHAPE, "output w=4");
+  p.stride_w = 0;
+  assert_conv_fails (&in->t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "stride");
+  p.stride_w = 2;
+  /* Batch. */
+  t = out->t; t.n = 2; t.size = 1 << 20;
+  {
+    g_autofree guint8 *big = g_malloc0 (t.size);
+    t.data = big;
+    assert_conv_fails (&in->t, &tw->w, &p, &t, ZG330_KERNEL_ERROR_SHAPE, "n=1");
+  }
+  /* Buffers. */
+  t = in->t; t.size--;
+  assert_conv_fails (&t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "input buffer");
+  t = out->t; t.data = NULL;
+  assert_conv_fails (&in->t, &tw->w, &p, &t, ZG330_KERNEL_ERROR_INVALID, "output buffer");
+  w = tw->w; w.size--;
+  assert_conv_fails (&in->t, &w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "weight buffer");
+  w = tw->w; w.kh = 0;
+  assert_conv_fails (&in->t, &w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "zero dimension");
+  /* Scales and bias. */
+  w = tw->w; w.scales = NULL;
+  assert_conv_fails (&in->t, &w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "weight scales");
+  memcpy (bad_scales, tw->scales, sizeof bad_scales);
+  bad_scales[5] = -1.0f;
+  w = tw->w; w.scales = bad_scales;
+  assert_conv_fails (&in->t, &w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "weight scale[5]");
+  w = tw->w; w.bias_size = 10;
+  assert_conv_fails (&in->t, &w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "bias");
+  {
+    guint8 bias[128];
+    memcpy (bias, tw->bias, sizeof bias);
+    bias[2 * 3] = 0x00; bias[2 * 3 + 1] = 0x7c;   /* +inf */
+    w = tw->w; w.bias = bias;
+    assert_conv_fails (&in->t, &w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "bias[3]");
+  }
+  in->scales[7] = 0.06f;
+  assert_conv_fails (&in->t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "input scale[7]");
+  in->scales[7] = 0.05f;
+  out->scales[2] = NAN;
+  assert_conv_fails (&in->t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "output scale[2]");
+  out->scales[2] = 0.5f;
+  /* FP32 is not a conv operand. */
+  t = in->t; t.dtype = ZG330_KERNEL_DTYPE_FP32;
+  assert_conv_fails (&t, &tw->w, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "sint8 or uint8");
+  /* Groups: 64 input channels with I = 32 weights is groups = 2, output must equal O. */
+  {
+    g_autoptr (TW) g2 = tw_new (1, 1, 3, 3, 32, 32, rand);
+    t = out->t;
+    assert_conv_fails (&in->t, &g2->w, &p, &t, ZG330_KERNEL_ERROR_SHAPE, "groups=2");
+  }
+  /* Reduction longer than the int32 accumulator allows. */
+  {
+    Zg330KernelWeights huge = tw->w;
+    huge.kh = 200; huge.kw = 200; huge.size = G_MAXSIZE;
+    assert_conv_fails (&in->t, &huge, &p, &out->t, ZG330_KERNEL_ERROR_INVALID, "int32 accumulator");
+  }
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* add, concat, maxpool, upsample, reshape, cast                                      */
+
+static void
+test_add_requantises (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (20);
+  /* Same layout (flat fast path) and mixed layouts (per element). */
+  for (guint variant = 0; variant < 2; variant++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 5, 9, 32, 0.0668f);
+      g_autoptr (TT) b = tt_new (variant ? ZG330_KERNEL_LAYOUT_NHWC : ZG330_KERNEL_LAYOUT_NCHWC,
+                                 ZG330_KERNEL_DTYPE_SINT8, 1, 64, 5, 9, 32, 0.1174f);
+      g_autoptr (TT) o = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 5, 9, 32, 0.137f);
+      tt_fill (a, rand);
+      tt_fill (b, rand);
+      if (variant)
+        o->scales[3] = 0.2f;   /* per-channel output scale */
+      g_assert_true (zg330_kernel_add (&a->t, &b->t, &o->t, &error));
+      g_assert_no_error (error);
+      for (guint c = 0; c < 64; c++)
+        for (guint h = 0; h < 5; h++)
+          for (guint w = 0; w < 9; w++)
+            {
+              double v = (double) tt_get (a, 0, c, h, w) * ((double) a->scales[c] / o->scales[c]);
+              v = v + (double) tt_get (b, 0, c, h, w) * ((double) b->scales[c] / o->scales[c]);
+              g_assert_cmpint (tt_get (o, 0, c, h, w), ==, ref_round (v, ZG330_KERNEL_DTYPE_SINT8));
+            }
+    }
+}
+
+static void
+test_add_rejects (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 4, 4, 32, 0.1f);
+  g_autoptr (TT) b = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 4, 5, 32, 0.1f);
+  g_autoptr (TT) o = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 4, 4, 32, 0.1f);
+
+  g_assert_false (zg330_kernel_add (&a->t, &b->t, &o->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "input b w=5 != output w=4"));
+}
+
+static void
+test_concat_byte_copy (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (21);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 2, 64, 3, 5, 32, 0.137f);
+  g_autoptr (TT) b = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 2, 32, 3, 5, 32, 0.137f);
+  g_autoptr (TT) o = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 2, 96, 3, 5, 32, 0.137f);
+  const Zg330KernelTensor *ins[] = { &a->t, &b->t };
+
+  tt_fill (a, rand);
+  tt_fill (b, rand);
+  g_assert_true (zg330_kernel_concat (ins, 2, &o->t, &error));
+  g_assert_no_error (error);
+  /* Blocks land whole: the output is the two inputs' blocks back to back per batch. */
+  for (guint n = 0; n < 2; n++)
+    {
+      gsize plane = 3 * 5 * 32;
+      g_assert_cmpmem ((guint8 *) o->t.data + n * 3 * plane, 2 * plane,
+                       (guint8 *) a->t.data + n * 2 * plane, 2 * plane);
+      g_assert_cmpmem ((guint8 *) o->t.data + (n * 3 + 2) * plane, plane,
+                       (guint8 *) b->t.data + n * plane, plane);
+    }
+}
+
+static void
+test_concat_requantises_unaligned (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (22);
+  g_autoptr (GError) error = NULL;
+  /* 3 + 5 + 6 channels into NCHWc4 (14 = 3 blocks and 2 padding channels); the second
+   * input has another scale and is uint8, the third is NHWC with the output's scale. */
+  g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 3, 4, 6, 4, 0.1f);
+  g_autoptr (TT) b = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_UINT8, 1, 5, 4, 6, 32, 0.03f);
+  g_autoptr (TT) c = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 6, 4, 6, 0, 0.1f);
+  g_autoptr (TT) o = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 14, 4, 6, 4, 0.1f);
+  const Zg330KernelTensor *ins[] = { &a->t, &b->t, &c->t };
+
+  tt_fill (a, rand);
+  tt_fill (b, rand);
+  tt_fill (c, rand);
+  g_assert_true (zg330_kernel_concat (ins, 3, &o->t, &error));
+  g_assert_no_error (error);
+  for (guint h = 0; h < 4; h++)
+    for (guint w = 0; w < 6; w++)
+      {
+        for (guint ch = 0; ch < 3; ch++)
+          g_assert_cmpint (tt_get (o, 0, ch, h, w), ==, tt_get (a, 0, ch, h, w));
+        for (guint ch = 0; ch < 5; ch++)
+          g_assert_cmpint (tt_get (o, 0, 3 + ch, h, w), ==,
+                           ref_round ((double) tt_get (b, 0, ch, h, w) * ((double) 0.03f / (double) 0.1f),
+                                      ZG330_KERNEL_DTYPE_SINT8));
+        for (guint ch = 0; ch < 6; ch++)
+          g_assert_cmpint (tt_get (o, 0, 8 + ch, h, w), ==, tt_get (c, 0, ch, h, w));
+      }
+  assert_padding_zero (o);
+}
+
+static void
+test_concat_rejects (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 4, 4, 32, 0.1f);
+  g_autoptr (TT) b = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 3, 4, 32, 0.1f);
+  g_autoptr (TT) o = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 96, 4, 4, 32, 0.1f);
+  const Zg330KernelTensor *ins[] = { &a->t, &a->t, &b->t };
+
+  g_assert_false (zg330_kernel_concat (ins, 2, &o->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "c=64 != output c=96"));
+  g_clear_error (&error);
+  g_assert_false (zg330_kernel_concat (ins, 3, &o->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "input 2 h=3"));
+  g_clear_error (&error);
+  g_assert_false (zg330_kernel_concat (ins, 0, &o->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+}
+
+static void
+ref_maxpool_check (const TT *in, const TT *out, guint k, guint s, guint p)
+{
+  for (guint c = 0; c < in->t.c; c++)
+    for (guint oh = 0; oh < out->t.h; oh++)
+      for (guint ow = 0; ow < out->t.w; ow++)
+        {
+          gint best = G_MININT;
+          for (guint r = 0; r < k; r++)
+            for (guint q = 0; q < k; q++)
+              {
+                gint h = (gint) (oh * s + r) - (gint) p, w = (gint) (ow * s + q) - (gint) p;
+                if (h >= 0 && w >= 0 && h < (gint) in->t.h && w < (gint) in->t.w)
+                  best = MAX (best, tt_get (in, 0, c, h, w));
+              }
+          g_assert_cmpint (tt_get (out, 0, c, oh, ow), ==, best);
+        }
+}
+
+static void
+test_maxpool_padding_never_wins (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (23);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 40, 11, 20, 32, 0.045f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 40, 11, 20, 32, 0.045f);
+  Zg330PoolParams p = { 5, 5, 1, 1, 2, 2 };
+
+  /* All negative: a padding value of 0 would win everywhere near the border. */
+  for (guint c = 0; c < 40; c++)
+    for (guint h = 0; h < 11; h++)
+      for (guint w = 0; w < 20; w++)
+        tt_set (in, 0, c, h, w, g_rand_int_range (rand, -128, 0));
+  g_assert_true (zg330_kernel_maxpool2d (&in->t, &p, &out->t, &error));
+  g_assert_no_error (error);
+  ref_maxpool_check (in, out, 5, 1, 2);
+  assert_padding_zero (out);
+}
+
+static void
+test_maxpool_stride2 (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (24);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 5, 9, 8, 0, 0.1f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 5, 5, 4, 0, 0.1f);
+  Zg330PoolParams p = { 3, 3, 2, 2, 1, 1 };
+  Zg330PoolParams bad = { 3, 3, 2, 2, 3, 1 };
+
+  tt_fill (in, rand);
+  g_assert_true (zg330_kernel_maxpool2d (&in->t, &p, &out->t, &error));
+  g_assert_no_error (error);
+  ref_maxpool_check (in, out, 3, 2, 1);
+
+  g_assert_false (zg330_kernel_maxpool2d (&in->t, &bad, &out->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "padding 3x1"));
+  g_clear_error (&error);
+  p.stride_h = 1;
+  g_assert_false (zg330_kernel_maxpool2d (&in->t, &p, &out->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "output h=5"));
+  g_clear_error (&error);
+  out->t.c = 4;
+  p.stride_h = 2;
+  g_assert_false (zg330_kernel_maxpool2d (&in->t, &p, &out->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "input c=5 != output c=4"));
+}
+
+static void
+test_upsample_nearest (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (25);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 5, 7, 32, 0.052f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 10, 14, 32, 0.052f);
+  g_autoptr (TT) out3 = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 64, 15, 7, 0, 0.104f);
+
+  tt_fill (in, rand);
+  g_assert_true (zg330_kernel_upsample_nearest (&in->t, 2, 2, &out->t, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < 64; c++)
+    for (guint h = 0; h < 10; h++)
+      for (guint w = 0; w < 14; w++)
+        g_assert_cmpint (tt_get (out, 0, c, h, w), ==, tt_get (in, 0, c, h / 2, w / 2));
+  /* Factor 3x1 with a requantising output scale. */
+  g_assert_true (zg330_kernel_upsample_nearest (&in->t, 3, 1, &out3->t, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < 64; c++)
+    for (guint h = 0; h < 15; h++)
+      for (guint w = 0; w < 7; w++)
+        g_assert_cmpint (tt_get (out3, 0, c, h, w), ==,
+                         ref_round ((double) tt_get (in, 0, c, h / 3, w) * ((double) 0.052f / (double) 0.104f),
+                                    ZG330_KERNEL_DTYPE_SINT8));
+
+  g_assert_false (zg330_kernel_upsample_nearest (&in->t, 2, 3, &out->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "factor 2x3"));
+}
+
+static void
+test_reshape_byte_copy (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (26);
+  g_autoptr (GError) error = NULL;
+  /* The network's first op: NHWC [1,H,W,3] -> *C**c3 [1,1,H,W,3]. */
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_UINT8, 1, 3, 7, 9, 0, 0);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_UINT8, 1, 3, 7, 9, 3, 0);
+  g_autoptr (TT) bad = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_UINT8, 1, 3, 7, 9, 4, 0);
+  Zg330KernelTensor same;
+
+  tt_fill (in, rand);
+  g_assert_true (zg330_kernel_reshape (&in->t, &out->t, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (in->t.data, in->t.size, out->t.data, out->t.size);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpint (tt_get (out, 0, c, 6, 8), ==, tt_get (in, 0, c, 6, 8));
+  /* In place (both values share chunk 0 in the real network). */
+  same = out->t;
+  same.data = in->t.data;
+  g_assert_true (zg330_kernel_reshape (&in->t, &same, &error));
+
+  g_assert_false (zg330_kernel_reshape (&in->t, &bad->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "189 bytes"));
+  g_assert_nonnull (strstr (error->message, "252 bytes"));
+  g_clear_error (&error);
+  same.dtype = ZG330_KERNEL_DTYPE_SINT8;
+  g_assert_false (zg330_kernel_reshape (&in->t, &same, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "element type"));
+}
+
+static void
+test_cast_uint8_to_int8 (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_UINT8, 1, 3, 16, 16, 3, 0);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 3, 16, 16, 3, 2.007629f);
+
+  /* Every uint8 value once per channel. */
+  for (guint c = 0; c < 3; c++)
+    for (guint i = 0; i < 256; i++)
+      tt_set (in, 0, c, i / 16, i % 16, (gint) i);
+  g_assert_true (zg330_kernel_cast (&in->t, &out->t, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < 3; c++)
+    for (guint i = 0; i < 256; i++)
+      g_assert_cmpint (tt_get (out, 0, c, i / 16, i % 16), ==,
+                       ref_round ((double) i / (double) 2.007629f, ZG330_KERNEL_DTYPE_SINT8));
+  g_assert_cmpint (tt_get (out, 0, 0, 15, 15), ==, 127);
+  g_assert_cmpint (tt_get (out, 0, 0, 0, 3), ==, 1);    /* 3 / 2.0076 = 1.49 */
+  g_assert_cmpint (tt_get (out, 0, 0, 0, 4), ==, 2);    /* 1.99 */
+}
+
+static void
+test_cast_rescale_and_rejects (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (27);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 40, 3, 4, 32, 0.3f);
+  g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 40, 3, 4, 0, 0.2f);
+
+  tt_fill (in, rand);
+  out->scales[39] = 0.5f;
+  g_assert_true (zg330_kernel_cast (&in->t, &out->t, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < 40; c++)
+    for (guint h = 0; h < 3; h++)
+      for (guint w = 0; w < 4; w++)
+        g_assert_cmpint (tt_get (out, 0, c, h, w), ==,
+                         ref_round ((double) tt_get (in, 0, c, h, w) * ((double) 0.3f / (double) out->scales[c]),
+                                    ZG330_KERNEL_DTYPE_SINT8));
+  out->t.h = 2;
+  g_assert_false (zg330_kernel_cast (&in->t, &out->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "input h=3 != output h=2"));
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* layout helpers                                                                     */
+
+static void
+test_layout_pack_unpack (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (30);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) nhwc = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 2, 45, 3, 5, 0, 0);
+  g_autoptr (TT) blk = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 2, 45, 3, 5, 32, 0);
+  g_autoptr (TT) back = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_SINT8, 2, 45, 3, 5, 0, 0);
+  g_autoptr (TT) wrong = tt_new (ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_UINT8, 2, 45, 3, 5, 0, 0);
+  Zg330KernelTensor fin = { ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_FP32, 1, 5, 2, 3, 0, NULL, NULL, 0 };
+  Zg330KernelTensor fblk = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_FP32, 1, 5, 2, 3, 4, NULL, NULL, 0 };
+  Zg330KernelTensor fback = fin;
+  float src[30], mid[2 * 4 * 6], dst[30];
+
+  tt_fill (nhwc, rand);
+  g_assert_true (zg330_kernel_relayout (&nhwc->t, &blk->t, &error));
+  g_assert_no_error (error);
+  for (guint n = 0; n < 2; n++)
+    for (guint c = 0; c < 45; c++)
+      for (guint h = 0; h < 3; h++)
+        for (guint w = 0; w < 5; w++)
+          g_assert_cmpint (tt_get (blk, n, c, h, w), ==, tt_get (nhwc, n, c, h, w));
+  assert_padding_zero (blk);
+  g_assert_true (zg330_kernel_relayout (&blk->t, &back->t, &error));
+  g_assert_cmpmem (nhwc->t.data, nhwc->t.size, back->t.data, back->t.size);
+  g_assert_false (zg330_kernel_relayout (&blk->t, &wrong->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_SHAPE);
+  g_clear_error (&error);
+
+  for (guint i = 0; i < 30; i++)
+    src[i] = (float) i * 0.5f - 3.0f;
+  memset (mid, 0xff, sizeof mid);
+  fin.data = src; fin.size = sizeof src;
+  fblk.data = mid; fblk.size = sizeof mid;
+  fback.data = dst; fback.size = sizeof dst;
+  g_assert_cmpuint (zg330_kernel_tensor_get_size (&fblk), ==, sizeof mid);
+  g_assert_true (zg330_kernel_relayout (&fin, &fblk, &error));
+  g_assert_no_error (error);
+  /* (c=4, h=1, w=2) lives in block 1, lane 0. */
+  g_assert_cmpfloat (mid[((1 * 2 + 1) * 3 + 2) * 4 + 0], ==, src[(1 * 3 + 2) * 5 + 4]);
+  g_assert_cmpfloat (mid[((1 * 2 + 1) * 3 + 2) * 4 + 1], ==, 0.0f);
+  g_assert_true (zg330_kernel_relayout (&fblk, &fback, &error));
+  g_assert_cmpmem (src, sizeof src, dst, sizeof dst);
+}
+
+static void
+test_dequantize_to_float (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (31);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 35, 2, 3, 32, 0.25f);
+  float f[35 * 2 * 3];
+  Zg330KernelTensor out = { ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_DTYPE_FP32, 1, 35, 2, 3, 0, NULL, f, sizeof f };
+
+  tt_fill (in, rand);
+  in->scales[34] = 0.125f;
+  g_assert_true (zg330_kernel_dequantize (&in->t, &out, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < 35; c++)
+    for (guint h = 0; h < 2; h++)
+      for (guint w = 0; w < 3; w++)
+        g_assert_cmpfloat (f[(h * 3 + w) * 35 + c], ==, (float) tt_get (in, 0, c, h, w) * in->scales[c]);
+  out.dtype = ZG330_KERNEL_DTYPE_SINT8;
+  g_assert_false (zg330_kernel_dequantize (&in->t, &out, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "must be fp32"));
+}
+
+static void
+test_tensor_rejects_invalid (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 2, 2, 32, 0.1f);
+  g_autoptr (TT) b = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 32, 2, 2, 32, 0.1f);
+  Zg330KernelTensor t;
+
+  t = a->t; t.k = 0;
+  g_assert_cmpuint (zg330_kernel_tensor_get_size (&t), ==, 0);
+  g_assert_false (zg330_kernel_cast (&t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "K=0"));
+  g_clear_error (&error);
+  t = a->t; t.w = 0;
+  g_assert_false (zg330_kernel_cast (&t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "zero or oversized"));
+  g_clear_error (&error);
+  t = a->t; t.h = 1u << 30; t.w = 1u << 30;
+  g_assert_false (zg330_kernel_cast (&t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_clear_error (&error);
+  t = a->t; t.size = 100;
+  g_assert_false (zg330_kernel_cast (&t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "holds 100 bytes"));
+  g_assert_nonnull (strstr (error->message, "needs 128"));
+  g_clear_error (&error);
+  t = a->t; t.layout = 7;
+  g_assert_false (zg330_kernel_cast (&t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_clear_error (&error);
+  t = a->t; t.dtype = 9;
+  g_assert_false (zg330_kernel_cast (&t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_clear_error (&error);
+  b->scales[31] = 0.0f;
+  g_assert_false (zg330_kernel_cast (&a->t, &b->t, &error));
+  g_assert_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "output scale[31]"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/kernels/fp16/known-values", test_fp16_known_values);
+  g_test_add_func ("/kernels/fp16/roundtrip-every-half", test_fp16_roundtrip_all);
+  g_test_add_func ("/kernels/geometry/yolov5s-shapes", test_geometry_yolov5s);
+  g_test_add_func ("/kernels/geometry/rejects-impossible", test_geometry_impossible);
+  g_test_add_func ("/kernels/conv/3x3-stride2-matches-reference", test_conv_3x3_s2);
+  g_test_add_func ("/kernels/conv/3x3-same-batch2-matches-reference", test_conv_3x3_s1_same);
+  g_test_add_func ("/kernels/conv/1x1-matches-reference", test_conv_1x1);
+  g_test_add_func ("/kernels/conv/stem-6x6-c3-matches-reference", test_conv_stem_6x6);
+  g_test_add_func ("/kernels/conv/uint8-input-matches-reference", test_conv_uint8_input);
+  g_test_add_func ("/kernels/conv/partial-channel-blocks", test_conv_partial_channels);
+  g_test_add_func ("/kernels/conv/depthwise-matches-reference", test_conv_depthwise);
+  g_test_add_func ("/kernels/conv/grouped-matches-reference", test_conv_grouped);
+  g_test_add_func ("/kernels/conv/rounds-half-away-from-zero", test_conv_rounds_half_away);
+  g_test_add_func ("/kernels/conv/same-bytes-for-any-thread-count", test_conv_thread_invariant);
+  g_test_add_func ("/kernels/conv/rejects-mismatches", test_conv_rejects);
+  g_test_add_func ("/kernels/add/requantises-both-inputs", test_add_requantises);
+  g_test_add_func ("/kernels/add/rejects-shape-mismatch", test_add_rejects);
+  g_test_add_func ("/kernels/concat/copies-aligned-blocks", test_concat_byte_copy);
+  g_test_add_func ("/kernels/concat/requantises-unaligned-channels", test_concat_requantises_unaligned);
+  g_test_add_func ("/kernels/concat/rejects-mismatches", test_concat_rejects);
+  g_test_add_func ("/kernels/maxpool/padding-never-wins", test_maxpool_padding_never_wins);
+  g_test_add_func ("/kernels/maxpool/stride2-and-rejects", test_maxpool_stride2);
+  g_test_add_func ("/kernels/upsample/nearest-integer-factor", test_upsample_nearest);
+  g_test_add_func ("/kernels/reshape/byte-copy-and-rejects", test_reshape_byte_copy);
+  g_test_add_func ("/kernels/cast/uint8-image-to-sint8", test_cast_uint8_to_int8);
+  g_test_add_func ("/kernels/cast/rescales-and-rejects", test_cast_rescale_and_rejects);
+  g_test_add_func ("/kernels/layout/pack-unpack-int8-and-float", test_layout_pack_unpack);
+  g_test_add_func ("/kernels/layout/dequantize-to-float-nhwc", test_dequantize_to_float);
+  g_test_add_func ("/kernels/tensor/rejects-invalid-descriptors", test_tensor_rejects_invalid);
+
+  return g_test_run ();
+}
