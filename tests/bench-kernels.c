@@ -7,6 +7,8 @@
  * which compare the conv's inner loops with the microkernel's even on a busy machine. */
 #include "devices/zg330-kernels.h"
 
+#include <cjson/cJSON.h>
+
 #include <string.h>
 #include <time.h>
 
@@ -217,6 +219,109 @@ bench_layer (const Layer *l, double peak, double core_peak)
   g_rand_free (rand);
 }
 
+static guint
+json_dim (const cJSON *value, int i)
+{
+  const cJSON *shape = cJSON_GetObjectItem (cJSON_GetObjectItem (value, "dtype"), "shape");
+  const cJSON *d = cJSON_GetArrayItem (shape, i);
+  return cJSON_IsNumber (d) ? (guint) d->valuedouble : 0;
+}
+
+static int
+json_rank (const cJSON *value)
+{
+  return cJSON_GetArraySize (cJSON_GetObjectItem (cJSON_GetObjectItem (value, "dtype"), "shape"));
+}
+
+/* Every Conv2d hardop of the real YOLOv5s network (shapes only, random data), when the
+ * shared directory holds it: the conv share of one simulated forward. */
+static void
+bench_real_network (void)
+{
+  const char *dir = g_getenv ("ZW_SHARED_DIR") ? g_getenv ("ZW_SHARED_DIR") : ZW_SHARED_DIR;
+  g_autofree char *path = g_build_filename (dir, "real", "yolov5s_plin_352x640_ZG.json", NULL);
+  g_autofree char *text = NULL;
+  cJSON *root, *op;
+  GRand *rand = g_rand_new_with_seed (2);
+  double total_ms = 0, total_macs = 0;
+  guint n_convs = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (root = cJSON_Parse (text)) == NULL)
+    {
+      g_print ("real network: %s not readable, skipped\n", path);
+      g_rand_free (rand);
+      return;
+    }
+  cJSON_ArrayForEach (op, cJSON_GetObjectItem (root, "ops"))
+    {
+      const cJSON *name = cJSON_GetObjectItem (op, "name");
+      const cJSON *in_v, *out_v, *w_v;
+      Zg330KernelTensor in = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, 0, 0, 0, 0, NULL, NULL, 0 };
+      Zg330KernelTensor out = in;
+      Zg330KernelWeights w = { 0 };
+      Zg330ConvParams p;
+      float *si, *so, *sw;
+      gint64 t0;
+      double best;
+      GError *error = NULL;
+
+      if (!cJSON_IsString (name) || strcmp (name->valuestring, "icraft::xir::Conv2dNode") != 0)
+        continue;
+      in_v = cJSON_GetArrayItem (cJSON_GetObjectItem (op, "inputs"), 0);
+      out_v = cJSON_GetArrayItem (cJSON_GetObjectItem (op, "outputs"), 0);
+      w_v = cJSON_GetArrayItem (cJSON_GetObjectItem (op, "params"), 0);
+      if (json_rank (in_v) != 5 || json_rank (out_v) != 5 || json_rank (w_v) != 6)
+        continue;
+      in.k = json_dim (in_v, 4); in.c = json_dim (in_v, 1) * in.k;
+      in.h = json_dim (in_v, 2); in.w = json_dim (in_v, 3);
+      out.k = json_dim (out_v, 4); out.c = json_dim (out_v, 1) * out.k;
+      out.h = json_dim (out_v, 2); out.w = json_dim (out_v, 3);
+      w.ob = json_dim (w_v, 0); w.ib = json_dim (w_v, 1); w.kh = json_dim (w_v, 2);
+      w.kw = json_dim (w_v, 3); w.ko = json_dim (w_v, 4); w.ki = json_dim (w_v, 5);
+      if (!zg330_conv_infer_geometry (in.h, in.w, out.h, out.w, w.kh, w.kw, &p.stride_h,
+                                      &p.stride_w, &p.pad_top, &p.pad_left, &error))
+        g_error ("%s", error->message);
+      in.size = zg330_kernel_tensor_get_size (&in);
+      out.size = zg330_kernel_tensor_get_size (&out);
+      in.data = g_malloc (in.size);
+      out.data = g_malloc (out.size);
+      w.size = (gsize) w.ob * w.ib * w.kh * w.kw * w.ko * w.ki;
+      w.data = g_malloc (w.size);
+      for (gsize i = 0; i < in.size; i++)
+        ((guint8 *) in.data)[i] = (guint8) g_rand_int (rand);
+      for (gsize i = 0; i < w.size; i++)
+        ((gint8 *) w.data)[i] = (gint8) g_rand_int (rand);
+      si = g_new (float, in.c); so = g_new (float, out.c); sw = g_new (float, w.ob * w.ko);
+      for (guint c = 0; c < in.c; c++) si[c] = 0.05f;
+      for (guint c = 0; c < out.c; c++) so[c] = 0.2f;
+      for (guint c = 0; c < w.ob * w.ko; c++) sw[c] = 0.003f;
+      in.scales = si; out.scales = so; w.scales = sw;
+
+      best = G_MAXDOUBLE;
+      for (guint rep = 0; rep < 3; rep++)
+        {
+          t0 = g_get_monotonic_time ();
+          if (!zg330_kernel_conv2d (&in, &w, &p, &out, &error))
+            g_error ("conv op %d: %s", cJSON_GetObjectItem (op, "op_id")->valueint, error->message);
+          best = MIN (best, (double) (g_get_monotonic_time () - t0) / 1e3);
+        }
+      total_ms += best;
+      if (g_getenv ("BENCH_VERBOSE"))
+        g_print ("    op %d: %ux%ux%u -> %ux%ux%u k%ux%u: %.3f ms\n",
+                 cJSON_GetObjectItem (op, "op_id")->valueint, in.c, in.h, in.w, out.c, out.h,
+                 out.w, w.kh, w.kw, best);
+      total_macs += (double) out.h * out.w * out.c * w.kh * w.kw * MIN (in.c, w.ib * w.ki);
+      n_convs++;
+      g_free (in.data); g_free (out.data); g_free ((gpointer) w.data);
+      g_free (si); g_free (so); g_free (sw);
+    }
+  g_print ("real YOLOv5s 352x640: %u conv hardops, %.2f GMAC in %.1f ms = %.1f GMAC/s "
+           "(best of 3 per layer)\n", n_convs, total_macs / 1e9, total_ms,
+           total_macs / (total_ms * 1e6));
+  cJSON_Delete (root);
+  g_rand_free (rand);
+}
+
 int
 main (void)
 {
@@ -247,6 +352,8 @@ main (void)
   g_print ("conv2d, %s loops:\n", zg330_kernel_get_isa ());
   for (guint i = 0; i < G_N_ELEMENTS (layers); i++)
     bench_layer (&layers[i], peak, core_peak);
+
+  bench_real_network ();
 
   if (use_vnni)
     {

@@ -61,7 +61,7 @@ run (const char *name, Zg330OcmProblem *p)
     g_print ("    OPTION%d  %8.3f ms  = %.3f x NONE, %.4f x BEST  %4u chunks  %7.3f s%s\n",
              o, r[o].cost_ms, r[o].cost_ms / r[o].etm_only_cost_ms,
              r[o].cost_ms / best.cost_ms, r[o].picked->len, r[o].seconds,
-             o == 2 ? (r[o].exact ? "  (exact)" : "  (states truncated)") : "");
+             o == 2 ? (r[o].exact ? "  (proven optimal)" : "  (not proven)") : "");
   g_print ("    BEST     %8.3f ms  = %.3f x NONE (OPTION%d)  %.3f s  dropped %u\n",
            best.cost_ms, best.cost_ms / best.etm_only_cost_ms, best.option, best.seconds,
            best.dropped);

@@ -347,6 +347,32 @@ test_plan_rejects_invalid (void)
   g_clear_error (&error);
   g_assert_true (zg330_etm_plan (b, 2, NULL, NULL, &error));
   g_assert_cmpuint (b[1].offset, ==, 0);
+
+  /* sizes whose sum overflows the planner's arithmetic */
+  b[1].size = G_MAXUINT64 - 5;
+  g_assert_false (zg330_etm_plan (b, 2, NULL, NULL, &error));
+  g_assert_error (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "77"));
+}
+
+static void
+test_plan_deterministic (void)
+{
+  /* Same input, same offsets, although the search runs on two threads. */
+  g_autoptr (GRand) rng = g_rand_new_with_seed (99);
+  for (guint round = 0; round < 6; round++)
+    {
+      g_autoptr (GArray) net = tiling (rng, 30 + round, MIB);
+      g_autoptr (GArray) again = g_array_copy (net);
+      Zg330PlanOptions opt = { 0, 1, 10.0 };
+      Zg330PlanStats st1, st2;
+      g_assert_true (zg330_etm_plan ((Zg330Buffer *) net->data, net->len, &opt, &st1, NULL));
+      g_assert_true (zg330_etm_plan ((Zg330Buffer *) again->data, again->len, &opt, &st2, NULL));
+      g_assert_cmpstr (st1.method, ==, st2.method);
+      g_assert_cmpuint (st1.arena, ==, st2.arena);
+      g_assert_cmpmem (net->data, net->len * sizeof (Zg330Buffer),
+                       again->data, again->len * sizeof (Zg330Buffer));
+    }
 }
 
 static void
@@ -473,6 +499,7 @@ main (int argc, char **argv)
   g_test_add_func ("/zg330/etm/plan/sequential-is-sum", test_plan_sequential_is_sum);
   g_test_add_func ("/zg330/etm/plan/capacity-error-keeps-offsets", test_plan_capacity_error_keeps_offsets);
   g_test_add_func ("/zg330/etm/plan/rejects-invalid-lifetime", test_plan_rejects_invalid);
+  g_test_add_func ("/zg330/etm/plan/deterministic", test_plan_deterministic);
   g_test_add_func ("/zg330/etm/plan/minimalloc-bench-fits-1mib", test_plan_minimalloc_bench_fits);
   g_test_add_func ("/zg330/etm/csv/roundtrip", test_csv_roundtrip);
   g_test_add_func ("/zg330/etm/csv/rejects-malformed", test_csv_rejects_malformed);

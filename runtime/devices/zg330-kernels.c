@@ -12,7 +12,10 @@
  * A tile of up to 12 output pixels x 32 output channels lives in 24 zmm accumulators.
  * Work items are (n, output block, output row); each output element is written by
  * exactly one item, so the result never depends on the number of threads.
- * Machines without AVX-512 VNNI run the same packed loops in plain C.
+ * Machines without AVX-512 VNNI run plain C loops (an AVX2 clone where available) over
+ * weights packed [i][o 32] instead, with the same exact integer sums and the same
+ * requantisation arithmetic; tests check both against a naive reference.
+ * Grouped/depthwise convs take a direct int16 loop (absent from the vendor's networks).
  */
 #include "devices/zg330-kernels.h"
 
@@ -736,12 +739,15 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
   {
     const gint32 *corr = job->corr + ob * OBLK;
     const double *mul = job->mul + ob * OBLK, *add = job->add + ob * OBLK;
+    /* Narrow convs (the image's 3-channel normaliser) have nothing in the upper half. */
+    gboolean upper = job->O - ob * OBLK > 16;
 #pragma GCC unroll 12
     for (guint t = 0; t < T; t++)
       {
         vnni_requant16 (a0[t], corr, mul, add, job->lo, job->hi, res + t * OBLK);
-        vnni_requant16 (a1[t], corr + 16, mul + 16, add + 16, job->lo, job->hi,
-                        res + t * OBLK + 16);
+        if (upper)
+          vnni_requant16 (a1[t], corr + 16, mul + 16, add + 16, job->lo, job->hi,
+                          res + t * OBLK + 16);
       }
   }
 }
@@ -830,12 +836,9 @@ conv_pack_row (gpointer data, guint item)
       memset (dst, job->pad_value, (gsize) job->Wp * ipad);
       return;
     }
-  memset (dst, job->pad_value, (gsize) job->pl * ipad);
-  memset (dst + ((gsize) job->pl + job->W) * ipad, job->pad_value,
-          (gsize) (job->Wp - job->pl - job->W) * ipad);
-  if (ipad > job->C)
-    for (guint w = 0; w < job->W; w++)
-      memset (dst + ((gsize) job->pl + w) * ipad + job->C, job->pad_value, ipad - job->C);
+  /* One fill covers the left/right padding and the channel padding of every pixel. */
+  if (ipad > job->C || job->Wp > job->W)
+    memset (dst, job->pad_value, (gsize) job->Wp * ipad);
 
   src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
   for (guint c = 0; c < job->C;)

@@ -316,10 +316,10 @@ gboolean
 xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales, GError **error)
 {
   g_autofree char *inner = strip_wrapper (text, "@scales(");
-  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (float));
-  g_auto (GStrv) items = NULL;
+  g_autofree float *out = NULL;
   char *close, *end = NULL;
   gint64 ax;
+  guint64 total = 0;
 
   if (inner == NULL || strncmp (inner, "[axis=", 6) != 0 || (close = strchr (inner, ']')) == NULL)
     goto bad;
@@ -328,39 +328,54 @@ xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
   ax = g_ascii_strtoll (inner + 6, &end, 10);
   if (errno != 0 || end == inner + 6 || *end != '\0' || ax < -16 || ax > 16)
     goto bad;
-  if (close[1] != '\0')
+  /* Two passes over "N*s,s,…": count, then fill one array of the right size (a growing
+   * array per value is most of the load time of a large network). */
+  for (int pass = 0; pass < 2; pass++)
     {
-      items = g_strsplit (close + 1, ",", -1);
-      for (guint i = 0; items[i] != NULL; i++)
+      const char *p = close + 1;
+      guint64 at = 0;
+
+      if (pass == 1)
+        out = g_new (float, MAX (total, 1));
+      while (*p != '\0')
         {
-          char *item = g_strstrip (items[i]);
-          char *star = strchr (item, '*');
+          const char *item_end = strchr (p, ',');
+          g_autofree char *item = g_strndup (p, item_end ? (gsize) (item_end - p) : strlen (p));
+          char *it = g_strstrip (item);
+          char *star = strchr (it, '*');
           guint64 count = 1;
           double v;
 
           if (star != NULL)
             {
               *star = '\0';
-              if (!parse_uint_full (item, 10, XIR_MAX_SCALES, &count) || count == 0)
+              if (!parse_uint_full (it, 10, XIR_MAX_SCALES, &count) || count == 0)
                 goto bad;
-              item = star + 1;
+              it = star + 1;
             }
           errno = 0;
-          v = g_ascii_strtod (item, &end);
-          if (errno != 0 || end == item || *end != '\0' || !isfinite (v))
+          v = g_ascii_strtod (it, &end);
+          if (errno != 0 || end == it || *end != '\0' || !isfinite (v))
             goto bad;
-          if (out->len + count > XIR_MAX_SCALES)
-            goto bad;
-          for (guint64 k = 0; k < count; k++)
+          if (pass == 0)
             {
-              float f = (float) v;
-              g_array_append_val (out, f);
+              total += count;
+              if (total > XIR_MAX_SCALES)
+                goto bad;
             }
+          else
+            for (guint64 k = 0; k < count; k++)
+              out[at++] = (float) v;
+          if (item_end == NULL)
+            break;
+          p = item_end + 1;
+          if (*p == '\0')
+            goto bad;  /* trailing comma */
         }
     }
   *axis = (gint) ax;
-  *n_scales = out->len;
-  *scales = (float *) g_array_free (g_steal_pointer (&out), FALSE);
+  *n_scales = (guint) total;
+  *scales = g_steal_pointer (&out);
   return TRUE;
 
 bad:
@@ -875,8 +890,37 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
     return !required && cJSON_GetObjectItemCaseSensitive (op_obj, field) == NULL;
   cJSON_ArrayForEach (item, arr)
     {
-      XirValue *v = parse_value (ctx, field, idx, item, is_params, error);
-      XirValue *known;
+      XirValue *v, *known;
+
+      /* A value used again: compare its JSON with the first appearance (no allocation),
+       * and parse it in full only to explain a difference. */
+      if (dest == op->inputs && net->json_of != NULL && cJSON_IsObject (item))
+        {
+          const cJSON *vid = cJSON_GetObjectItemCaseSensitive (item, "v_id");
+          if (cJSON_IsNumber (vid) && vid->valuedouble == floor (vid->valuedouble))
+            {
+              gint64 id = (gint64) vid->valuedouble;
+              const cJSON *first = g_hash_table_lookup (net->json_of, &id);
+              known = first ? g_hash_table_lookup (net->value_by_id, &id) : NULL;
+              if (known != NULL && !known->is_params && cJSON_Compare (first, item, TRUE))
+                {
+                  guint index = op->index;
+                  if (known->consumers->len == 0
+                      || g_array_index (known->consumers, guint, known->consumers->len - 1) != index)
+                    g_array_append_val (known->consumers, index);
+                  known->last_use = (gint) index;
+                  if (op->kind == XIR_OP_OUTPUT && !known->is_network_output)
+                    {
+                      known->is_network_output = TRUE;
+                      g_ptr_array_add (net->outputs, known);
+                    }
+                  g_ptr_array_add (dest, known);
+                  idx++;
+                  continue;
+                }
+            }
+        }
+      v = parse_value (ctx, field, idx, item, is_params, error);
 
       if (v == NULL)
         return FALSE;
@@ -916,6 +960,8 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
           v->is_network_input = op->kind == XIR_OP_INPUT;
           g_ptr_array_add (net->values, v);
           g_hash_table_insert (net->value_by_id, &v->v_id, v);
+          if (net->json_of != NULL)
+            g_hash_table_insert (net->json_of, &v->v_id, (gpointer) item);
           g_ptr_array_add (dest, v);
         }
       else /* inputs */
@@ -1281,7 +1327,9 @@ xir_network_new_from_json_data (const char *data, gsize length, const char *orig
       return NULL;
     }
   net = network_alloc (origin);
+  net->json_of = g_hash_table_new (g_int64_hash, g_int64_equal);
   ok = build_network (net, root, error);
+  g_clear_pointer (&net->json_of, g_hash_table_unref);
   cJSON_Delete (root);
   if (!ok)
     return NULL;

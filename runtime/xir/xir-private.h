@@ -26,6 +26,7 @@ struct _XirNetwork {
   GPtrArray *outputs;
   GPtrArray *chunks;        /* XirChunk*, owned, by id */
   GHashTable *chunk_by_id;  /* gint64* -> XirChunk* */
+  GHashTable *json_of;      /* while loading: v_id -> the cJSON of its first appearance */
   gint64 max_op_id;
   guint64 total_instr_words;
 

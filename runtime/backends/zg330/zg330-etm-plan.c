@@ -1,23 +1,31 @@
 /* zg330-etm-plan.c — static ETM placement of FTMP buffers.
  *
- * Three layers:
- *  1. greedy placements: a priority order, then each buffer at the lowest
- *     (first fit) or tightest (best fit) gap left by the time-overlapping
- *     buffers already placed;
- *  2. an exact canonical search (the idea of MiniMalloc, Moffitt 2023):
- *     buffers are placed in non-decreasing offset order, each at the lowest
- *     offset its placed neighbours allow, branching on which buffer comes
- *     next; partial placements are cut when some time section cannot hold
- *     its unplaced buffers above its floor, when a gap would stay where an
- *     unplaced buffer fits, or when the remaining buffers fall apart into
- *     independent time ranges (solved one after the other);
- *  3. a seeded hill climb over greedy orders (Vela-like) for instances too
- *     big for the search.
+ * Layers, cheapest first; each stops the call once the arena equals the
+ * lower bound:
+ *  1. greedy placements: a priority order (size, area, section pressure,
+ *     lifetime, conflicts, start), each buffer at the lowest (first fit) or
+ *     tightest (best fit) gap left by time-overlapping buffers placed so far;
+ *  2. skyline dives: the canonical search below without a capacity and
+ *     without backtracking (always the buffer that can go lowest);
+ *  3. an exact canonical search after MiniMalloc (Moffitt, ASPLOS 2023),
+ *     asked "does everything fit in C?" for C = the capacity, then the
+ *     bound, then stepping down from the best arena.  Buffers are placed in
+ *     non-decreasing offset order, each at the lowest offset its placed
+ *     neighbours allow; a partial placement is cut when a maximal time
+ *     section cannot hold its unplaced buffers above its floor, when a
+ *     buffer would go above the top some unplaced buffer can reach, or when
+ *     a state already failed (hash of the unplaced buffers' lowest offsets);
+ *     buffers that no longer share a section boundary are solved as
+ *     independent subproblems.  Several preorders, plain depth-first and
+ *     limited-discrepancy, run as a portfolio on up to two threads in
+ *     rounds of doubling node limits (deterministic: the first task in
+ *     portfolio order that succeeds in a round wins);
+ *  4. a seeded hill climb over greedy orders (after Vela) for instances too
+ *     big for the search's tables.
  * Everything works in units of the alignment, so offsets stay aligned.
  */
 #include "backends/zg330/zg330-etm-plan.h"
 
-#include <errno.h>
 #include <string.h>
 
 G_DEFINE_QUARK (zg330-plan-error-quark, zg330_plan_error)
@@ -685,7 +693,12 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       guint ndirty = 0;
       gboolean ok = TRUE;
 
-      s->stamp_now++;
+      if (G_UNLIKELY (++s->stamp_now == 0))
+        {
+          /* wrapped: old stamps could look current */
+          memset (s->stamp, 0, sizeof (guint) * MAX (p->nsec, 1));
+          s->stamp_now = 1;
+        }
       s->off[c] = o;
       s->sol[c] = o;
       s->hash ^= search_zkey (s, c, o);
@@ -972,6 +985,7 @@ static void
 portfolio_init (Portfolio *pf, const Problem *p)
 {
   memset (pf, 0, sizeof *pf);
+  pf->winner = G_MAXINT;
   g_mutex_init (&pf->lock);
   g_cond_init (&pf->cond);
   for (guint k = 0; k < N_TASKS; k++)
@@ -1002,6 +1016,37 @@ portfolio_clear (Portfolio *pf)
     }
   g_mutex_clear (&pf->lock);
   g_cond_clear (&pf->cond);
+}
+
+/* One dive per preorder without a capacity: every buffer in turn at the
+ * lowest offset any unplaced buffer can take (a skyline greedy).  Writes
+ * the best arena's offsets to @off; returns that arena (G_MAXINT64 if none). */
+static gint64
+portfolio_dive (Portfolio *pf, gint64 *off)
+{
+  const Problem *p = pf->tasks[0].s.p;
+  gint64 best = G_MAXINT64;
+  pf->winner = G_MAXINT;
+  for (guint k = 0; k < N_TASKS; k++)
+    {
+      Search *s = &pf->tasks[k].s;
+      s->cap = G_MAXINT64 / 4;
+      s->deadline = G_MAXINT64;
+      s->nodes = 0;
+      s->node_limit = 4 * (guint64) p->m + 64;
+      s->disc = 0;
+      if (search_run (s, pf->tasks[k].order) == FOUND)
+        {
+          gint64 a = arena_of (p, s->sol);
+          if (a < best)
+            {
+              best = a;
+              memcpy (off, s->sol, sizeof (gint64) * p->m);
+            }
+        }
+      pf->nodes += s->nodes;
+    }
+  return best;
 }
 
 /* Decides whether everything fits in @cap units.  Returns FOUND (the
@@ -1153,10 +1198,21 @@ zg330_etm_lower_bound (const Zg330Buffer *b, guint n, guint64 alignment)
 }
 
 static gboolean
-validate (const Zg330Buffer *b, guint n, GError **error)
+validate (const Zg330Buffer *b, guint n, guint64 align, GError **error)
 {
+  guint64 units = 0;
   for (guint i = 0; i < n; i++)
     {
+      /* offsets are computed in signed 64-bit units with headroom */
+      units += b[i].size / align + 1;
+      if (b[i].size > G_MAXUINT64 / 8 || units > (guint64) G_MAXINT64 / 8)
+        {
+          g_set_error (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_INVALID,
+                       "buffer id %" G_GINT64_FORMAT ": size %" G_GUINT64_FORMAT
+                       " makes the sizes add up past 2^60 alignment units",
+                       b[i].id, b[i].size);
+          return FALSE;
+        }
       if (b[i].lower < 0 || b[i].upper < 0)
         {
           g_set_error (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_INVALID,
@@ -1203,7 +1259,7 @@ plan_run (Zg330Buffer            *b,
   guint64 align = MAX (o.alignment, 1);
   Zg330PlanStats st = { 0, 0, 0.0, "empty", TRUE, 0, 0.0 };
 
-  if (!validate (b, n, error))
+  if (!validate (b, n, align, error))
     return FALSE;
 
   Problem p;
@@ -1260,25 +1316,49 @@ plan_run (Zg330Buffer            *b,
         {
           Portfolio pf;
           portfolio_init (&pf, &p);
-          gint64 soft_lo = p.lb;
-          gboolean first = TRUE;
-          while (best > soft_lo && !(fit_only && best <= cap) &&
-                 g_get_monotonic_time () < deadline)
+          gint64 dive = portfolio_dive (&pf, off);
+          g_debug ("ETM plan: greedy %" G_GINT64_FORMAT ", skyline %" G_GINT64_FORMAT
+                   " units (bound %" G_GINT64_FORMAT ")", best, dive, p.lb);
+          if (dive < best)
             {
-              gint64 target;
-              if (best > cap)
-                target = cap;
-              else if (first)
-                target = p.lb;
-              else
-                target = soft_lo + (best - 1 - soft_lo) / 2;
+              best = dive;
+              memcpy (best_off, off, sizeof (gint64) * m);
+              st.method = "skyline";
+              if (best <= cap)
+                st.fit_seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+            }
+          gint64 lo = p.lb;     /* no arena below this is possible */
+          gint64 step = 0;
+          gboolean tried_bound = FALSE, cap_impossible = FALSE;
+          while (best > lo && !(fit_only && best <= cap))
+            {
               gint64 now = g_get_monotonic_time ();
-              /* A tighter target than needed gets half the time left, so
-               * that looser ones still get their turn. */
-              gint64 slice = best > cap || target >= best - 1
-                             ? deadline : now + (deadline - now) / 2;
-              gboolean must = best > cap;
-              first = FALSE;
+              if (now >= deadline)
+                break;
+              gboolean must = best > cap && !cap_impossible, bound_attempt = FALSE;
+              gint64 target, slice;
+              if (must)
+                {
+                  target = cap;
+                  slice = deadline;
+                }
+              else if (!tried_bound)
+                {
+                  /* the bound itself, briefly: often reachable, and then
+                   * proven optimal at once */
+                  tried_bound = bound_attempt = TRUE;
+                  target = lo;
+                  slice = now + (deadline - now) / 8;
+                }
+              else
+                {
+                  /* then step down from the best arena, halving the step
+                   * whenever a target is out of reach in its slice */
+                  if (step == 0)
+                    step = MAX (1, (best - lo) / 4);
+                  target = MAX (lo, best - step);
+                  slice = target >= best - 1 ? deadline : now + (deadline - now) / 3;
+                }
               const gint64 *sol = NULL;
               int r = portfolio_fit (&pf, target, slice, &sol);
               g_debug ("ETM plan: target %" G_GINT64_FORMAT " units (bound %" G_GINT64_FORMAT
@@ -1292,19 +1372,28 @@ plan_run (Zg330Buffer            *b,
                   st.method = "search";
                   if (must)
                     st.fit_seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+                  continue;
                 }
-              else if (r == NOT_FOUND)
+              if (must)
+                {
+                  if (r != NOT_FOUND)
+                    break;
+                  /* The capacity cannot be met: still leave the caller the
+                   * smallest arena we can find. */
+                  proven_lo = lo = MAX (proven_lo, target + 1);
+                  cap_impossible = TRUE;
+                  continue;
+                }
+              if (r == NOT_FOUND)
                 {
                   proven_lo = MAX (proven_lo, target + 1);
-                  soft_lo = MAX (soft_lo, target + 1);
-                  if (must)
-                    break;
+                  lo = MAX (lo, target + 1);
                 }
-              else
+              if (!bound_attempt)
                 {
-                  soft_lo = MAX (soft_lo, target + 1);
-                  if (must)
+                  if (step <= 1)
                     break;
+                  step /= 2;
                 }
             }
           st.nodes += pf.nodes;

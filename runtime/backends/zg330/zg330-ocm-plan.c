@@ -260,6 +260,8 @@ typedef struct {
   gboolean              *cand;       /* could ever help */
   gboolean              *in;         /* the working set */
   guint64               *load;       /* per op: aligned OCM bytes live */
+  guint64               *over;       /* per chunk: offset in the last failed packing, or
+                                      * NOT_IN_OCM where it ended past the OCM */
 } Ctx;
 
 static void
@@ -276,6 +278,7 @@ ctx_init (Ctx *x, const Zg330OcmProblem *p)
   x->cand = g_new0 (gboolean, MAX (x->nc, 1));
   x->in = g_new0 (gboolean, MAX (x->nc, 1));
   x->load = g_new0 (guint64, MAX (x->no, 1));
+  x->over = g_new0 (guint64, MAX (x->nc, 1));
   x->cops_start = g_new0 (guint, x->nc + 1);
 
   for (guint c = 0; c < x->nc; c++)
@@ -350,6 +353,7 @@ ctx_clear (Ctx *x)
   g_free (x->cand);
   g_free (x->in);
   g_free (x->load);
+  g_free (x->over);
   g_free (x->cops_start);
   g_free (x->cops);
   g_free (x->save1);
@@ -884,22 +888,23 @@ plan_option2 (Ctx *x)
 
 /* ---- packing and results ------------------------------------------------------- */
 
-/* Budget of the planner's exact search for one set (see ctx_try_pack). */
-#define PACK_SEARCH_BUDGET_S 0.2
+/* Budgets of the planner's exact search for one set (see ctx_try_pack): the options'
+ * picks and the repair's trials, and the refill's cheaper trials. */
+#define PACK_SEARCH_BUDGET_S   0.2
+#define REFILL_SEARCH_BUDGET_S 0.02
 
-/* Packs the working set with the ETM planner (the OCM as its arena).  The planner stops
- * as soon as its arena equals its lower bound; a phantom buffer of the full capacity,
- * alone after the last op, lifts that bound to the capacity, so the planner stops at the
- * first placement that fits instead of searching for ever tighter ones.  Its greedy
- * placements and its search are deterministic, so the outcome depends on the machine's
- * speed only if the search runs out of its budget (then the set counts as unpackable).
- * On success writes @addr (when given) and @arena (the real buffers' extent). */
+/* Packs the working set with the ETM planner (the OCM as its arena), asking only for
+ * a fit (zg330_etm_plan_fit stops at the first placement within the capacity).  Its
+ * greedy placements and its search are deterministic, so the outcome depends on the
+ * machine's speed only if the search runs out of its budget (then the set counts as
+ * unpackable).  On success writes @addr (when given) and @arena (the picks' extent);
+ * on failure records in x->over where the planner's best placement put each pick. */
 static gboolean
-ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena)
+ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena, double budget_s)
 {
   g_autoptr (GArray) buf = g_array_new (FALSE, FALSE, sizeof (Zg330Buffer));
   g_autoptr (GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
-  gint64 end = 0;
+  gboolean ok = TRUE;
 
   for (guint c = 0; c < x->nc; c++)
     if (x->in[c])
@@ -908,19 +913,18 @@ ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena)
                           x->ch[c].size, 0 };
         g_array_append_val (buf, b);
         g_array_append_val (which, c);
-        end = MAX (end, b.upper);
       }
   if (buf->len > 0)
     {
-      Zg330Buffer phantom = { G_MAXINT64, end, end + 1, x->cap, 0 };
-      g_array_append_val (buf, phantom);
-      Zg330PlanOptions opt = { x->cap, x->align, PACK_SEARCH_BUDGET_S };
+      Zg330PlanOptions opt = { x->cap, x->align, budget_s };
       Zg330PlanStats st;
       g_autoptr (GError) err = NULL;
-      if (!zg330_etm_plan ((Zg330Buffer *) buf->data, buf->len, &opt, &st, &err))
+      ok = zg330_etm_plan_fit ((Zg330Buffer *) buf->data, buf->len, &opt, &st, &err);
+      if (!ok)
         {
           g_debug ("OCM plan: %s", err->message);
-          return FALSE;
+          if (!g_error_matches (err, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_CAPACITY))
+            g_error ("OCM plan: the ETM planner rejected the OCM picks: %s", err->message);
         }
     }
   guint64 extent = 0;
@@ -929,16 +933,26 @@ ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena)
       guint c = g_array_index (which, guint, i);
       extent = MAX (extent, g_array_index (buf, Zg330Buffer, i).offset + x->asz[c]);
     }
-  if (addr)
+  if (addr && ok)
     {
       for (guint c = 0; c < x->nc; c++)
         addr[c] = NOT_IN_OCM;
       for (guint i = 0; i < which->len; i++)
         addr[g_array_index (which, guint, i)] = g_array_index (buf, Zg330Buffer, i).offset;
     }
-  if (arena)
+  if (arena && ok)
     *arena = extent;
-  return TRUE;
+  if (!ok)
+    {
+      /* What did not fit: the planner's best placement, picks ending past the OCM. */
+      for (guint i = 0; i < which->len; i++)
+        {
+          guint c = g_array_index (which, guint, i);
+          guint64 off = g_array_index (buf, Zg330Buffer, i).offset;
+          x->over[c] = off + x->asz[c] > x->cap ? NOT_IN_OCM : off;
+        }
+    }
+  return ok;
 }
 
 typedef struct {
@@ -956,48 +970,82 @@ cmp_ranked (gconstpointer a, gconstpointer b)
   return ra->c < rb->c ? -1 : ra->c > rb->c;
 }
 
+/* Planner calls the refill may spend, and how many single drops the repair tries (counts,
+ * not times, so the outcome stays deterministic). */
+#define PACK_TRIAL_CALLS 24
+#define PACK_TRIALS_PER_SPOT 4
+
+/* Picks live at the first op index of highest OCM load, by gain, lowest first (ties:
+ * larger first, then index). */
+static GArray *
+ctx_tight_picks (Ctx *x)
+{
+  GArray *picks = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  guint tmax = 0;
+
+  for (guint t = 1; t < x->no; t++)
+    if (x->load[t] > x->load[tmax])
+      tmax = t;
+  for (guint c = 0; c < x->nc; c++)
+    if (x->in[c] && x->ch[c].first <= tmax && tmax <= x->ch[c].last)
+      {
+        Ranked r = { c, (double) ctx_gain (x, c) - (double) x->asz[c] * 1e-12 };
+        g_array_append_val (picks, r);
+      }
+  g_array_sort (picks, cmp_ranked);
+  return picks;
+}
+
 /* Gives the working set OCM offsets.  A set that fits the capacity at every op may
- * still not pack (interval packing is harder than the load): then the pick worth least
- * whose removal lets the rest pack is dropped (or, if no single one does, the pick
- * worth least, and again), and a refill pass re-adds what still fits and packs. */
+ * still not pack (interval packing is harder than the load).  Then, at the op of
+ * highest load, the few picks worth least are tried: the first whose removal lets the
+ * set pack is dropped.  If none does, the picks that the planner's best placement put
+ * past the OCM are dropped (the rest is then packed by that placement).  A refill pass
+ * re-adds what still fits and packs.  @addr and the returned arena are those of the
+ * last placement that packed. */
 static guint64
 ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
 {
   guint64 arena = 0;
 
-  if (ctx_try_pack (x, addr, &arena))
+  if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_BUDGET_S))
     return arena;
 
   g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (;;)
+  g_autofree guint64 *first_fail = g_memdup2 (x->over, sizeof (guint64) * MAX (x->nc, 1));
+  g_autoptr (GArray) picks = ctx_tight_picks (x);
+  gboolean packed = FALSE;
+  for (guint i = 0; i < picks->len && i < PACK_TRIALS_PER_SPOT && !packed; i++)
     {
-      /* Picks by gain, lowest first (ties: larger first, then index). */
-      g_autoptr (GArray) picks = g_array_new (FALSE, FALSE, sizeof (Ranked));
-      for (guint c = 0; c < x->nc; c++)
-        if (x->in[c])
-          {
-            Ranked r = { c, (double) ctx_gain (x, c) - (double) x->asz[c] * 1e-12 };
-            g_array_append_val (picks, r);
-          }
-      g_array_sort (picks, cmp_ranked);
-      gboolean packed = FALSE;
-      for (guint i = 0; i < picks->len && !packed; i++)
+      guint c = g_array_index (picks, Ranked, i).c;
+      ctx_set (x, c, FALSE);
+      if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_BUDGET_S))
         {
-          guint c = g_array_index (picks, Ranked, i).c;
-          ctx_set (x, c, FALSE);
-          if (ctx_try_pack (x, NULL, NULL))
+          packed = TRUE;
+          g_array_append_val (out, c);
+        }
+      else
+        ctx_set (x, c, TRUE);
+    }
+  if (!packed)
+    {
+      arena = 0;
+      for (guint c = 0; c < x->nc; c++)
+        {
+          if (!x->in[c])
+            addr[c] = NOT_IN_OCM;
+          else if (first_fail[c] == NOT_IN_OCM)
             {
-              packed = TRUE;
+              ctx_set (x, c, FALSE);
+              addr[c] = NOT_IN_OCM;
               g_array_append_val (out, c);
             }
           else
-            ctx_set (x, c, TRUE);
+            {
+              addr[c] = first_fail[c];
+              arena = MAX (arena, addr[c] + x->asz[c]);
+            }
         }
-      if (packed)
-        break;
-      guint c = g_array_index (picks, Ranked, 0).c;
-      ctx_set (x, c, FALSE);
-      g_array_append_val (out, c);
     }
   *dropped += out->len;
 
@@ -1015,13 +1063,14 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
           }
       }
   g_array_sort (extra, cmp_ranked);
-  for (guint i = 0; i < extra->len && i < 64; i++)
+  for (guint i = 0, tries = 0; i < extra->len && tries < PACK_TRIAL_CALLS; i++)
     {
       guint c = g_array_index (extra, Ranked, i).c;
       if (!ctx_fits (x, c) || ctx_gain (x, c) <= 0)
         continue;
       ctx_set (x, c, TRUE);
-      if (ctx_try_pack (x, NULL, NULL))
+      tries++;
+      if (ctx_try_pack (x, addr, &arena, REFILL_SEARCH_BUDGET_S))
         {
           for (guint k = 0; k < out->len; k++)
             if (g_array_index (out, guint, k) == c)
@@ -1031,8 +1080,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
         ctx_set (x, c, FALSE);
     }
 
-  gboolean ok = ctx_try_pack (x, addr, &arena);
-  g_assert (ok);
+  /* @addr and @arena hold the last set that packed: the current one. */
   return arena;
 }
 

@@ -38,8 +38,10 @@
  *   BEST_SCORE: runs the three and keeps the cheapest (ties: the lower option number);
  *     Zg330OcmResult.option says which.
  * Every option's result costs at most what NONE costs (a set that would be slower is
- * replaced by the empty one).  Results are deterministic: the ETM planner is called
- * with no time budget (its greedy placements only), so no result depends on speed.
+ * replaced by the empty one).  Results are deterministic: the options are, and the
+ * packing (zg330_etm_plan_fit(), 0.2 s budget per set) is too unless its exact search
+ * runs out of budget on a set (then that set counts as unpackable and picks are dropped);
+ * the few repair and refill trials are bounded by counts, not by time.
  */
 #pragma once
 
