@@ -564,6 +564,48 @@ test_random_vs_optimum (void)
   g_assert_cmpuint (proven, >=, n_cases / 2);
 }
 
+/* Twelve chunks whose load never exceeds 23 units but which need 24 units to pack
+ * (proven by the ETM planner's exhaustive search): with a 23-unit OCM every option's
+ * first choice cannot be placed and must be repaired. */
+static void
+test_unpackable_set_repaired (void)
+{
+  static const struct { guint lo, hi; guint64 size; } spec[] = {
+    { 2, 6, 5 }, { 6, 9, 6 }, { 2, 3, 4 }, { 3, 7, 7 }, { 7, 9, 4 }, { 4, 6, 5 },
+    { 1, 4, 8 }, { 0, 3, 1 }, { 6, 7, 3 }, { 0, 2, 8 }, { 0, 3, 5 }, { 5, 8, 6 },
+  };
+  const guint64 unit = 64 * KiB;
+  g_autoptr (Zg330Profile) prof = profile_new ();
+  Zg330OcmProblem *p = zg330_ocm_problem_new (prof);
+  p->capacity = 23 * unit;
+  for (guint o = 0; o < 9; o++)
+    zg330_ocm_problem_add_op (p, o, 0, 1, 0, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (spec); i++)
+    {
+      guint c = zg330_ocm_problem_add_chunk (p, i, spec[i].lo, spec[i].hi - 1,
+                                             spec[i].size * unit, TRUE);
+      zg330_ocm_problem_add_access (p, spec[i].lo, c, spec[i].size * unit, TRUE);
+      zg330_ocm_problem_add_access (p, spec[i].hi - 1, c, spec[i].size * unit, FALSE);
+    }
+  guint64 relaxed, opt = brute_force (p, &relaxed);
+  g_assert_cmpuint (opt, >, relaxed);   /* the packing really binds */
+  guint64 c[4];
+  guint64 b = check_all_options (p, c);
+  g_assert_cmpuint (b, >=, opt);
+  Zg330OcmResult r = { 0 };
+  g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION2, &r, NULL));
+  g_assert_cmpuint (r.dropped, >, 0);
+  g_assert_false (r.exact);
+  zg330_ocm_result_clear (&r);
+  double ratio = (double) (c[0] - b) / (double) (c[0] - opt);
+  g_test_message ("unpackable: relaxed %" G_GUINT64_FORMAT ", optimum %" G_GUINT64_FORMAT
+                  ", OPTION1..3 %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                  " cycles; BEST keeps %.4f of the optimal saving",
+                  relaxed, opt, c[1], c[2], c[3], ratio);
+  g_assert_cmpfloat (ratio, >=, 0.95);
+  zg330_ocm_problem_free (p);
+}
+
 /* ---- a YOLOv5s-like network (352x640, int8) ------------------------------------------ */
 
 typedef struct {
@@ -813,6 +855,7 @@ main (int argc, char **argv)
   g_test_add_func ("/zg330/ocm/zero-capacity-all-etm", test_zero_capacity);
   g_test_add_func ("/zg330/ocm/rejects-bad-problems", test_errors);
   g_test_add_func ("/zg330/ocm/random-near-optimum", test_random_vs_optimum);
+  g_test_add_func ("/zg330/ocm/unpackable-set-repaired", test_unpackable_set_repaired);
   g_test_add_func ("/zg330/ocm/yolov5s-like-per-option-costs", test_yolov5s_like);
   g_test_add_func ("/zg330/ocm/deterministic", test_deterministic);
   return g_test_run ();

@@ -167,9 +167,10 @@ xrt_run_cmd_check (int argc, char **argv)
       g_error_free (error);
       return XRT_RUN_EXIT_INPUT;
     }
-  printf (_("%s: OK — %u ETM and %u OCM values, no overlap of live values; FTMP %" G_GUINT64_FORMAT
-            " >= lower bound %" G_GUINT64_FORMAT "; OCM peak %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT "\n"),
-          argv[1], check.n_etm_values, check.n_ocm_values, report->ftmp_bytes, check.ftmp_lower_bound, check.ocm_peak,
-          report->ocm_capacity);
+  printf (_("%s: OK — %u ETM and %u OCM values, no overlap of live values; FTMP %llu >= lower bound %llu; "
+            "OCM peak %llu of %llu\n"),
+          argv[1], check.n_etm_values, check.n_ocm_values, (unsigned long long) report->ftmp_bytes,
+          (unsigned long long) check.ftmp_lower_bound, (unsigned long long) check.ocm_peak,
+          (unsigned long long) report->ocm_capacity);
   return XRT_RUN_EXIT_OK;
 }

@@ -17,4 +17,5 @@ int xrt_run_parse (GOptionContext *ctx, int *argc, char ***argv);
 int xrt_run_cmd_info (int argc, char **argv);
 int xrt_run_cmd_fake_params (int argc, char **argv);
 int xrt_run_cmd_plan (int argc, char **argv);
+int xrt_run_cmd_run (int argc, char **argv);
 int xrt_run_cmd_check (int argc, char **argv);

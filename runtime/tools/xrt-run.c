@@ -2,6 +2,7 @@
  *
  *   xrt-run info NET.json [--raw NET.raw] [--json]
  *   xrt-run fake-params NET.json -o NET.raw [--seed S]
+ *   xrt-run run NET.json|CONFIG.toml [options]   (see xrt-run-run.c)
  *   xrt-run plan NET.json [--no-merge] [--no-etm-opt] [--ocm none|1|2|3|best] [--json F]
  *   xrt-run plan --buffers FILE.csv [--output SOLUTION.csv] [--capacity BYTES]
  *   xrt-run check REPORT.json
@@ -26,6 +27,8 @@ static const Command commands[] = {
     xrt_run_cmd_info },
   { "fake-params", N_("Write a .raw with deterministic synthetic params of exactly the right sizes"),
     xrt_run_cmd_fake_params },
+  { "run", N_("Deploy and run a network on the simulated board (icraft run): profile, dumps, snapshots"),
+    xrt_run_cmd_run },
   { "plan", N_("Plan a network's segments, FTMP and OCM options, or a MiniMalloc CSV buffer list"),
     xrt_run_cmd_plan },
   { "check", N_("Verify a deploy report: no live values share bytes, addresses in their segments"),

@@ -344,10 +344,11 @@ host_resize_mode_from_op (const XirOp *op, HostResizeMode *mode, gboolean *align
       if (cJSON_IsString (a))
         {
           g_autofree char *low = g_ascii_strdown (a->valuestring, -1);
-          if (strstr (low, "near"))
-            *mode = HOST_RESIZE_NEAREST;
-          else if (strstr (low, "linear"))
+          /* "linear" first: "bilinear" contains "near". */
+          if (strstr (low, "linear"))
             *mode = HOST_RESIZE_BILINEAR;
+          else if (strstr (low, "near"))
+            *mode = HOST_RESIZE_NEAREST;
           else
             {
               g_set_error (error, HOST_OP_ERROR, HOST_OP_ERROR_ATTR,

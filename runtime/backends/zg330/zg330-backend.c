@@ -974,32 +974,13 @@ segment_chunk (Zg330Backend *self, ZwSegmentType type, guint64 size, GError **er
   return chunk;
 }
 
-gboolean
-zg330_backend_apply (Zg330Backend *self, GError **error)
+/* Allocates the physical segments, uploads weights and instructions, binds the hardops:
+ * everything after the plan. */
+static gboolean
+deploy (Zg330Backend *self, GError **error)
 {
   g_autofree guint8 *weights = NULL, *instr = NULL;
   guint64 ocm_arena = 0;
-
-  if (self->applied)
-    {
-      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
-                   "ZG330Backend %d (%s): apply() was already called", self->id, xir_network_get_name (self->net));
-      return FALSE;
-    }
-  if (!xir_network_has_params (self->net))
-    {
-      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_NO_PARAMS,
-                   "%s: apply() needs the network's params: load the .raw (or synthetic params) first",
-                   xir_network_get_path (self->net));
-      return FALSE;
-    }
-  plan_launches (self);
-  if (!plan_ocm (self, error))
-    return FALSE;
-  if (self->ocm_requested == ZW_OCM_NONE)
-    self->ocm_chosen = ZW_OCM_NONE;
-  if (!plan_ftmp (self, error))
-    return FALSE;
 
   self->phy[ZW_SEGMENT_WEIGHT] = segment_chunk (self, ZW_SEGMENT_WEIGHT, self->seg_size[ZW_SEGMENT_WEIGHT], error);
   if (self->phy[ZW_SEGMENT_WEIGHT] == NULL)
@@ -1052,6 +1033,137 @@ zg330_backend_apply (Zg330Backend *self, GError **error)
     return FALSE;
   self->applied = TRUE;
   return TRUE;
+}
+
+static gboolean
+check_can_apply (Zg330Backend *self, GError **error)
+{
+  if (self->applied)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
+                   "ZG330Backend %d (%s): apply() was already called", self->id, xir_network_get_name (self->net));
+      return FALSE;
+    }
+  if (!xir_network_has_params (self->net))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_NO_PARAMS,
+                   "%s: apply() needs the network's params: load the .raw (or synthetic params) first",
+                   xir_network_get_path (self->net));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+zg330_backend_apply (Zg330Backend *self, GError **error)
+{
+  if (!check_can_apply (self, error))
+    return FALSE;
+  plan_launches (self);
+  if (!plan_ocm (self, error))
+    return FALSE;
+  if (self->ocm_requested == ZW_OCM_NONE)
+    self->ocm_chosen = ZW_OCM_NONE;
+  if (!plan_ftmp (self, error))
+    return FALSE;
+  return deploy (self, error);
+}
+
+gboolean
+zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, GError **error)
+{
+  if (!check_can_apply (self, error))
+    return FALSE;
+  if (g_strcmp0 (plan->network_name, xir_network_get_name (self->net)) != 0
+      || plan->segments[ZW_SEGMENT_WEIGHT].byte_size != self->seg_size[ZW_SEGMENT_WEIGHT]
+      || plan->segments[ZW_SEGMENT_INSTR].byte_size != self->seg_size[ZW_SEGMENT_INSTR])
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "the plan is of network \"%s\" (WEIGHT %" G_GUINT64_FORMAT ", INSTR %" G_GUINT64_FORMAT " bytes), "
+                   "not of %s (WEIGHT %" G_GUINT64_FORMAT ", INSTR %" G_GUINT64_FORMAT ")", plan->network_name,
+                   plan->segments[ZW_SEGMENT_WEIGHT].byte_size, plan->segments[ZW_SEGMENT_INSTR].byte_size,
+                   xir_network_get_name (self->net), self->seg_size[ZW_SEGMENT_WEIGHT], self->seg_size[ZW_SEGMENT_INSTR]);
+      return FALSE;
+    }
+  self->merge_hardop = plan->merge_hardop;
+  self->etm_optimize = plan->etm_optimize;
+  self->ocm_requested = plan->ocm_requested;
+  self->ocm_chosen = plan->ocm_chosen;
+  plan_launches (self);
+  if (self->launches->len != plan->launches->len)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "the plan has %u launches but this view gives %u", plan->launches->len, self->launches->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      const ZwChunkInfo *pc;
+
+      if (c->segment != ZW_SEGMENT_FTMP)
+        continue;
+      pc = zw_deploy_report_find_chunk (plan, c->id);
+      if (pc == NULL || pc->size != c->size
+          || (pc->in_ocm ? pc->ocm_addr + pc->size > xrt_mem_region_get_size (region (self, "OCM"))
+                         : pc->ftmp_offset + pc->size > plan->segments[ZW_SEGMENT_FTMP].byte_size))
+        {
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                       "the plan's chunk %" G_GINT64_FORMAT " is %s", c->id,
+                       pc == NULL ? "missing" : pc->size != c->size ? "of another size" : "outside its memory");
+          return FALSE;
+        }
+      c->seg_offset = pc->ftmp_offset;
+      c->in_ocm = pc->in_ocm;
+      c->ocm_addr = pc->in_ocm ? pc->ocm_addr : G_MAXUINT64;
+    }
+  self->seg_size[ZW_SEGMENT_FTMP] = plan->segments[ZW_SEGMENT_FTMP].byte_size;
+  self->ftmp_lower_bound = plan->lower_bound;
+  self->ftmp_sum = plan->sum_of_chunks;
+  g_free (self->etm_method);
+  self->etm_method = g_strdup_printf ("restored (%s)", plan->etm_method ? plan->etm_method : "");
+  self->none_cost_ms = plan->none_cost_ms;
+  for (guint i = 0; i < plan->ocm_options->len; i++)
+    {
+      const ZwOcmOptionResult *o = &g_array_index (plan->ocm_options, ZwOcmOptionResult, i);
+      if (o->option < 1 || o->option > 3)
+        continue;
+      self->option_cost_ms[o->option] = o->cost_ms;
+      self->option_peak[o->option] = o->peak_bytes;
+      g_clear_pointer (&self->option_picks[o->option], g_array_unref);
+      self->option_picks[o->option] = g_array_copy (o->picks);
+    }
+  return deploy (self, error);
+}
+
+Zg330Backend *
+zg330_backend_fork (Zg330Backend *self, GError **error)
+{
+  g_autoptr (Zg330Backend) child = zg330_backend_new (self->view, self->device, error);
+
+  if (child == NULL)
+    return NULL;
+  child->merge_hardop = self->merge_hardop;
+  child->etm_optimize = self->etm_optimize;
+  child->ocm_requested = child->ocm_chosen = self->ocm_requested;
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    if (self->user_segment[t] != NULL)
+      child->user_segment[t] = xrt_mem_chunk_ref (self->user_segment[t]);
+  if (self->applied)
+    {
+      g_autoptr (ZwDeployReport) plan = zg330_backend_get_report (self);
+
+      /* same network: share what never changes, keep an FTMP of its own */
+      for (guint t = ZW_SEGMENT_WEIGHT; t <= ZW_SEGMENT_INSTR; t++)
+        {
+          g_clear_pointer (&child->user_segment[t], xrt_mem_chunk_unref);
+          child->user_segment[t] = xrt_mem_chunk_ref (self->phy[t]);
+        }
+      g_clear_pointer (&child->user_segment[ZW_SEGMENT_FTMP], xrt_mem_chunk_unref);
+      if (!zg330_backend_apply_with_plan (child, plan, error))
+        return NULL;
+    }
+  return g_steal_pointer (&child);
 }
 
 /* ---- precheck ------------------------------------------------------------------------- */

@@ -86,6 +86,15 @@ guint64 zg330_backend_get_logic_segment_size (Zg330Backend *backend, ZwSegmentTy
 /* ---- deploy ---- */
 gboolean zg330_backend_apply (Zg330Backend *backend, GError **error);
 
+/* apply() with a recorded plan (a deploy report of the same network and view, e.g. from a
+ * snapshot): options and placement are taken from it, nothing is planned again. */
+gboolean zg330_backend_apply_with_plan (Zg330Backend *backend, const ZwDeployReport *plan, GError **error);
+
+/* Backend.fork: another backend of the same view and device with the same options for use
+ * from another thread; it shares WEIGHT and INSTR with this one and has its own FTMP (and
+ * INPUT/OUTPUT). Applied, with this one's plan, when this one is. */
+Zg330Backend *zg330_backend_fork (Zg330Backend *backend, GError **error);
+
 /* Reads ETM back and checks every instruction and weight; the first bad one fails with
  * "The Weight of opid:N at PLDDR is incorrect" (or Instruction). After apply. */
 gboolean zg330_backend_precheck (Zg330Backend *backend, GError **error);

@@ -30,10 +30,11 @@
 
 G_DEFINE_QUARK (zg330-plan-error-quark, zg330_plan_error)
 
-#define NO_OFFSET (-1)
-/* The exact search keeps per-section buffer lists; past this many entries
- * (buffers x sections spanned) it is skipped in favour of the hill climb. */
+/* The exact search keeps per-section buffer lists and a stack of the
+ * unplaced buffers at every depth (up to buffers^2 / 2 entries); past these
+ * sizes it is skipped in favour of the hill climb. */
 #define SEARCH_MAX_MEMBERSHIP (8u * 1024u * 1024u)
+#define SEARCH_MAX_BUFFERS    4096u
 
 /* ------------------------------------------------------------------------ */
 /* Problem: the buffers that need bytes, in alignment units.                */
@@ -194,7 +195,7 @@ problem_init (Problem *p, const Zg330Buffer *b, guint n, guint64 align)
       g_assert (p->slo[i] < p->shi[i]);
       membership += p->shi[i] - p->slo[i];
     }
-  p->searchable = membership <= SEARCH_MAX_MEMBERSHIP;
+  p->searchable = membership <= SEARCH_MAX_MEMBERSHIP && m <= SEARCH_MAX_BUFFERS;
 
   /* Section totals via a difference array. */
   g_autofree gint64 *diff = g_new0 (gint64, p->nsec + 1);
@@ -401,7 +402,10 @@ order_by (const Problem *p, const char *keys, guint *order)
 
 enum { FOUND, NOT_FOUND, ABORTED };
 
-#define MEMO_MAX_ENTRIES (4u << 20)
+#define PLACED G_MAXINT64
+
+/* per task; about 40 bytes each, the table restarts empty when full */
+#define MEMO_MAX_ENTRIES (1u << 19)
 
 static inline guint64
 mix64 (guint64 x)
@@ -427,8 +431,8 @@ typedef struct {
 typedef struct {
   const Problem *p;
   gint64   cap;
-  gint64  *off;      /* NO_OFFSET while unplaced */
-  gint64  *minoff;   /* lowest offset the placed neighbours allow */
+  gint64  *minoff;   /* lowest offset the placed neighbours allow; PLACED
+                      * once placed (so section minima skip it for free) */
   /* Per section, over its unplaced buffers: the lowest minoff (no unplaced
    * buffer there can go lower, so it is the section's floor), how many sit
    * at it, and their total size. */
@@ -528,8 +532,6 @@ search_recompute (Search *s, guint sec)
   for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
     {
       guint j = p->sec_buf[q];
-      if (s->off[j] != NO_OFFSET)
-        continue;
       if (s->minoff[j] < lowest)
         {
           lowest = s->minoff[j];
@@ -539,7 +541,7 @@ search_recompute (Search *s, guint sec)
         count++;
     }
   s->umin[sec] = lowest;
-  s->ucnt[sec] = count;
+  s->ucnt[sec] = lowest == PLACED ? 0 : count;
 }
 
 static int search_partition (Search *s, guint pstart, guint plen,
@@ -565,7 +567,7 @@ search_decompose (Search *s, guint pstart, guint plen, guint s0, guint s1,
       for (guint k = 0; k < plen; k++)
         {
           guint j = g_array_index (s->parts, guint, pstart + k);
-          if (s->off[j] == NO_OFFSET && p->slo[j] >= a && p->slo[j] < z)
+          if (s->minoff[j] != PLACED && p->slo[j] >= a && p->slo[j] < z)
             g_array_append_val (s->parts, j);
         }
       guint len = s->parts->len - base;
@@ -613,7 +615,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
   for (guint k = 0; k < plen; k++)
     {
       guint j = part[k];
-      if (s->off[j] != NO_OFFSET)
+      if (s->minoff[j] == PLACED)
         continue;
       live[nlive++] = j;
       min_height = MIN (min_height, s->minoff[j] + p->size[j]);
@@ -625,7 +627,9 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
   /* The same unplaced buffers with the same lowest offsets are reached by
    * different placements of buffers that no longer matter (their time has
    * passed): a state that failed once fails again under the same or a
-   * stricter canonical bound. */
+   * stricter canonical bound.  Only complete failures are recorded.  States
+   * are told apart by a 64-bit hash; a collision (odds ~1e-8 per million
+   * entries) could only hide a fit, never yield an invalid placement. */
   gpointer memo_key = NULL;
   guint64 bound = 0;
   if (s->memo_on)
@@ -641,8 +645,27 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         }
     }
 
-  /* Candidates are taken lazily in increasing (offset, rank): most nodes
-   * try only the first before the search dives or prunes. */
+  /* Candidates: unplaced buffers that can go below min_height, within the
+   * capacity, after the previous placement in (offset, rank) order.  They
+   * sit on the parts stack above the live list and are taken lazily in
+   * increasing (offset, rank): most nodes try only the first before the
+   * search dives or prunes. */
+  g_array_set_size (s->parts, base + 2 * nlive);
+  live = (guint *) s->parts->data + base;
+  guint *cand = live + nlive;
+  guint ncand = 0;
+  for (guint k = 0; k < nlive; k++)
+    {
+      guint j = live[k];
+      gint64 o = s->minoff[j];
+      if (o >= min_height || o + p->size[j] > s->cap)
+        continue;
+      if (o < last_off || (o == last_off && s->rank[j] <= last_rank))
+        continue;
+      cand[ncand++] = j;
+    }
+  g_array_set_size (s->parts, base + nlive + ncand);
+
   gint64 max_total = 0;
   for (guint sec = s0; sec < s1; sec++)
     max_total = MAX (max_total, s->total[sec]);
@@ -657,14 +680,12 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       guint c = G_MAXUINT;
       gint64 c_off = G_MAXINT64;
       gint c_rank = G_MAXINT;
-      live = (guint *) s->parts->data + base;   /* children may have grown it */
-      for (guint k = 0; k < nlive; k++)
+      cand = (guint *) s->parts->data + base + nlive;  /* children may move it */
+      for (guint k = 0; k < ncand; k++)
         {
-          guint j = live[k];
+          guint j = cand[k];
           gint64 o = s->minoff[j];
           gint r = s->rank[j];
-          if (o >= min_height || o + p->size[j] > s->cap)
-            continue;
           if (o < prev_off || (o == prev_off && r <= prev_rank))
             continue;
           if (o < c_off || (o == c_off && r < c_rank))
@@ -699,7 +720,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           memset (s->stamp, 0, sizeof (guint) * MAX (p->nsec, 1));
           s->stamp_now = 1;
         }
-      s->off[c] = o;
+      s->minoff[c] = PLACED;
       s->sol[c] = o;
       s->hash ^= search_zkey (s, c, o);
       search_leave (s, c, o, &ndirty);
@@ -711,7 +732,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         {
           guint j = p->adj[a];
           gint64 old = s->minoff[j];
-          if (s->off[j] != NO_OFFSET || old >= h)
+          if (old >= h)   /* also every placed buffer */
             continue;
           if (h + p->size[j] > s->cap)
             {
@@ -730,10 +751,18 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         search_recompute (s, s->dirty[d]);
 
       /* Every section must still hold its unplaced buffers above both its
-       * floor and the current offset (offsets only grow from here). */
-      for (guint sec = s0; sec < s1 && ok; sec++)
+       * floor and the current offset (offsets only grow from here).  The
+       * offset part held for all sections before placing (max_total); the
+       * floor part can only have changed where c lives or a minimum moved. */
+      for (guint sec = p->slo[c]; sec < p->shi[c] && ok; sec++)
         if (s->total[sec] > 0 && MAX (s->umin[sec], o) + s->total[sec] > s->cap)
           ok = FALSE;
+      for (guint d = 0; d < ndirty && ok; d++)
+        {
+          guint sec = s->dirty[d];
+          if (s->total[sec] > 0 && MAX (s->umin[sec], o) + s->total[sec] > s->cap)
+            ok = FALSE;
+        }
 
       guint spent = ok ? feasible++ : 0;
       s->disc -= spent;
@@ -752,7 +781,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         }
 
       s->disc += spent;
-      s->off[c] = NO_OFFSET;
+      s->minoff[c] = o;
       s->hash = saved_hash;
       search_undo (s, mark);
       for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
@@ -779,7 +808,6 @@ search_init (Search *s, const Problem *p)
   memset (s, 0, sizeof *s);
   s->p = p;
   guint m = MAX (p->m, 1), ns = MAX (p->nsec, 1);
-  s->off = g_new (gint64, m);
   s->minoff = g_new (gint64, m);
   s->umin = g_new (gint64, ns);
   s->ucnt = g_new (gint64, ns);
@@ -801,7 +829,6 @@ search_init (Search *s, const Problem *p)
 static void
 search_clear (Search *s)
 {
-  g_free (s->off);
   g_free (s->minoff);
   g_free (s->umin);
   g_free (s->ucnt);
@@ -833,7 +860,6 @@ search_run (Search *s, const guint *order)
     s->rank[order[k]] = (gint) k;
   for (guint i = 0; i < p->m; i++)
     {
-      s->off[i] = NO_OFFSET;
       s->minoff[i] = 0;
     }
   memset (s->cuts, 0, sizeof (guint) * MAX (p->nsec, 1));
@@ -1125,7 +1151,7 @@ hill_climb (Greedy *g, guint *order, gboolean best_fit, gint64 *best_off,
 
   while (best > lb)
     {
-      if ((it & 15) == 0 && g_get_monotonic_time () > deadline)
+      if (g_get_monotonic_time () > deadline)   /* one placement costs far more */
         break;
       it++;
       /* Move a buffer that touches the top earlier (it then gets a lower
@@ -1339,8 +1365,10 @@ plan_run (Zg330Buffer            *b,
               gint64 target, slice;
               if (must)
                 {
+                  /* most of the time goes to the fit the caller needs; the
+                   * rest improves the arena if the fit cannot be found */
                   target = cap;
-                  slice = deadline;
+                  slice = now + (deadline - now) / 5 * 4;
                 }
               else if (!tried_bound)
                 {
@@ -1376,11 +1404,10 @@ plan_run (Zg330Buffer            *b,
                 }
               if (must)
                 {
-                  if (r != NOT_FOUND)
-                    break;
-                  /* The capacity cannot be met: still leave the caller the
-                   * smallest arena we can find. */
-                  proven_lo = lo = MAX (proven_lo, target + 1);
+                  /* The capacity cannot be met (or not in time): still leave
+                   * the caller the smallest arena we can find. */
+                  if (r == NOT_FOUND)
+                    proven_lo = lo = MAX (proven_lo, target + 1);
                   cap_impossible = TRUE;
                   continue;
                 }

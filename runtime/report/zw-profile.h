@@ -1,0 +1,172 @@
+/* zw-profile.h — time profiles: per-op times of one forward, and their files.
+ *
+ * A ZwProfile is what setLogTime() reports: one row per op (or per merged launch) with
+ * total, memcpy, hard and other times in milliseconds, plus the vendor's totals and
+ * summary.  It is read and written in four formats:
+ *
+ *  VENDOR  `<net>_time.txt` exactly as the vendor's helpers write it (DESIGN.md §4):
+ *          op_id: 754, op_type: icraft::xir::HardOpNode, op_name: , total_time: 13.60874,
+ *            memcpy_time: 0, hard_time: 13.52334976196289, other_time: 0.08539023803710855
+ *            [, is_io_process: false]                       (ZG backends add this field)
+ *          ************************************             (36 stars)
+ *          Total_TotalTime: …, Total_MemcpyTime: …, Total_HardTime: …, Total_OtherTime: …
+ *          Hardop_Total_Time: … ms, Hardop_Hard_Time : … ms.
+ *          Customop: DetPost,TotalTime: … ms, HardTime : … ms.   (one per customop type)
+ *          ******************************************************  (54 stars)
+ *          统计分析结果如下(The analysis results are as follows):
+ *          数据传入耗时(Data input time consumption):   / Time(ms):5.62121     Device:ImageMake
+ *          icore[npu]耗时(Icore [npu] time-consuming):  / Time(ms):13.6087     Device:Null
+ *          数据传出耗时(Data output time consumption):  / Time(ms):0.92957     Device:DetPost
+ *          cpu算子耗时(CPU operator time consumption):  / Time(ms):9.90773     Device:Null
+ *          Number formats, as observed in the vendor's file: row times are the shortest
+ *          decimal that reads back as the same double ("1.5000000000000002e-05", "0");
+ *          totals and customop lines are double sums printed as the shortest decimal of
+ *          the nearest float32 ("19.144575", "1.5e-05"); summary times are "%g" (6 significant
+ *          digits) left-aligned in 12 columns.  Other times may be negative (the vendor
+ *          computes other = total - hard and ImageMake's hard time spans more than its
+ *          call).  Only these fields exist in the text: merge_from, backend and start_ms
+ *          are lost in it.
+ *  JSON    ours: {"format": "zhuge-time-profile", "version": 1, "network",
+ *          "rows": [{"op_id", "op_type", "op_name", "total_ms", "memcpy_ms", "hard_ms",
+ *          "other_ms", "is_io_process" (absent when unknown), "merge_from": [..],
+ *          "backend", "start_ms" (absent when unknown)}], "totals": {...},
+ *          "customops": [{"name", "total_ms", "hard_ms"}], "summary": {"input"|"icore"|
+ *          "output"|"cpu": {"time_ms", "device"}}}
+ *  CSV     header op_id,op_type,op_name,total_ms,memcpy_ms,hard_ms,other_ms,
+ *          is_io_process,merge_from,backend,start_ms; merge_from "3;4;5"; RFC 4180 quoting;
+ *          empty = unknown.  Rows only (totals are recomputed on load).
+ *  TRACE   Chrome trace-event JSON {"traceEvents": [...], "displayTimeUnit": "ms"}: one
+ *          complete event ("ph": "X") per row with ts and dur in microseconds, pid 1 for
+ *          the ZG330 backend and 2 for the host (named by "M" process_name events), tid 1,
+ *          args {op_id, op_type, op_name, total_ms, memcpy_ms, hard_ms, other_ms,
+ *          is_io_process, merge_from}.  Rows without start_ms are laid end to end in row
+ *          order.  Loads in Perfetto and chrome://tracing.
+ *
+ * zw_profile_load() reads any of them (detected from the content).  A line it does not
+ * understand is skipped with a warning "<file>:<line>: …" and the rest still loads; only
+ * a file with no profile in it at all is an error.
+ *
+ * Summary rules, inferred from the one vendor sample (bytetrack_BY_int8_time.txt) and
+ * applied by zw_profile_compute_totals(): input = ImageMake's hard time (device
+ * "ImageMake") or else the total of the is_io_process rows (device "Null"); icore = the
+ * total of HardOpNode rows that are not io_process (device "Null"); output = DetPost's
+ * total (device "DetPost") or 0 ("Null"); cpu = the total of the other icraft::xir rows
+ * (Input, Resize, Output …; device "Null").
+ *
+ * Ownership: a ZwProfile owns its rows and strings; free with zw_profile_free().
+ * Errors: ZW_PROFILE_ERROR, messages name the file and the line or field.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define ZW_PROFILE_ERROR (zw_profile_error_quark ())
+GQuark zw_profile_error_quark (void);
+
+typedef enum {
+  ZW_PROFILE_ERROR_IO,      /* cannot read or write the file */
+  ZW_PROFILE_ERROR_PARSE,   /* no profile in the file (or not the format asked for) */
+  ZW_PROFILE_ERROR_FORMAT,  /* an unknown format name */
+} ZwProfileError;
+
+typedef enum {
+  ZW_PROFILE_FORMAT_VENDOR,  /* <net>_time.txt */
+  ZW_PROFILE_FORMAT_JSON,
+  ZW_PROFILE_FORMAT_CSV,
+  ZW_PROFILE_FORMAT_TRACE,   /* Chrome trace-event JSON */
+} ZwProfileFormat;
+
+typedef struct {
+  gint64 op_id;
+  char *op_type;            /* "icraft::xir::HardOpNode", "customop::DetPostNode" … */
+  char *op_name;            /* often "" */
+  double total_ms, memcpy_ms, hard_ms, other_ms;
+  gboolean has_io_process;  /* the ZG field is present */
+  gboolean is_io_process;
+  GArray *merge_from;       /* gint64 original op ids of a merged launch (empty otherwise) */
+  char *backend;            /* "ZG330", "Host" … or NULL when unknown */
+  double start_ms;          /* timeline position; < 0 when unknown */
+} ZwProfileRow;
+
+typedef struct {
+  char *name;               /* "DetPost" (the type without "customop::" and "Node") */
+  double total_ms, hard_ms;
+} ZwProfileCustomop;
+
+typedef struct {
+  double time_ms;
+  char *device;             /* "ImageMake", "DetPost", "Null" */
+} ZwProfileSummaryItem;
+
+typedef enum {
+  ZW_PROFILE_SUMMARY_INPUT,
+  ZW_PROFILE_SUMMARY_ICORE,
+  ZW_PROFILE_SUMMARY_OUTPUT,
+  ZW_PROFILE_SUMMARY_CPU,
+  ZW_PROFILE_N_SUMMARY
+} ZwProfileSummaryKind;
+
+typedef struct {
+  char *network;            /* may be NULL */
+  GPtrArray *rows;          /* ZwProfileRow*, in file order */
+  gboolean has_totals;
+  double total_ms, total_memcpy_ms, total_hard_ms, total_other_ms;
+  double hardop_total_ms, hardop_hard_ms;
+  GPtrArray *customops;     /* ZwProfileCustomop* */
+  gboolean has_summary;
+  ZwProfileSummaryItem summary[ZW_PROFILE_N_SUMMARY];
+} ZwProfile;
+
+ZwProfile *zw_profile_new (const char *network);
+void zw_profile_free (ZwProfile *profile);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfile, zw_profile_free)
+
+/* zw_profile_add_row:
+ * Appends a row (copies the strings; other_ms as given, the vendor's total - hard
+ * is the caller's business) and returns it so the caller can set merge_from, backend,
+ * start_ms, is_io_process.  Totals are not updated: call zw_profile_compute_totals(). */
+ZwProfileRow *zw_profile_add_row (ZwProfile *profile, gint64 op_id, const char *op_type, const char *op_name,
+                                  double total_ms, double memcpy_ms, double hard_ms, double other_ms);
+
+/* zw_profile_compute_totals:
+ * Fills the totals (sums in row order), the customop lines (one per
+ * customop type, in order of first appearance) and the summary (rules at the top). */
+void zw_profile_compute_totals (ZwProfile *profile);
+
+const char *zw_profile_summary_kind_to_string (ZwProfileSummaryKind kind); /* "input", "icore" … */
+const char *zw_profile_format_to_string (ZwProfileFormat format);           /* "vendor", "json" … */
+gboolean zw_profile_format_from_string (const char *text, ZwProfileFormat *out, GError **error);
+
+/* zw_profile_to_string:
+ * The profile in @format (a new string).  VENDOR needs totals: when has_totals is FALSE
+ * they are computed on a copy first. */
+char *zw_profile_to_string (const ZwProfile *profile, ZwProfileFormat format);
+
+/* zw_profile_write:
+ * Writes the profile to @path atomically (g_file_set_contents). */
+gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfileFormat format, GError **error);
+
+/* zw_profile_parse:
+ * Parses @data (@length bytes, or -1 for NUL-terminated) in any of the four formats,
+ * detected from the content; @origin names it in messages (a file name).  Lines or
+ * entries it cannot read are skipped and described in @warnings (may be NULL; a GPtrArray
+ * of strings the caller owns, e.g. g_ptr_array_new_with_free_func (g_free)).  Returns
+ * NULL with ZW_PROFILE_ERROR_PARSE when nothing in @data is a profile.  @format_out
+ * (may be NULL) receives the detected format.  Without totals in the data (CSV, TRACE,
+ * a vendor file cut short) they are computed. */
+ZwProfile *zw_profile_parse (const char *data, gssize length, const char *origin, GPtrArray *warnings,
+                             ZwProfileFormat *format_out, GError **error);
+
+/* zw_profile_load:
+ * zw_profile_parse() on the contents of @path. */
+ZwProfile *zw_profile_load (const char *path, GPtrArray *warnings, ZwProfileFormat *format_out, GError **error);
+
+/* zw_profile_format_number:
+ * The vendor's number formats, exposed for tests and other writers: the shortest decimal
+ * that reads back as @value as a double (@as_float FALSE) or as a float32 (@as_float
+ * TRUE), in the style of "{}" formatting ("0", "13.60874", "1.5e-05"). */
+char *zw_profile_format_number (double value, gboolean as_float);
+
+G_END_DECLS

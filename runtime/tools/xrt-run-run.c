@@ -1,0 +1,424 @@
+/* xrt-run run — deploy and run a network on the (simulated) board, as `icraft run` does.
+ *
+ *   xrt-run run NET.json [--raw R] [--input FILE[;FILE…]] [--no-merge] [--no-etm-opt]
+ *               [--ocm none|1|2|3|best] [--iterations N] [--profile] [--dump DIR
+ *               --dump-format SQB] [--log] [--save-snapshot F | --load-snapshot F]
+ *               [--device URL] [--log-dir DIR]
+ *   xrt-run run CONFIG.toml          (a [run] section with the vendor's keys)
+ *
+ * Exit codes (the vendor's in brackets): 0 success; 1 a file or value is bad or missing
+ * [26001, 26002, 26003, 26010]; 2 usage [26000]; 3 the run failed on the device.
+ */
+#include "xrt-run-private.h"
+
+#include "xrt/xrt-session.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#define XRT_RUN_EXIT_RUN 3
+
+typedef struct {
+  char *json, *raw, *input, *ocm, *dump_dir, *dump_format, *save_snapshot, *load_snapshot, *device, *log_dir;
+  gboolean no_merge, no_etm, profile, log, lazy, log_io, log_time, precheck, no_md5;
+  gint iterations;
+} RunOptions;
+
+static void
+run_options_clear (RunOptions *o)
+{
+  g_free (o->json);
+  g_free (o->raw);
+  g_free (o->input);
+  g_free (o->ocm);
+  g_free (o->dump_dir);
+  g_free (o->dump_format);
+  g_free (o->save_snapshot);
+  g_free (o->load_snapshot);
+  g_free (o->device);
+  g_free (o->log_dir);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunOptions, run_options_clear)
+
+/* A [run] section as the vendor writes it: json, raw, jr_path + network, input, backends,
+ * ocmopt, merge_hardop, dump_format, log_time, log_io, lazy_load, precheck, save_snapshot,
+ * load_snapshot, log_path. TOML's key = "value" lines read as a key file. */
+static gboolean
+load_toml (const char *path, RunOptions *o, GError **error)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_auto (GStrv) keys = NULL;
+  GError *local = NULL;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &local))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  if (!g_key_file_has_group (kf, "run"))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: no [run] section", path);
+      return FALSE;
+    }
+  keys = g_key_file_get_keys (kf, "run", NULL, NULL);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *raw = g_key_file_get_value (kf, "run", keys[i], NULL);
+      g_autofree char *v = g_strstrip (g_strdup (raw));
+      gsize n = strlen (v);
+      gboolean truth;
+
+      if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+        {
+          memmove (v, v + 1, n - 2);
+          v[n - 2] = '\0';
+        }
+      truth = g_ascii_strcasecmp (v, "true") == 0;
+#define STR(key, field) else if (strcmp (keys[i], key) == 0) { g_free (o->field); o->field = g_strdup (v); }
+      if (0) {}
+      STR ("json", json) STR ("raw", raw) STR ("input", input) STR ("dump_format", dump_format)
+      STR ("load_snapshot", load_snapshot) STR ("log_path", log_dir) STR ("ocmopt", ocm)
+      else if (strcmp (keys[i], "jr_path") == 0 || strcmp (keys[i], "network") == 0)
+        {
+          g_autofree char *dir = g_key_file_get_value (kf, "run", "jr_path", NULL);
+          g_autofree char *net = g_key_file_get_value (kf, "run", "network", NULL);
+          if (dir && net)
+            {
+              g_strstrip (dir);
+              g_strstrip (net);
+              if (dir[0] == '"') { memmove (dir, dir + 1, strlen (dir)); dir[strlen (dir) - 1] = '\0'; }
+              if (net[0] == '"') { memmove (net, net + 1, strlen (net)); net[strlen (net) - 1] = '\0'; }
+              g_free (o->json);
+              g_free (o->raw);
+              o->json = g_strdup_printf ("%s/%s.json", dir, net);
+              o->raw = g_strdup_printf ("%s/%s.raw", dir, net);
+            }
+        }
+      else if (strcmp (keys[i], "merge_hardop") == 0) o->no_merge = !truth;
+      else if (strcmp (keys[i], "log_time") == 0) { o->log_time = truth; o->profile |= truth; }
+      else if (strcmp (keys[i], "log_io") == 0) o->log_io = truth;
+      else if (strcmp (keys[i], "lazy_load") == 0) o->lazy = truth;
+      else if (strcmp (keys[i], "precheck") == 0) o->precheck = truth;
+      else if (strcmp (keys[i], "save_snapshot") == 0)
+        {
+          g_free (o->save_snapshot);
+          o->save_snapshot = truth ? g_strdup ("") : (v[0] && !g_ascii_strcasecmp (v, "false") ? NULL : g_strdup (v));
+        }
+      else if (strcmp (keys[i], "backends") == 0)
+        {
+          /* "ZG330,mock://zg330;Host": the device URL of the ZG330 backend */
+          g_auto (GStrv) parts = g_strsplit (v, ";", -1);
+          for (guint k = 0; parts[k]; k++)
+            if (g_str_has_prefix (parts[k], "ZG330,"))
+              {
+                g_free (o->device);
+                o->device = g_strdup (parts[k] + strlen ("ZG330,"));
+              }
+        }
+      else
+        g_printerr (_("xrt-run run: %s: key “%s” is not used by this build\n"), path, keys[i]);
+#undef STR
+    }
+  if (o->dump_format && !o->dump_dir)
+    o->dump_dir = g_strdup ("dumps");
+  return TRUE;
+}
+
+/* One tensor per network input: from a file (its bytes: raw or an SQB .ftmp), or
+ * deterministic random bytes when no input is given. */
+static GPtrArray *
+make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, guint iteration, GError **error)
+{
+  GPtrArray *inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  GPtrArray *values = xir_network_view_get_inputs (view);
+  g_auto (GStrv) files = spec ? g_strsplit (spec, ";", -1) : NULL;
+
+  if (files != NULL && g_strv_length (files) == 1 && g_str_has_suffix (files[0], ".txt"))
+    {
+      /* a list file: one input line per iteration, files separated by ";" */
+      g_autofree char *text = NULL;
+      g_auto (GStrv) lines = NULL;
+      guint n = 0;
+      if (!g_file_get_contents (files[0], &text, NULL, error))
+        {
+          g_ptr_array_unref (inputs);
+          return NULL;
+        }
+      lines = g_strsplit (text, "\n", -1);
+      for (guint i = 0; lines[i]; i++)
+        if (*g_strstrip (lines[i]) != '\0')
+          n++;
+      if (n == 0)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: the input list is empty", files[0]);
+          g_ptr_array_unref (inputs);
+          return NULL;
+        }
+      for (guint i = 0, k = 0; lines[i]; i++)
+        if (*lines[i] != '\0' && k++ == iteration % n)
+          {
+            g_strfreev (files);
+            files = g_strsplit (lines[i], ";", -1);
+            break;
+          }
+    }
+  if (files != NULL && g_strv_length (files) != values->len)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "--input: %u file(s) given, the network has %u input(s)",
+                   g_strv_length (files), values->len);
+      g_ptr_array_unref (inputs);
+      return NULL;
+    }
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      g_autofree guint8 *bytes = NULL;
+      gsize size = v->storage_bytes;
+      XrtTensor *t;
+
+      if (files != NULL)
+        {
+          g_autofree char *contents = NULL;
+          if (!g_file_get_contents (files[k], &contents, &size, error))
+            {
+              g_ptr_array_unref (inputs);
+              return NULL;
+            }
+          if (size != v->storage_bytes)
+            {
+              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                           "%s: %" G_GSIZE_FORMAT " bytes, input v_id %" G_GINT64_FORMAT " needs %" G_GUINT64_FORMAT
+                           " (raw bytes or an SQB .ftmp; images need converting first)", files[k], size, v->v_id,
+                           v->storage_bytes);
+              g_ptr_array_unref (inputs);
+              return NULL;
+            }
+          bytes = (guint8 *) g_steal_pointer (&contents);
+        }
+      else
+        {
+          GRand *rand = g_rand_new_with_seed (1000 + iteration * 31 + k);
+          bytes = g_malloc (MAX (size, 1));
+          for (gsize i = 0; i < size; i++)
+            bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+          g_rand_free (rand);
+        }
+      t = xrt_tensor_new_host (net, v, bytes, size, error);
+      if (t == NULL)
+        {
+          g_ptr_array_unref (inputs);
+          return NULL;
+        }
+      g_ptr_array_add (inputs, t);
+    }
+  return inputs;
+}
+
+static gboolean
+write_profiles (const ZwProfile *profile, const char *dir, const char *name, GError **error)
+{
+  static const struct { const char *suffix; const char *format; } outs[] = {
+    { "_time.txt", "vendor" }, { "_time.json", "json" }, { "_time.csv", "csv" }, { "_trace.json", "chrome" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%s%s", dir, name, outs[i].suffix);
+      ZwProfileFormat format;
+      if (!zw_profile_format_from_string (outs[i].format, &format, error)
+          || !zw_profile_write (profile, path, format, error))
+        return FALSE;
+      printf (_("Wrote %s\n"), path);
+    }
+  return TRUE;
+}
+
+int
+xrt_run_cmd_run (int argc, char **argv)
+{
+  g_auto (RunOptions) o = { 0 };
+  GOptionEntry entries[] = {
+    { "raw", 'r', 0, G_OPTION_ARG_FILENAME, &o.raw, N_("Params file (default: NET.raw beside the JSON; synthetic params when absent)"), N_("R") },
+    { "input", 'i', 0, G_OPTION_ARG_STRING, &o.input, N_("Input files (raw bytes or SQB .ftmp), “;”-separated, or a .txt list; default: seeded random"), N_("FILE") },
+    { "no-merge", 0, 0, G_OPTION_ARG_NONE, &o.no_merge, N_("disableMergeHardOp"), NULL },
+    { "no-etm-opt", 0, 0, G_OPTION_ARG_NONE, &o.no_etm, N_("disableEtmOptimize"), NULL },
+    { "ocm", 0, 0, G_OPTION_ARG_STRING, &o.ocm, N_("ocmOptimize: none, 1, 2, 3 or best (default)"), N_("OPT") },
+    { "iterations", 'n', 0, G_OPTION_ARG_INT, &o.iterations, N_("Forwards to run (default 1)"), N_("N") },
+    { "profile", 'p', 0, G_OPTION_ARG_NONE, &o.profile, N_("Time profile: write <net>_time.txt (vendor), .json, .csv and _trace.json"), NULL },
+    { "dump", 0, 0, G_OPTION_ARG_FILENAME, &o.dump_dir, N_("Dump every output value into DIR"), N_("DIR") },
+    { "dump-format", 0, 0, G_OPTION_ARG_STRING, &o.dump_format, N_("Dump format: SFB, SFT, SQB, SQT, HQB or HQT (default SQB)"), N_("FMT") },
+    { "log", 0, 0, G_OPTION_ARG_NONE, &o.log, N_("Write the backend's deploy log (.icraft/logs)"), NULL },
+    { "log-io", 0, 0, G_OPTION_ARG_NONE, &o.log_io, N_("setLogIO: a line per step with its inputs and outputs"), NULL },
+    { "log-time", 0, 0, G_OPTION_ARG_NONE, &o.log_time, N_("setLogTime: a line per step with its time"), NULL },
+    { "precheck", 0, 0, G_OPTION_ARG_NONE, &o.precheck, N_("Check weights and instructions in ETM after apply"), NULL },
+    { "lazy-load", 0, 0, G_OPTION_ARG_NONE, &o.lazy, N_("Map the params file instead of reading it"), NULL },
+    { "no-md5", 0, 0, G_OPTION_ARG_NONE, &o.no_md5, N_("Do not check params_md5 (synthetic params)"), NULL },
+    { "save-snapshot", 0, 0, G_OPTION_ARG_FILENAME, &o.save_snapshot, N_("Save the deployed session to F"), N_("F") },
+    { "load-snapshot", 0, 0, G_OPTION_ARG_FILENAME, &o.load_snapshot, N_("Restore a deployed session from F (no planning)"), N_("F") },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o.device, N_("Device URL (default mock://zg330)"), N_("URL") },
+    { "log-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.log_dir, N_("Where profiles go (default: the current folder)"), N_("DIR") },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("NET.json | CONFIG.toml — run a network"));
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) sess = NULL;
+  GError *error = NULL;
+  ZwOcmOpt opt = ZW_OCM_BEST_SCORE;
+  int rc;
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (ctx, _("Exit codes: 0 success; 1 a file or value is bad; 2 usage; 3 the run failed."));
+  if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
+    return rc;
+  if (argc != 2)
+    {
+      g_printerr ("xrt-run run: %s\n", _("expected NET.json or CONFIG.toml"));
+      return XRT_RUN_EXIT_USAGE;
+    }
+  if (g_str_has_suffix (argv[1], ".toml"))
+    {
+      if (!load_toml (argv[1], &o, &error))
+        return xrt_run_fail (error);
+      if (o.json == NULL && o.load_snapshot == NULL)
+        {
+          g_printerr (_("xrt-run run: %s: [run] needs json (or jr_path + network)\n"), argv[1]);
+          return XRT_RUN_EXIT_USAGE;
+        }
+    }
+  else
+    o.json = g_strdup (argv[1]);
+  if (o.iterations <= 0)
+    o.iterations = 1;
+  if (o.ocm != NULL && !zw_ocm_opt_from_string (o.ocm, &opt))
+    {
+      g_printerr (_("xrt-run run: --ocm “%s” is not one of none, 1, 2, 3, best\n"), o.ocm);
+      return XRT_RUN_EXIT_USAGE;
+    }
+  if (o.dump_dir != NULL && o.dump_format == NULL)
+    o.dump_format = g_strdup ("SQB");
+
+  net = xir_network_new_from_json_file (o.json, &error);
+  if (net == NULL)
+    return xrt_run_fail (error);
+  if (o.raw == NULL && g_str_has_suffix (o.json, ".json"))
+    {
+      o.raw = g_strdup (o.json);
+      strcpy (o.raw + strlen (o.raw) - 4, "raw");
+      if (!g_file_test (o.raw, G_FILE_TEST_EXISTS))
+        g_clear_pointer (&o.raw, g_free);
+    }
+  if (o.raw != NULL)
+    {
+      gboolean ok = o.lazy ? xir_network_lazy_load_params_from_file (net, o.raw, &error)
+                           : xir_network_load_params_from_file_full (net, o.raw, o.no_md5 ? XIR_LOAD_NO_MD5 : XIR_LOAD_DEFAULT, &error);
+      if (!ok)
+        return xrt_run_fail (error);
+    }
+  else
+    {
+      g_printerr (_("xrt-run run: no .raw beside %s: using synthetic params (seed 330)\n"), o.json);
+      xir_network_fake_params (net, 330);
+    }
+  dev = xrt_device_open (o.device ? o.device : "mock://zg330", &error);
+  if (dev == NULL)
+    return xrt_run_fail (error);
+
+  if (o.load_snapshot != NULL)
+    {
+      sess = xrt_session_new_from_snapshot (o.load_snapshot, net, dev, &error);
+      if (sess == NULL)
+        return xrt_run_fail (error);
+      view = xir_network_view_ref (xrt_session_get_view (sess));
+    }
+  else
+    {
+      static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+      XrtDevice *devs[] = { dev, NULL };
+      Zg330Backend *zg;
+
+      view = xir_network_view (net, 0, G_MAXINT, &error);
+      sess = view ? xrt_session_new (view, types, devs, 2, &error) : NULL;
+      if (sess == NULL)
+        return xrt_run_fail (error);
+      zg = xrt_session_get_zg330_backend (sess);
+      if (zg != NULL && !zg330_backend_set_options (zg, !o.no_merge, !o.no_etm, opt, &error))
+        return xrt_run_fail (error);
+      if (!xrt_session_apply (sess, &error))
+        {
+          g_printerr ("xrt-run: %s\n", error->message);
+          g_error_free (error);
+          return XRT_RUN_EXIT_RUN;
+        }
+    }
+  {
+    Zg330Backend *zg = xrt_session_get_zg330_backend (sess);
+    if (zg != NULL && o.precheck && !zg330_backend_precheck (zg, &error))
+      {
+        g_printerr ("xrt-run: %s\n", error->message);
+        g_error_free (error);
+        return XRT_RUN_EXIT_RUN;
+      }
+    if (zg != NULL && o.log)
+      {
+        g_autofree char *path = NULL;
+        if (!zg330_backend_log (zg, NULL, &path, &error))
+          return xrt_run_fail (error);
+        printf (_("Wrote the deploy log %s\n"), path);
+      }
+  }
+  if (o.save_snapshot != NULL)
+    {
+      g_autofree char *path = *o.save_snapshot ? g_strdup (o.save_snapshot)
+                                                : g_strdup_printf ("%s.snapshot", xir_network_get_name (net));
+      if (!xrt_session_dump_snapshot (sess, path, &error))
+        return xrt_run_fail (error);
+      printf (_("Wrote the snapshot %s\n"), path);
+    }
+  xrt_session_set_log_io (sess, o.log_io);
+  xrt_session_set_log_time (sess, o.log_time);
+  xrt_session_set_log_stream (sess, stdout);
+  xrt_session_enable_time_profile (sess, o.profile);
+  if (o.dump_dir != NULL && !xrt_session_set_dump_outputs (sess, TRUE, o.dump_dir, o.dump_format, &error))
+    return xrt_run_fail (error);
+
+  for (gint it = 0; it < o.iterations; it++)
+    {
+      g_autoptr (GPtrArray) inputs = make_inputs (net, view, o.input, (guint) it, &error);
+      g_autoptr (GPtrArray) outputs = NULL;
+
+      if (inputs == NULL)
+        return xrt_run_fail (error);
+      outputs = xrt_session_forward (sess, inputs, &error);
+      if (outputs == NULL)
+        {
+          g_printerr ("xrt-run: %s\n", error->message);
+          g_error_free (error);
+          return XRT_RUN_EXIT_RUN;
+        }
+      if (o.iterations > 1)
+        g_printerr ("\r%s %d/%d", _("forward"), it + 1, o.iterations);
+    }
+  if (o.iterations > 1)
+    g_printerr ("\n");
+  printf (_("%s: %d forward(s) on %s, last one %.3f ms (simulated board + host)\n"), xir_network_get_name (net),
+          o.iterations, xrt_device_get_url (dev), xrt_session_get_total_time (sess));
+  if (o.dump_dir != NULL)
+    printf (_("Dumped the outputs as %s into %s\n"), o.dump_format, o.dump_dir);
+  if (o.profile && xrt_session_get_time_profile (sess) != NULL)
+    {
+      g_autofree char *dir = g_strdup (o.log_dir ? o.log_dir : ".");
+      if (g_mkdir_with_parents (dir, 0755) != 0)
+        {
+          g_printerr (_("xrt-run: %s: cannot create the folder\n"), dir);
+          return XRT_RUN_EXIT_INPUT;
+        }
+      if (!write_profiles (xrt_session_get_time_profile (sess), dir, xir_network_get_name (net), &error))
+        return xrt_run_fail (error);
+    }
+  return XRT_RUN_EXIT_OK;
+}

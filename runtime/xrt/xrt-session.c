@@ -1,0 +1,1174 @@
+/* xrt-session.c — Session: binding, forward, stepTo, sub, logs, dumps, profile, snapshot, fork.
+ *
+ * Where values live during a forward: a value produced by the ZG330Backend stays on the
+ * board (ETM or OCM, where the plan put it) and is read back only when a host op or the
+ * caller needs it; a value produced on the host is written to the board (its INPUT place)
+ * only when a launch needs it. Copies between host and board are the "memcpy" time, timed
+ * with the device profile's ETM bandwidth; hardops' time is the board's timer; host ops'
+ * time is measured.
+ */
+#include "xrt/xrt-session.h"
+#include "backends/host/host-ops.h"
+#include "devices/zg330-sim.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK (xrt-session-error-quark, xrt_session_error)
+
+typedef struct {
+  gint ref_count;
+  Zg330Backend *zg;           /* shared by sub-sessions */
+} Shared;
+
+struct _XrtSession {
+  gint ref_count;
+  XirNetworkView *view;
+  XirNetwork *net;
+  XrtDevice *device;
+  Zg330Backend *zg;           /* NULL when the view has no hardop */
+  gboolean owns_apply;        /* FALSE for sub-sessions: the parent applied */
+  gboolean applied;
+  GArray *forwards;           /* XrtForward */
+  GHashTable *op_backend;     /* op_id -> XrtBackendType + 1 */
+
+  /* forward state */
+  GHashTable *host_values;    /* v_id -> XrtTensor* (host copies) */
+  GHashTable *on_device;      /* v_id set: the board holds the current bytes */
+  guint position;             /* next forward step (stepTo) */
+  GPtrArray *pending_inputs;
+  guint next_input;
+
+  XrtSessionCallback pre_cb, post_cb;
+  gpointer pre_data, post_data;
+  gboolean log_io, log_time;
+  FILE *log_stream;
+  gboolean dump;
+  char *dump_dir;
+  char *dump_format;
+  ZwDumpFormat dump_fmt;
+  ZwDumpManifest *manifest;
+  gboolean profile_on;
+  ZwProfile *profile;
+  double total_ms;
+  double clock_ms;            /* timeline position inside a forward */
+};
+
+const char *
+xrt_backend_type_to_string (XrtBackendType type)
+{
+  return type == XRT_BACKEND_ZG330 ? "ZG330Backend" : "HostBackend";
+}
+
+static void
+forward_clear (gpointer p)
+{
+  XrtForward *f = p;
+  g_clear_pointer (&f->merge_from, g_array_unref);
+  g_clear_pointer (&f->input_ids, g_array_unref);
+  g_clear_pointer (&f->output_ids, g_array_unref);
+}
+
+static XrtSession *
+session_alloc (XirNetworkView *view)
+{
+  XrtSession *s = g_new0 (XrtSession, 1);
+
+  s->ref_count = 1;
+  s->view = xir_network_view_ref (view);
+  s->net = xir_network_ref (xir_network_view_get_network (view));
+  s->forwards = g_array_new (FALSE, TRUE, sizeof (XrtForward));
+  g_array_set_clear_func (s->forwards, forward_clear);
+  s->op_backend = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  s->host_values = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) xrt_tensor_unref);
+  s->on_device = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  s->log_stream = stderr;
+  s->owns_apply = TRUE;
+  return s;
+}
+
+static void
+set_op_backend (XrtSession *s, gint64 op_id, XrtBackendType type)
+{
+  gint64 *key = g_new (gint64, 1);
+  *key = op_id;
+  g_hash_table_replace (s->op_backend, key, GINT_TO_POINTER (type + 1));
+}
+
+/* Each op to the first backend of the list that supports it. */
+static gboolean
+bind_ops (XrtSession *s, const XrtBackendType *types, guint n, GError **error)
+{
+  for (guint i = 0; i < xir_network_view_get_n_ops (s->view); i++)
+    {
+      XirOp *op = xir_network_view_get_op (s->view, i);
+      gboolean bound = FALSE;
+
+      for (guint k = 0; k < n && !bound; k++)
+        {
+          if (types[k] == XRT_BACKEND_ZG330 && s->zg != NULL && zg330_backend_owns_op (s->zg, op->op_id))
+            bound = TRUE;
+          else if (types[k] == XRT_BACKEND_HOST && host_op_supported (op))
+            bound = TRUE;
+          if (bound)
+            set_op_backend (s, op->op_id, types[k]);
+        }
+      if (!bound)
+        {
+          g_autofree char *what = xir_op_describe (op);
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_UNSUPPORTED_OP,
+                       "%s: op %" G_GINT64_FORMAT " (%s): no backend of the session supports it",
+                       xir_network_get_path (s->net), op->op_id, what);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+XrtSession *
+xrt_session_new (XirNetworkView *view, const XrtBackendType *types, XrtDevice *const *devices, guint n, GError **error)
+{
+  g_autoptr (XrtSession) s = NULL;
+  gboolean has_zg = FALSE;
+
+  g_return_val_if_fail (view != NULL && types != NULL && n > 0, NULL);
+  s = session_alloc (view);
+  for (guint k = 0; k < n; k++)
+    if (types[k] == XRT_BACKEND_ZG330 && !has_zg)
+      {
+        gboolean any = FALSE;
+        has_zg = TRUE;
+        if (devices == NULL || devices[k] == NULL)
+          {
+            g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
+                         "the ZG330Backend needs a ZG330 device (mock://zg330)");
+            return NULL;
+          }
+        s->device = xrt_device_ref (devices[k]);
+        for (guint i = 0; i < xir_network_view_get_n_ops (view) && !any; i++)
+          any = zg330_backend_supports_op (xir_network_view_get_op (view, i));
+        if (any)
+          {
+            s->zg = zg330_backend_new (view, devices[k], error);
+            if (s->zg == NULL)
+              return NULL;
+          }
+      }
+  if (!bind_ops (s, types, n, error))
+    return NULL;
+  return g_steal_pointer (&s);
+}
+
+XrtSession *
+xrt_session_new_with_backend (XirNetworkView *view, Zg330Backend *backend, GError **error)
+{
+  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  g_autoptr (XrtSession) s = session_alloc (view);
+
+  s->zg = zg330_backend_ref (backend);
+  s->device = xrt_device_ref (zg330_backend_get_device (backend));
+  if (!bind_ops (s, types, 2, error))
+    return NULL;
+  return g_steal_pointer (&s);
+}
+
+XrtSession *
+xrt_session_ref (XrtSession *s)
+{
+  g_atomic_int_inc (&s->ref_count);
+  return s;
+}
+
+void
+xrt_session_unref (XrtSession *s)
+{
+  if (s == NULL || !g_atomic_int_dec_and_test (&s->ref_count))
+    return;
+  g_clear_pointer (&s->zg, zg330_backend_unref);
+  g_clear_pointer (&s->device, xrt_device_unref);
+  g_array_unref (s->forwards);
+  g_hash_table_unref (s->op_backend);
+  g_hash_table_unref (s->host_values);
+  g_hash_table_unref (s->on_device);
+  g_clear_pointer (&s->pending_inputs, g_ptr_array_unref);
+  g_free (s->dump_dir);
+  g_free (s->dump_format);
+  g_clear_pointer (&s->manifest, zw_dump_manifest_free);
+  g_clear_pointer (&s->profile, zw_profile_free);
+  xir_network_unref (s->net);
+  xir_network_view_unref (s->view);
+  g_free (s);
+}
+
+XirNetworkView *xrt_session_get_view (XrtSession *s) { return s->view; }
+XirNetwork *xrt_session_get_network (XrtSession *s) { return s->net; }
+Zg330Backend *xrt_session_get_zg330_backend (XrtSession *s) { return s->zg; }
+gboolean xrt_session_is_applied (XrtSession *s) { return s->applied; }
+GArray *xrt_session_get_forwards (XrtSession *s) { return s->forwards; }
+double xrt_session_get_total_time (XrtSession *s) { return s->total_ms; }
+const ZwProfile *xrt_session_get_time_profile (XrtSession *s) { return s->profile; }
+void xrt_session_set_log_io (XrtSession *s, gboolean flag) { s->log_io = flag; }
+void xrt_session_set_log_time (XrtSession *s, gboolean flag) { s->log_time = flag; }
+void xrt_session_set_log_stream (XrtSession *s, FILE *stream) { s->log_stream = stream ? stream : stderr; }
+void xrt_session_enable_time_profile (XrtSession *s, gboolean enable) { s->profile_on = enable; }
+
+void
+xrt_session_set_pre_callback (XrtSession *s, XrtSessionCallback func, gpointer data)
+{
+  s->pre_cb = func;
+  s->pre_data = data;
+}
+
+void
+xrt_session_set_post_callback (XrtSession *s, XrtSessionCallback func, gpointer data)
+{
+  s->post_cb = func;
+  s->post_data = data;
+}
+
+XrtBackendType
+xrt_session_get_op_backend (XrtSession *s, gint64 op_id)
+{
+  gpointer v = g_hash_table_lookup (s->op_backend, &op_id);
+  return v ? (XrtBackendType) (GPOINTER_TO_INT (v) - 1) : XRT_BACKEND_HOST;
+}
+
+/* ---- forward steps ------------------------------------------------------------------ */
+
+static void
+add_unique (GArray *a, gint64 v)
+{
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index (a, gint64, i) == v)
+      return;
+  g_array_append_val (a, v);
+}
+
+static void
+fill_io (XrtSession *s, XrtForward *f)
+{
+  g_autoptr (GHashTable) made = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint start = xir_network_view_get_start (s->view);
+
+  for (guint i = f->first_index; i <= f->last_index; i++)
+    {
+      XirOp *op = xir_network_get_op (s->net, i);
+      if (f->op == NULL && (i < start || !zg330_backend_owns_op (s->zg, op->op_id)))
+        continue;
+      for (guint k = 0; k < op->outputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->outputs, k);
+          g_hash_table_add (made, &v->v_id);
+          add_unique (f->output_ids, v->v_id);
+        }
+    }
+  for (guint i = f->first_index; i <= f->last_index; i++)
+    {
+      XirOp *op = xir_network_get_op (s->net, i);
+      if (f->op == NULL && !zg330_backend_owns_op (s->zg, op->op_id))
+        continue;
+      for (guint k = 0; k < op->inputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->inputs, k);
+          if (!g_hash_table_contains (made, &v->v_id))
+            add_unique (f->input_ids, v->v_id);
+        }
+    }
+}
+
+/* The steps of the view: host ops one by one, ZG330 launches (merged or not), and the
+ * hardops that no launch runs (zero-copy ops with merge off). A launch belongs to the
+ * view only if all of it is inside; otherwise the view splits it. */
+static gboolean
+build_forwards (XrtSession *s, GError **error)
+{
+  g_autoptr (ZwDeployReport) report = s->zg ? zg330_backend_get_report (s->zg) : NULL;
+  guint start = xir_network_view_get_start (s->view);
+  guint end = start + xir_network_view_get_n_ops (s->view);
+
+  g_array_set_size (s->forwards, 0);
+  for (guint i = start; i < end; i++)
+    {
+      XirOp *op = xir_network_get_op (s->net, i);
+      XrtForward f = { 0 };
+      const ZwOpInfo *info;
+
+      f.op_id = op->op_id;
+      f.op = op;
+      f.launch = -1;
+      f.first_index = f.last_index = i;
+      f.merge_from = g_array_new (FALSE, FALSE, sizeof (gint64));
+      f.input_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+      f.output_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+      f.backend = xrt_session_get_op_backend (s, op->op_id);
+      if (f.backend == XRT_BACKEND_ZG330 && (info = zw_deploy_report_find_op (report, op->op_id)) && info->launch >= 0)
+        {
+          const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, info->launch);
+          if ((guint) l->first < start || (guint) l->last >= end)
+            {
+              forward_clear (&f);
+              g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_OP,
+                           "ops [%u, %u) split the merged launch %" G_GINT64_FORMAT " (ops %d-%d): choose a boundary "
+                           "between launches or disable merging", start, end, l->op_id, l->first, l->last);
+              return FALSE;
+            }
+          f.launch = info->launch;
+          f.op_id = l->op_id;
+          f.first_index = (guint) l->first;
+          f.last_index = (guint) l->last;
+          g_array_append_vals (f.merge_from, l->merge_from->data, l->merge_from->len);
+          if (l->merge_from->len > 1)
+            f.op = NULL;
+          i = (guint) l->last;
+        }
+      fill_io (s, &f);
+      g_array_append_val (s->forwards, f);
+    }
+  return TRUE;
+}
+
+gboolean
+xrt_session_apply (XrtSession *s, GError **error)
+{
+  if (s->applied)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_CALL_ORDER, "%s: the session is already applied",
+                   xir_network_get_path (s->net));
+      return FALSE;
+    }
+  if (s->zg != NULL && !zg330_backend_is_applied (s->zg) && !zg330_backend_apply (s->zg, error))
+    return FALSE;
+  if (!build_forwards (s, error))
+    return FALSE;
+  s->applied = TRUE;
+  s->position = 0;
+  return TRUE;
+}
+
+/* ---- moving values ------------------------------------------------------------------ */
+
+static double
+copy_ms (XrtSession *s, guint64 bytes)
+{
+  const Zg330Profile *p = s->device && zg330_sim_is_sim (s->device) ? zg330_sim_get_profile (s->device) : NULL;
+  return p && p->etm_bandwidth > 0 ? (double) bytes / p->etm_bandwidth * 1e3 : 0;
+}
+
+static gboolean
+device_place (XrtSession *s, gint64 v_id, XrtMemRegion **region, guint64 *addr)
+{
+  const char *name;
+
+  if (s->zg == NULL || !zg330_backend_get_value_place (s->zg, v_id, &name, addr))
+    return FALSE;
+  *region = xrt_device_get_mem_region (s->device, name, NULL);
+  return *region != NULL;
+}
+
+/* The input tensor for @v: the one typed as @v, else the one at @v's position among the
+ * view's inputs (the order of xir_network_view_get_inputs), else the next unused one. */
+static XrtTensor *
+take_input (XrtSession *s, const XirValue *v, GError **error)
+{
+  GPtrArray *wanted = xir_network_view_get_inputs (s->view);
+  XrtTensor *t = NULL;
+  guint pos;
+
+  for (guint k = 0; s->pending_inputs && k < s->pending_inputs->len && t == NULL; k++)
+    if (xrt_tensor_get_value (g_ptr_array_index (s->pending_inputs, k)) == v)
+      t = g_ptr_array_index (s->pending_inputs, k);
+  if (t == NULL && g_ptr_array_find (wanted, v, &pos) && s->pending_inputs && pos < s->pending_inputs->len)
+    t = g_ptr_array_index (s->pending_inputs, pos);
+  if (t == NULL && s->pending_inputs && s->next_input < s->pending_inputs->len)
+    t = g_ptr_array_index (s->pending_inputs, s->next_input);
+  if (t == NULL)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
+                   "v_id %" G_GINT64_FORMAT " comes from outside the view but only %u input tensor(s) were given",
+                   v->v_id, s->pending_inputs ? s->pending_inputs->len : 0);
+      return NULL;
+    }
+  s->next_input++;
+  if (xrt_tensor_get_size (t) != v->storage_bytes)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
+                   "the input tensor for v_id %" G_GINT64_FORMAT " has %" G_GUINT64_FORMAT " bytes, the value needs %"
+                   G_GUINT64_FORMAT, v->v_id, xrt_tensor_get_size (t), v->storage_bytes);
+      return NULL;
+    }
+  return t;
+}
+
+/* A host copy of @v: produced on the host, taken from the inputs, or read from the board. */
+static XrtTensor *
+host_value (XrtSession *s, const XirValue *v, double *memcpy_ms, GError **error)
+{
+  XrtTensor *t = g_hash_table_lookup (s->host_values, &v->v_id);
+  XrtMemRegion *region;
+  guint64 addr;
+  gint64 *key;
+
+  if (t != NULL)
+    return t;
+  if (g_hash_table_contains (s->on_device, &v->v_id) && device_place (s, v->v_id, &region, &addr))
+    {
+      g_autofree guint8 *buf = g_malloc (MAX (v->storage_bytes, 1));
+      if (!xrt_mem_region_read (region, addr, buf, v->storage_bytes, error))
+        return NULL;
+      t = xrt_tensor_new_host (s->net, v, buf, v->storage_bytes, error);
+      if (memcpy_ms)
+        *memcpy_ms += copy_ms (s, v->storage_bytes);
+    }
+  else
+    {
+      XrtTensor *in = take_input (s, v, error);
+      g_autofree guint8 *buf = NULL;
+      if (in == NULL)
+        return NULL;
+      buf = xrt_tensor_dup_bytes (in, error);
+      t = buf ? xrt_tensor_new_host (s->net, v, buf, v->storage_bytes, error) : NULL;
+    }
+  if (t == NULL)
+    return NULL;
+  key = g_new (gint64, 1);
+  *key = v->v_id;
+  g_hash_table_replace (s->host_values, key, t);
+  return t;
+}
+
+/* Before a launch: every value it reads from outside must be on the board. */
+static gboolean
+ensure_on_device (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **error)
+{
+  for (guint k = 0; k < f->input_ids->len; k++)
+    {
+      gint64 v_id = g_array_index (f->input_ids, gint64, k);
+      const XirValue *v = xir_network_get_value (s->net, v_id);
+      XrtTensor *t;
+      XrtMemRegion *region;
+      guint64 addr;
+      g_autofree guint8 *buf = NULL;
+      gint64 *key;
+
+      if (g_hash_table_contains (s->on_device, &v_id))
+        continue;
+      if (!device_place (s, v_id, &region, &addr))
+        {
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_OP,
+                       "launch %" G_GINT64_FORMAT ": v_id %" G_GINT64_FORMAT " has no place on the board", f->op_id, v_id);
+          return FALSE;
+        }
+      t = host_value (s, v, NULL, error);
+      if (t == NULL || (buf = xrt_tensor_dup_bytes (t, error)) == NULL
+          || !xrt_mem_region_write (region, addr, buf, v->storage_bytes, error))
+        return FALSE;
+      *memcpy_ms += copy_ms (s, v->storage_bytes);
+      key = g_new (gint64, 1);
+      *key = v_id;
+      g_hash_table_add (s->on_device, key);
+    }
+  return TRUE;
+}
+
+/* ---- logs, dumps, profile ---------------------------------------------------------- */
+
+static void
+describe_values (XrtSession *s, GString *out, GArray *ids)
+{
+  g_string_append_c (out, '(');
+  for (guint k = 0; k < ids->len; k++)
+    {
+      const XirValue *v = xir_network_get_value (s->net, g_array_index (ids, gint64, k));
+      g_autofree char *dt = xir_scalar_type_to_string (&v->element.storage);
+      g_string_append_printf (out, "%sv%" G_GINT64_FORMAT " [", k ? ", " : "", v->v_id);
+      for (guint d = 0; d < v->rank; d++)
+        g_string_append_printf (out, "%s%" G_GINT64_FORMAT, d ? "," : "", v->shape[d]);
+      g_string_append_printf (out, "] %s %s", dt, v->layout.text);
+    }
+  g_string_append_c (out, ')');
+}
+
+static char *
+step_type (const XrtForward *f)
+{
+  if (f->op == NULL)
+    return g_strdup ("HardOp(Merged)");
+  if (f->op->kind == XIR_OP_HARDOP)
+    return g_strdup_printf ("HardOp(%s)", f->op->hard_class);
+  return g_strdup (f->op->type_key);
+}
+
+/* "icraft::xir::HardOpNode", "icraft::xir::InputNode", "customop::DetPostZGNode" as the vendor's profile writes. */
+static char *
+profile_type (const XrtForward *f)
+{
+  if (f->op == NULL || f->op->kind == XIR_OP_HARDOP)
+    return g_strdup ("icraft::xir::HardOpNode");
+  return g_strdup_printf ("%sNode", f->op->type_key);
+}
+
+static gboolean
+dump_step (XrtSession *s, const XrtForward *f, GError **error)
+{
+  for (guint k = 0; k < f->output_ids->len; k++)
+    {
+      gint64 v_id = g_array_index (f->output_ids, gint64, k);
+      const XirValue *v = xir_network_get_value (s->net, v_id);
+      XrtTensor *host = g_hash_table_lookup (s->host_values, &v_id);
+      g_autofree guint8 *buf = NULL;
+      const char *memory = "HOST";
+      guint64 addr = 0;
+      XrtMemRegion *region;
+      const char *rname;
+
+      if (host != NULL)
+        buf = xrt_tensor_dup_bytes (host, error);
+      else if (device_place (s, v_id, &region, &addr))
+        {
+          /* In a merged launch the board gives back only what is still in ETM at its end:
+           * its outputs (values other backends read). Intermediate values may have been
+           * overwritten by later ones sharing their FTMP bytes, or live in OCM. */
+          if (f->op == NULL)
+            {
+              g_autoptr (ZwDeployReport) r = zg330_backend_get_report (s->zg);
+              const ZwValueInfo *vi = zw_deploy_report_find_value (r, v_id);
+              if (vi == NULL || vi->segment != ZW_SEGMENT_OUTPUT)
+                continue;
+            }
+          rname = xrt_mem_region_get_name (region);
+          memory = g_ascii_strcasecmp (rname, "OCM") == 0 ? "OCM" : "ETM";
+          buf = g_malloc (MAX (v->storage_bytes, 1));
+          if (!xrt_mem_region_read (region, addr, buf, v->storage_bytes, error))
+            return FALSE;
+        }
+      else
+        continue;
+      if (buf == NULL)
+        return FALSE;
+      {
+        ZwDumpType type;
+        gboolean ok;
+        zw_dump_type_init_from_value (&type, v);
+        ok = zw_dump_write_value (s->dump_dir, &type, buf, v->storage_bytes, s->dump_fmt, NULL, error);
+        zw_dump_type_clear (&type);
+        if (!ok)
+          return FALSE;
+      }
+      zw_dump_manifest_add (s->manifest, v, f->op != NULL ? f->op_id : xir_network_get_op (s->net, (guint) v->producer)->op_id,
+                            g_strcmp0 (memory, "OCM") == 0 ? ZW_DUMP_MEMORY_OCM
+                            : g_strcmp0 (memory, "ETM") == 0 ? ZW_DUMP_MEMORY_ETM : ZW_DUMP_MEMORY_HOST,
+                            g_strcmp0 (memory, "HOST") == 0 ? -1 : (gint64) addr);
+    }
+  return TRUE;
+}
+
+gboolean
+xrt_session_set_dump_outputs (XrtSession *s, gboolean flag, const char *dir, const char *format, GError **error)
+{
+  ZwDumpFormat fmt = { 0 };
+
+  if (flag && !zw_dump_format_parse (format, &fmt, error))
+    return FALSE;
+  if (flag && g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: cannot create the dump folder", dir);
+      return FALSE;
+    }
+  s->dump = flag;
+  g_free (s->dump_dir);
+  g_free (s->dump_format);
+  s->dump_dir = g_strdup (dir);
+  s->dump_format = g_strdup (format);
+  s->dump_fmt = fmt;
+  return TRUE;
+}
+
+/* ---- running steps ------------------------------------------------------------------- */
+
+static GPtrArray *
+step_outputs (XrtSession *s, const XrtForward *f, GError **error)
+{
+  GPtrArray *outs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  const XirOp *op = f->op;
+
+  if (op == NULL)
+    return outs;
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (op->outputs, k);
+      XrtTensor *t = g_hash_table_lookup (s->host_values, &v->v_id);
+      if (t == NULL)
+        t = host_value (s, v, NULL, error);
+      if (t == NULL)
+        {
+          g_ptr_array_unref (outs);
+          return NULL;
+        }
+      g_ptr_array_add (outs, xrt_tensor_ref (t));
+    }
+  return outs;
+}
+
+static gboolean
+run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **error)
+{
+  const XirOp *op = f->op;
+  g_autofree const guint8 **ins = g_new0 (const guint8 *, MAX (op->inputs->len, 1));
+  g_autofree guint8 **outs = g_new0 (guint8 *, MAX (op->outputs->len, 1));
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok = TRUE;
+
+  if (op->kind == XIR_OP_INPUT)
+    {
+      for (guint k = 0; k < op->outputs->len; k++)
+        {
+          const XirValue *v = g_ptr_array_index (op->outputs, k);
+          if (host_value (s, v, memcpy_ms, error) == NULL)
+            return FALSE;
+        }
+      return TRUE;
+    }
+  for (guint k = 0; k < op->inputs->len; k++)
+    {
+      XrtTensor *t = host_value (s, g_ptr_array_index (op->inputs, k), memcpy_ms, error);
+      guint8 *b = t ? xrt_tensor_dup_bytes (t, error) : NULL;
+      if (b == NULL)
+        return FALSE;
+      g_ptr_array_add (keep, b);
+      ins[k] = b;
+    }
+  if (op->kind == XIR_OP_OUTPUT)
+    return TRUE;
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (op->outputs, k);
+      outs[k] = g_malloc0 (MAX (v->storage_bytes, 1));
+      g_ptr_array_add (keep, outs[k]);
+    }
+  ok = host_op_run (op, ins, outs, error);
+  for (guint k = 0; ok && k < op->outputs->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (op->outputs, k);
+      XrtTensor *t = xrt_tensor_new_host (s->net, v, outs[k], v->storage_bytes, error);
+      gint64 *key;
+      if (t == NULL)
+        return FALSE;
+      key = g_new (gint64, 1);
+      *key = v->v_id;
+      g_hash_table_replace (s->host_values, key, t);
+      g_hash_table_remove (s->on_device, &v->v_id);
+    }
+  return ok;
+}
+
+static gboolean
+run_step (XrtSession *s, guint index, GError **error)
+{
+  const XrtForward *f = &g_array_index (s->forwards, XrtForward, index);
+  double memcpy_ms = 0, hard_ms = 0, other_ms = 0;
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean ok = TRUE;
+
+  if (s->pre_cb != NULL)
+    {
+      g_autoptr (GPtrArray) none = g_ptr_array_new ();
+      s->pre_cb (s, f, none, s->pre_data);
+    }
+  if (f->backend == XRT_BACKEND_HOST)
+    {
+      ok = run_host_op (s, f, &memcpy_ms, error);
+      other_ms = (g_get_monotonic_time () - t0) / 1e3;
+    }
+  else if (f->launch >= 0)
+    {
+      double icore = 0, sync = 0;
+      ok = ensure_on_device (s, f, &memcpy_ms, error)
+           && zg330_backend_run_launch (s->zg, (guint) f->launch, &icore, &sync, error);
+      hard_ms = icore;
+      other_ms = sync;
+      for (guint k = 0; ok && k < f->output_ids->len; k++)
+        {
+          gint64 *key = g_new (gint64, 1);
+          *key = g_array_index (f->output_ids, gint64, k);
+          g_hash_table_remove (s->host_values, key);
+          g_hash_table_add (s->on_device, key);
+        }
+    }
+  else
+    {
+      /* a zero-copy hardop outside any launch: its outputs share its inputs' bytes, so
+       * those must be on the board */
+      ok = ensure_on_device (s, f, &memcpy_ms, error);
+      for (guint k = 0; ok && k < f->output_ids->len; k++)
+        {
+          gint64 *key = g_new (gint64, 1);
+          *key = g_array_index (f->output_ids, gint64, k);
+          g_hash_table_add (s->on_device, key);
+        }
+    }
+  if (!ok)
+    {
+      g_prefix_error (error, "op %" G_GINT64_FORMAT ": ", f->op_id);
+      return FALSE;
+    }
+  {
+    double total = memcpy_ms + hard_ms + other_ms;
+    s->total_ms += total;
+    if (s->profile_on)
+      {
+        g_autofree char *type = profile_type (f);
+        ZwProfileRow *row = zw_profile_add_row (s->profile, f->op_id, type, f->op ? f->op->name : "", total, memcpy_ms,
+                                                hard_ms, other_ms);
+        row->backend = g_strdup (f->backend == XRT_BACKEND_ZG330 ? "ZG330" : "Host");
+        row->start_ms = s->clock_ms;
+        if (f->backend == XRT_BACKEND_ZG330)
+          {
+            gboolean io = TRUE;
+            for (guint k = 0; k < f->merge_from->len; k++)
+              {
+                const XirOp *m = xir_network_get_op_by_id (s->net, g_array_index (f->merge_from, gint64, k));
+                io &= m && cJSON_IsTrue (cJSON_GetObjectItem (m->tags, "io_process"));
+              }
+            if (f->op != NULL && f->merge_from->len == 0)
+              io = cJSON_IsTrue (cJSON_GetObjectItem (f->op->tags, "io_process"));
+            row->has_io_process = TRUE;
+            row->is_io_process = io;
+            if (f->merge_from->len > 1)
+              g_array_append_vals (row->merge_from, f->merge_from->data, f->merge_from->len);
+          }
+      }
+    s->clock_ms += total;
+    if (s->log_io || s->log_time)
+      {
+        g_autofree char *type = step_type (f);
+        GString *line = g_string_new (NULL);
+        g_string_append_printf (line, "opId: %" G_GINT64_FORMAT " opType: %s", f->op_id, type);
+        if (s->log_io)
+          {
+            g_string_append (line, " Inputs: ");
+            describe_values (s, line, f->input_ids);
+            g_string_append (line, " Outputs: ");
+            describe_values (s, line, f->output_ids);
+          }
+        if (s->log_time)
+          g_string_append_printf (line, " time: %.6f ms (memcpy %.6f, hard %.6f, other %.6f)", total, memcpy_ms, hard_ms,
+                                  other_ms);
+        fprintf (s->log_stream, "%s\n", line->str);
+        g_string_free (line, TRUE);
+      }
+  }
+  if (s->dump && !dump_step (s, f, error))
+    return FALSE;
+  if (s->post_cb != NULL)
+    {
+      g_autoptr (GPtrArray) outs = step_outputs (s, f, error);
+      if (outs == NULL)
+        return FALSE;
+      s->post_cb (s, f, outs, s->post_data);
+    }
+  return TRUE;
+}
+
+static void
+begin_forward (XrtSession *s, GPtrArray *inputs)
+{
+  g_hash_table_remove_all (s->host_values);
+  g_hash_table_remove_all (s->on_device);
+  g_clear_pointer (&s->pending_inputs, g_ptr_array_unref);
+  s->pending_inputs = inputs ? g_ptr_array_ref (inputs) : g_ptr_array_new ();
+  s->next_input = 0;
+  s->total_ms = 0;
+  s->clock_ms = 0;
+  if (s->profile_on)
+    {
+      g_clear_pointer (&s->profile, zw_profile_free);
+      s->profile = zw_profile_new (xir_network_get_name (s->net));
+    }
+  if (s->dump)
+    {
+      g_clear_pointer (&s->manifest, zw_dump_manifest_free);
+      gboolean complete = s->zg == NULL || !zg330_backend_get_merge_hardop (s->zg);
+      s->manifest = zw_dump_manifest_new (xir_network_get_name (s->net), s->dump_fmt, complete,
+                                          complete ? "merge hardop off: every value of every op"
+                                                   : "merge hardop on: only what a real board gives back, the merged "
+                                                     "launches' results in ETM and the host ops' values");
+    }
+  if (s->zg != NULL)
+    zg330_backend_forward_begin (s->zg);
+}
+
+static gboolean
+end_forward (XrtSession *s, gboolean ok, GError **error)
+{
+  if (s->zg != NULL)
+    zg330_backend_forward_end (s->zg);
+  if (s->profile_on && s->profile != NULL)
+    zw_profile_compute_totals (s->profile);
+  if (ok && s->dump && s->manifest != NULL)
+    {
+      ok = zw_dump_manifest_write (s->manifest, s->dump_dir, error);
+    }
+  return ok;
+}
+
+static gboolean
+check_applied (XrtSession *s, GError **error)
+{
+  if (s->applied)
+    return TRUE;
+  g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_CALL_ORDER, "%s: forward before apply()",
+               xir_network_get_path (s->net));
+  return FALSE;
+}
+
+static GPtrArray *
+collect_outputs (XrtSession *s, GError **error)
+{
+  GPtrArray *outs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  GPtrArray *values = xir_network_view_get_outputs (s->view);
+
+  for (guint k = 0; k < values->len; k++)
+    {
+      XrtTensor *t = host_value (s, g_ptr_array_index (values, k), NULL, error);
+      if (t == NULL)
+        {
+          g_ptr_array_unref (outs);
+          return NULL;
+        }
+      g_ptr_array_add (outs, xrt_tensor_ref (t));
+    }
+  return outs;
+}
+
+GPtrArray *
+xrt_session_forward (XrtSession *s, GPtrArray *inputs, GError **error)
+{
+  GPtrArray *outs = NULL;
+  gboolean ok = TRUE;
+
+  if (!check_applied (s, error))
+    return NULL;
+  begin_forward (s, inputs);
+  for (guint i = 0; ok && i < s->forwards->len; i++)
+    ok = run_step (s, i, error);
+  ok = end_forward (s, ok, error);
+  s->position = 0;
+  if (ok)
+    outs = collect_outputs (s, error);
+  return outs;
+}
+
+gboolean
+xrt_session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, GError **error)
+{
+  GPtrArray *values = xir_network_view_get_outputs (s->view);
+  g_autoptr (GPtrArray) got = NULL;
+
+  if (outputs == NULL || outputs->len != values->len)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
+                   "forward(inputs, outputs): %u output tensor(s) given, the view has %u outputs",
+                   outputs ? outputs->len : 0, values->len);
+      return FALSE;
+    }
+  for (guint k = 0; k < values->len; k++)
+    if (xrt_tensor_get_size (g_ptr_array_index (outputs, k)) != ((XirValue *) g_ptr_array_index (values, k))->storage_bytes)
+      {
+        g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
+                     "forward(inputs, outputs): output %u (v_id %" G_GINT64_FORMAT ") holds %" G_GUINT64_FORMAT
+                     " bytes, the value needs %" G_GUINT64_FORMAT, k, ((XirValue *) g_ptr_array_index (values, k))->v_id,
+                     xrt_tensor_get_size (g_ptr_array_index (outputs, k)),
+                     ((XirValue *) g_ptr_array_index (values, k))->storage_bytes);
+        return FALSE;
+      }
+  got = xrt_session_forward (s, inputs, error);
+  if (got == NULL)
+    return FALSE;
+  for (guint k = 0; k < got->len; k++)
+    {
+      g_autofree guint8 *buf = xrt_tensor_dup_bytes (g_ptr_array_index (got, k), error);
+      if (buf == NULL || !xrt_tensor_write (g_ptr_array_index (outputs, k), buf, xrt_tensor_get_size (g_ptr_array_index (got, k)), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+GPtrArray *
+xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error)
+{
+  const XirOp *target = xir_network_get_op_by_id (s->net, op_id);
+  guint stop = G_MAXUINT;
+  GPtrArray *outs = NULL;
+  gboolean ok = TRUE;
+
+  if (!check_applied (s, error))
+    return NULL;
+  for (guint i = 0; target && i < s->forwards->len; i++)
+    {
+      const XrtForward *f = &g_array_index (s->forwards, XrtForward, i);
+      if (target->index >= f->first_index && target->index <= f->last_index)
+        stop = i;
+    }
+  if (stop == G_MAXUINT)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_OP, "stepTo: op %" G_GINT64_FORMAT " is not in the session's view",
+                   op_id);
+      return NULL;
+    }
+  if (stop < s->position)
+    s->position = 0;   /* going back starts a new forward */
+  if (s->position == 0)
+    begin_forward (s, inputs);
+  else if (inputs != NULL)
+    {
+      /* inputs of later steps may come now: keep the ones not yet used, then these */
+      for (guint k = 0; k < inputs->len; k++)
+        g_ptr_array_add (s->pending_inputs, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
+      g_ptr_array_set_free_func (s->pending_inputs, NULL);
+    }
+  if (s->zg != NULL && s->position != 0)
+    zg330_backend_forward_begin (s->zg);
+  for (guint i = s->position; ok && i <= stop; i++)
+    ok = run_step (s, i, error);
+  s->position = stop + 1;
+  ok = end_forward (s, ok, error);
+  if (s->position >= s->forwards->len)
+    s->position = 0;
+  if (!ok)
+    {
+      s->position = 0;
+      return NULL;
+    }
+  {
+    XrtForward one = g_array_index (s->forwards, XrtForward, stop);
+    one.op = target;
+    outs = step_outputs (s, &one, error);
+  }
+  return outs;
+}
+
+XrtSession *
+xrt_session_sub (XrtSession *s, gint start, gint end, GError **error)
+{
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtSession) sub = NULL;
+  guint base = xir_network_view_get_start (s->view);
+  gint n = (gint) xir_network_view_get_n_ops (s->view);
+
+  if (!check_applied (s, error))
+    return NULL;
+  if (end == G_MAXINT)
+    end = n;
+  if (start < 0)
+    start += n;
+  if (end < 0)
+    end += n;
+  view = xir_network_view (s->net, (gint) base + start, (gint) base + end, error);
+  if (view == NULL)
+    return NULL;
+  sub = session_alloc (view);
+  sub->owns_apply = FALSE;
+  if (s->zg)
+    sub->zg = zg330_backend_ref (s->zg);
+  if (s->device)
+    sub->device = xrt_device_ref (s->device);
+  {
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init (&it, s->op_backend);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      set_op_backend (sub, *(gint64 *) k, (XrtBackendType) (GPOINTER_TO_INT (v) - 1));
+  }
+  if (!build_forwards (sub, error))
+    return NULL;
+  sub->applied = TRUE;
+  return g_steal_pointer (&sub);
+}
+
+/* ---- fork ------------------------------------------------------------------------------ */
+
+XrtSession *
+xrt_session_fork (XrtSession *s, GError **error)
+{
+  g_autoptr (Zg330Backend) zg = NULL;
+  g_autoptr (XrtSession) child = NULL;
+
+  if (s->zg != NULL)
+    {
+      zg = zg330_backend_fork (s->zg, error);
+      if (zg == NULL)
+        return NULL;
+      child = xrt_session_new_with_backend (s->view, zg, error);
+    }
+  else
+    {
+      static const XrtBackendType host[] = { XRT_BACKEND_HOST };
+      child = xrt_session_new (s->view, host, NULL, 1, error);
+    }
+  if (child == NULL)
+    return NULL;
+  child->profile_on = s->profile_on;
+  if (s->applied && !xrt_session_apply (child, error))
+    return NULL;
+  return g_steal_pointer (&child);
+}
+
+/* ---- snapshot -------------------------------------------------------------------------- */
+
+#define SNAPSHOT_FORMAT "zhuge-snapshot"
+#define SNAPSHOT_VERSION 1
+
+/* Fingerprint of what the plan depends on: the ops, values and chunks of the network. */
+static char *
+network_fingerprint (XirNetwork *net)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  char *out;
+
+  for (guint i = 0; i < xir_network_get_n_ops (net); i++)
+    {
+      XirOp *op = xir_network_get_op (net, i);
+      g_checksum_update (sum, (const guchar *) &op->op_id, sizeof op->op_id);
+      g_checksum_update (sum, (const guchar *) op->type_key, -1);
+      for (guint k = 0; k < op->outputs->len; k++)
+        {
+          XirValue *v = g_ptr_array_index (op->outputs, k);
+          g_checksum_update (sum, (const guchar *) &v->v_id, sizeof v->v_id);
+          g_checksum_update (sum, (const guchar *) &v->storage_bytes, sizeof v->storage_bytes);
+          g_checksum_update (sum, (const guchar *) &v->mtype, sizeof v->mtype);
+        }
+    }
+  out = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return out;
+}
+
+gboolean
+xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
+{
+  g_autoptr (ZwDeployReport) report = NULL;
+  g_autofree char *fingerprint = NULL, *body = NULL, *text = NULL, *digest = NULL;
+  cJSON *root;
+  GError *local = NULL;
+
+  if (!check_applied (s, error))
+    return FALSE;
+  if (s->zg == NULL)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT, "a snapshot needs a ZG330Backend to restore");
+      return FALSE;
+    }
+  report = zg330_backend_get_report (s->zg);
+  fingerprint = network_fingerprint (s->net);
+  root = cJSON_CreateObject ();
+  cJSON_AddStringToObject (root, "format", SNAPSHOT_FORMAT);
+  cJSON_AddNumberToObject (root, "version", SNAPSHOT_VERSION);
+  cJSON_AddStringToObject (root, "network", xir_network_get_name (s->net));
+  cJSON_AddStringToObject (root, "network_fingerprint", fingerprint);
+  cJSON_AddNumberToObject (root, "view_start", xir_network_view_get_start (s->view));
+  cJSON_AddNumberToObject (root, "view_ops", xir_network_view_get_n_ops (s->view));
+  cJSON_AddItemToObject (root, "deploy", zw_deploy_report_to_json (report));
+  body = cJSON_PrintUnformatted (root);
+  cJSON_Delete (root);
+  /* the last line carries the SHA-256 of everything before it */
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, body, -1);
+  text = g_strdup_printf ("%s\nsha256 %s\n", body, digest);
+  if (!g_file_set_contents (path, text, -1, &local))
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: %s", path, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+XrtSession *
+xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *device, GError **error)
+{
+  g_autofree char *text = NULL, *fingerprint = NULL;
+  g_autoptr (ZwDeployReport) plan = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (Zg330Backend) zg = NULL;
+  g_autoptr (XrtSession) s = NULL;
+  GError *local = NULL;
+  gsize len = 0;
+  char *nl;
+  cJSON *root = NULL;
+  const cJSON *item;
+  gint start = 0, n_ops = 0;
+
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: %s", path, local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  nl = len > 0 ? g_strrstr_len (text, (gssize) len - 1, "\nsha256 ") : NULL;
+  if (nl == NULL)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: not a Zhuge Workbench snapshot (no checksum line)", path);
+      return NULL;
+    }
+  *nl = '\0';
+  {
+    g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+    const char *stored = nl + strlen ("\nsha256 ");
+    if (strncmp (digest, stored, 64) != 0)
+      {
+        g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                     "%s: checksum mismatch: the snapshot is corrupted", path);
+        return NULL;
+      }
+  }
+  root = cJSON_Parse (text);
+  if (root == NULL || !cJSON_IsString (item = cJSON_GetObjectItem (root, "format"))
+      || strcmp (item->valuestring, SNAPSHOT_FORMAT) != 0)
+    {
+      cJSON_Delete (root);
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT, "%s: format: not a Zhuge Workbench snapshot", path);
+      return NULL;
+    }
+  item = cJSON_GetObjectItem (root, "version");
+  if (!cJSON_IsNumber (item) || item->valueint > SNAPSHOT_VERSION)
+    {
+      cJSON_Delete (root);
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: version: this build reads snapshot version %d or older", path, SNAPSHOT_VERSION);
+      return NULL;
+    }
+  fingerprint = network_fingerprint (net);
+  item = cJSON_GetObjectItem (root, "network_fingerprint");
+  if (!cJSON_IsString (item) || strcmp (item->valuestring, fingerprint) != 0)
+    {
+      const cJSON *name = cJSON_GetObjectItem (root, "network");
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: the snapshot is of network \"%s\", not of %s (%s)", path,
+                   cJSON_IsString (name) ? name->valuestring : "?", xir_network_get_name (net), xir_network_get_path (net));
+      cJSON_Delete (root);
+      return NULL;
+    }
+  if ((item = cJSON_GetObjectItem (root, "view_start")) && cJSON_IsNumber (item))
+    start = item->valueint;
+  if ((item = cJSON_GetObjectItem (root, "view_ops")) && cJSON_IsNumber (item))
+    n_ops = item->valueint;
+  plan = zw_deploy_report_from_json (cJSON_GetObjectItem (root, "deploy"), path, error);
+  cJSON_Delete (root);
+  if (plan == NULL)
+    return NULL;
+  view = xir_network_view (net, start, n_ops > 0 ? start + n_ops : G_MAXINT, error);
+  if (view == NULL)
+    return NULL;
+  zg = zg330_backend_new (view, device, error);
+  if (zg == NULL || !zg330_backend_apply_with_plan (zg, plan, error))
+    {
+      if (error && *error)
+        g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  s = xrt_session_new_with_backend (view, zg, error);
+  if (s == NULL || !xrt_session_apply (s, error))
+    return NULL;
+  return g_steal_pointer (&s);
+}

@@ -1,0 +1,113 @@
+/* bench-viewers.c — draw time of the memory timeline and segment views on the 10,000-op
+ * chain, as a fraction of a 60 Hz frame (16.7 ms; target <= 0.5). Prints, never asserts. */
+#include "backends/zg330/zg330-backend.h"
+#include "netgen.h"
+#include "zw-memory-view.h"
+#include "zw-segment-view.h"
+#include "zw-ocm-view.h"
+#include "zw-merge-view.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+
+#define FRAME_MS (1000.0 / 60.0)
+
+static ZwDeployReport *
+deploy_chain (guint n_ops, gboolean etm, char **dir_out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json = NULL, *raw = NULL;
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (Zg330Backend) b = NULL;
+  ZwNetgenOptions opts;
+
+  if (*dir_out == NULL)
+    *dir_out = g_dir_make_tmp ("bench-viewers-XXXXXX", &error);
+  g_assert_no_error (error);
+  zw_netgen_options_init (&opts);
+  opts.n_ops = n_ops;
+  if (!zw_netgen_write_network ("chain", &opts, *dir_out, &json, &raw, &error)
+      || !(net = xir_network_new_from_json_file (json, &error))
+      || !xir_network_load_params_from_file (net, raw, &error)
+      || !(view = xir_network_view (net, 0, G_MAXINT, &error))
+      || !(dev = xrt_device_open ("mock://zg330", &error))
+      || !(b = zg330_backend_new (view, dev, &error))
+      || !zg330_backend_set_options (b, TRUE, etm, ZW_OCM_BEST_SCORE, &error)
+      || !zg330_backend_apply (b, &error))
+    g_error ("deploying the chain: %s", error->message);
+  g_unlink (json);
+  g_unlink (raw);
+  return zg330_backend_get_report (b);
+}
+
+/* Mean ms per draw into @surface over enough runs for ~0.5 s. */
+static double
+time_draw (ZwViewDrawFunc draw, cairo_surface_t *surface, int w, int h, ZwDeployReport *report, ZwSelection *sel,
+           const ZwViewStyle *style)
+{
+  guint runs = 0;
+  gint64 start = g_get_monotonic_time (), now;
+
+  do
+    {
+      cairo_t *cr = cairo_create (surface);
+      draw (cr, w, h, report, sel, style);
+      cairo_destroy (cr);
+      runs++;
+      now = g_get_monotonic_time ();
+    }
+  while (now - start < 500000 || runs < 5);
+  return (now - start) / 1000.0 / runs;
+}
+
+static void
+bench (const char *what, ZwViewDrawFunc draw, ZwDeployReport *report, ZwSelection *sel, const ZwViewStyle *style)
+{
+  const int w = 1280, h = 720;
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  /* What the widget's snapshot does: record the cairo drawing into a render node. */
+  cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &(cairo_rectangle_t) { 0, 0, w, h });
+  double ms_image = time_draw (draw, image, w, h, report, sel, style);
+  double ms_rec = time_draw (draw, rec, w, h, report, sel, style);
+
+  printf ("%-34s raster %7.3f ms = %.3f frame   record %7.3f ms = %.3f frame\n", what, ms_image, ms_image / FRAME_MS,
+          ms_rec, ms_rec / FRAME_MS);
+  cairo_surface_destroy (image);
+  cairo_surface_destroy (rec);
+}
+
+int
+main (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr (ZwDeployReport) on = NULL;
+  g_autoptr (ZwDeployReport) off = NULL;
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  ZwViewStyle style;
+  gint64 t0 = g_get_monotonic_time ();
+
+  on = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, TRUE, &dir);
+  off = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, FALSE, &dir);
+  g_rmdir (dir);
+  printf ("chain: %u ops, %u values, %u chunks, %u launches (deployed twice in %.2f s)\n", on->ops->len,
+          on->values->len, on->chunks->len, on->launches->len, (g_get_monotonic_time () - t0) / 1e6);
+  printf ("1280x720, fraction of a %.1f ms frame (target <= 0.5):\n", FRAME_MS);
+
+  zw_view_style_init_default (&style);
+  zw_selection_set_report (sel, on);
+  bench ("memory view, whole run", zw_memory_view_draw, on, sel, &style);
+  zw_selection_set_zoom (sel, 4000, 4200);
+  bench ("memory view, 200 ops zoomed", zw_memory_view_draw, on, sel, &style);
+  zw_selection_zoom_fit (sel);
+  zw_selection_set_selected_value (sel, g_array_index (on->values, ZwValueInfo, on->values->len / 2).v_id);
+  bench ("memory view, value selected", zw_memory_view_draw, on, sel, &style);
+  bench ("segment view", zw_segment_view_draw, on, sel, &style);
+  bench ("ocm view", zw_ocm_view_draw, on, sel, &style);
+  bench ("merge view (table)", zw_merge_view_draw, on, sel, &style);
+  zw_selection_set_report (sel, off);
+  bench ("memory view, ETM optimize off", zw_memory_view_draw, off, sel, &style);
+  bench ("segment view, ETM optimize off", zw_segment_view_draw, off, sel, &style);
+  return 0;
+}

@@ -1,0 +1,617 @@
+/* test-viewers.c — the deploy views: offscreen renders (suite render) and widgets (display). */
+#include "backends/zg330/zg330-backend.h"
+#include "zw-selection.h"
+#include "zw-segment-view.h"
+#include "zw-memory-view.h"
+#include "zw-ocm-view.h"
+#include "zw-merge-view.h"
+#include "zw-view-render.h"
+#include "zw-view-private.h" /* the views' redraw counters */
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define W 900
+#define H 600
+
+static gboolean have_display;
+
+typedef struct {
+  ZwDeployReport *report;
+  char *json_path;   /* the report as written by zg330_backend_log */
+} Deployed;
+
+static void
+deployed_clear (Deployed *d)
+{
+  g_clear_pointer (&d->report, zw_deploy_report_unref);
+  if (d->json_path != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (d->json_path);
+      g_autofree char *log = g_strdup (d->json_path);
+      strcpy (log + strlen (log) - 4, "log");
+      g_unlink (d->json_path);
+      g_unlink (log);
+      g_rmdir (dir);
+    }
+  g_clear_pointer (&d->json_path, g_free);
+}
+
+/* Applies the ZG330 backend to a demo net with the given options; logs it when asked. */
+static Deployed
+deploy (const char *name, gboolean merge, gboolean etm, ZwOcmOpt ocm, gboolean log)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json = g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
+  g_autofree char *raw = g_strdup (json);
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (Zg330Backend) b = NULL;
+  Deployed d = { NULL, NULL };
+
+  strcpy (raw + strlen (raw) - 4, "raw");
+  net = xir_network_new_from_json_file (json, &error);
+  g_assert_no_error (error);
+  g_assert_true (xir_network_load_params_from_file (net, raw, &error));
+  view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_assert_no_error (error);
+  dev = xrt_device_open ("mock://zg330", &error);
+  g_assert_no_error (error);
+  b = zg330_backend_new (view, dev, &error);
+  g_assert_no_error (error);
+  g_assert_true (zg330_backend_set_options (b, merge, etm, ocm, &error));
+  g_assert_true (zg330_backend_apply (b, &error));
+  g_assert_no_error (error);
+  d.report = zg330_backend_get_report (b);
+  if (log)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("test-viewers-XXXXXX", &error);
+      g_assert_no_error (error);
+      g_assert_true (zg330_backend_log (b, dir, &d.json_path, &error));
+      g_assert_no_error (error);
+    }
+  return d;
+}
+
+static cairo_surface_t *
+render (ZwViewDrawFunc draw, ZwDeployReport *report, ZwSelection *selection)
+{
+  ZwViewStyle style;
+  cairo_surface_t *s;
+
+  zw_view_style_init_default (&style);
+  s = zw_view_render_image (draw, W, H, report, selection, &style);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  /* Keep the picture for a human to look at (meson's build dir). */
+  if (g_getenv ("ZW_VIEWERS_PNG_DIR") != NULL)
+    {
+      static guint n;
+      g_autofree char *path = g_strdup_printf ("%s/view-%02u.png", g_getenv ("ZW_VIEWERS_PNG_DIR"), n++);
+      cairo_surface_write_to_png (s, path);
+    }
+  return s;
+}
+
+static guint32
+pixel_of (const GdkRGBA *c)
+{
+  /* Opaque colours only: premultiplied ARGB32 equals straight ARGB then. */
+  guint r = (guint) (c->red * 255 + 0.5), g = (guint) (c->green * 255 + 0.5), b = (guint) (c->blue * 255 + 0.5);
+  return 0xff000000u | (r << 16) | (g << 8) | b;
+}
+
+static guint32
+pixel_at (cairo_surface_t *s, int x, int y)
+{
+  const guint8 *data = cairo_image_surface_get_data (s);
+  return *(const guint32 *) (data + y * cairo_image_surface_get_stride (s) + x * 4);
+}
+
+/* Pixels that equal @argb (exactly), or that differ from it when @invert. */
+static guint
+count_pixels (cairo_surface_t *s, guint32 argb, gboolean invert)
+{
+  guint n = 0;
+
+  for (int y = 0; y < cairo_image_surface_get_height (s); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (s); x++)
+      if ((pixel_at (s, x, y) == argb) != invert)
+        n++;
+  return n;
+}
+
+static guint
+count_non_background (cairo_surface_t *s)
+{
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  return count_pixels (s, pixel_of (&style.background), TRUE);
+}
+
+/* ---- render ---- */
+
+static void
+test_segment_render (void)
+{
+  Deployed d = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_BEST_SCORE, FALSE);
+  cairo_surface_t *s = render (zw_segment_view_draw, d.report, NULL);
+  guint counts[ZW_N_SEGMENTS];
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  g_assert_cmpuint (count_non_background (s), >, W * H / 4);
+  for (int t = 0; t < ZW_N_SEGMENTS; t++)
+    {
+      counts[t] = count_pixels (s, pixel_of (&style.segment[t]), FALSE);
+      g_test_message ("%s: %u pixels", zw_segment_type_to_string (t), counts[t]);
+      /* Every segment is drawn in its own colour, and visibly (at least a label's height). */
+      g_assert_cmpuint (counts[t], >, 2000);
+      for (int u = 0; u < t; u++)
+        g_assert_cmpuint (pixel_of (&style.segment[t]), !=, pixel_of (&style.segment[u]));
+    }
+  /* WEIGHT is the biggest segment, so it gets the most pixels. */
+  for (int t = 1; t < ZW_N_SEGMENTS; t++)
+    g_assert_cmpuint (counts[ZW_SEGMENT_WEIGHT], >, counts[t]);
+  cairo_surface_destroy (s);
+  deployed_clear (&d);
+}
+
+static void
+test_segment_hit_and_selection (void)
+{
+  Deployed d = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_BEST_SCORE, FALSE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  cairo_surface_t *plain, *selected;
+  gint64 found = -1;
+  ZwViewStyle style;
+
+  /* Somewhere in the logic column lies an INPUT value: scan down its middle. */
+  for (int y = 0; y < H && found < 0; y++)
+    {
+      gint64 v = zw_segment_view_value_at (d.report, W, H, W * 0.3, y);
+      const ZwValueInfo *vi = v >= 0 ? zw_deploy_report_find_value (d.report, v) : NULL;
+      if (vi != NULL && vi->segment == ZW_SEGMENT_INPUT)
+        found = v;
+    }
+  g_assert_cmpint (found, >=, 0);
+
+  zw_selection_set_report (sel, d.report);
+  plain = render (zw_segment_view_draw, d.report, sel);
+  zw_selection_set_selected_value (sel, found);
+  selected = render (zw_segment_view_draw, d.report, sel);
+  zw_view_style_init_default (&style);
+  /* The selection shows as the accent outline, absent before. */
+  g_assert_cmpuint (count_pixels (plain, pixel_of (&style.accent), FALSE), ==, 0);
+  g_assert_cmpuint (count_pixels (selected, pixel_of (&style.accent), FALSE), >, 50);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (selected);
+  deployed_clear (&d);
+}
+
+static guint
+count_ftmp_pixels (cairo_surface_t *s)
+{
+  ZwViewStyle style;
+  guint32 base;
+
+  zw_view_style_init_default (&style);
+  base = pixel_of (&style.segment[ZW_SEGMENT_FTMP]);
+  return count_pixels (s, base, FALSE);
+}
+
+static void
+test_memory_etm_optimize (void)
+{
+  Deployed on = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_NONE, FALSE);
+  Deployed off = deploy ("yolov5s", TRUE, FALSE, ZW_OCM_NONE, FALSE);
+  cairo_surface_t *son, *soff;
+  guint64 sum = 0, peak_bytes = 0;
+  guint pon, poff;
+
+  for (guint i = 0; i < off.report->chunks->len; i++)
+    sum += g_array_index (off.report->chunks, ZwChunkInfo, i).size;
+  /* Without ETM optimize every chunk has bytes of its own: FTMP is the sum of chunks. */
+  g_assert_cmpuint (off.report->ftmp_bytes, ==, sum);
+  g_assert_cmpuint (on.report->ftmp_bytes, <, off.report->ftmp_bytes);
+  g_assert_cmpint (zw_memory_view_peak_index (on.report, &peak_bytes), >=, 0);
+  g_assert_cmpuint (peak_bytes, ==, on.report->lower_bound);
+
+  son = render (zw_memory_view_draw, on.report, NULL);
+  soff = render (zw_memory_view_draw, off.report, NULL);
+  g_assert_cmpuint (count_non_background (son), >, W * H / 10);
+  pon = count_ftmp_pixels (son);
+  poff = count_ftmp_pixels (soff);
+  g_test_message ("FTMP-coloured pixels: ETM optimize on %u, off %u", pon, poff);
+  /* The same lifetimes on a taller address axis: packed memory fills more of the pane. */
+  g_assert_cmpuint (pon, >, poff + poff / 5);
+  g_assert_cmpuint (poff, >, 0);
+  cairo_surface_destroy (son);
+  cairo_surface_destroy (soff);
+  deployed_clear (&on);
+  deployed_clear (&off);
+}
+
+static void
+test_memory_zoom_and_selection (void)
+{
+  Deployed d = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_BEST_SCORE, FALSE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  cairo_surface_t *fit, *zoomed, *selected;
+  const ZwChunkInfo *c = NULL;
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  zw_selection_set_report (sel, d.report);
+  fit = render (zw_memory_view_draw, d.report, sel);
+  zw_selection_set_zoom (sel, 10, 20);
+  zoomed = render (zw_memory_view_draw, d.report, sel);
+  g_assert_false (memcmp (cairo_image_surface_get_data (fit), cairo_image_surface_get_data (zoomed),
+                          (gsize) cairo_image_surface_get_stride (fit) * H) == 0);
+
+  zw_selection_zoom_fit (sel);
+  for (guint i = 0; i < d.report->chunks->len && c == NULL; i++)
+    if (!g_array_index (d.report->chunks, ZwChunkInfo, i).in_ocm)
+      c = &g_array_index (d.report->chunks, ZwChunkInfo, i);
+  g_assert_nonnull (c);
+  zw_selection_set_selected_value (sel, g_array_index (c->v_ids, gint64, 0));
+  selected = render (zw_memory_view_draw, d.report, sel);
+  g_assert_cmpuint (count_pixels (fit, pixel_of (&style.accent), FALSE), ==, 0);
+  g_assert_cmpuint (count_pixels (selected, pixel_of (&style.accent), FALSE), >, 20);
+  cairo_surface_destroy (fit);
+  cairo_surface_destroy (zoomed);
+  cairo_surface_destroy (selected);
+  deployed_clear (&d);
+}
+
+static void
+test_ocm_chosen_highlighted (void)
+{
+  Deployed d = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_BEST_SCORE, FALSE);
+  cairo_surface_t *s = render (zw_ocm_view_draw, d.report, NULL);
+  ZwViewStyle style;
+  guint n_options = 0;
+
+  zw_view_style_init_default (&style);
+  g_assert_cmpint (d.report->ocm_chosen, >=, ZW_OCM_OPTION1);
+  g_assert_cmpuint (count_non_background (s), >, W * H / 20);
+  for (int o = ZW_OCM_NONE; o <= ZW_OCM_OPTION3; o++)
+    {
+      graphene_rect_t r;
+      guint32 centre;
+
+      if (!zw_ocm_view_get_bar_rect (d.report, W, H, o, &r))
+        continue;
+      n_options++;
+      centre = pixel_at (s, (int) (r.origin.x + r.size.width / 2), (int) (r.origin.y + r.size.height / 2));
+      if (o == (int) d.report->ocm_chosen)
+        g_assert_cmphex (centre, ==, pixel_of (&style.accent));
+      else
+        g_assert_cmphex (centre, !=, pixel_of (&style.accent));
+    }
+  g_assert_cmpuint (n_options, ==, 1 + d.report->ocm_options->len);
+  /* The occupancy area is drawn in the OCM colour. */
+  g_assert_cmpuint (count_pixels (s, pixel_of (&style.ocm), FALSE), >, 1000);
+  cairo_surface_destroy (s);
+  deployed_clear (&d);
+}
+
+static void
+test_merge_render (void)
+{
+  Deployed merged = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_NONE, FALSE);
+  Deployed single = deploy ("yolov5s", FALSE, TRUE, ZW_OCM_NONE, FALSE);
+  cairo_surface_t *a = render (zw_merge_view_draw, merged.report, NULL);
+  cairo_surface_t *b = render (zw_merge_view_draw, single.report, NULL);
+
+  g_assert_cmpuint (merged.report->launches->len, <, single.report->launches->len);
+  /* More rows, more ink. */
+  g_assert_cmpuint (count_non_background (b), >, count_non_background (a));
+  g_assert_cmpuint (count_non_background (a), >, 500);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+  deployed_clear (&merged);
+  deployed_clear (&single);
+}
+
+static void
+test_offline_same_as_live (void)
+{
+  Deployed d = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_BEST_SCORE, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwDeployReport) disk = zw_deploy_report_load (d.json_path, &error);
+  ZwViewDrawFunc draws[] = { zw_segment_view_draw, zw_memory_view_draw, zw_ocm_view_draw, zw_merge_view_draw };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (draws); i++)
+    {
+      g_autoptr (ZwSelection) live_sel = zw_selection_new ();
+      g_autoptr (ZwSelection) disk_sel = zw_selection_new ();
+      cairo_surface_t *a, *b;
+      gint64 v = g_array_index (d.report->values, ZwValueInfo, d.report->values->len / 2).v_id;
+
+      zw_selection_set_report (live_sel, d.report);
+      zw_selection_set_report (disk_sel, disk);
+      zw_selection_set_selected_value (live_sel, v);
+      zw_selection_set_selected_value (disk_sel, v);
+      a = render (draws[i], d.report, live_sel);
+      b = render (draws[i], disk, disk_sel);
+      g_assert_cmpuint (count_non_background (a), >, 500);
+      /* Byte-identical pixels: the views read the model only. */
+      g_assert_true (memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                             (gsize) cairo_image_surface_get_stride (a) * H) == 0);
+      cairo_surface_destroy (a);
+      cairo_surface_destroy (b);
+    }
+  deployed_clear (&d);
+}
+
+static void
+test_empty_report (void)
+{
+  ZwViewDrawFunc draws[] = { zw_segment_view_draw, zw_memory_view_draw, zw_ocm_view_draw, zw_merge_view_draw };
+  g_autoptr (ZwDeployReport) empty = zw_deploy_report_new ();
+
+  /* No report and an empty one both draw (a message), never crash. */
+  for (guint i = 0; i < G_N_ELEMENTS (draws); i++)
+    {
+      cairo_surface_t *a = render (draws[i], NULL, NULL);
+      cairo_surface_t *b = render (draws[i], empty, NULL);
+      g_assert_cmpuint (count_non_background (a), >, 0);
+      cairo_surface_destroy (a);
+      cairo_surface_destroy (b);
+    }
+}
+
+/* ---- selection (no display) ---- */
+
+static void
+count_notify (GObject *object, GParamSpec *pspec, guint *n)
+{
+  (void) object;
+  (void) pspec;
+  (*n)++;
+}
+
+static void
+test_selection_normalises (void)
+{
+  Deployed d = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_NONE, FALSE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  const ZwValueInfo *v = &g_array_index (d.report->values, ZwValueInfo, 3);
+  const ZwLaunch *l = &g_array_index (d.report->launches, ZwLaunch, 0);
+  guint n_value = 0, n_zoom = 0;
+  double n_ops = d.report->ops->len;
+
+  g_signal_connect (sel, "notify::selected-value", G_CALLBACK (count_notify), &n_value);
+  g_signal_connect (sel, "notify::zoom-start", G_CALLBACK (count_notify), &n_zoom);
+  g_signal_connect (sel, "notify::zoom-end", G_CALLBACK (count_notify), &n_zoom);
+
+  /* Nothing can be selected without a report. */
+  zw_selection_set_selected_value (sel, v->v_id);
+  g_assert_cmpint (zw_selection_get_selected_value (sel), ==, -1);
+  g_assert_cmpuint (n_value, ==, 0);
+
+  zw_selection_set_report (sel, d.report);
+  g_assert_cmpfloat (zw_selection_get_zoom_start (sel), ==, 0);
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel), ==, n_ops);
+  n_zoom = 0;
+  zw_selection_set_selected_value (sel, v->v_id);
+  zw_selection_set_selected_value (sel, v->v_id);
+  g_assert_cmpuint (n_value, ==, 1);
+  zw_selection_set_selected_value (sel, 999999999);
+  g_assert_cmpint (zw_selection_get_selected_value (sel), ==, -1);
+  g_assert_cmpuint (n_value, ==, 2);
+
+  /* A merged launch id is a valid op. */
+  zw_selection_set_selected_op (sel, l->op_id);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, l->op_id);
+
+  zw_selection_set_zoom (sel, 30, 10);
+  g_assert_cmpfloat (zw_selection_get_zoom_start (sel), ==, 10);
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel), ==, 30);
+  g_assert_cmpuint (n_zoom, ==, 2);
+  zw_selection_pan (sel, -100);
+  g_assert_cmpfloat (zw_selection_get_zoom_start (sel), ==, 0);
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel), ==, 20);
+  zw_selection_set_zoom (sel, 5, 5);
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel) - zw_selection_get_zoom_start (sel), ==, 1);
+  zw_selection_zoom_by (sel, 0.001, 5);
+  g_assert_cmpfloat (zw_selection_get_zoom_start (sel), ==, 0);
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel), ==, n_ops);
+
+  /* A new report clears the selection. */
+  zw_selection_set_report (sel, NULL);
+  g_assert_cmpint (zw_selection_get_selected_value (sel), ==, -1);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, -1);
+  deployed_clear (&d);
+}
+
+/* ---- display ---- */
+
+/* Iterates the main context until @done or a bounded number of iterations (never sleeps
+ * unbounded: each iteration may block only until the next event or frame). */
+static gboolean
+tick (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+wait_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  guint wakeup = g_timeout_add (20, tick, NULL);
+
+  while (!done (data) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  return done (data);
+}
+
+static gboolean
+drawn (gpointer data)
+{
+  GtkWidget **views = data;
+  for (guint i = 0; views[i] != NULL; i++)
+    if (!gtk_widget_get_mapped (views[i]) || gtk_widget_get_width (views[i]) <= 0)
+      return FALSE;
+  return zw_segment_view_get_n_rebuilds (views[0]) > 0 && zw_memory_view_get_n_rebuilds (views[1]) > 0;
+}
+
+static void
+test_display_widgets (void)
+{
+  Deployed d;
+  g_autoptr (ZwSelection) sel = NULL;
+  GtkWidget *window, *box, *views[5];
+  g_autofree char *dir = NULL;
+  const char *ext[] = { "png", "svg", "pdf" };
+  const char *magic[] = { "\x89PNG", "<?xml", "%PDF" };
+  gint64 picked = -1;
+  guint rebuilds;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  d = deploy ("yolov5s", FALSE, TRUE, ZW_OCM_BEST_SCORE, FALSE);
+  sel = zw_selection_new ();
+  zw_selection_set_report (sel, d.report);
+
+  window = gtk_window_new ();
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  views[0] = zw_segment_view_new (sel);
+  views[1] = zw_memory_view_new (sel);
+  views[2] = zw_ocm_view_new (sel);
+  views[3] = zw_merge_view_new (sel);
+  views[4] = NULL;
+  for (guint i = 0; i < 4; i++)
+    {
+      gtk_widget_set_vexpand (views[i], TRUE);
+      gtk_box_append (GTK_BOX (box), views[i]);
+    }
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 1100);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (wait_until (drawn, views));
+
+  /* Merge off: one row per hardop launch. */
+  g_assert_cmpuint (zw_merge_view_get_n_rows (ZW_MERGE_VIEW (views[3])), ==, d.report->launches->len);
+  g_assert_cmpuint (d.report->launches->len, >, 1);
+
+  /* A click in the segment view selects a value, and the memory view follows. */
+  {
+    int w = gtk_widget_get_width (views[0]), h = gtk_widget_get_height (views[0]);
+    GtkEventController *click = NULL;
+    g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (views[0]);
+
+    for (int y = 0; y < h && picked < 0; y++)
+      picked = zw_segment_view_value_at (d.report, w, h, w * 0.3, y);
+    g_assert_cmpint (picked, >=, 0);
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+        if (GTK_IS_GESTURE_CLICK (c))
+          click = c;
+      }
+    g_assert_nonnull (click);
+    for (int y = 0; y < h; y++)
+      if (zw_segment_view_value_at (d.report, w, h, w * 0.3, y) == picked)
+        {
+          g_signal_emit_by_name (click, "pressed", 1, w * 0.3, (double) y);
+          break;
+        }
+  }
+  g_assert_cmpint (zw_selection_get_selected_value (sel), ==, picked);
+  {
+    gint64 seen = -2;
+    g_object_get (zw_memory_view_get_selection (ZW_MEMORY_VIEW (views[1])), "selected-value", &seen, NULL);
+    g_assert_cmpint (seen, ==, picked);
+  }
+
+  /* Selecting a row in the merge view selects its launch op. */
+  zw_selection_set_selected_op (sel, g_array_index (d.report->launches, ZwLaunch, 2).op_id);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, g_array_index (d.report->launches, ZwLaunch, 2).op_id);
+
+  /* Keyboard zoom on the memory view goes to the shared selection. */
+  g_assert_true (gtk_widget_activate_action (views[1], "memory.zoom-in", NULL));
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel) - zw_selection_get_zoom_start (sel), <, d.report->ops->len);
+  g_assert_true (gtk_widget_activate_action (views[1], "memory.zoom-fit", NULL));
+  g_assert_cmpfloat (zw_selection_get_zoom_end (sel), ==, d.report->ops->len);
+
+  /* The cached node is reused while nothing changes. */
+  rebuilds = zw_memory_view_get_n_rebuilds (views[1]);
+  wait_until (drawn, views);
+  gtk_widget_queue_draw (views[1]);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (zw_memory_view_get_n_rebuilds (views[1]), <=, rebuilds + 1);
+
+  /* Export through the widgets. */
+  dir = g_dir_make_tmp ("test-viewers-XXXXXX", NULL);
+  for (guint i = 0; i < 4; i++)
+    for (guint f = 0; f < 3; f++)
+      {
+        g_autoptr (GError) error = NULL;
+        g_autofree char *path = g_strdup_printf ("%s/view%u.%s", dir, i, ext[f]);
+        g_autofree char *contents = NULL;
+        gsize len;
+
+        g_assert_true (zw_view_render_to_file (views[i], (ZwViewFormat) f, 640, 480, path, &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+        g_assert_cmpuint (len, >, 500);
+        g_assert_true (g_str_has_prefix (contents, magic[f]));
+        g_unlink (path);
+      }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autofree char *path = g_strdup_printf ("%s/bad.png", dir);
+    g_assert_false (zw_view_render_png (box, 10, 10, path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  }
+  g_rmdir (dir);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  deployed_clear (&d);
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean render = TRUE, display = TRUE;
+
+  /* "--suite render|display" (meson runs the binary once per suite): our own option,
+   * removed before g_test_init sees it. */
+  for (int i = 1; i + 1 < argc; i++)
+    if (g_str_equal (argv[i], "--suite"))
+      {
+        render = g_str_equal (argv[i + 1], "render");
+        display = g_str_equal (argv[i + 1], "display");
+        memmove (&argv[i], &argv[i + 2], sizeof (char *) * (gsize) (argc - i - 1));
+        argc -= 2;
+        break;
+      }
+  g_test_init (&argc, &argv, NULL);
+  have_display = display && gtk_init_check ();
+
+  if (render)
+    {
+      g_test_add_func ("/viewers/render/segment/plot-filled-segment-colours-distinct", test_segment_render);
+      g_test_add_func ("/viewers/render/segment/hit-test-and-selected-value", test_segment_hit_and_selection);
+      g_test_add_func ("/viewers/render/memory/etm-optimize-changes-drawn-extent", test_memory_etm_optimize);
+      g_test_add_func ("/viewers/render/memory/zoom-and-selected-value", test_memory_zoom_and_selection);
+      g_test_add_func ("/viewers/render/ocm/chosen-option-highlighted", test_ocm_chosen_highlighted);
+      g_test_add_func ("/viewers/render/merge/rows-follow-merge-option", test_merge_render);
+      g_test_add_func ("/viewers/render/offline-json-renders-same-as-live", test_offline_same_as_live);
+      g_test_add_func ("/viewers/render/empty-report-draws-message", test_empty_report);
+      g_test_add_func ("/viewers/selection/normalises-and-notifies-once", test_selection_normalises);
+    }
+  if (display)
+    g_test_add_func ("/viewers/display/widgets-share-selection", test_display_widgets);
+  return g_test_run ();
+}

@@ -1,0 +1,31 @@
+/* zw-memory-view.h — FTMP memory over time (ETM and OCM panes).
+ *
+ * x = op index (the shared zoom range), y = address. One rectangle per FTMP chunk lifetime
+ * (ftmp_offset, size, [first, last]) in the ETM pane, and per OCM chunk at its ocm_addr in
+ * the OCM pane. The liveness lower bound is a line; the peak op index is marked with the
+ * largest chunks live there. Ctrl+wheel and +/- zoom, drag pans, F fits, a click selects
+ * the value (the chunk's first value) in the shared ZwSelection.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "zw-selection.h"
+#include "zw-view-style.h"
+
+G_BEGIN_DECLS
+
+#define ZW_TYPE_MEMORY_VIEW (zw_memory_view_get_type ())
+G_DECLARE_FINAL_TYPE (ZwMemoryView, zw_memory_view, ZW, MEMORY_VIEW, GtkWidget)
+
+GtkWidget *zw_memory_view_new (ZwSelection *selection);
+ZwSelection *zw_memory_view_get_selection (ZwMemoryView *self);
+
+/* Draws the timeline of @report in the zoom range of @selection (whole report when
+ * @selection is NULL). Needs no display. */
+void zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
+                          const ZwViewStyle *colors);
+
+/* The op index where live FTMP bytes peak (first such index), -1 for an empty report. */
+gint zw_memory_view_peak_index (ZwDeployReport *report, guint64 *peak_bytes);
+
+G_END_DECLS

@@ -1,0 +1,392 @@
+/* zw-merge-view.c — the launches (merge groups) of a deploy report. */
+#include "zw-merge-view.h"
+#include "zw-view-private.h"
+
+#include <glib/gi18n.h>
+
+typedef enum {
+  COLUMN_LAUNCH,
+  COLUMN_OP_ID,
+  COLUMN_LAYERS,
+  COLUMN_OPS,
+  COLUMN_RANGE,
+  COLUMN_MEMBERS,
+  N_COLUMNS
+} MergeColumn;
+
+static const char *column_titles[N_COLUMNS] = {
+  N_("Launch"), N_("Op id"), N_("Layers"), N_("Ops"), N_("Op indices"), N_("Members (class, layers)"),
+};
+
+/* The text of one cell: shared by the list and the drawn table. Caller frees. */
+static char *
+cell_text (const ZwDeployReport *report, guint index, MergeColumn column)
+{
+  const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, index);
+  GString *s;
+
+  switch (column)
+    {
+    case COLUMN_LAUNCH:
+      return g_strdup_printf ("%u", index);
+    case COLUMN_OP_ID:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, l->op_id);
+    case COLUMN_LAYERS:
+      return g_strdup_printf ("%u", l->layer_count);
+    case COLUMN_OPS:
+      return g_strdup_printf ("%u", l->merge_from->len > 0 ? l->merge_from->len : 1);
+    case COLUMN_RANGE:
+      return g_strdup_printf ("%d–%d", l->first, l->last);
+    case COLUMN_MEMBERS:
+      s = g_string_new (NULL);
+      if (l->merge_from->len == 0)
+        {
+          const ZwOpInfo *op = zw_deploy_report_find_op (report, l->op_id);
+          if (op != NULL)
+            g_string_append_printf (s, "%s (%d)", op->op_class, op->layer_count);
+        }
+      for (guint i = 0; i < l->merge_from->len; i++)
+        {
+          gint64 id = g_array_index (l->merge_from, gint64, i);
+          const ZwOpInfo *op = zw_deploy_report_find_op (report, id);
+          if (i > 0)
+            g_string_append (s, ", ");
+          if (op != NULL)
+            g_string_append_printf (s, "%" G_GINT64_FORMAT " %s (%d)", id, op->op_class, op->layer_count);
+          else
+            g_string_append_printf (s, "%" G_GINT64_FORMAT, id);
+        }
+      return g_string_free (s, FALSE);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static const double column_widths[N_COLUMNS] = { 56, 64, 56, 44, 80, 0 /* the rest */ };
+
+void
+zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
+                    const ZwViewStyle *colors)
+{
+  const double margin = 8;
+  double row_h, y, x;
+  gint selected_launch = -1;
+  ZwPainter p;
+  GdkRGBA dim;
+
+  g_return_if_fail (cr != NULL && colors != NULL);
+
+  cairo_save (cr);
+  zw_cairo_set_color (cr, &colors->background);
+  cairo_paint (cr);
+  zw_painter_init (&p, cr, colors);
+  dim = colors->foreground;
+  dim.alpha *= 0.7f;
+  row_h = colors->font_size * 1.8;
+
+  if (report == NULL)
+    {
+      zw_draw_empty (&p, width, height, _("No deploy report"));
+      goto out;
+    }
+  if (selection != NULL && zw_selection_get_selected_op (selection) >= 0)
+    selected_launch = zw_report_launch_of_op (report, zw_selection_get_selected_op (selection));
+
+  {
+    g_autofree char *title = g_strdup_printf (ngettext ("%u launch, merge hardop %s", "%u launches, merge hardop %s",
+                                                        report->launches->len),
+                                              report->launches->len, report->merge_hardop ? _("on") : _("off"));
+    zw_painter_set_bold (&p, TRUE);
+    zw_painter_text (&p, margin, margin, 0, 0, width - 2 * margin, NULL, title);
+  }
+  y = margin + row_h;
+  x = margin;
+  for (int c = 0; c < N_COLUMNS; c++)
+    {
+      double w = column_widths[c] > 0 ? column_widths[c] : width - x - margin;
+      zw_painter_text (&p, x + 4, y + row_h / 2, 0, 0.5, w - 8, &dim, _(column_titles[c]));
+      x += w;
+    }
+  zw_painter_set_bold (&p, FALSE);
+  y += row_h;
+  zw_cairo_set_color (cr, &colors->grid);
+  cairo_rectangle (cr, margin, y - 1, width - 2 * margin, 1);
+  cairo_fill (cr);
+
+  for (guint i = 0; i < report->launches->len && y < height; i++, y += row_h)
+    {
+      if ((gint) i == selected_launch)
+        {
+          zw_cairo_set_color_alpha (cr, &colors->accent, 0.35);
+          cairo_rectangle (cr, margin, y, width - 2 * margin, row_h);
+          cairo_fill (cr);
+        }
+      else if (i % 2 == 1)
+        {
+          zw_cairo_set_color_alpha (cr, &colors->grid, 0.35);
+          cairo_rectangle (cr, margin, y, width - 2 * margin, row_h);
+          cairo_fill (cr);
+        }
+      x = margin;
+      for (int c = 0; c < N_COLUMNS; c++)
+        {
+          g_autofree char *text = cell_text (report, i, (MergeColumn) c);
+          double w = column_widths[c] > 0 ? column_widths[c] : width - x - margin;
+          zw_painter_text (&p, x + 4, y + row_h / 2, 0, 0.5, w - 8, NULL, text);
+          x += w;
+        }
+    }
+
+out:
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
+/* ---- list items ---- */
+
+#define ZW_TYPE_LAUNCH_ROW (zw_launch_row_get_type ())
+G_DECLARE_FINAL_TYPE (ZwLaunchRow, zw_launch_row, ZW, LAUNCH_ROW, GObject)
+
+struct _ZwLaunchRow
+{
+  GObject parent_instance;
+  ZwDeployReport *report;
+  guint index;
+};
+
+G_DEFINE_FINAL_TYPE (ZwLaunchRow, zw_launch_row, G_TYPE_OBJECT)
+
+static void
+zw_launch_row_finalize (GObject *object)
+{
+  g_clear_pointer (&ZW_LAUNCH_ROW (object)->report, zw_deploy_report_unref);
+  G_OBJECT_CLASS (zw_launch_row_parent_class)->finalize (object);
+}
+
+static void
+zw_launch_row_class_init (ZwLaunchRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = zw_launch_row_finalize;
+}
+
+static void
+zw_launch_row_init (ZwLaunchRow *self)
+{
+  (void) self;
+}
+
+static ZwLaunchRow *
+zw_launch_row_new (ZwDeployReport *report, guint index)
+{
+  ZwLaunchRow *row = g_object_new (ZW_TYPE_LAUNCH_ROW, NULL);
+
+  row->report = zw_deploy_report_ref (report);
+  row->index = index;
+  return row;
+}
+
+/* ---- the widget ---- */
+
+struct _ZwMergeView
+{
+  GtkWidget parent_instance;
+  ZwSelection *selection;
+  GListStore *store;
+  GtkSingleSelection *model;
+  GtkWidget *scrolled;
+  GtkWidget *column_view;
+  gboolean syncing;
+};
+
+enum { PROP_0, PROP_SELECTION, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (ZwMergeView, zw_merge_view, GTK_TYPE_WIDGET)
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  (void) factory;
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) == COLUMN_MEMBERS ? 0 : 1);
+  if (GPOINTER_TO_INT (data) == COLUMN_MEMBERS)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 80);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  ZwLaunchRow *row = gtk_list_item_get_item (item);
+  g_autofree char *text = cell_text (row->report, row->index, (MergeColumn) GPOINTER_TO_INT (data));
+
+  (void) factory;
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+sync_from_selection (ZwMergeView *self)
+{
+  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  gint launch = -1;
+
+  if (report != NULL && zw_selection_get_selected_op (self->selection) >= 0)
+    launch = zw_report_launch_of_op (report, zw_selection_get_selected_op (self->selection));
+  self->syncing = TRUE;
+  gtk_single_selection_set_selected (self->model, launch >= 0 ? (guint) launch : GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+}
+
+static void
+reload (ZwMergeView *self)
+{
+  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; report != NULL && i < report->launches->len; i++)
+    g_ptr_array_add (rows, zw_launch_row_new (report, i));
+  self->syncing = TRUE;
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), rows->pdata, rows->len);
+  self->syncing = FALSE;
+  sync_from_selection (self);
+}
+
+static void
+on_selection_notify (ZwMergeView *self, GParamSpec *pspec)
+{
+  if (g_str_equal (pspec->name, "report"))
+    reload (self);
+  else if (g_str_equal (pspec->name, "selected-op"))
+    sync_from_selection (self);
+}
+
+static void
+on_row_selected (ZwMergeView *self)
+{
+  ZwLaunchRow *row;
+  ZwDeployReport *report = zw_selection_get_report (self->selection);
+
+  if (self->syncing || report == NULL)
+    return;
+  row = gtk_single_selection_get_selected_item (self->model);
+  if (row != NULL)
+    zw_selection_set_selected_op (self->selection, g_array_index (report->launches, ZwLaunch, row->index).op_id);
+}
+
+static void
+zw_merge_view_dispose (GObject *object)
+{
+  ZwMergeView *self = ZW_MERGE_VIEW (object);
+
+  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  g_clear_object (&self->model);
+  g_clear_object (&self->store);
+  g_clear_object (&self->selection);
+  G_OBJECT_CLASS (zw_merge_view_parent_class)->dispose (object);
+}
+
+static void
+zw_merge_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      g_value_set_object (value, ZW_MERGE_VIEW (object)->selection);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_merge_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  ZwMergeView *self = ZW_MERGE_VIEW (object);
+  ZwSelection *selection;
+
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      selection = g_value_get_object (value);
+      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
+      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
+      reload (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_merge_view_class_init (ZwMergeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = zw_merge_view_dispose;
+  object_class->get_property = zw_merge_view_get_property;
+  object_class->set_property = zw_merge_view_set_property;
+
+  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
+                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "zwmergeview");
+}
+
+static void
+zw_merge_view_init (ZwMergeView *self)
+{
+  self->store = g_list_store_new (ZW_TYPE_LAUNCH_ROW);
+  self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
+  gtk_single_selection_set_autoselect (self->model, FALSE);
+  gtk_single_selection_set_can_unselect (self->model, TRUE);
+  g_signal_connect_swapped (self->model, "notify::selected", G_CALLBACK (on_row_selected), self);
+
+  self->column_view = gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->model)));
+  gtk_column_view_set_show_row_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
+  for (int c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (_(column_titles[c]), factory);
+      gtk_column_view_column_set_expand (column, c == COLUMN_MEMBERS);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
+      g_object_unref (column);
+    }
+
+  self->scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->column_view);
+  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  gtk_widget_set_size_request (GTK_WIDGET (self), 360, 160);
+}
+
+GtkWidget *
+zw_merge_view_new (ZwSelection *selection)
+{
+  g_return_val_if_fail (selection == NULL || ZW_IS_SELECTION (selection), NULL);
+  return g_object_new (ZW_TYPE_MERGE_VIEW, "selection", selection, NULL);
+}
+
+ZwSelection *
+zw_merge_view_get_selection (ZwMergeView *self)
+{
+  g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), NULL);
+  return self->selection;
+}
+
+guint
+zw_merge_view_get_n_rows (ZwMergeView *self)
+{
+  g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->store));
+}

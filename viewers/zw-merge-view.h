@@ -1,0 +1,27 @@
+/* zw-merge-view.h — the launches of a deploy report (merge groups).
+ *
+ * One row per launch: the (merged) op id, its layer count, and its merge_from members with
+ * their classes and layer counts (from the report's ops). With merge off, one row per
+ * hardop. Selecting a row selects its op in the shared ZwSelection.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "zw-selection.h"
+#include "zw-view-style.h"
+
+G_BEGIN_DECLS
+
+#define ZW_TYPE_MERGE_VIEW (zw_merge_view_get_type ())
+G_DECLARE_FINAL_TYPE (ZwMergeView, zw_merge_view, ZW, MERGE_VIEW, GtkWidget)
+
+GtkWidget *zw_merge_view_new (ZwSelection *selection);
+ZwSelection *zw_merge_view_get_selection (ZwMergeView *self);
+/* Rows shown: report->launches->len (0 without a report). */
+guint zw_merge_view_get_n_rows (ZwMergeView *self);
+
+/* Draws the launch list as a table (offscreen rendering, print). Needs no display. */
+void zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
+                         const ZwViewStyle *colors);
+
+G_END_DECLS

@@ -1,0 +1,428 @@
+/* zw-ocm-view.c — OCM option costs and picks, and OCM occupancy over time. */
+#include "zw-ocm-view.h"
+#include "zw-view-private.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#define MARGIN 8.0
+#define LABEL_W 84.0
+#define N_ROWS 4   /* NONE, OPTION1..3 */
+
+typedef struct {
+  double title_y;
+  double row_y[N_ROWS];
+  double row_h;
+  double bar_x, bar_w_max;
+  double cost_max;
+  double occ_x, occ_y, occ_w, occ_h; /* occupancy plot */
+  double occ_max;
+  double zs, ze;
+} OcmLayout;
+
+static const ZwOcmOptionResult *
+find_option (const ZwDeployReport *report, ZwOcmOpt option)
+{
+  for (guint i = 0; i < report->ocm_options->len; i++)
+    if (g_array_index (report->ocm_options, ZwOcmOptionResult, i).option == option)
+      return &g_array_index (report->ocm_options, ZwOcmOptionResult, i);
+  return NULL;
+}
+
+static double
+row_cost (const ZwDeployReport *report, int row)
+{
+  const ZwOcmOptionResult *o;
+
+  if (row == 0)
+    return report->none_cost_ms;
+  o = find_option (report, (ZwOcmOpt) row);
+  return o != NULL ? o->cost_ms : -1;
+}
+
+static void
+ocm_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int height, const ZwViewStyle *style,
+            OcmLayout *l)
+{
+  double line = style->font_size * 1.5;
+  double top = MARGIN + 1.5 * line;
+  double bars_h = MAX (4 * 28.0, (height - top - MARGIN) * 0.45);
+
+  l->title_y = MARGIN;
+  l->row_h = bars_h / N_ROWS;
+  for (int r = 0; r < N_ROWS; r++)
+    l->row_y[r] = top + r * l->row_h;
+  l->bar_x = MARGIN + LABEL_W;
+  /* Leave room after the longest bar for its figures. */
+  l->bar_w_max = MAX (20.0, (width - l->bar_x - MARGIN) * 0.55);
+  l->cost_max = 0;
+  for (int r = 0; r < N_ROWS; r++)
+    l->cost_max = MAX (l->cost_max, row_cost (report, r));
+  if (l->cost_max <= 0)
+    l->cost_max = 1;
+
+  l->occ_x = MARGIN + LABEL_W;
+  l->occ_y = top + bars_h + 2 * line;
+  l->occ_w = MAX (20.0, width - l->occ_x - MARGIN);
+  l->occ_h = MAX (10.0, height - l->occ_y - MARGIN - line);
+  l->occ_max = MAX (1.0, (double) report->ocm_capacity);
+  if (selection != NULL && zw_selection_get_report (selection) == report)
+    {
+      l->zs = zw_selection_get_zoom_start (selection);
+      l->ze = zw_selection_get_zoom_end (selection);
+    }
+  else
+    {
+      l->zs = 0;
+      l->ze = MAX (1.0, (double) report->ops->len);
+    }
+}
+
+static void
+bar_rect (const OcmLayout *l, int row, double cost, graphene_rect_t *r)
+{
+  double h = l->row_h * 0.5;
+  graphene_rect_init (r, l->bar_x, l->row_y[row] + 2, MAX (1.0, cost / l->cost_max * l->bar_w_max), h);
+}
+
+gboolean
+zw_ocm_view_get_bar_rect (ZwDeployReport *report, int width, int height, ZwOcmOpt option, graphene_rect_t *rect)
+{
+  ZwViewStyle style;
+  OcmLayout l;
+  double cost;
+
+  g_return_val_if_fail (report != NULL && rect != NULL, FALSE);
+
+  if (option < ZW_OCM_NONE || option > ZW_OCM_OPTION3 || (cost = row_cost (report, option)) < 0)
+    return FALSE;
+  zw_view_style_init_default (&style);
+  ocm_layout (report, NULL, width, height, &style, &l);
+  bar_rect (&l, option, cost, rect);
+  return TRUE;
+}
+
+/* OCM bytes live at each op index: the same sum as zw_deploy_report_ocm_live_bytes, as a
+ * sweep so that large nets stay cheap. */
+static guint64 *
+ocm_live (const ZwDeployReport *report, guint *n_out)
+{
+  guint n = report->ops->len;
+  gint64 *delta = g_new0 (gint64, n + 1);
+  guint64 *live = g_new0 (guint64, MAX (n, 1));
+  gint64 acc = 0;
+
+  for (guint i = 0; i < report->chunks->len; i++)
+    {
+      const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
+      if (!c->in_ocm || c->first < 0 || c->first > c->last || (guint) c->first >= n)
+        continue;
+      delta[c->first] += (gint64) c->size;
+      delta[MIN ((guint) c->last + 1, n)] -= (gint64) c->size;
+    }
+  for (guint i = 0; i < n; i++)
+    live[i] = (guint64) (acc += delta[i]);
+  g_free (delta);
+  *n_out = n;
+  return live;
+}
+
+static void
+draw_picks (cairo_t *cr, const ZwDeployReport *report, const OcmLayout *l, int row, const ZwOcmOptionResult *o,
+            const GdkRGBA *color)
+{
+  double y = l->row_y[row] + 4 + l->row_h * 0.5;
+  double h = MAX (2.0, l->row_h * 0.22);
+  double n = MAX (1.0, (double) report->ops->len);
+  double w = l->bar_w_max;
+
+  /* A strip over the whole run (op index) with the lifetime of every picked chunk. */
+  zw_cairo_set_color_alpha (cr, color, 0.15);
+  cairo_rectangle (cr, l->bar_x, y, w, h);
+  cairo_fill (cr);
+  for (guint i = 0; i < o->picks->len; i++)
+    {
+      const ZwChunkInfo *c = zw_deploy_report_find_chunk (report, g_array_index (o->picks, gint64, i));
+      double x0, x1;
+      if (c == NULL)
+        continue;
+      x0 = l->bar_x + c->first / n * w;
+      x1 = l->bar_x + (c->last + 1) / n * w;
+      cairo_rectangle (cr, floor (x0), y, MAX (1.0, round (x1) - floor (x0)), h);
+    }
+  zw_cairo_set_color (cr, color);
+  cairo_fill (cr);
+}
+
+void
+zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
+                  const ZwViewStyle *colors)
+{
+  ZwPainter p;
+  OcmLayout l;
+  GdkRGBA dim, neutral;
+
+  g_return_if_fail (cr != NULL && colors != NULL);
+
+  cairo_save (cr);
+  zw_cairo_set_color (cr, &colors->background);
+  cairo_paint (cr);
+  zw_painter_init (&p, cr, colors);
+  dim = colors->foreground;
+  dim.alpha *= 0.7f;
+  neutral = zw_rgba_mix (&colors->background, &colors->foreground, 0.35);
+
+  if (report == NULL)
+    {
+      zw_draw_empty (&p, width, height, _("No deploy report"));
+      goto out;
+    }
+  ocm_layout (report, selection, width, height, colors, &l);
+
+  {
+    g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
+    g_autofree char *title = g_strdup_printf (_("OCM options: capacity %s, asked %s, chosen %s"), cap,
+                                              zw_ocm_opt_to_string (report->ocm_requested),
+                                              zw_ocm_opt_to_string (report->ocm_chosen));
+    zw_painter_set_bold (&p, TRUE);
+    zw_painter_text (&p, MARGIN, l.title_y, 0, 0, width - 2 * MARGIN, NULL, title);
+    zw_painter_set_bold (&p, FALSE);
+  }
+
+  for (int row = 0; row < N_ROWS; row++)
+    {
+      const ZwOcmOptionResult *o = row > 0 ? find_option (report, (ZwOcmOpt) row) : NULL;
+      gboolean chosen = report->ocm_chosen == (ZwOcmOpt) row;
+      double cost = row_cost (report, row);
+      g_autofree char *figures = NULL;
+      graphene_rect_t r;
+
+      zw_painter_set_bold (&p, chosen);
+      zw_painter_text (&p, MARGIN, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, LABEL_W - 6, chosen ? &colors->accent : NULL,
+                       zw_ocm_opt_to_string ((ZwOcmOpt) row));
+      if (cost < 0)
+        {
+          zw_painter_set_bold (&p, FALSE);
+          zw_painter_text (&p, l.bar_x, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, 0, &dim, _("not computed"));
+          continue;
+        }
+      bar_rect (&l, row, cost, &r);
+      zw_cairo_set_color (cr, chosen ? &colors->accent : &neutral);
+      cairo_rectangle (cr, r.origin.x, r.origin.y, r.size.width, r.size.height);
+      cairo_fill (cr);
+
+      if (row == 0)
+        figures = g_strdup_printf (_("%.3f ms without OCM"), cost);
+      else
+        {
+          g_autofree char *bytes = zw_format_bytes (o->bytes);
+          double gain = report->none_cost_ms > 0 ? 100.0 * (report->none_cost_ms - cost) / report->none_cost_ms : 0;
+          figures = g_strdup_printf (_("%.3f ms (%+.0f%%), %u chunks, %s"), cost, -gain, o->picks->len, bytes);
+          draw_picks (cr, report, &l, row, o, chosen ? &colors->accent : &colors->ocm);
+        }
+      if (chosen)
+        {
+          g_autofree char *tmp = figures;
+          figures = g_strdup_printf (_("%s — chosen"), tmp);
+        }
+      zw_painter_text (&p, r.origin.x + r.size.width + 6, r.origin.y + r.size.height / 2, 0, 0.5,
+                       width - (r.origin.x + r.size.width + 6) - MARGIN, chosen ? &colors->accent : NULL, figures);
+      zw_painter_set_bold (&p, FALSE);
+    }
+
+  /* Occupancy over op index against the capacity. */
+  {
+    guint n;
+    g_autofree guint64 *live = ocm_live (report, &n);
+    double step;
+
+    zw_painter_set_bold (&p, TRUE);
+    zw_painter_text (&p, MARGIN, l.occ_y - colors->font_size * 1.6, 0, 0, width - 2 * MARGIN, &dim,
+                     _("OCM occupancy over time"));
+    zw_painter_set_bold (&p, FALSE);
+
+    for (guint i = 0; i < n; i++)
+      l.occ_max = MAX (l.occ_max, (double) live[i]);
+    step = zw_nice_bytes_step (l.occ_max, MAX (2, (int) (l.occ_h / 36)));
+    cairo_set_line_width (cr, 1);
+    for (double b = 0; b <= l.occ_max * 1.0001; b += step)
+      {
+        g_autofree char *label = zw_format_bytes ((guint64) b);
+        double y = round (l.occ_y + l.occ_h - b / l.occ_max * l.occ_h) + 0.5;
+        zw_cairo_set_color (cr, &colors->grid);
+        cairo_move_to (cr, l.occ_x, y);
+        cairo_line_to (cr, l.occ_x + l.occ_w, y);
+        cairo_stroke (cr);
+        zw_painter_text (&p, l.occ_x - 4, y, 1, 0.5, LABEL_W - 8, &dim, label);
+      }
+
+    cairo_save (cr);
+    cairo_rectangle (cr, l.occ_x, l.occ_y, l.occ_w, l.occ_h);
+    cairo_clip (cr);
+    /* A step area: one column per op index, merged when several land on one pixel. */
+    cairo_move_to (cr, l.occ_x, l.occ_y + l.occ_h);
+    for (guint i = 0; i < n; i++)
+      {
+        double x0 = l.occ_x + (i - l.zs) / (l.ze - l.zs) * l.occ_w;
+        double x1 = l.occ_x + (i + 1 - l.zs) / (l.ze - l.zs) * l.occ_w;
+        double y = l.occ_y + l.occ_h - live[i] / l.occ_max * l.occ_h;
+        if (x1 < l.occ_x || x0 > l.occ_x + l.occ_w)
+          continue;
+        cairo_line_to (cr, x0, y);
+        cairo_line_to (cr, x1, y);
+      }
+    cairo_line_to (cr, l.occ_x + l.occ_w, l.occ_y + l.occ_h);
+    cairo_close_path (cr);
+    zw_cairo_set_color (cr, &colors->ocm);
+    cairo_fill (cr);
+    cairo_restore (cr);
+
+    if (report->ocm_capacity > 0)
+      {
+        g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
+        g_autofree char *label = g_strdup_printf (_("capacity %s"), cap);
+        double y = round (l.occ_y + l.occ_h - report->ocm_capacity / l.occ_max * l.occ_h) + 0.5;
+
+        zw_cairo_set_color (cr, &colors->warning);
+        cairo_set_line_width (cr, 2);
+        cairo_move_to (cr, l.occ_x, y);
+        cairo_line_to (cr, l.occ_x + l.occ_w, y);
+        cairo_stroke (cr);
+        zw_painter_text (&p, l.occ_x + l.occ_w - 4, y + 3, 1, 0, 0, &colors->warning, label);
+      }
+    zw_cairo_set_color (cr, &colors->grid);
+    cairo_set_line_width (cr, 1);
+    cairo_rectangle (cr, l.occ_x + 0.5, l.occ_y + 0.5, l.occ_w - 1, l.occ_h - 1);
+    cairo_stroke (cr);
+    {
+      g_autofree char *from = g_strdup_printf ("%.0f", l.zs);
+      g_autofree char *to = g_strdup_printf ("%.0f", l.ze);
+      zw_painter_text (&p, l.occ_x, l.occ_y + l.occ_h + 2, 0, 0, 0, &dim, from);
+      zw_painter_text (&p, l.occ_x + l.occ_w / 2, l.occ_y + l.occ_h + 2, 0.5, 0, 0, &dim, _("op index"));
+      zw_painter_text (&p, l.occ_x + l.occ_w, l.occ_y + l.occ_h + 2, 1, 0, 0, &dim, to);
+    }
+  }
+
+out:
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
+/* ---- the widget ---- */
+
+struct _ZwOcmView
+{
+  GtkWidget parent_instance;
+  ZwSelection *selection;
+  ZwViewCache cache;
+};
+
+enum { PROP_0, PROP_SELECTION, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (ZwOcmView, zw_ocm_view, GTK_TYPE_WIDGET)
+
+static void
+on_selection_notify (ZwOcmView *self, GParamSpec *pspec)
+{
+  /* Value and op selection are not shown here; report and zoom are. */
+  if (g_str_equal (pspec->name, "selected-value") || g_str_equal (pspec->name, "selected-op"))
+    return;
+  zw_view_cache_invalidate (&self->cache);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+zw_ocm_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  ZwOcmView *self = ZW_OCM_VIEW (widget);
+
+  zw_view_cache_snapshot (&self->cache, widget, snapshot, zw_ocm_view_draw, zw_selection_get_report (self->selection),
+                          self->selection);
+}
+
+static void
+zw_ocm_view_dispose (GObject *object)
+{
+  ZwOcmView *self = ZW_OCM_VIEW (object);
+
+  zw_view_cache_invalidate (&self->cache);
+  g_clear_object (&self->selection);
+  G_OBJECT_CLASS (zw_ocm_view_parent_class)->dispose (object);
+}
+
+static void
+zw_ocm_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      g_value_set_object (value, ZW_OCM_VIEW (object)->selection);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_ocm_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  ZwOcmView *self = ZW_OCM_VIEW (object);
+  ZwSelection *selection;
+
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      selection = g_value_get_object (value);
+      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
+      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_ocm_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (zw_ocm_view_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+zw_ocm_view_class_init (ZwOcmViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = zw_ocm_view_dispose;
+  object_class->get_property = zw_ocm_view_get_property;
+  object_class->set_property = zw_ocm_view_set_property;
+  widget_class->snapshot = zw_ocm_view_snapshot;
+  widget_class->css_changed = zw_ocm_view_css_changed;
+
+  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
+                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_set_css_name (widget_class, "zwocmview");
+}
+
+static void
+zw_ocm_view_init (ZwOcmView *self)
+{
+  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 260);
+}
+
+GtkWidget *
+zw_ocm_view_new (ZwSelection *selection)
+{
+  g_return_val_if_fail (selection == NULL || ZW_IS_SELECTION (selection), NULL);
+  return g_object_new (ZW_TYPE_OCM_VIEW, "selection", selection, NULL);
+}
+
+ZwSelection *
+zw_ocm_view_get_selection (ZwOcmView *self)
+{
+  g_return_val_if_fail (ZW_IS_OCM_VIEW (self), NULL);
+  return self->selection;
+}

@@ -1,0 +1,30 @@
+/* zw-ocm-view.h — the OCM options of a deploy report.
+ *
+ * Top: estimated cost of OPTION1/2/3 as bars against NONE, the chosen option highlighted,
+ * with the chunks each picked. Bottom: OCM occupancy over op index
+ * (zw_deploy_report_ocm_live_bytes) against the capacity line.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "zw-selection.h"
+#include "zw-view-style.h"
+
+G_BEGIN_DECLS
+
+#define ZW_TYPE_OCM_VIEW (zw_ocm_view_get_type ())
+G_DECLARE_FINAL_TYPE (ZwOcmView, zw_ocm_view, ZW, OCM_VIEW, GtkWidget)
+
+GtkWidget *zw_ocm_view_new (ZwSelection *selection);
+ZwSelection *zw_ocm_view_get_selection (ZwOcmView *self);
+
+/* Needs no display. */
+void zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
+                       const ZwViewStyle *colors);
+
+/* Where the cost bar of @option is drawn in a view of that size (for tests and hit
+ * testing); FALSE when the report has no result for @option. */
+gboolean zw_ocm_view_get_bar_rect (ZwDeployReport *report, int width, int height, ZwOcmOpt option,
+                                   graphene_rect_t *rect);
+
+G_END_DECLS

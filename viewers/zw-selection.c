@@ -1,0 +1,312 @@
+/* zw-selection.c — the selection and zoom shared by every deploy view. */
+#include "zw-selection.h"
+#include "zw-view-private.h"
+
+#include <math.h>
+
+G_DEFINE_BOXED_TYPE (ZwDeployReport, zw_deploy_report_boxed, zw_deploy_report_ref, zw_deploy_report_unref)
+
+struct _ZwSelection
+{
+  GObject parent_instance;
+  ZwDeployReport *report;
+  gint64 selected_value;
+  gint64 selected_op;
+  double zoom_start;
+  double zoom_end;
+};
+
+enum {
+  PROP_0,
+  PROP_REPORT,
+  PROP_SELECTED_VALUE,
+  PROP_SELECTED_OP,
+  PROP_ZOOM_START,
+  PROP_ZOOM_END,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (ZwSelection, zw_selection, G_TYPE_OBJECT)
+
+static void
+zw_selection_finalize (GObject *object)
+{
+  ZwSelection *self = ZW_SELECTION (object);
+
+  g_clear_pointer (&self->report, zw_deploy_report_unref);
+  G_OBJECT_CLASS (zw_selection_parent_class)->finalize (object);
+}
+
+static void
+zw_selection_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  ZwSelection *self = ZW_SELECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_REPORT:
+      g_value_set_boxed (value, self->report);
+      break;
+    case PROP_SELECTED_VALUE:
+      g_value_set_int64 (value, self->selected_value);
+      break;
+    case PROP_SELECTED_OP:
+      g_value_set_int64 (value, self->selected_op);
+      break;
+    case PROP_ZOOM_START:
+      g_value_set_double (value, self->zoom_start);
+      break;
+    case PROP_ZOOM_END:
+      g_value_set_double (value, self->zoom_end);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_selection_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  ZwSelection *self = ZW_SELECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_REPORT:
+      zw_selection_set_report (self, g_value_get_boxed (value));
+      break;
+    case PROP_SELECTED_VALUE:
+      zw_selection_set_selected_value (self, g_value_get_int64 (value));
+      break;
+    case PROP_SELECTED_OP:
+      zw_selection_set_selected_op (self, g_value_get_int64 (value));
+      break;
+    case PROP_ZOOM_START:
+      zw_selection_set_zoom_start (self, g_value_get_double (value));
+      break;
+    case PROP_ZOOM_END:
+      zw_selection_set_zoom_end (self, g_value_get_double (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_selection_class_init (ZwSelectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = zw_selection_finalize;
+  object_class->get_property = zw_selection_get_property;
+  object_class->set_property = zw_selection_set_property;
+
+  properties[PROP_REPORT] = g_param_spec_boxed ("report", NULL, NULL, ZW_TYPE_DEPLOY_REPORT, flags);
+  properties[PROP_SELECTED_VALUE] = g_param_spec_int64 ("selected-value", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_SELECTED_OP] = g_param_spec_int64 ("selected-op", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_ZOOM_START] = g_param_spec_double ("zoom-start", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_ZOOM_END] = g_param_spec_double ("zoom-end", NULL, NULL, 0, G_MAXDOUBLE, 1, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+zw_selection_init (ZwSelection *self)
+{
+  self->selected_value = -1;
+  self->selected_op = -1;
+  self->zoom_start = 0;
+  self->zoom_end = 1;
+}
+
+ZwSelection *
+zw_selection_new (void)
+{
+  return g_object_new (ZW_TYPE_SELECTION, NULL);
+}
+
+ZwDeployReport *
+zw_selection_get_report (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), NULL);
+  return self->report;
+}
+
+/* The op-index extent of the time axis: at least one op so a range is never empty. */
+static double
+selection_n_ops (ZwSelection *self)
+{
+  return self->report != NULL ? MAX (1.0, (double) self->report->ops->len) : 1.0;
+}
+
+void
+zw_selection_set_report (ZwSelection *self, ZwDeployReport *report)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+
+  if (report == self->report)
+    return;
+  if (report != NULL)
+    zw_deploy_report_ref (report);
+  g_clear_pointer (&self->report, zw_deploy_report_unref);
+  self->report = report;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+  zw_selection_set_selected_value (self, -1);
+  zw_selection_set_selected_op (self, -1);
+  zw_selection_zoom_fit (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+gint64
+zw_selection_get_selected_value (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), -1);
+  return self->selected_value;
+}
+
+void
+zw_selection_set_selected_value (ZwSelection *self, gint64 v_id)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+
+  if (v_id < 0 || self->report == NULL || zw_deploy_report_find_value (self->report, v_id) == NULL)
+    v_id = -1;
+  if (v_id == self->selected_value)
+    return;
+  self->selected_value = v_id;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_VALUE]);
+}
+
+gint64
+zw_selection_get_selected_op (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), -1);
+  return self->selected_op;
+}
+
+void
+zw_selection_set_selected_op (ZwSelection *self, gint64 op_id)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+
+  /* Merged launches have op ids of their own (above the network's max): accept them. */
+  if (op_id < 0 || self->report == NULL || !zw_report_op_range (self->report, op_id, NULL, NULL))
+    op_id = -1;
+  if (op_id == self->selected_op)
+    return;
+  self->selected_op = op_id;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_OP]);
+}
+
+double
+zw_selection_get_zoom_start (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), 0);
+  return self->zoom_start;
+}
+
+double
+zw_selection_get_zoom_end (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), 1);
+  return self->zoom_end;
+}
+
+void
+zw_selection_set_zoom (ZwSelection *self, double start, double end)
+{
+  double n, min_width;
+
+  g_return_if_fail (ZW_IS_SELECTION (self));
+
+  if (!isfinite (start) || !isfinite (end))
+    return;
+  if (start > end)
+    {
+      double t = start;
+      start = end;
+      end = t;
+    }
+  n = selection_n_ops (self);
+  min_width = MIN (1.0, n);
+  if (end - start < min_width)
+    {
+      double mid = (start + end) / 2;
+      start = mid - min_width / 2;
+      end = mid + min_width / 2;
+    }
+  if (end - start > n)
+    {
+      start = 0;
+      end = n;
+    }
+  /* Keep the width while shifting back inside [0, n]. */
+  if (start < 0)
+    {
+      end -= start;
+      start = 0;
+    }
+  if (end > n)
+    {
+      start -= end - n;
+      end = n;
+    }
+  start = MAX (start, 0);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (start != self->zoom_start)
+    {
+      self->zoom_start = start;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_START]);
+    }
+  if (end != self->zoom_end)
+    {
+      self->zoom_end = end;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_END]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+zw_selection_set_zoom_start (ZwSelection *self, double start)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+  zw_selection_set_zoom (self, start, MAX (self->zoom_end, start + 1));
+}
+
+void
+zw_selection_set_zoom_end (ZwSelection *self, double end)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+  zw_selection_set_zoom (self, MIN (self->zoom_start, end - 1), end);
+}
+
+void
+zw_selection_zoom_fit (ZwSelection *self)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+  zw_selection_set_zoom (self, 0, selection_n_ops (self));
+}
+
+void
+zw_selection_zoom_by (ZwSelection *self, double factor, double center)
+{
+  double start, end;
+
+  g_return_if_fail (ZW_IS_SELECTION (self));
+  g_return_if_fail (factor > 0);
+
+  start = center - (center - self->zoom_start) / factor;
+  end = center + (self->zoom_end - center) / factor;
+  zw_selection_set_zoom (self, start, end);
+}
+
+void
+zw_selection_pan (ZwSelection *self, double delta)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+  zw_selection_set_zoom (self, self->zoom_start + delta, self->zoom_end + delta);
+}

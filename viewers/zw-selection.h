@@ -1,0 +1,60 @@
+/* zw-selection.h — the selection and zoom shared by every deploy view.
+ *
+ * Like SysprofSession: one ZwSelection per open report; every view takes it at
+ * construction, draws its "report", highlights "selected-value" / "selected-op" and shows
+ * the op-index range ["zoom-start", "zoom-end"] on its time axis. Selecting or zooming in
+ * one view sets the property here, and every other view follows through notify.
+ *
+ * Properties (all G_PARAM_EXPLICIT_NOTIFY: a notify means the value really changed):
+ *   "report"          ZwDeployReport* (boxed, ZW_TYPE_DEPLOY_REPORT), NULL for none
+ *   "selected-value"  gint64 v_id, -1 for none
+ *   "selected-op"     gint64 op_id, -1 for none
+ *   "zoom-start"      double op index, >= 0
+ *   "zoom-end"        double op index, > zoom-start, <= n_ops
+ * Setting the report resets the selection to -1/-1 and the zoom to [0, n_ops].
+ */
+#pragma once
+
+#include <glib-object.h>
+#include "report/zw-deploy-report.h"
+
+G_BEGIN_DECLS
+
+/* ZwDeployReport as a boxed type (ref/unref), so it can be a GObject property. */
+#define ZW_TYPE_DEPLOY_REPORT (zw_deploy_report_boxed_get_type ())
+GType zw_deploy_report_boxed_get_type (void) G_GNUC_CONST;
+
+#define ZW_TYPE_SELECTION (zw_selection_get_type ())
+G_DECLARE_FINAL_TYPE (ZwSelection, zw_selection, ZW, SELECTION, GObject)
+
+/* A selection with no report. */
+ZwSelection *zw_selection_new (void);
+
+/* The report shown (borrowed; valid until the report changes). */
+ZwDeployReport *zw_selection_get_report (ZwSelection *self);
+/* Takes a new reference on @report (may be NULL); resets selection and zoom. */
+void zw_selection_set_report (ZwSelection *self, ZwDeployReport *report);
+
+gint64 zw_selection_get_selected_value (ZwSelection *self);
+/* Any negative v_id, or one not in the report, means none (-1). */
+void zw_selection_set_selected_value (ZwSelection *self, gint64 v_id);
+
+gint64 zw_selection_get_selected_op (ZwSelection *self);
+/* Any negative op_id, or one not in the report, means none (-1). */
+void zw_selection_set_selected_op (ZwSelection *self, gint64 op_id);
+
+double zw_selection_get_zoom_start (ZwSelection *self);
+double zw_selection_get_zoom_end (ZwSelection *self);
+/* Sets both ends at once, clamped to [0, n_ops] and at least 1 op wide (swapped if
+ * reversed); notifies only the ends that changed. */
+void zw_selection_set_zoom (ZwSelection *self, double start, double end);
+void zw_selection_set_zoom_start (ZwSelection *self, double start);
+void zw_selection_set_zoom_end (ZwSelection *self, double end);
+/* Zoom to the whole report: [0, n_ops]. */
+void zw_selection_zoom_fit (ZwSelection *self);
+/* Zooms by @factor (> 1 zooms in) around the op index @center. */
+void zw_selection_zoom_by (ZwSelection *self, double factor, double center);
+/* Shifts the range by @delta ops, keeping its width, clamped to the report. */
+void zw_selection_pan (ZwSelection *self, double delta);
+
+G_END_DECLS
