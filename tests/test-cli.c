@@ -1,4 +1,6 @@
 /* test-cli — xrt-run as a user runs it: output, exit codes, files written. */
+#include "report/zw-profile.h"
+
 #include <cjson/cJSON.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -180,6 +182,91 @@ test_usage_errors (void)
   g_assert_nonnull (strstr (e.err, "/nonexistent/net_ZG.json"));
 }
 
+static void
+test_run_real_time_file (void)
+{
+  g_autofree char *net = real_json ();
+  g_autofree char *dir = NULL, *ours = NULL, *vendor = NULL, *snap = NULL, *trace = NULL, *text = NULL;
+  g_auto (Run) r = { 0 };
+  g_auto (Run) r2 = { 0 };
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (ZwProfile) a = NULL, b = NULL;
+  g_autoptr (GError) error = NULL;
+  double sum = 0;
+  cJSON *root;
+
+  if (net == NULL)
+    return;
+  dir = g_dir_make_tmp ("zw-run-XXXXXX", NULL);
+  snap = g_build_filename (dir, "y.snapshot", NULL);
+  xrt_run (&r, "run", net, "--profile", "--log-dir", dir, "--save-snapshot", snap, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  ours = g_build_filename (dir, "yolov5s_plin_352x640_time.txt", NULL);
+  vendor = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
+  /* one parser for both */
+  a = zw_profile_load (ours, warnings, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (warnings->len, ==, 0);
+  b = zw_profile_load (vendor, warnings, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (warnings->len, ==, 0);
+  g_assert_cmpuint (b->rows->len, ==, 6);
+  g_assert_cmpuint (a->rows->len, ==, 4);   /* Input, the merged launch, DetPostZG, Output */
+  g_assert_true (a->has_totals && b->has_totals && a->has_summary && b->has_summary);
+  for (guint i = 0; i < a->rows->len; i++)
+    sum += ((ZwProfileRow *) g_ptr_array_index (a->rows, i))->total_ms;
+  g_assert_cmpfloat_with_epsilon (sum, a->total_ms, 1e-3);
+  g_assert_true (((ZwProfileRow *) g_ptr_array_index (a->rows, 1))->has_io_process);
+  /* the Chrome trace is JSON with one complete event per step */
+  trace = g_build_filename (dir, "yolov5s_plin_352x640_trace.json", NULL);
+  g_assert_true (g_file_get_contents (trace, &text, NULL, NULL));
+  root = cJSON_Parse (text);
+  g_assert_nonnull (root);
+  {
+    guint complete = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach (ev, cJSON_GetObjectItem (root, "traceEvents"))
+      if (g_strcmp0 (cJSON_GetStringValue (cJSON_GetObjectItem (ev, "ph")), "X") == 0)
+        complete++;
+    g_assert_cmpuint (complete, ==, 4);
+  }
+  cJSON_Delete (root);
+  /* the snapshot restores without planning and runs */
+  xrt_run (&r2, "run", net, "--load-snapshot", snap, NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+}
+
+static void
+test_run_toml_and_errors (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-toml-XXXXXX", NULL);
+  g_autofree char *toml = g_build_filename (dir, "run.toml", NULL);
+  g_autofree char *bad_input = g_build_filename (dir, "in.bin", NULL);
+  g_autofree char *net = g_strdup_printf ("%s/networks/tiny_ZG.json", g_getenv ("ZW_DATA_DIR"));
+  g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\nmerge_hardop = false\nocmopt = 0\nlog_time = true\n"
+                                          "backends = \"ZG330,mock://zg330;Host\"\n", net);
+  g_auto (Run) a = { 0 };
+  g_auto (Run) b = { 0 };
+  g_auto (Run) c = { 0 };
+  g_auto (Run) d = { 0 };
+
+  g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+  xrt_run (&a, "run", toml, NULL);
+  if (a.status != 0)
+    g_error ("toml run failed: %s", a.err);
+  g_assert_nonnull (strstr (a.out, "opId: "));
+  g_assert_nonnull (strstr (a.out, "HardOp(Conv2d)"));   /* merge off: one step per hardop */
+  g_assert_true (g_file_set_contents (bad_input, "abc", 3, NULL));
+  xrt_run (&b, "run", net, "--input", bad_input, NULL);
+  g_assert_cmpint (b.status, ==, 1);
+  g_assert_nonnull (strstr (b.err, bad_input));
+  xrt_run (&c, "run", net, "--ocm", "7", NULL);
+  g_assert_cmpint (c.status, ==, 2);
+  xrt_run (&d, "run", net, "--dump", dir, "--dump-format", "HFB", NULL);
+  g_assert_cmpint (d.status, ==, 1);
+  g_assert_nonnull (strstr (d.err, "HFB"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -189,5 +276,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/fake-params/real-sample-exact-size", test_fake_params_real);
   g_test_add_func ("/cli/info/malformed-inputs-exit-1-naming-the-file", test_malformed_exit_status);
   g_test_add_func ("/cli/usage-errors-exit-2", test_usage_errors);
+  g_test_add_func ("/cli/run/real-sample-time-file-parses-like-the-vendor-file", test_run_real_time_file);
+  g_test_add_func ("/cli/run/toml-config-and-bad-input", test_run_toml_and_errors);
   return g_test_run ();
 }

@@ -221,7 +221,7 @@ static gboolean
 write_profiles (const ZwProfile *profile, const char *dir, const char *name, GError **error)
 {
   static const struct { const char *suffix; const char *format; } outs[] = {
-    { "_time.txt", "vendor" }, { "_time.json", "json" }, { "_time.csv", "csv" }, { "_trace.json", "chrome" },
+    { "_time.txt", "vendor" }, { "_time.json", "json" }, { "_time.csv", "csv" }, { "_trace.json", "trace" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
@@ -330,6 +330,8 @@ xrt_run_cmd_run (int argc, char **argv)
 
   if (o.load_snapshot != NULL)
     {
+      if (o.no_merge || o.no_etm || o.ocm != NULL)
+        g_printerr (_("xrt-run run: the snapshot's options are used; --no-merge, --no-etm-opt and --ocm are ignored\n"));
       sess = xrt_session_new_from_snapshot (o.load_snapshot, net, dev, &error);
       if (sess == NULL)
         return xrt_run_fail (error);

@@ -473,15 +473,23 @@ ensure_on_device (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError 
 
 /* ---- logs, dumps, profile ---------------------------------------------------------- */
 
+/* The values of a step as the vendor logs them; for a merged launch only those that leave
+ * it (its internal values never reach the host). */
 static void
-describe_values (XrtSession *s, GString *out, GArray *ids)
+describe_values (XrtSession *s, const XrtForward *f, GString *out, GArray *ids)
 {
+  gboolean first = TRUE;
+
   g_string_append_c (out, '(');
   for (guint k = 0; k < ids->len; k++)
     {
       const XirValue *v = xir_network_get_value (s->net, g_array_index (ids, gint64, k));
-      g_autofree char *dt = xir_scalar_type_to_string (&v->element.storage);
-      g_string_append_printf (out, "%sv%" G_GINT64_FORMAT " [", k ? ", " : "", v->v_id);
+      g_autofree char *dt = NULL;
+      if (f->op == NULL && ids == f->output_ids && (guint) v->last_use <= f->last_index && !v->is_network_output)
+        continue;
+      dt = xir_scalar_type_to_string (&v->element.storage);
+      g_string_append_printf (out, "%sv%" G_GINT64_FORMAT " [", first ? "" : ", ", v->v_id);
+      first = FALSE;
       for (guint d = 0; d < v->rank; d++)
         g_string_append_printf (out, "%s%" G_GINT64_FORMAT, d ? "," : "", v->shape[d]);
       g_string_append_printf (out, "] %s %s", dt, v->layout.text);
@@ -747,9 +755,9 @@ run_step (XrtSession *s, guint index, GError **error)
         if (s->log_io)
           {
             g_string_append (line, " Inputs: ");
-            describe_values (s, line, f->input_ids);
+            describe_values (s, f, line, f->input_ids);
             g_string_append (line, " Outputs: ");
-            describe_values (s, line, f->output_ids);
+            describe_values (s, f, line, f->output_ids);
           }
         if (s->log_time)
           g_string_append_printf (line, " time: %.6f ms (memcpy %.6f, hard %.6f, other %.6f)", total, memcpy_ms, hard_ms,
