@@ -259,6 +259,15 @@ test_sqb_reads_back_bytes (Fixture *fx, gconstpointer data)
   for (guint i = 0; i < sizeof img; i++)
     img[i] = (guint8) (i * 13);
   d4 = write_and_read (fx, &fx->t4, img, sizeof img, "SQB");
+  {
+    g_autofree char *p = NULL;
+    g_autofree char *raw = NULL;
+    gsize rlen;
+    g_assert_true (zw_dump_write_from_value (fx->dir, xir_network_get_value (fx->net, 4), img, sizeof img,
+                                             fmt ("SQB"), &p, NULL));
+    g_assert_true (g_file_get_contents (p, &raw, &rlen, NULL));
+    g_assert_cmpmem (raw, rlen, img, sizeof img);
+  }
   bytes = g_bytes_get_data (d4->bytes, &len);
   g_assert_cmpmem (bytes, len, img, sizeof img);
 }

@@ -417,6 +417,20 @@ zw_dump_write_value (const char *dir, const ZwDumpType *type, const guint8 *data
   return TRUE;
 }
 
+gboolean
+zw_dump_write_from_value (const char *dir, const XirValue *value, const guint8 *data, gsize size,
+                          ZwDumpFormat format, char **path_out, GError **error)
+{
+  ZwDumpType type;
+  gboolean ok;
+
+  g_return_val_if_fail (dir != NULL && value != NULL, FALSE);
+  zw_dump_type_init_from_value (&type, value);
+  ok = zw_dump_write_value (dir, &type, data, size, format, path_out, error);
+  zw_dump_type_clear (&type);
+  return ok;
+}
+
 /* ---- decoding ----------------------------------------------------------------------- */
 
 void

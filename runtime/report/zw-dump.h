@@ -105,6 +105,12 @@ GBytes *zw_dump_encode (const ZwDumpType *type, const guint8 *data, gsize size, 
 gboolean zw_dump_write_value (const char *dir, const ZwDumpType *type, const guint8 *data, gsize size,
                               ZwDumpFormat format, char **path_out, GError **error);
 
+/* zw_dump_write_from_value:
+ * zw_dump_write_value() for an XirValue (@size must be its storage_bytes): what the
+ * Session calls after each op when setDumpOutputs() is on. */
+gboolean zw_dump_write_from_value (const char *dir, const XirValue *value, const guint8 *data, gsize size,
+                                   ZwDumpFormat format, char **path_out, GError **error);
+
 /* A decoded file. */
 typedef struct {
   gint64 v_id;
