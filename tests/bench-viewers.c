@@ -13,7 +13,7 @@
 #define FRAME_MS (1000.0 / 60.0)
 
 static ZwDeployReport *
-deploy_chain (guint n_ops, gboolean etm, char **dir_out)
+deploy_chain (guint n_ops, gboolean etm, ZwOcmOpt ocm, char **dir_out)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *json = NULL, *raw = NULL;
@@ -34,7 +34,7 @@ deploy_chain (guint n_ops, gboolean etm, char **dir_out)
       || !(view = xir_network_view (net, 0, G_MAXINT, &error))
       || !(dev = xrt_device_open ("mock://zg330", &error))
       || !(b = zg330_backend_new (view, dev, &error))
-      || !zg330_backend_set_options (b, TRUE, etm, ZW_OCM_BEST_SCORE, &error)
+      || !zg330_backend_set_options (b, TRUE, etm, ocm, &error)
       || !zg330_backend_apply (b, &error))
     g_error ("deploying the chain: %s", error->message);
   g_unlink (json);
@@ -72,6 +72,12 @@ bench (const char *what, ZwViewDrawFunc draw, ZwDeployReport *report, ZwSelectio
   double ms_image = time_draw (draw, image, w, h, report, sel, style);
   double ms_rec = time_draw (draw, rec, w, h, report, sel, style);
 
+  if (g_getenv ("ZW_VIEWERS_PNG_DIR") != NULL)
+    {
+      g_autofree char *name = g_strdelimit (g_strdup (what), " ,", '-');
+      g_autofree char *path = g_strdup_printf ("%s/bench-%s.png", g_getenv ("ZW_VIEWERS_PNG_DIR"), name);
+      cairo_surface_write_to_png (image, path);
+    }
   printf ("%-34s raster %7.3f ms = %.3f frame   record %7.3f ms = %.3f frame\n", what, ms_image, ms_image / FRAME_MS,
           ms_rec, ms_rec / FRAME_MS);
   cairo_surface_destroy (image);
@@ -88,8 +94,9 @@ main (void)
   ZwViewStyle style;
   gint64 t0 = g_get_monotonic_time ();
 
-  on = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, TRUE, &dir);
-  off = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, FALSE, &dir);
+  /* OCM off, so that every chunk is drawn in the ETM pane (the heavier case). */
+  on = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, TRUE, ZW_OCM_NONE, &dir);
+  off = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, FALSE, ZW_OCM_NONE, &dir);
   g_rmdir (dir);
   printf ("chain: %u ops, %u values, %u chunks, %u launches (deployed twice in %.2f s)\n", on->ops->len,
           on->values->len, on->chunks->len, on->launches->len, (g_get_monotonic_time () - t0) / 1e6);

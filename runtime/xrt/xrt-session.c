@@ -17,18 +17,12 @@
 
 G_DEFINE_QUARK (xrt-session-error-quark, xrt_session_error)
 
-typedef struct {
-  gint ref_count;
-  Zg330Backend *zg;           /* shared by sub-sessions */
-} Shared;
-
 struct _XrtSession {
   gint ref_count;
   XirNetworkView *view;
   XirNetwork *net;
   XrtDevice *device;
   Zg330Backend *zg;           /* NULL when the view has no hardop */
-  gboolean owns_apply;        /* FALSE for sub-sessions: the parent applied */
   gboolean applied;
   GArray *forwards;           /* XrtForward */
   GHashTable *op_backend;     /* op_id -> XrtBackendType + 1 */
@@ -84,7 +78,6 @@ session_alloc (XirNetworkView *view)
   s->host_values = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) xrt_tensor_unref);
   s->on_device = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   s->log_stream = stderr;
-  s->owns_apply = TRUE;
   return s;
 }
 
@@ -784,7 +777,9 @@ begin_forward (XrtSession *s, GPtrArray *inputs)
   g_hash_table_remove_all (s->host_values);
   g_hash_table_remove_all (s->on_device);
   g_clear_pointer (&s->pending_inputs, g_ptr_array_unref);
-  s->pending_inputs = inputs ? g_ptr_array_ref (inputs) : g_ptr_array_new ();
+  s->pending_inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  for (guint k = 0; inputs != NULL && k < inputs->len; k++)
+    g_ptr_array_add (s->pending_inputs, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
   s->next_input = 0;
   s->total_ms = 0;
   s->clock_ms = 0;
@@ -933,7 +928,6 @@ xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **er
       /* inputs of later steps may come now: keep the ones not yet used, then these */
       for (guint k = 0; k < inputs->len; k++)
         g_ptr_array_add (s->pending_inputs, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
-      g_ptr_array_set_free_func (s->pending_inputs, NULL);
     }
   if (s->zg != NULL && s->position != 0)
     zg330_backend_forward_begin (s->zg);
@@ -976,7 +970,6 @@ xrt_session_sub (XrtSession *s, gint start, gint end, GError **error)
   if (view == NULL)
     return NULL;
   sub = session_alloc (view);
-  sub->owns_apply = FALSE;
   if (s->zg)
     sub->zg = zg330_backend_ref (s->zg);
   if (s->device)
