@@ -4,38 +4,11 @@
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"
 #include "xrt/xrt-session.h"
+#include "zw-test-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 
-static XirNetwork *
-load_net (const char *name)
-{
-  g_autoptr (GError) error = NULL;
-  XirNetwork *net;
-
-  if (g_strcmp0 (name, "real") == 0)
-    {
-      g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        {
-          g_test_skip ("the real sample (../shared/real) is absent");
-          return NULL;
-        }
-      net = xir_network_new_from_json_file (path, &error);
-      g_assert_no_error (error);
-      xir_network_fake_params (net, 330);
-      return net;
-    }
-  {
-    g_autofree char *json = g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
-    g_autofree char *raw = g_strdup_printf ("%s/networks/%s_ZG.raw", g_getenv ("ZW_DATA_DIR"), name);
-    net = xir_network_new_from_json_file (json, &error);
-    g_assert_no_error (error);
-    g_assert_true (xir_network_load_params_from_file (net, raw, &error));
-    return net;
-  }
-}
 
 static XrtSession *
 new_session (XirNetwork *net, XrtDevice *dev, gboolean merge, gboolean etm, ZwOcmOpt ocm)
@@ -98,7 +71,7 @@ static void
 test_all_combinations (gconstpointer data)
 {
   const char *name = data;
-  g_autoptr (XirNetwork) net = load_net (name);
+  g_autoptr (XirNetwork) net = zw_test_load_net (name);
   g_autoptr (XrtDevice) dev = NULL;
   g_autoptr (GPtrArray) inputs = NULL;
   g_autofree char *reference = NULL;
@@ -137,7 +110,7 @@ test_all_combinations (gconstpointer data)
 static void
 test_step_to_and_sub (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (GPtrArray) inputs = make_inputs (net, 3);
@@ -201,7 +174,7 @@ test_step_to_and_sub (void)
 static void
 test_forward_into_ring (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (GPtrArray) inputs = make_inputs (net, 4);
@@ -241,7 +214,7 @@ test_forward_into_ring (void)
 static void
 test_snapshot_round_trip (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("resnet18");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("resnet18");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtDevice) dev2 = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_OPTION2);
@@ -283,7 +256,7 @@ test_snapshot_round_trip (void)
   g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
   /* foreign: another network */
   {
-    g_autoptr (XirNetwork) other = load_net ("tiny");
+    g_autoptr (XirNetwork) other = zw_test_load_net ("tiny");
     g_assert_null (xrt_session_new_from_snapshot (path, other, dev2, &error));
     g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT);
     g_assert_nonnull (strstr (error->message, "resnet18"));
@@ -318,7 +291,7 @@ fork_thread (gpointer data)
 static void
 test_fork_two_threads (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (XrtSession) f = NULL;
@@ -359,7 +332,7 @@ test_fork_two_threads (void)
 static void
 test_time_profile (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (GPtrArray) inputs = make_inputs (net, 8);
   g_autoptr (GError) error = NULL;
@@ -407,7 +380,7 @@ test_time_profile (void)
 static void
 test_dumps (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("real");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("real");
   g_autoptr (XrtDevice) dev = NULL;
   g_autoptr (XrtSession) s = NULL;
   g_autoptr (GPtrArray) inputs = NULL, outs = NULL;
@@ -526,7 +499,7 @@ test_dumps (void)
 static void
 test_log_io_lines (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
   g_autoptr (GPtrArray) inputs = make_inputs (net, 1);
@@ -570,7 +543,7 @@ count_post (XrtSession *s, const XrtForward *f, GPtrArray *outs, gpointer data)
 static void
 test_callbacks_and_forwards (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
   g_autoptr (GPtrArray) inputs = make_inputs (net, 2);
@@ -599,7 +572,7 @@ test_callbacks_and_forwards (void)
 static void
 test_bad_inputs (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = NULL;
   g_autoptr (GError) error = NULL;

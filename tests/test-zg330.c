@@ -5,6 +5,7 @@
 #include "report/zw-deploy-check.h"
 #include "xir/xir-network.h"
 #include "xrt/xrt-device.h"
+#include "zw-test-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -16,36 +17,6 @@ demo_path (const char *name)
 }
 
 /* Loads a demo net with its .raw, or the real sample with synthetic params (NULL + skip if absent). */
-static XirNetwork *
-load_net (const char *name)
-{
-  g_autoptr (GError) error = NULL;
-  XirNetwork *net;
-
-  if (g_strcmp0 (name, "real") == 0)
-    {
-      g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        {
-          g_test_skip ("the real sample (../shared/real) is absent");
-          return NULL;
-        }
-      net = xir_network_new_from_json_file (path, &error);
-      g_assert_no_error (error);
-      xir_network_fake_params (net, 330);
-      return net;
-    }
-  {
-    g_autofree char *json = demo_path (name);
-    g_autofree char *raw = g_strdup (json);
-    strcpy (raw + strlen (raw) - 4, "raw");
-    net = xir_network_new_from_json_file (json, &error);
-    g_assert_no_error (error);
-    g_assert_true (xir_network_load_params_from_file (net, raw, &error));
-    g_assert_no_error (error);
-    return net;
-  }
-}
 
 static Zg330Backend *
 new_backend (XirNetwork *net, XrtDevice *dev, gint start, gint end)
@@ -142,7 +113,7 @@ static void
 test_all_combinations (gconstpointer data)
 {
   const char *name = data;
-  g_autoptr (XirNetwork) net = load_net (name);
+  g_autoptr (XirNetwork) net = zw_test_load_net (name);
   g_autoptr (XrtDevice) dev = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *reference = NULL;
@@ -225,7 +196,7 @@ test_all_combinations (gconstpointer data)
 static void
 test_precheck_flipped_weight (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (Zg330Backend) b = new_backend (net, dev, 0, G_MAXINT);
   g_autoptr (ZwDeployReport) r = NULL;
@@ -264,7 +235,7 @@ test_precheck_flipped_weight (void)
 static void
 test_call_order (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XirNetwork) bare = NULL;
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (Zg330Backend) b = new_backend (net, dev, 0, G_MAXINT);
@@ -304,7 +275,7 @@ test_call_order (void)
 static void
 test_merge_launches (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (Zg330Backend) on = new_backend (net, dev, 0, G_MAXINT);
   g_autoptr (Zg330Backend) off = new_backend (net, dev, 0, G_MAXINT);
@@ -345,7 +316,7 @@ test_merge_launches (void)
 static void
 test_reuse_segments (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("resnet18");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("resnet18");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (Zg330Backend) b1 = new_backend (net, dev, 0, G_MAXINT);
   g_autoptr (Zg330Backend) b2 = new_backend (net, dev, 0, G_MAXINT);
@@ -415,7 +386,7 @@ test_reuse_segments (void)
 static void
 test_connect_networks (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (Zg330Backend) whole = new_backend (net, dev, 0, G_MAXINT);
   g_autoptr (Zg330Backend) first = NULL, second = NULL;
@@ -483,7 +454,7 @@ test_connect_networks (void)
 static void
 test_log_and_offline_check (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("mobilenetv2");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("mobilenetv2");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (Zg330Backend) b = new_backend (net, dev, 0, G_MAXINT);
   g_autoptr (GError) error = NULL;

@@ -308,6 +308,16 @@ seg_foreach (const ZwTensor *t, const SegPlan *p, guint64 from, guint64 to, SegF
       }
 }
 
+void
+zw_tensor_foreach_run (const ZwTensor *tensor, ZwTensorRunFunc func, gpointer user_data)
+{
+  SegPlan p;
+
+  g_return_if_fail (tensor != NULL && func != NULL);
+  seg_plan (tensor, &p);
+  seg_foreach (tensor, &p, 0, p.n_units, func, user_data);
+}
+
 /* ---- construction ------------------------------------------------------------------ */
 
 static ZwTensor *
@@ -316,6 +326,7 @@ tensor_alloc (gint64 v_id, const char *origin, const char *layout, guint rank, c
   ZwTensor *t = g_new0 (ZwTensor, 1);
 
   t->v_id = v_id;
+  t->op_id = -1;
   t->origin = origin ? g_strdup (origin) : g_strdup_printf (VID_FMT, v_id);
   g_strlcpy (t->layout, layout, sizeof t->layout);
   t->rank = MIN (rank, XIR_LAYOUT_MAX_AXES);
@@ -486,7 +497,12 @@ zw_tensor_new_from_folder (const ZwDumpFolder *folder, const ZwDumpData *data, X
       {
         const ZwDumpManifestEntry *e = g_ptr_array_index (folder->manifest->entries, i);
         if (e->type.v_id == data->v_id)
-          return zw_tensor_new_from_dump (data, &e->type, error);
+          {
+            ZwTensor *t = zw_tensor_new_from_dump (data, &e->type, error);
+            if (t)
+              t->op_id = e->op_id;
+            return t;
+          }
       }
   if (network)
     {
@@ -499,6 +515,8 @@ zw_tensor_new_from_folder (const ZwDumpFolder *folder, const ZwDumpData *data, X
           zw_dump_type_init_from_value (&type, v);
           t = zw_tensor_new_from_dump (data, &type, error);
           zw_dump_type_clear (&type);
+          if (t && v->producer >= 0)
+            t->op_id = xir_network_get_op (network, (guint) v->producer)->op_id;
           return t;
         }
     }
@@ -946,22 +964,14 @@ stats_per_element (const ZwTensor *t, ZwTensorStats *st, guint n_bins)
     {
       gint64 lo = t->q_elem == ZW_TENSOR_S8 ? -128 : 0;
       hist_init_range (&st->q_hist, (double) lo, (double) (lo + 255), 256);
+      /* 256 range bins over [lo, lo + 255] put level lo + i in bin i exactly */
       st->q_hist.levels = TRUE;
-      /* a level bin is exact: the range mapping puts level lo + i in bin i */
     }
   else if (t->has_quantized)
     hist_init_range (&st->q_hist, st->q.min, st->q.max, n_bins);
   w.pass2 = TRUE;
   w.qh = t->has_quantized ? &st->q_hist : NULL;
   w.fh = &st->f_hist;
-  if (q8)
-    {
-      /* levels: count directly rather than through the range formula */
-      w.qh = NULL;
-      for (guint64 i = 0; i < t->n_elements; i++)
-        if (channel_of (t, i) < (guint) t->c)
-          st->q_hist.counts[(guint) (read_int (t->q_elem, w.q, i) - (gint64) st->q_hist.lo)]++;
-    }
   seg_foreach (t, &plan, 0, plan.n_units, elem_seg, &w);
 }
 

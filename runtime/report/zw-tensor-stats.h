@@ -45,6 +45,7 @@ typedef enum {
 
 typedef struct {
   gint64 v_id;
+  gint64 op_id;                 /* the producing op (manifest or network), -1 when unknown */
   char *origin;                 /* the file or "v_id N" (for messages) */
   char layout[32];              /* of the numbers as held: "NCHWc32", "NHWC" (S dumps) … */
   guint rank;
@@ -81,8 +82,8 @@ ZwTensor *zw_tensor_new (const ZwDumpType *type, GBytes *stored, GError **error)
 ZwTensor *zw_tensor_new_from_dump (const ZwDumpData *data, const ZwDumpType *type, GError **error);
 
 /* zw_tensor_new_from_folder:
- * zw_tensor_new_from_dump() with the type looked up in @folder's manifest or, without one
- * (or when the manifest does not list it), in @network (may be NULL). */
+ * zw_tensor_new_from_dump() with the type (and op_id) looked up in @folder's manifest or,
+ * without one (or when the manifest does not list it), in @network (may be NULL). */
 ZwTensor *zw_tensor_new_from_folder (const ZwDumpFolder *folder, const ZwDumpData *data, XirNetwork *network,
                                      GError **error);
 
@@ -118,6 +119,15 @@ gboolean zw_tensor_get_at (const ZwTensor *tensor, gint64 n, gint64 c, gint64 h,
  * or the quantised view's integers when @quantized (which must exist).  NULL with
  * ZW_DUMP_ERROR_PARSE when (n, c) is out of range or there is no quantised view. */
 float *zw_tensor_heatmap (const ZwTensor *tensor, gint64 n, gint64 c, gboolean quantized, GError **error);
+
+/* A run of stored elements [start, start + len) whose channels are ch, ch + 1, … (@step)
+ * or all ch (padding channels are never part of a run). */
+typedef void (*ZwTensorRunFunc) (gpointer user_data, guint64 start, guint64 len, guint ch, gboolean step);
+
+/* zw_tensor_foreach_run:
+ * Calls @func for every run of the tensor's elements, in storage order: the way to visit
+ * every element with its channel without a division per element. */
+void zw_tensor_foreach_run (const ZwTensor *tensor, ZwTensorRunFunc func, gpointer user_data);
 
 /* ---- statistics --------------------------------------------------------------- */
 

@@ -876,6 +876,22 @@ network_alloc (const char *origin)
   return net;
 }
 
+/* @op reads @v: consumers, lifetime, network outputs. */
+static void
+note_use (XirNetwork *net, XirValue *v, const XirOp *op)
+{
+  guint index = op->index;
+
+  if (v->consumers->len == 0 || g_array_index (v->consumers, guint, v->consumers->len - 1) != index)
+    g_array_append_val (v->consumers, index);
+  v->last_use = (gint) index;
+  if (op->kind == XIR_OP_OUTPUT && !v->is_network_output)
+    {
+      v->is_network_output = TRUE;
+      g_ptr_array_add (net->outputs, v);
+    }
+}
+
 /* Registers a value list of an op (inputs, outputs, params or instr). */
 static gboolean
 parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_obj, const char *field,
@@ -904,16 +920,7 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
               known = first ? g_hash_table_lookup (net->value_by_id, &id) : NULL;
               if (known != NULL && !known->is_params && cJSON_Compare (first, item, TRUE))
                 {
-                  guint index = op->index;
-                  if (known->consumers->len == 0
-                      || g_array_index (known->consumers, guint, known->consumers->len - 1) != index)
-                    g_array_append_val (known->consumers, index);
-                  known->last_use = (gint) index;
-                  if (op->kind == XIR_OP_OUTPUT && !known->is_network_output)
-                    {
-                      known->is_network_output = TRUE;
-                      g_ptr_array_add (net->outputs, known);
-                    }
+                  note_use (net, known, op);
                   g_ptr_array_add (dest, known);
                   idx++;
                   continue;
@@ -966,8 +973,6 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
         }
       else /* inputs */
         {
-          guint index = op->index;
-
           if (known == NULL || known->is_params)
             {
               xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
@@ -986,15 +991,7 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
               return FALSE;
             }
           xir_value_free (v);
-          if (known->consumers->len == 0
-              || g_array_index (known->consumers, guint, known->consumers->len - 1) != index)
-            g_array_append_val (known->consumers, index);
-          known->last_use = (gint) index;
-          if (op->kind == XIR_OP_OUTPUT && !known->is_network_output)
-            {
-              known->is_network_output = TRUE;
-              g_ptr_array_add (net->outputs, known);
-            }
+          note_use (net, known, op);
           g_ptr_array_add (dest, known);
         }
       idx++;

@@ -1,0 +1,45 @@
+/* zw-test-util.c — shared by the test binaries. */
+#include "zw-test-util.h"
+
+char *
+zw_test_shared_file (const char *rel)
+{
+  const char *dir = g_getenv ("ZW_SHARED_DIR");
+  char *path = g_build_filename (dir ? dir : ZW_SHARED_DIR, rel, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s is absent (../shared is not beside the checkout)", path);
+      g_test_skip (msg);
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
+XirNetwork *
+zw_test_load_net (const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  XirNetwork *net;
+
+  if (g_strcmp0 (name, "real") == 0)
+    {
+      g_autofree char *path = zw_test_shared_file ("real/yolov5s_plin_352x640_ZG.json");
+      if (path == NULL)
+        return NULL;
+      net = xir_network_new_from_json_file (path, &error);
+      g_assert_no_error (error);
+      xir_network_fake_params (net, 330);
+      return net;
+    }
+  {
+    g_autofree char *json = g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
+    g_autofree char *raw = g_strdup_printf ("%s/networks/%s_ZG.raw", g_getenv ("ZW_DATA_DIR"), name);
+    net = xir_network_new_from_json_file (json, &error);
+    g_assert_no_error (error);
+    g_assert_true (xir_network_load_params_from_file (net, raw, &error));
+    g_assert_no_error (error);
+    return net;
+  }
+}

@@ -1,0 +1,12 @@
+/* zw-test-util.h — what several test binaries need: the demo networks and the real sample. */
+#pragma once
+
+#include "xir/xir-network.h"
+
+/* A demo network from the build (<ZW_DATA_DIR>/networks/NAME_ZG.json with its .raw), or
+ * "real": the vendor's sample with synthetic params — NULL, after g_test_skip(), when
+ * ../shared is absent. */
+XirNetwork *zw_test_load_net (const char *name);
+
+/* <ZW_SHARED_DIR>/@rel, or NULL after g_test_skip() when it does not exist. */
+char *zw_test_shared_file (const char *rel);
