@@ -299,7 +299,7 @@ test_merge_launches (void)
   l = &g_array_index (ron->launches, ZwLaunch, 0);
   g_assert_cmpint (l->op_id, ==, xir_network_get_max_op_id (net) + 1);
   g_assert_cmpuint (l->merge_from->len, ==, hardops);
-  g_assert_cmpuint (g_array_index (ron->hardops, ZwHardOpInfo, 0).merge_from->len, ==, hardops);
+  g_assert_cmpint (g_array_index (ron->hardops, ZwHardOpInfo, 0).merged_into, ==, l->op_id);
   /* merge off: one launch per hardop that has instructions, each under its own op id */
   g_assert_cmpuint (roff->launches->len, ==, instr_ops);
   g_assert_cmpuint (roff->launches->len, >, ron->launches->len);

@@ -11,6 +11,7 @@
 typedef struct {
   double x, y, w, h;    /* pane rectangle */
   double y_max;         /* bytes at the top of the pane */
+  gboolean empty;       /* no chunk placed there */
 } MemPane;
 
 typedef struct {
@@ -45,7 +46,7 @@ mem_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int
 {
   double line = style->font_size * 1.5;
   double top, bottom, avail;
-  guint64 etm_top = MAX (report->ftmp_bytes, report->lower_bound), ocm_top = report->ocm_capacity;
+  guint64 etm_top = MAX (report->ftmp_bytes, report->lower_bound), ocm_used = 0;
 
   if (selection != NULL && zw_selection_get_report (selection) == report)
     {
@@ -62,7 +63,7 @@ mem_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int
     {
       const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
       if (c->in_ocm)
-        ocm_top = MAX (ocm_top, c->ocm_addr + c->size);
+        ocm_used = MAX (ocm_used, c->ocm_addr + c->size);
       else
         etm_top = MAX (etm_top, c->ftmp_offset + c->size);
     }
@@ -75,8 +76,15 @@ mem_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int
   l->etm.w = l->ocm.w = MAX (20.0, width - 2 * MARGIN - AXIS_W);
   l->etm.y = top;
   l->etm.y_max = MAX (1.0, (double) etm_top);
-  l->ocm.y_max = MAX (1.0, (double) ocm_top);
-  if (ocm_top > 0)
+  l->etm.empty = etm_top == 0;
+  /* The OCM axis goes up to the capacity unless the chunks use only a sliver of it:
+   * then it fits the chunks and the capacity is named off scale. */
+  l->ocm.y_max = (double) MAX (report->ocm_capacity, ocm_used);
+  if (ocm_used > 0 && ocm_used < report->ocm_capacity / 8)
+    l->ocm.y_max = ocm_used * 1.25;
+  l->ocm.y_max = MAX (1.0, l->ocm.y_max);
+  l->ocm.empty = ocm_used == 0;
+  if (report->ocm_capacity > 0 || ocm_used > 0)
     {
       /* OCM is small next to ETM but gets a readable share of the height. */
       l->ocm.h = floor ((avail - line) * 0.3);
@@ -157,6 +165,18 @@ zw_memory_view_peak_index (ZwDeployReport *report, guint64 *peak_bytes)
   return peak;
 }
 
+/* g_int64_hash folds the halves together, which makes packed rectangle keys collide in
+ * long chains; a splitmix64 finaliser spreads them. */
+static guint
+rect_key_hash (gconstpointer key)
+{
+  guint64 z = *(const guint64 *) key;
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return (guint) (z ^ (z >> 31));
+}
+
 typedef struct {
   double x0, y0, x1, y1;
   guint shade;
@@ -179,7 +199,10 @@ draw_y_axis (ZwPainter *p, const MemPane *pane, const char *title)
 
   dim.alpha *= 0.7f;
   cairo_set_line_width (cr, 1);
-  for (double b = 0; b <= pane->y_max * 1.0001; b += step)
+  if (pane->empty)
+    zw_painter_text (p, pane->x + pane->w / 2, pane->y + pane->h / 2, 0.5, 0.5, pane->w, &dim,
+                     _("no chunk placed here"));
+  for (double b = 0; !pane->empty && b <= pane->y_max * 1.0001; b += step)
     {
       g_autofree char *label = zw_format_bytes ((guint64) b);
       double y = round (pane_y (pane, b)) + 0.5;
@@ -201,7 +224,7 @@ draw_chunks (cairo_t *cr, const ZwDeployReport *report, const MemLayout *l, gboo
 {
   const MemPane *pane = ocm ? &l->ocm : &l->etm;
   g_autoptr (GArray) rects = g_array_sized_new (FALSE, FALSE, sizeof (SnapRect), report->chunks->len);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (rect_key_hash, g_int64_equal);
   g_autofree gint64 *keys = g_new (gint64, MAX (1u, report->chunks->len));
   const GdkRGBA *base = ocm ? &style->ocm : &style->segment[ZW_SEGMENT_FTMP];
   GdkRGBA shades[3], outline;
@@ -228,7 +251,7 @@ draw_chunks (cairo_t *cr, const ZwDeployReport *report, const MemLayout *l, gboo
       s.y1 = MIN (MAX (s.y0 + 1, round (r.origin.y + r.size.height)), pane->y + pane->h);
       if (s.x1 <= s.x0 || s.y1 <= s.y0)
         continue;
-      keys[i] = ((gint64) s.x0 << 48) ^ ((gint64) s.x1 << 32) ^ ((gint64) s.y0 << 16) ^ (gint64) s.y1;
+      keys[i] = ((gint64) s.x0 << 48) | ((gint64) s.x1 << 32) | ((gint64) s.y0 << 16) | (gint64) s.y1;
       if (g_hash_table_contains (seen, &keys[i]))
         continue;
       g_hash_table_add (seen, &keys[i]);
@@ -395,8 +418,16 @@ zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report,
   if (l.ocm.h > 0 && report->ocm_capacity > 0)
     {
       g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
-      g_autofree char *label = g_strdup_printf (_("OCM capacity %s"), cap);
-      draw_hline (&p, &l.ocm, (double) report->ocm_capacity, &colors->warning, FALSE, 0, label);
+      if ((double) report->ocm_capacity <= l.ocm.y_max)
+        {
+          g_autofree char *label = g_strdup_printf (_("OCM capacity %s"), cap);
+          draw_hline (&p, &l.ocm, (double) report->ocm_capacity, &colors->warning, FALSE, 0, label);
+        }
+      else
+        {
+          g_autofree char *label = g_strdup_printf (_("OCM capacity %s (above the scale)"), cap);
+          zw_painter_text (&p, l.ocm.x + l.ocm.w - 4, l.ocm.y + 3, 1, 0, l.ocm.w / 2, &colors->warning, label);
+        }
     }
   {
     guint64 peak_bytes;

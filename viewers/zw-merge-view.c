@@ -19,8 +19,10 @@ static const char *column_titles[N_COLUMNS] = {
 };
 
 /* The text of one cell: shared by the list and the drawn table. Caller frees. */
+#define MAX_MEMBERS_SHOWN 64
+
 static char *
-cell_text (const ZwDeployReport *report, guint index, MergeColumn column)
+cell_text (const ZwDeployReport *report, GHashTable *ops, guint index, MergeColumn column)
 {
   const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, index);
   GString *s;
@@ -41,14 +43,15 @@ cell_text (const ZwDeployReport *report, guint index, MergeColumn column)
       s = g_string_new (NULL);
       if (l->merge_from->len == 0)
         {
-          const ZwOpInfo *op = zw_deploy_report_find_op (report, l->op_id);
+          const ZwOpInfo *op = g_hash_table_lookup (ops, &l->op_id);
           if (op != NULL)
             g_string_append_printf (s, "%s (%d)", op->op_class, op->layer_count);
         }
-      for (guint i = 0; i < l->merge_from->len; i++)
+      /* A merged launch of a 10,000-op chain has 10,000 members: show the first ones. */
+      for (guint i = 0; i < MIN (l->merge_from->len, MAX_MEMBERS_SHOWN); i++)
         {
           gint64 id = g_array_index (l->merge_from, gint64, i);
-          const ZwOpInfo *op = zw_deploy_report_find_op (report, id);
+          const ZwOpInfo *op = g_hash_table_lookup (ops, &id);
           if (i > 0)
             g_string_append (s, ", ");
           if (op != NULL)
@@ -56,6 +59,8 @@ cell_text (const ZwDeployReport *report, guint index, MergeColumn column)
           else
             g_string_append_printf (s, "%" G_GINT64_FORMAT, id);
         }
+      if (l->merge_from->len > MAX_MEMBERS_SHOWN)
+        g_string_append_printf (s, _(", … (%u more)"), l->merge_from->len - MAX_MEMBERS_SHOWN);
       return g_string_free (s, FALSE);
     default:
       g_assert_not_reached ();
@@ -71,6 +76,7 @@ zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, 
   const double margin = 8;
   double row_h, y, x;
   gint selected_launch = -1;
+  g_autoptr (GHashTable) ops = NULL;
   ZwPainter p;
   GdkRGBA dim;
 
@@ -89,6 +95,7 @@ zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, 
       zw_draw_empty (&p, width, height, _("No deploy report"));
       goto out;
     }
+  ops = zw_report_index_ops (report);
   if (selection != NULL && zw_selection_get_selected_op (selection) >= 0)
     selected_launch = zw_report_launch_of_op (report, zw_selection_get_selected_op (selection));
 
@@ -130,7 +137,7 @@ zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, 
       x = margin;
       for (int c = 0; c < N_COLUMNS; c++)
         {
-          g_autofree char *text = cell_text (report, i, (MergeColumn) c);
+          g_autofree char *text = cell_text (report, ops, i, (MergeColumn) c);
           double w = column_widths[c] > 0 ? column_widths[c] : width - x - margin;
           zw_painter_text (&p, x + 4, y + row_h / 2, 0, 0.5, w - 8, NULL, text);
           x += w;
@@ -151,6 +158,7 @@ struct _ZwLaunchRow
 {
   GObject parent_instance;
   ZwDeployReport *report;
+  GHashTable *ops;   /* shared by the rows of one report */
   guint index;
 };
 
@@ -160,6 +168,7 @@ static void
 zw_launch_row_finalize (GObject *object)
 {
   g_clear_pointer (&ZW_LAUNCH_ROW (object)->report, zw_deploy_report_unref);
+  g_clear_pointer (&ZW_LAUNCH_ROW (object)->ops, g_hash_table_unref);
   G_OBJECT_CLASS (zw_launch_row_parent_class)->finalize (object);
 }
 
@@ -176,11 +185,12 @@ zw_launch_row_init (ZwLaunchRow *self)
 }
 
 static ZwLaunchRow *
-zw_launch_row_new (ZwDeployReport *report, guint index)
+zw_launch_row_new (ZwDeployReport *report, GHashTable *ops, guint index)
 {
   ZwLaunchRow *row = g_object_new (ZW_TYPE_LAUNCH_ROW, NULL);
 
   row->report = zw_deploy_report_ref (report);
+  row->ops = g_hash_table_ref (ops);
   row->index = index;
   return row;
 }
@@ -223,7 +233,7 @@ static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
   ZwLaunchRow *row = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (row->report, row->index, (MergeColumn) GPOINTER_TO_INT (data));
+  g_autofree char *text = cell_text (row->report, row->ops, row->index, (MergeColumn) GPOINTER_TO_INT (data));
 
   (void) factory;
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
@@ -247,9 +257,10 @@ reload (ZwMergeView *self)
 {
   ZwDeployReport *report = zw_selection_get_report (self->selection);
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GHashTable) ops = report != NULL ? zw_report_index_ops (report) : NULL;
 
   for (guint i = 0; report != NULL && i < report->launches->len; i++)
-    g_ptr_array_add (rows, zw_launch_row_new (report, i));
+    g_ptr_array_add (rows, zw_launch_row_new (report, ops, i));
   self->syncing = TRUE;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), rows->pdata, rows->len);
   self->syncing = FALSE;

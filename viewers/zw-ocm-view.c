@@ -128,8 +128,8 @@ ocm_live (const ZwDeployReport *report, guint *n_out)
 }
 
 static void
-draw_picks (cairo_t *cr, const ZwDeployReport *report, const OcmLayout *l, int row, const ZwOcmOptionResult *o,
-            const GdkRGBA *color)
+draw_picks (cairo_t *cr, const ZwDeployReport *report, GHashTable *chunks, const OcmLayout *l, int row,
+            const ZwOcmOptionResult *o, const GdkRGBA *color)
 {
   double y = l->row_y[row] + 4 + l->row_h * 0.5;
   double h = MAX (2.0, l->row_h * 0.22);
@@ -142,7 +142,7 @@ draw_picks (cairo_t *cr, const ZwDeployReport *report, const OcmLayout *l, int r
   cairo_fill (cr);
   for (guint i = 0; i < o->picks->len; i++)
     {
-      const ZwChunkInfo *c = zw_deploy_report_find_chunk (report, g_array_index (o->picks, gint64, i));
+      const ZwChunkInfo *c = g_hash_table_lookup (chunks, &g_array_index (o->picks, gint64, i));
       double x0, x1;
       if (c == NULL)
         continue;
@@ -158,6 +158,7 @@ void
 zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                   const ZwViewStyle *colors)
 {
+  g_autoptr (GHashTable) chunks = NULL;
   ZwPainter p;
   OcmLayout l;
   GdkRGBA dim, neutral;
@@ -178,6 +179,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
       goto out;
     }
   ocm_layout (report, selection, width, height, colors, &l);
+  chunks = zw_report_index_chunks (report);
 
   {
     g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
@@ -218,7 +220,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
           g_autofree char *bytes = zw_format_bytes (o->bytes);
           double gain = report->none_cost_ms > 0 ? 100.0 * (report->none_cost_ms - cost) / report->none_cost_ms : 0;
           figures = g_strdup_printf (_("%.3f ms (%+.0f%%), %u chunks, %s"), cost, -gain, o->picks->len, bytes);
-          draw_picks (cr, report, &l, row, o, chosen ? &colors->accent : &colors->ocm);
+          draw_picks (cr, report, chunks, &l, row, o, chosen ? &colors->accent : &colors->ocm);
         }
       if (chosen)
         {

@@ -54,6 +54,32 @@ zw_report_launch_of_op (const ZwDeployReport *report, gint64 op_id)
   return -1;
 }
 
+GHashTable *
+zw_report_index_chunks (const ZwDeployReport *report)
+{
+  GHashTable *index = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; i < report->chunks->len; i++)
+    {
+      ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
+      g_hash_table_insert (index, &c->id, c);
+    }
+  return index;
+}
+
+GHashTable *
+zw_report_index_ops (const ZwDeployReport *report)
+{
+  GHashTable *index = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; i < report->ops->len; i++)
+    {
+      ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, i);
+      g_hash_table_insert (index, &op->op_id, op);
+    }
+  return index;
+}
+
 void
 zw_painter_init (ZwPainter *p, cairo_t *cr, const ZwViewStyle *style)
 {
@@ -178,6 +204,8 @@ zw_nice_bytes_step (double span, int n)
   /* Steps in whole KiB / MiB / GiB so that the labels read 512 KiB, not 488.3 KiB. */
   while (unit < 1024.0 * 1024 * 1024 && span / (unit * 1024) >= 1)
     unit *= 1024;
+  if (unit > 1 && zw_nice_step (span / unit, n) < 1)
+    unit /= 1024;
   return zw_nice_step (span / unit, n) * unit;
 }
 

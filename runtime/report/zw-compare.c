@@ -174,14 +174,16 @@ csv_field (GString *s, const char *text)
 static void
 csv_number (GString *s, double v)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
   if (isnan (v))
     return;   /* empty = unknown, as in our profile CSV */
   if (isinf (v))
     g_string_append (s, v > 0 ? "inf" : "-inf");
   else
-    g_string_append (s, g_ascii_dtostr (buf, sizeof buf, v));
+    {
+      /* the shortest decimal that reads back as the same double, as the profile files */
+      g_autofree char *text = zw_profile_format_number (v, FALSE);
+      g_string_append (s, text);
+    }
 }
 
 char *

@@ -69,7 +69,7 @@ int64_array (void)
 }
 
 void zw_value_info_init (ZwValueInfo *v) { memset (v, 0, sizeof *v); v->real_to = int64_array (); v->shape = int64_array (); v->producer = v->fake_from = v->chunk = -1; v->real = TRUE; }
-void zw_hardop_info_init (ZwHardOpInfo *h) { memset (h, 0, sizeof *h); h->merge_from = int64_array (); }
+void zw_hardop_info_init (ZwHardOpInfo *h) { memset (h, 0, sizeof *h); h->merged_into = -1; }
 void zw_launch_init (ZwLaunch *l) { memset (l, 0, sizeof *l); l->merge_from = int64_array (); }
 void zw_chunk_info_init (ZwChunkInfo *c) { memset (c, 0, sizeof *c); c->v_ids = int64_array (); c->ocm_addr = G_MAXUINT64; }
 void zw_ocm_option_result_init (ZwOcmOptionResult *o) { memset (o, 0, sizeof *o); o->picks = int64_array (); }
@@ -83,7 +83,6 @@ static void value_clear (gpointer p)
   g_free (v->dtype);
   g_free (v->layout);
 }
-static void hardop_clear (gpointer p) { g_clear_pointer (&((ZwHardOpInfo *) p)->merge_from, g_array_unref); }
 static void launch_clear (gpointer p) { g_clear_pointer (&((ZwLaunch *) p)->merge_from, g_array_unref); }
 static void chunk_clear (gpointer p) { g_clear_pointer (&((ZwChunkInfo *) p)->v_ids, g_array_unref); }
 static void option_clear (gpointer p) { g_clear_pointer (&((ZwOcmOptionResult *) p)->picks, g_array_unref); }
@@ -104,7 +103,7 @@ zw_deploy_report_new (void)
   r->ref_count = 1;
   r->ops = struct_array (sizeof (ZwOpInfo), op_clear);
   r->values = struct_array (sizeof (ZwValueInfo), value_clear);
-  r->hardops = struct_array (sizeof (ZwHardOpInfo), hardop_clear);
+  r->hardops = g_array_new (FALSE, TRUE, sizeof (ZwHardOpInfo));
   r->launches = struct_array (sizeof (ZwLaunch), launch_clear);
   r->chunks = struct_array (sizeof (ZwChunkInfo), chunk_clear);
   r->ocm_options = struct_array (sizeof (ZwOcmOptionResult), option_clear);
@@ -305,7 +304,7 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
       sync = cJSON_AddArrayToObject (o, "sync_idx");
       cJSON_AddItemToArray (sync, cJSON_CreateNumber (h->sync_idx[0]));
       cJSON_AddItemToArray (sync, cJSON_CreateNumber (h->sync_idx[1]));
-      cJSON_AddItemToObject (o, "merge_from", json_int64s (h->merge_from));
+      NUM (o, "merged_into", h->merged_into);
       cJSON_AddItemToArray (arr, o);
     }
   arr = cJSON_AddArrayToObject (root, "launches");
@@ -672,7 +671,7 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
               h.sync_idx[1] = (gint) g_array_index (sync, gint64, 1);
             }
           g_array_unref (sync);
-          rd_int64s (&rd, it, path, "merge_from", h.merge_from);
+          h.merged_into = rd_i64 (&rd, it, path, "merged_into");
           g_array_append_val (r->hardops, h);
           if (rd.failed)
             break;

@@ -16,8 +16,8 @@
  *                   "is_ocm", "is_host", "logic_addr", "phy_addr", "byte_size", "chunk", "chunk_offset",
  *                   "first", "last", "shape": [..], "dtype", "layout" } ],
  *   "hardops":  [ { "op_id", "weights_logic_addr", "weights_size", "instr_logic_addr", "instr_size",
- *                   "weights_phy_addr", "instr_phy_addr", "sync_idx": [view_idx, layer_count],
- *                   "merge_from": [..] } ],
+ *                   "weights_phy_addr", "instr_phy_addr", "sync_idx": [launch, layer_count],
+ *                   "merged_into" } ],      // the merged op id of its launch, -1 when not merged
  *   "launches": [ { "op_id", "merge_from": [..], "layer_count", "first", "last" } ],
  *   "chunks":   [ { "id", "size", "first", "last", "ftmp_offset", "in_ocm", "ocm_addr", "eligible",
  *                   "v_ids": [..] } ],
@@ -119,8 +119,8 @@ typedef struct {
   guint64 instr_size;
   guint64 weights_phy_addr;
   guint64 instr_phy_addr;
-  gint sync_idx[2];
-  GArray *merge_from;     /* gint64 op ids */
+  gint sync_idx[2];       /* <launch index, layer count at the end of the op> */
+  gint64 merged_into;     /* merged op id of its launch (whose merge_from lists the members), -1 */
 } ZwHardOpInfo;
 
 typedef struct {

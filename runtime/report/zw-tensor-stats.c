@@ -113,7 +113,7 @@ parse_axes (const char *text, guint rank, char *axes)
     {
       if (g_ascii_isdigit (*p))
         continue;
-      if (!g_ascii_isalpha (*p) || n >= rank)
+      if ((!g_ascii_isalpha (*p) && *p != '*') || n >= rank)
         return FALSE;
       axes[n++] = *p;
     }
@@ -144,6 +144,26 @@ tensor_set_geometry (ZwTensor *t)
       t->axis_k = find_axis (axes, t->rank, 'c');
       t->axis_h = find_axis (axes, t->rank, 'H');
       t->axis_w = find_axis (axes, t->rank, 'W');
+      /* '*' stands for an axis by position: "*C**c3" is N C H W c, "***C" N H W C */
+      if (r == 5 && t->axis_c == 1 && t->axis_k == 4)
+        {
+          if (axes[0] == '*' && t->axis_n < 0)
+            t->axis_n = 0;
+          if (axes[2] == '*' && t->axis_h < 0)
+            t->axis_h = 2;
+          if (axes[3] == '*' && t->axis_w < 0)
+            t->axis_w = 3;
+        }
+      else if (r == 4 && (t->axis_c == 3 || (t->axis_c < 0 && axes[3] == '*')))
+        {
+          t->axis_c = 3;
+          if (axes[0] == '*' && t->axis_n < 0)
+            t->axis_n = 0;
+          if (axes[1] == '*' && t->axis_h < 0)
+            t->axis_h = 1;
+          if (axes[2] == '*' && t->axis_w < 0)
+            t->axis_w = 2;
+        }
       if (t->axis_c < 0 && r > 0 && t->axis_n != r - 1 && t->axis_h != r - 1 && t->axis_w != r - 1)
         t->axis_c = r - 1;
     }

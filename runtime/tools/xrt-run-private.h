@@ -19,3 +19,4 @@ int xrt_run_cmd_fake_params (int argc, char **argv);
 int xrt_run_cmd_plan (int argc, char **argv);
 int xrt_run_cmd_run (int argc, char **argv);
 int xrt_run_cmd_check (int argc, char **argv);
+int xrt_run_cmd_report (int argc, char **argv);

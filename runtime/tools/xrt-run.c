@@ -6,6 +6,7 @@
  *   xrt-run plan NET.json [--no-merge] [--no-etm-opt] [--ocm none|1|2|3|best] [--json F]
  *   xrt-run plan --buffers FILE.csv [--output SOLUTION.csv] [--capacity BYTES]
  *   xrt-run check REPORT.json
+ *   xrt-run report profile|compare|diff|stats …   (see xrt-run-report.c)
  *
  * Exit codes: 0 success, 1 bad input (a file or a value), 2 usage error.
  */
@@ -33,6 +34,8 @@ static const Command commands[] = {
     xrt_run_cmd_plan },
   { "check", N_("Verify a deploy report: no live values share bytes, addresses in their segments"),
     xrt_run_cmd_check },
+  { "report", N_("Offline analysis: convert and compare time profiles, diff dump folders, tensor statistics"),
+    xrt_run_cmd_report },
 };
 
 int

@@ -1390,7 +1390,7 @@ zg330_backend_get_report (Zg330Backend *self)
           {
             BLaunch *l = &g_array_index (self->launches, BLaunch, launch);
             if (l->merge_from->len > 1)
-              g_array_append_vals (h.merge_from, l->merge_from->data, l->merge_from->len);
+              h.merged_into = l->op_id;
           }
         g_array_append_val (r->hardops, h);
       }

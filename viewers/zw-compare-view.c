@@ -1,0 +1,570 @@
+/* zw-compare-view.c — two profiles (and deploy reports) side by side. */
+#include "zw-compare-view.h"
+#include "zw-draw-area.h"
+#include "zw-view-private.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#define MARGIN 8.0
+#define LINE_H 18.0
+#define ROW_H 20.0
+
+typedef enum {
+  COL_OP_ID,
+  COL_CLASS,
+  COL_A,
+  COL_B,
+  COL_DELTA,
+  COL_RATIO,
+  COL_BARS,
+  N_COLS
+} CompareColumn;
+
+static const char *col_titles[N_COLS] = {
+  N_("Op id"), N_("Class"), N_("A ms"), N_("B ms"), N_("Delta ms"), N_("Ratio"), N_("A ◀ │ ▶ B"),
+};
+static const double col_widths[N_COLS] = { 64, 120, 90, 90, 90, 70, 0 };
+
+static double
+rows_top (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
+{
+  double y = MARGIN + LINE_H;               /* labels */
+  if (cmp != NULL)
+    y += 2 * LINE_H;                        /* totals */
+  if (dcmp != NULL)
+    y += 7 * LINE_H + 6;                    /* deploy block: header + 6 facts */
+  return y + 6 + ROW_H;                     /* column header */
+}
+
+int
+zw_compare_view_content_height (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
+{
+  return (int) ceil (rows_top (cmp, dcmp) + (cmp != NULL ? cmp->rows->len : 0) * ROW_H + MARGIN);
+}
+
+gboolean
+zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint index, double *y0,
+                            double *y1)
+{
+  if (cmp == NULL || index >= cmp->rows->len)
+    return FALSE;
+  if (y0)
+    *y0 = rows_top (cmp, dcmp) + index * ROW_H;
+  if (y1)
+    *y1 = rows_top (cmp, dcmp) + (index + 1) * ROW_H;
+  return TRUE;
+}
+
+gint
+zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double y)
+{
+  double top = rows_top (cmp, dcmp);
+  gint64 i;
+
+  if (cmp == NULL || y < top)
+    return -1;
+  i = (gint64) ((y - top) / ROW_H);
+  return i < cmp->rows->len ? (gint) i : -1;
+}
+
+static const char *
+short_class (const char *op_type, char *buf, gsize size)
+{
+  const char *s = op_type != NULL ? op_type : "";
+  gsize n;
+
+  if (g_str_has_prefix (s, "icraft::xir::"))
+    s += strlen ("icraft::xir::");
+  else if (g_str_has_prefix (s, "customop::"))
+    s += strlen ("customop::");
+  g_strlcpy (buf, s, size);
+  n = strlen (buf);
+  if (n > 4 && g_str_has_suffix (buf, "Node"))
+    buf[n - 4] = '\0';
+  return buf;
+}
+
+static char *
+cell_text (const ZwCompareRow *r, CompareColumn column)
+{
+  char buf[64];
+
+  switch (column)
+    {
+    case COL_OP_ID:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
+    case COL_CLASS:
+      return g_strdup (short_class (r->op_type, buf, sizeof buf));
+    case COL_A:
+      return r->side == ZW_COMPARE_ONLY_B ? g_strdup ("–") : g_strdup_printf ("%.6g", r->a_ms);
+    case COL_B:
+      return r->side == ZW_COMPARE_ONLY_A ? g_strdup ("–") : g_strdup_printf ("%.6g", r->b_ms);
+    case COL_DELTA:
+      return r->side == ZW_COMPARE_BOTH ? g_strdup_printf ("%+.6g", r->delta_ms) : g_strdup ("");
+    case COL_RATIO:
+      if (r->side != ZW_COMPARE_BOTH)
+        return g_strdup (r->side == ZW_COMPARE_ONLY_A ? _("only A") : _("only B"));
+      return isinf (r->ratio) ? g_strdup ("∞") : g_strdup_printf ("%.3f", r->ratio);
+    case COL_BARS:
+      return g_strdup (r->regression ? _("regression") : r->improvement ? _("improvement") : "");
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+deploy_line (ZwPainter *p, double x, double y, double width, const char *name, const char *a, const char *b,
+             const char *delta, const GdkRGBA *delta_color)
+{
+  GdkRGBA dim = p->style->foreground;
+
+  dim.alpha *= 0.7f;
+  zw_painter_text (p, x, y, 0, 0, 150, &dim, name);
+  zw_painter_text (p, x + 150, y, 0, 0, (width - 150) / 3 - 6, NULL, a);
+  zw_painter_text (p, x + 150 + (width - 150) / 3, y, 0, 0, (width - 150) / 3 - 6, NULL, b);
+  zw_painter_text (p, x + 150 + 2 * (width - 150) / 3, y, 0, 0, (width - 150) / 3 - 6, delta_color, delta);
+}
+
+static void
+draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const char *la, const char *lb)
+{
+  const ZwViewStyle *s = p->style;
+  double w = width - 2 * MARGIN;
+  char a[96], b[96], dl[96];
+  g_autofree char *fa = zw_format_bytes (d->a.ftmp_bytes), *fb = zw_format_bytes (d->b.ftmp_bytes);
+  g_autofree char *oa = zw_format_bytes (d->a.ocm_bytes), *ob = zw_format_bytes (d->b.ocm_bytes);
+  /* more memory or time in B is drawn as a regression, less as an improvement */
+#define DELTA_COLOR(v) ((v) > 0 ? &s->warning : (v) < 0 ? &s->lower_bound : NULL)
+
+  zw_painter_set_bold (p, TRUE);
+  deploy_line (p, MARGIN, y, w, _("Deploy"), la, lb, _("delta"), NULL);
+  zw_painter_set_bold (p, FALSE);
+  y += LINE_H;
+  g_snprintf (dl, sizeof dl, "%+" G_GINT64_FORMAT " B", d->ftmp_delta);
+  deploy_line (p, MARGIN, y, w, _("FTMP bytes"), fa, fb, dl, DELTA_COLOR (d->ftmp_delta));
+  y += LINE_H;
+  g_snprintf (a, sizeof a, "%s (%u chunks)", oa, d->a.n_ocm_chunks);
+  g_snprintf (b, sizeof b, "%s (%u chunks)", ob, d->b.n_ocm_chunks);
+  g_snprintf (dl, sizeof dl, "%+" G_GINT64_FORMAT " B", d->ocm_delta);
+  deploy_line (p, MARGIN, y, w, _("OCM bytes"), a, b, dl, NULL);
+  y += LINE_H;
+  g_snprintf (a, sizeof a, "%u", d->a.n_launches);
+  g_snprintf (b, sizeof b, "%u", d->b.n_launches);
+  g_snprintf (dl, sizeof dl, "%+d", d->n_launches_delta);
+  deploy_line (p, MARGIN, y, w, _("Launches"), a, b, dl, DELTA_COLOR (d->n_launches_delta));
+  y += LINE_H;
+  g_snprintf (a, sizeof a, "%u (merge %s)", d->a.n_hardops, d->a.merge_hardop ? "on" : "off");
+  g_snprintf (b, sizeof b, "%u (merge %s)", d->b.n_hardops, d->b.merge_hardop ? "on" : "off");
+  deploy_line (p, MARGIN, y, w, _("Hardops"), a, b, "", NULL);
+  y += LINE_H;
+  g_snprintf (a, sizeof a, "%s → %s", zw_ocm_opt_to_string (d->a.ocm_requested), zw_ocm_opt_to_string (d->a.ocm_chosen));
+  g_snprintf (b, sizeof b, "%s → %s", zw_ocm_opt_to_string (d->b.ocm_requested), zw_ocm_opt_to_string (d->b.ocm_chosen));
+  deploy_line (p, MARGIN, y, w, _("OCM option"), a, b, "", NULL);
+  y += LINE_H;
+  g_snprintf (a, sizeof a, "%.6g ms", d->a.estimated_ms);
+  g_snprintf (b, sizeof b, "%.6g ms", d->b.estimated_ms);
+  g_snprintf (dl, sizeof dl, "%+.6g ms", d->estimated_delta_ms);
+  deploy_line (p, MARGIN, y, w, _("Planner estimate"), a, b, dl, DELTA_COLOR (d->estimated_delta_ms));
+#undef DELTA_COLOR
+}
+
+void
+zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp,
+                      const char *label_a, const char *label_b, gint selected, const ZwViewStyle *colors)
+{
+  const char *la = label_a != NULL ? label_a : "A", *lb = label_b != NULL ? label_b : "B";
+  double y, x, max_ms = 0, clip_x0, clip_y0, clip_x1, clip_y1;
+  ZwPainter p;
+  GdkRGBA dim;
+  char line[512];
+
+  g_return_if_fail (cr != NULL && colors != NULL);
+  cairo_save (cr);
+  zw_cairo_set_color (cr, &colors->background);
+  cairo_paint (cr);
+  zw_painter_init (&p, cr, colors);
+  dim = colors->foreground;
+  dim.alpha *= 0.7f;
+  if (cmp == NULL && dcmp == NULL)
+    {
+      zw_draw_empty (&p, width, MIN (height, 200), _("Nothing to compare"));
+      goto out;
+    }
+  g_snprintf (line, sizeof line, _("A: %s    B: %s"), la, lb);
+  zw_painter_set_bold (&p, TRUE);
+  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN, NULL, line);
+  zw_painter_set_bold (&p, FALSE);
+  y = MARGIN + LINE_H;
+  if (cmp != NULL)
+    {
+      g_snprintf (line, sizeof line, _("Total: A %.6g ms, B %.6g ms, delta %+.6g ms, ratio %.4f  (hard: A %.6g, B %.6g ms)"),
+                  cmp->a_total_ms, cmp->b_total_ms, cmp->delta_ms, cmp->ratio, cmp->a_hard_ms, cmp->b_hard_ms);
+      zw_painter_text (&p, MARGIN, y, 0, 0, width - 2 * MARGIN,
+                       cmp->delta_ms > cmp->options.min_delta_ms && cmp->ratio > 1 + cmp->options.tolerance
+                           ? &colors->warning
+                           : NULL,
+                       line);
+      g_snprintf (line, sizeof line,
+                  _("%u ops matched, %u only in A, %u only in B; %u regressions, %u improvements (tolerance %g%%, min "
+                    "%g ms)"),
+                  cmp->n_matched, cmp->n_only_a, cmp->n_only_b, cmp->n_regressions, cmp->n_improvements,
+                  cmp->options.tolerance * 100, cmp->options.min_delta_ms);
+      zw_painter_text (&p, MARGIN, y + LINE_H, 0, 0, width - 2 * MARGIN, &dim, line);
+      y += 2 * LINE_H;
+    }
+  if (dcmp != NULL)
+    {
+      y += 6;
+      draw_deploy (&p, y, width, dcmp, la, lb);
+      y += 7 * LINE_H;
+    }
+  if (cmp == NULL)
+    goto out;
+  y = rows_top (cmp, dcmp) - ROW_H;
+  x = MARGIN;
+  for (int c = 0; c < N_COLS; c++)
+    {
+      double w = col_widths[c] > 0 ? col_widths[c] : width - x - MARGIN;
+      zw_painter_text (&p, x + 4, y + ROW_H / 2, c == COL_BARS ? 0 : 0, 0.5, w - 8, &dim, _(col_titles[c]));
+      x += w;
+    }
+  zw_cairo_set_color (cr, &colors->grid);
+  cairo_rectangle (cr, MARGIN, y + ROW_H - 1, width - 2 * MARGIN, 1);
+  cairo_fill (cr);
+  y += ROW_H;
+
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      max_ms = MAX (max_ms, MAX (r->a_ms, r->b_ms));
+    }
+  cairo_clip_extents (cr, &clip_x0, &clip_y0, &clip_x1, &clip_y1);
+  for (guint i = 0; i < cmp->rows->len && y < height; i++, y += ROW_H)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      double bars_x = MARGIN, bars_w;
+
+      if (y + ROW_H < clip_y0 || y > clip_y1)
+        continue;
+      if (r->regression || r->improvement)
+        {
+          zw_cairo_set_color_alpha (cr, r->regression ? &colors->warning : &colors->lower_bound, 0.28);
+          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
+          cairo_fill (cr);
+        }
+      else if (i % 2 == 1)
+        {
+          zw_cairo_set_color_alpha (cr, &colors->grid, 0.30);
+          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
+          cairo_fill (cr);
+        }
+      if ((gint) i == selected)
+        {
+          zw_cairo_set_color (cr, &colors->accent);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, MARGIN + 1, y + 1, width - 2 * MARGIN - 2, ROW_H - 2);
+          cairo_stroke (cr);
+        }
+      x = MARGIN;
+      for (int c = 0; c < COL_BARS; c++)
+        {
+          g_autofree char *text = cell_text (r, (CompareColumn) c);
+          zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, col_widths[c] - 8,
+                           c == COL_DELTA && r->regression ? &colors->warning : NULL, text);
+          x += col_widths[c];
+        }
+      bars_x = x;
+      bars_w = width - MARGIN - bars_x;
+      if (bars_w > 20 && max_ms > 0)
+        {
+          double mid = bars_x + bars_w / 2, half = bars_w / 2 - 4;
+          double wa = r->side != ZW_COMPARE_ONLY_B ? half * r->a_ms / max_ms : 0;
+          double wb = r->side != ZW_COMPARE_ONLY_A ? half * r->b_ms / max_ms : 0;
+
+          zw_cairo_set_color (cr, &colors->segment[ZW_SEGMENT_WEIGHT]);
+          cairo_rectangle (cr, mid - wa, y + 4, wa, ROW_H - 8);
+          cairo_fill (cr);
+          zw_cairo_set_color (cr, r->regression ? &colors->warning : &colors->segment[ZW_SEGMENT_FTMP]);
+          cairo_rectangle (cr, mid, y + 4, wb, ROW_H - 8);
+          cairo_fill (cr);
+          zw_cairo_set_color (cr, &colors->grid);
+          cairo_rectangle (cr, mid, y, 1, ROW_H);
+          cairo_fill (cr);
+        }
+    }
+
+out:
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
+/* ---- widget ---- */
+
+struct _ZwCompareView
+{
+  GtkWidget parent_instance;
+  ZwSelection *selection;
+  ZwProfileCompare *cmp;
+  ZwDeployCompare *dcmp;
+  char *label_a, *label_b;
+  gint selected;
+  gboolean syncing;
+  GtkWidget *scrolled;
+  GtkWidget *area;
+};
+
+enum { PROP_0, PROP_SELECTION, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, GTK_TYPE_WIDGET)
+
+static void
+area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+{
+  ZwCompareView *self = user_data;
+  zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, self->selected, colors);
+}
+
+static void
+changed (ZwCompareView *self)
+{
+  gtk_widget_set_size_request (self->area, 720, zw_compare_view_content_height (self->cmp, self->dcmp));
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+}
+
+void
+zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwProfile *b,
+                              const ZwCompareOptions *options, const char *label_a, const char *label_b)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_return_if_fail (a != NULL && b != NULL);
+  g_clear_pointer (&self->cmp, zw_profile_compare_free);
+  self->cmp = zw_profile_compare (a, b, options);
+  g_free (self->label_a);
+  g_free (self->label_b);
+  self->label_a = g_strdup (label_a);
+  self->label_b = g_strdup (label_b);
+  self->selected = -1;
+  changed (self);
+}
+
+void
+zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const ZwDeployReport *b)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  if (a != NULL && b != NULL)
+    self->dcmp = zw_deploy_compare (a, b);
+  changed (self);
+}
+
+void
+zw_compare_view_clear (ZwCompareView *self)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_clear_pointer (&self->cmp, zw_profile_compare_free);
+  g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  self->selected = -1;
+  changed (self);
+}
+
+const ZwProfileCompare *
+zw_compare_view_get_compare (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->cmp;
+}
+
+const ZwDeployCompare *
+zw_compare_view_get_deploy_compare (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->dcmp;
+}
+
+void
+zw_compare_view_select_row (ZwCompareView *self, gint index)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  if (self->cmp == NULL || index < 0 || (guint) index >= self->cmp->rows->len)
+    index = -1;
+  if (index == self->selected)
+    return;
+  self->selected = index;
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+  if (index >= 0 && !self->syncing && zw_selection_get_report (self->selection) != NULL)
+    {
+      self->syncing = TRUE;
+      zw_selection_set_selected_op (self->selection, ((ZwCompareRow *) g_ptr_array_index (self->cmp->rows, index))->op_id);
+      self->syncing = FALSE;
+    }
+}
+
+gint
+zw_compare_view_get_selected_row (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), -1);
+  return self->selected;
+}
+
+static void
+on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwCompareView *self)
+{
+  (void) gesture;
+  (void) n_press;
+  (void) x;
+  zw_compare_view_select_row (self, zw_compare_view_row_at (self->cmp, self->dcmp, y));
+}
+
+static void
+on_selection_notify (ZwCompareView *self, GParamSpec *pspec)
+{
+  gint64 op;
+  gint found = -1;
+
+  if (self->syncing || self->cmp == NULL || !g_str_equal (pspec->name, "selected-op"))
+    return;
+  op = zw_selection_get_selected_op (self->selection);
+  for (guint i = 0; op >= 0 && i < self->cmp->rows->len && found < 0; i++)
+    if (((ZwCompareRow *) g_ptr_array_index (self->cmp->rows, i))->op_id == op)
+      found = (gint) i;
+  self->syncing = TRUE;
+  zw_compare_view_select_row (self, found);
+  self->syncing = FALSE;
+}
+
+GPtrArray *
+zw_compare_view_table (ZwCompareView *self)
+{
+  static const char *titles[] = { N_("Op id"), N_("Class"), N_("Name"), N_("Side"), N_("A ms"), N_("B ms"),
+                                  N_("Delta ms"), N_("Ratio"), N_("A hard ms"), N_("B hard ms"), N_("Regression"),
+                                  N_("Improvement"), NULL };
+  GPtrArray *table = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  guint n = g_strv_length ((char **) titles);
+  char **header = g_new0 (char *, n + 1);
+
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  for (guint c = 0; c < n; c++)
+    header[c] = g_strdup (_(titles[c]));
+  g_ptr_array_add (table, header);
+  for (guint i = 0; self->cmp != NULL && i < self->cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
+      char **cells = g_new0 (char *, n + 1);
+      cells[0] = g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
+      cells[1] = g_strdup (r->op_type != NULL ? r->op_type : "");
+      cells[2] = g_strdup (r->op_name != NULL ? r->op_name : "");
+      cells[3] = g_strdup (r->side == ZW_COMPARE_BOTH ? "both" : r->side == ZW_COMPARE_ONLY_A ? "A" : "B");
+      cells[4] = g_strdup_printf ("%.9g", r->a_ms);
+      cells[5] = g_strdup_printf ("%.9g", r->b_ms);
+      cells[6] = g_strdup_printf ("%.9g", r->delta_ms);
+      cells[7] = g_strdup_printf ("%.9g", r->ratio);
+      cells[8] = g_strdup_printf ("%.9g", r->a_hard_ms);
+      cells[9] = g_strdup_printf ("%.9g", r->b_hard_ms);
+      cells[10] = g_strdup (r->regression ? "true" : "false");
+      cells[11] = g_strdup (r->improvement ? "true" : "false");
+      g_ptr_array_add (table, cells);
+    }
+  return table;
+}
+
+void
+zw_compare_view_render (ZwCompareView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, self->selected, colors);
+}
+
+ZwSelection *
+zw_compare_view_get_selection (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->selection;
+}
+
+static void
+zw_compare_view_dispose (GObject *object)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (object);
+
+  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  self->area = NULL;
+  g_clear_pointer (&self->cmp, zw_profile_compare_free);
+  g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  g_clear_pointer (&self->label_a, g_free);
+  g_clear_pointer (&self->label_b, g_free);
+  g_clear_object (&self->selection);
+  G_OBJECT_CLASS (zw_compare_view_parent_class)->dispose (object);
+}
+
+static void
+zw_compare_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      g_value_set_object (value, ZW_COMPARE_VIEW (object)->selection);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_compare_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (object);
+  ZwSelection *selection;
+
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      selection = g_value_get_object (value);
+      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
+      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_compare_view_class_init (ZwCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = zw_compare_view_dispose;
+  object_class->get_property = zw_compare_view_get_property;
+  object_class->set_property = zw_compare_view_set_property;
+  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
+                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "zwcompareview");
+}
+
+static void
+zw_compare_view_init (ZwCompareView *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->selected = -1;
+  self->area = zw_draw_area_new (area_draw, NULL, self);
+  gtk_widget_set_size_request (self->area, 720, zw_compare_view_content_height (NULL, NULL));
+  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
+  self->scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->area);
+  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
+}
+
+GtkWidget *
+zw_compare_view_new (ZwSelection *selection)
+{
+  g_return_val_if_fail (selection == NULL || ZW_IS_SELECTION (selection), NULL);
+  return g_object_new (ZW_TYPE_COMPARE_VIEW, "selection", selection, NULL);
+}

@@ -1,0 +1,58 @@
+/* zw-compare-view.h — two runs side by side: per-op times, totals and deploy facts.
+ *
+ * Model: a ZwProfileCompare of two time profiles and, optionally, a ZwDeployCompare of the
+ * two runs' deploy reports (runtime/report/zw-compare.h: matching, deltas, ratios and the
+ * regression rule live there). The view draws the totals (A, B, delta, ratio, counts of
+ * regressions and improvements), the deploy facts (FTMP bytes, OCM bytes, launches, hardops,
+ * OCM option chosen, the planner's estimate) and one row per op: op id, class, A and B
+ * times, delta, ratio and a butterfly bar (A to the left, B to the right). Regressions are
+ * highlighted in the warning colour, improvements in the green of the style's lower bound.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "report/zw-compare.h"
+#include "zw-selection.h"
+#include "zw-view-style.h"
+
+G_BEGIN_DECLS
+
+/* Draws the comparison (either may be NULL; both NULL: an empty-state text) over
+ * [0,width]x[0,height]; @label_a/@label_b name the runs (may be NULL: "A", "B"); @selected
+ * (-1 none) is a row index of @cmp. Needs no display. */
+void zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp,
+                           const char *label_a, const char *label_b, gint selected, const ZwViewStyle *colors);
+int zw_compare_view_content_height (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp);
+/* The y range of row @index of @cmp; FALSE when out of range. */
+gboolean zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint index, double *y0,
+                                     double *y1);
+/* The row index at @y, -1 for none. */
+gint zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double y);
+
+#define ZW_TYPE_COMPARE_VIEW (zw_compare_view_get_type ())
+G_DECLARE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW, COMPARE_VIEW, GtkWidget)
+
+GtkWidget *zw_compare_view_new (ZwSelection *selection);
+ZwSelection *zw_compare_view_get_selection (ZwCompareView *self);
+
+/* Compares @a with @b (both required; not kept) with @options (NULL: defaults); @label_a
+ * and @label_b (may be NULL) name them ("run 3", a file name). */
+void zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwProfile *b,
+                                   const ZwCompareOptions *options, const char *label_a, const char *label_b);
+/* The two runs' deploy reports (both, or NULL to drop the deploy block). */
+void zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const ZwDeployReport *b);
+/* Clears everything. */
+void zw_compare_view_clear (ZwCompareView *self);
+
+const ZwProfileCompare *zw_compare_view_get_compare (ZwCompareView *self);
+const ZwDeployCompare *zw_compare_view_get_deploy_compare (ZwCompareView *self);
+
+/* Selects row @index (-1 none); its op becomes the shared selection's when the report has it. */
+void zw_compare_view_select_row (ZwCompareView *self, gint index);
+gint zw_compare_view_get_selected_row (ZwCompareView *self);
+
+/* One row per op, header first (CSV export). */
+GPtrArray *zw_compare_view_table (ZwCompareView *self);
+void zw_compare_view_render (ZwCompareView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
+
+G_END_DECLS

@@ -1,0 +1,1597 @@
+/* zw-timing-view.c — timeline, op table and summary of a time profile. */
+#include "zw-timing-view.h"
+#include "zw-view-private.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#define LABEL_W 56.0
+#define MARGIN 8.0
+#define TITLE_H 22.0
+#define RULER_H 22.0
+#define SUMMARY_H 76.0
+
+void
+zw_timing_state_init (ZwTimingState *state)
+{
+  g_return_if_fail (state != NULL);
+  state->t0 = 0;
+  state->t1 = 0;
+  state->selected_row = -1;
+  state->hover_row = -1;
+  state->sel_t0 = 0;
+  state->sel_t1 = 0;
+}
+
+ZwTimingLane
+zw_timing_row_lane (const ZwProfileRow *row)
+{
+  g_return_val_if_fail (row != NULL, ZW_TIMING_LANE_NONE);
+  if (row->backend != NULL)
+    return g_ascii_strcasecmp (row->backend, "Host") == 0 ? ZW_TIMING_LANE_HOST : ZW_TIMING_LANE_NPU;
+  return g_strcmp0 (row->op_type, "icraft::xir::HardOpNode") == 0 ? ZW_TIMING_LANE_NPU : ZW_TIMING_LANE_HOST;
+}
+
+double
+zw_timing_layout (const ZwProfile *profile, double **starts_out)
+{
+  double *starts;
+  double t = 0, end = 0;
+
+  g_return_val_if_fail (profile != NULL, 0);
+
+  starts = g_new (double, MAX (profile->rows->len, 1u));
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
+      /* Rows without a position follow the previous one (file order), as the vendor's
+       * text file has no start times. */
+      starts[i] = row->start_ms >= 0 ? row->start_ms : t;
+      t = starts[i] + MAX (row->total_ms, 0.0);
+      end = MAX (end, t);
+    }
+  if (starts_out != NULL)
+    *starts_out = starts;
+  else
+    g_free (starts);
+  return end;
+}
+
+/* ---- geometry ---- */
+
+typedef struct {
+  double x0, x1;          /* plot area */
+  double ruler_y0, ruler_y1;
+  double lane_y[3][2];    /* NPU, MERGED, HOST */
+  double summary_y;
+  double t0, t1;          /* visible range */
+} Geo;
+
+static void
+geo_compute (Geo *g, double end, const ZwTimingState *state, int width, int height)
+{
+  double top, avail;
+
+  g->x0 = MARGIN + LABEL_W;
+  g->x1 = MAX (g->x0 + 1, width - MARGIN);
+  g->ruler_y0 = MARGIN + TITLE_H;
+  g->ruler_y1 = g->ruler_y0 + RULER_H;
+  top = g->ruler_y1 + 4;
+  avail = MAX (30.0, height - top - SUMMARY_H - MARGIN);
+  g->lane_y[ZW_TIMING_LANE_NPU][0] = top;
+  g->lane_y[ZW_TIMING_LANE_NPU][1] = top + floor (avail * 0.38);
+  g->lane_y[ZW_TIMING_LANE_MERGED][0] = g->lane_y[ZW_TIMING_LANE_NPU][1] + 2;
+  g->lane_y[ZW_TIMING_LANE_MERGED][1] = top + floor (avail * 0.62);
+  g->lane_y[ZW_TIMING_LANE_HOST][0] = g->lane_y[ZW_TIMING_LANE_MERGED][1] + 4;
+  g->lane_y[ZW_TIMING_LANE_HOST][1] = top + avail;
+  g->summary_y = top + avail + 6;
+
+  if (state != NULL && state->t1 > state->t0)
+    {
+      g->t0 = state->t0;
+      g->t1 = state->t1;
+    }
+  else
+    {
+      g->t0 = 0;
+      g->t1 = end > 0 ? end : 1;
+    }
+}
+
+static inline double
+geo_x (const Geo *g, double t)
+{
+  return g->x0 + (t - g->t0) / (g->t1 - g->t0) * (g->x1 - g->x0);
+}
+
+double
+zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms)
+{
+  Geo g;
+
+  g_return_val_if_fail (profile != NULL, 0);
+  geo_compute (&g, zw_timing_layout (profile, NULL), state, width, 400);
+  return geo_x (&g, t_ms);
+}
+
+void
+zw_timing_view_lane_extent (int width, int height, ZwTimingLane lane, double *y0, double *y1)
+{
+  Geo g;
+
+  g_return_if_fail (lane >= ZW_TIMING_LANE_NPU && lane <= ZW_TIMING_LANE_HOST);
+  geo_compute (&g, 1, NULL, width, height);
+  if (y0)
+    *y0 = g.lane_y[lane][0];
+  if (y1)
+    *y1 = g.lane_y[lane][1];
+}
+
+/* The members of a merged row: the profile's merge_from, else the report's launch of that
+ * op id (a vendor text file loses merge_from). Borrowed; NULL when the row is no merge. */
+static const GArray *
+row_members (const ZwProfileRow *row, ZwDeployReport *report)
+{
+  if (row->merge_from != NULL && row->merge_from->len > 0)
+    return row->merge_from;
+  if (report != NULL)
+    for (guint i = 0; i < report->launches->len; i++)
+      {
+        const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, i);
+        if (l->op_id == row->op_id && l->merge_from->len > 1)
+          return l->merge_from;
+      }
+  return NULL;
+}
+
+/* The widths of the three parts of a bar of @w pixels (see the header on negative other). */
+static void
+bar_parts (const ZwProfileRow *row, double w, double parts[3])
+{
+  double total = row->total_ms > 0 ? row->total_ms : 0;
+  double m = MIN (MAX (row->memcpy_ms, 0.0), total);
+  double h = MIN (MAX (row->hard_ms, 0.0), total - m);
+  double o = MAX (total - m - h, 0.0);
+
+  if (total <= 0)
+    {
+      parts[0] = parts[1] = parts[2] = 0;
+      return;
+    }
+  parts[0] = w * m / total;
+  parts[1] = w * h / total;
+  parts[2] = w * o / total;
+}
+
+gint
+zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width,
+                       int height, double x, double y, ZwTimingLane *lane_out)
+{
+  g_autofree double *starts = NULL;
+  ZwTimingLane lane = ZW_TIMING_LANE_NONE;
+  gint best = -1;
+  double end, best_d = G_MAXDOUBLE;
+  Geo g;
+
+  if (lane_out)
+    *lane_out = ZW_TIMING_LANE_NONE;
+  if (profile == NULL)
+    return -1;
+  end = zw_timing_layout (profile, &starts);
+  geo_compute (&g, end, state, width, height);
+  for (int l = ZW_TIMING_LANE_NPU; l <= ZW_TIMING_LANE_HOST; l++)
+    if (y >= g.lane_y[l][0] && y < g.lane_y[l][1])
+      lane = (ZwTimingLane) l;
+  if (lane_out)
+    *lane_out = lane;
+  if (lane == ZW_TIMING_LANE_NONE || x < g.x0 || x > g.x1)
+    return -1;
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
+      double a, b, d;
+
+      if (lane == ZW_TIMING_LANE_MERGED ? row_members (row, report) == NULL : zw_timing_row_lane (row) != lane)
+        continue;
+      a = geo_x (&g, starts[i]);
+      b = geo_x (&g, starts[i] + MAX (row->total_ms, 0.0));
+      /* A sub-pixel bar is drawn one pixel wide: hit it as drawn. */
+      if (b - a < 1)
+        b = a + 1;
+      if (x < a - 0.5 || x > b + 0.5)
+        continue;
+      d = x < a ? a - x : x > b ? x - b : 0;
+      if (d < best_d)
+        {
+          best_d = d;
+          best = (gint) i;
+        }
+    }
+  return best;
+}
+
+/* ---- drawing ---- */
+
+static const char *
+short_class (const char *op_type, char *buf, gsize size)
+{
+  const char *s = op_type != NULL ? op_type : "";
+  gsize n;
+
+  if (g_str_has_prefix (s, "icraft::xir::"))
+    s += strlen ("icraft::xir::");
+  else if (g_str_has_prefix (s, "customop::"))
+    s += strlen ("customop::");
+  g_strlcpy (buf, s, size);
+  n = strlen (buf);
+  if (n > 4 && g_str_has_suffix (buf, "Node"))
+    buf[n - 4] = '\0';
+  return buf;
+}
+
+static void
+draw_ruler (ZwPainter *p, const Geo *g, const ZwViewStyle *colors)
+{
+  cairo_t *cr = p->cr;
+  double span = g->t1 - g->t0;
+  double step = zw_nice_step (span, MAX (2, (int) ((g->x1 - g->x0) / 90)));
+  double first = ceil (g->t0 / step) * step;
+  GdkRGBA dim = colors->foreground;
+
+  dim.alpha *= 0.75f;
+  zw_cairo_set_color (cr, &colors->grid);
+  cairo_rectangle (cr, g->x0, g->ruler_y1 - 1, g->x1 - g->x0, 1);
+  cairo_fill (cr);
+  for (double t = first; t <= g->t1 + step * 1e-6; t += step)
+    {
+      double x = round (geo_x (g, t));
+      char text[64];
+
+      zw_cairo_set_color (cr, &colors->grid);
+      cairo_rectangle (cr, x, g->ruler_y1 - 6, 1, 6);
+      cairo_rectangle (cr, x, g->lane_y[0][0], 1, g->lane_y[ZW_TIMING_LANE_HOST][1] - g->lane_y[0][0]);
+      cairo_fill (cr);
+      if (step >= 1)
+        g_snprintf (text, sizeof text, "%.0f ms", t);
+      else
+        g_snprintf (text, sizeof text, "%.*f ms", MIN (9, (int) ceil (-log10 (step))), t);
+      zw_painter_text (p, x + 3, g->ruler_y0 + 2, 0, 0, 0, &dim, text);
+    }
+}
+
+static void
+draw_selection_overlay (ZwPainter *p, const Geo *g, const ZwTimingState *state, const ZwViewStyle *colors)
+{
+  double a, b;
+  char text[64];
+
+  if (state == NULL || state->sel_t1 <= state->sel_t0)
+    return;
+  a = MAX (g->x0, geo_x (g, state->sel_t0));
+  b = MIN (g->x1, geo_x (g, state->sel_t1));
+  if (b <= a)
+    return;
+  zw_cairo_set_color_alpha (p->cr, &colors->accent, 0.18);
+  cairo_rectangle (p->cr, a, g->ruler_y0, b - a, g->lane_y[ZW_TIMING_LANE_HOST][1] - g->ruler_y0);
+  cairo_fill (p->cr);
+  zw_cairo_set_color (p->cr, &colors->accent);
+  cairo_rectangle (p->cr, a, g->ruler_y0, 1, g->lane_y[ZW_TIMING_LANE_HOST][1] - g->ruler_y0);
+  cairo_rectangle (p->cr, b - 1, g->ruler_y0, 1, g->lane_y[ZW_TIMING_LANE_HOST][1] - g->ruler_y0);
+  cairo_fill (p->cr);
+  g_snprintf (text, sizeof text, "%.6g ms", state->sel_t1 - state->sel_t0);
+  zw_painter_set_bold (p, TRUE);
+  zw_painter_text (p, (a + b) / 2, g->ruler_y0 + 2, 0.5, 0, 0, &colors->accent, text);
+  zw_painter_set_bold (p, FALSE);
+}
+
+/* Folds sub-pixel bars: one pixel column per lane, coloured by the part that dominates the
+ * rows falling in it, so 10,000 rows cost a few hundred rectangles. */
+typedef struct {
+  double px;          /* the column being accumulated, -1 for none */
+  double sums[3];
+  double y0, y1;
+} Folded;
+
+static void
+folded_flush (Folded *f, cairo_t *cr, const GdkRGBA *part_colors[3])
+{
+  int k = 0;
+
+  if (f->px < 0)
+    return;
+  for (int i = 1; i < 3; i++)
+    if (f->sums[i] > f->sums[k])
+      k = i;
+  zw_cairo_set_color (cr, part_colors[k]);
+  cairo_rectangle (cr, f->px, f->y0, 1, f->y1 - f->y0);
+  cairo_fill (cr);
+  f->px = -1;
+  f->sums[0] = f->sums[1] = f->sums[2] = 0;
+}
+
+static void
+draw_summary (ZwPainter *p, const Geo *g, int width, const ZwProfile *profile, ZwDeployReport *report,
+              const ZwViewStyle *colors)
+{
+  static const char *titles[ZW_PROFILE_N_SUMMARY] = { N_("Data input"), N_("icore [npu]"), N_("Data output"),
+                                                      N_("CPU operators") };
+  double y = g->summary_y, col_w = (width - 2 * MARGIN) / 4.0;
+  GdkRGBA dim = colors->foreground;
+  char line[256];
+
+  dim.alpha *= 0.7f;
+  zw_cairo_set_color (p->cr, &colors->grid);
+  cairo_rectangle (p->cr, MARGIN, y - 3, width - 2 * MARGIN, 1);
+  cairo_fill (p->cr);
+  for (int k = 0; k < ZW_PROFILE_N_SUMMARY; k++)
+    {
+      double x = MARGIN + k * col_w;
+      zw_painter_text (p, x, y, 0, 0, col_w - 6, &dim, _(titles[k]));
+      if (profile->has_summary)
+        g_snprintf (line, sizeof line, "%.6g ms  (%s)", profile->summary[k].time_ms,
+                    profile->summary[k].device != NULL ? profile->summary[k].device : "Null");
+      else
+        g_strlcpy (line, "–", sizeof line);
+      zw_painter_set_bold (p, TRUE);
+      zw_painter_text (p, x, y + 15, 0, 0, col_w - 6, NULL, line);
+      zw_painter_set_bold (p, FALSE);
+    }
+  y += 36;
+  g_snprintf (line, sizeof line, _("Total %.6g ms: memcpy %.6g, hard %.6g, other %.6g ms; hardops %.6g ms (hard %.6g)"),
+              profile->total_ms, profile->total_memcpy_ms, profile->total_hard_ms, profile->total_other_ms,
+              profile->hardop_total_ms, profile->hardop_hard_ms);
+  zw_painter_text (p, MARGIN, y, 0, 0, width - 2 * MARGIN, NULL, line);
+  if (report != NULL)
+    {
+      double est = report->none_cost_ms;
+      double npu_hard = 0;
+
+      for (guint i = 0; i < report->ocm_options->len; i++)
+        {
+          const ZwOcmOptionResult *o = &g_array_index (report->ocm_options, ZwOcmOptionResult, i);
+          if (o->option == report->ocm_chosen)
+            est = o->cost_ms;
+        }
+      for (guint i = 0; i < profile->rows->len; i++)
+        {
+          const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
+          if (zw_timing_row_lane (row) == ZW_TIMING_LANE_NPU)
+            npu_hard += row->hard_ms;
+        }
+      g_snprintf (line, sizeof line,
+                  _("Planner estimate (OCM %s): %.6g ms, all in ETM %.6g ms  |  simulated NPU hard time %.6g ms"),
+                  zw_ocm_opt_to_string (report->ocm_chosen), est, report->none_cost_ms, npu_hard);
+      zw_painter_text (p, MARGIN, y + 17, 0, 0, width - 2 * MARGIN, &dim, line);
+    }
+}
+
+static void
+draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDeployReport *report,
+              const ZwTimingState *state, const ZwViewStyle *colors, gboolean overlays)
+{
+  static const char *lane_names[3] = { N_("NPU"), N_("Merged"), N_("Host") };
+  const GdkRGBA *part_colors[3] = { &colors->segment[ZW_SEGMENT_FTMP], &colors->segment[ZW_SEGMENT_WEIGHT],
+                                    &colors->segment[ZW_SEGMENT_INPUT] };
+  g_autofree double *starts = NULL;
+  Folded folded[3];
+  double end;
+  ZwPainter p;
+  Geo g;
+  GdkRGBA dim;
+
+  cairo_save (cr);
+  zw_cairo_set_color (cr, &colors->background);
+  cairo_paint (cr);
+  zw_painter_init (&p, cr, colors);
+  dim = colors->foreground;
+  dim.alpha *= 0.7f;
+
+  if (profile == NULL || profile->rows->len == 0)
+    {
+      zw_draw_empty (&p, width, height, _("No time profile"));
+      goto out;
+    }
+  end = zw_timing_layout (profile, &starts);
+  geo_compute (&g, end, state, width, height);
+
+  {
+    g_autofree char *title = g_strdup_printf (ngettext ("%s: %u row, %.6g ms", "%s: %u rows, %.6g ms",
+                                                        profile->rows->len),
+                                              profile->network != NULL ? profile->network : _("time profile"),
+                                              profile->rows->len, end);
+    zw_painter_set_bold (&p, TRUE);
+    zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width * 0.6, NULL, title);
+    zw_painter_set_bold (&p, FALSE);
+    /* legend */
+    {
+      static const char *names[3] = { N_("memcpy"), N_("hard"), N_("other") };
+      double x = width - MARGIN;
+      for (int k = 2; k >= 0; k--)
+        {
+          x -= zw_painter_text_width (&p, _(names[k])) + 6;
+          zw_painter_text (&p, x + 3, MARGIN, 0, 0, 0, &dim, _(names[k]));
+          x -= 12;
+          zw_cairo_set_color (cr, part_colors[k]);
+          cairo_rectangle (cr, x, MARGIN + 3, 10, 10);
+          cairo_fill (cr);
+          x -= 8;
+        }
+    }
+  }
+
+  for (int l = 0; l < 3; l++)
+    {
+      zw_painter_text (&p, MARGIN, (g.lane_y[l][0] + g.lane_y[l][1]) / 2, 0, 0.5, LABEL_W - 4, &dim, _(lane_names[l]));
+      zw_cairo_set_color_alpha (cr, &colors->grid, 0.25);
+      cairo_rectangle (cr, g.x0, g.lane_y[l][0], g.x1 - g.x0, g.lane_y[l][1] - g.lane_y[l][0]);
+      cairo_fill (cr);
+    }
+  draw_ruler (&p, &g, colors);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, g.x0, g.ruler_y0, g.x1 - g.x0, height);
+  cairo_clip (cr);
+  for (int l = 0; l < 3; l++)
+    {
+      folded[l].px = -1;
+      folded[l].sums[0] = folded[l].sums[1] = folded[l].sums[2] = 0;
+      folded[l].y0 = g.lane_y[l][0] + 3;
+      folded[l].y1 = g.lane_y[l][1] - 3;
+    }
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
+      ZwTimingLane lane = zw_timing_row_lane (row);
+      double a = geo_x (&g, starts[i]), b = geo_x (&g, starts[i] + MAX (row->total_ms, 0.0));
+      double y0 = g.lane_y[lane][0] + 3, y1 = g.lane_y[lane][1] - 3;
+      const GArray *members = row_members (row, report);
+      double parts[3];
+
+      if (b < g.x0 - 1 || a > g.x1 + 1 || row->total_ms <= 0)
+        continue;
+      if (b - a < 1)
+        {
+          double px = floor (a);
+          Folded *f = &folded[lane];
+          if (px != f->px)
+            {
+              folded_flush (f, cr, part_colors);
+              f->px = px;
+            }
+          bar_parts (row, 1, parts);
+          for (int k = 0; k < 3; k++)
+            f->sums[k] += parts[k];
+        }
+      else
+        {
+          /* a one-pixel gap after each bar wide enough, so neighbours stay apart */
+          double w = b - a >= 3 ? b - a - 1 : b - a;
+          double x = a;
+
+          folded_flush (&folded[lane], cr, part_colors);
+          bar_parts (row, w, parts);
+          for (int k = 0; k < 3; k++)
+            {
+              if (parts[k] <= 0)
+                continue;
+              zw_cairo_set_color (cr, part_colors[k]);
+              cairo_rectangle (cr, x, y0, parts[k], y1 - y0);
+              cairo_fill (cr);
+              x += parts[k];
+            }
+          if (b - a > 40)
+            {
+              char cls[64], text[128];
+              short_class (row->op_type, cls, sizeof cls);
+              g_snprintf (text, sizeof text, "%s %" G_GINT64_FORMAT, cls, row->op_id);
+              zw_painter_text (&p, MAX (a, g.x0) + 3, (y0 + y1) / 2, 0, 0.5, MIN (b, g.x1) - MAX (a, g.x0) - 6,
+                               &colors->foreground, text);
+            }
+        }
+      if (state != NULL && (gint) i == state->selected_row)
+        {
+          zw_cairo_set_color (cr, &colors->accent);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, a - 1, y0 - 2, MAX (b - a, 1.0) + 2, y1 - y0 + 4);
+          cairo_stroke (cr);
+        }
+      if (members != NULL)
+        {
+          double my0 = g.lane_y[ZW_TIMING_LANE_MERGED][0] + 3, my1 = g.lane_y[ZW_TIMING_LANE_MERGED][1] - 3;
+          double total_layers = 0, acc = 0;
+          g_autoptr (GString) text = g_string_new (NULL);
+
+          if (b - a < 1)
+            b = a + 1;
+          zw_cairo_set_color_alpha (cr, &colors->ocm, 0.55);
+          cairo_rectangle (cr, a, my0, b - a, my1 - my0);
+          cairo_fill (cr);
+          /* member ticks, proportional to their layer counts when the report has them */
+          for (guint k = 0; k < members->len; k++)
+            {
+              const ZwOpInfo *op = report != NULL ? zw_deploy_report_find_op (report, g_array_index (members, gint64, k))
+                                                  : NULL;
+              total_layers += op != NULL && op->layer_count > 0 ? op->layer_count : 1;
+            }
+          if ((b - a) / members->len >= 3)
+            for (guint k = 0; k + 1 < members->len; k++)
+              {
+                const ZwOpInfo *op = report != NULL
+                                         ? zw_deploy_report_find_op (report, g_array_index (members, gint64, k))
+                                         : NULL;
+                acc += op != NULL && op->layer_count > 0 ? op->layer_count : 1;
+                zw_cairo_set_color_alpha (cr, &colors->foreground, 0.35);
+                cairo_rectangle (cr, round (a + (b - a) * acc / total_layers), my0, 1, my1 - my0);
+                cairo_fill (cr);
+              }
+          if (b - a > 60)
+            {
+              g_string_append_printf (text, ngettext ("op %" G_GINT64_FORMAT ": %u member:",
+                                                      "op %" G_GINT64_FORMAT ": %u members:", members->len),
+                                      row->op_id, members->len);
+              for (guint k = 0; k < MIN (members->len, 48u); k++)
+                g_string_append_printf (text, " %" G_GINT64_FORMAT, g_array_index (members, gint64, k));
+              if (members->len > 48)
+                g_string_append (text, " …");
+              zw_painter_text (&p, MAX (a, g.x0) + 3, (my0 + my1) / 2, 0, 0.5, MIN (b, g.x1) - MAX (a, g.x0) - 6,
+                               &colors->foreground, text->str);
+            }
+        }
+    }
+  for (int l = 0; l < 3; l++)
+    folded_flush (&folded[l], cr, part_colors);
+  cairo_restore (cr);
+
+  if (overlays)
+    draw_selection_overlay (&p, &g, state, colors);
+  draw_summary (&p, &g, width, profile, report, colors);
+
+out:
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
+void
+zw_timing_view_draw (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDeployReport *report,
+                     const ZwTimingState *state, const ZwViewStyle *colors)
+{
+  ZwTimingState fallback;
+
+  g_return_if_fail (cr != NULL && colors != NULL);
+  if (state == NULL)
+    {
+      zw_timing_state_init (&fallback);
+      state = &fallback;
+    }
+  draw_content (cr, width, height, profile, report, state, colors, TRUE);
+}
+
+gboolean
+zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *etm_bytes, guint *ocm_outputs)
+{
+  const GArray *members;
+  guint64 bytes = 0;
+  guint ocm = 0;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (row != NULL, FALSE);
+  if (report == NULL)
+    return FALSE;
+  members = row_members (row, report);
+  for (guint i = 0; i < report->values->len; i++)
+    {
+      const ZwValueInfo *v = &g_array_index (report->values, ZwValueInfo, i);
+      gboolean mine = v->producer == row->op_id;
+
+      for (guint k = 0; !mine && members != NULL && k < members->len; k++)
+        mine = v->producer == g_array_index (members, gint64, k);
+      if (!mine)
+        continue;
+      found = TRUE;
+      /* fake values live inside another's bytes: counting them would count twice */
+      if (!v->real || v->is_host)
+        continue;
+      if (v->is_ocm)
+        ocm++;
+      else
+        bytes += v->byte_size;
+    }
+  if (!found && zw_deploy_report_find_op (report, row->op_id) == NULL && members == NULL)
+    return FALSE;
+  if (etm_bytes)
+    *etm_bytes = bytes;
+  if (ocm_outputs)
+    *ocm_outputs = ocm;
+  return TRUE;
+}
+
+/* ---- the table's data, shared by its row items ---- */
+
+typedef struct {
+  ZwProfile *profile;
+  ZwDeployReport *report;
+  guint64 *etm;        /* per row, with the report */
+  guint *ocm;
+  gboolean *has_mem;
+} TimingData;
+
+static void
+timing_data_clear (gpointer data)
+{
+  TimingData *d = data;
+
+  g_clear_pointer (&d->profile, zw_profile_free);
+  g_clear_pointer (&d->report, zw_deploy_report_unref);
+  g_free (d->etm);
+  g_free (d->ocm);
+  g_free (d->has_mem);
+}
+
+static TimingData *
+timing_data_new (const ZwProfile *profile, ZwDeployReport *report)
+{
+  TimingData *d = g_rc_box_new0 (TimingData);
+  guint n = profile->rows->len;
+
+  d->profile = zw_profile_new (profile->network);
+  for (guint i = 0; i < n; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      ZwProfileRow *c = zw_profile_add_row (d->profile, r->op_id, r->op_type, r->op_name, r->total_ms, r->memcpy_ms,
+                                            r->hard_ms, r->other_ms);
+      c->has_io_process = r->has_io_process;
+      c->is_io_process = r->is_io_process;
+      if (r->merge_from != NULL)
+        g_array_append_vals (c->merge_from, r->merge_from->data, r->merge_from->len);
+      c->backend = g_strdup (r->backend);
+      c->start_ms = r->start_ms;
+    }
+  /* the customop lines get their shape from the rows; then the file's own totals and
+   * summary (the vendor's, when it has them) replace the recomputed ones */
+  zw_profile_compute_totals (d->profile);
+  if (!profile->has_totals)
+    goto totals_done;
+  d->profile->has_totals = profile->has_totals;
+  d->profile->total_ms = profile->total_ms;
+  d->profile->total_memcpy_ms = profile->total_memcpy_ms;
+  d->profile->total_hard_ms = profile->total_hard_ms;
+  d->profile->total_other_ms = profile->total_other_ms;
+  d->profile->hardop_total_ms = profile->hardop_total_ms;
+  d->profile->hardop_hard_ms = profile->hardop_hard_ms;
+  for (int k = 0; k < ZW_PROFILE_N_SUMMARY && profile->has_summary; k++)
+    {
+      d->profile->summary[k].time_ms = profile->summary[k].time_ms;
+      g_free (d->profile->summary[k].device);
+      d->profile->summary[k].device = g_strdup (profile->summary[k].device);
+    }
+  for (guint i = 0; i < profile->customops->len; i++)
+    {
+      const ZwProfileCustomop *src = g_ptr_array_index (profile->customops, i);
+      if (i < d->profile->customops->len)
+        {
+          ZwProfileCustomop *dst = g_ptr_array_index (d->profile->customops, i);
+          dst->total_ms = src->total_ms;
+          dst->hard_ms = src->hard_ms;
+        }
+    }
+totals_done:
+  if (report != NULL)
+    {
+      d->report = zw_deploy_report_ref (report);
+      d->etm = g_new0 (guint64, MAX (n, 1u));
+      d->ocm = g_new0 (guint, MAX (n, 1u));
+      d->has_mem = g_new0 (gboolean, MAX (n, 1u));
+      for (guint i = 0; i < n; i++)
+        d->has_mem[i] = zw_timing_op_memory (report, g_ptr_array_index (d->profile->rows, i), &d->etm[i], &d->ocm[i]);
+    }
+  return d;
+}
+
+static TimingData *
+timing_data_ref (TimingData *d)
+{
+  return g_rc_box_acquire (d);
+}
+
+static void
+timing_data_unref (TimingData *d)
+{
+  g_rc_box_release_full (d, timing_data_clear);
+}
+
+typedef enum {
+  COL_OP_ID,
+  COL_CLASS,
+  COL_NAME,
+  COL_TOTAL,
+  COL_MEMCPY,
+  COL_HARD,
+  COL_OTHER,
+  COL_IO,
+  COL_ETM,
+  COL_OCM,
+  COL_MEMBERS,
+  N_COLS
+} TimingColumn;
+
+static const char *col_titles[N_COLS] = {
+  N_("Op id"), N_("Class"), N_("Name"), N_("Total ms"), N_("Memcpy ms"), N_("Hard ms"), N_("Other ms"),
+  N_("IO process"), N_("ETM bytes written"), N_("OCM outputs"), N_("Merged from"),
+};
+
+static char *
+cell_text (TimingData *d, guint index, TimingColumn column)
+{
+  const ZwProfileRow *row = g_ptr_array_index (d->profile->rows, index);
+  char buf[64];
+
+  switch (column)
+    {
+    case COL_OP_ID:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, row->op_id);
+    case COL_CLASS:
+      return g_strdup (short_class (row->op_type, buf, sizeof buf));
+    case COL_NAME:
+      return g_strdup (row->op_name != NULL ? row->op_name : "");
+    case COL_TOTAL:
+      return g_strdup_printf ("%.6g", row->total_ms);
+    case COL_MEMCPY:
+      return g_strdup_printf ("%.6g", row->memcpy_ms);
+    case COL_HARD:
+      return g_strdup_printf ("%.6g", row->hard_ms);
+    case COL_OTHER:
+      return g_strdup_printf ("%.6g", row->other_ms);
+    case COL_IO:
+      return g_strdup (!row->has_io_process ? "" : row->is_io_process ? "true" : "false");
+    case COL_ETM:
+      return d->has_mem != NULL && d->has_mem[index] ? g_strdup_printf ("%" G_GUINT64_FORMAT, d->etm[index])
+                                                     : g_strdup ("");
+    case COL_OCM:
+      return d->has_mem != NULL && d->has_mem[index] ? g_strdup_printf ("%u", d->ocm[index]) : g_strdup ("");
+    case COL_MEMBERS:
+      {
+        const GArray *m = row_members (row, d->report);
+        GString *s = g_string_new (NULL);
+        for (guint k = 0; m != NULL && k < m->len; k++)
+          g_string_append_printf (s, k ? ";%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, g_array_index (m, gint64, k));
+        return g_string_free (s, FALSE);
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+#define ZW_TYPE_TIMING_ROW (zw_timing_row_get_type ())
+G_DECLARE_FINAL_TYPE (ZwTimingRow, zw_timing_row, ZW, TIMING_ROW, GObject)
+
+struct _ZwTimingRow
+{
+  GObject parent_instance;
+  TimingData *data;
+  guint index;
+};
+
+G_DEFINE_FINAL_TYPE (ZwTimingRow, zw_timing_row, G_TYPE_OBJECT)
+
+static void
+zw_timing_row_finalize (GObject *object)
+{
+  g_clear_pointer (&ZW_TIMING_ROW (object)->data, timing_data_unref);
+  G_OBJECT_CLASS (zw_timing_row_parent_class)->finalize (object);
+}
+
+static void
+zw_timing_row_class_init (ZwTimingRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = zw_timing_row_finalize;
+}
+
+static void
+zw_timing_row_init (ZwTimingRow *self)
+{
+  (void) self;
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const ZwTimingRow *ra = a, *rb = b;
+  const ZwProfileRow *pa = g_ptr_array_index (ra->data->profile->rows, ra->index);
+  const ZwProfileRow *pb = g_ptr_array_index (rb->data->profile->rows, rb->index);
+  TimingData *d = ra->data;
+  double x = 0, y = 0;
+  char ca[64], cb[64];
+
+  switch ((TimingColumn) GPOINTER_TO_INT (user_data))
+    {
+    case COL_OP_ID: x = (double) pa->op_id; y = (double) pb->op_id; break;
+    case COL_CLASS:
+      return g_strcmp0 (short_class (pa->op_type, ca, sizeof ca), short_class (pb->op_type, cb, sizeof cb));
+    case COL_NAME: return g_strcmp0 (pa->op_name, pb->op_name);
+    case COL_TOTAL: x = pa->total_ms; y = pb->total_ms; break;
+    case COL_MEMCPY: x = pa->memcpy_ms; y = pb->memcpy_ms; break;
+    case COL_HARD: x = pa->hard_ms; y = pb->hard_ms; break;
+    case COL_OTHER: x = pa->other_ms; y = pb->other_ms; break;
+    case COL_IO: x = pa->is_io_process; y = pb->is_io_process; break;
+    case COL_ETM:
+      if (d->has_mem != NULL)
+        {
+          x = (double) d->etm[ra->index];
+          y = (double) d->etm[rb->index];
+        }
+      break;
+    case COL_OCM:
+      if (d->has_mem != NULL)
+        {
+          x = d->ocm[ra->index];
+          y = d->ocm[rb->index];
+        }
+      break;
+    case COL_MEMBERS:
+      x = pa->merge_from != NULL ? pa->merge_from->len : 0;
+      y = pb->merge_from != NULL ? pb->merge_from->len : 0;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (x != y)
+    return x < y ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+  /* ties keep the file order, so a sort is stable and repeatable */
+  return ra->index < rb->index ? GTK_ORDERING_SMALLER : ra->index > rb->index ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+/* ---- the timeline area (a private widget inside the view) ---- */
+
+#define ZW_TYPE_TIMING_AREA (zw_timing_area_get_type ())
+G_DECLARE_FINAL_TYPE (ZwTimingArea, zw_timing_area, ZW, TIMING_AREA, GtkWidget)
+
+struct _ZwTimingArea
+{
+  GtkWidget parent_instance;
+  ZwTimingView *view;   /* the owner (not a reference: it outlives the area) */
+};
+
+G_DEFINE_FINAL_TYPE (ZwTimingArea, zw_timing_area, GTK_TYPE_WIDGET)
+
+struct _ZwTimingView
+{
+  GtkWidget parent_instance;
+  ZwSelection *selection;
+  TimingData *data;
+  ZwTimingState state;
+  double end;
+  /* cached content (without hover and drag selection) */
+  GskRenderNode *node;
+  int node_w, node_h;
+  ZwViewStyle node_style;
+  guint n_rebuilds;
+  /* pointer and drag */
+  double pointer_x;
+  double drag_t0, drag_t1, drag_anchor;
+  gboolean drag_selecting;
+  /* children */
+  GtkWidget *paned;
+  GtkWidget *area;
+  GListStore *store;
+  GtkSortListModel *sorted;
+  GtkSingleSelection *model;
+  GtkWidget *column_view;
+  GtkColumnViewColumn *columns[N_COLS];
+  gboolean syncing;
+};
+
+enum { PROP_0, PROP_SELECTION, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (ZwTimingView, zw_timing_view, GTK_TYPE_WIDGET)
+
+static ZwDeployReport *
+view_report (ZwTimingView *self)
+{
+  return zw_selection_get_report (self->selection);
+}
+
+static void
+view_invalidate (ZwTimingView *self)
+{
+  g_clear_pointer (&self->node, gsk_render_node_unref);
+  if (self->area != NULL)
+    gtk_widget_queue_draw (self->area);
+}
+
+static void
+zw_timing_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  ZwTimingView *self = ZW_TIMING_AREA (widget)->view;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  const ZwProfile *profile = self->data != NULL ? self->data->profile : NULL;
+  ZwViewStyle style;
+
+  if (width <= 0 || height <= 0)
+    return;
+  zw_view_style_from_widget (&style, widget);
+  if (self->node == NULL || self->node_w != width || self->node_h != height
+      || memcmp (&style, &self->node_style, sizeof style) != 0)
+    {
+      GtkSnapshot *sub = gtk_snapshot_new ();
+      cairo_t *cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      ZwTimingState content = self->state;
+
+      content.hover_row = -1;
+      draw_content (cr, width, height, profile, view_report (self), &content, &style, FALSE);
+      cairo_destroy (cr);
+      g_clear_pointer (&self->node, gsk_render_node_unref);
+      self->node = gtk_snapshot_free_to_node (sub);
+      self->node_w = width;
+      self->node_h = height;
+      self->node_style = style;
+      self->n_rebuilds++;
+    }
+  if (self->node != NULL)
+    gtk_snapshot_append_node (snapshot, self->node);
+  if (profile == NULL)
+    return;
+
+  /* hover and drag selection: drawn over the cached node, never into it */
+  if (self->state.hover_row >= 0 && (guint) self->state.hover_row < profile->rows->len)
+    {
+      g_autofree double *starts = NULL;
+      const ZwProfileRow *row = g_ptr_array_index (profile->rows, self->state.hover_row);
+      ZwTimingLane lane = zw_timing_row_lane (row);
+      Geo g;
+      double a, b;
+
+      geo_compute (&g, zw_timing_layout (profile, &starts), &self->state, width, height);
+      a = MAX (g.x0, geo_x (&g, starts[self->state.hover_row]));
+      b = MIN (g.x1, geo_x (&g, starts[self->state.hover_row] + MAX (row->total_ms, 0.0)));
+      if (b - a < 1)
+        b = a + 1;
+      gtk_snapshot_append_color (snapshot, &style.hover,
+                                 &GRAPHENE_RECT_INIT (a, g.lane_y[lane][0], b - a, g.lane_y[lane][1] - g.lane_y[lane][0]));
+    }
+  if (self->state.sel_t1 > self->state.sel_t0)
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      ZwPainter p;
+      Geo g;
+
+      geo_compute (&g, self->end, &self->state, width, height);
+      zw_painter_init (&p, cr, &style);
+      draw_selection_overlay (&p, &g, &self->state, &style);
+      zw_painter_clear (&p);
+      cairo_destroy (cr);
+    }
+}
+
+static void
+zw_timing_area_class_init (ZwTimingAreaClass *klass)
+{
+  GTK_WIDGET_CLASS (klass)->snapshot = zw_timing_area_snapshot;
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "zwtimingarea");
+}
+
+static void
+zw_timing_area_init (ZwTimingArea *self)
+{
+  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 260);
+}
+
+/* ---- view: range and selection ---- */
+
+static void
+full_range (ZwTimingView *self, double *t0, double *t1)
+{
+  *t0 = 0;
+  *t1 = self->end > 0 ? self->end : 1;
+}
+
+void
+zw_timing_view_set_range (ZwTimingView *self, double t0, double t1)
+{
+  double f0, f1, w;
+
+  g_return_if_fail (ZW_IS_TIMING_VIEW (self));
+  full_range (self, &f0, &f1);
+  if (!(t1 > t0) || !isfinite (t0) || !isfinite (t1))
+    {
+      t0 = f0;
+      t1 = f1;
+    }
+  w = MIN (MAX (t1 - t0, (f1 - f0) * 1e-7), f1 - f0);
+  t0 = CLAMP (t0, f0, f1 - w);
+  t1 = t0 + w;
+  if (t0 == self->state.t0 && t1 == self->state.t1)
+    return;
+  self->state.t0 = t0;
+  self->state.t1 = t1;
+  view_invalidate (self);
+}
+
+static void
+zoom_by (ZwTimingView *self, double factor, double center)
+{
+  double t0 = self->state.t0, t1 = self->state.t1;
+  double f = (center - t0) / (t1 - t0);
+  double w = (t1 - t0) / factor;
+
+  zw_timing_view_set_range (self, center - f * w, center - f * w + w);
+}
+
+static void
+pan_by (ZwTimingView *self, double fraction)
+{
+  double w = self->state.t1 - self->state.t0;
+  zw_timing_view_set_range (self, self->state.t0 + fraction * w, self->state.t1 + fraction * w);
+}
+
+static double
+area_time_at (ZwTimingView *self, double x)
+{
+  Geo g;
+
+  geo_compute (&g, self->end, &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area));
+  return g.t0 + (x - g.x0) / (g.x1 - g.x0) * (g.t1 - g.t0);
+}
+
+void
+zw_timing_view_select_row (ZwTimingView *self, gint row)
+{
+  const ZwProfile *profile;
+
+  g_return_if_fail (ZW_IS_TIMING_VIEW (self));
+  profile = self->data != NULL ? self->data->profile : NULL;
+  if (profile == NULL || row < 0 || (guint) row >= profile->rows->len)
+    row = -1;
+  if (row != self->state.selected_row)
+    {
+      self->state.selected_row = row;
+      view_invalidate (self);
+    }
+  if (row >= 0 && view_report (self) != NULL && !self->syncing)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, row);
+      self->syncing = TRUE;
+      zw_selection_set_selected_op (self->selection, r->op_id);
+      self->syncing = FALSE;
+    }
+  /* the table follows */
+  if (!self->syncing)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted)), pos = GTK_INVALID_LIST_POSITION;
+      for (guint i = 0; row >= 0 && i < n; i++)
+        {
+          g_autoptr (ZwTimingRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+          if ((gint) item->index == row)
+            pos = i;
+        }
+      self->syncing = TRUE;
+      gtk_single_selection_set_selected (self->model, pos);
+      self->syncing = FALSE;
+    }
+}
+
+/* ---- events ---- */
+
+static void
+set_hover (ZwTimingView *self, gint row)
+{
+  if (row != self->state.hover_row)
+    {
+      self->state.hover_row = row;
+      gtk_widget_queue_draw (self->area);
+    }
+}
+
+static gint
+area_row_at (ZwTimingView *self, double x, double y)
+{
+  return zw_timing_view_row_at (self->data != NULL ? self->data->profile : NULL, view_report (self), &self->state,
+                                gtk_widget_get_width (self->area), gtk_widget_get_height (self->area), x, y, NULL);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller, double x, double y, ZwTimingView *self)
+{
+  (void) controller;
+  self->pointer_x = x;
+  set_hover (self, area_row_at (self, x, y));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller, ZwTimingView *self)
+{
+  (void) controller;
+  set_hover (self, -1);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller, double dx, double dy, ZwTimingView *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  (void) dx;
+  if ((state & GDK_CONTROL_MASK) == 0 || dy == 0 || self->data == NULL)
+    return FALSE;
+  zoom_by (self, dy < 0 ? 1.25 : 0.8, area_time_at (self, self->pointer_x));
+  return TRUE;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, ZwTimingView *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+
+  (void) y;
+  self->drag_selecting = button == GDK_BUTTON_SECONDARY || (mods & GDK_SHIFT_MASK) != 0;
+  self->drag_t0 = self->state.t0;
+  self->drag_t1 = self->state.t1;
+  self->drag_anchor = self->data != NULL ? area_time_at (self, x) : 0;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double offset_x, double offset_y, ZwTimingView *self)
+{
+  double start_x, start_y;
+  Geo g;
+
+  (void) offset_y;
+  if (self->data == NULL || fabs (offset_x) < 3)
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  gtk_gesture_drag_get_start_point (gesture, &start_x, &start_y);
+  if (self->drag_selecting)
+    {
+      double t = area_time_at (self, start_x + offset_x);
+      self->state.sel_t0 = MIN (self->drag_anchor, t);
+      self->state.sel_t1 = MAX (self->drag_anchor, t);
+      gtk_widget_queue_draw (self->area);
+      return;
+    }
+  geo_compute (&g, self->end, &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area));
+  {
+    double delta = -offset_x / (g.x1 - g.x0) * (self->drag_t1 - self->drag_t0);
+    zw_timing_view_set_range (self, self->drag_t0 + delta, self->drag_t1 + delta);
+  }
+}
+
+static void
+on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwTimingView *self)
+{
+  (void) gesture;
+  (void) n_press;
+  gtk_widget_grab_focus (self->area);
+  zw_timing_view_select_row (self, area_row_at (self, x, y));
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, ZwTimingView *self)
+{
+  const ZwProfileRow *row;
+  g_autoptr (GString) text = NULL;
+  gint index;
+  char cls[64];
+
+  (void) widget;
+  (void) keyboard;
+  index = area_row_at (self, x, y);
+  if (index < 0)
+    return FALSE;
+  row = g_ptr_array_index (self->data->profile->rows, index);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("op %" G_GINT64_FORMAT " %s"), row->op_id,
+                          short_class (row->op_type, cls, sizeof cls));
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("total %.6g ms: memcpy %.6g, hard %.6g, other %.6g"), row->total_ms, row->memcpy_ms,
+                          row->hard_ms, row->other_ms);
+  if (self->data->has_mem != NULL && self->data->has_mem[index])
+    {
+      g_autofree char *bytes = zw_format_bytes (self->data->etm[index]);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("ETM written %s, OCM outputs %u"), bytes, self->data->ocm[index]);
+    }
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
+static void
+action_nav (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ZwTimingView *self = ZW_TIMING_VIEW (widget);
+  double center = (self->state.t0 + self->state.t1) / 2;
+
+  (void) parameter;
+  if (g_str_equal (action_name, "timing.zoom-in"))
+    zoom_by (self, 1.25, center);
+  else if (g_str_equal (action_name, "timing.zoom-out"))
+    zoom_by (self, 0.8, center);
+  else if (g_str_equal (action_name, "timing.pan-left"))
+    pan_by (self, -0.1);
+  else if (g_str_equal (action_name, "timing.pan-right"))
+    pan_by (self, 0.1);
+  else
+    zw_timing_view_set_range (self, 0, 0);
+}
+
+/* ---- table ---- */
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  TimingColumn c = (TimingColumn) GPOINTER_TO_INT (data);
+
+  (void) factory;
+  gtk_label_set_xalign (GTK_LABEL (label), c == COL_CLASS || c == COL_NAME || c == COL_MEMBERS ? 0 : 1);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  ZwTimingRow *row = gtk_list_item_get_item (item);
+  g_autofree char *text = cell_text (row->data, row->index, (TimingColumn) GPOINTER_TO_INT (data));
+
+  (void) factory;
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+on_row_selected (ZwTimingView *self)
+{
+  ZwTimingRow *row;
+
+  if (self->syncing)
+    return;
+  row = gtk_single_selection_get_selected_item (self->model);
+  self->state.selected_row = row != NULL ? (gint) row->index : -1;
+  view_invalidate (self);
+  if (row != NULL && view_report (self) != NULL)
+    {
+      self->syncing = TRUE;
+      zw_selection_set_selected_op (self->selection,
+                                    ((ZwProfileRow *) g_ptr_array_index (row->data->profile->rows, row->index))->op_id);
+      self->syncing = FALSE;
+    }
+}
+
+static void
+reload (ZwTimingView *self)
+{
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; self->data != NULL && i < self->data->profile->rows->len; i++)
+    {
+      ZwTimingRow *row = g_object_new (ZW_TYPE_TIMING_ROW, NULL);
+      row->data = timing_data_ref (self->data);
+      row->index = i;
+      g_ptr_array_add (rows, row);
+    }
+  self->syncing = TRUE;
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), rows->pdata, rows->len);
+  gtk_single_selection_set_selected (self->model, GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+}
+
+static void
+rebuild_data (ZwTimingView *self, const ZwProfile *profile)
+{
+  g_clear_pointer (&self->data, timing_data_unref);
+  if (profile != NULL)
+    self->data = timing_data_new (profile, view_report (self));
+  self->end = self->data != NULL ? zw_timing_layout (self->data->profile, NULL) : 0;
+  zw_timing_state_init (&self->state);
+  full_range (self, &self->state.t0, &self->state.t1);
+  reload (self);
+  view_invalidate (self);
+}
+
+void
+zw_timing_view_set_profile (ZwTimingView *self, const ZwProfile *profile)
+{
+  g_return_if_fail (ZW_IS_TIMING_VIEW (self));
+  rebuild_data (self, profile);
+}
+
+const ZwProfile *
+zw_timing_view_get_profile (ZwTimingView *self)
+{
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
+  return self->data != NULL ? self->data->profile : NULL;
+}
+
+const ZwTimingState *
+zw_timing_view_get_state (ZwTimingView *self)
+{
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
+  return &self->state;
+}
+
+static void
+on_selection_notify (ZwTimingView *self, GParamSpec *pspec)
+{
+  if (g_str_equal (pspec->name, "report"))
+    {
+      /* the memory columns and merge members come from the report: rebuild with it */
+      if (self->data != NULL)
+        {
+          TimingData *old = timing_data_ref (self->data);
+          rebuild_data (self, old->profile);
+          timing_data_unref (old);
+        }
+    }
+  else if (g_str_equal (pspec->name, "selected-op") && !self->syncing && self->data != NULL)
+    {
+      gint64 op = zw_selection_get_selected_op (self->selection);
+      gint found = -1;
+      for (guint i = 0; op >= 0 && i < self->data->profile->rows->len && found < 0; i++)
+        {
+          const ZwProfileRow *row = g_ptr_array_index (self->data->profile->rows, i);
+          const GArray *m = row_members (row, view_report (self));
+          if (row->op_id == op)
+            found = (gint) i;
+          for (guint k = 0; m != NULL && k < m->len && found < 0; k++)
+            if (g_array_index (m, gint64, k) == op)
+              found = (gint) i;
+        }
+      self->syncing = TRUE;
+      zw_timing_view_select_row (self, found);
+      self->syncing = FALSE;
+      {
+        guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted)), pos = GTK_INVALID_LIST_POSITION;
+        for (guint i = 0; found >= 0 && i < n; i++)
+          {
+            g_autoptr (ZwTimingRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+            if ((gint) item->index == found)
+              pos = i;
+          }
+        self->syncing = TRUE;
+        gtk_single_selection_set_selected (self->model, pos);
+        self->syncing = FALSE;
+      }
+    }
+}
+
+guint *
+zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out)
+{
+  guint n;
+  guint *order;
+
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+  order = g_new (guint, MAX (n, 1u));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (ZwTimingRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+      order[i] = item->index;
+    }
+  if (n_out)
+    *n_out = n;
+  return order;
+}
+
+gboolean
+zw_timing_view_sort_by (ZwTimingView *self, guint column, gboolean descending)
+{
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), FALSE);
+  if (column >= N_COLS)
+    return FALSE;
+  gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->column_view), self->columns[column],
+                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+  return TRUE;
+}
+
+GPtrArray *
+zw_timing_view_table (ZwTimingView *self)
+{
+  GPtrArray *table = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autofree guint *order = NULL;
+  guint n;
+  char **header;
+
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
+  header = g_new0 (char *, N_COLS + 1);
+  for (int c = 0; c < N_COLS; c++)
+    header[c] = g_strdup (_(col_titles[c]));
+  g_ptr_array_add (table, header);
+  order = zw_timing_view_get_table_order (self, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      char **cells = g_new0 (char *, N_COLS + 1);
+      for (int c = 0; c < N_COLS; c++)
+        cells[c] = cell_text (self->data, order[i], (TimingColumn) c);
+      g_ptr_array_add (table, cells);
+    }
+  return table;
+}
+
+void
+zw_timing_view_render (ZwTimingView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  g_return_if_fail (ZW_IS_TIMING_VIEW (self));
+  zw_timing_view_draw (cr, width, height, self->data != NULL ? self->data->profile : NULL, view_report (self),
+                       &self->state, colors);
+}
+
+guint
+zw_timing_view_get_n_rebuilds (ZwTimingView *self)
+{
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), 0);
+  return self->n_rebuilds;
+}
+
+ZwSelection *
+zw_timing_view_get_selection (ZwTimingView *self)
+{
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
+  return self->selection;
+}
+
+/* ---- GObject ---- */
+
+static void
+zw_timing_view_dispose (GObject *object)
+{
+  ZwTimingView *self = ZW_TIMING_VIEW (object);
+
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  self->area = NULL;
+  g_clear_pointer (&self->node, gsk_render_node_unref);
+  g_clear_object (&self->model);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->data, timing_data_unref);
+  g_clear_object (&self->selection);
+  G_OBJECT_CLASS (zw_timing_view_parent_class)->dispose (object);
+}
+
+static void
+zw_timing_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      g_value_set_object (value, ZW_TIMING_VIEW (object)->selection);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_timing_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  ZwTimingView *self = ZW_TIMING_VIEW (object);
+  ZwSelection *selection;
+
+  switch (prop_id)
+    {
+    case PROP_SELECTION:
+      selection = g_value_get_object (value);
+      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
+      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_timing_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (zw_timing_view_parent_class)->css_changed (widget, change);
+  if (ZW_TIMING_VIEW (widget)->area != NULL)
+    gtk_widget_queue_draw (ZW_TIMING_VIEW (widget)->area);
+}
+
+static void
+zw_timing_view_class_init (ZwTimingViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const struct { guint key; const char *action; } keys[] = {
+    { GDK_KEY_w, "timing.zoom-in" }, { GDK_KEY_W, "timing.zoom-in" }, { GDK_KEY_plus, "timing.zoom-in" },
+    { GDK_KEY_s, "timing.zoom-out" }, { GDK_KEY_S, "timing.zoom-out" }, { GDK_KEY_minus, "timing.zoom-out" },
+    { GDK_KEY_a, "timing.pan-left" }, { GDK_KEY_A, "timing.pan-left" }, { GDK_KEY_Left, "timing.pan-left" },
+    { GDK_KEY_d, "timing.pan-right" }, { GDK_KEY_D, "timing.pan-right" }, { GDK_KEY_Right, "timing.pan-right" },
+    { GDK_KEY_f, "timing.zoom-fit" }, { GDK_KEY_F, "timing.zoom-fit" },
+  };
+
+  object_class->dispose = zw_timing_view_dispose;
+  object_class->get_property = zw_timing_view_get_property;
+  object_class->set_property = zw_timing_view_set_property;
+  widget_class->css_changed = zw_timing_view_css_changed;
+
+  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
+                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "timing.zoom-in", NULL, action_nav);
+  gtk_widget_class_install_action (widget_class, "timing.zoom-out", NULL, action_nav);
+  gtk_widget_class_install_action (widget_class, "timing.zoom-fit", NULL, action_nav);
+  gtk_widget_class_install_action (widget_class, "timing.pan-left", NULL, action_nav);
+  gtk_widget_class_install_action (widget_class, "timing.pan-right", NULL, action_nav);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "zwtimingview");
+}
+
+static void
+zw_timing_view_init (ZwTimingView *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkWidget *scrolled;
+
+  zw_timing_state_init (&self->state);
+  self->state.t1 = 1;
+
+  self->area = g_object_new (ZW_TYPE_TIMING_AREA, NULL);
+  ZW_TIMING_AREA (self->area)->view = self;
+  gtk_widget_set_focusable (self->area, TRUE);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (self->area, motion);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (self->area, scroll);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
+
+  /* the table: a sort model under the column view's own sorter, one custom sorter per
+   * column, so header clicks sort (GTK 4.8 has no GtkColumnViewSorter API to read back) */
+  self->store = g_list_store_new (ZW_TYPE_TIMING_ROW);
+  self->column_view = gtk_column_view_new (NULL);
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                          g_object_ref (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view))));
+  self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (self->model, FALSE);
+  gtk_single_selection_set_can_unselect (self->model, TRUE);
+  g_signal_connect_swapped (self->model, "notify::selected", G_CALLBACK (on_row_selected), self);
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->model));
+  gtk_column_view_set_show_row_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
+  for (int c = 0; c < N_COLS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL));
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
+      self->columns[c] = gtk_column_view_column_new (_(col_titles[c]), factory);
+      gtk_column_view_column_set_sorter (self->columns[c], sorter);
+      g_object_unref (sorter);
+      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
+      gtk_column_view_column_set_expand (self->columns[c], c == COL_MEMBERS);
+      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->columns[c]);
+      g_object_unref (self->columns[c]);   /* the column view holds it */
+    }
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->column_view);
+  gtk_widget_set_size_request (scrolled, -1, 120);
+
+  self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), self->area);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), scrolled);
+  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), TRUE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+}
+
+GtkWidget *
+zw_timing_view_new (ZwSelection *selection)
+{
+  g_return_val_if_fail (selection == NULL || ZW_IS_SELECTION (selection), NULL);
+  return g_object_new (ZW_TYPE_TIMING_VIEW, "selection", selection, NULL);
+}

@@ -1,0 +1,119 @@
+/* zw-timing-view.h — per-layer timing: a timeline of a time profile, its op table and the
+ * vendor's summary blocks.
+ *
+ * Model: a ZwProfile (runtime/report/zw-profile.h: a live run's or a file's — the vendor's
+ * *_time.txt, our JSON/CSV/trace), optionally with the run's ZwDeployReport (from the shared
+ * ZwSelection) for merge members, ETM bytes and OCM outputs per op and the planner's estimate.
+ *
+ * Timeline: x = time.  A row is placed at its start_ms; rows without one (a vendor text
+ * file) are laid end to end in file order (the vendor writes rows in its own order, not the
+ * execution order).  Two lanes: "NPU" (HardOpNode rows / backend ZG330) and "Host" (the
+ * rest); each bar is split into memcpy | hard | other, coloured with the style's WEIGHT
+ * (hard), FTMP (memcpy) and INPUT (other) segment colours so the theme's dark variants apply.
+ * A negative other time (the vendor's total - hard) draws nothing and the hard part is
+ * clipped to the row's total.  Under the NPU lane, merged launches are bands listing their
+ * members (merge_from from the profile, else from the report's launch of that op id).
+ * A ruler shows ms; bars narrower than a pixel are folded into one pixel column each.
+ * The summary blocks (input / icore / output / CPU, as the vendor's file prints them) and,
+ * with a report, the planner's estimate (the chosen OCM option's cost and the all-ETM cost)
+ * next to the simulated NPU hard time close the drawing.
+ *
+ * Interaction: Ctrl+wheel and W/S zoom around the pointer/centre, drag with the primary
+ * button pans, A/D pan, Shift+drag (or secondary button drag) selects a time range and shows
+ * its duration, F fits, a click selects a row (and its op in the shared selection when the
+ * report has it).  Actions: "timing.zoom-in", "timing.zoom-out", "timing.zoom-fit",
+ * "timing.pan-left", "timing.pan-right".
+ *
+ * Table: one row per profile row — op_id, class, name, total, memcpy, hard, other,
+ * is_io_process, ETM bytes written and OCM outputs (with a report) — sorted by clicking a
+ * column header (a GtkCustomSorter per column under the column view's sorter, GTK 4.8).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "report/zw-profile.h"
+#include "zw-selection.h"
+#include "zw-view-style.h"
+
+G_BEGIN_DECLS
+
+/* What the draw function shows besides the data: the visible range and the marks. */
+typedef struct {
+  double t0, t1;           /* visible time range (ms); t1 <= t0 means the whole profile */
+  gint selected_row;       /* index into profile->rows, -1 for none */
+  gint hover_row;          /* -1 for none */
+  double sel_t0, sel_t1;   /* drag-selected range (ms); sel_t1 <= sel_t0 for none */
+} ZwTimingState;
+
+/* The state with nothing selected and the whole profile visible. */
+void zw_timing_state_init (ZwTimingState *state);
+
+typedef enum {
+  ZW_TIMING_LANE_NONE = -1,
+  ZW_TIMING_LANE_NPU,
+  ZW_TIMING_LANE_MERGED,
+  ZW_TIMING_LANE_HOST,
+} ZwTimingLane;
+
+/* Where the rows lie in time: @starts_out (may be NULL) receives a g_new array of
+ * profile->rows->len start times (ms); returns the end of the last row. */
+double zw_timing_layout (const ZwProfile *profile, double **starts_out);
+/* The lane a row is drawn in (NPU or HOST). */
+ZwTimingLane zw_timing_row_lane (const ZwProfileRow *row);
+
+/* Draws the timeline, ruler and summary blocks of @profile (NULL: an empty-state message)
+ * into @cr over [0,width]x[0,height]. @report (may be NULL) adds merge members and the
+ * planner estimate; @state NULL means zw_timing_state_init. Needs no display. */
+void zw_timing_view_draw (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDeployReport *report,
+                          const ZwTimingState *state, const ZwViewStyle *colors);
+
+/* Hit testing in a drawing of that size: the row whose bar (or merge band) is at (x, y),
+ * -1 for none; @lane_out (may be NULL) receives the lane under y. */
+gint zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width,
+                            int height, double x, double y, ZwTimingLane *lane_out);
+/* The x of time @t_ms and the y range [y0, y1) of @lane in a drawing of that size. */
+double zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms);
+void zw_timing_view_lane_extent (int width, int height, ZwTimingLane lane, double *y0, double *y1);
+
+/* Per-op report facts the table shows: bytes of the op's (launch's) outputs written to ETM
+ * and the number of its outputs placed in OCM. FALSE when the report has no such op. */
+gboolean zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *etm_bytes,
+                              guint *ocm_outputs);
+
+#define ZW_TYPE_TIMING_VIEW (zw_timing_view_get_type ())
+G_DECLARE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW, TIMING_VIEW, GtkWidget)
+
+/* @selection: the shared selection (report and selected op; may be NULL for a private one). */
+GtkWidget *zw_timing_view_new (ZwSelection *selection);
+ZwSelection *zw_timing_view_get_selection (ZwTimingView *self);
+
+/* Shows a copy of @profile (NULL clears); the caller keeps its own. Resets zoom and marks. */
+void zw_timing_view_set_profile (ZwTimingView *self, const ZwProfile *profile);
+/* The profile shown (borrowed, owned by the view), NULL for none. */
+const ZwProfile *zw_timing_view_get_profile (ZwTimingView *self);
+
+/* The current state (range, selected row, drag selection); the view keeps it. */
+const ZwTimingState *zw_timing_view_get_state (ZwTimingView *self);
+/* Sets the visible range (ms); t1 <= t0 fits. Clamped to the profile. */
+void zw_timing_view_set_range (ZwTimingView *self, double t0, double t1);
+/* Selects a row (-1 none); its op becomes the shared selection's selected op when the
+ * report knows it. */
+void zw_timing_view_select_row (ZwTimingView *self, gint row);
+
+/* The table's rows in their current sort order, as indices into profile->rows (g_free). */
+guint *zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out);
+/* Sorts the table by column @column (0 = op_id … see zw_timing_view_table) as a header
+ * click does; FALSE for a column that does not exist. */
+gboolean zw_timing_view_sort_by (ZwTimingView *self, guint column, gboolean descending);
+
+/* The table as rows of strings (GStrv), the first one the header, in the current order (a
+ * GPtrArray that frees its rows): what CSV export writes. */
+GPtrArray *zw_timing_view_table (ZwTimingView *self);
+
+/* Draws the view's current content (zw_timing_view_draw with its data and state). */
+void zw_timing_view_render (ZwTimingView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
+
+/* How often the timeline drew its content again (tests: hover must not). */
+guint zw_timing_view_get_n_rebuilds (ZwTimingView *self);
+
+G_END_DECLS
