@@ -1,4 +1,4 @@
-/* zw-log-view.h — a text log with search: the deploy log (.icraft/logs/*.log), xrt-run
+/* zw-log-view.h — a text log with search: the deploy log (.icraft/logs/NAME.log), xrt-run
  * --log-io output, any text file.
  *
  * A read-only monospace text view under a search entry. Typing searches (case-insensitive)

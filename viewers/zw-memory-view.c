@@ -688,12 +688,12 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   size = zw_format_bytes (c->size);
   text = g_string_new (NULL);
-  g_string_append_printf (text, _("Chunk %" G_GINT64_FORMAT ": %s (%" G_GUINT64_FORMAT " bytes)"), c->id, size, c->size);
+  g_string_append_printf (text, _("Chunk %lld: %s (%llu bytes)"), (long long) c->id, size, (unsigned long long) c->size);
   g_string_append_c (text, '\n');
   if (c->in_ocm)
-    g_string_append_printf (text, _("OCM at 0x%08" G_GINT64_MODIFIER "x"), c->ocm_addr);
+    g_string_append_printf (text, _("OCM at 0x%08llx"), (unsigned long long) c->ocm_addr);
   else
-    g_string_append_printf (text, _("FTMP offset 0x%08" G_GINT64_MODIFIER "x"), c->ftmp_offset);
+    g_string_append_printf (text, _("FTMP offset 0x%08llx"), (unsigned long long) c->ftmp_offset);
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("live from op index %d to %d"), c->first, c->last);
   g_string_append_c (text, '\n');

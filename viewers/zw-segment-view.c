@@ -287,8 +287,8 @@ zw_segment_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report
           cairo_stroke (cr);
 
           size_text = zw_format_bytes (b->size);
-          label = g_strdup_printf (_("%s  %s (%" G_GUINT64_FORMAT " bytes)"), zw_segment_type_to_string (b->type),
-                                   size_text, b->size);
+          label = g_strdup_printf (_("%s  %s (%llu bytes)"), zw_segment_type_to_string (b->type),
+                                   size_text, (unsigned long long) b->size);
           /* Labels are drawn on the segment colour, which is light in the light theme and
            * dark in the dark one: the foreground colour reads on both. */
           label_y = b->y + MIN (b->h / 2, colors->font_size * 1.1);
@@ -516,19 +516,19 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
       const ZwValueInfo *v = zw_deploy_report_find_value (report, v_id);
       const ZwOpInfo *op = zw_deploy_report_find_op (report, v->producer);
 
-      g_string_append_printf (text, _("Value %" G_GINT64_FORMAT), v->v_id);
+      g_string_append_printf (text, _("Value %lld"), (long long) v->v_id);
       if (op != NULL)
-        g_string_append_printf (text, _(", produced by op %" G_GINT64_FORMAT " (%s)"), op->op_id, op->op_class);
+        g_string_append_printf (text, _(", produced by op %lld (%s)"), (long long) op->op_id, op->op_class);
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("%" G_GUINT64_FORMAT " bytes"), v->byte_size);
+      g_string_append_printf (text, _("%llu bytes"), (unsigned long long) v->byte_size);
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("logic 0x%08" G_GINT64_MODIFIER "x, phy 0x%08" G_GINT64_MODIFIER "x"),
-                              v->logic_addr, v->phy_addr);
+      g_string_append_printf (text, _("logic 0x%08llx, phy 0x%08llx"),
+                              (unsigned long long) v->logic_addr, (unsigned long long) v->phy_addr);
       g_string_append_c (text, '\n');
       if (v->real)
         g_string_append (text, _("real"));
       else
-        g_string_append_printf (text, _("fake (inside value %" G_GINT64_FORMAT ")"), v->fake_from);
+        g_string_append_printf (text, _("fake (inside value %lld)"), (long long) v->fake_from);
       g_string_append_printf (text, _(", live from op index %d to %d"), v->first, v->last);
     }
   else

@@ -443,7 +443,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
     {
       const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
       ZwTimingLane lane = zw_timing_row_lane (row);
-      double a = geo_x (&g, starts[i]), b = geo_x (&g, starts[i] + MAX (row->total_ms, 0.0));
+      /* whole pixels: crisp edges, and the one-pixel gaps between bars stay background */
+      double a = round (geo_x (&g, starts[i])), b = round (geo_x (&g, starts[i] + MAX (row->total_ms, 0.0)));
       double y0 = g.lane_y[lane][0] + 3, y1 = g.lane_y[lane][1] - 3;
       const GArray *members = row_members (row, report);
       double parts[3];
@@ -452,7 +453,7 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
         continue;
       if (b - a < 1)
         {
-          double px = floor (a);
+          double px = a;
           Folded *f = &folded[lane];
           if (px != f->px)
             {
