@@ -786,9 +786,14 @@ plan_ftmp (Zg330Backend *self, GError **error)
 guint64
 zg330_backend_get_logic_segment_size (Zg330Backend *self, ZwSegmentType type, GError **error)
 {
-  /* FTMP depends on the options: plan with them as they are now. */
-  if (type == ZW_SEGMENT_FTMP && !self->applied && (!plan_ocm (self, error) || !plan_ftmp (self, error)))
-    return 0;
+  /* FTMP depends on the options: plan with them as they are now (launches too, so that a
+   * report of the plan shows them). */
+  if (type == ZW_SEGMENT_FTMP && !self->applied)
+    {
+      plan_launches (self);
+      if (!plan_ocm (self, error) || !plan_ftmp (self, error))
+        return 0;
+    }
   return (guint) type < ZW_N_SEGMENTS ? self->seg_size[type] : 0;
 }
 
