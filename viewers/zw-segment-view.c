@@ -538,7 +538,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
       size = zw_format_bytes (segment_size (s, col));
       g_string_append_printf (text, _("%s segment: %s"), zw_segment_type_to_string (type), size);
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("logic 0x%08" G_GINT64_MODIFIER "x, phy 0x%08" G_GINT64_MODIFIER "x"),
+      g_string_append_printf (text, _("logic 0x%08lx, phy 0x%08lx"),
                               s->logic_addr, s->phy_addr);
     }
   gtk_tooltip_set_text (tooltip, text->str);

@@ -89,8 +89,8 @@ zw_tensor_view_cell_rect (const ZwTensor *tensor, int width, int height, gint64 
 
   if (!grid_compute (tensor, width, height, &g) || c < 0 || c >= tensor->c)
     return FALSE;
-  rect[0] = g.x0 + (c % g.cols) * g.cell_w;
-  rect[1] = g.y0 + (c / g.cols) * g.cell_h;
+  rect[0] = g.x0 + floor ((c % g.cols) * g.cell_w);
+  rect[1] = g.y0 + floor ((c / g.cols) * g.cell_h);
   rect[2] = tensor->w * g.scale;
   rect[3] = tensor->h * g.scale;
   return TRUE;
@@ -111,8 +111,9 @@ zw_tensor_view_coords_at (const ZwTensor *tensor, gint64 batch, int width, int h
   if (col >= g.cols)
     return FALSE;
   c = row * g.cols + col;
-  lx = x - g.x0 - col * g.cell_w;
-  ly = y - g.y0 - row * g.cell_h;
+  /* cells start on whole pixels, as drawn */
+  lx = x - g.x0 - floor (col * g.cell_w);
+  ly = y - g.y0 - floor (row * g.cell_h);
   if (c >= tensor->c || lx >= tensor->w * g.scale || ly >= tensor->h * g.scale)
     return FALSE;
   w = MIN ((gint64) (lx / g.scale), tensor->w - 1);
@@ -159,12 +160,12 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
   pixels = cairo_image_surface_get_data (img);
   stride = cairo_image_surface_get_stride (img);
   for (int x = 0; x < cw; x++)
-    col_of[x] = MIN ((gint64) (x / g->scale), t->w - 1);
+    col_of[x] = MIN ((gint64) ((x + 0.5) / g->scale), t->w - 1);   /* the element under the pixel's centre */
   for (int y = 0; y < ch; y++)
-    row_of[y] = MIN ((gint64) (y / g->scale), t->h - 1);
+    row_of[y] = MIN ((gint64) ((y + 0.5) / g->scale), t->h - 1);
   for (gint64 c = 0; c < t->c; c++)
     {
-      int ox = (int) round ((c % g->cols) * g->cell_w), oy = (int) round ((c / g->cols) * g->cell_h);
+      int ox = (int) floor ((c % g->cols) * g->cell_w), oy = (int) floor ((c / g->cols) * g->cell_h);
       for (int y = 0; y < ch && oy + y < img_h; y++)
         {
           guint32 *line = (guint32 *) (pixels + (gsize) (oy + y) * stride);

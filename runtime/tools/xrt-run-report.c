@@ -282,13 +282,13 @@ cmd_diff (int argc, char **argv)
   if (d->first)
     {
       const ZwDumpDiffEntry *e = d->first;
-      printf (_("First divergent value: v_id %" G_GINT64_FORMAT " (op %" G_GINT64_FORMAT ")"), e->v_id, e->op_id);
+      printf (_("First divergent value: v_id %li (op %li)"), e->v_id, e->op_id);
       printf (_(" at "));
       print_coords (e->first_coords);
       printf (": A %.9g, B %.9g", e->first_a, e->first_b);
       if (e->first_has_q)
         printf (" (q %" G_GINT64_FORMAT " vs %" G_GINT64_FORMAT ")", e->first_qa, e->first_qb);
-      printf (_("; max abs error %.6g, cosine %.9f, %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " elements differ\n"),
+      printf (_("; max abs error %.6g, cosine %.9f, %lu of %lu elements differ\n"),
               e->max_abs_err, e->cosine, e->n_differ, e->n_compared);
     }
   else
@@ -456,7 +456,7 @@ load_one (const char *path, XirNetwork *net, gint64 v_id, const char *format, GE
     }
   if (manifest && !have_type && !net)
     {
-      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_PARSE, _("%s: v_id %" G_GINT64_FORMAT " is not listed; give "
+      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_PARSE, _("%s: v_id %li is not listed; give "
                    "--net NET.json to type it"), manifest_path, v_id);
       return NULL;
     }
@@ -483,9 +483,9 @@ load_one (const char *path, XirNetwork *net, gint64 v_id, const char *format, GE
       const XirValue *v = net ? xir_network_get_value (net, v_id) : NULL;
       if (!v)
         {
-          g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_PARSE, net ? _("%s: v_id %" G_GINT64_FORMAT
-                       " is not a value of the network") : _("%s: no manifest lists v_id %" G_GINT64_FORMAT
-                       "; give --net NET.json"), file, v_id);
+          g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_PARSE, net ? _("%s: v_id %li is not a value of the network")
+                                                                  : _("%s: no manifest lists v_id %li; give --net NET.json"),
+                       file, v_id);
           return NULL;
         }
       zw_dump_type_init_from_value (&type, v);
@@ -552,7 +552,7 @@ cmd_stats (int argc, char **argv)
   for (guint i = 0; i < t->rank; i++)
     printf ("%s%" G_GINT64_FORMAT, i ? "," : "", t->shape[i]);
   printf ("] %s\n", t->layout);
-  printf (_("  n=%" G_GINT64_FORMAT " c=%" G_GINT64_FORMAT " h=%" G_GINT64_FORMAT " w=%" G_GINT64_FORMAT "  %s%s\n"),
+  printf (_("  n=%li c=%li h=%li w=%li  %s%s\n"),
           t->n, t->c, t->h, t->w, t->has_quantized ? zw_tensor_elem_to_string (t->q_elem) : "float32",
           t->quantized ? (t->n_scales > 1 ? _(", quantised per channel") : _(", quantised")) : "");
   printf ("\n  %-10s %12s %10s %6s %6s %6s %14s %14s %14s %14s\n", "", _("count"), _("zero"), "NaN", "+inf", "-inf",

@@ -1,0 +1,330 @@
+/* zw-application.c — the application: command line, windows, recent files, screenshots. */
+#include "zw-application.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "zw-window.h"
+
+#define MAX_RECENT 10
+/* A screenshot run that has not finished by then has hung: give up rather than wait. */
+#define SCREENSHOT_TIMEOUT_S 300
+
+struct _ZwApplication
+{
+  GtkApplication parent_instance;
+
+  GtkStringList *recent;
+  char *screenshot;
+  char *view;
+  ZwWindow *screenshot_window;
+  gulong after_paint_id;
+  GdkFrameClock *clock;
+  guint timeout_id;
+  gboolean screenshot_taken;
+  guint frames;
+  int exit_status;
+};
+
+G_DEFINE_FINAL_TYPE (ZwApplication, zw_application, GTK_TYPE_APPLICATION)
+
+/* ---- screenshots ----------------------------------------------------------------------- */
+
+static void
+screenshot_finish (ZwApplication *self)
+{
+  g_autoptr (GError) error = NULL;
+  const char *banner = zw_window_get_banner_message (self->screenshot_window);
+
+  self->screenshot_taken = TRUE;
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  if (!zw_window_save_png (self->screenshot_window, self->screenshot, &error))
+    {
+      g_printerr ("zhuge-workbench: %s: %s\n", self->screenshot, error->message);
+      self->exit_status = 1;
+    }
+  else if (banner != NULL)
+    {
+      g_printerr ("zhuge-workbench: %s\n", banner);
+      self->exit_status = 1;
+    }
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, ZwApplication *self)
+{
+  /* rows bound during the first frame's layout (the run history's) resize in the next
+   * one: take the second frame */
+  if (++self->frames < 2)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self->screenshot_window));
+      return;
+    }
+  g_signal_handler_disconnect (clock, self->after_paint_id);
+  self->after_paint_id = 0;
+  g_clear_object (&self->clock);
+  screenshot_finish (self);
+}
+
+/* Called whenever something the screenshot waits for changes: once the window is mapped
+ * and the first run has finished or failed, the next frame after its paint is taken. */
+static void
+screenshot_check (ZwApplication *self)
+{
+  ZwWindow *win = self->screenshot_window;
+
+  if (win == NULL || self->screenshot_taken || self->clock != NULL)
+    return;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (win)) || zw_window_get_busy (win))
+    return;
+  if (g_list_model_get_n_items (zw_window_get_runs (win)) == 0 && zw_window_get_banner_message (win) == NULL)
+    return;
+  self->frames = 0;
+  self->clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (win)));
+  self->after_paint_id = g_signal_connect (self->clock, "after-paint", G_CALLBACK (on_after_paint), self);
+  gtk_widget_queue_draw (GTK_WIDGET (win));
+}
+
+static void
+on_window_notify (GObject *object, GParamSpec *pspec, ZwApplication *self)
+{
+  (void) object;
+  (void) pspec;
+  screenshot_check (self);
+}
+
+static void
+on_window_map (GtkWidget *widget, ZwApplication *self)
+{
+  (void) widget;
+  screenshot_check (self);
+}
+
+static void
+on_runs_changed (GListModel *model, guint position, guint removed, guint added, ZwApplication *self)
+{
+  (void) model;
+  (void) position;
+  (void) removed;
+  (void) added;
+  screenshot_check (self);
+}
+
+static gboolean
+on_screenshot_timeout (gpointer data)
+{
+  ZwApplication *self = data;
+
+  self->timeout_id = 0;
+  g_printerr ("zhuge-workbench: --screenshot: no run finished within %d s\n", SCREENSHOT_TIMEOUT_S);
+  self->exit_status = 1;
+  g_application_quit (G_APPLICATION (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- windows ------------------------------------------------------------------------------ */
+
+static ZwWindow *
+new_window (ZwApplication *self)
+{
+  ZwWindow *win = ZW_WINDOW (zw_window_new (GTK_APPLICATION (self)));
+
+  if (self->view != NULL)
+    g_object_set (win, "view", self->view, NULL);
+  if (self->screenshot != NULL && self->screenshot_window == NULL)
+    {
+      self->screenshot_window = win;
+      g_signal_connect_object (win, "notify::busy", G_CALLBACK (on_window_notify), self, 0);
+      g_signal_connect_object (win, "notify::banner-message", G_CALLBACK (on_window_notify), self, 0);
+      g_signal_connect_object (win, "map", G_CALLBACK (on_window_map), self, 0);
+      g_signal_connect_object (zw_window_get_runs (win), "items-changed", G_CALLBACK (on_runs_changed), self, 0);
+      self->timeout_id = g_timeout_add_seconds (SCREENSHOT_TIMEOUT_S, on_screenshot_timeout, self);
+    }
+  return win;
+}
+
+static void
+zw_application_activate (GApplication *app)
+{
+  ZwApplication *self = ZW_APPLICATION (app);
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  ZwWindow *win;
+
+  if (active != NULL && self->screenshot == NULL)
+    {
+      gtk_window_present (active);
+      return;
+    }
+  win = new_window (self);
+  gtk_window_present (GTK_WINDOW (win));
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.open-demo", NULL);
+}
+
+static void
+zw_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
+{
+  ZwApplication *self = ZW_APPLICATION (app);
+
+  (void) hint;
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *path = g_file_get_path (files[i]);
+      ZwWindow *win;
+      if (path == NULL)
+        continue;
+      win = new_window (self);
+      gtk_window_present (GTK_WINDOW (win));
+      /* a screenshot cannot wait for an answer: missing params are synthesised */
+      zw_window_open (win, path, self->screenshot != NULL);
+      if (self->screenshot != NULL)
+        break;
+    }
+}
+
+static int
+zw_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  ZwApplication *self = ZW_APPLICATION (app);
+  static const char *views[] = { "segments", "memory", "ocm", "merges", NULL };
+
+  g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
+  g_variant_dict_lookup (options, "view", "s", &self->view);
+  if (self->view != NULL && !g_strv_contains (views, self->view))
+    {
+      g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm or merges)\n"), self->view);
+      return 2;
+    }
+  if (self->screenshot != NULL)
+    /* a screenshot is its own process: never hand the work to a running instance */
+    g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+  return -1;
+}
+
+static void
+zw_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+
+  G_APPLICATION_CLASS (zw_application_parent_class)->startup (app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+}
+
+static void
+action_quit (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
+
+  (void) action;
+  (void) param;
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+}
+
+static void
+zw_application_dispose (GObject *object)
+{
+  ZwApplication *self = ZW_APPLICATION (object);
+
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  if (self->clock != NULL && self->after_paint_id != 0)
+    g_signal_handler_disconnect (self->clock, self->after_paint_id);
+  self->after_paint_id = 0;
+  g_clear_object (&self->clock);
+  g_clear_object (&self->recent);
+  G_OBJECT_CLASS (zw_application_parent_class)->dispose (object);
+}
+
+static void
+zw_application_finalize (GObject *object)
+{
+  ZwApplication *self = ZW_APPLICATION (object);
+
+  g_free (self->screenshot);
+  g_free (self->view);
+  G_OBJECT_CLASS (zw_application_parent_class)->finalize (object);
+}
+
+static void
+zw_application_class_init (ZwApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = zw_application_dispose;
+  object_class->finalize = zw_application_finalize;
+  app_class->activate = zw_application_activate;
+  app_class->open = zw_application_open;
+  app_class->startup = zw_application_startup;
+  app_class->handle_local_options = zw_application_handle_local_options;
+}
+
+static void
+zw_application_init (ZwApplication *self)
+{
+  const GOptionEntry entries[] = {
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("The view to show: segments, memory, ocm or merges"),
+      N_("NAME") },
+    { NULL }
+  };
+  const GActionEntry actions[] = {
+    { .name = "quit", .activate = action_quit },
+  };
+
+  self->recent = gtk_string_list_new (NULL);
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[NET.json | REPORT.json]"));
+  g_application_set_option_context_summary (
+      G_APPLICATION (self),
+      _("Shows how the ZG330 runtime deploys a network on the simulated board mock://zg330: segments, memory, "
+        "OCM options and hardop merges. With no file, opens the bundled YOLOv5s-like demo."));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+}
+
+ZwApplication *
+zw_application_new (void)
+{
+  return g_object_new (ZW_TYPE_APPLICATION, "application-id", ZW_APPLICATION_ID, "flags",
+                       G_APPLICATION_HANDLES_OPEN, NULL);
+}
+
+GListModel *
+zw_application_get_recent (ZwApplication *self)
+{
+  g_return_val_if_fail (ZW_IS_APPLICATION (self), NULL);
+  return G_LIST_MODEL (self->recent);
+}
+
+void
+zw_application_add_recent (ZwApplication *self, const char *path)
+{
+  guint n;
+
+  g_return_if_fail (ZW_IS_APPLICATION (self));
+  g_return_if_fail (path != NULL);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->recent, i), path) == 0)
+      {
+        if (i == 0)
+          return;
+        gtk_string_list_remove (self->recent, i);
+        break;
+      }
+  gtk_string_list_splice (self->recent, 0, 0, (const char *const[]) { path, NULL });
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
+  if (n > MAX_RECENT)
+    gtk_string_list_splice (self->recent, MAX_RECENT, n - MAX_RECENT, NULL);
+}
+
+int
+zw_application_get_exit_status (ZwApplication *self)
+{
+  g_return_val_if_fail (ZW_IS_APPLICATION (self), 1);
+  return self->exit_status;
+}

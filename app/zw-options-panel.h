@@ -1,0 +1,31 @@
+/* zw-options-panel.h — the ZG330Backend options and device what-ifs of the next run.
+ *
+ * Shows and edits, as properties (G_PARAM_EXPLICIT_NOTIFY; the window binds them):
+ *   "merge-hardop"  gboolean   (disableMergeHardOp when FALSE)
+ *   "etm-optimize"  gboolean   (disableEtmOptimize when FALSE)
+ *   "ocm-option"    string     "none", "option1", "option2", "option3" or "best"
+ *   "ocm-chosen"    string     what Best score chose, shown beside it (NULL: nothing yet)
+ *   "ocm-kib"       guint      device profile: OCM size in KiB
+ *   "icore-mhz"     double     device profile: icore clock in MHz
+ *   "etm-gbps"      double     device profile: ETM bandwidth in GB/s (1e9 bytes/s)
+ *   "iterations"    guint      forwards per Forward
+ *   "editable"      gboolean   FALSE for an offline log: everything is shown read-only
+ * Its Apply and Forward buttons activate "win.apply" and "win.forward".
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "report/zw-deploy-report.h"
+
+G_BEGIN_DECLS
+
+#define ZW_TYPE_OPTIONS_PANEL (zw_options_panel_get_type ())
+G_DECLARE_FINAL_TYPE (ZwOptionsPanel, zw_options_panel, ZW, OPTIONS_PANEL, GtkWidget)
+
+GtkWidget *zw_options_panel_new (void);
+
+/* "none", "option1", "option2", "option3", "best" <-> ZwOcmOpt (FALSE for other text). */
+const char *zw_options_panel_ocm_to_id (ZwOcmOpt opt);
+gboolean zw_options_panel_ocm_from_id (const char *id, ZwOcmOpt *out);
+
+G_END_DECLS

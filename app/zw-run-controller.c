@@ -1,0 +1,701 @@
+/* zw-run-controller.c — open, apply and forward in a worker thread (see the header). */
+#include "zw-run-controller.h"
+
+#include <glib/gi18n.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#include "devices/zg330-sim.h"
+#include "xrt/xrt-session.h"
+#include "xrt/xrt-tensor.h"
+
+G_DEFINE_QUARK (zw-run-controller-error-quark, zw_run_controller_error)
+
+/* One queued or running piece of work. Everything the worker touches is in here and owned
+ * by it while it runs: the main thread reads the results only after the task returns. */
+typedef struct {
+  guint serial;
+  ZwRunController *controller;   /* weak: for progress; the task keeps the source alive */
+  GMainContext *context;
+  /* request */
+  char *load_path;               /* NULL: use @net */
+  gboolean synthetic_params;
+  ZwRunMode mode;
+  guint iterations;
+  ZwRunOptions options;
+  Zg330Profile *base_profile;
+  /* in/out */
+  XirNetwork *net;
+  XrtSession *session;           /* reused for Forward with the same options */
+  ZwRunOptions session_options;
+  /* out */
+  ZwRun *run;
+  gboolean params_missing;
+} ZwJob;
+
+struct _ZwRunController
+{
+  GObject parent_instance;
+
+  Zg330Profile *base_profile;
+  ZwRunOptions options;
+
+  XirNetwork *net;
+  char *net_path;
+  XrtSession *session;
+  ZwRunOptions session_options;
+
+  GCancellable *cancellable;     /* of the running job, NULL when idle */
+  gboolean running_load;
+  guint serial;
+  /* the queued request (coalesced) */
+  gboolean pending;
+  char *pending_path;
+  gboolean pending_synthetic;
+  ZwRunMode pending_mode;
+  guint pending_iterations;
+
+  double progress;
+  char *status;
+};
+
+G_DEFINE_FINAL_TYPE (ZwRunController, zw_run_controller, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_BUSY, PROP_PROGRESS, PROP_STATUS, N_PROPS };
+enum { RUN_FINISHED, NETWORK_LOADED, FAILED, N_SIGNALS };
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void start_next (ZwRunController *self);
+
+static void
+zw_job_free (ZwJob *job)
+{
+  g_free (job->load_path);
+  g_clear_pointer (&job->base_profile, zg330_profile_free);
+  g_clear_pointer (&job->net, xir_network_unref);
+  g_clear_pointer (&job->session, xrt_session_unref);
+  g_clear_pointer (&job->context, g_main_context_unref);
+  g_clear_object (&job->run);
+  g_free (job);
+}
+
+static void
+set_progress (ZwRunController *self, double progress, const char *status)
+{
+  if (self->progress != progress)
+    {
+      self->progress = progress;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+    }
+  if (g_strcmp0 (self->status, status) != 0)
+    {
+      g_free (self->status);
+      self->status = g_strdup (status);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+    }
+}
+
+/* ---- worker side ------------------------------------------------------------ */
+
+typedef struct {
+  ZwRunController *controller;
+  guint serial;
+  double fraction;
+  char *status;
+} ZwProgress;
+
+static void
+zw_progress_free (gpointer data)
+{
+  ZwProgress *p = data;
+
+  g_object_unref (p->controller);
+  g_free (p->status);
+  g_free (p);
+}
+
+static gboolean
+progress_in_main (gpointer data)
+{
+  ZwProgress *p = data;
+
+  /* a late report of a job that has been superseded is dropped */
+  if (p->serial == p->controller->serial && p->controller->cancellable != NULL)
+    set_progress (p->controller, p->fraction, p->status);
+  return G_SOURCE_REMOVE;
+}
+
+/* Called from the worker: hands the figure to the main loop, never waits for it. */
+static void
+job_report (ZwJob *job, double fraction, const char *status)
+{
+  ZwProgress *p = g_new0 (ZwProgress, 1);
+
+  p->controller = g_object_ref (job->controller);
+  p->serial = job->serial;
+  p->fraction = CLAMP (fraction, 0.0, 1.0);
+  p->status = g_strdup (status);
+  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, progress_in_main, p, zw_progress_free);
+}
+
+static gboolean
+is_deploy_report (const cJSON *root)
+{
+  const cJSON *format = cJSON_GetObjectItemCaseSensitive (root, "format");
+
+  return cJSON_IsString (format) && strcmp (format->valuestring, "zhuge-deploy-report") == 0;
+}
+
+/* The .raw beside a network JSON: NET.json -> NET.raw. */
+static char *
+raw_path_for (const char *json_path)
+{
+  if (g_str_has_suffix (json_path, ".json"))
+    return g_strdup_printf ("%.*s.raw", (int) (strlen (json_path) - 5), json_path);
+  return g_strconcat (json_path, ".raw", NULL);
+}
+
+static gboolean
+job_load (ZwJob *job, GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *raw = NULL;
+  gsize length = 0;
+  cJSON *root;
+
+  if (!g_file_get_contents (job->load_path, &contents, &length, error))
+    return FALSE;
+
+  /* A deploy log and a network are both JSON: tell them apart by the log's "format". */
+  root = cJSON_ParseWithLength (contents, length);
+  if (root != NULL && is_deploy_report (root))
+    {
+      g_autoptr (ZwDeployReport) report = zw_deploy_report_from_json (root, job->load_path, error);
+      cJSON_Delete (root);
+      if (report == NULL)
+        return FALSE;
+      job->run = zw_run_new_from_log (report, job->load_path);
+      return TRUE;
+    }
+  cJSON_Delete (root);
+
+  job->net = xir_network_new_from_json_data (contents, length, job->load_path, error);
+  if (job->net == NULL)
+    return FALSE;
+
+  raw = raw_path_for (job->load_path);
+  if (g_file_test (raw, G_FILE_TEST_EXISTS))
+    {
+      g_autoptr (GError) local = NULL;
+      if (xir_network_load_params_from_file (job->net, raw, &local))
+        return TRUE;
+      if (!job->synthetic_params)
+        {
+          job->params_missing = TRUE;
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+    }
+  else if (!job->synthetic_params)
+    {
+      job->params_missing = TRUE;
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_PARAMS,
+                   _("%s: no params file %s beside it"), job->load_path, raw);
+      return FALSE;
+    }
+  /* the same seed as xrt-run, so the CLI and the workbench deploy the same bytes */
+  xir_network_fake_params (job->net, 330);
+  return TRUE;
+}
+
+/* The panel edits MHz and GB/s: a value that round-trips to the profile's is unchanged. */
+static gboolean
+differs (double a, double b)
+{
+  return fabs (a - b) > 1e-9 * fabs (b);
+}
+
+static Zg330Profile *
+job_profile (ZwJob *job, GError **error)
+{
+  g_autoptr (Zg330Profile) profile = zg330_profile_copy (job->base_profile);
+
+  if (profile->ocm_bytes != job->options.ocm_bytes
+      && !zg330_profile_set_ocm_bytes (profile, job->options.ocm_bytes, error))
+    return NULL;
+  if (differs (job->options.icore_clock_hz, profile->icore_clock_hz)
+      && !zg330_profile_set_icore_clock_hz (profile, job->options.icore_clock_hz, error))
+    return NULL;
+  if (differs (job->options.etm_bandwidth, profile->etm_bandwidth)
+      && !zg330_profile_set_etm_bandwidth (profile, job->options.etm_bandwidth, error))
+    return NULL;
+  return g_steal_pointer (&profile);
+}
+
+static gboolean
+job_apply (ZwJob *job, GError **error)
+{
+  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  g_autoptr (Zg330Profile) profile = NULL;
+  g_autoptr (XrtDevice) device = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtSession) session = NULL;
+  Zg330Backend *zg;
+  XrtDevice *devices[2] = { NULL, NULL };
+
+  if ((profile = job_profile (job, error)) == NULL)
+    return FALSE;
+  /* a board per deployment: the profile may size its stores */
+  if ((device = zg330_sim_open (profile, "mock://zg330", error)) == NULL)
+    return FALSE;
+  devices[0] = device;
+  if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
+    return FALSE;
+  if ((session = xrt_session_new (view, types, devices, 2, error)) == NULL)
+    return FALSE;
+  zg = xrt_session_get_zg330_backend (session);
+  if (zg == NULL)
+    {
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                   _("%s: the network has no HardOp for the ZG330"), xir_network_get_path (job->net));
+      return FALSE;
+    }
+  if (!zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
+    return FALSE;
+  if (!xrt_session_apply (session, error))
+    return FALSE;
+  g_clear_pointer (&job->session, xrt_session_unref);
+  job->session = g_steal_pointer (&session);
+  job->session_options = job->options;
+  return TRUE;
+}
+
+/* Deterministic inputs (the same recipe as `xrt-run run` without --input). */
+static GPtrArray *
+make_inputs (XirNetwork *net, XirNetworkView *view, guint iteration, GError **error)
+{
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  GPtrArray *values = xir_network_view_get_inputs (view);
+
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      gsize size = v->storage_bytes;
+      g_autofree guint8 *bytes = g_malloc (MAX (size, 1));
+      GRand *rand = g_rand_new_with_seed (1000 + iteration * 31 + k);
+      XrtTensor *t;
+
+      for (gsize i = 0; i < size; i++)
+        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+      g_rand_free (rand);
+      if ((t = xrt_tensor_new_host (net, v, bytes, size, error)) == NULL)
+        return NULL;
+      g_ptr_array_add (inputs, t);
+    }
+  return g_steal_pointer (&inputs);
+}
+
+typedef struct {
+  ZwJob *job;
+  guint iteration;
+  guint n_steps;
+  guint step;
+} ZwStepCounter;
+
+static void
+on_step (XrtSession *session, const XrtForward *step, GPtrArray *outputs, gpointer user_data)
+{
+  ZwStepCounter *c = user_data;
+  g_autofree char *status = NULL;
+
+  (void) session;
+  (void) step;
+  (void) outputs;
+  /* a report every few steps is enough for a progress bar */
+  if (c->step++ % 8 != 0)
+    return;
+  status = g_strdup_printf (_("Forward %u of %u"), c->iteration + 1, c->job->iterations);
+  job_report (c->job, 0.3 + 0.7 * (c->iteration * c->n_steps + c->step) / (double) (c->job->iterations * c->n_steps),
+              status);
+}
+
+static gboolean
+job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **error)
+{
+  XirNetworkView *view = xrt_session_get_view (job->session);
+  ZwStepCounter counter = { job, 0, MAX (xrt_session_get_forwards (job->session)->len, 1), 0 };
+  gboolean ok = TRUE;
+
+  xrt_session_set_pre_callback (job->session, on_step, &counter);
+  for (guint i = 0; i < job->iterations && ok; i++)
+    {
+      g_autoptr (GPtrArray) inputs = NULL;
+      g_autoptr (GPtrArray) outputs = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      counter.iteration = i;
+      counter.step = 0;
+      if ((inputs = make_inputs (job->net, view, i, error)) == NULL)
+        ok = FALSE;
+      else if ((outputs = xrt_session_forward (job->session, inputs, error)) == NULL)
+        ok = FALSE;
+    }
+  xrt_session_set_pre_callback (job->session, NULL, NULL);
+  *total_ms = xrt_session_get_total_time (job->session);
+  return ok;
+}
+
+static gboolean
+options_equal (const ZwRunOptions *a, const ZwRunOptions *b)
+{
+  return a->merge_hardop == b->merge_hardop && a->etm_optimize == b->etm_optimize && a->ocm == b->ocm
+         && a->ocm_bytes == b->ocm_bytes && !differs (a->icore_clock_hz, b->icore_clock_hz)
+         && !differs (a->etm_bandwidth, b->etm_bandwidth);
+}
+
+static void
+job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ZwJob *job = task_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwDeployReport) report = NULL;
+  double total_ms = -1;
+  guint iterations = 0;
+
+  (void) source;
+  if (job->load_path != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (job->load_path);
+      g_autofree char *status = g_strdup_printf (_("Loading %s"), base);
+      job_report (job, 0.02, status);
+      if (!job_load (job, &error))
+        goto fail;
+      if (job->run != NULL) /* a deploy log: nothing to run */
+        goto done;
+    }
+  if (job->net == NULL)
+    {
+      g_set_error (&error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK, _("No network is open"));
+      goto fail;
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    goto fail;
+
+  if (job->mode != ZW_RUN_MODE_FORWARD || job->session == NULL || !options_equal (&job->options, &job->session_options))
+    {
+      job_report (job, 0.1, _("Applying"));
+      if (!job_apply (job, &error))
+        goto fail;
+    }
+  report = zg330_backend_get_report (xrt_session_get_zg330_backend (job->session));
+  if (job->mode != ZW_RUN_MODE_APPLY && job->iterations > 0)
+    {
+      if (!job_forward (job, cancellable, &total_ms, &error))
+        goto fail;
+      iterations = job->iterations;
+    }
+  job->run = zw_run_new (report, iterations > 0 ? ZW_RUN_FORWARD : ZW_RUN_APPLY, iterations, total_ms);
+
+done:
+  job_report (job, 1.0, _("Done"));
+  g_task_return_boolean (task, TRUE);
+  return;
+
+fail:
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+/* ---- main thread ------------------------------------------------------------- */
+
+static void
+job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  ZwRunController *self = ZW_RUN_CONTROLLER (source);
+  GTask *task = G_TASK (result);
+  ZwJob *job = g_task_get_task_data (task);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (task, &error);
+
+  (void) user_data;
+  g_clear_object (&self->cancellable);
+  set_progress (self, 0.0, NULL);
+
+  /* what the worker made becomes current whether or not the rest of the job succeeded:
+   * a network that loaded but failed to apply is still the open network */
+  if (job->load_path != NULL && job->net != NULL && !job->params_missing)
+    {
+      g_clear_pointer (&self->net, xir_network_unref);
+      self->net = xir_network_ref (job->net);
+      g_free (self->net_path);
+      self->net_path = g_strdup (job->load_path);
+      g_clear_pointer (&self->session, xrt_session_unref);
+      g_signal_emit (self, signals[NETWORK_LOADED], 0, job->load_path);
+    }
+  if (job->session != NULL && job->net == self->net)
+    {
+      if (self->session != job->session)
+        {
+          g_clear_pointer (&self->session, xrt_session_unref);
+          self->session = xrt_session_ref (job->session);
+        }
+      self->session_options = job->session_options;
+    }
+
+  if (ok && job->run != NULL)
+    g_signal_emit (self, signals[RUN_FINISHED], 0, job->run);
+  else if (!ok && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_signal_emit (self, signals[FAILED], 0, error, job->load_path, job->params_missing);
+
+  if (!self->pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  start_next (self);
+}
+
+static void
+start_next (ZwRunController *self)
+{
+  g_autoptr (GTask) task = NULL;
+  ZwJob *job;
+
+  if (self->cancellable != NULL || !self->pending)
+    return;
+  self->pending = FALSE;
+
+  job = g_new0 (ZwJob, 1);
+  job->serial = ++self->serial;
+  job->controller = self;
+  job->context = g_main_context_ref_thread_default ();
+  job->load_path = g_steal_pointer (&self->pending_path);
+  job->synthetic_params = self->pending_synthetic;
+  job->mode = self->pending_mode;
+  job->iterations = self->pending_iterations;
+  job->options = self->options;
+  job->base_profile = zg330_profile_copy (self->base_profile);
+  if (job->load_path == NULL && self->net != NULL)
+    {
+      job->net = xir_network_ref (self->net);
+      if (self->session != NULL)
+        {
+          job->session = xrt_session_ref (self->session);
+          job->session_options = self->session_options;
+        }
+    }
+
+  self->running_load = job->load_path != NULL;
+  self->cancellable = g_cancellable_new ();
+  set_progress (self, 0.0, _("Starting"));
+  task = g_task_new (self, self->cancellable, job_done, NULL);
+  g_task_set_source_tag (task, start_next);
+  g_task_set_task_data (task, job, (GDestroyNotify) zw_job_free);
+  /* the job reports its own cancellation between steps */
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, job_thread);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+void
+zw_run_controller_open (ZwRunController *self, const char *path, gboolean synthetic_params, guint iterations)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (path != NULL);
+
+  /* a new file supersedes everything, including a load in progress */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_free (self->pending_path);
+  self->pending_path = g_strdup (path);
+  self->pending_synthetic = synthetic_params;
+  self->pending_mode = iterations > 0 ? ZW_RUN_MODE_RUN : ZW_RUN_MODE_APPLY;
+  self->pending_iterations = iterations;
+  self->pending = TRUE;
+  start_next (self);
+}
+
+void
+zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint iterations)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+
+  /* a run in progress is stale now; a load in progress is not (its network is what the
+   * request is about), so it finishes and the request follows it */
+  if (self->cancellable != NULL && !self->running_load)
+    g_cancellable_cancel (self->cancellable);
+  if (self->pending && self->pending_path != NULL)
+    {
+      /* keep the queued load; it runs with the latest options anyway */
+      self->pending_mode = mode == ZW_RUN_MODE_FORWARD ? ZW_RUN_MODE_RUN : mode;
+      self->pending_iterations = iterations;
+    }
+  else
+    {
+      self->pending_mode = mode;
+      self->pending_iterations = iterations;
+    }
+  self->pending = TRUE;
+  start_next (self);
+}
+
+void
+zw_run_controller_cancel (ZwRunController *self)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+
+  self->pending = FALSE;
+  g_clear_pointer (&self->pending_path, g_free);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+/* ---- object ------------------------------------------------------------------- */
+
+static void
+zw_run_controller_dispose (GObject *object)
+{
+  ZwRunController *self = ZW_RUN_CONTROLLER (object);
+
+  /* a running task holds a reference, so dispose only runs when idle */
+  self->pending = FALSE;
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->session, xrt_session_unref);
+  g_clear_pointer (&self->net, xir_network_unref);
+  G_OBJECT_CLASS (zw_run_controller_parent_class)->dispose (object);
+}
+
+static void
+zw_run_controller_finalize (GObject *object)
+{
+  ZwRunController *self = ZW_RUN_CONTROLLER (object);
+
+  g_clear_pointer (&self->base_profile, zg330_profile_free);
+  g_free (self->net_path);
+  g_free (self->pending_path);
+  g_free (self->status);
+  G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
+}
+
+static void
+zw_run_controller_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  ZwRunController *self = ZW_RUN_CONTROLLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY: g_value_set_boolean (value, zw_run_controller_get_busy (self)); break;
+    case PROP_PROGRESS: g_value_set_double (value, self->progress); break;
+    case PROP_STATUS: g_value_set_string (value, self->status); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_run_controller_class_init (ZwRunControllerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = zw_run_controller_dispose;
+  object_class->finalize = zw_run_controller_finalize;
+  object_class->get_property = zw_run_controller_get_property;
+
+  properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
+  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0, 1, 0, ro);
+  properties[PROP_STATUS] = g_param_spec_string ("status", NULL, NULL, NULL, ro);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[RUN_FINISHED] = g_signal_new ("run-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                        NULL, G_TYPE_NONE, 1, ZW_TYPE_RUN);
+  signals[NETWORK_LOADED] = g_signal_new ("network-loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                          NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                  G_TYPE_NONE, 3, G_TYPE_ERROR, G_TYPE_STRING, G_TYPE_BOOLEAN);
+}
+
+static void
+zw_run_controller_init (ZwRunController *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  self->base_profile = zg330_profile_load_default (&error);
+  if (self->base_profile == NULL)
+    {
+      g_warning ("%s; using the built-in ZG330 profile", error->message);
+      self->base_profile = zg330_profile_new_builtin ();
+    }
+  self->options.merge_hardop = TRUE;
+  self->options.etm_optimize = TRUE;
+  self->options.ocm = ZW_OCM_BEST_SCORE;
+  self->options.ocm_bytes = self->base_profile->ocm_bytes;
+  self->options.icore_clock_hz = self->base_profile->icore_clock_hz;
+  self->options.etm_bandwidth = self->base_profile->etm_bandwidth;
+}
+
+ZwRunController *
+zw_run_controller_new (void)
+{
+  return g_object_new (ZW_TYPE_RUN_CONTROLLER, NULL);
+}
+
+const Zg330Profile *
+zw_run_controller_get_base_profile (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->base_profile;
+}
+
+void
+zw_run_controller_set_options (ZwRunController *self, const ZwRunOptions *options)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (options != NULL);
+  self->options = *options;
+}
+
+void
+zw_run_controller_get_options (ZwRunController *self, ZwRunOptions *options)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (options != NULL);
+  *options = self->options;
+}
+
+gboolean
+zw_run_controller_get_busy (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
+  return self->cancellable != NULL || self->pending;
+}
+
+double
+zw_run_controller_get_progress (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), 0);
+  return self->progress;
+}
+
+const char *
+zw_run_controller_get_status (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->status;
+}
+
+const char *
+zw_run_controller_get_network_path (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->net_path;
+}
+
+gboolean
+zw_run_controller_has_network (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
+  return self->net != NULL;
+}

@@ -1,0 +1,85 @@
+/* zw-run-controller.h — the background side of the workbench: open, apply and forward.
+ *
+ * Every piece of work (loading a network or a deploy log, apply, forwards) runs in a GTask
+ * worker thread with a GCancellable; the main thread only queues requests and receives
+ * results, so the UI never waits on the runtime. One job runs at a time: a new request
+ * while one runs cancels it (at its next step: apply itself cannot be interrupted) and runs
+ * after it; requests queued meanwhile coalesce into the latest.
+ *
+ * Each apply opens its own simulated board (mock://zg330) with the device profile of the
+ * request, so what-ifs that size the stores (OCM size) need no special path, and builds a
+ * new backend and session (the backend's options are before-apply only). The session of
+ * the last apply is kept for Forward with unchanged options.
+ *
+ * Signals (main thread):
+ *   "run-finished"   (ZwRun *run)                        a new run (live or a log)
+ *   "network-loaded" (const char *path)                   a network became current
+ *   "failed"         (GError *error, const char *path, gboolean params_missing)
+ *                    a request failed; @params_missing: the network loaded but its .raw is
+ *                    missing or bad (open again with synthetic params to go on)
+ * Properties: "busy" (gboolean), "progress" (double 0..1), "status" (string), all read-only.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include "devices/zg330-timing.h"
+#include "report/zw-deploy-report.h"
+#include "zw-run.h"
+
+G_BEGIN_DECLS
+
+#define ZW_RUN_CONTROLLER_ERROR (zw_run_controller_error_quark ())
+GQuark zw_run_controller_error_quark (void);
+
+typedef enum {
+  ZW_RUN_CONTROLLER_ERROR_NO_PARAMS,   /* the network's .raw is missing or does not load */
+  ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,  /* apply or forward with no network open */
+} ZwRunControllerError;
+
+/* What to do after (or instead of) loading. */
+typedef enum {
+  ZW_RUN_MODE_APPLY,    /* a new deployment, no forward */
+  ZW_RUN_MODE_FORWARD,  /* forwards on the last deployment (a new one if options changed) */
+  ZW_RUN_MODE_RUN,      /* a new deployment, then forwards */
+} ZwRunMode;
+
+/* The backend options and device what-ifs of a request. */
+typedef struct {
+  gboolean merge_hardop;
+  gboolean etm_optimize;
+  ZwOcmOpt ocm;
+  guint64 ocm_bytes;       /* device profile: OCM size */
+  double icore_clock_hz;   /* device profile: icore clock */
+  double etm_bandwidth;    /* device profile: ETM bytes per second */
+} ZwRunOptions;
+
+#define ZW_TYPE_RUN_CONTROLLER (zw_run_controller_get_type ())
+G_DECLARE_FINAL_TYPE (ZwRunController, zw_run_controller, ZW, RUN_CONTROLLER, GObject)
+
+/* A controller with no network; options from the default device profile. */
+ZwRunController *zw_run_controller_new (void);
+
+/* The device profile the what-ifs start from (borrowed). */
+const Zg330Profile *zw_run_controller_get_base_profile (ZwRunController *self);
+/* Options of the next request (copied). Does not start anything. */
+void zw_run_controller_set_options (ZwRunController *self, const ZwRunOptions *options);
+void zw_run_controller_get_options (ZwRunController *self, ZwRunOptions *options);
+
+/* Opens @path: a network JSON (then deploys and forwards @iterations times, 0 = apply
+ * only) or a deploy log JSON (a ZW_RUN_LOG run). @synthetic_params: fill the params with
+ * synthetic data when the .raw beside the JSON is missing or bad (else "failed" with
+ * params_missing). Supersedes any work in progress. */
+void zw_run_controller_open (ZwRunController *self, const char *path, gboolean synthetic_params, guint iterations);
+/* Queues an apply / forward / run of the current network with the current options. */
+void zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint iterations);
+/* Cancels the job in progress and drops queued requests. */
+void zw_run_controller_cancel (ZwRunController *self);
+
+gboolean zw_run_controller_get_busy (ZwRunController *self);
+double zw_run_controller_get_progress (ZwRunController *self);
+const char *zw_run_controller_get_status (ZwRunController *self);
+/* The current network's file, or NULL. */
+const char *zw_run_controller_get_network_path (ZwRunController *self);
+gboolean zw_run_controller_has_network (ZwRunController *self);
+
+G_END_DECLS

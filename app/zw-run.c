@@ -1,0 +1,345 @@
+/* zw-run.c — one run of the workbench (see zw-run.h). */
+#include "zw-run.h"
+
+#include <glib/gi18n.h>
+#include "zw-selection.h"
+
+struct _ZwRun
+{
+  GObject parent_instance;
+
+  ZwDeployReport *report;
+  ZwRunKind kind;
+  char *path;
+  guint index;
+  guint64 ocm_bytes;
+  guint iterations;
+  double total_ms;
+  gboolean compare;
+};
+
+G_DEFINE_FINAL_TYPE (ZwRun, zw_run, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_REPORT,
+  PROP_KIND,
+  PROP_INDEX,
+  PROP_MERGE_HARDOP,
+  PROP_ETM_OPTIMIZE,
+  PROP_OCM_REQUESTED,
+  PROP_OCM_CHOSEN,
+  PROP_FTMP_BYTES,
+  PROP_OCM_BYTES,
+  PROP_N_LAUNCHES,
+  PROP_ITERATIONS,
+  PROP_TOTAL_MS,
+  PROP_COMPARE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+zw_run_finalize (GObject *object)
+{
+  ZwRun *self = ZW_RUN (object);
+
+  g_clear_pointer (&self->report, zw_deploy_report_unref);
+  g_clear_pointer (&self->path, g_free);
+  G_OBJECT_CLASS (zw_run_parent_class)->finalize (object);
+}
+
+static void
+zw_run_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  ZwRun *self = ZW_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_REPORT: g_value_set_boxed (value, self->report); break;
+    case PROP_KIND: g_value_set_int (value, self->kind); break;
+    case PROP_INDEX: g_value_set_uint (value, self->index); break;
+    case PROP_MERGE_HARDOP: g_value_set_boolean (value, zw_run_get_merge_hardop (self)); break;
+    case PROP_ETM_OPTIMIZE: g_value_set_boolean (value, zw_run_get_etm_optimize (self)); break;
+    case PROP_OCM_REQUESTED: g_value_set_int (value, zw_run_get_ocm_requested (self)); break;
+    case PROP_OCM_CHOSEN: g_value_set_int (value, zw_run_get_ocm_chosen (self)); break;
+    case PROP_FTMP_BYTES: g_value_set_uint64 (value, zw_run_get_ftmp_bytes (self)); break;
+    case PROP_OCM_BYTES: g_value_set_uint64 (value, self->ocm_bytes); break;
+    case PROP_N_LAUNCHES: g_value_set_uint (value, zw_run_get_n_launches (self)); break;
+    case PROP_ITERATIONS: g_value_set_uint (value, self->iterations); break;
+    case PROP_TOTAL_MS: g_value_set_double (value, self->total_ms); break;
+    case PROP_COMPARE: g_value_set_boolean (value, self->compare); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_run_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  ZwRun *self = ZW_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_INDEX: zw_run_set_index (self, g_value_get_uint (value)); break;
+    case PROP_COMPARE: zw_run_set_compare (self, g_value_get_boolean (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+zw_run_class_init (ZwRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = zw_run_finalize;
+  object_class->get_property = zw_run_get_property;
+  object_class->set_property = zw_run_set_property;
+
+  properties[PROP_REPORT] = g_param_spec_boxed ("report", NULL, NULL, ZW_TYPE_DEPLOY_REPORT, ro);
+  properties[PROP_KIND] = g_param_spec_int ("kind", NULL, NULL, ZW_RUN_APPLY, ZW_RUN_LOG, ZW_RUN_APPLY, ro);
+  properties[PROP_INDEX] = g_param_spec_uint ("index", NULL, NULL, 0, G_MAXUINT, 0, rw);
+  properties[PROP_MERGE_HARDOP] = g_param_spec_boolean ("merge-hardop", NULL, NULL, TRUE, ro);
+  properties[PROP_ETM_OPTIMIZE] = g_param_spec_boolean ("etm-optimize", NULL, NULL, TRUE, ro);
+  properties[PROP_OCM_REQUESTED] = g_param_spec_int ("ocm-requested", NULL, NULL, -1, 3, -1, ro);
+  properties[PROP_OCM_CHOSEN] = g_param_spec_int ("ocm-chosen", NULL, NULL, -1, 3, -1, ro);
+  properties[PROP_FTMP_BYTES] = g_param_spec_uint64 ("ftmp-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_OCM_BYTES] = g_param_spec_uint64 ("ocm-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_N_LAUNCHES] = g_param_spec_uint ("n-launches", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_ITERATIONS] = g_param_spec_uint ("iterations", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_TOTAL_MS] = g_param_spec_double ("total-ms", NULL, NULL, -1, G_MAXDOUBLE, -1, ro);
+  properties[PROP_COMPARE] = g_param_spec_boolean ("compare", NULL, NULL, FALSE, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+zw_run_init (ZwRun *self)
+{
+  self->total_ms = -1;
+}
+
+/* OCM bytes of a placement: what the chunks placed in OCM add up to. Read from the chunk
+ * map rather than the option table so that offline logs without that table agree. */
+static guint64
+report_ocm_bytes (const ZwDeployReport *report)
+{
+  guint64 sum = 0;
+
+  for (guint i = 0; i < report->chunks->len; i++)
+    {
+      const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
+      if (c->in_ocm)
+        sum += c->size;
+    }
+  return sum;
+}
+
+ZwRun *
+zw_run_new (ZwDeployReport *report, ZwRunKind kind, guint iterations, double total_ms)
+{
+  ZwRun *self;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  self = g_object_new (ZW_TYPE_RUN, NULL);
+  self->report = zw_deploy_report_ref (report);
+  self->kind = kind;
+  self->iterations = iterations;
+  self->total_ms = total_ms < 0 ? -1 : total_ms;
+  self->ocm_bytes = report_ocm_bytes (report);
+  return self;
+}
+
+ZwRun *
+zw_run_new_from_log (ZwDeployReport *report, const char *path)
+{
+  ZwRun *self = zw_run_new (report, ZW_RUN_LOG, 0, -1);
+
+  self->path = g_strdup (path);
+  return self;
+}
+
+ZwDeployReport *
+zw_run_get_report (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->report;
+}
+
+ZwRunKind
+zw_run_get_kind (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), ZW_RUN_APPLY);
+  return self->kind;
+}
+
+const char *
+zw_run_get_path (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->path;
+}
+
+guint
+zw_run_get_index (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->index;
+}
+
+void
+zw_run_set_index (ZwRun *self, guint index)
+{
+  g_return_if_fail (ZW_IS_RUN (self));
+  if (self->index == index)
+    return;
+  self->index = index;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
+}
+
+gboolean
+zw_run_get_merge_hardop (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), FALSE);
+  return self->report->merge_hardop;
+}
+
+gboolean
+zw_run_get_etm_optimize (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), FALSE);
+  return self->report->etm_optimize;
+}
+
+ZwOcmOpt
+zw_run_get_ocm_requested (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), ZW_OCM_NONE);
+  return self->report->ocm_requested;
+}
+
+ZwOcmOpt
+zw_run_get_ocm_chosen (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), ZW_OCM_NONE);
+  return self->report->ocm_chosen;
+}
+
+guint64
+zw_run_get_ftmp_bytes (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->report->ftmp_bytes;
+}
+
+guint64
+zw_run_get_ocm_bytes (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->ocm_bytes;
+}
+
+guint
+zw_run_get_n_launches (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->report->launches->len;
+}
+
+guint
+zw_run_get_iterations (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->iterations;
+}
+
+double
+zw_run_get_total_ms (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), -1);
+  return self->total_ms;
+}
+
+gboolean
+zw_run_get_compare (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), FALSE);
+  return self->compare;
+}
+
+void
+zw_run_set_compare (ZwRun *self, gboolean compare)
+{
+  g_return_if_fail (ZW_IS_RUN (self));
+  compare = !!compare;
+  if (self->compare == compare)
+    return;
+  self->compare = compare;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE]);
+}
+
+const char *
+zw_ocm_opt_get_label (ZwOcmOpt opt)
+{
+  switch (opt)
+    {
+    case ZW_OCM_NONE: return _("None");
+    case ZW_OCM_OPTION1: return _("Option 1");
+    case ZW_OCM_OPTION2: return _("Option 2");
+    case ZW_OCM_OPTION3: return _("Option 3");
+    case ZW_OCM_BEST_SCORE: return _("Best score");
+    default: return "?";
+    }
+}
+
+char *
+zw_run_dup_title (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+
+  switch (self->kind)
+    {
+    case ZW_RUN_FORWARD:
+      /* TRANSLATORS: a run in the history: its number and the forwards it ran */
+      return g_strdup_printf (_("#%u Forward ×%u — %s"), self->index, self->iterations, self->report->network_name);
+    case ZW_RUN_LOG:
+      {
+        g_autofree char *base = g_path_get_basename (self->path ? self->path : "");
+        return g_strdup_printf (_("#%u Log — %s"), self->index, base);
+      }
+    case ZW_RUN_APPLY:
+    default:
+      return g_strdup_printf (_("#%u Apply — %s"), self->index, self->report->network_name);
+    }
+}
+
+char *
+zw_run_dup_summary (ZwRun *self)
+{
+  g_autofree char *ftmp = NULL;
+  g_autofree char *ocm = NULL;
+  g_autofree char *ocm_opt = NULL;
+  g_autofree char *time = NULL;
+  g_autofree char *launches = NULL;
+
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+
+  ftmp = g_format_size_full (self->report->ftmp_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  ocm = g_format_size_full (self->ocm_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  if (self->report->ocm_requested == ZW_OCM_BEST_SCORE)
+    /* TRANSLATORS: "Best score → Option 2": the OCM option Best score chose */
+    ocm_opt = g_strdup_printf (_("%s → %s"), zw_ocm_opt_get_label (ZW_OCM_BEST_SCORE),
+                               zw_ocm_opt_get_label (self->report->ocm_chosen));
+  else
+    ocm_opt = g_strdup (zw_ocm_opt_get_label (self->report->ocm_requested));
+  time = self->total_ms >= 0 ? g_strdup_printf (_("%.3f ms"), self->total_ms) : g_strdup (_("not run"));
+
+  launches = g_strdup_printf (ngettext ("%u launch", "%u launches", self->report->launches->len),
+                              self->report->launches->len);
+  /* TRANSLATORS: merge / ETM optimize / OCM option, then FTMP and OCM bytes, launches, time */
+  return g_strdup_printf (_("merge %s · ETM opt %s · OCM %s\nFTMP %s · OCM %s · %s · %s"),
+                          self->report->merge_hardop ? _("on") : _("off"),
+                          self->report->etm_optimize ? _("on") : _("off"), ocm_opt, ftmp, ocm, launches, time);
+}

@@ -1,0 +1,68 @@
+/* zw-run.h — one run of the workbench: an apply, a forward, or a deploy log opened offline.
+ *
+ * A ZwRun is immutable once made (except its "compare" mark): it holds the deploy report
+ * the views read, the options and device profile figures it was made with, and the
+ * figures the run history shows — FTMP and OCM bytes, launches, simulated total time.
+ * Made by the run controller (live runs) or by zw_run_new_from_log (offline logs).
+ *
+ * Properties (read-only unless said):
+ *   "report"       ZwDeployReport* (boxed)
+ *   "kind"         ZwRunKind
+ *   "index"        guint, 1-based position in the history (set once by the history)
+ *   "merge-hardop", "etm-optimize"  gboolean
+ *   "ocm-requested", "ocm-chosen"   gint (ZwOcmOpt)
+ *   "ftmp-bytes", "ocm-bytes"       guint64: FTMP segment size; bytes of chunks in OCM
+ *   "n-launches"   guint: icoreCalc launches (merged groups count once)
+ *   "iterations"   guint: forwards run (0 for an apply or a log)
+ *   "total-ms"     double: simulated time of the last forward, < 0 when none ran
+ *   "compare"      gboolean, read-write: marked for comparison
+ */
+#pragma once
+
+#include <glib-object.h>
+#include "report/zw-deploy-report.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  ZW_RUN_APPLY,    /* deployed, not run */
+  ZW_RUN_FORWARD,  /* deployed and run forward */
+  ZW_RUN_LOG,      /* a deploy log opened from disk */
+} ZwRunKind;
+
+#define ZW_TYPE_RUN (zw_run_get_type ())
+G_DECLARE_FINAL_TYPE (ZwRun, zw_run, ZW, RUN, GObject)
+
+/* A live run: takes a new reference on @report. @total_ms < 0 when no forward ran. */
+ZwRun *zw_run_new (ZwDeployReport *report, ZwRunKind kind, guint iterations, double total_ms);
+/* An offline run of a deploy log (options and figures read from the report). */
+ZwRun *zw_run_new_from_log (ZwDeployReport *report, const char *path);
+
+/* Borrowed; the run keeps it as long as it lives. */
+ZwDeployReport *zw_run_get_report (ZwRun *self);
+ZwRunKind zw_run_get_kind (ZwRun *self);
+/* The log file for ZW_RUN_LOG runs, else NULL. */
+const char *zw_run_get_path (ZwRun *self);
+guint zw_run_get_index (ZwRun *self);
+void zw_run_set_index (ZwRun *self, guint index);
+gboolean zw_run_get_merge_hardop (ZwRun *self);
+gboolean zw_run_get_etm_optimize (ZwRun *self);
+ZwOcmOpt zw_run_get_ocm_requested (ZwRun *self);
+ZwOcmOpt zw_run_get_ocm_chosen (ZwRun *self);
+guint64 zw_run_get_ftmp_bytes (ZwRun *self);
+guint64 zw_run_get_ocm_bytes (ZwRun *self);
+guint zw_run_get_n_launches (ZwRun *self);
+guint zw_run_get_iterations (ZwRun *self);
+double zw_run_get_total_ms (ZwRun *self);
+gboolean zw_run_get_compare (ZwRun *self);
+void zw_run_set_compare (ZwRun *self, gboolean compare);
+
+/* One line for the history: "#3 Forward ×10" (a new string). */
+char *zw_run_dup_title (ZwRun *self);
+/* The options and figures in one line (a new string). */
+char *zw_run_dup_summary (ZwRun *self);
+
+/* Short translated name of an OCM option ("None", "Option 1", …, "Best score"). */
+const char *zw_ocm_opt_get_label (ZwOcmOpt opt);
+
+G_END_DECLS

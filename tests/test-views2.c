@@ -1,0 +1,1264 @@
+/* test-views2.c — timing, compare, tensor inspector, dump diff, log views and exports:
+ * offscreen renders of their draw functions (suite render, no display) and the widgets
+ * realised in a window (suite display, under Xvfb).
+ *
+ * ZW_VIEWS2_KEEP=<dir> keeps the rendered PNGs there for a look. */
+#include "report/zw-compare.h"
+#include "report/zw-dump-diff.h"
+#include "report/zw-profile.h"
+#include "report/zw-tensor-stats.h"
+#include "xrt/xrt-session.h"
+#include "zw-compare-view.h"
+#include "zw-dump-diff-view.h"
+#include "zw-export.h"
+#include "zw-log-view.h"
+#include "zw-selection.h"
+#include "zw-tensor-view.h"
+#include "zw-timing-view.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static gboolean have_display;
+
+/* ---- runs through the Session ---- */
+
+static XirNetwork *
+load_net (const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  XirNetwork *net;
+
+  if (g_strcmp0 (name, "real") == 0)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        return NULL;
+      net = xir_network_new_from_json_file (path, &error);
+      g_assert_no_error (error);
+      xir_network_fake_params (net, 330);
+      return net;
+    }
+  {
+    g_autofree char *json = g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
+    g_autofree char *raw = g_strdup_printf ("%s/networks/%s_ZG.raw", g_getenv ("ZW_DATA_DIR"), name);
+    net = xir_network_new_from_json_file (json, &error);
+    g_assert_no_error (error);
+    g_assert_true (xir_network_load_params_from_file (net, raw, &error));
+    return net;
+  }
+}
+
+typedef struct {
+  ZwProfile *profile;        /* a copy the test owns */
+  ZwDeployReport *report;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_clear_pointer (&r->profile, zw_profile_free);
+  g_clear_pointer (&r->report, zw_deploy_report_unref);
+}
+
+/* One forward of @net with the ZG330 + Host backends; a time profile and, when @dump_dir is
+ * given, dumps in @dump_format. */
+static Run
+run_net (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump_format)
+{
+  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
+  XrtDevice *devs[] = { dev, NULL };
+  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_autoptr (XrtSession) s = NULL;
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  g_autoptr (GPtrArray) outs = NULL;
+  g_autofree char *json = NULL;
+  GPtrArray *values = xir_network_get_inputs (net);
+  GRand *rand = g_rand_new_with_seed (7);
+  Run r = { NULL, NULL };
+
+  g_assert_no_error (error);
+  s = xrt_session_new (view, types, devs, 2, &error);
+  g_assert_no_error (error);
+  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), merge, TRUE, ZW_OCM_BEST_SCORE, &error));
+  g_assert_true (xrt_session_apply (s, &error));
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      g_autofree guint8 *bytes = g_malloc (v->storage_bytes);
+      for (guint64 i = 0; i < v->storage_bytes; i++)
+        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+      g_ptr_array_add (inputs, xrt_tensor_new_host (net, v, bytes, v->storage_bytes, NULL));
+    }
+  g_rand_free (rand);
+  xrt_session_enable_time_profile (s, TRUE);
+  if (dump_dir != NULL)
+    g_assert_true (xrt_session_set_dump_outputs (s, TRUE, dump_dir, dump_format, &error));
+  outs = xrt_session_forward (s, inputs, &error);
+  g_assert_no_error (error);
+  /* an owned copy through our own JSON format (lossless) */
+  json = zw_profile_to_string (xrt_session_get_time_profile (s), ZW_PROFILE_FORMAT_JSON);
+  r.profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
+  g_assert_no_error (error);
+  r.report = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
+  g_assert_nonnull (r.report);
+  return r;
+}
+
+/* ---- pixels ---- */
+
+static guint32
+pixel (cairo_surface_t *s, int x, int y)
+{
+  return *(guint32 *) (cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s) + x * 4);
+}
+
+static guint32
+argb (const GdkRGBA *c)
+{
+  return 0xff000000u | ((guint32) lround (c->red * 255) << 16) | ((guint32) lround (c->green * 255) << 8)
+         | (guint32) lround (c->blue * 255);
+}
+
+static gboolean
+near (guint32 a, guint32 b, int tol)
+{
+  for (int shift = 0; shift < 24; shift += 8)
+    if (abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tol)
+      return FALSE;
+  return TRUE;
+}
+
+/* @over blended with @alpha on the opaque @under, as cairo does (within rounding). */
+static guint32
+blend (const GdkRGBA *over, double alpha, guint32 under)
+{
+  guint32 out = 0xff000000u;
+  double o[3] = { over->red * 255, over->green * 255, over->blue * 255 };
+
+  alpha *= over->alpha;
+  for (int k = 0; k < 3; k++)
+    {
+      int shift = 16 - 8 * k;
+      double u = (under >> shift) & 0xff;
+      out |= (guint32) lround (o[k] * alpha + u * (1 - alpha)) << shift;
+    }
+  return out;
+}
+
+static void
+keep_png (cairo_surface_t *surface, const char *name)
+{
+  const char *dir = g_getenv ("ZW_VIEWS2_KEEP");
+  if (dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      cairo_surface_write_to_png (surface, path);
+    }
+}
+
+typedef void (*DrawFn) (cairo_t *cr, int w, int h, gpointer data);
+
+static cairo_surface_t *
+render (int w, int h, void (*draw) (cairo_t *, int, int, const ZwViewStyle *, gpointer), gpointer data)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  draw (cr, w, h, &style, data);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* ---- timing ---- */
+
+typedef struct {
+  const ZwProfile *profile;
+  ZwDeployReport *report;
+  ZwTimingState state;
+} TimingArgs;
+
+static void
+draw_timing (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
+{
+  TimingArgs *a = data;
+  zw_timing_view_draw (cr, w, h, a->profile, a->report, &a->state, style);
+}
+
+typedef struct {
+  double s, e;
+} Span;
+
+static int
+span_cmp (gconstpointer a, gconstpointer b)
+{
+  double x = ((const Span *) a)->s, y = ((const Span *) b)->s;
+  return x < y ? -1 : x > y;
+}
+
+/* The bars of @lane as the drawing places them (whole pixels, a one-pixel gap after bars
+ * of 3 px or more, sub-pixel rows one pixel wide), merged where they touch. */
+static guint
+expected_runs (const ZwProfile *p, const ZwTimingState *state, int width, ZwTimingLane lane)
+{
+  g_autofree double *starts = NULL;
+  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  guint runs = 0;
+  double end = -1;
+
+  zw_timing_layout (p, &starts);
+  for (guint i = 0; i < p->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (p->rows, i);
+      double a = round (zw_timing_view_x_of_time (p, state, width, starts[i]));
+      double b = round (zw_timing_view_x_of_time (p, state, width, starts[i] + row->total_ms));
+      Span s;
+      if (zw_timing_row_lane (row) != lane || row->total_ms <= 0)
+        continue;
+      s.s = a;
+      s.e = b - a < 1 ? a + 1 : b - a >= 3 ? b - 1 : b;
+      g_array_append_val (spans, s);
+    }
+  g_array_sort (spans, span_cmp);
+  if (g_getenv ("ZW_VIEWS2_DEBUG"))
+    for (guint i = 0; i < spans->len; i++)
+      g_printerr ("[%g,%g) ", g_array_index (spans, Span, i).s, g_array_index (spans, Span, i).e);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      Span *s = &g_array_index (spans, Span, i);
+      if (s->s >= end)
+        runs++;
+      end = MAX (end, s->e);
+    }
+  return runs;
+}
+
+/* Runs of bar pixels along the lane's middle: a pixel is a bar's when it differs from the
+ * same column just inside the lane's top (above every bar, grid lines included). */
+static guint
+count_runs_from (cairo_surface_t *s, int width, int height, ZwTimingLane lane, int x_from, guint *n_bar_pixels)
+{
+  double y0, y1;
+  guint runs = 0, pixels = 0;
+  gboolean in = FALSE;
+
+  zw_timing_view_lane_extent (width, height, lane, &y0, &y1);
+  for (int x = x_from; x < width; x++)
+    {
+      gboolean bar = pixel (s, x, (int) ((y0 + y1) / 2)) != pixel (s, x, (int) y0 + 1);
+      if (bar && !in)
+        runs++;
+      if (g_getenv ("ZW_VIEWS2_DEBUG") && bar != in)
+        g_printerr ("%s%d", bar ? " [" : ",", x);
+      pixels += bar;
+      in = bar;
+    }
+  if (n_bar_pixels)
+    *n_bar_pixels = pixels;
+  return runs;
+}
+
+/* The plot starts after the lane names (x of t = 0 in a fitted view). */
+static guint
+count_runs (cairo_surface_t *s, int width, int height, ZwTimingLane lane, guint *n_bar_pixels)
+{
+  return count_runs_from (s, width, height, lane, 64, n_bar_pixels);
+}
+
+static guint
+count_color (cairo_surface_t *s, int width, int height, ZwTimingLane lane, guint32 color)
+{
+  double y0, y1;
+  guint n = 0;
+
+  zw_timing_view_lane_extent (width, height, lane, &y0, &y1);
+  for (int x = 0; x < width; x++)
+    n += near (pixel (s, x, (int) ((y0 + y1) / 2)), color, 2);
+  return n;
+}
+
+static void
+test_timing_demo_run (void)
+{
+  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  Run r = run_net (net, FALSE, NULL, NULL);
+  TimingArgs a = { .profile = r.profile, .report = r.report };
+  const int W = 2400, H = 420;
+  cairo_surface_t *s;
+  ZwViewStyle style;
+  guint npu_rows = 0, host_rows = 0, npu_pixels, runs;
+
+  zw_view_style_init_default (&style);
+  zw_timing_state_init (&a.state);
+  for (guint i = 0; i < r.profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (r.profile->rows, i);
+      if (zw_timing_row_lane (row) == ZW_TIMING_LANE_NPU)
+        npu_rows++;
+      else
+        host_rows++;
+    }
+  {
+    guint hardops = 0;
+    for (guint i = 0; i < r.report->ops->len; i++)
+      hardops += g_strcmp0 (g_array_index (r.report->ops, ZwOpInfo, i).kind, "HardOp") == 0;
+    g_assert_cmpuint (npu_rows, ==, hardops);   /* merge off: one row per hardop */
+  }
+  g_assert_cmpuint (host_rows, >, 0);
+
+  s = render (W, H, draw_timing, &a);
+  keep_png (s, "timing-demo.png");
+  runs = count_runs (s, W, H, ZW_TIMING_LANE_NPU, &npu_pixels);
+  g_test_message ("yolov5s merge off: %u NPU rows drawn as %u runs over %u px", npu_rows, runs, npu_pixels);
+  g_assert_cmpuint (runs, ==, expected_runs (r.profile, &a.state, W, ZW_TIMING_LANE_NPU));
+  g_assert_cmpuint (runs, >, npu_rows / 2);
+  g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_HOST, NULL), ==,
+                    expected_runs (r.profile, &a.state, W, ZW_TIMING_LANE_HOST));
+  /* hard time dominates the NPU lane; no merge band with merge off */
+  g_assert_cmpuint (count_color (s, W, H, ZW_TIMING_LANE_NPU, argb (&style.segment[ZW_SEGMENT_WEIGHT])), >, npu_pixels / 3);
+  g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, 0);
+
+  /* zoomed on one launch: it fills the plot and the hit test finds it */
+  {
+    g_autofree double *starts = NULL;
+    guint pick = 0;
+    double best = 0;
+    zw_timing_layout (r.profile, &starts);
+    for (guint i = 0; i < r.profile->rows->len; i++)
+      {
+        const ZwProfileRow *row = g_ptr_array_index (r.profile->rows, i);
+        if (zw_timing_row_lane (row) == ZW_TIMING_LANE_NPU && row->total_ms > best)
+          {
+            best = row->total_ms;
+            pick = i;
+          }
+      }
+    a.state.t0 = starts[pick];
+    a.state.t1 = starts[pick] + best;
+    {
+      double y0, y1;
+      zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_NPU, &y0, &y1);
+      g_assert_cmpint (zw_timing_view_row_at (r.profile, r.report, &a.state, W, H, W / 2.0, (y0 + y1) / 2, NULL), ==,
+                       (gint) pick);
+    }
+  }
+  cairo_surface_destroy (s);
+  run_clear (&r);
+}
+
+static void
+test_timing_merged_band (void)
+{
+  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  Run r = run_net (net, TRUE, NULL, NULL);
+  TimingArgs a = { .profile = r.profile, .report = r.report };
+  const int W = 1600, H = 420;
+  cairo_surface_t *s;
+  g_autofree double *starts = NULL;
+  guint merged = 0;
+  double y0, y1;
+
+  zw_timing_state_init (&a.state);
+  s = render (W, H, draw_timing, &a);
+  keep_png (s, "timing-merged.png");
+  zw_timing_layout (r.profile, &starts);
+  zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_MERGED, &y0, &y1);
+  for (guint i = 0; i < r.profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (r.profile->rows, i);
+      double x;
+      if (row->merge_from->len == 0)
+        continue;
+      merged++;
+      x = (zw_timing_view_x_of_time (r.profile, &a.state, W, starts[i])
+           + zw_timing_view_x_of_time (r.profile, &a.state, W, starts[i] + row->total_ms)) / 2;
+      /* the band is there, under its launch, and names it */
+      g_assert_cmpuint (pixel (s, (int) x, (int) ((y0 + y1) / 2)), !=, pixel (s, (int) x, (int) y0 + 1));
+      g_assert_cmpint (zw_timing_view_row_at (r.profile, r.report, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, (gint) i);
+    }
+  g_assert_cmpuint (merged, >, 0);
+  g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, merged);
+  cairo_surface_destroy (s);
+  run_clear (&r);
+}
+
+static void
+test_timing_vendor_file (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) p = NULL;
+  TimingArgs a = { .profile = NULL };
+  const int W = 1200, H = 380;
+  cairo_surface_t *s;
+  ZwViewStyle style;
+  g_autofree double *starts = NULL;
+  double y0, y1;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the vendor time file (../shared/real) is absent");
+      return;
+    }
+  p = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->rows->len, ==, 6);
+  a.profile = p;
+  zw_timing_state_init (&a.state);
+  zw_view_style_init_default (&style);
+  s = render (W, H, draw_timing, &a);
+  keep_png (s, "timing-vendor.png");
+  /* file order: Output (0 ms), DetPost, ImageMake, Resize, HardOp 754, Input */
+  g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_HOST, NULL), ==, 4);
+  g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_NPU, NULL), ==, 1);
+  g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, 0);   /* the text lost merge_from */
+  zw_timing_layout (p, &starts);
+  zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  {
+    /* ImageMake: hard 5.62 ms > total 0.129 ms, other negative: all hard, clipped to its total */
+    double x = (zw_timing_view_x_of_time (p, &a.state, W, starts[2])
+                + zw_timing_view_x_of_time (p, &a.state, W, starts[2] + 0.12852)) / 2;
+    double xd = (zw_timing_view_x_of_time (p, &a.state, W, starts[1])
+                 + zw_timing_view_x_of_time (p, &a.state, W, starts[1] + 0.92957)) / 2;
+    g_assert_true (near (pixel (s, (int) x, (int) ((y0 + y1) / 2)), argb (&style.segment[ZW_SEGMENT_WEIGHT]), 2));
+    /* DetPost: other time */
+    g_assert_true (near (pixel (s, (int) xd, (int) ((y0 + y1) / 2)), argb (&style.segment[ZW_SEGMENT_INPUT]), 2));
+    g_assert_cmpint (zw_timing_view_row_at (p, NULL, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, 2);
+  }
+  /* the end is the sum of the totals (laid end to end) */
+  g_assert_cmpfloat_with_epsilon (zw_timing_layout (p, NULL), 24.57456, 1e-6);
+  cairo_surface_destroy (s);
+}
+
+/* ---- tensor inspector ---- */
+
+typedef struct {
+  const ZwTensor *tensor;
+  const ZwTensorStats *stats;
+  ZwTensorViewState state;
+} TensorArgs;
+
+static void
+draw_tensor (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
+{
+  TensorArgs *a = data;
+  zw_tensor_view_draw (cr, w, h, a->tensor, a->stats, &a->state, style);
+}
+
+static void
+test_tensor_ocm_value (void)
+{
+  g_autoptr (XirNetwork) net = load_net ("real");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr (ZwDumpFolder) folder = NULL;
+  g_autoptr (ZwTensor) tensor = NULL;
+  g_autoptr (ZwTensorStats) stats = NULL;
+  g_autofree char *bytes = NULL;
+  const ZwDumpManifestEntry *entry = NULL;
+  const ZwDumpData *data = NULL;
+  TensorArgs a;
+  Run r;
+  gsize len;
+  gint64 C, Wd, Hd, qmin = 127, qmax = -128;
+  guint64 zeros = 0;
+  double sum = 0;
+  cairo_surface_t *s;
+  const int W = 1000, H = 760;
+
+  if (net == NULL)
+    {
+      g_test_skip ("the real sample (../shared/real) is absent");
+      return;
+    }
+  dir = g_dir_make_tmp ("views2-tensor-XXXXXX", NULL);
+  r = run_net (net, FALSE, dir, "SQB");
+  folder = zw_dump_folder_load (dir, net, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (folder->warnings->len, ==, 0);
+  /* an OCM-resident 4-D-or-more feature map with several channels */
+  for (guint i = 0; i < folder->manifest->entries->len && entry == NULL; i++)
+    {
+      const ZwDumpManifestEntry *e = g_ptr_array_index (folder->manifest->entries, i);
+      if (e->memory == ZW_DUMP_MEMORY_OCM && e->type.quantized && e->type.rank == 5 && e->type.shape[1] >= 2)
+        entry = e;
+    }
+  g_assert_nonnull (entry);
+  for (guint i = 0; i < folder->values->len; i++)
+    if (((ZwDumpData *) g_ptr_array_index (folder->values, i))->v_id == entry->type.v_id)
+      data = g_ptr_array_index (folder->values, i);
+  g_assert_nonnull (data);
+  g_assert_true (zw_deploy_report_find_value (r.report, entry->type.v_id)->is_ocm);
+
+  tensor = zw_tensor_new_from_folder (folder, data, net, &error);
+  g_assert_no_error (error);
+  stats = zw_tensor_stats_compute (tensor, 64);
+
+  /* the statistics against the file's own bytes (SQB: int8, NHWC, the real channels) */
+  {
+    g_autofree char *file = g_build_filename (dir, entry->file, NULL);
+    g_assert_true (g_file_get_contents (file, &bytes, &len, NULL));
+  }
+  g_assert_cmpuint (data->shape.rank, ==, 4);
+  Hd = data->shape.shape[1];
+  Wd = data->shape.shape[2];
+  C = data->shape.shape[3];
+  g_assert_cmpuint (len, ==, (gsize) (Hd * Wd * C));
+  for (gsize k = 0; k < len; k++)
+    {
+      gint8 q = (gint8) bytes[k];
+      qmin = MIN (qmin, q);
+      qmax = MAX (qmax, q);
+      zeros += q == 0;
+      sum += (double) q * entry->type.scales[entry->type.n_scales == 1 ? 0 : k % C];
+    }
+  g_assert_cmpint (tensor->c, ==, C);
+  g_assert_true (tensor->has_quantized);
+  g_assert_cmpfloat (stats->q.min, ==, qmin);
+  g_assert_cmpfloat (stats->q.max, ==, qmax);
+  g_assert_cmpuint (stats->q.n_zero, ==, zeros);
+  g_assert_cmpuint (stats->f.count, ==, len);
+  g_assert_cmpfloat_with_epsilon (stats->f.mean, sum / len, 1e-5 * MAX (1.0, fabs (sum / len)));
+  g_assert_cmpuint (stats->f.n_nan, ==, 0);
+  g_assert_cmpfloat (qmax, >, qmin);
+
+  /* the heatmap: every channel's cell drawn, each sampled pixel the colour of its element */
+  zw_tensor_view_state_init (&a.state);
+  a.tensor = tensor;
+  a.stats = stats;
+  a.state.quantized = TRUE;
+  a.state.title = "OCM value";
+  s = render (W, H, draw_tensor, &a);
+  keep_png (s, "tensor-ocm.png");
+  {
+    g_autoptr (GHashTable) colors = g_hash_table_new (NULL, NULL);
+    guint checked = 0;
+    for (gint64 c = 0; c < C; c += MAX (1, C / 7))
+      {
+        double rect[4];
+        g_assert_true (zw_tensor_view_cell_rect (tensor, W, H, c, rect));
+        for (gint64 y = 0; y < Hd; y += MAX (1, Hd / 5))
+          for (gint64 x = 0; x < Wd; x += MAX (1, Wd / 5))
+            {
+              double scale = rect[2] / Wd;
+              int px = (int) (rect[0] + (x + 0.5) * scale), py = (int) (rect[1] + (y + 0.5) * scale);
+              gint64 coords[4];
+              gint8 q;
+              guint8 rgb[3];
+              /* sample only where the pixel centre maps back to this element */
+              if (!zw_tensor_view_coords_at (tensor, 0, W, H, px + 0.5, py + 0.5, coords) || coords[1] != c
+                  || coords[2] != y || coords[3] != x)
+                continue;
+              q = (gint8) bytes[(y * Wd + x) * C + c];
+              zw_tensor_view_colormap ((q - stats->q.min) / (stats->q.max - stats->q.min), rgb);
+              g_assert_true (near (pixel (s, px, py), 0xff000000u | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2], 2));
+              g_hash_table_add (colors, GUINT_TO_POINTER (pixel (s, px, py)));
+              checked++;
+            }
+      }
+    g_test_message ("v_id %" G_GINT64_FORMAT " (OCM, %" G_GINT64_FORMAT " channels of %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                    "): %u heatmap pixels checked, %u colours",
+                    entry->type.v_id, C, Hd, Wd, checked, g_hash_table_size (colors));
+    g_assert_cmpuint (checked, >, 20);
+    g_assert_cmpuint (g_hash_table_size (colors), >, 4);
+  }
+  cairo_surface_destroy (s);
+
+  /* a file of the folder truncated: a message naming it, the others still load */
+  {
+    g_autofree char *file = g_build_filename (dir, entry->file, NULL);
+    g_autoptr (ZwDumpFolder) bad = NULL;
+    g_assert_true (g_file_set_contents (file, bytes, (gssize) len / 2, NULL));
+    bad = zw_dump_folder_load (dir, net, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (bad->values->len, ==, folder->values->len - 1);
+    g_assert_cmpuint (bad->warnings->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (bad->warnings, 0), entry->file));
+  }
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *f = g_build_filename (dir, name, NULL);
+        g_unlink (f);
+      }
+    g_rmdir (dir);
+  }
+  run_clear (&r);
+}
+
+/* ---- dump diff ---- */
+
+typedef struct {
+  const ZwDumpDiff *diff;
+  gint64 selected;
+} DiffArgs;
+
+static void
+draw_diff (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
+{
+  DiffArgs *a = data;
+  zw_dump_diff_view_draw (cr, w, h, a->diff, a->selected, style);
+}
+
+static void
+copy_dir (const char *from, const char *to)
+{
+  g_autoptr (GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  g_mkdir_with_parents (to, 0700);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL), *b = g_build_filename (to, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (a, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (b, contents, (gssize) len, NULL));
+    }
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *f = g_build_filename (dir, name, NULL);
+      if (g_file_test (f, G_FILE_TEST_IS_DIR))
+        remove_dir (f);
+      else
+        g_unlink (f);
+    }
+  g_rmdir (dir);
+}
+
+/* Flips one byte of @v_id's SQB file at element @k; returns the element's (n, c, h, w). */
+static void
+plant (const char *dir, const ZwDumpData *data, gsize k, gint64 coords[4])
+{
+  g_autofree char *file = g_strdup_printf ("%s/%" G_GINT64_FORMAT ".ftmp", dir, data->v_id);
+  g_autofree char *contents = NULL;
+  gsize len;
+  gint64 C = data->shape.shape[data->shape.rank - 1];
+  gint64 Wd = data->shape.rank >= 3 ? data->shape.shape[data->shape.rank - 2] : 1;
+  gint64 Hd = data->shape.rank >= 4 ? data->shape.shape[data->shape.rank - 3] : 1;
+
+  g_assert_true (g_file_get_contents (file, &contents, &len, NULL));
+  g_assert_cmpuint (k, <, len);
+  contents[k] ^= 0x10;
+  g_assert_true (g_file_set_contents (file, contents, (gssize) len, NULL));
+  coords[1] = (gint64) k % C;
+  coords[3] = ((gint64) k / C) % Wd;
+  coords[2] = ((gint64) k / (C * Wd)) % Hd;
+  coords[0] = (gint64) k / (C * Wd * Hd);
+}
+
+static void
+test_dump_diff_planted_byte (void)
+{
+  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("views2-diff-XXXXXX", NULL);
+  g_autofree char *da = g_build_filename (root, "a", NULL), *db = g_build_filename (root, "b", NULL);
+  g_autoptr (ZwDumpFolder) folder = NULL;
+  g_autoptr (ZwDumpDiff) diff = NULL;
+  const ZwDumpData *early = NULL, *late = NULL;
+  gint early_index = G_MAXINT, late_index = -1;
+  gint64 want[4], later[4];
+  Run r = run_net (net, FALSE, da, "SQB");
+  DiffArgs a;
+  cairo_surface_t *s;
+  ZwViewStyle style;
+  double y0, y1;
+  int W = 1200, H;
+
+  folder = zw_dump_folder_load (da, net, NULL, &error);
+  g_assert_no_error (error);
+  /* two int8 4-D values produced by hardops: one in the middle of the run, one later */
+  for (guint i = 0; i < folder->values->len; i++)
+    {
+      const ZwDumpData *d = g_ptr_array_index (folder->values, i);
+      const XirValue *v = xir_network_get_value (net, d->v_id);
+      if (v == NULL || v->producer < 0 || d->shape.rank != 4 || d->shape.is_float || d->shape.shape[3] < 3
+          || xir_network_get_op (net, (guint) v->producer)->kind != XIR_OP_HARDOP)
+        continue;
+      if (v->producer > (gint) xir_network_get_n_ops (net) / 3 && v->producer < early_index)
+        {
+          early = d;
+          early_index = v->producer;
+        }
+      if (v->producer > late_index)
+        {
+          late = d;
+          late_index = v->producer;
+        }
+    }
+  g_assert_nonnull (early);
+  g_assert_nonnull (late);
+  g_assert_cmpint (early_index, <, late_index);
+  copy_dir (da, db);
+  /* the later value planted first: the diff must still name the earlier one */
+  plant (db, late, late->shape.n_elements / 2, later);
+  plant (db, early, early->shape.n_elements / 3 + 5, want);
+
+  diff = zw_dump_diff_folders (da, db, net, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (diff->n_diverged, ==, 2);
+  g_assert_nonnull (diff->first);
+  g_assert_cmpint (diff->first->v_id, ==, early->v_id);
+  g_assert_cmpmem (diff->first->first_coords, sizeof want, want, sizeof want);
+  g_assert_cmpuint (diff->first->n_differ, ==, 1);
+  g_test_message ("planted at v_id %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                  ", %" G_GINT64_FORMAT ") and v_id %" G_GINT64_FORMAT ": first divergence found at v_id %" G_GINT64_FORMAT,
+                  early->v_id, want[0], want[1], want[2], want[3], late->v_id, diff->first->v_id);
+
+  /* the view highlights exactly that row, in the warning colour */
+  a.diff = diff;
+  a.selected = -1;
+  H = zw_dump_diff_view_content_height (diff);
+  s = render (W, H, draw_diff, &a);
+  keep_png (s, "dump-diff.png");
+  zw_view_style_init_default (&style);
+  g_assert_true (zw_dump_diff_view_row_extent (diff, early->v_id, &y0, &y1));
+  g_assert_cmpint (zw_dump_diff_view_value_at (diff, (y0 + y1) / 2), ==, early->v_id);
+  {
+    guint32 bg = argb (&style.background);
+    guint32 first_bg = blend (&style.warning, 0.30, bg);
+    int x = W - 20;   /* past the text of the last column */
+    g_assert_true (near (pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
+    /* the later divergent row is not highlighted as the first */
+    g_assert_true (zw_dump_diff_view_row_extent (diff, late->v_id, &y0, &y1));
+    g_assert_false (near (pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
+  }
+  cairo_surface_destroy (s);
+  remove_dir (root);
+  run_clear (&r);
+}
+
+/* ---- compare ---- */
+
+typedef struct {
+  const ZwProfileCompare *cmp;
+  const ZwDeployCompare *dcmp;
+} CompareArgs;
+
+static void
+draw_compare (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
+{
+  CompareArgs *a = data;
+  zw_compare_view_draw (cr, w, h, a->cmp, a->dcmp, "merge off", "merge off, slow op", -1, style);
+}
+
+static void
+test_compare_regression (void)
+{
+  g_autoptr (XirNetwork) net = load_net ("tiny");
+  Run r = run_net (net, FALSE, NULL, NULL);
+  g_autofree char *json = zw_profile_to_string (r.profile, ZW_PROFILE_FORMAT_JSON);
+  g_autoptr (ZwProfile) b = zw_profile_parse (json, -1, "copy", NULL, NULL, NULL);
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  g_autoptr (ZwDeployCompare) dcmp = NULL;
+  CompareArgs a;
+  ZwProfileRow *slow = NULL;
+  guint slow_index = 0;
+  cairo_surface_t *s;
+  ZwViewStyle style;
+  double y0, y1;
+  const int W = 1000;
+  int H;
+
+  for (guint i = 0; i < b->rows->len && slow == NULL; i++)
+    {
+      ZwProfileRow *row = g_ptr_array_index (b->rows, i);
+      if (row->hard_ms > 0.01)
+        {
+          slow = row;
+          slow_index = i;
+        }
+    }
+  g_assert_nonnull (slow);
+  slow->hard_ms *= 3;
+  slow->total_ms = slow->memcpy_ms + slow->hard_ms + slow->other_ms;
+  zw_profile_compute_totals (b);
+  cmp = zw_profile_compare (r.profile, b, NULL);
+  dcmp = zw_deploy_compare (r.report, r.report);
+  g_assert_cmpuint (cmp->n_regressions, ==, 1);
+  a.cmp = cmp;
+  a.dcmp = dcmp;
+  H = zw_compare_view_content_height (cmp, dcmp);
+  s = render (W, H, draw_compare, &a);
+  keep_png (s, "compare.png");
+  zw_view_style_init_default (&style);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *row = g_ptr_array_index (cmp->rows, i);
+      guint32 px;
+      g_assert_true (zw_compare_view_row_extent (cmp, dcmp, i, &y0, &y1));
+      g_assert_cmpint (zw_compare_view_row_at (cmp, dcmp, (y0 + y1) / 2), ==, (gint) i);
+      px = pixel (s, 10, (int) ((y0 + y1) / 2));
+      if (i == slow_index)
+        {
+          g_assert_true (row->regression);
+          g_assert_true (near (px, blend (&style.warning, 0.28, argb (&style.background)), 3));
+        }
+      else
+        g_assert_false (near (px, blend (&style.warning, 0.28, argb (&style.background)), 3));
+    }
+  cairo_surface_destroy (s);
+  run_clear (&r);
+}
+
+/* ---- log ---- */
+
+typedef struct {
+  const char *text, *needle;
+  gint line;
+} LogArgs;
+
+static void
+draw_log (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
+{
+  LogArgs *a = data;
+  zw_log_view_draw (cr, w, h, a->text, "test.log", a->needle, a->line, style);
+}
+
+static void
+test_log_render_highlights (void)
+{
+  LogArgs a = { "apply: ok\nocm option OPTION2 chosen\nvalue 16 in OCM\nforward done\n", "ocm", 2 };
+  cairo_surface_t *s = render (500, 200, draw_log, &a);
+  ZwViewStyle style;
+  guint accent = 0, warn = 0;
+
+  zw_view_style_init_default (&style);
+  keep_png (s, "log.png");
+  for (int y = 0; y < 200; y++)
+    for (int x = 0; x < 500; x++)
+      {
+        guint32 p = pixel (s, x, y);
+        accent += near (p, blend (&style.accent, 0.55, argb (&style.background)), 2);
+        warn += near (p, blend (&style.warning, 0.30, argb (&style.background)), 2);
+      }
+  /* "ocm" on line 2 (the current match) and "OCM" on line 3 */
+  g_assert_cmpuint (warn, >, 20);
+  g_assert_cmpuint (accent, >, 20);
+  cairo_surface_destroy (s);
+}
+
+/* ---- exports ---- */
+
+static void
+check_svg_start (GMarkupParseContext *context, const char *element, const char **names, const char **values,
+                 gpointer data, GError **error)
+{
+  char **root = data;
+  (void) context;
+  (void) names;
+  (void) values;
+  (void) error;
+  if (*root == NULL)
+    *root = g_strdup (element);
+}
+
+static void
+check_exports (ZwExportDrawFunc draw, gpointer data, int w, int h, const char *dir, const char *name)
+{
+  static const char *ext[] = { "png", "svg", "pdf" };
+
+  for (int f = 0; f < 3; f++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = g_strdup_printf ("%s/%s.%s", dir, name, ext[f]);
+      g_autofree char *contents = NULL;
+      ZwViewFormat format;
+      gsize len;
+
+      g_assert_true (zw_export_format_from_path (path, &format, &error));
+      g_assert_cmpint (format, ==, f);
+      g_assert_true (zw_export_draw_to_file (draw, data, NULL, format, w, h, path, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      if (format == ZW_VIEW_FORMAT_PNG)
+        {
+          cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+          g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+          g_assert_cmpint (cairo_image_surface_get_width (s), ==, w);
+          g_assert_cmpint (cairo_image_surface_get_height (s), ==, h);
+          cairo_surface_destroy (s);
+        }
+      else if (format == ZW_VIEW_FORMAT_SVG)
+        {
+          GMarkupParser parser = { check_svg_start, NULL, NULL, NULL, NULL };
+          g_autofree char *root = NULL;
+          GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, &root, NULL);
+          g_assert_true (g_markup_parse_context_parse (ctx, contents, (gssize) len, &error));
+          g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+          g_assert_no_error (error);
+          g_markup_parse_context_free (ctx);
+          g_assert_cmpstr (root, ==, "svg");
+        }
+      else
+        {
+          const char *tail = contents + len;
+          g_assert_true (g_str_has_prefix (contents, "%PDF"));
+          while (tail > contents && g_ascii_isspace (tail[-1]))
+            tail--;
+          g_assert_cmpint (tail - contents, >=, 5);
+          g_assert_cmpmem (tail - 5, 5, "%%EOF", 5);
+        }
+      g_unlink (path);
+    }
+}
+
+static void
+test_exports (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("views2-export-XXXXXX", NULL);
+  g_autoptr (ZwProfile) p = NULL;
+  TimingArgs t = { .profile = NULL };
+  LogArgs l = { "line one\nline, \"two\"\n", "two", 1 };
+  g_autoptr (GError) error = NULL;
+  ZwViewFormat format;
+
+  p = g_file_test (path, G_FILE_TEST_EXISTS) ? zw_profile_load (path, NULL, NULL, NULL) : NULL;
+  t.profile = p;
+  zw_timing_state_init (&t.state);
+  check_exports (draw_timing, &t, 900, 400, dir, "timing");
+  check_exports (draw_log, &l, 400, 200, dir, "log");
+  g_assert_false (zw_export_format_from_path ("x.bmp", &format, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (zw_export_draw_to_file (draw_log, &l, NULL, ZW_VIEW_FORMAT_PNG, 0, 10, "/nonexistent/x.png", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_rmdir (dir);
+}
+
+static void
+test_csv_round_trip (void)
+{
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr (GPtrArray) back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *csv = NULL;
+  const char *r0[] = { "op_id", "name", "note", NULL };
+  const char *r1[] = { "3", "conv, 3x3", "say \"hi\"", NULL };
+  const char *r2[] = { "4", "", "two\nlines 中文", NULL };
+
+  g_ptr_array_add (rows, g_strdupv ((char **) r0));
+  g_ptr_array_add (rows, g_strdupv ((char **) r1));
+  g_ptr_array_add (rows, g_strdupv ((char **) r2));
+  csv = zw_export_csv_from_rows (rows);
+  g_assert_true (g_str_has_prefix (csv, "op_id,name,note\r\n3,\"conv, 3x3\",\"say \"\"hi\"\"\"\r\n"));
+  back = zw_export_csv_parse (csv, "t.csv", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (g_strv_equal (g_ptr_array_index (back, i), g_ptr_array_index (rows, i)));
+  g_assert_null (zw_export_csv_parse ("a,\"b\n", "bad.csv", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "bad.csv:1"));
+}
+
+/* ---- display ---- */
+
+static gboolean
+tick (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+wait_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  guint wakeup = g_timeout_add (20, tick, NULL);
+
+  while (!done (data) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  return done (data);
+}
+
+static gboolean
+all_drawn (gpointer data)
+{
+  GtkWidget **views = data;
+  for (guint i = 0; views[i] != NULL; i++)
+    if (!gtk_widget_get_mapped (views[i]) || gtk_widget_get_width (views[i]) <= 0)
+      return FALSE;
+  return zw_timing_view_get_n_rebuilds (ZW_TIMING_VIEW (views[0])) > 0;
+}
+
+static void
+test_display_widgets (void)
+{
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (ZwSelection) sel = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = NULL, *da = NULL, *db = NULL;
+  GtkWidget *window, *grid, *views[6];
+  Run r;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  net = load_net ("tiny");
+  root = g_dir_make_tmp ("views2-display-XXXXXX", NULL);
+  da = g_build_filename (root, "a", NULL);
+  db = g_build_filename (root, "b", NULL);
+  r = run_net (net, FALSE, da, "SQB");
+  sel = zw_selection_new ();
+  zw_selection_set_report (sel, r.report);
+
+  window = gtk_window_new ();
+  grid = gtk_grid_new ();
+  views[0] = zw_timing_view_new (sel);
+  views[1] = zw_compare_view_new (sel);
+  views[2] = zw_tensor_view_new (sel);
+  views[3] = zw_dump_diff_view_new (sel);
+  views[4] = zw_log_view_new ();
+  views[5] = NULL;
+  for (guint i = 0; i < 5; i++)
+    {
+      gtk_widget_set_hexpand (views[i], TRUE);
+      gtk_widget_set_vexpand (views[i], TRUE);
+      gtk_grid_attach (GTK_GRID (grid), views[i], (int) i % 2, (int) i / 2, 1, 1);
+    }
+  gtk_window_set_child (GTK_WINDOW (window), grid);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 1000);
+
+  zw_timing_view_set_profile (ZW_TIMING_VIEW (views[0]), r.profile);
+  zw_compare_view_set_profiles (ZW_COMPARE_VIEW (views[1]), r.profile, r.profile, NULL, "run 1", "run 2");
+  zw_compare_view_set_reports (ZW_COMPARE_VIEW (views[1]), r.report, r.report);
+  zw_log_view_set_text (ZW_LOG_VIEW (views[4]), "apply ok\nOCM picks: 3\nforward ocm done\nbye\n", "t.log");
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (wait_until (all_drawn, views));
+
+  /* timing: sorting by a header, zoom actions, row selection into the shared selection */
+  {
+    ZwTimingView *tv = ZW_TIMING_VIEW (views[0]);
+    g_autofree guint *order = NULL;
+    guint n, rebuilds;
+    const ZwProfile *p = zw_timing_view_get_profile (tv);
+    double w0;
+
+    g_assert_true (zw_timing_view_sort_by (tv, 3 /* total */, TRUE));
+    order = zw_timing_view_get_table_order (tv, &n);
+    g_assert_cmpuint (n, ==, p->rows->len);
+    for (guint i = 1; i < n; i++)
+      g_assert_cmpfloat (((ZwProfileRow *) g_ptr_array_index (p->rows, order[i - 1]))->total_ms, >=,
+                         ((ZwProfileRow *) g_ptr_array_index (p->rows, order[i]))->total_ms);
+    g_clear_pointer (&order, g_free);
+    g_assert_true (zw_timing_view_sort_by (tv, 0 /* op_id */, FALSE));
+    order = zw_timing_view_get_table_order (tv, &n);
+    for (guint i = 1; i < n; i++)
+      g_assert_cmpint (((ZwProfileRow *) g_ptr_array_index (p->rows, order[i - 1]))->op_id, <=,
+                       ((ZwProfileRow *) g_ptr_array_index (p->rows, order[i]))->op_id);
+
+    w0 = zw_timing_view_get_state (tv)->t1 - zw_timing_view_get_state (tv)->t0;
+    g_assert_true (gtk_widget_activate_action (views[0], "timing.zoom-in", NULL));
+    g_assert_cmpfloat (zw_timing_view_get_state (tv)->t1 - zw_timing_view_get_state (tv)->t0, <, w0 * 0.9);
+    g_assert_true (gtk_widget_activate_action (views[0], "timing.pan-right", NULL));
+    g_assert_cmpfloat (zw_timing_view_get_state (tv)->t0, >, 0);
+    g_assert_true (gtk_widget_activate_action (views[0], "timing.zoom-fit", NULL));
+    g_assert_cmpfloat (zw_timing_view_get_state (tv)->t0, ==, 0);
+    g_assert_cmpfloat_with_epsilon (zw_timing_view_get_state (tv)->t1 - zw_timing_view_get_state (tv)->t0, w0, 1e-9);
+
+    for (guint i = 0; i < p->rows->len; i++)
+      if (zw_timing_row_lane (g_ptr_array_index (p->rows, i)) == ZW_TIMING_LANE_NPU)
+        {
+          zw_timing_view_select_row (tv, (gint) i);
+          g_assert_cmpint (zw_selection_get_selected_op (sel), ==,
+                           ((ZwProfileRow *) g_ptr_array_index (p->rows, i))->op_id);
+          break;
+        }
+
+    /* the cached node is reused when nothing but the hover changes */
+    wait_until (all_drawn, views);
+    for (int i = 0; i < 20; i++)
+      g_main_context_iteration (NULL, FALSE);
+    rebuilds = zw_timing_view_get_n_rebuilds (tv);
+    gtk_widget_queue_draw (views[0]);
+    for (int i = 0; i < 20; i++)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_cmpuint (zw_timing_view_get_n_rebuilds (tv), <=, rebuilds + 1);
+
+    /* the table to CSV and back */
+    {
+      g_autofree char *csv = g_build_filename (root, "timing.csv", NULL);
+      g_autofree char *text = NULL;
+      g_autoptr (GPtrArray) rows = NULL;
+      g_assert_true (zw_export_view_csv (views[0], csv, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+      rows = zw_export_csv_parse (text, csv, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (rows->len, ==, p->rows->len + 1);
+      g_assert_cmpuint (g_strv_length (g_ptr_array_index (rows, 1)), ==, 11);
+      g_assert_cmpuint (g_strv_length (g_ptr_array_index (rows, 0)), ==, 11);
+      {
+        g_autofree char *first = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                  ((ZwProfileRow *) g_ptr_array_index (p->rows, order[0]))->op_id);
+        g_assert_cmpstr (((char **) g_ptr_array_index (rows, 1))[0], ==, first);
+      }
+      g_unlink (csv);
+    }
+  }
+
+  /* tensor inspector: a folder with one truncated file */
+  {
+    ZwTensorView *tv = ZW_TENSOR_VIEW (views[2]);
+    g_autoptr (ZwDumpManifest) m = NULL;
+    g_autofree char *mpath = g_build_filename (da, "manifest.json", NULL);
+    const ZwDumpManifestEntry *bad = NULL, *good = NULL;
+    g_autofree char *hover = NULL;
+    gint64 coords[4] = { 0, 0, 0, 0 };
+
+    copy_dir (da, db);
+    m = zw_dump_manifest_load (mpath, NULL, &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < m->entries->len; i++)
+      {
+        const ZwDumpManifestEntry *e = g_ptr_array_index (m->entries, i);
+        if (e->type.rank >= 4 && bad == NULL)
+          bad = e;
+        else if (e->type.rank >= 4 && e->type.quantized && good == NULL)
+          good = e;
+      }
+    g_assert_nonnull (bad);
+    g_assert_nonnull (good);
+    {
+      g_autofree char *f = g_build_filename (db, bad->file, NULL);
+      g_assert_true (g_file_set_contents (f, "xyz", 3, NULL));
+    }
+    g_assert_true (zw_tensor_view_load_folder (tv, db, net, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (zw_tensor_view_get_messages (tv)->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (zw_tensor_view_get_messages (tv), 0), bad->file));
+    g_assert_cmpuint (zw_tensor_view_get_n_values (tv), ==, m->entries->len - 1);
+    g_assert_true (zw_tensor_view_select_value (tv, good->type.v_id));
+    g_assert_nonnull (zw_tensor_view_get_stats (tv));
+    g_assert_cmpint (zw_selection_get_selected_value (sel), ==, good->type.v_id);
+    zw_tensor_view_set_quantized (tv, TRUE);
+    g_assert_true (zw_tensor_view_set_hover (tv, coords, &hover));
+    g_assert_nonnull (strstr (hover, "(n 0, c 0, h 0, w 0)"));
+    g_assert_false (zw_tensor_view_select_value (tv, bad->type.v_id));
+    /* a value selected elsewhere is selected here */
+    zw_selection_set_selected_value (sel, good->type.v_id);
+    g_assert_cmpint (zw_tensor_view_get_selected_value (tv), ==, good->type.v_id);
+  }
+
+  /* dump diff: a against the damaged copy */
+  {
+    ZwDumpDiffView *dv = ZW_DUMP_DIFF_VIEW (views[3]);
+    g_assert_true (zw_dump_diff_view_load (dv, da, db, net, NULL, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (zw_dump_diff_view_get_diff (dv)->warnings->len, >=, 1);
+  }
+
+  /* log: search, next and previous wrap */
+  {
+    ZwLogView *lv = ZW_LOG_VIEW (views[4]);
+    g_assert_cmpuint (zw_log_view_search (lv, "ocm"), ==, 2);
+    g_assert_cmpint (zw_log_view_get_current_line (lv), ==, 1);
+    g_assert_cmpint (zw_log_view_next_match (lv), ==, 1);
+    g_assert_cmpint (zw_log_view_get_current_line (lv), ==, 2);
+    g_assert_cmpint (zw_log_view_next_match (lv), ==, 0);
+    g_assert_cmpint (zw_log_view_previous_match (lv), ==, 1);
+    g_assert_cmpuint (zw_log_view_search (lv, "nothing here"), ==, 0);
+    g_assert_cmpint (zw_log_view_next_match (lv), ==, -1);
+    zw_log_view_search (lv, "ocm");
+  }
+
+  /* every view exports through its widget */
+  for (guint i = 0; i < 5; i++)
+    {
+      static const char *ext[] = { "png", "svg", "pdf" };
+      for (guint f = 0; f < 3; f++)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/view%u.%s", root, i, ext[f]);
+          g_autofree char *contents = NULL;
+          gsize len;
+          g_assert_true (zw_export_view (views[i], 800, 600, path, &error));
+          g_assert_no_error (error);
+          g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+          g_assert_cmpuint (len, >, 400);
+          if (f == 0)
+            {
+              cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+              g_assert_cmpint (cairo_image_surface_get_width (s), ==, 800);
+              if (g_getenv ("ZW_VIEWS2_KEEP") != NULL)
+                {
+                  g_autofree char *name = g_strdup_printf ("widget%u.png", i);
+                  keep_png (s, name);
+                }
+              cairo_surface_destroy (s);
+            }
+          g_unlink (path);
+        }
+    }
+  {
+    g_autofree char *path = g_build_filename (root, "bad.png", NULL);
+    g_assert_false (zw_export_view (grid, 10, 10, path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_false (zw_export_view_csv (views[4], path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_dir (root);
+  run_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean render_suite = TRUE, display = TRUE;
+
+  /* "--suite render|display": our own option, removed before g_test_init sees it */
+  for (int i = 1; i + 1 < argc; i++)
+    if (g_str_equal (argv[i], "--suite"))
+      {
+        render_suite = g_str_equal (argv[i + 1], "render");
+        display = g_str_equal (argv[i + 1], "display");
+        memmove (&argv[i], &argv[i + 2], sizeof (char *) * (gsize) (argc - i - 1));
+        argc -= 2;
+        break;
+      }
+  g_test_init (&argc, &argv, NULL);
+  have_display = display && gtk_init_check ();
+
+  if (render_suite)
+    {
+      g_test_add_func ("/views2/render/timing/demo-run-bars-per-launch", test_timing_demo_run);
+      g_test_add_func ("/views2/render/timing/merged-launches-as-bands", test_timing_merged_band);
+      g_test_add_func ("/views2/render/timing/vendor-time-file", test_timing_vendor_file);
+      g_test_add_func ("/views2/render/tensor/ocm-value-heatmap-and-stats", test_tensor_ocm_value);
+      g_test_add_func ("/views2/render/dump-diff/planted-byte-found-and-highlighted", test_dump_diff_planted_byte);
+      g_test_add_func ("/views2/render/compare/regression-highlighted", test_compare_regression);
+      g_test_add_func ("/views2/render/log/matches-highlighted", test_log_render_highlights);
+      g_test_add_func ("/views2/render/export/png-svg-pdf-parse-back", test_exports);
+      g_test_add_func ("/views2/render/export/csv-round-trip", test_csv_round_trip);
+    }
+  if (display)
+    g_test_add_func ("/views2/display/widgets-realise-and-interact", test_display_widgets);
+  return g_test_run ();
+}
