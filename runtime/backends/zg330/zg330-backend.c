@@ -1336,6 +1336,20 @@ zg330_backend_get_report (Zg330Backend *self)
           r->segments[t].user_used = self->user_segment[t] != NULL;
         }
     }
+  /* INPUT and OUTPUT are one ETM chunk per value chunk (multi_chunk): the phy segment is
+   * summarised by the lowest address and the bytes of its chunks. */
+  for (guint i = 0; self->applied && i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      ZwSegmentInfo *seg = &r->segments[c->segment];
+
+      if (c->io_chunk == NULL)
+        continue;
+      if (seg->phy_size == 0 || xrt_mem_chunk_get_addr (c->io_chunk) < seg->phy_addr)
+        seg->phy_addr = xrt_mem_chunk_get_addr (c->io_chunk);
+      seg->phy_size += xrt_mem_chunk_get_size (c->io_chunk);
+      seg->user_used |= c->io_user;
+    }
 
   for (guint i = 0; i < self->launches->len; i++)
     {
