@@ -32,7 +32,11 @@ mkdir -p "$dest/pc"
 sed "s|^prefix=.*|prefix=$root|" "$pc" > "$dest/pc/zhuge-runtime.pc"
 export PKG_CONFIG_PATH="$dest/pc"
 libdir=$(dirname "$lib")
-if cc -std=c11 -o "$dest/example" "$src/tests/example-forward.c" $(pkg-config --cflags --libs zhuge-runtime) 2>"$dest/cc.log" \
+# a sanitized build installs a sanitized library: build the example the same way
+san=$(meson introspect "$build" --buildoptions | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="b_sanitize"][0])')
+sanflags=""
+[ "$san" = "none" ] || sanflags="-fsanitize=$san"
+if cc -std=c11 $sanflags -o "$dest/example" "$src/tests/example-forward.c" $(pkg-config --cflags --libs zhuge-runtime) 2>"$dest/cc.log" \
    && LD_LIBRARY_PATH="$libdir" "$dest/example" "$root/share/zhuge-workbench/networks/tiny_ZG.json" \
         "$root/share/zhuge-workbench/networks/tiny_ZG.raw" >"$dest/run.log" 2>&1; then
   echo "ok 3 /install/pkg-config-example-runs # $(cat "$dest/run.log")"

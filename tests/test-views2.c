@@ -552,8 +552,9 @@ test_tensor_ocm_value (void)
               gint64 coords[4];
               gint8 q;
               guint8 rgb[3];
-              /* sample only where the pixel centre maps back to this element */
-              if (!zw_tensor_view_coords_at (tensor, 0, W, H, px + 0.5, py + 0.5, coords) || coords[1] != c
+              /* sample only where the pixel centre maps back to this element, away from
+               * the channel number in the cell's corner */
+              if ((px - rect[0] < 30 && py - rect[1] < 16) || !zw_tensor_view_coords_at (tensor, 0, W, H, px + 0.5, py + 0.5, coords) || coords[1] != c
                   || coords[2] != y || coords[3] != x)
                 continue;
               q = (gint8) bytes[(y * Wd + x) * C + c];
@@ -779,17 +780,18 @@ test_compare_regression (void)
   const int W = 1000;
   int H;
 
-  for (guint i = 0; i < b->rows->len && slow == NULL; i++)
+  /* the longest hardop of B made 0.5 ms slower */
+  for (guint i = 0; i < b->rows->len; i++)
     {
       ZwProfileRow *row = g_ptr_array_index (b->rows, i);
-      if (row->hard_ms > 0.01)
+      if (row->hard_ms > 0 && (slow == NULL || row->hard_ms > slow->hard_ms))
         {
           slow = row;
           slow_index = i;
         }
     }
   g_assert_nonnull (slow);
-  slow->hard_ms *= 3;
+  slow->hard_ms += 0.5;
   slow->total_ms = slow->memcpy_ms + slow->hard_ms + slow->other_ms;
   zw_profile_compute_totals (b);
   cmp = zw_profile_compare (r.profile, b, NULL);
