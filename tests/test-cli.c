@@ -159,6 +159,29 @@ test_malformed_exit_status (void)
 }
 
 static void
+test_info_in_chinese (void)
+{
+  g_autofree char *net = real_json ();
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  if (net == NULL)
+    return;
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_setenv (launcher, "LANG", "C.UTF-8", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "zh_CN", TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("XRT_RUN"), "info", net, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "网络"));
+  g_assert_nonnull (strstr (out, "硬算子"));
+}
+
+static void
 test_usage_errors (void)
 {
   g_auto (Run) a = { 0 };
@@ -276,6 +299,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/fake-params/real-sample-exact-size", test_fake_params_real);
   g_test_add_func ("/cli/info/malformed-inputs-exit-1-naming-the-file", test_malformed_exit_status);
   g_test_add_func ("/cli/usage-errors-exit-2", test_usage_errors);
+  g_test_add_func ("/cli/info/speaks-chinese-with-language-zh-cn", test_info_in_chinese);
   g_test_add_func ("/cli/run/real-sample-time-file-parses-like-the-vendor-file", test_run_real_time_file);
   g_test_add_func ("/cli/run/toml-config-and-bad-input", test_run_toml_and_errors);
   return g_test_run ();

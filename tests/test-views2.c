@@ -533,44 +533,50 @@ test_tensor_ocm_value (void)
   zw_tensor_view_state_init (&a.state);
   a.tensor = tensor;
   a.stats = stats;
-  a.state.quantized = TRUE;
   a.state.title = "OCM value";
-  s = render (W, H, draw_tensor, &a);
-  keep_png (s, "tensor-ocm.png");
-  {
-    g_autoptr (GHashTable) colors = g_hash_table_new (NULL, NULL);
-    guint checked = 0;
-    for (gint64 c = 0; c < C; c += MAX (1, C / 7))
-      {
-        double rect[4];
-        g_assert_true (zw_tensor_view_cell_rect (tensor, W, H, c, rect));
-        for (gint64 y = 0; y < Hd; y += MAX (1, Hd / 5))
-          for (gint64 x = 0; x < Wd; x += MAX (1, Wd / 5))
-            {
-              double scale = rect[2] / Wd;
-              int px = (int) (rect[0] + (x + 0.5) * scale), py = (int) (rect[1] + (y + 0.5) * scale);
-              gint64 coords[4];
-              gint8 q;
-              guint8 rgb[3];
-              /* sample only where the pixel centre maps back to this element, away from
-               * the channel number in the cell's corner */
-              if ((px - rect[0] < 30 && py - rect[1] < 16) || !zw_tensor_view_coords_at (tensor, 0, W, H, px + 0.5, py + 0.5, coords) || coords[1] != c
-                  || coords[2] != y || coords[3] != x)
-                continue;
-              q = (gint8) bytes[(y * Wd + x) * C + c];
-              zw_tensor_view_colormap ((q - stats->q.min) / (stats->q.max - stats->q.min), rgb);
-              g_assert_true (near (pixel (s, px, py), 0xff000000u | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2], 2));
-              g_hash_table_add (colors, GUINT_TO_POINTER (pixel (s, px, py)));
-              checked++;
-            }
-      }
-    g_test_message ("v_id %" G_GINT64_FORMAT " (OCM, %" G_GINT64_FORMAT " channels of %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
-                    "): %u heatmap pixels checked, %u colours",
-                    entry->type.v_id, C, Hd, Wd, checked, g_hash_table_size (colors));
-    g_assert_cmpuint (checked, >, 20);
-    g_assert_cmpuint (g_hash_table_size (colors), >, 4);
-  }
-  cairo_surface_destroy (s);
+  for (int view = 0; view < 2; view++)   /* quantised, then float */
+    {
+      g_autoptr (GHashTable) colors = g_hash_table_new (NULL, NULL);
+      const ZwStatsSummary *range = view == 0 ? &stats->q : &stats->f;
+      guint checked = 0;
+
+      a.state.quantized = view == 0;
+      s = render (W, H, draw_tensor, &a);
+      keep_png (s, view == 0 ? "tensor-ocm.png" : "tensor-ocm-float.png");
+      for (gint64 c = 0; c < C; c += MAX (1, C / 7))
+        {
+          double rect[4];
+          g_assert_true (zw_tensor_view_cell_rect (tensor, W, H, c, rect));
+          for (gint64 y = 0; y < Hd; y += MAX (1, Hd / 5))
+            for (gint64 x = 0; x < Wd; x += MAX (1, Wd / 5))
+              {
+                double scale = rect[2] / Wd, v;
+                int px = (int) (rect[0] + (x + 0.5) * scale), py = (int) (rect[1] + (y + 0.5) * scale);
+                gint64 coords[4];
+                gint8 q;
+                guint8 rgb[3];
+                /* sample only where the pixel centre maps back to this element, away from
+                 * the channel number in the cell's corner */
+                if ((px - rect[0] < 30 && py - rect[1] < 16)
+                    || !zw_tensor_view_coords_at (tensor, 0, W, H, px + 0.5, py + 0.5, coords) || coords[1] != c
+                    || coords[2] != y || coords[3] != x)
+                  continue;
+                q = (gint8) bytes[(y * Wd + x) * C + c];
+                v = view == 0 ? q : (double) ((float) q * entry->type.scales[entry->type.n_scales == 1 ? 0 : c]);
+                zw_tensor_view_colormap ((v - range->min) / (range->max - range->min), rgb);
+                g_assert_true (near (pixel (s, px, py), 0xff000000u | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2], 2));
+                g_hash_table_add (colors, GUINT_TO_POINTER (pixel (s, px, py)));
+                checked++;
+              }
+        }
+      g_test_message ("v_id %" G_GINT64_FORMAT " (OCM, %" G_GINT64_FORMAT " channels of %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                      "), %s view: %u heatmap pixels checked, %u colours",
+                      entry->type.v_id, C, Hd, Wd, view == 0 ? "quantised" : "float", checked,
+                      g_hash_table_size (colors));
+      g_assert_cmpuint (checked, >, 20);
+      g_assert_cmpuint (g_hash_table_size (colors), >, 4);
+      cairo_surface_destroy (s);
+    }
 
   /* a file of the folder truncated: a message naming it, the others still load */
   {
