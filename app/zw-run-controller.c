@@ -25,12 +25,15 @@ typedef struct {
   guint iterations;
   ZwRunOptions options;
   Zg330Profile *base_profile;
+  char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
+  char *dump_format;
   /* in/out */
   XirNetwork *net;
   XrtSession *session;           /* reused for Forward with the same options */
   ZwRunOptions session_options;
   /* out */
   ZwRun *run;
+  ZwProfile *profile;            /* the last forward's time profile (a copy) */
   gboolean params_missing;
 } ZwJob;
 
@@ -55,6 +58,8 @@ struct _ZwRunController
   gboolean pending_synthetic;
   ZwRunMode pending_mode;
   guint pending_iterations;
+  char *pending_dump_dir;
+  char *pending_dump_format;
 
   double progress;
   char *status;
@@ -74,6 +79,9 @@ static void
 zw_job_free (ZwJob *job)
 {
   g_free (job->load_path);
+  g_free (job->dump_dir);
+  g_free (job->dump_format);
+  g_clear_pointer (&job->profile, zw_profile_free);
   g_clear_pointer (&job->base_profile, zg330_profile_free);
   g_clear_pointer (&job->net, xir_network_unref);
   g_clear_pointer (&job->session, xrt_session_unref);
@@ -322,6 +330,28 @@ on_step (XrtSession *session, const XrtForward *step, GPtrArray *outputs, gpoint
               status);
 }
 
+/* The session's profile is only valid until its next forward: the run keeps a copy. */
+static ZwProfile *
+profile_copy (const ZwProfile *src)
+{
+  ZwProfile *copy = zw_profile_new (src->network);
+
+  for (guint i = 0; i < src->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (src->rows, i);
+      ZwProfileRow *c = zw_profile_add_row (copy, r->op_id, r->op_type, r->op_name, r->total_ms, r->memcpy_ms,
+                                            r->hard_ms, r->other_ms);
+      c->has_io_process = r->has_io_process;
+      c->is_io_process = r->is_io_process;
+      c->start_ms = r->start_ms;
+      c->backend = g_strdup (r->backend);
+      if (r->merge_from != NULL && r->merge_from->len > 0)
+        g_array_append_vals (c->merge_from, r->merge_from->data, r->merge_from->len);
+    }
+  zw_profile_compute_totals (copy);
+  return copy;
+}
+
 static gboolean
 job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **error)
 {
@@ -329,6 +359,11 @@ job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **e
   ZwStepCounter counter = { job, 0, MAX (xrt_session_get_forwards (job->session)->len, 1), 0 };
   gboolean ok = TRUE;
 
+  /* every forward records its profile: the Timing view shows the last one */
+  xrt_session_enable_time_profile (job->session, TRUE);
+  if (job->dump_dir != NULL
+      && !xrt_session_set_dump_outputs (job->session, TRUE, job->dump_dir, job->dump_format, error))
+    return FALSE;
   xrt_session_set_pre_callback (job->session, on_step, &counter);
   for (guint i = 0; i < job->iterations && ok; i++)
     {
@@ -348,7 +383,12 @@ job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **e
         ok = FALSE;
     }
   xrt_session_set_pre_callback (job->session, NULL, NULL);
+  /* the session is reused by later forwards, which must not dump again */
+  if (job->dump_dir != NULL)
+    xrt_session_set_dump_outputs (job->session, FALSE, NULL, NULL, NULL);
   *total_ms = xrt_session_get_total_time (job->session);
+  if (ok && xrt_session_get_time_profile (job->session) != NULL)
+    job->profile = profile_copy (xrt_session_get_time_profile (job->session));
   return ok;
 }
 
@@ -402,6 +442,10 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
       iterations = job->iterations;
     }
   job->run = zw_run_new (report, iterations > 0 ? ZW_RUN_FORWARD : ZW_RUN_APPLY, iterations, total_ms);
+  if (job->profile != NULL)
+    zw_run_take_profile (job->run, g_steal_pointer (&job->profile));
+  if (iterations > 0 && job->dump_dir != NULL)
+    zw_run_set_dump (job->run, job->dump_dir, job->dump_format);
 
 done:
   job_report (job, 1.0, _("Done"));
@@ -476,6 +520,8 @@ start_next (ZwRunController *self)
   job->synthetic_params = self->pending_synthetic;
   job->mode = self->pending_mode;
   job->iterations = self->pending_iterations;
+  job->dump_dir = g_steal_pointer (&self->pending_dump_dir);
+  job->dump_format = g_steal_pointer (&self->pending_dump_format);
   job->options = self->options;
   job->base_profile = zg330_profile_copy (self->base_profile);
   if (job->load_path == NULL && self->net != NULL)
@@ -518,11 +564,9 @@ zw_run_controller_open (ZwRunController *self, const char *path, gboolean synthe
   start_next (self);
 }
 
-void
-zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint iterations)
+static void
+request_full (ZwRunController *self, ZwRunMode mode, guint iterations, const char *dump_dir, const char *dump_format)
 {
-  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
-
   /* a run in progress is stale now; a load in progress is not (its network is what the
    * request is about), so it finishes and the request follows it */
   if (self->cancellable != NULL && !self->running_load)
@@ -538,8 +582,28 @@ zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint iteratio
       self->pending_mode = mode;
       self->pending_iterations = iterations;
     }
+  /* the latest request says whether to dump: a later one supersedes a queued dump */
+  g_free (self->pending_dump_dir);
+  g_free (self->pending_dump_format);
+  self->pending_dump_dir = g_strdup (dump_dir);
+  self->pending_dump_format = g_strdup (dump_format);
   self->pending = TRUE;
   start_next (self);
+}
+
+void
+zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint iterations)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  request_full (self, mode, iterations, NULL, NULL);
+}
+
+void
+zw_run_controller_request_dump (ZwRunController *self, const char *dir, const char *format)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (dir != NULL && format != NULL);
+  request_full (self, ZW_RUN_MODE_FORWARD, 1, dir, format);
 }
 
 void
@@ -549,6 +613,8 @@ zw_run_controller_cancel (ZwRunController *self)
 
   self->pending = FALSE;
   g_clear_pointer (&self->pending_path, g_free);
+  g_clear_pointer (&self->pending_dump_dir, g_free);
+  g_clear_pointer (&self->pending_dump_format, g_free);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
 }
@@ -576,6 +642,8 @@ zw_run_controller_finalize (GObject *object)
   g_clear_pointer (&self->base_profile, zg330_profile_free);
   g_free (self->net_path);
   g_free (self->pending_path);
+  g_free (self->pending_dump_dir);
+  g_free (self->pending_dump_format);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
 }
@@ -698,4 +766,11 @@ zw_run_controller_has_network (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
   return self->net != NULL;
+}
+
+XirNetwork *
+zw_run_controller_get_network (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->net;
 }

@@ -9,7 +9,8 @@
  * Each apply opens its own simulated board (mock://zg330) with the device profile of the
  * request, so what-ifs that size the stores (OCM size) need no special path, and builds a
  * new backend and session (the backend's options are before-apply only). The session of
- * the last apply is kept for Forward with unchanged options.
+ * the last apply is kept for Forward with unchanged options. Every forward records its
+ * time profile (the run keeps the last forward's).
  *
  * Signals (main thread):
  *   "run-finished"   (ZwRun *run)                        a new run (live or a log)
@@ -24,6 +25,7 @@
 #include <gio/gio.h>
 #include "devices/zg330-timing.h"
 #include "report/zw-deploy-report.h"
+#include "xir/xir-network.h"
 #include "zw-run.h"
 
 G_BEGIN_DECLS
@@ -72,6 +74,12 @@ void zw_run_controller_get_options (ZwRunController *self, ZwRunOptions *options
 void zw_run_controller_open (ZwRunController *self, const char *path, gboolean synthetic_params, guint iterations);
 /* Queues an apply / forward / run of the current network with the current options. */
 void zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint iterations);
+/* Queues one forward of the current network (deploying first if the options changed) that
+ * dumps every output value into @dir in @format ("SFB", "SQB" … see report/zw-dump.h)
+ * with a manifest.json. With merge off every hardop's outputs are dumped, OCM-resident
+ * values included; with merge on only what a board gives (the launches' ETM outputs). The
+ * run keeps @dir (zw_run_get_dump_dir). */
+void zw_run_controller_request_dump (ZwRunController *self, const char *dir, const char *format);
 /* Cancels the job in progress and drops queued requests. */
 void zw_run_controller_cancel (ZwRunController *self);
 
@@ -81,5 +89,7 @@ const char *zw_run_controller_get_status (ZwRunController *self);
 /* The current network's file, or NULL. */
 const char *zw_run_controller_get_network_path (ZwRunController *self);
 gboolean zw_run_controller_has_network (ZwRunController *self);
+/* The current network (borrowed; valid until another network is opened), or NULL. */
+XirNetwork *zw_run_controller_get_network (ZwRunController *self);
 
 G_END_DECLS

@@ -16,6 +16,9 @@ struct _ZwRun
   guint iterations;
   double total_ms;
   gboolean compare;
+  ZwProfile *profile;
+  char *dump_dir;
+  char *dump_format;
 };
 
 G_DEFINE_FINAL_TYPE (ZwRun, zw_run, G_TYPE_OBJECT)
@@ -47,6 +50,9 @@ zw_run_finalize (GObject *object)
 
   g_clear_pointer (&self->report, zw_deploy_report_unref);
   g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->profile, zw_profile_free);
+  g_clear_pointer (&self->dump_dir, g_free);
+  g_clear_pointer (&self->dump_format, g_free);
   G_OBJECT_CLASS (zw_run_parent_class)->finalize (object);
 }
 
@@ -342,4 +348,43 @@ zw_run_dup_summary (ZwRun *self)
   return g_strdup_printf (_("merge %s · ETM opt %s · OCM %s\nFTMP %s · OCM %s · %s · %s"),
                           self->report->merge_hardop ? _("on") : _("off"),
                           self->report->etm_optimize ? _("on") : _("off"), ocm_opt, ftmp, ocm, launches, time);
+}
+
+const ZwProfile *
+zw_run_get_profile (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->profile;
+}
+
+void
+zw_run_take_profile (ZwRun *self, ZwProfile *profile)
+{
+  g_return_if_fail (ZW_IS_RUN (self));
+  g_clear_pointer (&self->profile, zw_profile_free);
+  self->profile = profile;
+}
+
+const char *
+zw_run_get_dump_dir (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->dump_dir;
+}
+
+const char *
+zw_run_get_dump_format (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->dump_format;
+}
+
+void
+zw_run_set_dump (ZwRun *self, const char *dir, const char *format)
+{
+  g_return_if_fail (ZW_IS_RUN (self));
+  g_free (self->dump_dir);
+  g_free (self->dump_format);
+  self->dump_dir = g_strdup (dir);
+  self->dump_format = g_strdup (format);
 }

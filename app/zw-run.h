@@ -16,11 +16,16 @@
  *   "iterations"   guint: forwards run (0 for an apply or a log)
  *   "total-ms"     double: simulated time of the last forward, < 0 when none ran
  *   "compare"      gboolean, read-write: marked for comparison
+ *
+ * A forward also keeps the time profile of its last forward (what the Timing view shows)
+ * and, when it was asked to dump, the folder of its dumped tensors; both are set by the
+ * run controller before the run is handed to the main thread and never change after.
  */
 #pragma once
 
 #include <glib-object.h>
 #include "report/zw-deploy-report.h"
+#include "report/zw-profile.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +61,17 @@ guint zw_run_get_iterations (ZwRun *self);
 double zw_run_get_total_ms (ZwRun *self);
 gboolean zw_run_get_compare (ZwRun *self);
 void zw_run_set_compare (ZwRun *self, gboolean compare);
+
+/* The time profile of the last forward (borrowed), NULL for an apply or a log. */
+const ZwProfile *zw_run_get_profile (ZwRun *self);
+/* Gives the run @profile (transfer full). Only before the run is shown. */
+void zw_run_take_profile (ZwRun *self, ZwProfile *profile);
+/* The folder the forward dumped its values into (NULL when it did not dump) and the
+ * format it used ("SFB" …). */
+const char *zw_run_get_dump_dir (ZwRun *self);
+const char *zw_run_get_dump_format (ZwRun *self);
+/* Records the dump folder. Only before the run is shown. */
+void zw_run_set_dump (ZwRun *self, const char *dir, const char *format);
 
 /* One line for the history: "#3 Forward ×10" (a new string). */
 char *zw_run_dup_title (ZwRun *self);

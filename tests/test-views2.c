@@ -227,13 +227,10 @@ expected_runs (const ZwProfile *p, const ZwTimingState *state, int width, ZwTimi
       g_array_append_val (spans, s);
     }
   g_array_sort (spans, span_cmp);
-  if (g_getenv ("ZW_VIEWS2_DEBUG"))
-    for (guint i = 0; i < spans->len; i++)
-      g_printerr ("[%g,%g) ", g_array_index (spans, Span, i).s, g_array_index (spans, Span, i).e);
   for (guint i = 0; i < spans->len; i++)
     {
       Span *s = &g_array_index (spans, Span, i);
-      if (s->s >= end)
+      if (s->s > end)   /* a span starting where the last one ends touches it: one run */
         runs++;
       end = MAX (end, s->e);
     }
@@ -255,8 +252,6 @@ count_runs_from (cairo_surface_t *s, int width, int height, ZwTimingLane lane, i
       gboolean bar = pixel (s, x, (int) ((y0 + y1) / 2)) != pixel (s, x, (int) y0 + 1);
       if (bar && !in)
         runs++;
-      if (g_getenv ("ZW_VIEWS2_DEBUG") && bar != in)
-        g_printerr ("%s%d", bar ? " [" : ",", x);
       pixels += bar;
       in = bar;
     }

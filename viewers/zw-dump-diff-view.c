@@ -141,9 +141,9 @@ zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *di
     {
       const ZwDumpDiffEntry *f = diff->first;
       g_snprintf (line, sizeof line,
-                  _("First divergence: v_id %" G_GINT64_FORMAT " (op %" G_GINT64_FORMAT ") at (n %" G_GINT64_FORMAT
-                    ", c %" G_GINT64_FORMAT ", h %" G_GINT64_FORMAT ", w %" G_GINT64_FORMAT "): A %.9g, B %.9g"),
-                  f->v_id, f->op_id, f->first_coords[0], f->first_coords[1], f->first_coords[2], f->first_coords[3],
+                  _("First divergence: v_id %lld (op %lld) at (n %lld, c %lld, h %lld, w %lld): A %.9g, B %.9g"),
+                  (long long) f->v_id, (long long) f->op_id, (long long) f->first_coords[0],
+                  (long long) f->first_coords[1], (long long) f->first_coords[2], (long long) f->first_coords[3],
                   f->first_a, f->first_b);
       zw_painter_text (&p, MARGIN, MARGIN + LINE_H, 0, 0, width - 2 * MARGIN, &colors->warning, line);
     }

@@ -140,6 +140,8 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
   gint64 batch = CLAMP (state->batch, 0, t->n - 1);
   cairo_surface_t *img;
   guint32 lut[256], nan_px = 0xffff00ffu;
+  const guint8 *bytes8;
+  gboolean fast;
   guint8 *pixels;
   int stride;
   g_autofree gint64 *col_of = g_new (gint64, cw);
@@ -163,15 +165,41 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
     col_of[x] = MIN ((gint64) ((x + 0.5) / g->scale), t->w - 1);   /* the element under the pixel's centre */
   for (int y = 0; y < ch; y++)
     row_of[y] = MIN ((gint64) ((y + 0.5) / g->scale), t->h - 1);
+  /* 8-bit values have 256 levels: one colour table per channel (its scale for the float
+   * view) turns each pixel into a byte load and a table lookup */
+  fast = t->has_quantized && (t->q_elem == ZW_TENSOR_S8 || t->q_elem == ZW_TENSOR_U8) && (q || t->f_bytes == NULL);
+  bytes8 = fast ? g_bytes_get_data (t->q_bytes, NULL) : NULL;
   for (gint64 c = 0; c < t->c; c++)
     {
       int ox = (int) floor ((c % g->cols) * g->cell_w), oy = (int) floor ((c / g->cols) * g->cell_h);
+      guint32 clut[256];
+
+      if (fast)
+        {
+          ZwTensorSample s0;
+          float scale = 1;
+          if (!q && zw_tensor_get_at (t, batch, c, 0, 0, &s0, NULL))
+            scale = s0.scale;
+          for (int b = 0; b < 256; b++)
+            {
+              int level = t->q_elem == ZW_TENSOR_S8 ? (int) (gint8) b : b;
+              double v = q ? (double) level : (double) ((float) level * scale);
+              double f = span > 0 ? (v - lo) / span : 0.5;
+              clut[b] = lut[(int) CLAMP (f * 255.0 + 0.5, 0.0, 255.0)];
+            }
+        }
       for (int y = 0; y < ch && oy + y < img_h; y++)
         {
           guint32 *line = (guint32 *) (pixels + (gsize) (oy + y) * stride);
           gint64 base = zw_tensor_index_of (t, batch, c, row_of[y], 0);
           gint64 step = t->w > 1 ? zw_tensor_index_of (t, batch, c, row_of[y], 1) - base : 0;
 
+          if (fast)
+            {
+              for (int x = 0; x < cw && ox + x < img_w; x++)
+                line[ox + x] = clut[bytes8[base + step * col_of[x]]];
+              continue;
+            }
           for (int x = 0; x < cw && ox + x < img_w; x++)
             {
               guint64 idx = (guint64) (base + step * col_of[x]);
@@ -331,9 +359,9 @@ zw_tensor_view_draw (cairo_t *cr, int width, int height, const ZwTensor *tensor,
     double ty = by;
 
     draw_histogram (&p, tensor, stats, q, MARGIN, by, hw - 12, BOTTOM_H - 30);
-    g_snprintf (line, sizeof line, _("%" G_GUINT64_FORMAT " elements, shape n %" G_GINT64_FORMAT " × c %" G_GINT64_FORMAT
-                                     " × h %" G_GINT64_FORMAT " × w %" G_GINT64_FORMAT " (%s)"),
-                s->count, tensor->n, tensor->c, tensor->h, tensor->w, tensor->layout);
+    g_snprintf (line, sizeof line, _("%llu elements, shape n %lld × c %lld × h %lld × w %lld (%s)"),
+                (unsigned long long) s->count, (long long) tensor->n, (long long) tensor->c, (long long) tensor->h,
+                (long long) tensor->w, tensor->layout);
     zw_painter_text (&p, MARGIN + hw, ty, 0, 0, hw, NULL, line);
     ty += 17;
     g_snprintf (line, sizeof line, _("min %.7g   max %.7g"), s->min, s->max);
@@ -343,9 +371,8 @@ zw_tensor_view_draw (cairo_t *cr, int width, int height, const ZwTensor *tensor,
     zw_painter_text (&p, MARGIN + hw, ty, 0, 0, hw, NULL, line);
     ty += 17;
     g_snprintf (line, sizeof line,
-                _("zero %" G_GUINT64_FORMAT "   NaN %" G_GUINT64_FORMAT "   +inf %" G_GUINT64_FORMAT
-                  "   -inf %" G_GUINT64_FORMAT),
-                s->n_zero, s->n_nan, s->n_pos_inf, s->n_neg_inf);
+                _("zero %llu   NaN %llu   +inf %llu   -inf %llu"), (unsigned long long) s->n_zero,
+                (unsigned long long) s->n_nan, (unsigned long long) s->n_pos_inf, (unsigned long long) s->n_neg_inf);
     zw_painter_text (&p, MARGIN + hw, ty, 0, 0, hw,
                      s->n_nan + s->n_pos_inf + s->n_neg_inf > 0 ? &colors->warning : NULL, line);
     ty += 17;
@@ -577,13 +604,12 @@ show_entry (ZwTensorView *self, gint index)
     {
       e = &g_array_index (self->entries, ValueEntry, index);
       self->selected = index;
-      self->title = e->op_id >= 0 ? g_strdup_printf (_("v_id %" G_GINT64_FORMAT " · op %" G_GINT64_FORMAT " · %s · %s"),
-                                                     e->v_id, e->op_id, e->memory, e->shape)
-                                  : g_strdup_printf (_("v_id %" G_GINT64_FORMAT " · %s · %s"), e->v_id, e->memory,
-                                                     e->shape);
+      self->title = e->op_id >= 0 ? g_strdup_printf (_("v_id %lld · op %lld · %s · %s"), (long long) e->v_id,
+                                                     (long long) e->op_id, e->memory, e->shape)
+                                  : g_strdup_printf (_("v_id %lld · %s · %s"), (long long) e->v_id, e->memory, e->shape);
       self->tensor = zw_tensor_new_from_folder (self->folder, e->data, self->network, &error);
       if (self->tensor == NULL)
-        self->message = g_strdup_printf (_("%s: %s"), e->data->path, error->message);
+        self->message = g_strdup_printf ("%s: %s", e->data->path, error->message);
       else
         self->stats = zw_tensor_stats_compute (self->tensor, 64);
     }
@@ -622,8 +648,11 @@ zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id)
     return FALSE;
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->model, found >= 0 ? (guint) found : GTK_INVALID_LIST_POSITION);
-  self->syncing = FALSE;
   show_entry (self, found);
+  /* as a click does: the other views follow (when the report knows the value) */
+  if (found >= 0 && zw_selection_get_report (self->selection) != NULL)
+    zw_selection_set_selected_value (self->selection, v_id);
+  self->syncing = FALSE;
   return TRUE;
 }
 
@@ -872,6 +901,9 @@ zw_tensor_view_dispose (GObject *object)
 {
   ZwTensorView *self = ZW_TENSOR_VIEW (object);
 
+  /* the list's selection model notifies while the children go: not to us any more */
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_pointer (&self->paned, gtk_widget_unparent);
   clear_selected (self);
   g_clear_object (&self->model);

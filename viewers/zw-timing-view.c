@@ -128,20 +128,35 @@ zw_timing_view_lane_extent (int width, int height, ZwTimingLane lane, double *y0
     *y1 = g.lane_y[lane][1];
 }
 
+/* Launch op id -> merge_from of the report's merged launches (borrowed), so that drawing
+ * 10,000 rows does not scan the launches once per row. NULL without a report. */
+static GHashTable *
+index_launches (ZwDeployReport *report)
+{
+  GHashTable *index;
+
+  if (report == NULL)
+    return NULL;
+  index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < report->launches->len; i++)
+    {
+      ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, i);
+      if (l->merge_from->len > 1)
+        g_hash_table_insert (index, &l->op_id, l->merge_from);
+    }
+  return index;
+}
+
 /* The members of a merged row: the profile's merge_from, else the report's launch of that
- * op id (a vendor text file loses merge_from). Borrowed; NULL when the row is no merge. */
+ * op id (a vendor text file loses merge_from). Borrowed; NULL when the row is no merge.
+ * @launches: index_launches() of the report, may be NULL. */
 static const GArray *
-row_members (const ZwProfileRow *row, ZwDeployReport *report)
+row_members (const ZwProfileRow *row, GHashTable *launches)
 {
   if (row->merge_from != NULL && row->merge_from->len > 0)
     return row->merge_from;
-  if (report != NULL)
-    for (guint i = 0; i < report->launches->len; i++)
-      {
-        const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, i);
-        if (l->op_id == row->op_id && l->merge_from->len > 1)
-          return l->merge_from;
-      }
+  if (launches != NULL)
+    return g_hash_table_lookup (launches, &row->op_id);
   return NULL;
 }
 
@@ -169,6 +184,7 @@ zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const Z
                        int height, double x, double y, ZwTimingLane *lane_out)
 {
   g_autofree double *starts = NULL;
+  g_autoptr (GHashTable) launches = NULL;
   ZwTimingLane lane = ZW_TIMING_LANE_NONE;
   gint best = -1;
   double end, best_d = G_MAXDOUBLE;
@@ -187,12 +203,13 @@ zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const Z
     *lane_out = lane;
   if (lane == ZW_TIMING_LANE_NONE || x < g.x0 || x > g.x1)
     return -1;
+  launches = index_launches (report);
   for (guint i = 0; i < profile->rows->len; i++)
     {
       const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
       double a, b, d;
 
-      if (lane == ZW_TIMING_LANE_MERGED ? row_members (row, report) == NULL : zw_timing_row_lane (row) != lane)
+      if (lane == ZW_TIMING_LANE_MERGED ? row_members (row, launches) == NULL : zw_timing_row_lane (row) != lane)
         continue;
       a = geo_x (&g, starts[i]);
       b = geo_x (&g, starts[i] + MAX (row->total_ms, 0.0));
@@ -256,7 +273,9 @@ draw_ruler (ZwPainter *p, const Geo *g, const ZwViewStyle *colors)
         g_snprintf (text, sizeof text, "%.0f ms", t);
       else
         g_snprintf (text, sizeof text, "%.*f ms", MIN (9, (int) ceil (-log10 (step))), t);
-      zw_painter_text (p, x + 3, g->ruler_y0 + 2, 0, 0, 0, &dim, text);
+      /* a label that would run past the plot is left out rather than cut */
+      if (x + 3 + zw_painter_text_width (p, text) <= g->x1 + MARGIN)
+        zw_painter_text (p, x + 3, g->ruler_y0 + 2, 0, 0, 0, &dim, text);
     }
 }
 
@@ -286,15 +305,17 @@ draw_selection_overlay (ZwPainter *p, const Geo *g, const ZwTimingState *state, 
 }
 
 /* Folds sub-pixel bars: one pixel column per lane, coloured by the part that dominates the
- * rows falling in it, so 10,000 rows cost a few hundred rectangles. */
+ * rows falling in it; the columns are filled per colour at the end (one path each), so
+ * 10,000 rows cost three fills. */
 typedef struct {
   double px;          /* the column being accumulated, -1 for none */
   double sums[3];
   double y0, y1;
+  GArray *cols[3];    /* double px of the finished columns, per part colour */
 } Folded;
 
 static void
-folded_flush (Folded *f, cairo_t *cr, const GdkRGBA *part_colors[3])
+folded_flush (Folded *f)
 {
   int k = 0;
 
@@ -303,11 +324,27 @@ folded_flush (Folded *f, cairo_t *cr, const GdkRGBA *part_colors[3])
   for (int i = 1; i < 3; i++)
     if (f->sums[i] > f->sums[k])
       k = i;
-  zw_cairo_set_color (cr, part_colors[k]);
-  cairo_rectangle (cr, f->px, f->y0, 1, f->y1 - f->y0);
-  cairo_fill (cr);
+  g_array_append_val (f->cols[k], f->px);
   f->px = -1;
   f->sums[0] = f->sums[1] = f->sums[2] = 0;
+}
+
+static void
+folded_fill (Folded *f, cairo_t *cr, const GdkRGBA *part_colors[3])
+{
+  folded_flush (f);
+  /* whole-pixel boxes: no antialiasing to compute */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (int k = 0; k < 3; k++)
+    {
+      for (guint i = 0; i < f->cols[k]->len; i++)
+        cairo_rectangle (cr, g_array_index (f->cols[k], double, i), f->y0, 1, f->y1 - f->y0);
+      zw_cairo_set_color (cr, part_colors[k]);
+      cairo_fill (cr);
+      g_array_unref (f->cols[k]);
+    }
+  cairo_restore (cr);
 }
 
 static void
@@ -374,6 +411,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
   const GdkRGBA *part_colors[3] = { &colors->segment[ZW_SEGMENT_FTMP], &colors->segment[ZW_SEGMENT_WEIGHT],
                                     &colors->segment[ZW_SEGMENT_INPUT] };
   g_autofree double *starts = NULL;
+  g_autoptr (GHashTable) launches = NULL;
+  g_autoptr (GHashTable) ops = NULL;
   Folded folded[3];
   double end;
   ZwPainter p;
@@ -394,6 +433,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
     }
   end = zw_timing_layout (profile, &starts);
   geo_compute (&g, end, state, width, height);
+  launches = index_launches (report);
+  ops = report != NULL ? zw_report_index_ops (report) : NULL;
 
   {
     g_autofree char *title = g_strdup_printf (ngettext ("%s: %u row, %.6g ms", "%s: %u rows, %.6g ms",
@@ -438,6 +479,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
       folded[l].sums[0] = folded[l].sums[1] = folded[l].sums[2] = 0;
       folded[l].y0 = g.lane_y[l][0] + 3;
       folded[l].y1 = g.lane_y[l][1] - 3;
+      for (int k = 0; k < 3; k++)
+        folded[l].cols[k] = g_array_new (FALSE, FALSE, sizeof (double));
     }
   for (guint i = 0; i < profile->rows->len; i++)
     {
@@ -446,23 +489,26 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
       /* whole pixels: crisp edges, and the one-pixel gaps between bars stay background */
       double a = round (geo_x (&g, starts[i])), b = round (geo_x (&g, starts[i] + MAX (row->total_ms, 0.0)));
       double y0 = g.lane_y[lane][0] + 3, y1 = g.lane_y[lane][1] - 3;
-      const GArray *members = row_members (row, report);
+      const GArray *members = row_members (row, launches);
       double parts[3];
 
       if (b < g.x0 - 1 || a > g.x1 + 1 || row->total_ms <= 0)
         continue;
-      if (b - a < 1)
+      if (b - a < 3)
         {
-          double px = a;
+          /* narrow bars go to the per-pixel columns: no part would be a pixel wide anyway */
           Folded *f = &folded[lane];
-          if (px != f->px)
-            {
-              folded_flush (f, cr, part_colors);
-              f->px = px;
-            }
           bar_parts (row, 1, parts);
-          for (int k = 0; k < 3; k++)
-            f->sums[k] += parts[k];
+          for (double px = a; px < MAX (b, a + 1); px++)
+            {
+              if (px != f->px)
+                {
+                  folded_flush (f);
+                  f->px = px;
+                }
+              for (int k = 0; k < 3; k++)
+                f->sums[k] += parts[k];
+            }
         }
       else
         {
@@ -470,7 +516,7 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
           double w = b - a >= 3 ? b - a - 1 : b - a;
           double x = a;
 
-          folded_flush (&folded[lane], cr, part_colors);
+          folded_flush (&folded[lane]);
           bar_parts (row, w, parts);
           for (int k = 0; k < 3; k++)
             {
@@ -511,16 +557,13 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
           /* member ticks, proportional to their layer counts when the report has them */
           for (guint k = 0; k < members->len; k++)
             {
-              const ZwOpInfo *op = report != NULL ? zw_deploy_report_find_op (report, g_array_index (members, gint64, k))
-                                                  : NULL;
+              const ZwOpInfo *op = ops != NULL ? g_hash_table_lookup (ops, &g_array_index (members, gint64, k)) : NULL;
               total_layers += op != NULL && op->layer_count > 0 ? op->layer_count : 1;
             }
           if ((b - a) / members->len >= 3)
             for (guint k = 0; k + 1 < members->len; k++)
               {
-                const ZwOpInfo *op = report != NULL
-                                         ? zw_deploy_report_find_op (report, g_array_index (members, gint64, k))
-                                         : NULL;
+                const ZwOpInfo *op = ops != NULL ? g_hash_table_lookup (ops, &g_array_index (members, gint64, k)) : NULL;
                 acc += op != NULL && op->layer_count > 0 ? op->layer_count : 1;
                 zw_cairo_set_color_alpha (cr, &colors->foreground, 0.35);
                 cairo_rectangle (cr, round (a + (b - a) * acc / total_layers), my0, 1, my1 - my0);
@@ -528,9 +571,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
               }
           if (b - a > 60)
             {
-              g_string_append_printf (text, ngettext ("op %" G_GINT64_FORMAT ": %u member:",
-                                                      "op %" G_GINT64_FORMAT ": %u members:", members->len),
-                                      row->op_id, members->len);
+              g_string_append_printf (text, ngettext ("op %lld: %u member:", "op %lld: %u members:", members->len),
+                                      (long long) row->op_id, members->len);
               for (guint k = 0; k < MIN (members->len, 48u); k++)
                 g_string_append_printf (text, " %" G_GINT64_FORMAT, g_array_index (members, gint64, k));
               if (members->len > 48)
@@ -541,7 +583,7 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
         }
     }
   for (int l = 0; l < 3; l++)
-    folded_flush (&folded[l], cr, part_colors);
+    folded_fill (&folded[l], cr, part_colors);
   cairo_restore (cr);
 
   if (overlays)
@@ -568,37 +610,58 @@ zw_timing_view_draw (cairo_t *cr, int width, int height, const ZwProfile *profil
   draw_content (cr, width, height, profile, report, state, colors, TRUE);
 }
 
-gboolean
-zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *etm_bytes, guint *ocm_outputs)
+/* Producer op id -> GPtrArray of its ZwValueInfo* (borrowed). */
+static GHashTable *
+index_producers (ZwDeployReport *report)
 {
-  const GArray *members;
-  guint64 bytes = 0;
-  guint ocm = 0;
-  gboolean found = FALSE;
+  GHashTable *index = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
 
-  g_return_val_if_fail (row != NULL, FALSE);
-  if (report == NULL)
-    return FALSE;
-  members = row_members (row, report);
   for (guint i = 0; i < report->values->len; i++)
     {
-      const ZwValueInfo *v = &g_array_index (report->values, ZwValueInfo, i);
-      gboolean mine = v->producer == row->op_id;
+      ZwValueInfo *v = &g_array_index (report->values, ZwValueInfo, i);
+      GPtrArray *list = g_hash_table_lookup (index, &v->producer);
+      if (list == NULL)
+        {
+          list = g_ptr_array_new ();
+          g_hash_table_insert (index, &v->producer, list);
+        }
+      g_ptr_array_add (list, v);
+    }
+  return index;
+}
 
-      for (guint k = 0; !mine && members != NULL && k < members->len; k++)
-        mine = v->producer == g_array_index (members, gint64, k);
-      if (!mine)
-        continue;
-      found = TRUE;
+static void
+add_outputs (GHashTable *producers, gint64 op_id, guint64 *bytes, guint *ocm, gboolean *found)
+{
+  GPtrArray *list = g_hash_table_lookup (producers, &op_id);
+
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    {
+      const ZwValueInfo *v = g_ptr_array_index (list, i);
+      *found = TRUE;
       /* fake values live inside another's bytes: counting them would count twice */
       if (!v->real || v->is_host)
         continue;
       if (v->is_ocm)
-        ocm++;
+        (*ocm)++;
       else
-        bytes += v->byte_size;
+        *bytes += v->byte_size;
     }
-  if (!found && zw_deploy_report_find_op (report, row->op_id) == NULL && members == NULL)
+}
+
+static gboolean
+op_memory (ZwDeployReport *report, GHashTable *launches, GHashTable *producers, const ZwProfileRow *row,
+           guint64 *etm_bytes, guint *ocm_outputs)
+{
+  const GArray *members = row_members (row, launches);
+  guint64 bytes = 0;
+  guint ocm = 0;
+  gboolean found = FALSE;
+
+  add_outputs (producers, row->op_id, &bytes, &ocm, &found);
+  for (guint k = 0; members != NULL && k < members->len; k++)
+    add_outputs (producers, g_array_index (members, gint64, k), &bytes, &ocm, &found);
+  if (!found && members == NULL && zw_deploy_report_find_op (report, row->op_id) == NULL)
     return FALSE;
   if (etm_bytes)
     *etm_bytes = bytes;
@@ -607,11 +670,26 @@ zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *e
   return TRUE;
 }
 
+gboolean
+zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *etm_bytes, guint *ocm_outputs)
+{
+  g_autoptr (GHashTable) launches = NULL;
+  g_autoptr (GHashTable) producers = NULL;
+
+  g_return_val_if_fail (row != NULL, FALSE);
+  if (report == NULL)
+    return FALSE;
+  launches = index_launches (report);
+  producers = index_producers (report);
+  return op_memory (report, launches, producers, row, etm_bytes, ocm_outputs);
+}
+
 /* ---- the table's data, shared by its row items ---- */
 
 typedef struct {
   ZwProfile *profile;
   ZwDeployReport *report;
+  GHashTable *launches; /* index_launches (report) */
   guint64 *etm;        /* per row, with the report */
   guint *ocm;
   gboolean *has_mem;
@@ -623,6 +701,7 @@ timing_data_clear (gpointer data)
   TimingData *d = data;
 
   g_clear_pointer (&d->profile, zw_profile_free);
+  g_clear_pointer (&d->launches, g_hash_table_unref);
   g_clear_pointer (&d->report, zw_deploy_report_unref);
   g_free (d->etm);
   g_free (d->ocm);
@@ -679,12 +758,16 @@ timing_data_new (const ZwProfile *profile, ZwDeployReport *report)
 totals_done:
   if (report != NULL)
     {
+      g_autoptr (GHashTable) producers = index_producers (report);
+
       d->report = zw_deploy_report_ref (report);
+      d->launches = index_launches (report);
       d->etm = g_new0 (guint64, MAX (n, 1u));
       d->ocm = g_new0 (guint, MAX (n, 1u));
       d->has_mem = g_new0 (gboolean, MAX (n, 1u));
       for (guint i = 0; i < n; i++)
-        d->has_mem[i] = zw_timing_op_memory (report, g_ptr_array_index (d->profile->rows, i), &d->etm[i], &d->ocm[i]);
+        d->has_mem[i] = op_memory (report, d->launches, producers, g_ptr_array_index (d->profile->rows, i), &d->etm[i],
+                                   &d->ocm[i]);
     }
   return d;
 }
@@ -752,7 +835,7 @@ cell_text (TimingData *d, guint index, TimingColumn column)
       return d->has_mem != NULL && d->has_mem[index] ? g_strdup_printf ("%u", d->ocm[index]) : g_strdup ("");
     case COL_MEMBERS:
       {
-        const GArray *m = row_members (row, d->report);
+        const GArray *m = row_members (row, d->launches);
         GString *s = g_string_new (NULL);
         for (guint k = 0; m != NULL && k < m->len; k++)
           g_string_append_printf (s, k ? ";%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, g_array_index (m, gint64, k));
@@ -1181,7 +1264,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   row = g_ptr_array_index (self->data->profile->rows, index);
   text = g_string_new (NULL);
-  g_string_append_printf (text, _("op %" G_GINT64_FORMAT " %s"), row->op_id,
+  g_string_append_printf (text, _("op %lld %s"), (long long) row->op_id,
                           short_class (row->op_type, cls, sizeof cls));
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("total %.6g ms: memcpy %.6g, hard %.6g, other %.6g"), row->total_ms, row->memcpy_ms,
@@ -1330,7 +1413,7 @@ on_selection_notify (ZwTimingView *self, GParamSpec *pspec)
       for (guint i = 0; op >= 0 && i < self->data->profile->rows->len && found < 0; i++)
         {
           const ZwProfileRow *row = g_ptr_array_index (self->data->profile->rows, i);
-          const GArray *m = row_members (row, view_report (self));
+          const GArray *m = row_members (row, self->data->launches);
           if (row->op_id == op)
             found = (gint) i;
           for (guint k = 0; m != NULL && k < m->len && found < 0; k++)
@@ -1438,8 +1521,11 @@ zw_timing_view_dispose (GObject *object)
 {
   ZwTimingView *self = ZW_TIMING_VIEW (object);
 
-  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  /* the table's selection model notifies while the children go: not to us any more */
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
   self->area = NULL;
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
   g_clear_pointer (&self->node, gsk_render_node_unref);
   g_clear_object (&self->model);
   g_clear_object (&self->sorted);

@@ -1,0 +1,83 @@
+/* zw-file-kind.c — tell the workbench's input files apart (see the header). */
+#include "zw-file-kind.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+/* Enough to see a JSON document's "format" or a profile's first row. */
+#define PREFIX_BYTES 8192
+
+static gboolean
+read_prefix (const char *path, char **out, gsize *length, GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GFileInputStream) stream = g_file_read (file, NULL, &local);
+  g_autofree char *buffer = g_malloc0 (PREFIX_BYTES + 1);
+  gsize n = 0;
+
+  if (stream == NULL
+      || !g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, PREFIX_BYTES, &n, NULL, &local))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: %s", path, local->message);
+      return FALSE;
+    }
+  buffer[n] = '\0';
+  *out = g_steal_pointer (&buffer);
+  *length = n;
+  return TRUE;
+}
+
+gboolean
+zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError **error)
+{
+  g_autofree char *prefix = NULL;
+  g_autofree char *base = NULL;
+  const char *p;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL && kind != NULL, FALSE);
+
+  if (dir_out != NULL)
+    *dir_out = NULL;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      *kind = ZW_FILE_KIND_DUMP;
+      if (dir_out != NULL)
+        *dir_out = g_strdup (path);
+      return TRUE;
+    }
+  base = g_path_get_basename (path);
+  if (g_strcmp0 (base, "manifest.json") == 0)
+    {
+      *kind = ZW_FILE_KIND_DUMP;
+      if (dir_out != NULL)
+        *dir_out = g_path_get_dirname (path);
+      return TRUE;
+    }
+  if (!read_prefix (path, &prefix, &length, error))
+    return FALSE;
+
+  p = prefix;
+  if (g_str_has_prefix (p, "\xEF\xBB\xBF"))
+    p += 3;
+  while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+    p++;
+  if (*p == '{' || *p == '[')
+    {
+      /* our profile JSON and Chrome traces say so near the top; everything else JSON is a
+       * network or a deploy report */
+      if (strstr (p, "\"zhuge-time-profile\"") != NULL || strstr (p, "\"traceEvents\"") != NULL)
+        *kind = ZW_FILE_KIND_PROFILE;
+      else
+        *kind = ZW_FILE_KIND_NETWORK;
+      return TRUE;
+    }
+  /* the vendor's rows start "op_id: ", our CSV header "op_id,op_type"; a file named like
+   * the vendor's profile is one even when it is damaged (its loader says what is wrong) */
+  if (g_str_has_prefix (p, "op_id:") || g_str_has_prefix (p, "op_id,op_type") || g_str_has_suffix (base, "_time.txt"))
+    *kind = ZW_FILE_KIND_PROFILE;
+  else
+    *kind = ZW_FILE_KIND_LOG;
+  return TRUE;
+}

@@ -1,0 +1,136 @@
+/* zw-shortcuts.c — the table of actions and keys (see the header). */
+#include "zw-shortcuts.h"
+
+#include <glib/gi18n.h>
+
+static const ZwShortcut shortcuts[] = {
+  /* files */
+  { N_("Files"), "win.open", NULL, "<Control>o", N_("Open a network, deploy log, time profile, dump folder or log") },
+  { N_("Files"), "win.open-dump", NULL, "<Control><Shift>o", N_("Open a dump folder in the tensor inspector") },
+  { N_("Files"), "win.compare-files", NULL, "<Control><Shift>c", N_("Compare two time profiles") },
+  { N_("Files"), "win.diff-dumps", NULL, "<Control><Shift>d", N_("Diff two dump folders (or one with the current run)") },
+  { N_("Files"), "win.export", NULL, "<Control>e", N_("Export the current view (PNG, SVG, PDF, CSV, trace JSON)") },
+  { N_("Files"), "win.open-demo", NULL, "<Control><Shift>n", N_("Open the bundled demo network") },
+  { N_("Files"), "win.open-file", NULL, NULL, N_("Open a given file (command line, recent files, drag and drop)") },
+  { N_("Files"), "win.export-file", NULL, NULL, N_("Export the current view to a given file") },
+  { N_("Files"), "win.compare-file-pair", NULL, NULL, N_("Compare two given time profiles (drag and drop)") },
+  { N_("Files"), "win.diff-folders", NULL, NULL, N_("Diff given dump folders (drag and drop)") },
+  /* runs */
+  { N_("Runs"), "win.run", NULL, "<Control>r", N_("Apply and forward") },
+  { N_("Runs"), "win.apply", NULL, "<Control><Shift>a", N_("Apply (deploy) with the current options") },
+  { N_("Runs"), "win.forward", NULL, "F5", N_("Forward the current deployment") },
+  { N_("Runs"), "win.dump-tensors", "'SFB'", "<Control>t", N_("Forward once and dump every tensor (SFB)") },
+  { N_("Runs"), "win.dump-tensors", "'SQB'", "<Control><Shift>t", N_("Forward once and dump every tensor (SQB)") },
+  { N_("Runs"), "win.cancel", NULL, "Escape", N_("Cancel the run in progress") },
+  { N_("Runs"), "win.use-synthetic-params", NULL, NULL, N_("Use synthetic params (the banner's button)") },
+  { N_("Runs"), "win.select-run", NULL, NULL, N_("Show a run of the history (click it)") },
+  { N_("Runs"), "win.toggle-compare", NULL, NULL, N_("Mark a run for comparison (its Compare box)") },
+  { N_("Runs"), "win.merge-hardop", NULL, NULL, N_("Merge hardops (sidebar)") },
+  { N_("Runs"), "win.etm-optimize", NULL, NULL, N_("ETM optimize (sidebar)") },
+  { N_("Runs"), "win.ocm-option", NULL, NULL, N_("OCM option (sidebar)") },
+  /* views */
+  { N_("Views"), "win.view", "'segments'", "<Control>1", N_("Segments view") },
+  { N_("Views"), "win.view", "'memory'", "<Control>2", N_("Memory view") },
+  { N_("Views"), "win.view", "'ocm'", "<Control>3", N_("OCM view") },
+  { N_("Views"), "win.view", "'merges'", "<Control>4", N_("Merges view") },
+  { N_("Views"), "win.view", "'timing'", "<Control>5", N_("Timing view") },
+  { N_("Views"), "win.view", "'compare'", "<Control>6", N_("Compare view") },
+  { N_("Views"), "win.view", "'tensors'", "<Control>7", N_("Tensors view") },
+  { N_("Views"), "win.view", "'diff'", "<Control>8", N_("Dump diff view") },
+  { N_("Views"), "win.view", "'logs'", "<Control>9", N_("Logs view") },
+  /* window */
+  { N_("Window"), "win.toggle-sidebar", NULL, "F9", N_("Show or hide the sidebar") },
+  { N_("Window"), "win.show-shortcuts", NULL, "<Control>question", N_("Keyboard shortcuts") },
+  { N_("Window"), "win.dismiss-banner", NULL, NULL, N_("Close the message banner (its × button)") },
+  { N_("Window"), "app.about", NULL, NULL, N_("About Zhuge Workbench (main menu)") },
+  { N_("Window"), "app.color-scheme", NULL, NULL, N_("Colour scheme: system, light or dark (main menu)") },
+  { N_("Window"), "app.quit", NULL, "<Control>q", N_("Quit") },
+  /* views' own keys */
+  { N_("Memory view"), "memory.zoom-in", NULL, "plus", N_("Zoom in") },
+  { N_("Memory view"), "memory.zoom-out", NULL, "minus", N_("Zoom out") },
+  { N_("Memory view"), "memory.zoom-fit", NULL, "f", N_("Zoom to fit") },
+  { N_("Timing view"), "timing.zoom-in", NULL, "w", N_("Zoom in (also Ctrl+wheel)") },
+  { N_("Timing view"), "timing.zoom-out", NULL, "s", N_("Zoom out") },
+  { N_("Timing view"), "timing.pan-left", NULL, "a", N_("Pan left (also drag)") },
+  { N_("Timing view"), "timing.pan-right", NULL, "d", N_("Pan right") },
+  { N_("Timing view"), "timing.zoom-fit", NULL, "f", N_("Zoom to fit") },
+  { N_("Logs view"), "log.find", NULL, "<Control>f", N_("Search the log") },
+  { N_("Logs view"), "log.next-match", NULL, "<Control>g", N_("Next match (also Enter)") },
+  { N_("Logs view"), "log.previous-match", NULL, "<Control><Shift>g", N_("Previous match (also Shift+Enter)") },
+};
+
+const ZwShortcut *
+zw_shortcuts_get (guint *n_out)
+{
+  g_return_val_if_fail (n_out != NULL, NULL);
+  *n_out = G_N_ELEMENTS (shortcuts);
+  return shortcuts;
+}
+
+void
+zw_shortcuts_install_bindings (GtkWidgetClass *widget_class, const char *prefix)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    {
+      const ZwShortcut *s = &shortcuts[i];
+      guint key = 0;
+      GdkModifierType mods = 0;
+      g_autoptr (GtkShortcut) shortcut = NULL;
+
+      if (s->accel == NULL || !g_str_has_prefix (s->action, prefix))
+        continue;
+      if (!gtk_accelerator_parse (s->accel, &key, &mods))
+        g_error ("bad accelerator “%s” for %s", s->accel, s->action);
+      /* what gtk_widget_class_add_binding_action does, with the parameter as GVariant text */
+      shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (key, mods), gtk_named_action_new (s->action));
+      if (s->target != NULL)
+        {
+          GVariant *target = g_variant_parse (NULL, s->target, NULL, NULL, NULL);
+          g_assert (target != NULL);
+          gtk_shortcut_set_arguments (shortcut, target);
+        }
+      gtk_widget_class_add_shortcut (widget_class, shortcut);
+    }
+}
+
+/* GtkShortcutsWindow has no API to add sections in GTK 4.8: it is built from a GtkBuilder
+ * description whose titles are translated here. */
+GtkWindow *
+zw_shortcuts_window_new (GtkWindow *parent)
+{
+  g_autoptr (GString) xml = g_string_new (NULL);
+  g_autoptr (GtkBuilder) builder = NULL;
+  const char *group = NULL;
+  GtkWindow *window;
+
+  g_string_append (xml, "<interface><object class=\"GtkShortcutsWindow\" id=\"shortcuts\">"
+                        "<property name=\"modal\">1</property><child><object class=\"GtkShortcutsSection\">"
+                        "<property name=\"section-name\">workbench</property>"
+                        "<property name=\"max-height\">14</property>");
+  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    {
+      const ZwShortcut *s = &shortcuts[i];
+      g_autofree char *title = g_markup_escape_text (_(s->title), -1);
+      g_autofree char *accel = g_markup_escape_text (s->accel ? s->accel : "", -1);
+
+      if (g_strcmp0 (group, s->group) != 0)
+        {
+          g_autofree char *group_title = g_markup_escape_text (_(s->group), -1);
+          if (group != NULL)
+            g_string_append (xml, "</object></child>");
+          group = s->group;
+          g_string_append_printf (xml, "<child><object class=\"GtkShortcutsGroup\">"
+                                       "<property name=\"title\">%s</property>", group_title);
+        }
+      g_string_append_printf (xml, "<child><object class=\"GtkShortcutsShortcut\">"
+                                   "<property name=\"title\">%s</property>"
+                                   "<property name=\"accelerator\">%s</property></object></child>",
+                              title, accel);
+    }
+  g_string_append (xml, "</object></child></object></child></object></interface>");
+  builder = gtk_builder_new_from_string (xml->str, (gssize) xml->len);
+  window = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts"));
+  if (parent != NULL)
+    gtk_window_set_transient_for (window, parent);
+  return window;
+}
