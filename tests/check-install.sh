@@ -22,9 +22,15 @@ pc=$(find "$root" -name zhuge-runtime.pc | head -1)
 [ -n "$pc" ] || missing="$missing zhuge-runtime.pc"
 lib=$(find "$root" -name 'libzhuge-runtime.so' | head -1)
 [ -n "$lib" ] || missing="$missing libzhuge-runtime.so"
-for extra in $(cat "$build/install-expect.txt" 2>/dev/null); do
-  [ -e "$root/$extra" ] || missing="$missing $extra"
-done
+if [ -x "$build/app/zhuge-workbench" ]; then
+  for f in bin/zhuge-workbench share/applications/org.zhuge.Workbench.desktop \
+           share/metainfo/org.zhuge.Workbench.metainfo.xml \
+           share/icons/hicolor/scalable/apps/org.zhuge.Workbench.svg \
+           share/icons/hicolor/symbolic/apps/org.zhuge.Workbench-symbolic.svg \
+           share/glib-2.0/schemas/org.zhuge.Workbench.gschema.xml share/zhuge-workbench/devices/zg330.json; do
+    [ -e "$root/$f" ] || missing="$missing $f"
+  done
+fi
 if [ -z "$missing" ]; then echo "ok 2 /install/tree-complete"; else echo "not ok 2 /install/tree-complete"; echo "# missing:$missing"; fi
 [ -n "$pc" ] || { echo "not ok 3 /install/pkg-config-example-runs # no .pc"; exit 0; }
 # the .pc as installed, moved under the DESTDIR (its other Requires stay the system's)
