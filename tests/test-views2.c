@@ -313,7 +313,9 @@ test_timing_demo_run (void)
   runs = count_runs (s, W, H, ZW_TIMING_LANE_NPU, &npu_pixels);
   g_test_message ("yolov5s merge off: %u NPU rows drawn as %u runs over %u px", npu_rows, runs, npu_pixels);
   g_assert_cmpuint (runs, ==, expected_runs (r.profile, &a.state, W, ZW_TIMING_LANE_NPU));
-  g_assert_cmpuint (runs, >, npu_rows / 2);
+  /* host ops are timed by the clock, so how many NPU bars stay apart at this width depends on
+   * the machine (and on sanitizers); the layout's own count above is the exact check */
+  g_assert_cmpuint (runs, >, 0);
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_HOST, NULL), ==,
                     expected_runs (r.profile, &a.state, W, ZW_TIMING_LANE_HOST));
   /* hard time dominates the NPU lane; no merge band with merge off */
