@@ -69,23 +69,6 @@ zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp
   return i < cmp->rows->len ? (gint) i : -1;
 }
 
-static const char *
-short_class (const char *op_type, char *buf, gsize size)
-{
-  const char *s = op_type != NULL ? op_type : "";
-  gsize n;
-
-  if (g_str_has_prefix (s, "icraft::xir::"))
-    s += strlen ("icraft::xir::");
-  else if (g_str_has_prefix (s, "customop::"))
-    s += strlen ("customop::");
-  g_strlcpy (buf, s, size);
-  n = strlen (buf);
-  if (n > 4 && g_str_has_suffix (buf, "Node"))
-    buf[n - 4] = '\0';
-  return buf;
-}
-
 static char *
 cell_text (const ZwCompareRow *r, CompareColumn column)
 {
@@ -96,7 +79,7 @@ cell_text (const ZwCompareRow *r, CompareColumn column)
     case COL_OP_ID:
       return g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
     case COL_CLASS:
-      return g_strdup (short_class (r->op_type, buf, sizeof buf));
+      return g_strdup (zw_op_class_short (r->op_type, buf, sizeof buf));
     case COL_A:
       return r->side == ZW_COMPARE_ONLY_B ? g_strdup ("–") : g_strdup_printf ("%.6g", r->a_ms);
     case COL_B:
@@ -304,21 +287,16 @@ out:
 
 struct _ZwCompareView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
+  ZwView parent_instance;
   ZwProfileCompare *cmp;
   ZwDeployCompare *dcmp;
   char *label_a, *label_b;
   gint selected;
   gboolean syncing;
-  GtkWidget *scrolled;
   GtkWidget *area;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW_TYPE_VIEW)
 
 static void
 area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
@@ -394,10 +372,12 @@ zw_compare_view_select_row (ZwCompareView *self, gint index)
     return;
   self->selected = index;
   zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-  if (index >= 0 && !self->syncing && zw_selection_get_report (self->selection) != NULL)
+  if (index >= 0 && !self->syncing && zw_view_get_report (ZW_VIEW (self)) != NULL)
     {
+      const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, index);
+
       self->syncing = TRUE;
-      zw_selection_set_selected_op (self->selection, ((ZwCompareRow *) g_ptr_array_index (self->cmp->rows, index))->op_id);
+      zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)), r->op_id);
       self->syncing = FALSE;
     }
 }
@@ -419,14 +399,15 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwCompar
 }
 
 static void
-on_selection_notify (ZwCompareView *self, GParamSpec *pspec)
+zw_compare_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
+  ZwCompareView *self = ZW_COMPARE_VIEW (view);
   gint64 op;
   gint found = -1;
 
   if (self->syncing || self->cmp == NULL || !g_str_equal (pspec->name, "selected-op"))
     return;
-  op = zw_selection_get_selected_op (self->selection);
+  op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
   for (guint i = 0; op >= 0 && i < self->cmp->rows->len && found < 0; i++)
     if (((ZwCompareRow *) g_ptr_array_index (self->cmp->rows, i))->op_id == op)
       found = (gint) i;
@@ -481,7 +462,7 @@ ZwSelection *
 zw_compare_view_get_selection (ZwCompareView *self)
 {
   g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 static void
@@ -489,45 +470,12 @@ zw_compare_view_dispose (GObject *object)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (object);
 
-  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
-  self->area = NULL;
+  self->area = NULL;   /* the base class unparents the scrolled window */
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
   g_clear_pointer (&self->label_a, g_free);
   g_clear_pointer (&self->label_b, g_free);
-  g_clear_object (&self->selection);
   G_OBJECT_CLASS (zw_compare_view_parent_class)->dispose (object);
-}
-
-static void
-zw_compare_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_COMPARE_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_compare_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwCompareView *self = ZW_COMPARE_VIEW (object);
-  ZwSelection *selection;
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      selection = g_value_get_object (value);
-      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -537,28 +485,19 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = zw_compare_view_dispose;
-  object_class->get_property = zw_compare_view_get_property;
-  object_class->set_property = zw_compare_view_set_property;
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  ZW_VIEW_CLASS (klass)->selection_notify = zw_compare_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwcompareview");
 }
 
 static void
 zw_compare_view_init (ZwCompareView *self)
 {
-  GtkGesture *click = gtk_gesture_click_new ();
+  static const ZwPointerHandlers handlers = { .released = G_CALLBACK (on_released) };
 
   self->selected = -1;
-  self->area = zw_draw_area_new (area_draw, NULL, self);
-  gtk_widget_set_size_request (self->area, 720, zw_compare_view_content_height (NULL, NULL));
-  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
-  self->scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->area);
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  self->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, 720,
+                                          zw_compare_view_content_height (NULL, NULL));
+  zw_widget_add_pointer_handlers (self->area, &handlers, self);
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
 }
 

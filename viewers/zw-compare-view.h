@@ -11,6 +11,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "zw-view.h"
 #include "report/zw-compare.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -30,7 +31,7 @@ gboolean zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeploy
 gint zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double y);
 
 #define ZW_TYPE_COMPARE_VIEW (zw_compare_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW, COMPARE_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW, COMPARE_VIEW, ZwView)
 
 GtkWidget *zw_compare_view_new (ZwSelection *selection);
 ZwSelection *zw_compare_view_get_selection (ZwCompareView *self);

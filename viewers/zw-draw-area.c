@@ -1,7 +1,6 @@
 /* zw-draw-area.c — cached cairo drawing widget used by the views2 views. */
 #include "zw-draw-area.h"
-
-#include <string.h>
+#include "zw-view-private.h"
 
 struct _ZwDrawArea
 {
@@ -9,10 +8,7 @@ struct _ZwDrawArea
   ZwExportDrawFunc draw;
   ZwDrawAreaOverlayFunc overlay;
   gpointer user_data;
-  GskRenderNode *node;
-  int width, height;
-  ZwViewStyle style;
-  guint n_rebuilds;
+  ZwViewCache cache;
 };
 
 G_DEFINE_FINAL_TYPE (ZwDrawArea, zw_draw_area, GTK_TYPE_WIDGET)
@@ -21,31 +17,11 @@ static void
 zw_draw_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   ZwDrawArea *self = ZW_DRAW_AREA (widget);
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  ZwViewStyle style;
 
-  if (width <= 0 || height <= 0 || self->draw == NULL)
+  if (self->draw == NULL)
     return;
-  zw_view_style_from_widget (&style, widget);
-  if (self->node == NULL || self->width != width || self->height != height
-      || memcmp (&style, &self->style, sizeof style) != 0)
-    {
-      GtkSnapshot *sub = gtk_snapshot_new ();
-      cairo_t *cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-      self->draw (cr, width, height, &style, self->user_data);
-      cairo_destroy (cr);
-      g_clear_pointer (&self->node, gsk_render_node_unref);
-      self->node = gtk_snapshot_free_to_node (sub);
-      self->width = width;
-      self->height = height;
-      self->style = style;
-      self->n_rebuilds++;
-    }
-  if (self->node != NULL)
-    gtk_snapshot_append_node (snapshot, self->node);
-  if (self->overlay != NULL)
-    self->overlay (snapshot, width, height, &style, self->user_data);
+  if (zw_view_cache_snapshot (&self->cache, widget, snapshot, self->draw, self->user_data) && self->overlay != NULL)
+    self->overlay (snapshot, self->cache.width, self->cache.height, &self->cache.style, self->user_data);
 }
 
 static void
@@ -58,7 +34,7 @@ zw_draw_area_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
 static void
 zw_draw_area_dispose (GObject *object)
 {
-  g_clear_pointer (&ZW_DRAW_AREA (object)->node, gsk_render_node_unref);
+  zw_view_cache_invalidate (&ZW_DRAW_AREA (object)->cache);
   G_OBJECT_CLASS (zw_draw_area_parent_class)->dispose (object);
 }
 
@@ -94,7 +70,7 @@ void
 zw_draw_area_invalidate (ZwDrawArea *self)
 {
   g_return_if_fail (ZW_IS_DRAW_AREA (self));
-  g_clear_pointer (&self->node, gsk_render_node_unref);
+  zw_view_cache_invalidate (&self->cache);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -109,5 +85,5 @@ guint
 zw_draw_area_get_n_rebuilds (ZwDrawArea *self)
 {
   g_return_val_if_fail (ZW_IS_DRAW_AREA (self), 0);
-  return self->n_rebuilds;
+  return self->cache.n_rebuilds;
 }

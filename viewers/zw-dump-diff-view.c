@@ -240,19 +240,14 @@ out:
 
 struct _ZwDumpDiffView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
+  ZwView parent_instance;
   ZwDumpDiff *diff;
   gint64 selected;
   gboolean syncing;
-  GtkWidget *scrolled;
   GtkWidget *area;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW_TYPE_VIEW)
 
 static void
 area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
@@ -305,10 +300,10 @@ zw_dump_diff_view_select_value (ZwDumpDiffView *self, gint64 v_id)
     return;
   self->selected = v_id;
   zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-  if (v_id >= 0 && !self->syncing && zw_selection_get_report (self->selection) != NULL)
+  if (v_id >= 0 && !self->syncing && zw_view_get_report (ZW_VIEW (self)) != NULL)
     {
       self->syncing = TRUE;
-      zw_selection_set_selected_value (self->selection, v_id);
+      zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)), v_id);
       self->syncing = FALSE;
     }
 }
@@ -330,12 +325,13 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwDumpDi
 }
 
 static void
-on_selection_notify (ZwDumpDiffView *self, GParamSpec *pspec)
+zw_dump_diff_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (view);
   if (self->syncing || !g_str_equal (pspec->name, "selected-value"))
     return;
   self->syncing = TRUE;
-  zw_dump_diff_view_select_value (self, zw_selection_get_selected_value (self->selection));
+  zw_dump_diff_view_select_value (self, zw_selection_get_selected_value (zw_view_get_selection (ZW_VIEW (self))));
   self->syncing = FALSE;
 }
 
@@ -370,7 +366,7 @@ ZwSelection *
 zw_dump_diff_view_get_selection (ZwDumpDiffView *self)
 {
   g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 static void
@@ -378,42 +374,9 @@ zw_dump_diff_view_dispose (GObject *object)
 {
   ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (object);
 
-  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
-  self->area = NULL;
+  self->area = NULL;   /* the base class unparents the scrolled window */
   g_clear_pointer (&self->diff, zw_dump_diff_free);
-  g_clear_object (&self->selection);
   G_OBJECT_CLASS (zw_dump_diff_view_parent_class)->dispose (object);
-}
-
-static void
-zw_dump_diff_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_DUMP_DIFF_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_dump_diff_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (object);
-  ZwSelection *selection;
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      selection = g_value_get_object (value);
-      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -423,28 +386,18 @@ zw_dump_diff_view_class_init (ZwDumpDiffViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = zw_dump_diff_view_dispose;
-  object_class->get_property = zw_dump_diff_view_get_property;
-  object_class->set_property = zw_dump_diff_view_set_property;
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  ZW_VIEW_CLASS (klass)->selection_notify = zw_dump_diff_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwdumpdiffview");
 }
 
 static void
 zw_dump_diff_view_init (ZwDumpDiffView *self)
 {
-  GtkGesture *click = gtk_gesture_click_new ();
+  static const ZwPointerHandlers handlers = { .released = G_CALLBACK (on_released) };
 
   self->selected = -1;
-  self->area = zw_draw_area_new (area_draw, NULL, self);
-  gtk_widget_set_size_request (self->area, 720, zw_dump_diff_view_content_height (NULL));
-  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
-  self->scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->area);
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  self->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, 720, zw_dump_diff_view_content_height (NULL));
+  zw_widget_add_pointer_handlers (self->area, &handlers, self);
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
 }
 

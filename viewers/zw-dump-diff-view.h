@@ -14,6 +14,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "zw-view.h"
 #include "report/zw-dump-diff.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -32,7 +33,7 @@ gboolean zw_dump_diff_view_row_extent (const ZwDumpDiff *diff, gint64 v_id, doub
 gint64 zw_dump_diff_view_value_at (const ZwDumpDiff *diff, double y);
 
 #define ZW_TYPE_DUMP_DIFF_VIEW (zw_dump_diff_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW, DUMP_DIFF_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW, DUMP_DIFF_VIEW, ZwView)
 
 GtkWidget *zw_dump_diff_view_new (ZwSelection *selection);
 ZwSelection *zw_dump_diff_view_get_selection (ZwDumpDiffView *self);

@@ -528,49 +528,38 @@ mem_chunk_at (const ZwDeployReport *report, const MemLayout *l, double x, double
 
 struct _ZwMemoryView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
-  ZwViewCache cache;
+  ZwView parent_instance;
   gint64 hover_chunk;
   double pointer_x;
   double drag_start;
   double drag_end;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwMemoryView, zw_memory_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwMemoryView, zw_memory_view, ZW_TYPE_VIEW)
 
 static gboolean
 widget_layout (ZwMemoryView *self, MemLayout *l)
 {
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
 
   if (report == NULL)
     return FALSE;
-  mem_layout (report, self->selection, gtk_widget_get_width (GTK_WIDGET (self)),
-              gtk_widget_get_height (GTK_WIDGET (self)), &self->cache.style, l);
+  mem_layout (report, zw_view_get_selection (ZW_VIEW (self)), gtk_widget_get_width (GTK_WIDGET (self)),
+              gtk_widget_get_height (GTK_WIDGET (self)), zw_view_get_style (ZW_VIEW (self)), l);
   return TRUE;
 }
 
+/* Only the hover highlight is drawn per frame, over the cached content. */
 static void
-on_selection_notify (ZwMemoryView *self)
+zw_memory_view_snapshot_overlay (ZwView *view, GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *style)
 {
-  zw_view_cache_invalidate (&self->cache);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-zw_memory_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
-{
-  ZwMemoryView *self = ZW_MEMORY_VIEW (widget);
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwMemoryView *self = ZW_MEMORY_VIEW (view);
+  ZwDeployReport *report = zw_view_get_report (view);
   const ZwChunkInfo *c;
   MemLayout l;
 
-  zw_view_cache_snapshot (&self->cache, widget, snapshot, zw_memory_view_draw, report, self->selection);
-
+  (void) width;
+  (void) height;
   if (self->hover_chunk >= 0 && widget_layout (self, &l)
       && (c = zw_deploy_report_find_chunk (report, self->hover_chunk)) != NULL)
     {
@@ -583,7 +572,7 @@ zw_memory_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           r.size.width = MAX (1.0f, r.size.width);
           r.size.height = MAX (1.0f, r.size.height);
           if (graphene_rect_intersection (&r, &pane, &clipped))
-            gtk_snapshot_append_color (snapshot, &self->cache.style.hover, &clipped);
+            gtk_snapshot_append_color (snapshot, &style->hover, &clipped);
         }
     }
 }
@@ -607,7 +596,7 @@ on_motion (GtkEventControllerMotion *controller, double x, double y, ZwMemoryVie
   (void) controller;
   self->pointer_x = x;
   if (widget_layout (self, &l))
-    c = mem_chunk_at (zw_selection_get_report (self->selection), &l, x, y);
+    c = mem_chunk_at (zw_view_get_report (ZW_VIEW (self)), &l, x, y);
   set_hover (self, c != NULL ? c->id : -1);
 }
 
@@ -627,7 +616,7 @@ on_scroll (GtkEventControllerScroll *controller, double dx, double dy, ZwMemoryV
   (void) dx;
   if ((state & GDK_CONTROL_MASK) == 0 || !widget_layout (self, &l) || dy == 0)
     return FALSE;
-  zw_selection_zoom_by (self->selection, dy < 0 ? 1.25 : 0.8, mem_index (&l, self->pointer_x));
+  zw_selection_zoom_by (zw_view_get_selection (ZW_VIEW (self)), dy < 0 ? 1.25 : 0.8, mem_index (&l, self->pointer_x));
   return TRUE;
 }
 
@@ -637,8 +626,8 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, ZwMemoryView *self)
   (void) gesture;
   (void) x;
   (void) y;
-  self->drag_start = zw_selection_get_zoom_start (self->selection);
-  self->drag_end = zw_selection_get_zoom_end (self->selection);
+  self->drag_start = zw_selection_get_zoom_start (zw_view_get_selection (ZW_VIEW (self)));
+  self->drag_end = zw_selection_get_zoom_end (zw_view_get_selection (ZW_VIEW (self)));
 }
 
 static void
@@ -652,13 +641,13 @@ on_drag_update (GtkGestureDrag *gesture, double offset_x, double offset_y, ZwMem
     return;
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   delta = -offset_x / l.etm.w * (self->drag_end - self->drag_start);
-  zw_selection_set_zoom (self->selection, self->drag_start + delta, self->drag_end + delta);
+  zw_selection_set_zoom (zw_view_get_selection (ZW_VIEW (self)), self->drag_start + delta, self->drag_end + delta);
 }
 
 static void
 on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwMemoryView *self)
 {
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   const ZwChunkInfo *c = NULL;
   MemLayout l;
 
@@ -669,7 +658,7 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwMemory
     return;
   c = mem_chunk_at (report, &l, x, y);
   /* A chunk stands for its values: select the first (the one that owns the bytes). */
-  zw_selection_set_selected_value (self->selection,
+  zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)),
                                    c != NULL && c->v_ids->len > 0 ? g_array_index (c->v_ids, gint64, 0) : -1);
 }
 
@@ -677,7 +666,7 @@ static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
   ZwMemoryView *self = ZW_MEMORY_VIEW (widget);
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   g_autoptr (GString) text = NULL;
   g_autofree char *size = NULL;
   const ZwChunkInfo *c;
@@ -710,84 +699,28 @@ static void
 action_zoom (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   ZwMemoryView *self = ZW_MEMORY_VIEW (widget);
-  double center = (zw_selection_get_zoom_start (self->selection) + zw_selection_get_zoom_end (self->selection)) / 2;
+  ZwSelection *selection = zw_view_get_selection (ZW_VIEW (self));
+  double center = (zw_selection_get_zoom_start (selection) + zw_selection_get_zoom_end (selection)) / 2;
 
   (void) parameter;
   if (g_str_equal (action_name, "memory.zoom-in"))
-    zw_selection_zoom_by (self->selection, 1.25, center);
+    zw_selection_zoom_by (selection, 1.25, center);
   else if (g_str_equal (action_name, "memory.zoom-out"))
-    zw_selection_zoom_by (self->selection, 0.8, center);
+    zw_selection_zoom_by (selection, 0.8, center);
   else
-    zw_selection_zoom_fit (self->selection);
-}
-
-static void
-zw_memory_view_set_selection (ZwMemoryView *self, ZwSelection *selection)
-{
-  g_assert (self->selection == NULL);
-  self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-  g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-}
-
-static void
-zw_memory_view_dispose (GObject *object)
-{
-  ZwMemoryView *self = ZW_MEMORY_VIEW (object);
-
-  zw_view_cache_invalidate (&self->cache);
-  g_clear_object (&self->selection);
-  G_OBJECT_CLASS (zw_memory_view_parent_class)->dispose (object);
-}
-
-static void
-zw_memory_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_MEMORY_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_memory_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      zw_memory_view_set_selection (ZW_MEMORY_VIEW (object), g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_memory_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (zw_memory_view_parent_class)->css_changed (widget, change);
-  gtk_widget_queue_draw (widget);
+    zw_selection_zoom_fit (selection);
 }
 
 static void
 zw_memory_view_class_init (ZwMemoryViewClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
 
-  object_class->dispose = zw_memory_view_dispose;
-  object_class->get_property = zw_memory_view_get_property;
-  object_class->set_property = zw_memory_view_set_property;
-  widget_class->snapshot = zw_memory_view_snapshot;
+  view_class->draw = zw_memory_view_draw;
+  view_class->draws_itself = TRUE;
+  view_class->snapshot_overlay = zw_memory_view_snapshot_overlay;
   widget_class->query_tooltip = on_query_tooltip;
-  widget_class->css_changed = zw_memory_view_css_changed;
-
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "memory.zoom-in", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "memory.zoom-out", NULL, action_zoom);
@@ -805,22 +738,14 @@ zw_memory_view_class_init (ZwMemoryViewClass *klass)
 static void
 zw_memory_view_init (ZwMemoryView *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkGesture *click = gtk_gesture_click_new ();
+  static const ZwPointerHandlers handlers = {
+    .motion = G_CALLBACK (on_motion), .leave = G_CALLBACK (on_leave), .scroll = G_CALLBACK (on_scroll),
+    .drag_begin = G_CALLBACK (on_drag_begin), .drag_update = G_CALLBACK (on_drag_update),
+    .released = G_CALLBACK (on_released),
+  };
 
   self->hover_chunk = -1;
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  zw_widget_add_pointer_handlers (GTK_WIDGET (self), &handlers, self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 240);
@@ -837,12 +762,12 @@ ZwSelection *
 zw_memory_view_get_selection (ZwMemoryView *self)
 {
   g_return_val_if_fail (ZW_IS_MEMORY_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 guint
 zw_memory_view_get_n_rebuilds (GtkWidget *view)
 {
   g_return_val_if_fail (ZW_IS_MEMORY_VIEW (view), 0);
-  return ZW_MEMORY_VIEW (view)->cache.n_rebuilds;
+  return zw_view_get_n_rebuilds (ZW_VIEW (view));
 }

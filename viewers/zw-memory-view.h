@@ -11,11 +11,12 @@
 #include <gtk/gtk.h>
 #include "zw-selection.h"
 #include "zw-view-style.h"
+#include "zw-view.h"
 
 G_BEGIN_DECLS
 
 #define ZW_TYPE_MEMORY_VIEW (zw_memory_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwMemoryView, zw_memory_view, ZW, MEMORY_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwMemoryView, zw_memory_view, ZW, MEMORY_VIEW, ZwView)
 
 GtkWidget *zw_memory_view_new (ZwSelection *selection);
 ZwSelection *zw_memory_view_get_selection (ZwMemoryView *self);

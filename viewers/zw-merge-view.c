@@ -199,8 +199,7 @@ zw_launch_row_new (ZwDeployReport *report, GHashTable *ops, guint index)
 
 struct _ZwMergeView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
+  ZwView parent_instance;
   GListStore *store;
   GtkSingleSelection *model;
   GtkWidget *scrolled;
@@ -208,10 +207,7 @@ struct _ZwMergeView
   gboolean syncing;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwMergeView, zw_merge_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwMergeView, zw_merge_view, ZW_TYPE_VIEW)
 
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
@@ -242,11 +238,11 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 static void
 sync_from_selection (ZwMergeView *self)
 {
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   gint launch = -1;
 
-  if (report != NULL && zw_selection_get_selected_op (self->selection) >= 0)
-    launch = zw_report_launch_of_op (report, zw_selection_get_selected_op (self->selection));
+  if (report != NULL && zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self))) >= 0)
+    launch = zw_report_launch_of_op (report, zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self))));
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->model, launch >= 0 ? (guint) launch : GTK_INVALID_LIST_POSITION);
   self->syncing = FALSE;
@@ -255,7 +251,7 @@ sync_from_selection (ZwMergeView *self)
 static void
 reload (ZwMergeView *self)
 {
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) ops = report != NULL ? zw_report_index_ops (report) : NULL;
 
@@ -268,8 +264,10 @@ reload (ZwMergeView *self)
 }
 
 static void
-on_selection_notify (ZwMergeView *self, GParamSpec *pspec)
+zw_merge_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
+  ZwMergeView *self = ZW_MERGE_VIEW (view);
+
   if (g_str_equal (pspec->name, "report"))
     reload (self);
   else if (g_str_equal (pspec->name, "selected-op"))
@@ -280,13 +278,14 @@ static void
 on_row_selected (ZwMergeView *self)
 {
   ZwLaunchRow *row;
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
 
   if (self->syncing || report == NULL)
     return;
   row = gtk_single_selection_get_selected_item (self->model);
   if (row != NULL)
-    zw_selection_set_selected_op (self->selection, g_array_index (report->launches, ZwLaunch, row->index).op_id);
+    zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
+                                  g_array_index (report->launches, ZwLaunch, row->index).op_id);
 }
 
 static void
@@ -297,40 +296,15 @@ zw_merge_view_dispose (GObject *object)
   g_clear_pointer (&self->scrolled, gtk_widget_unparent);
   g_clear_object (&self->model);
   g_clear_object (&self->store);
-  g_clear_object (&self->selection);
   G_OBJECT_CLASS (zw_merge_view_parent_class)->dispose (object);
 }
 
 static void
-zw_merge_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+zw_merge_view_constructed (GObject *object)
 {
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_MERGE_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_merge_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwMergeView *self = ZW_MERGE_VIEW (object);
-  ZwSelection *selection;
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      selection = g_value_get_object (value);
-      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-      reload (self);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  G_OBJECT_CLASS (zw_merge_view_parent_class)->constructed (object);
+  /* The selection may come with a report already. */
+  reload (ZW_MERGE_VIEW (object));
 }
 
 static void
@@ -338,15 +312,12 @@ zw_merge_view_class_init (ZwMergeViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
 
   object_class->dispose = zw_merge_view_dispose;
-  object_class->get_property = zw_merge_view_get_property;
-  object_class->set_property = zw_merge_view_set_property;
-
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  object_class->constructed = zw_merge_view_constructed;
+  view_class->draw = zw_merge_view_draw;    /* for exports; on screen: the column view */
+  view_class->selection_notify = zw_merge_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwmergeview");
 }
 
@@ -392,7 +363,7 @@ ZwSelection *
 zw_merge_view_get_selection (ZwMergeView *self)
 {
   g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 guint

@@ -9,11 +9,12 @@
 #include <gtk/gtk.h>
 #include "zw-selection.h"
 #include "zw-view-style.h"
+#include "zw-view.h"
 
 G_BEGIN_DECLS
 
 #define ZW_TYPE_MERGE_VIEW (zw_merge_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwMergeView, zw_merge_view, ZW, MERGE_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwMergeView, zw_merge_view, ZW, MERGE_VIEW, ZwView)
 
 GtkWidget *zw_merge_view_new (ZwSelection *selection);
 ZwSelection *zw_merge_view_get_selection (ZwMergeView *self);

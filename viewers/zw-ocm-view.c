@@ -314,98 +314,29 @@ out:
 
 struct _ZwOcmView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
-  ZwViewCache cache;
+  ZwView parent_instance;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwOcmView, zw_ocm_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwOcmView, zw_ocm_view, ZW_TYPE_VIEW)
 
 static void
-on_selection_notify (ZwOcmView *self, GParamSpec *pspec)
+zw_ocm_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
   /* Value and op selection are not shown here; report and zoom are. */
   if (g_str_equal (pspec->name, "selected-value") || g_str_equal (pspec->name, "selected-op"))
     return;
-  zw_view_cache_invalidate (&self->cache);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-zw_ocm_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
-{
-  ZwOcmView *self = ZW_OCM_VIEW (widget);
-
-  zw_view_cache_snapshot (&self->cache, widget, snapshot, zw_ocm_view_draw, zw_selection_get_report (self->selection),
-                          self->selection);
-}
-
-static void
-zw_ocm_view_dispose (GObject *object)
-{
-  ZwOcmView *self = ZW_OCM_VIEW (object);
-
-  zw_view_cache_invalidate (&self->cache);
-  g_clear_object (&self->selection);
-  G_OBJECT_CLASS (zw_ocm_view_parent_class)->dispose (object);
-}
-
-static void
-zw_ocm_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_OCM_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_ocm_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwOcmView *self = ZW_OCM_VIEW (object);
-  ZwSelection *selection;
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      selection = g_value_get_object (value);
-      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_ocm_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (zw_ocm_view_parent_class)->css_changed (widget, change);
-  gtk_widget_queue_draw (widget);
+  zw_view_invalidate (view);
 }
 
 static void
 zw_ocm_view_class_init (ZwOcmViewClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
 
-  object_class->dispose = zw_ocm_view_dispose;
-  object_class->get_property = zw_ocm_view_get_property;
-  object_class->set_property = zw_ocm_view_set_property;
-  widget_class->snapshot = zw_ocm_view_snapshot;
-  widget_class->css_changed = zw_ocm_view_css_changed;
-
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->draw = zw_ocm_view_draw;
+  view_class->draws_itself = TRUE;
+  view_class->selection_notify = zw_ocm_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwocmview");
 }
 
@@ -426,5 +357,5 @@ ZwSelection *
 zw_ocm_view_get_selection (ZwOcmView *self)
 {
   g_return_val_if_fail (ZW_IS_OCM_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }

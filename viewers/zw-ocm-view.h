@@ -9,11 +9,12 @@
 #include <gtk/gtk.h>
 #include "zw-selection.h"
 #include "zw-view-style.h"
+#include "zw-view.h"
 
 G_BEGIN_DECLS
 
 #define ZW_TYPE_OCM_VIEW (zw_ocm_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwOcmView, zw_ocm_view, ZW, OCM_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwOcmView, zw_ocm_view, ZW, OCM_VIEW, ZwView)
 
 GtkWidget *zw_ocm_view_new (ZwSelection *selection);
 ZwSelection *zw_ocm_view_get_selection (ZwOcmView *self);

@@ -393,44 +393,38 @@ zw_segment_view_value_at (ZwDeployReport *report, int width, int height, double 
 
 struct _ZwSegmentView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
-  ZwViewCache cache;
+  ZwView parent_instance;
   gint64 hover_value;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwSegmentView, zw_segment_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwSegmentView, zw_segment_view, ZW_TYPE_VIEW)
 
 static void
-on_selection_notify (ZwSegmentView *self)
+zw_segment_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
-  zw_view_cache_invalidate (&self->cache);
-  self->hover_value = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  (void) pspec;
+  ZW_SEGMENT_VIEW (view)->hover_value = -1;
+  zw_view_invalidate (view);
 }
 
+/* Only the hover highlight is drawn per frame, over the cached content. */
 static void
-zw_segment_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+zw_segment_view_snapshot_overlay (ZwView *view, GtkSnapshot *snapshot, int width, int height,
+                                  const ZwViewStyle *style)
 {
-  ZwSegmentView *self = ZW_SEGMENT_VIEW (widget);
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwSegmentView *self = ZW_SEGMENT_VIEW (view);
+  ZwDeployReport *report = zw_view_get_report (view);
   const ZwValueInfo *v;
 
-  zw_view_cache_snapshot (&self->cache, widget, snapshot, zw_segment_view_draw, report, self->selection);
-
-  /* Only the hover highlight is drawn per frame, over the cached content. */
   if (report != NULL && self->hover_value >= 0 && (v = zw_deploy_report_find_value (report, self->hover_value)))
     {
       SegLayout l;
-      seg_layout (report, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &self->cache.style, &l);
+      seg_layout (report, width, height, style, &l);
       for (int col = 0; col < N_COLS; col++)
         {
           graphene_rect_t r;
           if (value_rect (report, &l, v, col, &r))
-            gtk_snapshot_append_color (snapshot, &self->cache.style.hover, &r);
+            gtk_snapshot_append_color (snapshot, &style->hover, &r);
         }
     }
 }
@@ -438,7 +432,7 @@ zw_segment_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 static void
 on_motion (GtkEventControllerMotion *controller, double x, double y, ZwSegmentView *self)
 {
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   gint64 v_id = -1;
 
   (void) controller;
@@ -449,7 +443,7 @@ on_motion (GtkEventControllerMotion *controller, double x, double y, ZwSegmentVi
       int col;
 
       seg_layout (report, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)),
-                  &self->cache.style, &l);
+                  zw_view_get_style (ZW_VIEW (self)), &l);
       if (!seg_hit (report, &l, x, y, &col, &type, &v_id))
         v_id = -1;
     }
@@ -474,7 +468,7 @@ on_leave (GtkEventControllerMotion *controller, ZwSegmentView *self)
 static void
 on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwSegmentView *self)
 {
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   SegLayout l;
   ZwSegmentType type;
   gint64 v_id = -1;
@@ -485,17 +479,17 @@ on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwSegment
   if (report == NULL)
     return;
   seg_layout (report, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)),
-              &self->cache.style, &l);
+              zw_view_get_style (ZW_VIEW (self)), &l);
   if (!seg_hit (report, &l, x, y, &col, &type, &v_id))
     v_id = -1;
-  zw_selection_set_selected_value (self->selection, v_id);
+  zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)), v_id);
 }
 
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
   ZwSegmentView *self = ZW_SEGMENT_VIEW (widget);
-  ZwDeployReport *report = zw_selection_get_report (self->selection);
+  ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   g_autoptr (GString) text = NULL;
   const ZwSegmentInfo *s;
   ZwSegmentType type;
@@ -506,7 +500,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   (void) keyboard;
   if (report == NULL)
     return FALSE;
-  seg_layout (report, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &self->cache.style, &l);
+  seg_layout (report, gtk_widget_get_width (widget), gtk_widget_get_height (widget), zw_view_get_style (ZW_VIEW (self)), &l);
   if (!seg_hit (report, &l, x, y, &col, &type, &v_id))
     return FALSE;
 
@@ -546,92 +540,28 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 }
 
 static void
-zw_segment_view_set_selection (ZwSegmentView *self, ZwSelection *selection)
-{
-  g_assert (self->selection == NULL);
-  self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-  g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-}
-
-static void
-zw_segment_view_dispose (GObject *object)
-{
-  ZwSegmentView *self = ZW_SEGMENT_VIEW (object);
-
-  zw_view_cache_invalidate (&self->cache);
-  g_clear_object (&self->selection);
-  G_OBJECT_CLASS (zw_segment_view_parent_class)->dispose (object);
-}
-
-static void
-zw_segment_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  ZwSegmentView *self = ZW_SEGMENT_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, self->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_segment_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwSegmentView *self = ZW_SEGMENT_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      zw_segment_view_set_selection (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_segment_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (zw_segment_view_parent_class)->css_changed (widget, change);
-  /* The cache compares theme colours on the next snapshot. */
-  gtk_widget_queue_draw (widget);
-}
-
-static void
 zw_segment_view_class_init (ZwSegmentViewClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
 
-  object_class->dispose = zw_segment_view_dispose;
-  object_class->get_property = zw_segment_view_get_property;
-  object_class->set_property = zw_segment_view_set_property;
-  widget_class->snapshot = zw_segment_view_snapshot;
+  view_class->draw = zw_segment_view_draw;
+  view_class->draws_itself = TRUE;
+  view_class->snapshot_overlay = zw_segment_view_snapshot_overlay;
+  view_class->selection_notify = zw_segment_view_selection_notify;
   widget_class->query_tooltip = on_query_tooltip;
-  widget_class->css_changed = zw_segment_view_css_changed;
-
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "zwsegmentview");
 }
 
 static void
 zw_segment_view_init (ZwSegmentView *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkGesture *click = gtk_gesture_click_new ();
+  static const ZwPointerHandlers handlers = {
+    .motion = G_CALLBACK (on_motion), .leave = G_CALLBACK (on_leave), .pressed = G_CALLBACK (on_pressed),
+  };
 
   self->hover_value = -1;
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  zw_widget_add_pointer_handlers (GTK_WIDGET (self), &handlers, self);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 240);
 }
@@ -648,12 +578,12 @@ ZwSelection *
 zw_segment_view_get_selection (ZwSegmentView *self)
 {
   g_return_val_if_fail (ZW_IS_SEGMENT_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 guint
 zw_segment_view_get_n_rebuilds (GtkWidget *view)
 {
   g_return_val_if_fail (ZW_IS_SEGMENT_VIEW (view), 0);
-  return ZW_SEGMENT_VIEW (view)->cache.n_rebuilds;
+  return zw_view_get_n_rebuilds (ZW_VIEW (view));
 }

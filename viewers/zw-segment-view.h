@@ -10,11 +10,12 @@
 #include <gtk/gtk.h>
 #include "zw-selection.h"
 #include "zw-view-style.h"
+#include "zw-view.h"
 
 G_BEGIN_DECLS
 
 #define ZW_TYPE_SEGMENT_VIEW (zw_segment_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwSegmentView, zw_segment_view, ZW, SEGMENT_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwSegmentView, zw_segment_view, ZW, SEGMENT_VIEW, ZwView)
 
 /* @selection: the shared selection (the view keeps a reference; construct-only). */
 GtkWidget *zw_segment_view_new (ZwSelection *selection);

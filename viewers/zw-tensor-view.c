@@ -448,8 +448,7 @@ static const char *list_titles[5] = { N_("v_id"), N_("Op"), N_("Memory"), N_("Sh
 
 struct _ZwTensorView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
+  ZwView parent_instance;
   ZwDumpFolder *folder;
   XirNetwork *network;
   GArray *entries;            /* ValueEntry */
@@ -472,10 +471,7 @@ struct _ZwTensorView
   GtkWidget *area;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwTensorView, zw_tensor_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwTensorView, zw_tensor_view, ZW_TYPE_VIEW)
 
 static void
 value_entry_clear (gpointer data)
@@ -627,10 +623,11 @@ on_row_selected (ZwTensorView *self)
     return;
   row = gtk_single_selection_get_selected_item (self->model);
   show_entry (self, row != NULL ? (gint) row->index : -1);
-  if (row != NULL && zw_selection_get_report (self->selection) != NULL)
+  if (row != NULL && zw_view_get_report (ZW_VIEW (self)) != NULL)
     {
       self->syncing = TRUE;
-      zw_selection_set_selected_value (self->selection, g_array_index (self->entries, ValueEntry, row->index).v_id);
+      zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)),
+                                       g_array_index (self->entries, ValueEntry, row->index).v_id);
       self->syncing = FALSE;
     }
 }
@@ -650,20 +647,21 @@ zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id)
   gtk_single_selection_set_selected (self->model, found >= 0 ? (guint) found : GTK_INVALID_LIST_POSITION);
   show_entry (self, found);
   /* as a click does: the other views follow (when the report knows the value) */
-  if (found >= 0 && zw_selection_get_report (self->selection) != NULL)
-    zw_selection_set_selected_value (self->selection, v_id);
+  if (found >= 0 && zw_view_get_report (ZW_VIEW (self)) != NULL)
+    zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)), v_id);
   self->syncing = FALSE;
   return TRUE;
 }
 
 static void
-on_selection_notify (ZwTensorView *self, GParamSpec *pspec)
+zw_tensor_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
+  ZwTensorView *self = ZW_TENSOR_VIEW (view);
   gint64 v;
 
   if (self->syncing || !g_str_equal (pspec->name, "selected-value"))
     return;
-  v = zw_selection_get_selected_value (self->selection);
+  v = zw_selection_get_selected_value (zw_view_get_selection (ZW_VIEW (self)));
   if (v >= 0)
     zw_tensor_view_select_value (self, v);
 }
@@ -707,7 +705,7 @@ zw_tensor_view_set_folder (ZwTensorView *self, ZwDumpFolder *folder, XirNetwork 
   g_ptr_array_set_size (self->messages, 0);
   self->folder = folder;
   self->network = network != NULL ? xir_network_ref (network) : NULL;
-  report = zw_selection_get_report (self->selection);
+  report = zw_view_get_report (ZW_VIEW (self));
 
   for (guint i = 0; folder != NULL && i < folder->warnings->len; i++)
     g_ptr_array_add (self->messages, g_strdup (g_ptr_array_index (folder->warnings, i)));
@@ -874,7 +872,7 @@ ZwSelection *
 zw_tensor_view_get_selection (ZwTensorView *self)
 {
   g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 static void
@@ -910,7 +908,6 @@ zw_tensor_view_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_pointer (&self->folder, zw_dump_folder_free);
   g_clear_pointer (&self->network, xir_network_unref);
-  g_clear_object (&self->selection);
   G_OBJECT_CLASS (zw_tensor_view_parent_class)->dispose (object);
 }
 
@@ -925,37 +922,6 @@ zw_tensor_view_finalize (GObject *object)
 }
 
 static void
-zw_tensor_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_TENSOR_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_tensor_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwTensorView *self = ZW_TENSOR_VIEW (object);
-  ZwSelection *selection;
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      selection = g_value_get_object (value);
-      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 zw_tensor_view_class_init (ZwTensorViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -963,12 +929,7 @@ zw_tensor_view_class_init (ZwTensorViewClass *klass)
 
   object_class->dispose = zw_tensor_view_dispose;
   object_class->finalize = zw_tensor_view_finalize;
-  object_class->get_property = zw_tensor_view_get_property;
-  object_class->set_property = zw_tensor_view_set_property;
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  ZW_VIEW_CLASS (klass)->selection_notify = zw_tensor_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwtensorview");
 }
 
@@ -979,7 +940,7 @@ zw_tensor_view_init (ZwTensorView *self)
   GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkEventController *motion = gtk_event_controller_motion_new ();
+  static const ZwPointerHandlers handlers = { .motion = G_CALLBACK (on_motion) };
 
   self->entries = g_array_new (FALSE, TRUE, sizeof (ValueEntry));
   g_array_set_clear_func (self->entries, value_entry_clear);
@@ -1031,8 +992,7 @@ zw_tensor_view_init (ZwTensorView *self)
   gtk_widget_set_size_request (self->area, 360, 300);
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_hexpand (self->area, TRUE);
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  gtk_widget_add_controller (self->area, motion);
+  zw_widget_add_pointer_handlers (self->area, &handlers, self);
   gtk_box_append (GTK_BOX (right), self->area);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);

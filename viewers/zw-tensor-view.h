@@ -18,6 +18,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "zw-view.h"
 #include "report/zw-tensor-stats.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -53,7 +54,7 @@ gboolean zw_tensor_view_cell_rect (const ZwTensor *tensor, int width, int height
 void zw_tensor_view_colormap (double t, guint8 rgb[3]);
 
 #define ZW_TYPE_TENSOR_VIEW (zw_tensor_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwTensorView, zw_tensor_view, ZW, TENSOR_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwTensorView, zw_tensor_view, ZW, TENSOR_VIEW, ZwView)
 
 GtkWidget *zw_tensor_view_new (ZwSelection *selection);
 ZwSelection *zw_tensor_view_get_selection (ZwTensorView *self);

@@ -230,23 +230,6 @@ zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const Z
 
 /* ---- drawing ---- */
 
-static const char *
-short_class (const char *op_type, char *buf, gsize size)
-{
-  const char *s = op_type != NULL ? op_type : "";
-  gsize n;
-
-  if (g_str_has_prefix (s, "icraft::xir::"))
-    s += strlen ("icraft::xir::");
-  else if (g_str_has_prefix (s, "customop::"))
-    s += strlen ("customop::");
-  g_strlcpy (buf, s, size);
-  n = strlen (buf);
-  if (n > 4 && g_str_has_suffix (buf, "Node"))
-    buf[n - 4] = '\0';
-  return buf;
-}
-
 static void
 draw_ruler (ZwPainter *p, const Geo *g, const ZwViewStyle *colors)
 {
@@ -530,7 +513,7 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
           if (b - a > 40)
             {
               char cls[64], text[128];
-              short_class (row->op_type, cls, sizeof cls);
+              zw_op_class_short (row->op_type, cls, sizeof cls);
               g_snprintf (text, sizeof text, "%s %" G_GINT64_FORMAT, cls, row->op_id);
               zw_painter_text (&p, MAX (a, g.x0) + 3, (y0 + y1) / 2, 0, 0.5, MIN (b, g.x1) - MAX (a, g.x0) - 6,
                                &colors->foreground, text);
@@ -815,7 +798,7 @@ cell_text (TimingData *d, guint index, TimingColumn column)
     case COL_OP_ID:
       return g_strdup_printf ("%" G_GINT64_FORMAT, row->op_id);
     case COL_CLASS:
-      return g_strdup (short_class (row->op_type, buf, sizeof buf));
+      return g_strdup (zw_op_class_short (row->op_type, buf, sizeof buf));
     case COL_NAME:
       return g_strdup (row->op_name != NULL ? row->op_name : "");
     case COL_TOTAL:
@@ -891,7 +874,7 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
     {
     case COL_OP_ID: x = (double) pa->op_id; y = (double) pb->op_id; break;
     case COL_CLASS:
-      return g_strcmp0 (short_class (pa->op_type, ca, sizeof ca), short_class (pb->op_type, cb, sizeof cb));
+      return g_strcmp0 (zw_op_class_short (pa->op_type, ca, sizeof ca), zw_op_class_short (pb->op_type, cb, sizeof cb));
     case COL_NAME: return g_strcmp0 (pa->op_name, pb->op_name);
     case COL_TOTAL: x = pa->total_ms; y = pb->total_ms; break;
     case COL_MEMCPY: x = pa->memcpy_ms; y = pb->memcpy_ms; break;
@@ -927,36 +910,19 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 
 /* ---- the timeline area (a private widget inside the view) ---- */
 
-#define ZW_TYPE_TIMING_AREA (zw_timing_area_get_type ())
-G_DECLARE_FINAL_TYPE (ZwTimingArea, zw_timing_area, ZW, TIMING_AREA, GtkWidget)
-
-struct _ZwTimingArea
-{
-  GtkWidget parent_instance;
-  ZwTimingView *view;   /* the owner (not a reference: it outlives the area) */
-};
-
-G_DEFINE_FINAL_TYPE (ZwTimingArea, zw_timing_area, GTK_TYPE_WIDGET)
-
 struct _ZwTimingView
 {
-  GtkWidget parent_instance;
-  ZwSelection *selection;
+  ZwView parent_instance;
   TimingData *data;
   ZwTimingState state;
   double end;
-  /* cached content (without hover and drag selection) */
-  GskRenderNode *node;
-  int node_w, node_h;
-  ZwViewStyle node_style;
-  guint n_rebuilds;
   /* pointer and drag */
   double pointer_x;
   double drag_t0, drag_t1, drag_anchor;
   gboolean drag_selecting;
   /* children */
   GtkWidget *paned;
-  GtkWidget *area;
+  GtkWidget *area;    /* ZwDrawArea: caches the content without hover and drag selection */
   GListStore *store;
   GtkSortListModel *sorted;
   GtkSingleSelection *model;
@@ -965,55 +931,38 @@ struct _ZwTimingView
   gboolean syncing;
 };
 
-enum { PROP_0, PROP_SELECTION, N_PROPS };
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (ZwTimingView, zw_timing_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW_TYPE_VIEW)
 
 static ZwDeployReport *
 view_report (ZwTimingView *self)
 {
-  return zw_selection_get_report (self->selection);
+  return zw_view_get_report (ZW_VIEW (self));
 }
 
 static void
 view_invalidate (ZwTimingView *self)
 {
-  g_clear_pointer (&self->node, gsk_render_node_unref);
   if (self->area != NULL)
-    gtk_widget_queue_draw (self->area);
+    zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
 }
 
 static void
-zw_timing_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *style, gpointer user_data)
 {
-  ZwTimingView *self = ZW_TIMING_AREA (widget)->view;
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  ZwTimingView *self = user_data;
+  ZwTimingState content = self->state;
+
+  content.hover_row = -1;
+  draw_content (cr, width, height, self->data != NULL ? self->data->profile : NULL, view_report (self), &content, style,
+                FALSE);
+}
+
+static void
+area_overlay (GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+{
+  ZwTimingView *self = user_data;
   const ZwProfile *profile = self->data != NULL ? self->data->profile : NULL;
-  ZwViewStyle style;
 
-  if (width <= 0 || height <= 0)
-    return;
-  zw_view_style_from_widget (&style, widget);
-  if (self->node == NULL || self->node_w != width || self->node_h != height
-      || memcmp (&style, &self->node_style, sizeof style) != 0)
-    {
-      GtkSnapshot *sub = gtk_snapshot_new ();
-      cairo_t *cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
-      ZwTimingState content = self->state;
-
-      content.hover_row = -1;
-      draw_content (cr, width, height, profile, view_report (self), &content, &style, FALSE);
-      cairo_destroy (cr);
-      g_clear_pointer (&self->node, gsk_render_node_unref);
-      self->node = gtk_snapshot_free_to_node (sub);
-      self->node_w = width;
-      self->node_h = height;
-      self->node_style = style;
-      self->n_rebuilds++;
-    }
-  if (self->node != NULL)
-    gtk_snapshot_append_node (snapshot, self->node);
   if (profile == NULL)
     return;
 
@@ -1031,7 +980,7 @@ zw_timing_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       b = MIN (g.x1, geo_x (&g, starts[self->state.hover_row] + MAX (row->total_ms, 0.0)));
       if (b - a < 1)
         b = a + 1;
-      gtk_snapshot_append_color (snapshot, &style.hover,
+      gtk_snapshot_append_color (snapshot, &colors->hover,
                                  &GRAPHENE_RECT_INIT (a, g.lane_y[lane][0], b - a, g.lane_y[lane][1] - g.lane_y[lane][0]));
     }
   if (self->state.sel_t1 > self->state.sel_t0)
@@ -1041,24 +990,11 @@ zw_timing_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       Geo g;
 
       geo_compute (&g, self->end, &self->state, width, height);
-      zw_painter_init (&p, cr, &style);
-      draw_selection_overlay (&p, &g, &self->state, &style);
+      zw_painter_init (&p, cr, colors);
+      draw_selection_overlay (&p, &g, &self->state, colors);
       zw_painter_clear (&p);
       cairo_destroy (cr);
     }
-}
-
-static void
-zw_timing_area_class_init (ZwTimingAreaClass *klass)
-{
-  GTK_WIDGET_CLASS (klass)->snapshot = zw_timing_area_snapshot;
-  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "zwtimingarea");
-}
-
-static void
-zw_timing_area_init (ZwTimingArea *self)
-{
-  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 260);
 }
 
 /* ---- view: range and selection ---- */
@@ -1136,7 +1072,7 @@ zw_timing_view_select_row (ZwTimingView *self, gint row)
     {
       const ZwProfileRow *r = g_ptr_array_index (profile->rows, row);
       self->syncing = TRUE;
-      zw_selection_set_selected_op (self->selection, r->op_id);
+      zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)), r->op_id);
       self->syncing = FALSE;
     }
   /* the table follows */
@@ -1265,7 +1201,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   row = g_ptr_array_index (self->data->profile->rows, index);
   text = g_string_new (NULL);
   g_string_append_printf (text, _("op %lld %s"), (long long) row->op_id,
-                          short_class (row->op_type, cls, sizeof cls));
+                          zw_op_class_short (row->op_type, cls, sizeof cls));
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("total %.6g ms: memcpy %.6g, hard %.6g, other %.6g"), row->total_ms, row->memcpy_ms,
                           row->hard_ms, row->other_ms);
@@ -1335,7 +1271,7 @@ on_row_selected (ZwTimingView *self)
   if (row != NULL && view_report (self) != NULL)
     {
       self->syncing = TRUE;
-      zw_selection_set_selected_op (self->selection,
+      zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
                                     ((ZwProfileRow *) g_ptr_array_index (row->data->profile->rows, row->index))->op_id);
       self->syncing = FALSE;
     }
@@ -1394,8 +1330,10 @@ zw_timing_view_get_state (ZwTimingView *self)
 }
 
 static void
-on_selection_notify (ZwTimingView *self, GParamSpec *pspec)
+zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
+  ZwTimingView *self = ZW_TIMING_VIEW (view);
+
   if (g_str_equal (pspec->name, "report"))
     {
       /* the memory columns and merge members come from the report: rebuild with it */
@@ -1408,7 +1346,7 @@ on_selection_notify (ZwTimingView *self, GParamSpec *pspec)
     }
   else if (g_str_equal (pspec->name, "selected-op") && !self->syncing && self->data != NULL)
     {
-      gint64 op = zw_selection_get_selected_op (self->selection);
+      gint64 op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
       gint found = -1;
       for (guint i = 0; op >= 0 && i < self->data->profile->rows->len && found < 0; i++)
         {
@@ -1504,14 +1442,14 @@ guint
 zw_timing_view_get_n_rebuilds (ZwTimingView *self)
 {
   g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), 0);
-  return self->n_rebuilds;
+  return self->area != NULL ? zw_draw_area_get_n_rebuilds (ZW_DRAW_AREA (self->area)) : 0;
 }
 
 ZwSelection *
 zw_timing_view_get_selection (ZwTimingView *self)
 {
   g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
-  return self->selection;
+  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 /* ---- GObject ---- */
@@ -1526,52 +1464,11 @@ zw_timing_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->model, self);
   self->area = NULL;
   g_clear_pointer (&self->paned, gtk_widget_unparent);
-  g_clear_pointer (&self->node, gsk_render_node_unref);
   g_clear_object (&self->model);
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);
   g_clear_pointer (&self->data, timing_data_unref);
-  g_clear_object (&self->selection);
   G_OBJECT_CLASS (zw_timing_view_parent_class)->dispose (object);
-}
-
-static void
-zw_timing_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      g_value_set_object (value, ZW_TIMING_VIEW (object)->selection);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_timing_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  ZwTimingView *self = ZW_TIMING_VIEW (object);
-  ZwSelection *selection;
-
-  switch (prop_id)
-    {
-    case PROP_SELECTION:
-      selection = g_value_get_object (value);
-      self->selection = selection != NULL ? g_object_ref (selection) : zw_selection_new ();
-      g_signal_connect_object (self->selection, "notify", G_CALLBACK (on_selection_notify), self, G_CONNECT_SWAPPED);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-zw_timing_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (zw_timing_view_parent_class)->css_changed (widget, change);
-  if (ZW_TIMING_VIEW (widget)->area != NULL)
-    gtk_widget_queue_draw (ZW_TIMING_VIEW (widget)->area);
 }
 
 static void
@@ -1588,13 +1485,7 @@ zw_timing_view_class_init (ZwTimingViewClass *klass)
   };
 
   object_class->dispose = zw_timing_view_dispose;
-  object_class->get_property = zw_timing_view_get_property;
-  object_class->set_property = zw_timing_view_set_property;
-  widget_class->css_changed = zw_timing_view_css_changed;
-
-  properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
-                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  ZW_VIEW_CLASS (klass)->selection_notify = zw_timing_view_selection_notify;
 
   gtk_widget_class_install_action (widget_class, "timing.zoom-in", NULL, action_nav);
   gtk_widget_class_install_action (widget_class, "timing.zoom-out", NULL, action_nav);
@@ -1603,38 +1494,28 @@ zw_timing_view_class_init (ZwTimingViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timing.pan-right", NULL, action_nav);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "zwtimingview");
 }
 
 static void
 zw_timing_view_init (ZwTimingView *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkGesture *click = gtk_gesture_click_new ();
+  static const ZwPointerHandlers handlers = {
+    .motion = G_CALLBACK (on_motion), .leave = G_CALLBACK (on_leave), .scroll = G_CALLBACK (on_scroll),
+    .drag_begin = G_CALLBACK (on_drag_begin), .drag_update = G_CALLBACK (on_drag_update), .drag_any_button = TRUE,
+    .released = G_CALLBACK (on_released),
+  };
   GtkWidget *scrolled;
 
   zw_timing_state_init (&self->state);
   self->state.t1 = 1;
 
-  self->area = g_object_new (ZW_TYPE_TIMING_AREA, NULL);
-  ZW_TIMING_AREA (self->area)->view = self;
+  self->area = zw_draw_area_new (area_draw, area_overlay, self);
+  gtk_widget_set_size_request (self->area, 400, 260);
   gtk_widget_set_focusable (self->area, TRUE);
   gtk_widget_set_has_tooltip (self->area, TRUE);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (self->area, motion);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (self->area, scroll);
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
+  zw_widget_add_pointer_handlers (self->area, &handlers, self);
 
   /* the table: a sort model under the column view's own sorter, one custom sorter per
    * column, so header clicks sort (GTK 4.8 has no GtkColumnViewSorter API to read back) */

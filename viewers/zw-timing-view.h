@@ -34,6 +34,7 @@
 #include "report/zw-profile.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
+#include "zw-view.h"
 
 G_BEGIN_DECLS
 
@@ -81,7 +82,7 @@ gboolean zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, g
                               guint *ocm_outputs);
 
 #define ZW_TYPE_TIMING_VIEW (zw_timing_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW, TIMING_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW, TIMING_VIEW, ZwView)
 
 /* @selection: the shared selection (report and selected op; may be NULL for a private one). */
 GtkWidget *zw_timing_view_new (ZwSelection *selection);

@@ -1,11 +1,8 @@
 /* zw-view-common.c — drawing, report and snapshot-cache helpers shared by the views. */
 #include "zw-view-private.h"
-#include "zw-segment-view.h"
-#include "zw-memory-view.h"
-#include "zw-ocm-view.h"
-#include "zw-merge-view.h"
 
 #include <math.h>
+#include <string.h>
 
 gboolean
 zw_report_op_range (const ZwDeployReport *report, gint64 op_id, gint *first, gint *last)
@@ -169,6 +166,23 @@ zw_rgba_mix (const GdkRGBA *a, const GdkRGBA *b, double t)
   return c;
 }
 
+const char *
+zw_op_class_short (const char *op_type, char *buf, gsize size)
+{
+  const char *s = op_type != NULL ? op_type : "";
+  gsize n;
+
+  if (g_str_has_prefix (s, "icraft::xir::"))
+    s += strlen ("icraft::xir::");
+  else if (g_str_has_prefix (s, "customop::"))
+    s += strlen ("customop::");
+  g_strlcpy (buf, s, size);
+  n = strlen (buf);
+  if (n > 4 && g_str_has_suffix (buf, "Node"))
+    buf[n - 4] = '\0';
+  return buf;
+}
+
 char *
 zw_format_bytes (guint64 bytes)
 {
@@ -224,16 +238,16 @@ zw_view_cache_invalidate (ZwViewCache *cache)
   g_clear_pointer (&cache->node, gsk_render_node_unref);
 }
 
-void
-zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snapshot, ZwViewDrawFunc draw,
-                        ZwDeployReport *report, ZwSelection *selection)
+gboolean
+zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snapshot, ZwExportDrawFunc draw,
+                        gpointer user_data)
 {
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   ZwViewStyle style;
 
   if (width <= 0 || height <= 0)
-    return;
+    return FALSE;
 
   zw_view_style_from_widget (&style, widget);
   if (cache->node == NULL || cache->width != width || cache->height != height
@@ -242,7 +256,7 @@ zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snap
       GtkSnapshot *sub = gtk_snapshot_new ();
       cairo_t *cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-      draw (cr, width, height, report, selection, &style);
+      draw (cr, width, height, &style, user_data);
       cairo_destroy (cr);
       g_clear_pointer (&cache->node, gsk_render_node_unref);
       cache->node = gtk_snapshot_free_to_node (sub);
@@ -253,32 +267,16 @@ zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snap
     }
   if (cache->node != NULL)
     gtk_snapshot_append_node (snapshot, cache->node);
+  return TRUE;
 }
 
 gboolean
 zw_view_get_draw_func (GtkWidget *view, ZwViewDrawFunc *draw, ZwSelection **selection)
 {
-  if (ZW_IS_SEGMENT_VIEW (view))
-    {
-      *draw = zw_segment_view_draw;
-      *selection = zw_segment_view_get_selection (ZW_SEGMENT_VIEW (view));
-    }
-  else if (ZW_IS_MEMORY_VIEW (view))
-    {
-      *draw = zw_memory_view_draw;
-      *selection = zw_memory_view_get_selection (ZW_MEMORY_VIEW (view));
-    }
-  else if (ZW_IS_OCM_VIEW (view))
-    {
-      *draw = zw_ocm_view_draw;
-      *selection = zw_ocm_view_get_selection (ZW_OCM_VIEW (view));
-    }
-  else if (ZW_IS_MERGE_VIEW (view))
-    {
-      *draw = zw_merge_view_draw;
-      *selection = zw_merge_view_get_selection (ZW_MERGE_VIEW (view));
-    }
-  else
+  /* The deploy views are the ZwViews that draw themselves. */
+  if (!ZW_IS_VIEW (view) || ZW_VIEW_GET_CLASS (view)->draw == NULL)
     return FALSE;
+  *draw = ZW_VIEW_GET_CLASS (view)->draw;
+  *selection = zw_view_get_selection (ZW_VIEW (view));
   return TRUE;
 }

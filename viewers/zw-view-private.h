@@ -6,6 +6,8 @@
 #include "zw-selection.h"
 #include "zw-view-style.h"
 #include "zw-view-render.h"
+#include "zw-export.h"
+#include "zw-view.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +43,9 @@ void zw_cairo_set_color (cairo_t *cr, const GdkRGBA *color);
 void zw_cairo_set_color_alpha (cairo_t *cr, const GdkRGBA *color, double alpha);
 /* @a mixed towards @b by @t in [0,1]. */
 GdkRGBA zw_rgba_mix (const GdkRGBA *a, const GdkRGBA *b, double t);
+/* @op_type without its namespace (icraft::xir::, customop::) and "Node" suffix, written
+ * into @buf (@size bytes, truncated); returns @buf. NULL reads as "". */
+const char *zw_op_class_short (const char *op_type, char *buf, gsize size);
 /* Human-readable size ("1.4 MiB"); caller frees. */
 char *zw_format_bytes (guint64 bytes);
 /* A "nice" tick step (1, 2, 5 x 10^k) for about @n ticks over @span. */
@@ -62,10 +67,11 @@ typedef struct {
 } ZwViewCache;
 
 void zw_view_cache_invalidate (ZwViewCache *cache);
-/* Appends the cached content of @widget, drawing it again with @draw only when the size,
- * the theme colours or the data changed (invalidate). */
-void zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snapshot, ZwViewDrawFunc draw,
-                             ZwDeployReport *report, ZwSelection *selection);
+/* Appends the cached content of @widget, drawing it again with @draw (@user_data) only
+ * when the size, the theme colours or the data changed (invalidate). FALSE, appending
+ * nothing, while @widget has no size; else cache->style/width/height are this frame's. */
+gboolean zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snapshot, ZwExportDrawFunc draw,
+                                 gpointer user_data);
 
 /* The drawing function and selection of a deploy view widget; FALSE for other widgets. */
 gboolean zw_view_get_draw_func (GtkWidget *view, ZwViewDrawFunc *draw, ZwSelection **selection);
