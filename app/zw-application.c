@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "zw-style-manager.h"
 #include "zw-window.h"
 
 #define MAX_RECENT 10
@@ -15,6 +16,8 @@ struct _ZwApplication
   GtkApplication parent_instance;
 
   GtkStringList *recent;
+  GSettings *settings;        /* NULL when the schema is not installed */
+  ZwStyleManager *style;
   char *screenshot;
   char *view;
   ZwWindow *screenshot_window;
@@ -78,7 +81,8 @@ screenshot_check (ZwApplication *self)
     return;
   if (!gtk_widget_get_mapped (GTK_WIDGET (win)) || zw_window_get_busy (win))
     return;
-  if (g_list_model_get_n_items (zw_window_get_runs (win)) == 0 && zw_window_get_banner_message (win) == NULL)
+  if (g_list_model_get_n_items (zw_window_get_runs (win)) == 0 && zw_window_get_banner_message (win) == NULL
+      && zw_window_get_shown_file (win) == NULL)
     return;
   self->frames = 0;
   self->clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (win)));
@@ -137,6 +141,7 @@ new_window (ZwApplication *self)
       self->screenshot_window = win;
       g_signal_connect_object (win, "notify::busy", G_CALLBACK (on_window_notify), self, 0);
       g_signal_connect_object (win, "notify::banner-message", G_CALLBACK (on_window_notify), self, 0);
+      g_signal_connect_object (win, "notify::shown-file", G_CALLBACK (on_window_notify), self, 0);
       g_signal_connect_object (win, "map", G_CALLBACK (on_window_map), self, 0);
       g_signal_connect_object (zw_window_get_runs (win), "items-changed", G_CALLBACK (on_runs_changed), self, 0);
       self->timeout_id = g_timeout_add_seconds (SCREENSHOT_TIMEOUT_S, on_screenshot_timeout, self);
@@ -177,6 +182,9 @@ zw_application_open (GApplication *app, GFile **files, int n_files, const char *
       gtk_window_present (GTK_WINDOW (win));
       /* a screenshot cannot wait for an answer: missing params are synthesised */
       zw_window_open (win, path, self->screenshot != NULL);
+      /* a file opens in its own view; an explicit --view wins */
+      if (self->view != NULL)
+        g_object_set (win, "view", self->view, NULL);
       if (self->screenshot != NULL)
         break;
     }
@@ -186,13 +194,16 @@ static int
 zw_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   ZwApplication *self = ZW_APPLICATION (app);
-  static const char *views[] = { "segments", "memory", "ocm", "merges", NULL };
+  static const char *views[] = { "segments", "memory", "ocm", "merges", "timing", "compare", "tensors", "diff",
+                                 "logs", NULL };
 
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "view", "s", &self->view);
   if (self->view != NULL && !g_strv_contains (views, self->view))
     {
-      g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm or merges)\n"), self->view);
+      g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm, merges, timing, compare, "
+                    "tensors, diff or logs)\n"),
+                  self->view);
       return 2;
     }
   if (self->screenshot != NULL)
@@ -201,13 +212,94 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
   return -1;
 }
 
+/* ---- settings and colour scheme ------------------------------------------------------------ */
+
+/* The schema may be missing (running from a build tree without GSETTINGS_SCHEMA_DIR):
+ * then nothing persists, rather than g_settings_new aborting. */
+static GSettings *
+settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, ZW_APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_message ("the GSettings schema %s is not installed: settings will not persist", ZW_APPLICATION_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+on_color_scheme_setting (GSettings *settings, const char *key, ZwApplication *self)
+{
+  g_autofree char *scheme = g_settings_get_string (settings, key);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "color-scheme");
+
+  zw_style_manager_set_color_scheme (self->style, scheme);
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (scheme));
+}
+
+static void
+action_color_scheme (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  ZwApplication *self = user_data;
+  const char *scheme = g_variant_get_string (value, NULL);
+
+  if (!g_str_equal (scheme, "system") && !g_str_equal (scheme, "light") && !g_str_equal (scheme, "dark"))
+    return;
+  g_simple_action_set_state (action, value);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "color-scheme", scheme);
+  else
+    zw_style_manager_set_color_scheme (self->style, scheme);
+}
+
+static void
+action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkApplication *app = user_data;
+  static const char *authors[] = { "The Zhuge Workbench authors", NULL };
+
+  (void) action;
+  (void) param;
+  gtk_show_about_dialog (gtk_application_get_active_window (app), "program-name", _("Zhuge Workbench"),
+                         "logo-icon-name", ZW_APPLICATION_ID, "version", ZW_VERSION, "comments",
+                         _("Deploy networks on the ZG330 NPU runtime and inspect segments, memory, OCM, merges, "
+                           "per-layer timing, dumped tensors and logs."),
+                         "license-type", GTK_LICENSE_MIT_X11, "authors", authors, NULL);
+}
+
 static void
 zw_application_startup (GApplication *app)
 {
+  ZwApplication *self = ZW_APPLICATION (app);
   static const char *quit_accels[] = { "<Control>q", NULL };
+  g_autofree char *scheme = NULL;
+  GSimpleAction *scheme_action;
 
   G_APPLICATION_CLASS (zw_application_parent_class)->startup (app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+
+  self->settings = settings_new ();
+  self->style = zw_style_manager_new ();
+  scheme = self->settings != NULL ? g_settings_get_string (self->settings, "color-scheme") : g_strdup ("system");
+  zw_style_manager_set_color_scheme (self->style, scheme);
+  scheme_action = g_simple_action_new_stateful ("color-scheme", G_VARIANT_TYPE_STRING, g_variant_new_string (scheme));
+  g_signal_connect (scheme_action, "change-state", G_CALLBACK (action_color_scheme), self);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (scheme_action));
+  g_object_unref (scheme_action);
+
+  if (self->settings != NULL)
+    {
+      g_auto (GStrv) recent = g_settings_get_strv (self->settings, "recent-files");
+      g_signal_connect (self->settings, "changed::color-scheme", G_CALLBACK (on_color_scheme_setting), self);
+      gtk_string_list_splice (self->recent, 0, g_list_model_get_n_items (G_LIST_MODEL (self->recent)),
+                              (const char *const *) recent);
+    }
 }
 
 static void
@@ -234,6 +326,10 @@ zw_application_dispose (GObject *object)
   self->after_paint_id = 0;
   g_clear_object (&self->clock);
   g_clear_object (&self->recent);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->style);
   G_OBJECT_CLASS (zw_application_parent_class)->dispose (object);
 }
 
@@ -267,21 +363,26 @@ zw_application_init (ZwApplication *self)
   const GOptionEntry entries[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
-    { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("The view to show: segments, memory, ocm or merges"),
+    { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff or logs"),
       N_("NAME") },
     { NULL }
   };
   const GActionEntry actions[] = {
     { .name = "quit", .activate = action_quit },
+    { .name = "about", .activate = action_about },
   };
 
   self->recent = gtk_string_list_new (NULL);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
-  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[NET.json | REPORT.json]"));
+  g_application_set_option_context_parameter_string (
+      G_APPLICATION (self), _("[NET.json | REPORT.json | PROFILE (_time.txt, .json, .csv) | DUMP-FOLDER | LOG]"));
   g_application_set_option_context_summary (
       G_APPLICATION (self),
       _("Shows how the ZG330 runtime deploys a network on the simulated board mock://zg330: segments, memory, "
-        "OCM options and hardop merges. With no file, opens the bundled YOLOv5s-like demo."));
+        "OCM options and hardop merges, per-layer timing, run comparisons, dumped tensors and logs. A time "
+        "profile, a dump folder or a text log opens in its own view. With no file, opens the bundled "
+        "YOLOv5s-like demo."));
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
 }
 
@@ -320,6 +421,30 @@ zw_application_add_recent (ZwApplication *self, const char *path)
   n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
   if (n > MAX_RECENT)
     gtk_string_list_splice (self->recent, MAX_RECENT, n - MAX_RECENT, NULL);
+  if (self->settings != NULL)
+    {
+      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto (GStrv) paths = NULL;
+      n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
+      for (guint i = 0; i < n; i++)
+        g_strv_builder_add (builder, gtk_string_list_get_string (self->recent, i));
+      paths = g_strv_builder_end (builder);
+      g_settings_set_strv (self->settings, "recent-files", (const char *const *) paths);
+    }
+}
+
+GSettings *
+zw_application_get_settings (ZwApplication *self)
+{
+  g_return_val_if_fail (ZW_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+ZwStyleManager *
+zw_application_get_style_manager (ZwApplication *self)
+{
+  g_return_val_if_fail (ZW_IS_APPLICATION (self), NULL);
+  return self->style;
 }
 
 int

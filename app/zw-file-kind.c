@@ -63,7 +63,8 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
     p += 3;
   while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
     p++;
-  if (*p == '{' || *p == '[')
+  /* a .json that is no JSON is a damaged network or report: the controller says how */
+  if (*p == '{' || *p == '[' || g_str_has_suffix (base, ".json"))
     {
       /* our profile JSON and Chrome traces say so near the top; everything else JSON is a
        * network or a deploy report */

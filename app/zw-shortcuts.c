@@ -93,6 +93,18 @@ zw_shortcuts_install_bindings (GtkWidgetClass *widget_class, const char *prefix)
     }
 }
 
+/* The window shows one section at a time (a switcher picks it): all groups in one would
+ * be wider than a screen. */
+static const char *
+section_of (const char *group)
+{
+  if (g_str_equal (group, "Files") || g_str_equal (group, "Runs"))
+    return N_("Files and Runs");
+  if (g_str_equal (group, "Views") || g_str_equal (group, "Window"))
+    return N_("Views and Window");
+  return N_("Inside the Views");
+}
+
 /* GtkShortcutsWindow has no API to add sections in GTK 4.8: it is built from a GtkBuilder
  * description whose titles are translated here. */
 GtkWindow *
@@ -101,12 +113,11 @@ zw_shortcuts_window_new (GtkWindow *parent)
   g_autoptr (GString) xml = g_string_new (NULL);
   g_autoptr (GtkBuilder) builder = NULL;
   const char *group = NULL;
+  const char *section = NULL;
   GtkWindow *window;
 
   g_string_append (xml, "<interface><object class=\"GtkShortcutsWindow\" id=\"shortcuts\">"
-                        "<property name=\"modal\">1</property><child><object class=\"GtkShortcutsSection\">"
-                        "<property name=\"section-name\">workbench</property>"
-                        "<property name=\"max-height\">14</property>");
+                        "<property name=\"modal\">1</property>");
   for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
     {
       const ZwShortcut *s = &shortcuts[i];
@@ -118,14 +129,27 @@ zw_shortcuts_window_new (GtkWindow *parent)
           g_autofree char *group_title = g_markup_escape_text (_(s->group), -1);
           if (group != NULL)
             g_string_append (xml, "</object></child>");
+          if (g_strcmp0 (section, section_of (s->group)) != 0)
+            {
+              g_autofree char *section_title = NULL;
+              if (section != NULL)
+                g_string_append (xml, "</object></child>");
+              section = section_of (s->group);
+              section_title = g_markup_escape_text (_(section), -1);
+              g_string_append_printf (xml, "<child><object class=\"GtkShortcutsSection\">"
+                                           "<property name=\"section-name\">%u</property>"
+                                           "<property name=\"title\">%s</property>"
+                                           "<property name=\"max-height\">12</property>", i, section_title);
+            }
           group = s->group;
           g_string_append_printf (xml, "<child><object class=\"GtkShortcutsGroup\">"
                                        "<property name=\"title\">%s</property>", group_title);
         }
       g_string_append_printf (xml, "<child><object class=\"GtkShortcutsShortcut\">"
-                                   "<property name=\"title\">%s</property>"
-                                   "<property name=\"accelerator\">%s</property></object></child>",
-                              title, accel);
+                                   "<property name=\"title\">%s</property>", title);
+      if (s->accel != NULL)
+        g_string_append_printf (xml, "<property name=\"accelerator\">%s</property>", accel);
+      g_string_append (xml, "</object></child>");
     }
   g_string_append (xml, "</object></child></object></child></object></interface>");
   builder = gtk_builder_new_from_string (xml->str, (gssize) xml->len);

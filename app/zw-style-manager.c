@@ -171,10 +171,12 @@ zw_style_manager_init (ZwStyleManager *self)
   if (settings != NULL)
     {
       g_autofree char *theme = NULL;
+      g_autofree char *lower = NULL;
       gboolean prefer_dark = FALSE;
       g_object_get (settings, "gtk-theme-name", &theme, "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
+      lower = theme != NULL ? g_ascii_strdown (theme, -1) : NULL;
       /* what the desktop asked for before we touch anything */
-      self->system_dark = prefer_dark || (theme != NULL && g_str_has_suffix (g_ascii_strdown (theme, -1), "-dark"));
+      self->system_dark = prefer_dark || (lower != NULL && g_str_has_suffix (lower, "-dark"));
     }
   self->dark = self->system_dark;
   g_dbus_proxy_new_for_bus (G_BUS_TYPE_SESSION, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES, NULL,

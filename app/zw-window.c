@@ -2,9 +2,16 @@
 #include "zw-window.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "report/zw-compare.h"
 #include "zw-application.h"
+#include "zw-compare-view.h"
+#include "zw-dump-diff-view.h"
+#include "zw-export.h"
+#include "zw-file-kind.h"
+#include "zw-log-view.h"
 #include "zw-memory-view.h"
 #include "zw-merge-view.h"
 #include "zw-ocm-view.h"
@@ -12,8 +19,12 @@
 #include "zw-run-controller.h"
 #include "zw-run-history.h"
 #include "zw-segment-view.h"
+#include "zw-shortcuts.h"
+#include "zw-tensor-view.h"
+#include "zw-timing-view.h"
 
-#define N_VIEWS 4
+#define N_VIEWS 9
+enum { VIEW_SEGMENTS, VIEW_MEMORY, VIEW_OCM, VIEW_MERGES, VIEW_TIMING, VIEW_COMPARE, VIEW_TENSORS, VIEW_DIFF, VIEW_LOGS };
 
 static const struct {
   const char *name;
@@ -23,7 +34,20 @@ static const struct {
   { "memory", N_("Memory") },
   { "ocm", N_("OCM") },
   { "merges", N_("Merges") },
+  { "timing", N_("Timing") },
+  { "compare", N_("Compare") },
+  { "tensors", N_("Tensors") },
+  { "diff", N_("Dump Diff") },
+  { "logs", N_("Logs") },
 };
+
+/* What the second file chooser is for (one is open at a time). */
+typedef enum {
+  CHOOSE_EXPORT,
+  CHOOSE_DUMP,
+  CHOOSE_COMPARE_FILES,
+  CHOOSE_DIFF_FOLDERS,
+} ChooserPurpose;
 
 struct _ZwWindow
 {
@@ -46,6 +70,17 @@ struct _ZwWindow
   GtkWidget *progress_label;
   GMenu *recent_menu;
   GtkNativeDialog *chooser;
+  GtkNativeDialog *aux_chooser;
+  ChooserPurpose aux_purpose;
+
+  ZwSelection *timing_selection; /* the Timing view's: the report only when it matches the profile */
+  char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
+  char *tensors_dir;             /* the dump folder the Tensors view shows */
+  GPtrArray *temp_dumps;         /* folders of "Dump tensors" runs, removed with the window */
+  guint compare_source;
+  GSettings *settings;           /* the application's (NULL without schema) */
+  gboolean state_saved;
+  gboolean attached;             /* to the application's recent files and settings */
 
   gboolean merge_hardop;
   gboolean etm_optimize;
@@ -75,6 +110,7 @@ enum {
   PROP_BANNER_MESSAGE,
   PROP_OFFLINE,
   PROP_ITERATIONS,
+  PROP_SHOWN_FILE,
   N_PROPS
 };
 
@@ -232,6 +268,624 @@ sync_options_from_run (ZwWindow *self, ZwRun *run)
   self->syncing = FALSE;
 }
 
+/* ---- timing, compare, tensors, dump diff, logs ---------------------------------------------- */
+
+static void set_view (ZwWindow *self, const char *view);
+
+static void
+set_shown_file (ZwWindow *self, const char *path)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (path != NULL && ZW_IS_APPLICATION (app))
+    zw_application_add_recent (ZW_APPLICATION (app), path);
+  if (g_strcmp0 (self->shown_file, path) == 0)
+    return;
+  g_free (self->shown_file);
+  self->shown_file = g_strdup (path);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWN_FILE]);
+}
+
+/* An error whose message may not name the file: make sure the banner does. */
+static void
+banner_for_error (ZwWindow *self, const char *path, const GError *error)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *message = NULL;
+
+  if (strstr (error->message, base) == NULL)
+    message = g_strdup_printf ("%s: %s", path, error->message);
+  else
+    message = g_strdup (error->message);
+  show_banner (self, message, NULL);
+}
+
+/* Files of a folder (or lines of a file) that did not load: the rest is shown, the banner
+ * says what was left out and names the first file at fault. */
+static void
+banner_for_warnings (ZwWindow *self, const char *path, GPtrArray *warnings)
+{
+  g_autofree char *message = NULL;
+
+  if (warnings == NULL || warnings->len == 0)
+    return;
+  message = g_strdup_printf (ngettext ("%s: %u problem, the rest loaded: %s",
+                                       "%s: %u problems, the rest loaded: %s (and more)", warnings->len),
+                             path, warnings->len, (const char *) g_ptr_array_index (warnings, 0));
+  show_banner (self, message, NULL);
+}
+
+static void
+open_profile (ZwWindow *self, const char *path)
+{
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) profile = zw_profile_load (path, warnings, NULL, &error);
+
+  show_banner (self, NULL, NULL);
+  if (profile == NULL)
+    {
+      banner_for_error (self, path, error);
+      return;
+    }
+  /* a file's op ids need not be the selected run's: no report behind it */
+  zw_selection_set_report (self->timing_selection, NULL);
+  zw_timing_view_set_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]), profile);
+  banner_for_warnings (self, path, warnings);
+  set_view (self, "timing");
+  set_shown_file (self, path);
+}
+
+static void
+open_text_log (ZwWindow *self, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  show_banner (self, NULL, NULL);
+  if (!zw_log_view_load_file (ZW_LOG_VIEW (self->views[VIEW_LOGS]), path, &error))
+    {
+      banner_for_error (self, path, error);
+      return;
+    }
+  set_view (self, "logs");
+  set_shown_file (self, path);
+}
+
+gboolean
+zw_window_open_dump (ZwWindow *self, const char *dir)
+{
+  ZwTensorView *view;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *messages;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  view = ZW_TENSOR_VIEW (self->views[VIEW_TENSORS]);
+  show_banner (self, NULL, NULL);
+  /* a board's folder has no manifest: the open network types its files */
+  if (!zw_tensor_view_load_folder (view, dir, zw_run_controller_get_network (self->controller), NULL, &error))
+    {
+      banner_for_error (self, dir, error);
+      return FALSE;
+    }
+  g_free (self->tensors_dir);
+  self->tensors_dir = g_strdup (dir);
+  messages = zw_tensor_view_get_messages (view);
+  banner_for_warnings (self, dir, messages);
+  set_view (self, "tensors");
+  set_shown_file (self, dir);
+  return TRUE;
+}
+
+gboolean
+zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
+{
+  ZwRun *run;
+  g_autoptr (GError) error = NULL;
+  const ZwDumpDiff *diff;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (dir_a != NULL, FALSE);
+
+  show_banner (self, NULL, NULL);
+  if (dir_b == NULL)
+    {
+      run = zw_window_get_selected_run (self);
+      dir_b = run != NULL ? zw_run_get_dump_dir (run) : NULL;
+      if (dir_b == NULL)
+        {
+          g_autofree char *message = g_strdup_printf (
+              _("%s: the selected run dumped no tensors to compare with (use Dump Tensors first)"), dir_a);
+          show_banner (self, message, NULL);
+          return FALSE;
+        }
+    }
+  if (!zw_dump_diff_view_load (ZW_DUMP_DIFF_VIEW (self->views[VIEW_DIFF]), dir_a, dir_b,
+                               zw_run_controller_get_network (self->controller), NULL, NULL, &error))
+    {
+      show_banner (self, error->message, NULL);
+      return FALSE;
+    }
+  diff = zw_dump_diff_view_get_diff (ZW_DUMP_DIFF_VIEW (self->views[VIEW_DIFF]));
+  if (diff != NULL)
+    banner_for_warnings (self, dir_a, diff->warnings);
+  set_view (self, "diff");
+  set_shown_file (self, dir_a);
+  return TRUE;
+}
+
+gboolean
+zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) a = NULL;
+  g_autoptr (ZwProfile) b = NULL;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+  ZwCompareView *view;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path_a != NULL && path_b != NULL, FALSE);
+
+  show_banner (self, NULL, NULL);
+  if ((a = zw_profile_load (path_a, NULL, NULL, &error)) == NULL)
+    {
+      banner_for_error (self, path_a, error);
+      return FALSE;
+    }
+  if ((b = zw_profile_load (path_b, NULL, NULL, &error)) == NULL)
+    {
+      banner_for_error (self, path_b, error);
+      return FALSE;
+    }
+  view = ZW_COMPARE_VIEW (self->views[VIEW_COMPARE]);
+  label_a = g_path_get_basename (path_a);
+  label_b = g_path_get_basename (path_b);
+  zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
+  zw_compare_view_set_reports (view, NULL, NULL);
+  set_view (self, "compare");
+  set_shown_file (self, path_b);
+  return TRUE;
+}
+
+/* The two runs marked in the history, compared: their profiles (forwards) and reports. */
+static gboolean
+update_compare_idle (gpointer data)
+{
+  ZwWindow *self = data;
+  g_autoptr (GPtrArray) marked = zw_window_get_compare_runs (self);
+  ZwCompareView *view = ZW_COMPARE_VIEW (self->views[VIEW_COMPARE]);
+  ZwRun *a, *b;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+
+  self->compare_source = 0;
+  if (marked->len < 2)
+    return G_SOURCE_REMOVE;
+  a = g_ptr_array_index (marked, 0);
+  b = g_ptr_array_index (marked, 1);
+  label_a = zw_run_dup_title (a);
+  label_b = zw_run_dup_title (b);
+  if (zw_run_get_profile (a) != NULL && zw_run_get_profile (b) != NULL)
+    zw_compare_view_set_profiles (view, zw_run_get_profile (a), zw_run_get_profile (b), NULL, label_a, label_b);
+  else
+    zw_compare_view_clear (view);
+  zw_compare_view_set_reports (view, zw_run_get_report (a), zw_run_get_report (b));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_run_compare (ZwRun *run, GParamSpec *pspec, ZwWindow *self)
+{
+  (void) run;
+  (void) pspec;
+  /* after the history has unmarked the oldest of three */
+  if (self->compare_source == 0)
+    self->compare_source = g_idle_add (update_compare_idle, self);
+}
+
+/* A run selected in the history: its profile in Timing, its deploy log in Logs, its dumps
+ * (if it made any) in Tensors. */
+static void
+show_run_in_views (ZwWindow *self, ZwRun *run)
+{
+  const ZwProfile *profile = run != NULL ? zw_run_get_profile (run) : NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *origin = NULL;
+
+  zw_selection_set_report (self->timing_selection, profile != NULL ? zw_run_get_report (run) : NULL);
+  zw_timing_view_set_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]), profile);
+  if (run == NULL)
+    return;
+  text = zw_deploy_report_to_text (zw_run_get_report (run));
+  origin = zw_run_dup_title (run);
+  zw_log_view_set_text (ZW_LOG_VIEW (self->views[VIEW_LOGS]), text, origin);
+  if (zw_run_get_dump_dir (run) != NULL && g_strcmp0 (self->tensors_dir, zw_run_get_dump_dir (run)) != 0)
+    {
+      g_autoptr (GError) error = NULL;
+      ZwTensorView *view = ZW_TENSOR_VIEW (self->views[VIEW_TENSORS]);
+      if (zw_tensor_view_load_folder (view, zw_run_get_dump_dir (run), zw_run_controller_get_network (self->controller),
+                                      NULL, &error))
+        {
+          g_free (self->tensors_dir);
+          self->tensors_dir = g_strdup (zw_run_get_dump_dir (run));
+        }
+      else
+        banner_for_error (self, zw_run_get_dump_dir (run), error);
+    }
+}
+
+void
+zw_window_dump_tensors (ZwWindow *self, const char *format)
+{
+  g_autoptr (GError) error = NULL;
+  ZwDumpFormat parsed;
+  ZwRunOptions options;
+  char *dir;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  if (!zw_dump_format_parse (format, &parsed, &error))
+    {
+      show_banner (self, error->message, NULL);
+      return;
+    }
+  if ((dir = g_dir_make_tmp ("zw-dump-XXXXXX", &error)) == NULL)
+    {
+      show_banner (self, error->message, NULL);
+      return;
+    }
+  g_ptr_array_add (self->temp_dumps, dir);
+  g_clear_handle_id (&self->reapply_source, g_source_remove);
+  read_options (self, &options);
+  zw_run_controller_set_options (self->controller, &options);
+  zw_run_controller_request_dump (self->controller, dir, zw_dump_format_to_string (parsed));
+}
+
+/* Removes a "Dump tensors" folder: its files are flat (*.ftmp and manifest.json). */
+static void
+remove_dump_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* ---- export ------------------------------------------------------------------------------------- */
+
+static GtkWidget *
+current_view (ZwWindow *self)
+{
+  for (guint i = 0; i < N_VIEWS; i++)
+    if (g_strcmp0 (self->view, view_pages[i].name) == 0)
+      return self->views[i];
+  return self->views[0];
+}
+
+gboolean
+zw_window_export (ZwWindow *self, const char *path, GError **error)
+{
+  GtkWidget *view;
+  g_autofree char *lower = NULL;
+  int width, height;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  view = current_view (self);
+  lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".csv"))
+    return zw_export_view_csv (view, path, error);
+  if (g_str_has_suffix (lower, ".json"))
+    {
+      const ZwProfile *profile = zw_timing_view_get_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]));
+      if (profile == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("%s: no time profile to export (forward, or open a time file)"), path);
+          return FALSE;
+        }
+      return zw_profile_write (profile, path, ZW_PROFILE_FORMAT_TRACE, error);
+    }
+  /* the size the view has on screen; a view never shown gets a page-like size */
+  width = gtk_widget_get_width (view);
+  height = gtk_widget_get_height (view);
+  if (width < 64 || height < 64)
+    {
+      width = 1200;
+      height = 800;
+    }
+  return zw_export_view (view, width, height, path, error);
+}
+
+static void
+export_to (ZwWindow *self, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!zw_window_export (self, path, &error))
+    banner_for_error (self, path, error);
+}
+
+static void
+action_export_file (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  export_to (ZW_WINDOW (widget), g_variant_get_string (param, NULL));
+}
+
+/* ---- choosers for the offline files --------------------------------------------------------------- */
+
+static GPtrArray *
+chooser_paths (GtkFileChooser *chooser)
+{
+  g_autoptr (GListModel) files = gtk_file_chooser_get_files (chooser);
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (GFile) file = g_list_model_get_item (files, i);
+      char *path = g_file_get_path (file);
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  return paths;
+}
+
+static void
+on_aux_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    paths = chooser_paths (GTK_FILE_CHOOSER (dialog));
+  if (paths != NULL && paths->len > 0)
+    {
+      const char *first = g_ptr_array_index (paths, 0);
+      switch (self->aux_purpose)
+        {
+        case CHOOSE_EXPORT:
+          {
+            g_autofree char *lower = g_ascii_strdown (first, -1);
+            static const char *known[] = { ".png", ".svg", ".pdf", ".csv", ".json" };
+            gboolean has_ext = FALSE;
+            for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+              has_ext = has_ext || g_str_has_suffix (lower, known[i]);
+            if (has_ext)
+              export_to (self, first);
+            else
+              {
+                g_autofree char *png = g_strconcat (first, ".png", NULL);
+                export_to (self, png);
+              }
+            break;
+          }
+        case CHOOSE_DUMP: zw_window_open_dump (self, first); break;
+        case CHOOSE_COMPARE_FILES:
+          if (paths->len == 2)
+            zw_window_compare_files (self, first, g_ptr_array_index (paths, 1));
+          else
+            show_banner (self, _("Choose two time profiles to compare"), NULL);
+          break;
+        case CHOOSE_DIFF_FOLDERS:
+          zw_window_diff_dumps (self, first, paths->len >= 2 ? g_ptr_array_index (paths, 1) : NULL);
+          break;
+        }
+    }
+  g_clear_object (&self->aux_chooser);
+}
+
+static void
+run_aux_chooser (ZwWindow *self, ChooserPurpose purpose, const char *title, GtkFileChooserAction mode,
+                 gboolean multiple, const char *accept)
+{
+  GtkFileChooserNative *chooser;
+
+  if (self->aux_chooser != NULL)
+    gtk_native_dialog_destroy (self->aux_chooser);
+  g_clear_object (&self->aux_chooser);
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), mode, accept, _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), multiple);
+  if (purpose == CHOOSE_EXPORT)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.png", self->view);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+    }
+  self->aux_purpose = purpose;
+  self->aux_chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_set_modal (self->aux_chooser, TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_aux_chooser_response), self);
+  gtk_native_dialog_show (self->aux_chooser);
+}
+
+static void
+action_export (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  run_aux_chooser (ZW_WINDOW (widget), CHOOSE_EXPORT,
+                   _("Export the View (.png, .svg, .pdf; .csv for its table; .json for the Chrome trace)"),
+                   GTK_FILE_CHOOSER_ACTION_SAVE, FALSE, _("_Export"));
+}
+
+static void
+action_open_dump (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  run_aux_chooser (ZW_WINDOW (widget), CHOOSE_DUMP, _("Open a Dump Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                   FALSE, _("_Open"));
+}
+
+static void
+action_compare_files (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  run_aux_chooser (ZW_WINDOW (widget), CHOOSE_COMPARE_FILES, _("Choose Two Time Profiles"),
+                   GTK_FILE_CHOOSER_ACTION_OPEN, TRUE, _("_Compare"));
+}
+
+static void
+action_diff_dumps (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  run_aux_chooser (ZW_WINDOW (widget), CHOOSE_DIFF_FOLDERS,
+                   _("Choose Two Dump Folders (or One to Compare with the Current Run)"),
+                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, TRUE, _("_Diff"));
+}
+
+static void
+action_compare_file_pair (GtkWidget *widget, const char *name, GVariant *param)
+{
+  g_autofree const char **paths = g_variant_get_strv (param, NULL);
+
+  (void) name;
+  if (g_strv_length ((char **) paths) == 2)
+    zw_window_compare_files (ZW_WINDOW (widget), paths[0], paths[1]);
+}
+
+static void
+action_diff_folders (GtkWidget *widget, const char *name, GVariant *param)
+{
+  g_autofree const char **paths = g_variant_get_strv (param, NULL);
+  guint n = g_strv_length ((char **) paths);
+
+  (void) name;
+  if (n == 1 || n == 2)
+    zw_window_diff_dumps (ZW_WINDOW (widget), paths[0], n == 2 ? paths[1] : NULL);
+}
+
+static void
+action_dump_tensors (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  zw_window_dump_tensors (ZW_WINDOW (widget), g_variant_get_string (param, NULL));
+}
+
+void
+zw_window_open_paths (ZwWindow *self, const char *const *paths)
+{
+  guint n;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (paths != NULL);
+
+  n = g_strv_length ((char **) paths);
+  /* two profiles dropped together are compared, two dump folders diffed */
+  if (n == 2)
+    {
+      ZwFileKind a, b;
+      g_autofree char *dir_a = NULL;
+      g_autofree char *dir_b = NULL;
+      if (zw_file_kind_guess (paths[0], &a, &dir_a, NULL) && zw_file_kind_guess (paths[1], &b, &dir_b, NULL))
+        {
+          if (a == ZW_FILE_KIND_PROFILE && b == ZW_FILE_KIND_PROFILE)
+            {
+              zw_window_compare_files (self, paths[0], paths[1]);
+              return;
+            }
+          if (a == ZW_FILE_KIND_DUMP && b == ZW_FILE_KIND_DUMP)
+            {
+              zw_window_diff_dumps (self, dir_a, dir_b);
+              return;
+            }
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    zw_window_open (self, paths[i], FALSE);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, ZwWindow *self)
+{
+  GSList *files = g_value_get_boxed (value);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  (void) target;
+  (void) x;
+  (void) y;
+  for (GSList *l = files; l != NULL; l = l->next)
+    {
+      char *path = g_file_get_path (l->data);
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  if (paths->len == 0)
+    return FALSE;
+  g_ptr_array_add (paths, NULL);
+  zw_window_open_paths (self, (const char *const *) paths->pdata);
+  return TRUE;
+}
+
+/* ---- settings ------------------------------------------------------------------------------------ */
+
+static void
+restore_settings (ZwWindow *self)
+{
+  int width = g_settings_get_int (self->settings, "window-width");
+  int height = g_settings_get_int (self->settings, "window-height");
+  int ocm = g_settings_get_int (self->settings, "ocm-option");
+
+  if (width >= 400 && height >= 300)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_object_set (self, "merge-hardop", g_settings_get_boolean (self->settings, "merge-hardop"), "etm-optimize",
+                g_settings_get_boolean (self->settings, "etm-optimize"), "ocm-option",
+                zw_options_panel_ocm_to_id ((ZwOcmOpt) ocm), NULL);
+}
+
+/* The options the user sets are the next start's; those shown from a run are not. */
+static void
+on_own_option_changed (ZwWindow *self, GParamSpec *pspec, gpointer data)
+{
+  ZwOcmOpt ocm = ZW_OCM_BEST_SCORE;
+
+  (void) pspec;
+  (void) data;
+  if (self->syncing || self->settings == NULL)
+    return;
+  zw_options_panel_ocm_from_id (self->ocm_option, &ocm);
+  g_settings_set_boolean (self->settings, "merge-hardop", self->merge_hardop);
+  g_settings_set_boolean (self->settings, "etm-optimize", self->etm_optimize);
+  g_settings_set_int (self->settings, "ocm-option", (int) ocm);
+}
+
+static void
+save_window_state (ZwWindow *self)
+{
+  int width = 0, height = 0;
+
+  if (self->settings == NULL || self->state_saved)
+    return;
+  self->state_saved = TRUE;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+}
+
+static gboolean
+on_close_request (GtkWindow *window, gpointer data)
+{
+  (void) data;
+  save_window_state (ZW_WINDOW (window));
+  return FALSE;
+}
+
 /* ---- runs ------------------------------------------------------------------------------ */
 
 static void
@@ -254,6 +908,7 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
   if (run != NULL && zw_run_get_ocm_requested (run) == ZW_OCM_BEST_SCORE)
     chosen = zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run));
   g_object_set (self->options, "ocm-chosen", chosen, "editable", !offline, NULL);
+  show_run_in_views (self, run);
   if (run != NULL)
     {
       g_autofree char *title = NULL;
@@ -277,6 +932,7 @@ on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self)
 
   (void) controller;
   zw_run_set_index (run, g_list_model_get_n_items (G_LIST_MODEL (self->runs)) + 1);
+  g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
   g_list_store_append (self->runs, run);
   show_banner (self, NULL, NULL);
   self->selecting_new = TRUE;
@@ -284,6 +940,9 @@ on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self)
   self->selecting_new = FALSE;
   if (zw_run_get_kind (run) == ZW_RUN_LOG && ZW_IS_APPLICATION (app))
     zw_application_add_recent (ZW_APPLICATION (app), zw_run_get_path (run));
+  /* the tensors were asked for: show them */
+  if (zw_run_get_dump_dir (run) != NULL)
+    set_view (self, "tensors");
 }
 
 static void
@@ -317,8 +976,25 @@ on_failed (ZwRunController *controller, GError *error, const char *path, gboolea
 void
 zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params)
 {
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  ZwFileKind kind;
+
   g_return_if_fail (ZW_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
+
+  if (!zw_file_kind_guess (path, &kind, &dir, &error))
+    {
+      show_banner (self, error->message, NULL);
+      return;
+    }
+  switch (kind)
+    {
+    case ZW_FILE_KIND_PROFILE: open_profile (self, path); return;
+    case ZW_FILE_KIND_DUMP: zw_window_open_dump (self, dir); return;
+    case ZW_FILE_KIND_LOG: open_text_log (self, path); return;
+    case ZW_FILE_KIND_NETWORK: break;
+    }
 
   g_clear_handle_id (&self->reapply_source, g_source_remove);
   show_banner (self, NULL, NULL);
@@ -482,52 +1158,12 @@ action_dismiss_banner (GtkWidget *widget, const char *name, GVariant *param)
   show_banner (ZW_WINDOW (widget), NULL, NULL);
 }
 
-/* The shortcuts window, built from a GtkBuilder description whose titles are translated
- * here (GtkShortcutsWindow has no API to add sections in GTK 4.8). */
 static void
 action_show_shortcuts (GtkWidget *widget, const char *name, GVariant *param)
 {
-  static const struct {
-    const char *accel;
-    const char *title;
-  } shortcuts[] = {
-    { "<Control>o", N_("Open a network or deploy log") },
-    { "<Control>r", N_("Apply and forward") },
-    { "Escape", N_("Cancel the run in progress") },
-    { "F9", N_("Show or hide the sidebar") },
-    { "<Control>1", N_("Segments view") },
-    { "<Control>2", N_("Memory view") },
-    { "<Control>3", N_("OCM view") },
-    { "<Control>4", N_("Merges view") },
-    { "<Control>question", N_("Keyboard shortcuts") },
-    { "<Control>q", N_("Quit") },
-  };
-  g_autoptr (GString) xml = g_string_new (NULL);
-  g_autoptr (GtkBuilder) builder = NULL;
-  g_autofree char *group = g_markup_escape_text (_("Workbench"), -1);
-  GtkWindow *window;
-
   (void) name;
   (void) param;
-  g_string_append (xml, "<interface><object class=\"GtkShortcutsWindow\" id=\"shortcuts\">"
-                        "<property name=\"modal\">1</property><child><object class=\"GtkShortcutsSection\">"
-                        "<property name=\"section-name\">workbench</property><child>"
-                        "<object class=\"GtkShortcutsGroup\">");
-  g_string_append_printf (xml, "<property name=\"title\">%s</property>", group);
-  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
-    {
-      g_autofree char *title = g_markup_escape_text (_(shortcuts[i].title), -1);
-      g_autofree char *accel = g_markup_escape_text (shortcuts[i].accel, -1);
-      g_string_append_printf (xml,
-                              "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">%s</property>"
-                              "<property name=\"accelerator\">%s</property></object></child>",
-                              title, accel);
-    }
-  g_string_append (xml, "</object></child></object></child></object></interface>");
-  builder = gtk_builder_new_from_string (xml->str, (gssize) xml->len);
-  window = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts"));
-  gtk_window_set_transient_for (window, GTK_WINDOW (widget));
-  gtk_window_present (window);
+  gtk_window_present (zw_shortcuts_window_new (GTK_WINDOW (widget)));
 }
 
 /* ---- recent files ---------------------------------------------------------------------- */
@@ -564,6 +1200,7 @@ update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors", live);
 }
 
 /* ---- object ----------------------------------------------------------------------------------- */
@@ -614,6 +1251,7 @@ zw_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
     case PROP_BANNER_MESSAGE: g_value_set_string (value, self->banner_message); break;
     case PROP_OFFLINE: g_value_set_boolean (value, self->offline); break;
     case PROP_ITERATIONS: g_value_set_uint (value, self->iterations); break;
+    case PROP_SHOWN_FILE: g_value_set_string (value, self->shown_file); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -660,21 +1298,42 @@ zw_window_set_property (GObject *object, guint prop_id, const GValue *value, GPa
     }
 }
 
+/* "application" is set after construction (it is no construct property of GtkWindow):
+ * the recent files and the settings attach when it is. */
+static void
+on_application_set (ZwWindow *self, GParamSpec *pspec, gpointer data)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  (void) pspec;
+  (void) data;
+  if (!ZW_IS_APPLICATION (app) || self->attached)
+    return;
+  self->attached = TRUE;
+  {
+    GListModel *recent = zw_application_get_recent (ZW_APPLICATION (app));
+    GSettings *settings = zw_application_get_settings (ZW_APPLICATION (app));
+    g_signal_connect_object (recent, "items-changed", G_CALLBACK (on_recent_changed), self, 0);
+    on_recent_changed (recent, 0, 0, 0, self);
+    if (settings != NULL)
+      {
+        self->settings = g_object_ref (settings);
+        restore_settings (self);
+      }
+  }
+}
+
 static void
 zw_window_constructed (GObject *object)
 {
   ZwWindow *self = ZW_WINDOW (object);
-  GtkApplication *app;
 
   G_OBJECT_CLASS (zw_window_parent_class)->constructed (object);
-
-  app = gtk_window_get_application (GTK_WINDOW (self));
-  if (ZW_IS_APPLICATION (app))
-    {
-      GListModel *recent = zw_application_get_recent (ZW_APPLICATION (app));
-      g_signal_connect_object (recent, "items-changed", G_CALLBACK (on_recent_changed), self, 0);
-      on_recent_changed (recent, 0, 0, 0, self);
-    }
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
+  on_application_set (self, NULL, NULL);
+  g_signal_connect (self, "notify::merge-hardop", G_CALLBACK (on_own_option_changed), NULL);
+  g_signal_connect (self, "notify::etm-optimize", G_CALLBACK (on_own_option_changed), NULL);
+  g_signal_connect (self, "notify::ocm-option", G_CALLBACK (on_own_option_changed), NULL);
 }
 
 static void
@@ -682,7 +1341,12 @@ zw_window_dispose (GObject *object)
 {
   ZwWindow *self = ZW_WINDOW (object);
 
+  save_window_state (self);
   g_clear_handle_id (&self->reapply_source, g_source_remove);
+  g_clear_handle_id (&self->compare_source, g_source_remove);
+  if (self->aux_chooser != NULL)
+    gtk_native_dialog_destroy (self->aux_chooser);
+  g_clear_object (&self->aux_chooser);
   if (self->controller != NULL)
     {
       /* the worker keeps its own references; its result goes nowhere now */
@@ -702,7 +1366,14 @@ zw_window_finalize (GObject *object)
   ZwWindow *self = ZW_WINDOW (object);
 
   g_clear_object (&self->selection);
+  g_clear_object (&self->timing_selection);
   g_clear_object (&self->runs);
+  g_clear_object (&self->settings);
+  for (guint i = 0; self->temp_dumps != NULL && i < self->temp_dumps->len; i++)
+    remove_dump_dir (g_ptr_array_index (self->temp_dumps, i));
+  g_clear_pointer (&self->temp_dumps, g_ptr_array_unref);
+  g_free (self->shown_file);
+  g_free (self->tensors_dir);
   g_clear_object (&self->recent_menu);
   g_free (self->ocm_option);
   g_free (self->view);
@@ -718,7 +1389,6 @@ zw_window_class_init (ZwWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
   const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
-  static const guint view_keys[N_VIEWS] = { GDK_KEY_1, GDK_KEY_2, GDK_KEY_3, GDK_KEY_4 };
 
   object_class->constructed = zw_window_constructed;
   object_class->dispose = zw_window_dispose;
@@ -735,6 +1405,7 @@ zw_window_class_init (ZwWindowClass *klass)
   properties[PROP_BANNER_MESSAGE] = g_param_spec_string ("banner-message", NULL, NULL, NULL, ro);
   properties[PROP_OFFLINE] = g_param_spec_boolean ("offline", NULL, NULL, FALSE, ro);
   properties[PROP_ITERATIONS] = g_param_spec_uint ("iterations", NULL, NULL, 1, 100000, 1, rw);
+  properties[PROP_SHOWN_FILE] = g_param_spec_string ("shown-file", NULL, NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, action_open);
@@ -749,21 +1420,22 @@ zw_window_class_init (ZwWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-compare", "u", action_toggle_compare);
   gtk_widget_class_install_action (widget_class, "win.dismiss-banner", NULL, action_dismiss_banner);
   gtk_widget_class_install_action (widget_class, "win.show-shortcuts", NULL, action_show_shortcuts);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, action_export);
+  gtk_widget_class_install_action (widget_class, "win.export-file", "s", action_export_file);
+  gtk_widget_class_install_action (widget_class, "win.open-dump", NULL, action_open_dump);
+  gtk_widget_class_install_action (widget_class, "win.dump-tensors", "s", action_dump_tensors);
+  gtk_widget_class_install_action (widget_class, "win.diff-dumps", NULL, action_diff_dumps);
+  gtk_widget_class_install_action (widget_class, "win.diff-folders", "as", action_diff_folders);
+  gtk_widget_class_install_action (widget_class, "win.compare-files", NULL, action_compare_files);
+  gtk_widget_class_install_action (widget_class, "win.compare-file-pair", "as", action_compare_file_pair);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.view", "view");
   gtk_widget_class_install_property_action (widget_class, "win.merge-hardop", "merge-hardop");
   gtk_widget_class_install_property_action (widget_class, "win.etm-optimize", "etm-optimize");
   gtk_widget_class_install_property_action (widget_class, "win.ocm-option", "ocm-option");
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.run", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, GDK_CONTROL_MASK, "win.show-shortcuts",
-                                       NULL);
-  for (guint i = 0; i < N_VIEWS; i++)
-    gtk_widget_class_add_binding_action (widget_class, view_keys[i], GDK_CONTROL_MASK, "win.view", "s",
-                                         view_pages[i].name);
+  /* the keys come from the table the shortcuts window lists */
+  zw_shortcuts_install_bindings (widget_class, "win.");
 }
 
 static GtkWidget *
@@ -775,10 +1447,13 @@ build_header (ZwWindow *self)
   GtkWidget *forward = gtk_button_new_with_mnemonic (_("_Forward"));
   GtkWidget *sidebar = gtk_toggle_button_new ();
   GtkWidget *menu_button = gtk_menu_button_new ();
-  GtkWidget *switcher = gtk_stack_switcher_new ();
   g_autoptr (GMenu) menu = g_menu_new ();
   g_autoptr (GMenu) section = g_menu_new ();
   g_autoptr (GMenu) section2 = g_menu_new ();
+  g_autoptr (GMenu) files = g_menu_new ();
+  g_autoptr (GMenu) dumps = g_menu_new ();
+  g_autoptr (GMenu) schemes = g_menu_new ();
+  g_autoptr (GMenu) scheme_section = g_menu_new ();
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.open");
   gtk_widget_set_tooltip_text (open, _("Open a network or a deploy log (Ctrl+O)"));
@@ -795,14 +1470,26 @@ build_header (ZwWindow *self)
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), apply);
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), forward);
 
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (self->stack));
-  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), switcher);
 
   self->recent_menu = g_menu_new ();
   g_menu_append (section, _("Open _Demo"), "win.open-demo");
   g_menu_append_submenu (section, _("Open _Recent"), G_MENU_MODEL (self->recent_menu));
+  g_menu_append (section, _("Open Dump _Folder…"), "win.open-dump");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_menu_append (dumps, _("Dump _Tensors (SFB)"), "win.dump-tensors::SFB");
+  g_menu_append (dumps, _("Dump Tensors (_SQB)"), "win.dump-tensors::SQB");
+  g_menu_append (dumps, _("_Diff Dump Folders…"), "win.diff-dumps");
+  g_menu_append (dumps, _("_Compare Time Profiles…"), "win.compare-files");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (dumps));
+  g_menu_append (files, _("_Export View…"), "win.export");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (files));
+  g_menu_append (schemes, _("Follow _System"), "app.color-scheme::system");
+  g_menu_append (schemes, _("_Light"), "app.color-scheme::light");
+  g_menu_append (schemes, _("_Dark"), "app.color-scheme::dark");
+  g_menu_append_submenu (scheme_section, _("_Colour Scheme"), G_MENU_MODEL (schemes));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (scheme_section));
   g_menu_append (section2, _("_Keyboard Shortcuts"), "win.show-shortcuts");
+  g_menu_append (section2, _("_About Zhuge Workbench"), "app.about");
   g_menu_append (section2, _("_Quit"), "app.quit");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section2));
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "open-menu-symbolic");
@@ -828,6 +1515,8 @@ zw_window_init (ZwWindow *self)
   self->controller = zw_run_controller_new ();
   self->selection = zw_selection_new ();
   self->runs = g_list_store_new (ZW_TYPE_RUN);
+  self->timing_selection = zw_selection_new ();
+  self->temp_dumps = g_ptr_array_new_with_free_func (g_free);
 
   gtk_window_set_title (GTK_WINDOW (self), _("Zhuge Workbench"));
   gtk_window_set_default_size (GTK_WINDOW (self), 1280, 800);
@@ -839,6 +1528,11 @@ zw_window_init (ZwWindow *self)
   self->views[1] = zw_memory_view_new (self->selection);
   self->views[2] = zw_ocm_view_new (self->selection);
   self->views[3] = zw_merge_view_new (self->selection);
+  self->views[VIEW_TIMING] = zw_timing_view_new (self->timing_selection);
+  self->views[VIEW_COMPARE] = zw_compare_view_new (self->selection);
+  self->views[VIEW_TENSORS] = zw_tensor_view_new (self->selection);
+  self->views[VIEW_DIFF] = zw_dump_diff_view_new (self->selection);
+  self->views[VIEW_LOGS] = zw_log_view_new ();
   for (guint i = 0; i < N_VIEWS; i++)
     {
       gtk_widget_set_hexpand (self->views[i], TRUE);
@@ -901,7 +1595,26 @@ zw_window_init (ZwWindow *self)
 
   paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (paned), self->sidebar);
-  gtk_paned_set_end_child (GTK_PANED (paned), self->stack);
+  /* nine views: their switcher heads the views' pane (in the header bar it would make
+   * the window wider than a laptop screen) */
+  {
+    GtkWidget *views_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    GtkWidget *switcher = gtk_stack_switcher_new ();
+    gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (self->stack));
+    GtkWidget *switcher_scroller = gtk_scrolled_window_new ();
+    gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+    /* narrower than its nine buttons (a small window, a long translation) it scrolls */
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (switcher_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (switcher_scroller), TRUE);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (switcher_scroller), switcher);
+    gtk_widget_set_margin_top (switcher, 6);
+    gtk_widget_set_margin_bottom (switcher, 6);
+    gtk_widget_set_margin_start (switcher, 6);
+    gtk_widget_set_margin_end (switcher, 6);
+    gtk_box_append (GTK_BOX (views_box), switcher_scroller);
+    gtk_box_append (GTK_BOX (views_box), self->stack);
+    gtk_paned_set_end_child (GTK_PANED (paned), views_box);
+  }
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
@@ -952,6 +1665,14 @@ zw_window_init (ZwWindow *self)
   gtk_box_append (GTK_BOX (content), paned);
   gtk_window_set_child (GTK_WINDOW (self), content);
 
+  /* files dropped on the window open as from the command line */
+  {
+    GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+    g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  }
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
+
   g_signal_connect (self->controller, "run-finished", G_CALLBACK (on_run_finished), self);
   g_signal_connect (self->controller, "network-loaded", G_CALLBACK (on_network_loaded), self);
   g_signal_connect (self->controller, "failed", G_CALLBACK (on_failed), self);
@@ -1000,6 +1721,13 @@ zw_window_get_busy (ZwWindow *self)
 {
   g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
   return self->controller != NULL && zw_run_controller_get_busy (self->controller);
+}
+
+const char *
+zw_window_get_shown_file (ZwWindow *self)
+{
+  g_return_val_if_fail (ZW_IS_WINDOW (self), NULL);
+  return self->shown_file;
 }
 
 const char *

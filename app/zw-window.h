@@ -1,12 +1,23 @@
 /* zw-window.h — the workbench window: header bar, sidebar (options + run history), views.
  *
- * All four deploy views (Segments, Memory, OCM, Merges) share one ZwSelection whose report
- * is the run selected in the history. Work goes to a ZwRunController (GTask + GCancellable);
- * the window only reacts to its signals.
+ * Nine views in one stack: the deploy views (Segments, Memory, OCM, Merges) share one
+ * ZwSelection whose report is the run selected in the history; Timing shows the selected
+ * forward's time profile (with its report: merge members, planner estimate) or a time file;
+ * Compare the two runs marked in the history or two time files; Tensors a dump folder or
+ * the selected run's dumps; Dump Diff two dump folders (or one against the selected run's
+ * dumps); Logs the selected run's deploy log or a text file. Work goes to a
+ * ZwRunController (GTask + GCancellable); the window only reacts to its signals.
  *
- * Actions (installed on the class; shortcuts as binding actions):
- *   win.open            Ctrl+O   choose a network or deploy log JSON
- *   win.open-file (s)            open that path (network or log)
+ * Files (command line, Open, recent files, drag and drop) open where they belong: networks
+ * and deploy reports through the controller, time profiles (vendor *_time.txt, our JSON
+ * and CSV, Chrome traces) in Timing, dump folders in Tensors, other text in Logs; two time
+ * profiles dropped together are compared, two dump folders diffed. A file that does not
+ * load, or files of a folder that do not, show in the banner naming the file.
+ *
+ * Actions (installed on the class; keys from zw-shortcuts.c, which the shortcuts window
+ * lists):
+ *   win.open            Ctrl+O   choose a file to open (any of the above)
+ *   win.open-file (s)            open that path
  *   win.open-demo                the bundled YOLOv5s-like demo
  *   win.use-synthetic-params     reopen the file whose .raw was missing, with synthetic params
  *   win.apply                    deploy with the current options
@@ -14,16 +25,30 @@
  *   win.run             Ctrl+R   deploy, then forward
  *   win.cancel          Escape   cancel the work in progress
  *   win.toggle-sidebar  F9       (property action on "sidebar-visible")
- *   win.view (s)        Ctrl+1…4 "segments", "memory", "ocm", "merges" (property "view")
+ *   win.view (s)        Ctrl+1…9 "segments", "memory", "ocm", "merges", "timing", "compare",
+ *                                "tensors", "diff", "logs" (property "view")
  *   win.merge-hardop, win.etm-optimize (b), win.ocm-option (s: none/option1/option2/
  *                                option3/best): property actions; changing one re-applies
  *   win.select-run (u), win.toggle-compare (u)   by position in the history
  *   win.dismiss-banner, win.show-shortcuts (Ctrl+?)
+ *   win.export          Ctrl+E   choose a file; win.export-file (s) exports there: the current
+ *                                view as .png/.svg/.pdf, its table as .csv, the time profile
+ *                                as a Chrome trace .json
+ *   win.open-dump       Ctrl+Shift+O   choose a dump folder (Tensors)
+ *   win.dump-tensors (s) Ctrl+T (SFB)  forward once dumping every value in that format
+ *   win.diff-dumps      Ctrl+Shift+D   choose two dump folders (or one: against the run's)
+ *   win.diff-folders (as)        the same with one or two given folders
+ *   win.compare-files   Ctrl+Shift+C   choose two time profiles; win.compare-file-pair (as)
  *
  * Properties: the option properties above, "iterations" (forwards per Forward), "view",
  * "sidebar-visible", "busy" (read-only),
  * "banner-message" (read-only: the error shown, NULL when hidden), "offline" (read-only:
- * the selected run is a log opened from disk).
+ * the selected run is a log opened from disk), "shown-file" (read-only: the last file
+ * or folder shown in Timing, Compare, Tensors, Dump Diff or Logs).
+ *
+ * Settings (the application's GSettings when installed): the size and maximized state are
+ * saved when the window closes and restored when one opens; the options the user sets
+ * (merge, ETM optimize, OCM option) are the next window's.
  */
 #pragma once
 
@@ -42,6 +67,24 @@ GtkWidget *zw_window_new (GtkApplication *application);
  * the .raw is missing. */
 void zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params);
 
+/* Opens several files as a drop of them does (two profiles: compared; two dump folders:
+ * diffed; else each opens). @paths is NULL-terminated. */
+void zw_window_open_paths (ZwWindow *self, const char *const *paths);
+/* Loads a dump folder into the Tensors view and shows it; FALSE (banner) when it cannot be
+ * read at all. A folder without manifest.json is typed by the open network. */
+gboolean zw_window_open_dump (ZwWindow *self, const char *dir);
+/* Diffs @dir_a with @dir_b (NULL: the selected run's dumps) in the Dump Diff view. */
+gboolean zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b);
+/* Compares two time profile files in the Compare view. */
+gboolean zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b);
+/* Queues one forward dumping every value in @format into a new temporary folder (removed
+ * with the window); the run shows in Tensors when it finishes. */
+void zw_window_dump_tensors (ZwWindow *self, const char *format);
+/* Exports the current view to @path by its extension (see win.export-file). */
+gboolean zw_window_export (ZwWindow *self, const char *path, GError **error);
+/* The last file shown offline, or NULL (the "shown-file" property). */
+const char *zw_window_get_shown_file (ZwWindow *self);
+
 /* The runs of the history (a GListModel of ZwRun, borrowed). */
 GListModel *zw_window_get_runs (ZwWindow *self);
 /* The run shown (borrowed) or NULL. */
@@ -51,8 +94,7 @@ GPtrArray *zw_window_get_compare_runs (ZwWindow *self);
 ZwSelection *zw_window_get_selection (ZwWindow *self);
 gboolean zw_window_get_busy (ZwWindow *self);
 const char *zw_window_get_banner_message (ZwWindow *self);
-/* The view widget of @name ("segments", "memory", "ocm", "merges"), borrowed; NULL for
- * an unknown name. */
+/* The view widget of @name (a "view" name above), borrowed; NULL for an unknown name. */
 GtkWidget *zw_window_get_view (ZwWindow *self, const char *name);
 
 /* Renders the window as it is now (it must be mapped) into a texture; caller owns it. */

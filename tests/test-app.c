@@ -4,13 +4,28 @@
  * what the run history and the views then hold: the demo opens at start, every view draws,
  * options change the deployment (OCM bytes, launches, FTMP bytes), runs can be compared,
  * work can be cancelled, errors show in the banner, logs open offline, the real sample
- * opens with synthetic params, and --screenshot writes a PNG of the window. */
+ * opens with synthetic params, and --screenshot writes a PNG of the window.
+ * Workbench II and desktop integration: every forward's profile in Timing, two marked
+ * runs in Compare, dumped tensors in Tensors, a planted byte found by Dump Diff, the
+ * vendor's time file opening in Timing, exports parsed back, dark mode measured, settings
+ * persisting across two application instances, and the shortcuts window listing every
+ * action. */
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
+#include <cjson/cJSON.h>
+#include <math.h>
 #include <string.h>
 
 #include "zw-application.h"
+#include "zw-compare-view.h"
+#include "zw-dump-diff-view.h"
+#include "zw-export.h"
+#include "zw-log-view.h"
+#include "zw-memory-view.h"
 #include "zw-merge-view.h"
+#include "zw-shortcuts.h"
+#include "zw-tensor-view.h"
+#include "zw-timing-view.h"
 #include "zw-window.h"
 
 #ifdef __SANITIZE_ADDRESS__
@@ -93,12 +108,14 @@ typedef struct {
   guint frames;
 } FrameCount;
 
+static GtkWidget *painted;
+
 static void
 on_after_paint (GdkFrameClock *clock, FrameCount *count)
 {
   (void) clock;
   count->frames++;
-  gtk_widget_queue_draw (GTK_WIDGET (win));
+  gtk_widget_queue_draw (painted);
 }
 
 static gboolean
@@ -109,15 +126,24 @@ two_frames (gpointer data)
 
 /* Lets the window lay out and paint what changed (rows bound in one frame size in the next). */
 static void
-wait_for_frames (void)
+wait_for_frames_of (ZwWindow *window)
 {
   FrameCount count = { 0 };
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (win));
-  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &count);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  gulong id;
 
-  gtk_widget_queue_draw (GTK_WIDGET (win));
+  g_assert_nonnull (clock);
+  painted = GTK_WIDGET (window);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &count);
+  gtk_widget_queue_draw (GTK_WIDGET (window));
   g_assert_true (wait_for (two_frames, &count, 20));
   g_signal_handler_disconnect (clock, id);
+}
+
+static void
+wait_for_frames (void)
+{
+  wait_for_frames_of (win);
 }
 
 /* ---- pixels ------------------------------------------------------------------------------------ */
@@ -553,6 +579,675 @@ test_screenshot_rejects_unknown_view (void)
   g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 2);
 }
 
+/* ---- workbench II: timing, compare, tensors, dump diff, logs ------------------------------------- */
+
+static void
+assert_view_draws (const char *name)
+{
+  GtkWidget *view = zw_window_get_view (win, name);
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *shown = NULL;
+  PixelFacts facts;
+
+  g_assert_nonnull (view);
+  activate ("win.view", g_variant_new_string (name));
+  wait_for_frames ();
+  g_object_get (win, "view", &shown, NULL);
+  g_assert_cmpstr (shown, ==, name);
+  texture = render_widget (view);
+  facts = pixel_facts (texture);
+  g_test_message ("%s: %ux%u, %" G_GUINT64_FORMAT " non-background pixels, %u colours", name, facts.width,
+                  facts.height, facts.non_background, facts.n_colours);
+  g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 100);
+  g_assert_cmpuint (facts.n_colours, >=, 4);
+}
+
+static void
+test_forward_profile_in_timing (void)
+{
+  guint n = n_runs ();
+  ZwRun *run;
+  const ZwProfile *profile;
+  const ZwProfile *shown;
+
+  activate ("win.run", NULL);
+  run = wait_for_run (n + 1);
+  profile = zw_run_get_profile (run);
+  g_assert_nonnull (profile);
+  /* one row per forward step: every hardop launch and host op */
+  g_assert_cmpuint (profile->rows->len, >=, zw_run_get_n_launches (run));
+  shown = zw_timing_view_get_profile (ZW_TIMING_VIEW (zw_window_get_view (win, "timing")));
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (shown->rows->len, ==, profile->rows->len);
+  g_assert_cmpfloat (fabs (shown->total_ms - profile->total_ms), <, 1e-9);
+  assert_view_draws ("timing");
+  /* the Logs view holds the run's deploy log */
+  g_assert_nonnull (strstr (zw_log_view_get_text (ZW_LOG_VIEW (zw_window_get_view (win, "logs"))), "yolov5s"));
+  assert_view_draws ("logs");
+}
+
+static gboolean
+compare_shown (gpointer data)
+{
+  return zw_compare_view_get_compare (data) != NULL && zw_compare_view_get_deploy_compare (data) != NULL;
+}
+
+static void
+test_compare_two_marked_runs (void)
+{
+  guint n = n_runs ();
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  const ZwProfileCompare *cmp;
+  g_autoptr (GPtrArray) marked = NULL;
+
+  /* a second forward with another OCM option, so the two differ */
+  activate ("win.ocm-option", g_variant_new_string ("none"));
+  wait_for_run (n + 1);
+  activate ("win.run", NULL);
+  wait_for_run (n + 2);
+  /* unmark whatever an earlier test left marked */
+  marked = zw_window_get_compare_runs (win);
+  for (guint i = 0; i < marked->len; i++)
+    zw_run_set_compare (g_ptr_array_index (marked, i), FALSE);
+  activate ("win.toggle-compare", g_variant_new_uint32 (n - 1));
+  activate ("win.toggle-compare", g_variant_new_uint32 (n + 1));
+  /* the view follows the marks once the history has settled them (an idle) */
+  g_assert_true (wait_for (compare_shown, view, 10));
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_nonnull (cmp);
+  g_assert_cmpuint (cmp->rows->len, >, 0);
+  g_assert_nonnull (zw_compare_view_get_deploy_compare (view));
+  /* OCM none against best: the deploy facts differ in OCM bytes */
+  g_assert_cmpint (zw_compare_view_get_deploy_compare (view)->ocm_delta, !=, 0);
+  assert_view_draws ("compare");
+  activate ("win.ocm-option", g_variant_new_string ("best"));
+  wait_for_run (n + 3);
+}
+
+static gboolean
+copy_folder (const char *from, const char *to)
+{
+  g_autoptr (GDir) dir = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *src = g_build_filename (from, name, NULL);
+      g_autofree char *dst = g_build_filename (to, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+      g_assert_true (g_file_get_contents (src, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (dst, contents, (gssize) length, NULL));
+    }
+  return TRUE;
+}
+
+static void
+remove_folder (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+      g_unlink (file);
+    }
+  g_rmdir (path);
+}
+
+static void
+test_dump_tensors_and_diff (void)
+{
+  guint n = n_runs ();
+  ZwRun *run;
+  ZwTensorView *tensors = ZW_TENSOR_VIEW (zw_window_get_view (win, "tensors"));
+  ZwDumpDiffView *diff_view = ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwDumpManifest) manifest = NULL;
+  g_autofree char *manifest_path = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *planted = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  const ZwDumpManifestEntry *ocm_entry = NULL;
+  const ZwDumpDiff *diff;
+  g_autofree char *shown = NULL;
+
+  /* merge off: every hardop's outputs are dumped, OCM-resident values included */
+  activate ("win.merge-hardop", NULL);
+  wait_for_run (n + 1);
+  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  run = wait_for_run (n + 2);
+  g_assert_nonnull (zw_run_get_dump_dir (run));
+  g_assert_cmpstr (zw_run_get_dump_format (run), ==, "SFB");
+  g_object_get (win, "view", &shown, NULL);
+  g_assert_cmpstr (shown, ==, "tensors");
+  manifest_path = g_build_filename (zw_run_get_dump_dir (run), "manifest.json", NULL);
+  manifest = zw_dump_manifest_load (manifest_path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (manifest->complete);
+  g_assert_cmpuint (zw_tensor_view_get_n_values (tensors), ==, manifest->entries->len);
+  g_assert_cmpuint (zw_tensor_view_get_messages (tensors)->len, ==, 0);
+  for (guint i = 0; i < manifest->entries->len && ocm_entry == NULL; i++)
+    {
+      const ZwDumpManifestEntry *e = g_ptr_array_index (manifest->entries, i);
+      if (e->memory == ZW_DUMP_MEMORY_OCM)
+        ocm_entry = e;
+    }
+  g_assert_nonnull (ocm_entry);
+  /* the inspector on an OCM-resident value */
+  g_assert_true (zw_tensor_view_select_value (tensors, ocm_entry->type.v_id));
+  g_assert_nonnull (zw_tensor_view_get_tensor (tensors));
+  g_assert_nonnull (zw_tensor_view_get_stats (tensors));
+  assert_view_draws ("tensors");
+
+  /* a copy with one planted byte: the diff finds that value and coordinates (0,0,0,0) */
+  copy = g_dir_make_tmp ("zw-app-diff-XXXXXX", &error);
+  g_assert_no_error (error);
+  copy_folder (zw_run_get_dump_dir (run), copy);
+  planted = g_build_filename (copy, ocm_entry->file, NULL);
+  g_assert_true (g_file_get_contents (planted, &contents, &length, NULL));
+  g_assert_cmpuint (length, >=, 4);
+  contents[0] ^= 0x40; /* the lowest byte of element 0's float32 */
+  g_assert_true (g_file_set_contents (planted, contents, (gssize) length, NULL));
+  g_assert_true (zw_window_diff_dumps (win, copy, NULL));
+  diff = zw_dump_diff_view_get_diff (diff_view);
+  g_assert_nonnull (diff);
+  g_assert_null (zw_window_get_banner_message (win));
+  g_assert_cmpuint (diff->n_diverged, ==, 1);
+  g_assert_nonnull (diff->first);
+  g_assert_cmpint (diff->first->v_id, ==, ocm_entry->type.v_id);
+  for (guint k = 0; k < 4; k++)
+    g_assert_cmpint (diff->first->first_coords[k], ==, 0);
+  assert_view_draws ("diff");
+
+  /* a truncated file: the banner names it, the rest of the folder still loads */
+  g_assert_true (g_file_set_contents (planted, contents, 3, NULL));
+  g_assert_true (zw_window_open_dump (win, copy));
+  g_assert_nonnull (zw_window_get_banner_message (win));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), ocm_entry->file));
+  g_assert_cmpuint (zw_tensor_view_get_n_values (tensors), ==, manifest->entries->len - 1);
+  activate ("win.dismiss-banner", NULL);
+  remove_folder (copy);
+
+  activate ("win.merge-hardop", NULL);
+  wait_for_run (n + 3);
+}
+
+static GtkWidget *
+other_window (void)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (l->data != (gpointer) win)
+      return l->data;
+  return NULL;
+}
+
+static char *
+vendor_time_file (void)
+{
+  char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+static void
+test_vendor_time_file_opens_timing (void)
+{
+  g_autofree char *path = vendor_time_file ();
+  g_autoptr (GFile) file = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *shown = NULL;
+  ZwWindow *other;
+  const ZwProfile *profile;
+  guint n_rows = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip ("the vendor time file (ZW_SHARED_DIR/real) is absent");
+      return;
+    }
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  for (const char *p = contents; (p = strstr (p, "op_id:")) != NULL; p++)
+    n_rows++;
+  /* the command-line path: GApplication::open */
+  file = g_file_new_for_path (path);
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  other = ZW_WINDOW (other_window ());
+  g_assert_nonnull (other);
+  g_object_get (other, "view", &shown, NULL);
+  g_assert_cmpstr (shown, ==, "timing");
+  {
+    g_autofree char *canonical = g_file_get_path (file);
+    g_assert_cmpstr (zw_window_get_shown_file (other), ==, canonical);
+  }
+  g_assert_null (zw_window_get_banner_message (other));
+  profile = zw_timing_view_get_profile (ZW_TIMING_VIEW (zw_window_get_view (other, "timing")));
+  g_assert_nonnull (profile);
+  g_assert_cmpuint (profile->rows->len, ==, n_rows);
+  g_assert_true (profile->has_summary);
+  wait_for_frames_of (other);
+  {
+    g_autoptr (GdkTexture) texture = render_widget (zw_window_get_view (other, "timing"));
+    PixelFacts facts = pixel_facts (texture);
+    g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 100);
+  }
+  gtk_window_destroy (GTK_WINDOW (other));
+}
+
+static void
+test_garbage_time_file_banner (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("zw-app-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "broken_time.txt", NULL);
+
+  g_assert_true (g_file_set_contents (path, "\x01\x02 this is no profile\n\xff\xfe\n", -1, NULL));
+  activate ("win.open-file", g_variant_new_string (path));
+  g_assert_nonnull (zw_window_get_banner_message (win));
+  g_test_message ("%s", zw_window_get_banner_message (win));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), "broken_time.txt"));
+  activate ("win.dismiss-banner", NULL);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_screenshot_of_time_file (void)
+{
+  const char *exe = g_getenv ("ZW_APP");
+  g_autofree char *path = vendor_time_file ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *png = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  PixelFacts facts;
+
+  if (exe == NULL || path == NULL)
+    {
+      g_test_skip ("ZW_APP or the vendor time file is absent");
+      return;
+    }
+  dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
+  png = g_build_filename (dir, "timing.png", NULL);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", "timing", path, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  facts = pixel_facts (texture);
+  g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 10);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
+/* ---- export --------------------------------------------------------------------------------------- */
+
+static void
+svg_start (GMarkupParseContext *context, const char *element, const char **names, const char **values,
+           gpointer data, GError **error)
+{
+  char **root = data;
+
+  (void) context;
+  (void) names;
+  (void) values;
+  (void) error;
+  if (*root == NULL)
+    *root = g_strdup (element);
+}
+
+static void
+assert_export_parses (const char *dir, const char *name, const ZwProfile *profile)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  activate ("win.export-file", g_variant_new_string (path));
+  g_assert_null (zw_window_get_banner_message (win));
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", name, length);
+  if (g_str_has_suffix (name, ".png"))
+    {
+      g_autoptr (GdkTexture) texture = NULL;
+      g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+      texture = gdk_texture_new_from_filename (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_texture_get_width (texture), >, 100);
+    }
+  else if (g_str_has_suffix (name, ".svg"))
+    {
+      GMarkupParser parser = { .start_element = svg_start };
+      g_autofree char *root = NULL;
+      GMarkupParseContext *context = g_markup_parse_context_new (&parser, 0, &root, NULL);
+      g_assert_true (g_markup_parse_context_parse (context, contents, (gssize) length, &error)
+                     && g_markup_parse_context_end_parse (context, &error));
+      g_assert_no_error (error);
+      g_markup_parse_context_free (context);
+      g_assert_cmpstr (root, ==, "svg");
+    }
+  else if (g_str_has_suffix (name, ".pdf"))
+    {
+      g_autofree char *tail = NULL;
+      g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+      tail = g_strndup (contents + length - MIN (length, 16), MIN (length, 16));
+      g_assert_nonnull (strstr (tail, "%%EOF"));
+    }
+  else if (g_str_has_suffix (name, ".csv"))
+    {
+      g_autoptr (GPtrArray) rows = zw_export_csv_parse (contents, path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (rows->len, ==, profile->rows->len + 1);
+    }
+  else
+    {
+      cJSON *root = cJSON_ParseWithLength (contents, length);
+      const cJSON *events = cJSON_GetObjectItemCaseSensitive (root, "traceEvents");
+      const cJSON *e;
+      guint complete = 0;
+      g_assert_true (cJSON_IsArray (events));
+      cJSON_ArrayForEach (e, events)
+        {
+          const cJSON *ph = cJSON_GetObjectItemCaseSensitive (e, "ph");
+          if (cJSON_IsString (ph) && g_str_equal (ph->valuestring, "X"))
+            complete++;
+        }
+      g_assert_cmpuint (complete, ==, profile->rows->len);
+      cJSON_Delete (root);
+    }
+}
+
+static void
+test_export_current_view (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("zw-export-XXXXXX", &error);
+  const ZwProfile *profile;
+  guint n = n_runs ();
+
+  /* a forward: its profile is what Timing shows and the trace holds */
+  activate ("win.run", NULL);
+  wait_for_run (n + 1);
+  profile = zw_timing_view_get_profile (ZW_TIMING_VIEW (zw_window_get_view (win, "timing")));
+  static const char *names[] = { "timing.png", "timing.svg", "timing.pdf", "timing.csv", "trace.json" };
+  const ZwShortcut *table;
+  guint n_table;
+  gboolean bound = FALSE;
+
+  g_assert_nonnull (profile);
+  activate ("win.view", g_variant_new_string ("timing"));
+  wait_for_frames ();
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    assert_export_parses (dir, names[i], profile);
+  activate ("win.view", g_variant_new_string ("memory"));
+  assert_export_parses (dir, "memory.svg", profile);
+  /* Ctrl+E is the export key */
+  table = zw_shortcuts_get (&n_table);
+  for (guint i = 0; i < n_table; i++)
+    bound = bound || (g_str_equal (table[i].action, "win.export") && g_strcmp0 (table[i].accel, "<Control>e") == 0);
+  g_assert_true (bound);
+
+  /* two profiles dropped together are compared: the trace and a vendor-format copy */
+  {
+    g_autofree char *trace = g_build_filename (dir, "trace.json", NULL);
+    g_autofree char *vendor = g_build_filename (dir, "copy_time.txt", NULL);
+    const char *paths[] = { trace, vendor, NULL };
+    const ZwProfileCompare *cmp;
+    g_assert_true (zw_profile_write (profile, vendor, ZW_PROFILE_FORMAT_VENDOR, &error));
+    g_assert_no_error (error);
+    zw_window_open_paths (win, paths);
+    g_assert_null (zw_window_get_banner_message (win));
+    cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+    g_assert_nonnull (cmp);
+    g_assert_cmpuint (cmp->n_matched, ==, profile->rows->len);
+    g_unlink (vendor);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_unlink (path);
+    }
+  {
+    g_autofree char *path = g_build_filename (dir, "memory.svg", NULL);
+    g_unlink (path);
+  }
+  g_rmdir (dir);
+}
+
+/* ---- desktop integration -------------------------------------------------------------------------- */
+
+static double
+channel (double c)
+{
+  return c <= 0.03928 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance (const GdkRGBA *c)
+{
+  return 0.2126 * channel (c->red) + 0.7152 * channel (c->green) + 0.0722 * channel (c->blue);
+}
+
+static double
+contrast (const GdkRGBA *a, const GdkRGBA *b)
+{
+  double la = luminance (a), lb = luminance (b);
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* Mean relative luminance of the view as drawn on screen. */
+static double
+mean_luminance (GtkWidget *view)
+{
+  g_autoptr (GdkTexture) texture = render_widget (view);
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guint8 *pixels = g_new (guint8, (gsize) w * h * 4);
+  double sum = 0;
+
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    {
+      /* CAIRO_FORMAT_ARGB32 in memory: B G R A on little-endian */
+      GdkRGBA c = { pixels[i * 4 + 2] / 255.0, pixels[i * 4 + 1] / 255.0, pixels[i * 4] / 255.0, 1 };
+      sum += luminance (&c);
+    }
+  return sum / ((double) w * h);
+}
+
+static double
+scheme_luminance (const char *scheme, const char *view_name, double *contrast_out)
+{
+  GtkWidget *view = zw_window_get_view (win, view_name);
+  ZwViewStyle style;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string (scheme));
+  activate ("win.view", g_variant_new_string (view_name));
+  wait_for_frames ();
+  zw_view_style_from_widget (&style, view);
+  *contrast_out = contrast (&style.foreground, &style.background);
+  return mean_luminance (view);
+}
+
+static void
+test_color_scheme_dark_and_light (void)
+{
+  static const char *views[] = { "segments", "timing", "compare" };
+  gboolean prefer_dark = FALSE;
+  g_autoptr (GVariant) state = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      double light_contrast, dark_contrast;
+      double light = scheme_luminance ("light", views[i], &light_contrast);
+      double dark = scheme_luminance ("dark", views[i], &dark_contrast);
+      g_test_message ("%s: mean luminance light %.3f dark %.3f; contrast light %.1f dark %.1f", views[i], light, dark,
+                      light_contrast, dark_contrast);
+      g_assert_cmpfloat (dark, <, light - 0.2);
+      g_assert_cmpfloat (light_contrast, >=, 4.5);
+      g_assert_cmpfloat (dark_contrast, >=, 4.5);
+    }
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
+  g_assert_true (prefer_dark);
+  state = g_action_group_get_action_state (G_ACTION_GROUP (app), "color-scheme");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "dark");
+  /* the system's preference without a portal is the start-up theme: light here */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string ("system"));
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
+  g_assert_false (prefer_dark);
+}
+
+static void
+test_settings_persist (void)
+{
+  g_autoptr (GError) error = NULL;
+  GSettings *settings = zw_application_get_settings (app);
+  ZwApplication *second;
+  GtkWidget *first_window, *second_window;
+  const char *recent_path = "/tmp/zw-settings-test/yolov5s_ZG.json";
+  int width = 0, height = 0;
+  gboolean merge = TRUE;
+  g_autofree char *ocm = NULL;
+
+  if (settings == NULL)
+    {
+      g_test_skip ("the GSettings schema is not compiled (GSETTINGS_SCHEMA_DIR)");
+      return;
+    }
+  zw_application_add_recent (app, recent_path);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string ("dark"));
+  /* a window the user resized and set options in, then closed */
+  first_window = zw_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (first_window), 1000, 700);
+  g_object_set (first_window, "merge-hardop", FALSE, "ocm-option", "option2", NULL);
+  gtk_window_destroy (GTK_WINDOW (first_window));
+
+  /* a second application instance in the same process sees all of it */
+  second = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (second), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  /* one connection cannot export the same application object twice: no D-Bus id for it
+   * (the settings schema does not depend on it) */
+  g_application_set_application_id (G_APPLICATION (second), NULL);
+  g_assert_true (g_application_register (G_APPLICATION (second), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (zw_application_get_recent (second)), 0), ==,
+                   recent_path);
+  g_assert_cmpstr (zw_style_manager_get_color_scheme (zw_application_get_style_manager (second)), ==, "dark");
+  second_window = zw_window_new (GTK_APPLICATION (second));
+  gtk_window_get_default_size (GTK_WINDOW (second_window), &width, &height);
+  g_assert_cmpint (width, ==, 1000);
+  g_assert_cmpint (height, ==, 700);
+  g_object_get (second_window, "merge-hardop", &merge, "ocm-option", &ocm, NULL);
+  g_assert_false (merge);
+  g_assert_cmpstr (ocm, ==, "option2");
+  gtk_window_destroy (GTK_WINDOW (second_window));
+  g_object_unref (second);
+
+  /* back to the defaults for the tests that follow */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string ("system"));
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "merge-hardop");
+  g_settings_reset (settings, "ocm-option");
+}
+
+static void
+collect_shortcuts (GtkWidget *widget, GHashTable *found)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *title = NULL;
+      g_autofree char *accel = NULL;
+      g_object_get (widget, "title", &title, "accelerator", &accel, NULL);
+      /* titles repeat across views ("Zoom out"): the pair is what must be listed */
+      g_hash_table_add (found, g_strdup_printf ("%s\x1f%s", title, accel ? accel : ""));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_shortcuts (child, found);
+}
+
+/* Every action of @type's class has an entry whose title and key the window shows. */
+static void
+assert_class_actions_listed (GType type, GHashTable *found, const char *only_prefix)
+{
+  GtkWidgetClass *klass = g_type_class_ref (type);
+  const char *name;
+  guint n_table;
+  const ZwShortcut *table = zw_shortcuts_get (&n_table);
+
+  GType owner;
+  const GVariantType *param_type;
+  const char *property;
+
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &name, &param_type, &property); i++)
+    {
+      gboolean listed = FALSE;
+      /* GtkWindow's own (window.close …) are GTK's, not installed on this class */
+      if (owner != type || (only_prefix != NULL && !g_str_has_prefix (name, only_prefix)))
+        continue;
+      for (guint k = 0; k < n_table; k++)
+        if (g_str_equal (table[k].action, name))
+          {
+            g_autofree char *pair = g_strdup_printf ("%s\x1f%s", g_dgettext ("zhuge-workbench", table[k].title),
+                                                     table[k].accel ? table[k].accel : "");
+            if (!g_hash_table_contains (found, pair))
+              g_error ("%s: “%s” is not in the shortcuts window", name, pair);
+            listed = TRUE;
+          }
+      if (!listed)
+        g_error ("%s is not in the shortcuts window", name);
+    }
+  g_type_class_unref (klass);
+}
+
+static void
+test_shortcuts_list_every_action (void)
+{
+  g_autoptr (GHashTable) found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *shortcuts = NULL;
+  g_auto (GStrv) app_actions = g_action_group_list_actions (G_ACTION_GROUP (app));
+  guint n_table;
+  const ZwShortcut *table = zw_shortcuts_get (&n_table);
+  guint views = 0;
+
+  activate ("win.show-shortcuts", NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_SHORTCUTS_WINDOW (w))
+        shortcuts = w;
+    }
+  g_assert_nonnull (shortcuts);
+  collect_shortcuts (GTK_WIDGET (shortcuts), found);
+  g_test_message ("%u shortcuts listed", g_hash_table_size (found));
+  assert_class_actions_listed (ZW_TYPE_WINDOW, found, NULL);
+  assert_class_actions_listed (ZW_TYPE_MEMORY_VIEW, found, "memory.");
+  assert_class_actions_listed (ZW_TYPE_TIMING_VIEW, found, "timing.");
+  assert_class_actions_listed (ZW_TYPE_LOG_VIEW, found, "log.");
+  for (guint i = 0; app_actions[i] != NULL; i++)
+    {
+      g_autofree char *full = g_strconcat ("app.", app_actions[i], NULL);
+      gboolean listed = FALSE;
+      for (guint k = 0; k < n_table; k++)
+        listed = listed || g_str_equal (table[k].action, full);
+      g_assert_true (listed);
+    }
+  /* Ctrl+1…9: one per view */
+  for (guint k = 0; k < n_table; k++)
+    if (g_str_equal (table[k].action, "win.view"))
+      views++;
+  g_assert_cmpuint (views, ==, 9);
+  gtk_window_destroy (shortcuts);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -591,6 +1286,16 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/window/sidebar-toggle-and-shortcuts-window", test_sidebar_and_shortcuts);
   g_test_add_func ("/app/open/malformed-json-shows-banner-with-file", test_malformed_shows_banner);
   g_test_add_func ("/app/open/deploy-log-shows-offline", test_log_opens_offline);
+  g_test_add_func ("/app/timing/forward-records-profile-shown-in-timing", test_forward_profile_in_timing);
+  g_test_add_func ("/app/compare/two-marked-runs-side-by-side", test_compare_two_marked_runs);
+  g_test_add_func ("/app/tensors/dump-merge-off-inspect-ocm-value-and-diff-planted-byte", test_dump_tensors_and_diff);
+  g_test_add_func ("/app/open/vendor-time-file-opens-timing", test_vendor_time_file_opens_timing);
+  g_test_add_func ("/app/open/garbage-time-file-shows-banner-with-file", test_garbage_time_file_banner);
+  g_test_add_func ("/app/export/current-view-png-svg-pdf-csv-trace", test_export_current_view);
+  g_test_add_func ("/app/style/dark-scheme-darkens-views-and-keeps-contrast", test_color_scheme_dark_and_light);
+  g_test_add_func ("/app/settings/persist-across-two-instances", test_settings_persist);
+  g_test_add_func ("/app/shortcuts/window-lists-every-action", test_shortcuts_list_every_action);
+  g_test_add_func ("/app/screenshot/time-file-in-timing-view", test_screenshot_of_time_file);
   g_test_add_func ("/app/open/real-sample-with-synthetic-params", test_real_sample_synthetic);
   g_test_add_func ("/app/screenshot/writes-png-of-window", test_screenshot_end_to_end);
   g_test_add_func ("/app/screenshot/rejects-unknown-view", test_screenshot_rejects_unknown_view);
