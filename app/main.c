@@ -22,7 +22,8 @@ main (int argc, char *argv[])
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* ZW_LOCALEDIR: the build tree's po/ for uninstalled runs and tests */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("ZW_LOCALEDIR") ? g_getenv ("ZW_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
