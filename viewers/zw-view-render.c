@@ -2,8 +2,7 @@
 #include "zw-view-render.h"
 #include "zw-view-private.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
+#include "zw-export.h"
 
 cairo_surface_t *
 zw_view_render_image (ZwViewDrawFunc draw, int width, int height, ZwDeployReport *report, ZwSelection *selection,
@@ -54,21 +53,19 @@ zw_view_render_cairo (GtkWidget *view, cairo_t *cr, int width, int height, const
   return TRUE;
 }
 
-static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
+/* The drawing of a deploy view, for zw_export_draw_to_file(): in the widget's own colours
+ * (NULL), not the export's fallback palette. */
+static void
+draw_view (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer view)
 {
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
+  (void) colors;
+  zw_view_render_cairo (view, cr, width, height, NULL);
 }
 
 gboolean
 zw_view_render_to_file (GtkWidget *view, ZwViewFormat format, int width, int height, const char *path,
                         GError **error)
 {
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  cairo_surface_t *surface = NULL;
-  cairo_status_t status;
-  cairo_t *cr;
   ZwViewDrawFunc draw;
   ZwSelection *selection;
 
@@ -82,47 +79,8 @@ zw_view_render_to_file (GtkWidget *view, ZwViewFormat format, int width, int hei
                    G_OBJECT_TYPE_NAME (view));
       return FALSE;
     }
-  if (width <= 0 || height <= 0 || width > 32767 || height > 32767)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: bad image size %dx%d", path, width, height);
-      return FALSE;
-    }
-
-  switch (format)
-    {
-    case ZW_VIEW_FORMAT_PNG:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-      break;
-    case ZW_VIEW_FORMAT_SVG:
-      surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    case ZW_VIEW_FORMAT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    default:
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: unknown format %d", path, format);
-      return FALSE;
-    }
-
-  cr = cairo_create (surface);
-  zw_view_render_cairo (view, cr, width, height, NULL);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS && format == ZW_VIEW_FORMAT_PNG)
-    status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
-  /* SVG and PDF are complete only once the surface is finished. */
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot render the view: %s", path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return g_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
+  /* one surface-and-file path for every export */
+  return zw_export_draw_to_file (draw_view, view, NULL, format, width, height, path, error);
 }
 
 gboolean
