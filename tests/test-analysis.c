@@ -1,5 +1,6 @@
 /* test-analysis — tensor statistics and heatmaps, dump diff, profile and deploy compare,
  * and `xrt-run report` as a user runs it. */
+#include "zw-test-util.h"
 #include "report/zw-compare.h"
 #include "report/zw-dump-diff.h"
 #include "report/zw-dump.h"
@@ -804,43 +805,6 @@ test_compare_deploy_reports (void)
 
 /* ---- the CLI ---------------------------------------------------------------------------- */
 
-typedef struct {
-  int status;
-  char *out, *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-xrt_run (Run *r, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("XRT_RUN");
-  const char *arg;
-  va_list ap;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  va_start (ap, r);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error);
-  g_assert_no_error (error);
-  r->status = g_subprocess_get_exit_status (proc);
-}
 
 static void
 test_cli_profile_vendor (void)
@@ -849,9 +813,9 @@ test_cli_profile_vendor (void)
   g_autofree char *dir = NULL, *csv = NULL, *trace = NULL, *text = NULL;
   g_autoptr (ZwProfile) src = NULL, back = NULL;
   g_autoptr (GError) error = NULL;
-  g_auto (Run) r1 = { 0 };
-  g_auto (Run) r2 = { 0 };
-  g_auto (Run) r3 = { 0 };
+  g_auto (ZwRun) r1 = { 0 };
+  g_auto (ZwRun) r2 = { 0 };
+  g_auto (ZwRun) r3 = { 0 };
   ZwProfileFormat fmt;
   cJSON *root, *events, *ev;
   guint complete = 0;
@@ -867,7 +831,7 @@ test_cli_profile_vendor (void)
   csv = g_build_filename (dir, "t.csv", NULL);
   trace = g_build_filename (dir, "t_trace.json", NULL);
 
-  xrt_run (&r1, "report", "profile", vendor, "--to", "csv", "-o", csv, NULL);
+  zw_test_xrt_run (&r1, "report", "profile", vendor, "--to", "csv", "-o", csv, NULL);
   g_assert_cmpint (r1.status, ==, 0);
   back = zw_profile_load (csv, NULL, &fmt, &error);
   g_assert_no_error (error);
@@ -881,7 +845,7 @@ test_cli_profile_vendor (void)
       g_assert_cmpfloat (x->other_ms, ==, y->other_ms);   /* negative other times survive */
     }
 
-  xrt_run (&r2, "report", "profile", vendor, "--to", "trace", "-o", trace, NULL);
+  zw_test_xrt_run (&r2, "report", "profile", vendor, "--to", "trace", "-o", trace, NULL);
   g_assert_cmpint (r2.status, ==, 0);
   g_assert_true (g_file_get_contents (trace, &text, NULL, NULL));
   root = cJSON_Parse (text);
@@ -902,7 +866,7 @@ test_cli_profile_vendor (void)
   cJSON_Delete (root);
 
   /* vendor -> vendor is the same text */
-  xrt_run (&r3, "report", "profile", vendor, "--to", "vendor", NULL);
+  zw_test_xrt_run (&r3, "report", "profile", vendor, "--to", "vendor", NULL);
   g_assert_cmpint (r3.status, ==, 0);
   {
     g_autofree char *orig = NULL;
@@ -919,17 +883,17 @@ test_cli_profile_errors (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("zw-analysis-cli-XXXXXX", NULL);
   g_autofree char *bad = g_build_filename (dir, "garbage_time.txt", NULL);
-  g_auto (Run) r1 = { 0 };
-  g_auto (Run) r2 = { 0 };
-  g_auto (Run) r3 = { 0 };
+  g_auto (ZwRun) r1 = { 0 };
+  g_auto (ZwRun) r2 = { 0 };
+  g_auto (ZwRun) r3 = { 0 };
 
   g_assert_true (g_file_set_contents (bad, "this is not\na time profile\n", -1, NULL));
-  xrt_run (&r1, "report", "profile", bad, "--to", "csv", NULL);
+  zw_test_xrt_run (&r1, "report", "profile", bad, "--to", "csv", NULL);
   g_assert_cmpint (r1.status, ==, 1);
   g_assert_nonnull (strstr (r1.err, bad));
-  xrt_run (&r2, "report", "profile", bad, "--to", "png", NULL);
+  zw_test_xrt_run (&r2, "report", "profile", bad, "--to", "png", NULL);
   g_assert_cmpint (r2.status, ==, 2);
-  xrt_run (&r3, "report", "frobnicate", NULL);
+  zw_test_xrt_run (&r3, "report", "frobnicate", NULL);
   g_assert_cmpint (r3.status, ==, 2);
   g_unlink (bad);
   g_rmdir (dir);
@@ -943,20 +907,20 @@ test_cli_diff_exit_codes (void)
   g_autofree char *dir = copy_folder (f->b, "cli-planted");
   g_autofree char *json = g_build_filename (fixture.root, "diff.json", NULL);
   g_autofree char *text = NULL, *want = NULL;
-  g_auto (Run) same = { 0 };
-  g_auto (Run) differ = { 0 };
-  g_auto (Run) stats = { 0 };
-  g_auto (Run) usage = { 0 };
+  g_auto (ZwRun) same = { 0 };
+  g_auto (ZwRun) differ = { 0 };
+  g_auto (ZwRun) stats = { 0 };
+  g_auto (ZwRun) usage = { 0 };
   cJSON *root, *first;
   gint64 coords[4];
 
-  xrt_run (&same, "report", "diff", f->a, f->h, "--net", xir_network_get_path (f->net), NULL);
+  zw_test_xrt_run (&same, "report", "diff", f->a, f->h, "--net", xir_network_get_path (f->net), NULL);
   g_assert_cmpint (same.status, ==, 0);
   g_assert_nonnull (strstr (same.out, "No value diverges"));
 
   flip_byte (dir, v->v_id, 11, 0x22);
   sqb_coords (v, 11, coords);
-  xrt_run (&differ, "report", "diff", f->a, dir, "--json", json, NULL);
+  zw_test_xrt_run (&differ, "report", "diff", f->a, dir, "--json", json, NULL);
   g_assert_cmpint (differ.status, ==, 1);
   want = g_strdup_printf ("First divergent value: v_id %" G_GINT64_FORMAT, v->v_id);
   g_assert_nonnull (strstr (differ.out, want));
@@ -975,12 +939,12 @@ test_cli_diff_exit_codes (void)
     g_autofree char *vid = g_strdup_printf ("%" G_GINT64_FORMAT, v->v_id);
     g_autofree char *at = g_strdup_printf ("0,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, coords[1],
                                            coords[2], coords[3]);
-    xrt_run (&stats, "report", "stats", f->a, "--v-id", vid, "--at", at, NULL);
+    zw_test_xrt_run (&stats, "report", "stats", f->a, "--v-id", vid, "--at", at, NULL);
     g_assert_cmpint (stats.status, ==, 0);
     g_assert_nonnull (strstr (stats.out, "Histogram (quantised levels):"));
     g_assert_nonnull (strstr (stats.out, "quantised"));
   }
-  xrt_run (&usage, "report", "diff", f->a, NULL);
+  zw_test_xrt_run (&usage, "report", "diff", f->a, NULL);
   g_assert_cmpint (usage.status, ==, 2);
   g_unlink (json);
 }

@@ -1,4 +1,5 @@
 /* test-cli — xrt-run as a user runs it: output, exit codes, files written. */
+#include "zw-test-util.h"
 #include "report/zw-profile.h"
 
 #include <cjson/cJSON.h>
@@ -6,45 +7,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs xrt-run with the NULL-terminated arguments. */
-static void
-xrt_run (Run *r, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("XRT_RUN");
-  const char *arg;
-  va_list ap;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  va_start (ap, r);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error);
-  g_assert_no_error (error);
-  r->status = g_subprocess_get_exit_status (proc);
-}
 
 static char *
 real_json (void)
@@ -64,11 +26,11 @@ static void
 test_info_real (void)
 {
   g_autofree char *net = real_json ();
-  g_auto (Run) r = { 0 };
+  g_auto (ZwRun) r = { 0 };
 
   if (net == NULL)
     return;
-  xrt_run (&r, "info", net, NULL);
+  zw_test_xrt_run (&r, "info", net, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "91: 88 HardOp, 1 Input, 1 Output, 1 customop::DetPostZG"));
   g_assert_nonnull (strstr (r.out, "88: 61 Conv2d, 13 Concat, 7 Add, 3 MaxPool2d, 2 Upsample, 1 Cast, 1 Reshape"));
@@ -82,12 +44,12 @@ static void
 test_info_json (void)
 {
   g_autofree char *net = real_json ();
-  g_auto (Run) r = { 0 };
+  g_auto (ZwRun) r = { 0 };
   cJSON *root, *ops;
 
   if (net == NULL)
     return;
-  xrt_run (&r, "info", net, "--json", NULL);
+  zw_test_xrt_run (&r, "info", net, "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   root = cJSON_Parse (r.out);
   g_assert_nonnull (root);
@@ -104,24 +66,24 @@ test_fake_params_real (void)
 {
   g_autofree char *net = real_json ();
   g_autofree char *dir = NULL, *raw = NULL;
-  g_auto (Run) a = { 0 };
-  g_auto (Run) b = { 0 };
-  g_auto (Run) c = { 0 };
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
   GStatBuf st;
 
   if (net == NULL)
     return;
   dir = g_dir_make_tmp ("zw-cli-XXXXXX", NULL);
   raw = g_build_filename (dir, "yolov5s_plin_352x640_ZG.raw", NULL);
-  xrt_run (&a, "fake-params", net, "-o", raw, NULL);
+  zw_test_xrt_run (&a, "fake-params", net, "-o", raw, NULL);
   g_assert_cmpint (a.status, ==, 0);
   g_assert_cmpint (g_stat (raw, &st), ==, 0);
   g_assert_cmpint (st.st_size, ==, 8929847);
-  xrt_run (&b, "info", net, "--raw", raw, "--no-md5", NULL);
+  zw_test_xrt_run (&b, "info", net, "--raw", raw, "--no-md5", NULL);
   g_assert_cmpint (b.status, ==, 0);
   g_assert_nonnull (strstr (b.out, "loaded"));
   /* strict load: the compiler's md5 cannot match synthetic weights */
-  xrt_run (&c, "info", net, "--raw", raw, NULL);
+  zw_test_xrt_run (&c, "info", net, "--raw", raw, NULL);
   g_assert_cmpint (c.status, ==, 1);
   g_assert_nonnull (strstr (c.err, "md5"));
   g_assert_nonnull (strstr (c.err, raw));
@@ -143,13 +105,13 @@ test_malformed_exit_status (void)
     {
       g_auto (GStrv) fields = NULL;
       g_autofree char *path = NULL;
-      g_auto (Run) r = { 0 };
+      g_auto (ZwRun) r = { 0 };
 
       if (lines[i][0] == '#' || lines[i][0] == '\0')
         continue;
       fields = g_strsplit (lines[i], "\t", -1);
       path = g_test_build_filename (G_TEST_DIST, "malformed", fields[0], NULL);
-      xrt_run (&r, "info", path, NULL);
+      zw_test_xrt_run (&r, "info", path, NULL);
       if (r.status != 1 || strstr (r.err, fields[0]) == NULL || strstr (r.err, fields[1]) == NULL)
         g_error ("%s: exit %d, stderr: %s", fields[0], r.status, r.err);
       g_assert_cmpstr (r.out, ==, "");
@@ -184,23 +146,23 @@ test_info_in_chinese (void)
 static void
 test_usage_errors (void)
 {
-  g_auto (Run) a = { 0 };
-  g_auto (Run) b = { 0 };
-  g_auto (Run) c = { 0 };
-  g_auto (Run) d = { 0 };
-  g_auto (Run) e = { 0 };
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
+  g_auto (ZwRun) d = { 0 };
+  g_auto (ZwRun) e = { 0 };
 
-  xrt_run (&a, NULL);
+  zw_test_xrt_run (&a, NULL);
   g_assert_cmpint (a.status, ==, 2);
   g_assert_nonnull (strstr (a.err, "info"));
-  xrt_run (&b, "frobnicate", NULL);
+  zw_test_xrt_run (&b, "frobnicate", NULL);
   g_assert_cmpint (b.status, ==, 2);
   g_assert_nonnull (strstr (b.err, "frobnicate"));
-  xrt_run (&c, "info", NULL);
+  zw_test_xrt_run (&c, "info", NULL);
   g_assert_cmpint (c.status, ==, 2);
-  xrt_run (&d, "info", "a.json", "--no-such-option", NULL);
+  zw_test_xrt_run (&d, "info", "a.json", "--no-such-option", NULL);
   g_assert_cmpint (d.status, ==, 2);
-  xrt_run (&e, "info", "/nonexistent/net_ZG.json", NULL);
+  zw_test_xrt_run (&e, "info", "/nonexistent/net_ZG.json", NULL);
   g_assert_cmpint (e.status, ==, 1);
   g_assert_nonnull (strstr (e.err, "/nonexistent/net_ZG.json"));
 }
@@ -210,8 +172,8 @@ test_run_real_time_file (void)
 {
   g_autofree char *net = real_json ();
   g_autofree char *dir = NULL, *ours = NULL, *vendor = NULL, *snap = NULL, *trace = NULL, *text = NULL;
-  g_auto (Run) r = { 0 };
-  g_auto (Run) r2 = { 0 };
+  g_auto (ZwRun) r = { 0 };
+  g_auto (ZwRun) r2 = { 0 };
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (ZwProfile) a = NULL, b = NULL;
   g_autoptr (GError) error = NULL;
@@ -222,7 +184,7 @@ test_run_real_time_file (void)
     return;
   dir = g_dir_make_tmp ("zw-run-XXXXXX", NULL);
   snap = g_build_filename (dir, "y.snapshot", NULL);
-  xrt_run (&r, "run", net, "--profile", "--log-dir", dir, "--save-snapshot", snap, NULL);
+  zw_test_xrt_run (&r, "run", net, "--profile", "--log-dir", dir, "--save-snapshot", snap, NULL);
   g_assert_cmpint (r.status, ==, 0);
   ours = g_build_filename (dir, "yolov5s_plin_352x640_time.txt", NULL);
   vendor = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
@@ -255,7 +217,7 @@ test_run_real_time_file (void)
   }
   cJSON_Delete (root);
   /* the snapshot restores without planning and runs */
-  xrt_run (&r2, "run", net, "--load-snapshot", snap, NULL);
+  zw_test_xrt_run (&r2, "run", net, "--load-snapshot", snap, NULL);
   g_assert_cmpint (r2.status, ==, 0);
 }
 
@@ -268,24 +230,24 @@ test_run_toml_and_errors (void)
   g_autofree char *net = g_strdup_printf ("%s/networks/tiny_ZG.json", g_getenv ("ZW_DATA_DIR"));
   g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\nmerge_hardop = false\nocmopt = 0\nlog_time = true\n"
                                           "backends = \"ZG330,mock://zg330;Host\"\n", net);
-  g_auto (Run) a = { 0 };
-  g_auto (Run) b = { 0 };
-  g_auto (Run) c = { 0 };
-  g_auto (Run) d = { 0 };
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
+  g_auto (ZwRun) d = { 0 };
 
   g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
-  xrt_run (&a, "run", toml, NULL);
+  zw_test_xrt_run (&a, "run", toml, NULL);
   if (a.status != 0)
     g_error ("toml run failed: %s", a.err);
   g_assert_nonnull (strstr (a.out, "opId: "));
   g_assert_nonnull (strstr (a.out, "HardOp(Conv2d)"));   /* merge off: one step per hardop */
   g_assert_true (g_file_set_contents (bad_input, "abc", 3, NULL));
-  xrt_run (&b, "run", net, "--input", bad_input, NULL);
+  zw_test_xrt_run (&b, "run", net, "--input", bad_input, NULL);
   g_assert_cmpint (b.status, ==, 1);
   g_assert_nonnull (strstr (b.err, bad_input));
-  xrt_run (&c, "run", net, "--ocm", "7", NULL);
+  zw_test_xrt_run (&c, "run", net, "--ocm", "7", NULL);
   g_assert_cmpint (c.status, ==, 2);
-  xrt_run (&d, "run", net, "--dump", dir, "--dump-format", "HFB", NULL);
+  zw_test_xrt_run (&d, "run", net, "--dump", dir, "--dump-format", "HFB", NULL);
   g_assert_cmpint (d.status, ==, 1);
   g_assert_nonnull (strstr (d.err, "HFB"));
 }

@@ -1,6 +1,8 @@
 /* zw-test-util.c — shared by the test binaries. */
 #include "zw-test-util.h"
 
+#include <gio/gio.h>
+
 char *
 zw_test_shared_file (const char *rel)
 {
@@ -42,4 +44,36 @@ zw_test_load_net (const char *name)
     g_assert_no_error (error);
     return net;
   }
+}
+
+void
+zw_run_clear (ZwRun *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+void
+zw_test_xrt_run (ZwRun *r, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *exe = g_getenv ("XRT_RUN");
+  const char *arg;
+  va_list ap;
+
+  g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  va_start (ap, r);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_newv ((const char *const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error);
+  g_assert_no_error (error);
+  r->status = g_subprocess_get_exit_status (proc);
 }

@@ -10,3 +10,16 @@ XirNetwork *zw_test_load_net (const char *name);
 
 /* <ZW_SHARED_DIR>/@rel, or NULL after g_test_skip() when it does not exist. */
 char *zw_test_shared_file (const char *rel);
+
+/* xrt-run as a user runs it ($XRT_RUN): exit status and what it printed. */
+typedef struct {
+  int status;
+  char *out;
+  char *err;
+} ZwRun;
+
+void zw_run_clear (ZwRun *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ZwRun, zw_run_clear)
+
+/* Runs $XRT_RUN with the NULL-terminated arguments and waits for it. */
+void zw_test_xrt_run (ZwRun *run, ...) G_GNUC_NULL_TERMINATED;
