@@ -1601,6 +1601,17 @@ zw_window_init (ZwWindow *self)
     GtkWidget *views_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
     GtkWidget *switcher = gtk_stack_switcher_new ();
     gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (self->stack));
+    /* the theme gives switcher buttons a wide minimum: as wide as their labels, all nine
+     * fit a 1280-pixel window next to the sidebar */
+    {
+      g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+      gtk_css_provider_load_from_data (css, ".zw-view-switcher > button { min-width: 0; padding-left: 10px; "
+                                            "padding-right: 10px; }", -1);
+      gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
+                                                  GTK_STYLE_PROVIDER (css),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      gtk_widget_add_css_class (switcher, "zw-view-switcher");
+    }
     GtkWidget *switcher_scroller = gtk_scrolled_window_new ();
     gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
     /* narrower than its nine buttons (a small window, a long translation) it scrolls */
