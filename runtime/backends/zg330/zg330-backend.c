@@ -700,27 +700,45 @@ plan_ocm (Zg330Backend *self, GError **error)
       return FALSE;
     }
   self->none_cost_ms = zg330_ocm_estimate (p, NULL);
-  /* Every option's picks and cost are kept for the report, whichever is applied. */
-  for (int opt = 1; opt <= 3 && ok; opt++)
-    {
-      Zg330OcmResult r = { 0 };
-      ok = zg330_ocm_plan (p, opt, &r, error);
-      if (!ok)
-        break;
-      self->option_cost_ms[opt] = r.cost_ms;
-      self->option_peak[opt] = r.peak_bytes;
-      g_clear_pointer (&self->option_picks[opt], g_array_unref);
-      self->option_picks[opt] = g_array_new (FALSE, FALSE, sizeof (gint64));
-      for (guint k = 0; k < r.picked->len; k++)
-        {
-          guint pc = g_array_index (r.picked, guint, k);
-          gint64 id = g_array_index (p->chunks, Zg330OcmChunk, pc).id;
-          g_array_append_val (self->option_picks[opt], id);
-        }
-      zg330_ocm_result_clear (&r);
-    }
-  if (ok)
-    ok = zg330_ocm_plan (p, self->ocm_requested, &self->ocm_result, error);
+  /* Every option's picks and cost are kept for the report, whichever is applied; the
+   * applied one is taken from these runs (BEST_SCORE: the cheapest, ties to the lower
+   * option, as the planner's own BEST_SCORE does) rather than planned a second time. */
+  {
+    Zg330OcmResult results[4] = { { 0 } };
+    int chosen = 0;
+
+    for (int opt = 1; opt <= 3 && ok; opt++)
+      {
+        Zg330OcmResult *r = &results[opt];
+        ok = zg330_ocm_plan (p, opt, r, error);
+        if (!ok)
+          break;
+        self->option_cost_ms[opt] = r->cost_ms;
+        self->option_peak[opt] = r->peak_bytes;
+        g_clear_pointer (&self->option_picks[opt], g_array_unref);
+        self->option_picks[opt] = g_array_new (FALSE, FALSE, sizeof (gint64));
+        for (guint k = 0; k < r->picked->len; k++)
+          {
+            guint pc = g_array_index (r->picked, guint, k);
+            gint64 id = g_array_index (p->chunks, Zg330OcmChunk, pc).id;
+            g_array_append_val (self->option_picks[opt], id);
+          }
+        if (self->ocm_requested == ZW_OCM_BEST_SCORE && (chosen == 0 || r->cost_ms < results[chosen].cost_ms))
+          chosen = opt;
+      }
+    if (ok && self->ocm_requested >= ZW_OCM_OPTION1)
+      chosen = self->ocm_requested;
+    if (ok && chosen == 0)
+      ok = zg330_ocm_plan (p, ZW_OCM_NONE, &self->ocm_result, error);
+    else if (ok)
+      {
+        self->ocm_result = results[chosen];
+        memset (&results[chosen], 0, sizeof results[chosen]);
+        self->ocm_result.asked = self->ocm_requested;
+      }
+    for (int opt = 1; opt <= 3; opt++)
+      zg330_ocm_result_clear (&results[opt]);
+  }
   if (ok)
     {
       self->ocm_chosen = self->ocm_result.option;
