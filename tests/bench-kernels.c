@@ -236,7 +236,7 @@ json_rank (const cJSON *value)
 /* Every Conv2d hardop of the real YOLOv5s network (shapes only, random data), when the
  * shared directory holds it: the conv share of one simulated forward. */
 static void
-bench_real_network (void)
+bench_real_network (double peak)
 {
   const char *dir = g_getenv ("ZW_SHARED_DIR") ? g_getenv ("ZW_SHARED_DIR") : ZW_SHARED_DIR;
   g_autofree char *path = g_build_filename (dir, "real", "yolov5s_plin_352x640_ZG.json", NULL);
@@ -316,8 +316,11 @@ bench_real_network (void)
       g_free (si); g_free (so); g_free (sw);
     }
   g_print ("real YOLOv5s 352x640: %u conv hardops, %.2f GMAC in %.1f ms = %.1f GMAC/s "
-           "(best of 3 per layer)\n", n_convs, total_macs / 1e9, total_ms,
+           "(best of 3 per layer)", n_convs, total_macs / 1e9, total_ms,
            total_macs / (total_ms * 1e6));
+  if (peak > 0)
+    g_print (" = %.1f %% of the measured peak (target >= 25 %%)", 100.0 * total_macs / (total_ms * 1e6) / peak);
+  g_print ("\n");
   cJSON_Delete (root);
   g_rand_free (rand);
 }
@@ -353,7 +356,7 @@ main (void)
   for (guint i = 0; i < G_N_ELEMENTS (layers); i++)
     bench_layer (&layers[i], peak, core_peak);
 
-  bench_real_network ();
+  bench_real_network (peak);
 
   if (use_vnni)
     {
