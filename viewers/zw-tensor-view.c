@@ -752,6 +752,19 @@ zw_tensor_view_set_folder (ZwTensorView *self, ZwDumpFolder *folder, XirNetwork 
   self->syncing = FALSE;
   update_messages (self);
   show_entry (self, -1);
+  /* open on something to look at: the first OCM-resident value (what only a dump with
+   * merge off can show), else the first value */
+  if (self->entries->len > 0)
+    {
+      guint pick = 0;
+      for (guint i = 0; i < self->entries->len; i++)
+        if (g_strcmp0 (g_array_index (self->entries, ValueEntry, i).memory, "OCM") == 0)
+          {
+            pick = i;
+            break;
+          }
+      zw_tensor_view_select_value (self, g_array_index (self->entries, ValueEntry, pick).v_id);
+    }
 }
 
 gboolean
