@@ -172,6 +172,27 @@ zw_application_open (GApplication *app, GFile **files, int n_files, const char *
   ZwApplication *self = ZW_APPLICATION (app);
 
   (void) hint;
+  /* several files at once go to one window, as a drop does: two time profiles are
+   * compared, two dump folders diffed, the others open in turn */
+  if (n_files > 1)
+    {
+      g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      ZwWindow *win;
+
+      for (int i = 0; i < n_files; i++)
+        {
+          char *path = g_file_get_path (files[i]);
+          if (path != NULL)
+            g_ptr_array_add (paths, path);
+        }
+      g_ptr_array_add (paths, NULL);
+      win = new_window (self);
+      gtk_window_present (GTK_WINDOW (win));
+      zw_window_open_paths (win, (const char *const *) paths->pdata);
+      if (self->view != NULL)
+        g_object_set (win, "view", self->view, NULL);
+      return;
+    }
   for (int i = 0; i < n_files; i++)
     {
       g_autofree char *path = g_file_get_path (files[i]);
