@@ -1117,8 +1117,8 @@ test_display_widgets (void)
       rows = zw_export_csv_parse (text, csv, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (rows->len, ==, p->rows->len + 1);
-      g_assert_cmpuint (g_strv_length (g_ptr_array_index (rows, 1)), ==, 11);
-      g_assert_cmpuint (g_strv_length (g_ptr_array_index (rows, 0)), ==, 11);
+      g_assert_cmpuint (g_strv_length (g_ptr_array_index (rows, 1)), ==, 12);
+      g_assert_cmpuint (g_strv_length (g_ptr_array_index (rows, 0)), ==, 12);
       {
         g_autofree char *first = g_strdup_printf ("%" G_GINT64_FORMAT,
                                                   ((ZwProfileRow *) g_ptr_array_index (p->rows, order[0]))->op_id);

@@ -2,6 +2,7 @@
  * sample, the independent checker, precheck, merge, segment reuse, network connection, log. */
 #include "backends/zg330/zg330-backend.h"
 #include "devices/zg330-sim.h"
+#include "devices/zg330-timing.h"
 #include "report/zw-deploy-check.h"
 #include "xir/xir-network.h"
 #include "xrt/xrt-device.h"
@@ -527,6 +528,43 @@ test_log_and_offline_check (void)
   g_rmdir (dir);
 }
 
+/* The OCM options' estimator and the board's timer are one model: per launch, the
+ * simulated icore time is the launch's start-up plus the estimates of its hardops. */
+static void
+test_estimate_matches_simulation (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  const Zg330Profile *profile = zg330_sim_get_profile (dev);
+
+  for (int merge = 1; merge >= 0; merge--)
+    {
+      g_autoptr (Zg330Backend) b = new_backend (net, dev, 0, G_MAXINT);
+      g_autoptr (ZwDeployReport) r = NULL;
+      g_autoptr (GError) error = NULL;
+      double launch_ms = zg330_timing_cycles_to_ms (profile, profile->launch_cycles);
+
+      g_assert_true (zg330_backend_set_options (b, merge, TRUE, ZW_OCM_BEST_SCORE, &error));
+      g_assert_true (zg330_backend_apply (b, &error));
+      r = zg330_backend_get_report (b);
+      write_inputs (b, 2);
+      for (guint i = 0; i < zg330_backend_get_n_launches (b); i++)
+        {
+          const ZwLaunch *l = &g_array_index (r->launches, ZwLaunch, i);
+          double icore = 0, sync = 0, est = 0;
+
+          g_assert_true (zg330_backend_run_launch (b, i, &icore, &sync, &error));
+          for (guint k = 0; k < l->merge_from->len; k++)
+            for (guint h = 0; h < r->hardops->len; h++)
+              if (g_array_index (r->hardops, ZwHardOpInfo, h).op_id == g_array_index (l->merge_from, gint64, k))
+                est += g_array_index (r->hardops, ZwHardOpInfo, h).est_ms;
+          g_assert_cmpfloat_with_epsilon (icore, launch_ms + est, 1e-6);
+        }
+      g_test_message ("yolov5s merge=%d: %u launches, simulated icore time = start-up + estimates", merge,
+                      zg330_backend_get_n_launches (b));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -544,5 +582,6 @@ main (int argc, char **argv)
   g_test_add_func ("/zg330/reuse/same-network-shares-weight-instr-ftmp", test_reuse_segments);
   g_test_add_func ("/zg330/connect/two-networks-output-to-input", test_connect_networks);
   g_test_add_func ("/zg330/log/text-and-json-report-checked-offline", test_log_and_offline_check);
+  g_test_add_func ("/zg330/estimate/equals-the-board-timer", test_estimate_matches_simulation);
   return g_test_run ();
 }

@@ -676,6 +676,7 @@ typedef struct {
   guint64 *etm;        /* per row, with the report */
   guint *ocm;
   gboolean *has_mem;
+  double *est;         /* per row: the planner's estimate of its hardops (< 0: none) */
 } TimingData;
 
 static void
@@ -689,6 +690,7 @@ timing_data_clear (gpointer data)
   g_free (d->etm);
   g_free (d->ocm);
   g_free (d->has_mem);
+  g_free (d->est);
 }
 
 static TimingData *
@@ -751,6 +753,30 @@ totals_done:
       for (guint i = 0; i < n; i++)
         d->has_mem[i] = op_memory (report, d->launches, producers, g_ptr_array_index (d->profile->rows, i), &d->etm[i],
                                    &d->ocm[i]);
+      /* estimated (planner) next to simulated: a row's hardops, or its merged launch's members */
+      {
+        g_autoptr (GHashTable) est_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+        for (guint h = 0; h < report->hardops->len; h++)
+          {
+            ZwHardOpInfo *hi = &g_array_index (report->hardops, ZwHardOpInfo, h);
+            g_hash_table_insert (est_of, &hi->op_id, &hi->est_ms);
+          }
+        d->est = g_new (double, MAX (n, 1u));
+        for (guint i = 0; i < n; i++)
+          {
+            const ZwProfileRow *row = g_ptr_array_index (d->profile->rows, i);
+            const GArray *m = row_members (row, d->launches);
+            const double *e = g_hash_table_lookup (est_of, &row->op_id);
+
+            d->est[i] = e != NULL ? *e : -1;
+            for (guint k = 0; e == NULL && m != NULL && k < m->len; k++)
+              {
+                const double *me = g_hash_table_lookup (est_of, &g_array_index (m, gint64, k));
+                if (me != NULL)
+                  d->est[i] = MAX (d->est[i], 0) + *me;
+              }
+          }
+      }
     }
   return d;
 }
@@ -774,6 +800,7 @@ typedef enum {
   COL_TOTAL,
   COL_MEMCPY,
   COL_HARD,
+  COL_EST,
   COL_OTHER,
   COL_IO,
   COL_ETM,
@@ -783,7 +810,7 @@ typedef enum {
 } TimingColumn;
 
 static const char *col_titles[N_COLS] = {
-  N_("Op id"), N_("Class"), N_("Name"), N_("Total ms"), N_("Memcpy ms"), N_("Hard ms"), N_("Other ms"),
+  N_("Op id"), N_("Class"), N_("Name"), N_("Total ms"), N_("Memcpy ms"), N_("Hard ms"), N_("Estimated ms"), N_("Other ms"),
   N_("IO process"), N_("ETM bytes written"), N_("OCM outputs"), N_("Merged from"),
 };
 
@@ -807,6 +834,8 @@ cell_text (TimingData *d, guint index, TimingColumn column)
       return g_strdup_printf ("%.6g", row->memcpy_ms);
     case COL_HARD:
       return g_strdup_printf ("%.6g", row->hard_ms);
+    case COL_EST:
+      return d->est != NULL && d->est[index] >= 0 ? g_strdup_printf ("%.6g", d->est[index]) : g_strdup ("");
     case COL_OTHER:
       return g_strdup_printf ("%.6g", row->other_ms);
     case COL_IO:
@@ -879,6 +908,13 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
     case COL_TOTAL: x = pa->total_ms; y = pb->total_ms; break;
     case COL_MEMCPY: x = pa->memcpy_ms; y = pb->memcpy_ms; break;
     case COL_HARD: x = pa->hard_ms; y = pb->hard_ms; break;
+    case COL_EST:
+      if (d->est != NULL)
+        {
+          x = d->est[ra->index];
+          y = d->est[rb->index];
+        }
+      break;
     case COL_OTHER: x = pa->other_ms; y = pb->other_ms; break;
     case COL_IO: x = pa->is_io_process; y = pb->is_io_process; break;
     case COL_ETM:

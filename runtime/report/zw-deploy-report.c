@@ -305,6 +305,7 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
       cJSON_AddItemToArray (sync, cJSON_CreateNumber (h->sync_idx[0]));
       cJSON_AddItemToArray (sync, cJSON_CreateNumber (h->sync_idx[1]));
       NUM (o, "merged_into", h->merged_into);
+      NUM (o, "est_ms", h->est_ms);
       cJSON_AddItemToArray (arr, o);
     }
   arr = cJSON_AddArrayToObject (root, "launches");
@@ -672,6 +673,9 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
             }
           g_array_unref (sync);
           h.merged_into = rd_i64 (&rd, it, path, "merged_into");
+          /* optional: reports written before it existed still load */
+          if (cJSON_GetObjectItemCaseSensitive (it, "est_ms") != NULL)
+            h.est_ms = rd_num (&rd, it, path, "est_ms");
           g_array_append_val (r->hardops, h);
           if (rd.failed)
             break;

@@ -17,7 +17,8 @@
  *                   "first", "last", "shape": [..], "dtype", "layout" } ],
  *   "hardops":  [ { "op_id", "weights_logic_addr", "weights_size", "instr_logic_addr", "instr_size",
  *                   "weights_phy_addr", "instr_phy_addr", "sync_idx": [launch, layer_count],
- *                   "merged_into" } ],      // the merged op id of its launch, -1 when not merged
+ *                   "merged_into",          // the merged op id of its launch, -1 when not merged
+ *                   "est_ms" } ],           // the cost model's time of the op under this placement
  *   "launches": [ { "op_id", "merge_from": [..], "layer_count", "first", "last" } ],
  *   "chunks":   [ { "id", "size", "first", "last", "ftmp_offset", "in_ocm", "ocm_addr", "eligible",
  *                   "v_ids": [..] } ],
@@ -121,6 +122,9 @@ typedef struct {
   guint64 instr_phy_addr;
   gint sync_idx[2];       /* <launch index, layer count at the end of the op> */
   gint64 merged_into;     /* merged op id of its launch (whose merge_from lists the members), -1 */
+  double est_ms;          /* the timing model's estimate of the op (its inputs and outputs where
+                           * the plan put them): what the OCM options minimise, and what the
+                           * board then simulates, launch costs aside */
 } ZwHardOpInfo;
 
 typedef struct {

@@ -1421,6 +1421,26 @@ zg330_backend_get_report (Zg330Backend *self)
             h.instr_phy_addr = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]) + self->instr_offset[i];
           }
         cumulative += (guint) MAX (op->layer_count, 0);
+        {
+          /* the estimator's view of the op: its values where the plan put them */
+          g_autofree gboolean *in_ocm = g_new0 (gboolean, MAX (op->inputs->len, 1));
+          g_autofree gboolean *out_ocm = g_new0 (gboolean, MAX (op->outputs->len, 1));
+          Zg330OpWork work;
+
+          for (guint k = 0; k < op->inputs->len; k++)
+            {
+              BChunk *c = chunk_for_value (self, g_ptr_array_index (op->inputs, k));
+              in_ocm[k] = c != NULL && c->in_ocm;
+            }
+          for (guint k = 0; k < op->outputs->len; k++)
+            {
+              BChunk *c = chunk_for_value (self, g_ptr_array_index (op->outputs, k));
+              out_ocm[k] = c != NULL && c->in_ocm;
+            }
+          zg330_hardop_work (&self->descs[i], in_ocm, out_ocm, &work);
+          h.est_ms = self->descs[i].zero_copy ? 0.0
+                     : zg330_timing_cycles_to_ms (profile, zg330_timing_op_cycles (profile, &work));
+        }
         h.sync_idx[0] = launch;
         h.sync_idx[1] = (gint) cumulative;
         if (launch >= 0)
