@@ -4,10 +4,13 @@
  *  heatmap  a 1x8x176x320x32 int8 tensor (NCHWc32, 256 channels of 176x320, 14.4 M
  *           elements): statistics once (on selection), then the inspector's full drawing
  *           (256-cell heatmap grid, histogram, stats) at 1280x800.
- *  timing   a 10,000-row profile (the size of the 10,000-op network run with merge off,
- *           rows synthesised: hardops with start times, a host op every 50), drawn fitted
+ *  timing   the profile of the 10,000-op network (zw-netgen chain) run with merge off on the
+ *           simulated board (a row per hardop), with its deploy report, drawn fitted
  *           and zoomed to 1 % at 1920x600. */
+#include "netgen.h"
 #include "report/zw-tensor-stats.h"
+#include "xrt/xrt-session.h"
+#include <glib/gstdio.h>
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
 
@@ -67,6 +70,7 @@ draw_tensor (cairo_t *cr, int w, int h, gpointer data)
 
 typedef struct {
   const ZwProfile *profile;
+  ZwDeployReport *report;
   ZwTimingState state;
   ZwViewStyle style;
 } TimingArgs;
@@ -75,7 +79,50 @@ static void
 draw_timing (cairo_t *cr, int w, int h, gpointer data)
 {
   TimingArgs *a = data;
-  zw_timing_view_draw (cr, w, h, a->profile, NULL, &a->state, &a->style);
+  zw_timing_view_draw (cr, w, h, a->profile, a->report, &a->state, &a->style);
+}
+
+/* The 10,000-op network (zw-netgen chain) run once with merge off on the simulated board:
+ * its profile has a row per hardop. */
+static XrtSession *
+run_chain (GError **error)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-bench-views2-XXXXXX", error);
+  g_autofree char *json = NULL, *raw = NULL;
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) sess = NULL;
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  g_autoptr (GPtrArray) outs = NULL;
+  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  XrtDevice *devs[2] = { NULL, NULL };
+  ZwNetgenOptions opts;
+
+  if (dir == NULL)
+    return NULL;
+  zw_netgen_options_init (&opts);
+  opts.n_ops = 10000;
+  if (!zw_netgen_write_network ("chain", &opts, dir, &json, &raw, error)
+      || (net = xir_network_new_from_json_file (json, error)) == NULL
+      || !xir_network_load_params_from_file (net, raw, error)
+      || (dev = xrt_device_open ("mock://zg330", error)) == NULL
+      || (view = xir_network_view (net, 0, G_MAXINT, error)) == NULL)
+    return NULL;
+  g_unlink (json);
+  g_unlink (raw);
+  g_rmdir (dir);
+  devs[0] = dev;
+  sess = xrt_session_new (view, types, devs, 2, error);
+  if (sess == NULL || !zg330_backend_disable_merge_hardop (xrt_session_get_zg330_backend (sess), error)
+      || !xrt_session_apply (sess, error))
+    return NULL;
+  for (guint k = 0; k < xir_network_get_inputs (net)->len; k++)
+    g_ptr_array_add (inputs, xrt_tensor_new_host (net, g_ptr_array_index (xir_network_get_inputs (net), k), NULL, 0,
+                                                  NULL));
+  xrt_session_enable_time_profile (sess, TRUE);
+  outs = xrt_session_forward (sess, inputs, error);
+  return outs != NULL ? g_steal_pointer (&sess) : NULL;
 }
 
 int
@@ -138,27 +185,22 @@ main (void)
 
   /* ---- timing ---- */
   {
-    g_autoptr (ZwProfile) p = zw_profile_new ("netgen-10000");
-    GRand *rand = g_rand_new_with_seed (2);
-    double t = 0, fit_ms, zoom_ms, end, base_ms;
+    g_autoptr (XrtSession) sess = run_chain (&error);
+    g_autoptr (ZwDeployReport) report = NULL;
+    const ZwProfile *p;
+    double fit_ms, zoom_ms, end, base_ms;
     TimingArgs a;
 
-    for (guint i = 0; i < 10000; i++)
+    if (sess == NULL)
       {
-        gboolean host = i % 50 == 0;
-        double hard = host ? 0 : g_rand_double_range (rand, 0.001, 0.05);
-        double other = g_rand_double_range (rand, 0.0005, 0.01);
-        double memcpy_ms = i % 7 == 0 ? 0.002 : 0;
-        ZwProfileRow *row = zw_profile_add_row (p, 1000 + i, host ? "icraft::xir::CastNode" : "icraft::xir::HardOpNode",
-                                                "", memcpy_ms + hard + other, memcpy_ms, hard, other);
-        row->backend = g_strdup (host ? "Host" : "ZG330");
-        row->start_ms = t;
-        t += row->total_ms;
+        g_printerr ("bench-views2: the 10,000-op network: %s\n", error->message);
+        return 1;
       }
-    g_rand_free (rand);
-    zw_profile_compute_totals (p);
+    p = xrt_session_get_time_profile (sess);
+    report = zg330_backend_get_report (xrt_session_get_zg330_backend (sess));
     end = zw_timing_layout (p, NULL);
     a.profile = p;
+    a.report = report;
     zw_view_style_init_default (&a.style);
     zw_timing_state_init (&a.state);
     fit_ms = median_draw (1920, 600, 9, draw_timing, &a);
@@ -177,11 +219,13 @@ main (void)
         }
       zw_profile_compute_totals (small);
       a.profile = small;
+      a.report = NULL;
       zw_timing_state_init (&a.state);
       base_ms = median_draw (1920, 600, 9, draw_timing, &a);
       a.profile = p;
     }
-    g_print ("timing view, 10,000-row profile (%.1f ms of run):\n", end);
+    g_print ("timing view of the 10,000-op network run with merge off: %u rows (%.1f ms of run), with its deploy report:\n",
+             p->rows->len, end);
     g_print ("  draw 1920x600, fitted:      %8.3f ms = %.2f of a 16.7 ms frame\n", fit_ms, fit_ms / FRAME_MS);
     g_print ("  draw 1920x600, zoomed 1 %%:  %8.3f ms = %.2f of a 16.7 ms frame\n", zoom_ms, zoom_ms / FRAME_MS);
     g_print ("  (the same view of 6 rows:   %8.3f ms = %.2f: text, ruler and summary)\n", base_ms, base_ms / FRAME_MS);
