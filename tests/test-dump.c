@@ -1,4 +1,5 @@
 /* test-dump.c — {v_id}.ftmp in the six vendor formats, manifest.json, dump folders. */
+#include "zw-test-util.h"
 #include <string.h>
 
 #include <glib.h>
@@ -9,39 +10,6 @@
 
 /* ---- a network with three typed values ------------------------------------------ */
 
-static cJSON *
-tval (gint64 v_id, const char *storage, const char *scales, const char *layout, const int *shape, int rank,
-      const char *mtype)
-{
-  cJSON *v = cJSON_CreateObject ();
-  cJSON *dt = cJSON_CreateObject ();
-  g_autofree char *l = g_strdup_printf ("@layout(%s)", layout);
-
-  cJSON_AddStringToObject (v, "_type_key", "icraft::xir::Value");
-  cJSON_AddStringToObject (dt, "_type_key", "icraft::xir::TensorType");
-  if (scales)
-    {
-      cJSON *q = cJSON_CreateObject ();
-      g_autofree char *s = g_strdup_printf ("@scales([axis=-1]%s)", scales);
-      cJSON_AddStringToObject (q, "_type_key", "icraft::xir::QuantizedType");
-      cJSON_AddStringToObject (q, "expressed_dtype", "@fp(32)");
-      cJSON_AddStringToObject (q, "scale", s);
-      cJSON_AddStringToObject (q, "storage_dtype", storage);
-      cJSON_AddItemToObject (q, "zero_points", cJSON_CreateArray ());
-      cJSON_AddItemToObject (dt, "element_dtype", q);
-    }
-  else
-    cJSON_AddStringToObject (dt, "element_dtype", storage);
-  cJSON_AddStringToObject (dt, "layout", l);
-  cJSON_AddItemToObject (dt, "merged_distrs", cJSON_CreateArray ());
-  cJSON_AddItemToObject (dt, "shape", cJSON_CreateIntArray (shape, rank));
-  cJSON_AddItemToObject (v, "dtype", dt);
-  cJSON_AddStringToObject (v, "mtype", mtype);
-  cJSON_AddStringToObject (v, "name", "");
-  cJSON_AddItemToObject (v, "tags", cJSON_CreateObject ());
-  cJSON_AddNumberToObject (v, "v_id", (double) v_id);
-  return v;
-}
 
 static cJSON *
 top (cJSON *ops, const char *type, gint64 op_id)
@@ -81,9 +49,9 @@ make_network (void)
 
   for (guint c = 0; c < C_REAL; c++)
     g_string_append_printf (scales, "%s%g", c ? "," : "", (double) scale_of_channel (c));
-  vals[0] = tval (3, "@sint(8)", scales->str, "NCHWc32", s3, 5, "@chunk(0@0)");
-  vals[1] = tval (4, "@uint(8)", NULL, "NHWC", s4, 4, "@chunk(1@0)");
-  vals[2] = tval (5, "@fp(32)", NULL, "NHWC", s5, 4, "@chunk(2@0)");
+  vals[0] = zw_test_value_json (3, "@sint(8)", scales->str, "NCHWc32", s3, 5, "@chunk(0@0)");
+  vals[1] = zw_test_value_json (4, "@uint(8)", NULL, "NHWC", s4, 4, "@chunk(1@0)");
+  vals[2] = zw_test_value_json (5, "@fp(32)", NULL, "NHWC", s5, 4, "@chunk(2@0)");
   g_string_free (scales, TRUE);
   cJSON_AddStringToObject (root, "_type_key", "icraft::xir::Network");
   cJSON_AddStringToObject (root, "ai_target", "@zhuget(330)");

@@ -1,4 +1,5 @@
 /* test-host.c — host ops: Input, Cast, Resize, customop::DetPostZG (the IP model). */
+#include "zw-test-util.h"
 #include <math.h>
 #include <string.h>
 
@@ -9,41 +10,6 @@
 
 /* ---- a small network in the vendor's JSON ---------------------------------------- */
 
-static cJSON *
-tval (gint64 v_id, const char *storage, const char *scales, const char *layout, const int *shape, int rank,
-      const char *mtype)
-{
-  cJSON *v = cJSON_CreateObject ();
-  cJSON *dt = cJSON_CreateObject ();
-
-  cJSON_AddStringToObject (v, "_type_key", "icraft::xir::Value");
-  cJSON_AddStringToObject (dt, "_type_key", "icraft::xir::TensorType");
-  if (scales)
-    {
-      cJSON *q = cJSON_CreateObject ();
-      g_autofree char *s = g_strdup_printf ("@scales([axis=-1]%s)", scales);
-      cJSON_AddStringToObject (q, "_type_key", "icraft::xir::QuantizedType");
-      cJSON_AddStringToObject (q, "expressed_dtype", "@fp(32)");
-      cJSON_AddStringToObject (q, "scale", s);
-      cJSON_AddStringToObject (q, "storage_dtype", storage);
-      cJSON_AddItemToObject (q, "zero_points", cJSON_CreateArray ());
-      cJSON_AddItemToObject (dt, "element_dtype", q);
-    }
-  else
-    cJSON_AddStringToObject (dt, "element_dtype", storage);
-  {
-    g_autofree char *l = g_strdup_printf ("@layout(%s)", layout);
-    cJSON_AddStringToObject (dt, "layout", l);
-  }
-  cJSON_AddItemToObject (dt, "merged_distrs", cJSON_CreateArray ());
-  cJSON_AddItemToObject (dt, "shape", cJSON_CreateIntArray (shape, rank));
-  cJSON_AddItemToObject (v, "dtype", dt);
-  cJSON_AddStringToObject (v, "mtype", mtype);
-  cJSON_AddStringToObject (v, "name", "");
-  cJSON_AddItemToObject (v, "tags", cJSON_CreateObject ());
-  cJSON_AddNumberToObject (v, "v_id", (double) v_id);
-  return v;
-}
 
 static cJSON *
 top (cJSON *ops, const char *type, const char *target, gint64 op_id)
@@ -95,18 +61,18 @@ make_network (void)
   static const int thr[] = { -15 };
   cJSON *root = cJSON_CreateObject ();
   cJSON *ops = cJSON_AddArrayToObject (root, "ops");
-  cJSON *v1 = tval (1, "@uint(8)", NULL, "NHWC", s_img, 4, "@chunk(0@0)");
-  cJSON *v2 = tval (2, "@fp(32)", NULL, "NHWC", s_f, 4, "@chunk(1@0)");
-  cJSON *v3 = tval (3, "@sint(8)", "384*0.125", "NCHWc32", s_head, 5, "@chunk(2@0)");
-  cJSON *v6 = tval (6, "@uint(8)", NULL, "NHWC", s_small, 4, "@chunk(3@0)");
-  cJSON *v4 = tval (4, "@sint(8)", "3*0.5", "NCHWc3", s_c3, 5, "@chunk(4@0)");
-  cJSON *v5 = tval (5, "@sint(8)", "0.125,0.25,0.5", "NHWC", s_f, 4, "@chunk(5@0)");
-  cJSON *v7 = tval (7, "@fp(32)", NULL, "NHWC", s_f, 4, "@chunk(6@0)");
-  cJSON *v8 = tval (8, "@uint(8)", NULL, "NHWC", s_big, 4, "@chunk(7@0)");
-  cJSON *v10 = tval (10, "@uint(8)", NULL, "NHWC", s_big, 4, "@chunk(8@0)");
-  cJSON *v9 = tval (9, "@sint(8)", "384*1", "NHWC", s_det, 4, "@hostm");
-  cJSON *v11 = tval (11, "@sint(8)", "96*1", "NHWC", s_tiny, 4, "@hostm");
-  cJSON *v12 = tval (12, "@sint(8)", "384*1", "NHWC", s_det, 4, "@hostm");
+  cJSON *v1 = zw_test_value_json (1, "@uint(8)", NULL, "NHWC", s_img, 4, "@chunk(0@0)");
+  cJSON *v2 = zw_test_value_json (2, "@fp(32)", NULL, "NHWC", s_f, 4, "@chunk(1@0)");
+  cJSON *v3 = zw_test_value_json (3, "@sint(8)", "384*0.125", "NCHWc32", s_head, 5, "@chunk(2@0)");
+  cJSON *v6 = zw_test_value_json (6, "@uint(8)", NULL, "NHWC", s_small, 4, "@chunk(3@0)");
+  cJSON *v4 = zw_test_value_json (4, "@sint(8)", "3*0.5", "NCHWc3", s_c3, 5, "@chunk(4@0)");
+  cJSON *v5 = zw_test_value_json (5, "@sint(8)", "0.125,0.25,0.5", "NHWC", s_f, 4, "@chunk(5@0)");
+  cJSON *v7 = zw_test_value_json (7, "@fp(32)", NULL, "NHWC", s_f, 4, "@chunk(6@0)");
+  cJSON *v8 = zw_test_value_json (8, "@uint(8)", NULL, "NHWC", s_big, 4, "@chunk(7@0)");
+  cJSON *v10 = zw_test_value_json (10, "@uint(8)", NULL, "NHWC", s_big, 4, "@chunk(8@0)");
+  cJSON *v9 = zw_test_value_json (9, "@sint(8)", "384*1", "NHWC", s_det, 4, "@hostm");
+  cJSON *v11 = zw_test_value_json (11, "@sint(8)", "96*1", "NHWC", s_tiny, 4, "@hostm");
+  cJSON *v12 = zw_test_value_json (12, "@sint(8)", "384*1", "NHWC", s_det, 4, "@hostm");
   cJSON *o, *net_vals[] = { v1, v2, v3, v6, v4, v5, v7, v8, v10, v9, v11, v12 };
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;

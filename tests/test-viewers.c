@@ -1,4 +1,5 @@
 /* test-viewers.c — the deploy views: offscreen renders (suite render) and widgets (display). */
+#include "zw-test-util.h"
 #include "backends/zg330/zg330-backend.h"
 #include "zw-selection.h"
 #include "zw-segment-view.h"
@@ -433,24 +434,7 @@ test_selection_normalises (void)
 
 /* Iterates the main context until @done or a bounded number of iterations (never sleeps
  * unbounded: each iteration may block only until the next event or frame). */
-static gboolean
-tick (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
 
-static gboolean
-wait_until (gboolean (*done) (gpointer), gpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  guint wakeup = g_timeout_add (20, tick, NULL);
-
-  while (!done (data) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (wakeup);
-  return done (data);
-}
 
 static gboolean
 drawn (gpointer data)
@@ -498,7 +482,7 @@ test_display_widgets (void)
   gtk_window_set_child (GTK_WINDOW (window), box);
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 1100);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (wait_until (drawn, views));
+  g_assert_true (zw_test_wait_until (drawn, views));
 
   /* Merge off: one row per hardop launch. */
   g_assert_cmpuint (zw_merge_view_get_n_rows (ZW_MERGE_VIEW (views[3])), ==, d.report->launches->len);
@@ -546,7 +530,7 @@ test_display_widgets (void)
 
   /* The cached node is reused while nothing changes. */
   rebuilds = zw_memory_view_get_n_rebuilds (views[1]);
-  wait_until (drawn, views);
+  zw_test_wait_until (drawn, views);
   gtk_widget_queue_draw (views[1]);
   for (int i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);

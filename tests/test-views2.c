@@ -3,6 +3,7 @@
  * realised in a window (suite display, under Xvfb).
  *
  * ZW_VIEWS2_KEEP=<dir> keeps the rendered PNGs there for a look. */
+#include "zw-test-util.h"
 #include "report/zw-compare.h"
 #include "report/zw-dump-diff.h"
 #include "report/zw-profile.h"
@@ -24,31 +25,6 @@ static gboolean have_display;
 
 /* ---- runs through the Session ---- */
 
-static XirNetwork *
-load_net (const char *name)
-{
-  g_autoptr (GError) error = NULL;
-  XirNetwork *net;
-
-  if (g_strcmp0 (name, "real") == 0)
-    {
-      g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        return NULL;
-      net = xir_network_new_from_json_file (path, &error);
-      g_assert_no_error (error);
-      xir_network_fake_params (net, 330);
-      return net;
-    }
-  {
-    g_autofree char *json = g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
-    g_autofree char *raw = g_strdup_printf ("%s/networks/%s_ZG.raw", g_getenv ("ZW_DATA_DIR"), name);
-    net = xir_network_new_from_json_file (json, &error);
-    g_assert_no_error (error);
-    g_assert_true (xir_network_load_params_from_file (net, raw, &error));
-    return net;
-  }
-}
 
 typedef struct {
   ZwProfile *profile;        /* a copy the test owns */
@@ -282,7 +258,7 @@ count_color (cairo_surface_t *s, int width, int height, ZwTimingLane lane, guint
 static void
 test_timing_demo_run (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   Run r = run_net (net, FALSE, NULL, NULL);
   TimingArgs a = { .profile = r.profile, .report = r.report };
   const int W = 2400, H = 420;
@@ -355,7 +331,7 @@ test_timing_demo_run (void)
 static void
 test_timing_merged_band (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   Run r = run_net (net, TRUE, NULL, NULL);
   TimingArgs a = { .profile = r.profile, .report = r.report };
   const int W = 1600, H = 420;
@@ -454,7 +430,7 @@ draw_tensor (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
 static void
 test_tensor_ocm_value (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("real");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("real");
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autoptr (ZwDumpFolder) folder = NULL;
@@ -674,7 +650,7 @@ plant (const char *dir, const ZwDumpData *data, gsize k, gint64 coords[4])
 static void
 test_dump_diff_planted_byte (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("yolov5s");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (GError) error = NULL;
   g_autofree char *root = g_dir_make_tmp ("views2-diff-XXXXXX", NULL);
   g_autofree char *da = g_build_filename (root, "a", NULL), *db = g_build_filename (root, "b", NULL);
@@ -770,7 +746,7 @@ draw_compare (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data
 static void
 test_compare_regression (void)
 {
-  g_autoptr (XirNetwork) net = load_net ("tiny");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   Run r = run_net (net, FALSE, NULL, NULL);
   g_autofree char *json = zw_profile_to_string (r.profile, ZW_PROFILE_FORMAT_JSON);
   g_autoptr (ZwProfile) b = zw_profile_parse (json, -1, "copy", NULL, NULL, NULL);
@@ -981,24 +957,7 @@ test_csv_round_trip (void)
 
 /* ---- display ---- */
 
-static gboolean
-tick (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
 
-static gboolean
-wait_until (gboolean (*done) (gpointer), gpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  guint wakeup = g_timeout_add (20, tick, NULL);
-
-  while (!done (data) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (wakeup);
-  return done (data);
-}
 
 static gboolean
 all_drawn (gpointer data)
@@ -1025,7 +984,7 @@ test_display_widgets (void)
       g_test_skip ("no display");
       return;
     }
-  net = load_net ("tiny");
+  net = zw_test_load_net ("tiny");
   root = g_dir_make_tmp ("views2-display-XXXXXX", NULL);
   da = g_build_filename (root, "a", NULL);
   db = g_build_filename (root, "b", NULL);
@@ -1055,7 +1014,7 @@ test_display_widgets (void)
   zw_compare_view_set_reports (ZW_COMPARE_VIEW (views[1]), r.report, r.report);
   zw_log_view_set_text (ZW_LOG_VIEW (views[4]), "apply ok\nOCM picks: 3\nforward ocm done\nbye\n", "t.log");
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (wait_until (all_drawn, views));
+  g_assert_true (zw_test_wait_until (all_drawn, views));
 
   /* timing: sorting by a header, zoom actions, row selection into the shared selection */
   {
@@ -1097,7 +1056,7 @@ test_display_widgets (void)
         }
 
     /* the cached node is reused when nothing but the hover changes */
-    wait_until (all_drawn, views);
+    zw_test_wait_until (all_drawn, views);
     for (int i = 0; i < 20; i++)
       g_main_context_iteration (NULL, FALSE);
     rebuilds = zw_timing_view_get_n_rebuilds (tv);

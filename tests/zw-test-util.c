@@ -77,3 +77,58 @@ zw_test_xrt_run (ZwRun *r, ...)
   g_assert_no_error (error);
   r->status = g_subprocess_get_exit_status (proc);
 }
+
+cJSON *
+zw_test_value_json (gint64 v_id, const char *storage, const char *scales, const char *layout, const int *shape, int rank,
+      const char *mtype)
+{
+  cJSON *v = cJSON_CreateObject ();
+  cJSON *dt = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (v, "_type_key", "icraft::xir::Value");
+  cJSON_AddStringToObject (dt, "_type_key", "icraft::xir::TensorType");
+  if (scales)
+    {
+      cJSON *q = cJSON_CreateObject ();
+      g_autofree char *s = g_strdup_printf ("@scales([axis=-1]%s)", scales);
+      cJSON_AddStringToObject (q, "_type_key", "icraft::xir::QuantizedType");
+      cJSON_AddStringToObject (q, "expressed_dtype", "@fp(32)");
+      cJSON_AddStringToObject (q, "scale", s);
+      cJSON_AddStringToObject (q, "storage_dtype", storage);
+      cJSON_AddItemToObject (q, "zero_points", cJSON_CreateArray ());
+      cJSON_AddItemToObject (dt, "element_dtype", q);
+    }
+  else
+    cJSON_AddStringToObject (dt, "element_dtype", storage);
+  {
+    g_autofree char *l = g_strdup_printf ("@layout(%s)", layout);
+    cJSON_AddStringToObject (dt, "layout", l);
+  }
+  cJSON_AddItemToObject (dt, "merged_distrs", cJSON_CreateArray ());
+  cJSON_AddItemToObject (dt, "shape", cJSON_CreateIntArray (shape, rank));
+  cJSON_AddItemToObject (v, "dtype", dt);
+  cJSON_AddStringToObject (v, "mtype", mtype);
+  cJSON_AddStringToObject (v, "name", "");
+  cJSON_AddItemToObject (v, "tags", cJSON_CreateObject ());
+  cJSON_AddNumberToObject (v, "v_id", (double) v_id);
+  return v;
+}
+
+static gboolean
+tick (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+zw_test_wait_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  guint wakeup = g_timeout_add (20, tick, NULL);
+
+  while (!done (data) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  return done (data);
+}

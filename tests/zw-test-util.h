@@ -3,6 +3,8 @@
 
 #include "xir/xir-network.h"
 
+#include <cjson/cJSON.h>
+
 /* A demo network from the build (<ZW_DATA_DIR>/networks/NAME_ZG.json with its .raw), or
  * "real": the vendor's sample with synthetic params — NULL, after g_test_skip(), when
  * ../shared is absent. */
@@ -23,3 +25,12 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ZwRun, zw_run_clear)
 
 /* Runs $XRT_RUN with the NULL-terminated arguments and waits for it. */
 void zw_test_xrt_run (ZwRun *run, ...) G_GNUC_NULL_TERMINATED;
+
+/* A value object in the vendor's JSON: quantised with "@scales([axis=-1]SCALES)" when
+ * @scales is not NULL, else of plain @storage dtype. */
+cJSON *zw_test_value_json (gint64 v_id, const char *storage, const char *scales, const char *layout,
+                           const int *shape, int rank, const char *mtype);
+
+/* Iterates the main context until @done returns TRUE or 5 s pass (never sleeps unbounded:
+ * a 20 ms tick wakes it). Returns @done's last answer. */
+gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
