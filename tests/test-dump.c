@@ -10,23 +10,6 @@
 
 /* ---- a network with three typed values ------------------------------------------ */
 
-
-static cJSON *
-top (cJSON *ops, const char *type, gint64 op_id)
-{
-  cJSON *o = cJSON_CreateObject ();
-
-  cJSON_AddStringToObject (o, "_type_key", type);
-  cJSON_AddStringToObject (o, "compile_target", "@hostt");
-  cJSON_AddItemToObject (o, "inputs", cJSON_CreateArray ());
-  cJSON_AddItemToObject (o, "outputs", cJSON_CreateArray ());
-  cJSON_AddStringToObject (o, "name", "");
-  cJSON_AddNumberToObject (o, "op_id", (double) op_id);
-  cJSON_AddItemToObject (o, "tags", cJSON_CreateObject ());
-  cJSON_AddItemToArray (ops, o);
-  return o;
-}
-
 #define C_REAL 40   /* v3: 40 channels stored as NCHWc32 [1, 2, 2, 3, 32] (24 padding) */
 
 static float
@@ -61,8 +44,8 @@ make_network (void)
   cJSON_AddStringToObject (root, "icraft_xir_version", "3.33.1.0");
   cJSON_AddStringToObject (root, "name", "dumps");
   cJSON_AddItemToObject (root, "tags", cJSON_CreateObject ());
-  in = top (ops, "icraft::xir::Input", 0);
-  out = top (ops, "icraft::xir::Output", 1);
+  in = zw_test_op_json (ops, "icraft::xir::Input", "@hostt", 0);
+  out = zw_test_op_json (ops, "icraft::xir::Output", "@hostt", 1);
   for (guint i = 0; i < 3; i++)
     {
       cJSON_AddItemToArray (cJSON_GetObjectItem (in, "outputs"), cJSON_Duplicate (vals[i], TRUE));

@@ -11,22 +11,6 @@
 /* ---- a small network in the vendor's JSON ---------------------------------------- */
 
 
-static cJSON *
-top (cJSON *ops, const char *type, const char *target, gint64 op_id)
-{
-  cJSON *o = cJSON_CreateObject ();
-
-  cJSON_AddStringToObject (o, "_type_key", type);
-  cJSON_AddStringToObject (o, "compile_target", target);
-  cJSON_AddItemToObject (o, "inputs", cJSON_CreateArray ());
-  cJSON_AddItemToObject (o, "outputs", cJSON_CreateArray ());
-  cJSON_AddStringToObject (o, "name", "");
-  cJSON_AddNumberToObject (o, "op_id", (double) op_id);
-  cJSON_AddItemToObject (o, "tags", cJSON_CreateObject ());
-  cJSON_AddItemToArray (ops, o);
-  return o;
-}
-
 static void
 io (cJSON *op, const char *side, cJSON *v)
 {
@@ -87,29 +71,29 @@ make_network (void)
   cJSON_AddStringToObject (root, "name", "host_ops");
   cJSON_AddItemToObject (root, "tags", cJSON_CreateObject ());
 
-  o = top (ops, "icraft::xir::Input", "@hostt", 0);
+  o = zw_test_op_json (ops, "icraft::xir::Input", "@hostt", 0);
   io (o, "outputs", v1); io (o, "outputs", v2); io (o, "outputs", v3); io (o, "outputs", v6);
-  o = top (ops, "icraft::xir::Cast", "@hostt", 1);
+  o = zw_test_op_json (ops, "icraft::xir::Cast", "@hostt", 1);
   io (o, "inputs", v1); io (o, "outputs", v4);
-  o = top (ops, "icraft::xir::Cast", "@hostt", 2);
+  o = zw_test_op_json (ops, "icraft::xir::Cast", "@hostt", 2);
   io (o, "inputs", v2); io (o, "outputs", v5);
-  o = top (ops, "icraft::xir::Cast", "@hostt", 3);
+  o = zw_test_op_json (ops, "icraft::xir::Cast", "@hostt", 3);
   io (o, "inputs", v5); io (o, "outputs", v7);
-  o = top (ops, "icraft::xir::Resize", "@hostt", 4);
+  o = zw_test_op_json (ops, "icraft::xir::Resize", "@hostt", 4);
   io (o, "inputs", v6); io (o, "outputs", v8);
-  o = top (ops, "icraft::xir::Resize", "@hostt", 5);
+  o = zw_test_op_json (ops, "icraft::xir::Resize", "@hostt", 5);
   cJSON_AddStringToObject (o, "interpolation", "BILINEAR");
   io (o, "inputs", v6); io (o, "outputs", v10);
-  o = top (ops, "customop::DetPostZG", "@fpgat", 6);
+  o = zw_test_op_json (ops, "customop::DetPostZG", "@fpgat", 6);
   detpost_attrs (o, thr, 1);
   io (o, "inputs", v3); io (o, "outputs", v9);
-  o = top (ops, "customop::DetPostZG", "@fpgat", 7);
+  o = zw_test_op_json (ops, "customop::DetPostZG", "@fpgat", 7);
   detpost_attrs (o, thr, 1);
   io (o, "inputs", v3); io (o, "outputs", v11);
-  o = top (ops, "customop::DetPostZG", "@fpgat", 8);
+  o = zw_test_op_json (ops, "customop::DetPostZG", "@fpgat", 8);
   detpost_attrs (o, thr, 0);
   io (o, "inputs", v3); io (o, "outputs", v12);
-  o = top (ops, "icraft::xir::Output", "@hostt", 9);
+  o = zw_test_op_json (ops, "icraft::xir::Output", "@hostt", 9);
   io (o, "inputs", v4); io (o, "inputs", v7); io (o, "inputs", v8); io (o, "inputs", v10);
   io (o, "inputs", v9); io (o, "inputs", v11); io (o, "inputs", v12);
 

@@ -432,10 +432,6 @@ test_selection_normalises (void)
 
 /* ---- display ---- */
 
-/* Iterates the main context until @done or a bounded number of iterations (never sleeps
- * unbounded: each iteration may block only until the next event or frame). */
-
-
 static gboolean
 drawn (gpointer data)
 {

@@ -132,3 +132,19 @@ zw_test_wait_until (gboolean (*done) (gpointer), gpointer data)
   g_source_remove (wakeup);
   return done (data);
 }
+
+cJSON *
+zw_test_op_json (cJSON *ops, const char *type, const char *target, gint64 op_id)
+{
+  cJSON *o = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (o, "_type_key", type);
+  cJSON_AddStringToObject (o, "compile_target", target);
+  cJSON_AddItemToObject (o, "inputs", cJSON_CreateArray ());
+  cJSON_AddItemToObject (o, "outputs", cJSON_CreateArray ());
+  cJSON_AddStringToObject (o, "name", "");
+  cJSON_AddNumberToObject (o, "op_id", (double) op_id);
+  cJSON_AddItemToObject (o, "tags", cJSON_CreateObject ());
+  cJSON_AddItemToArray (ops, o);
+  return o;
+}

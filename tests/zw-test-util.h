@@ -31,6 +31,10 @@ void zw_test_xrt_run (ZwRun *run, ...) G_GNUC_NULL_TERMINATED;
 cJSON *zw_test_value_json (gint64 v_id, const char *storage, const char *scales, const char *layout,
                            const int *shape, int rank, const char *mtype);
 
+/* An op object in the vendor's JSON (no inputs or outputs yet, empty tags), appended to
+ * @ops and returned. */
+cJSON *zw_test_op_json (cJSON *ops, const char *type, const char *target, gint64 op_id);
+
 /* Iterates the main context until @done returns TRUE or 5 s pass (never sleeps unbounded:
  * a 20 ms tick wakes it). Returns @done's last answer. */
 gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
