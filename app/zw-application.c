@@ -387,7 +387,7 @@ zw_application_init (ZwApplication *self)
     { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
       N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff or logs"),
       N_("NAME") },
-    { NULL }
+    G_OPTION_ENTRY_NULL
   };
   const GActionEntry actions[] = {
     { .name = "quit", .activate = action_quit },

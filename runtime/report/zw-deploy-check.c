@@ -4,6 +4,8 @@
  * range and lifetime and verifies the invariants of DESIGN.md §7. */
 #include "report/zw-deploy-check.h"
 
+#include "base/zw-checked.h"
+
 #include <stdlib.h>
 
 typedef struct {
@@ -61,6 +63,12 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
 
   if (out)
     memset (out, 0, sizeof *out);
+  if (r->n_ops > r->ops->len)
+    {
+      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                   "network: n_ops is %u but the report lists %u ops", r->n_ops, r->ops->len);
+      return FALSE;
+    }
   for (guint i = 0; i < r->values->len; i++)
     {
       const ZwValueInfo *v = &g_array_index (r->values, ZwValueInfo, i);
@@ -82,20 +90,21 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
       if (v->is_ocm)
         {
           s.lo = v->logic_addr;
-          s.hi = v->logic_addr + v->byte_size;
-          if (r->ocm_capacity > 0 && s.hi > r->ocm_capacity)
+          if (!zw_range_inside (v->logic_addr, v->byte_size, 0, r->ocm_capacity))
             {
               g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
                            "v_id %" G_GINT64_FORMAT ": OCM [0x%" G_GINT64_MODIFIER "x, 0x%" G_GINT64_MODIFIER "x) is past "
-                           "the OCM's %" G_GUINT64_FORMAT " bytes", v->v_id, s.lo, s.hi, r->ocm_capacity);
+                           "the OCM's %" G_GUINT64_FORMAT " bytes", v->v_id, v->logic_addr, v->logic_addr + v->byte_size,
+                           r->ocm_capacity);
               return FALSE;
             }
+          s.hi = v->logic_addr + v->byte_size;
           g_array_append_val (ocm, s);
           continue;
         }
       {
         const ZwSegmentInfo *seg = &r->segments[v->segment];
-        if (v->logic_addr < seg->logic_addr || v->logic_addr + v->byte_size > seg->logic_addr + seg->byte_size)
+        if (!zw_range_inside (v->logic_addr, v->byte_size, seg->logic_addr, seg->byte_size))
           {
             g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
                          "v_id %" G_GINT64_FORMAT ": logic [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT ") is outside "
@@ -104,7 +113,7 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
             return FALSE;
           }
         if (v->segment == ZW_SEGMENT_FTMP && ftmp->phy_size > 0
-            && (v->phy_addr < ftmp->phy_addr || v->phy_addr + v->byte_size > ftmp->phy_addr + ftmp->phy_size))
+            && !zw_range_inside (v->phy_addr, v->byte_size, ftmp->phy_addr, ftmp->phy_size))
           {
             g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
                          "v_id %" G_GINT64_FORMAT ": physical [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT ") is outside "
@@ -115,7 +124,13 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
       }
       /* Physical addresses when the report has them, else logic ones (same layout). */
       s.lo = ftmp->phy_size > 0 ? v->phy_addr : v->logic_addr;
-      s.hi = s.lo + v->byte_size;
+      if (!zw_u64_add (s.lo, v->byte_size, &s.hi))
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                       "v_id %" G_GINT64_FORMAT ": address 0x%" G_GINT64_MODIFIER "x + %" G_GUINT64_FORMAT
+                       " bytes wraps around", v->v_id, s.lo, v->byte_size);
+          return FALSE;
+        }
       g_array_append_val (etm, s);
     }
   if (out)

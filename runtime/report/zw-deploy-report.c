@@ -1,6 +1,8 @@
 /* zw-deploy-report.c — the deploy report model and its JSON. */
 #include "report/zw-deploy-report.h"
 
+#include "base/zw-checked.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -397,41 +399,61 @@ rd_num (Reader *rd, const cJSON *obj, const char *path, const char *key)
 {
   const cJSON *item = rd_item (rd, obj, path, key);
 
-  if (item != NULL && !cJSON_IsNumber (item))
+  double v = 0;
+
+  if (item != NULL && zw_json_double (item, -G_MAXDOUBLE, G_MAXDOUBLE, &v) != ZW_NUM_OK)
     {
-      g_autofree char *msg = g_strdup_printf ("field \"%s\" must be a number", key);
+      g_autofree char *msg = g_strdup_printf ("field \"%s\" must be a finite number", key);
       reader_fail (rd, path, msg);
       return 0;
     }
-  return item ? item->valuedouble : 0;
+  return v;
+}
+
+/* An integer field in [min, max] (checked before any conversion). */
+static gint64
+rd_int_range (Reader *rd, const cJSON *obj, const char *path, const char *key, gint64 min, gint64 max)
+{
+  const cJSON *item = rd_item (rd, obj, path, key);
+  gint64 v = 0;
+  ZwNumStatus st;
+
+  if (item == NULL)
+    return 0;
+  st = zw_json_int64 (item, min, max, &v);
+  if (st != ZW_NUM_OK)
+    {
+      g_autofree char *why = zw_num_status_describe (st, item, (double) min, (double) max);
+      g_autofree char *msg = g_strdup_printf ("field \"%s\" %s", key, why);
+      reader_fail (rd, path, msg);
+      return 0;
+    }
+  return v;
 }
 
 static guint64
 rd_u64 (Reader *rd, const cJSON *obj, const char *path, const char *key)
 {
-  double v = rd_num (rd, obj, path, key);
-
-  if (v < 0 || v != floor (v) || v > 1.8e19)
-    {
-      g_autofree char *msg = g_strdup_printf ("field \"%s\" must be a non-negative integer", key);
-      reader_fail (rd, path, msg);
-      return 0;
-    }
-  return (guint64) v;
+  return (guint64) rd_int_range (rd, obj, path, key, 0, ZW_JSON_INT_MAX);
 }
 
 static gint64
 rd_i64 (Reader *rd, const cJSON *obj, const char *path, const char *key)
 {
-  double v = rd_num (rd, obj, path, key);
+  return rd_int_range (rd, obj, path, key, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX);
+}
 
-  if (v != floor (v) || fabs (v) > 9.2e18)
-    {
-      g_autofree char *msg = g_strdup_printf ("field \"%s\" must be an integer", key);
-      reader_fail (rd, path, msg);
-      return 0;
-    }
-  return (gint64) v;
+/* op indices, launch numbers, first/last: they index arrays, so a gint (-1 = none). */
+static gint
+rd_int (Reader *rd, const cJSON *obj, const char *path, const char *key)
+{
+  return (gint) rd_int_range (rd, obj, path, key, -1, G_MAXINT);
+}
+
+static guint
+rd_uint (Reader *rd, const cJSON *obj, const char *path, const char *key)
+{
+  return (guint) rd_int_range (rd, obj, path, key, 0, G_MAXINT);
 }
 
 static gboolean
@@ -485,13 +507,12 @@ rd_int64s (Reader *rd, const cJSON *obj, const char *path, const char *key, GArr
   cJSON_ArrayForEach (it, arr)
     {
       gint64 v;
-      if (!cJSON_IsNumber (it) || it->valuedouble != floor (it->valuedouble))
+      if (zw_json_int64 (it, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &v) != ZW_NUM_OK)
         {
-          g_autofree char *msg = g_strdup_printf ("field \"%s\" must hold integers", key);
+          g_autofree char *msg = g_strdup_printf ("field \"%s\" must hold integers below 2^53 in magnitude", key);
           reader_fail (rd, path, msg);
           return;
         }
-      v = (gint64) it->valuedouble;
       g_array_append_val (out, v);
     }
 }
@@ -547,7 +568,7 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
     {
       r->network_name = rd_str (&rd, o, "network", "name");
       r->network_path = rd_str (&rd, o, "network", "path");
-      r->n_ops = (guint) rd_u64 (&rd, o, "network", "n_ops");
+      r->n_ops = rd_uint (&rd, o, "network", "n_ops");
       r->max_op_id = rd_i64 (&rd, o, "network", "max_op_id");
     }
   if ((o = rd_typed (&rd, root, "report", "device", FALSE)))
@@ -598,13 +619,13 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
         {
           ZwOpInfo op = { 0 };
           g_snprintf (path, sizeof path, "ops[%u]", i++);
-          op.index = (guint) rd_u64 (&rd, it, path, "index");
+          op.index = rd_uint (&rd, it, path, "index");
           op.op_id = rd_i64 (&rd, it, path, "op_id");
           op.kind = rd_str (&rd, it, path, "kind");
           op.op_class = rd_str (&rd, it, path, "class");
           op.backend = rd_str (&rd, it, path, "backend");
-          op.layer_count = (gint) rd_i64 (&rd, it, path, "layer_count");
-          op.launch = (gint) rd_i64 (&rd, it, path, "launch");
+          op.layer_count = rd_int (&rd, it, path, "layer_count");
+          op.launch = rd_int (&rd, it, path, "launch");
           g_array_append_val (r->ops, op);
           if (rd.failed)
             break;
@@ -636,8 +657,8 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           v.byte_size = rd_u64 (&rd, it, path, "byte_size");
           v.chunk = rd_i64 (&rd, it, path, "chunk");
           v.chunk_offset = rd_u64 (&rd, it, path, "chunk_offset");
-          v.first = (gint) rd_i64 (&rd, it, path, "first");
-          v.last = (gint) rd_i64 (&rd, it, path, "last");
+          v.first = rd_int (&rd, it, path, "first");
+          v.last = rd_int (&rd, it, path, "last");
           rd_int64s (&rd, it, path, "shape", v.shape);
           v.dtype = rd_str (&rd, it, path, "dtype");
           v.layout = rd_str (&rd, it, path, "layout");
@@ -666,6 +687,9 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           rd_int64s (&rd, it, path, "sync_idx", sync);
           if (!rd.failed && sync->len != 2)
             reader_fail (&rd, path, "sync_idx must have two numbers");
+          for (guint k = 0; !rd.failed && k < sync->len; k++)
+            if (g_array_index (sync, gint64, k) < -1 || g_array_index (sync, gint64, k) > G_MAXINT)
+              reader_fail (&rd, path, "sync_idx must hold two integers in [-1, 2^31)");
           else if (!rd.failed)
             {
               h.sync_idx[0] = (gint) g_array_index (sync, gint64, 0);
@@ -691,9 +715,9 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           g_snprintf (path, sizeof path, "launches[%u]", i++);
           l.op_id = rd_i64 (&rd, it, path, "op_id");
           rd_int64s (&rd, it, path, "merge_from", l.merge_from);
-          l.layer_count = (guint) rd_u64 (&rd, it, path, "layer_count");
-          l.first = (gint) rd_i64 (&rd, it, path, "first");
-          l.last = (gint) rd_i64 (&rd, it, path, "last");
+          l.layer_count = rd_uint (&rd, it, path, "layer_count");
+          l.first = rd_int (&rd, it, path, "first");
+          l.last = rd_int (&rd, it, path, "last");
           g_array_append_val (r->launches, l);
           if (rd.failed)
             break;
@@ -710,8 +734,8 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           g_snprintf (path, sizeof path, "chunks[%u]", i++);
           c.id = rd_i64 (&rd, it, path, "id");
           c.size = rd_u64 (&rd, it, path, "size");
-          c.first = (gint) rd_i64 (&rd, it, path, "first");
-          c.last = (gint) rd_i64 (&rd, it, path, "last");
+          c.first = rd_int (&rd, it, path, "first");
+          c.last = rd_int (&rd, it, path, "last");
           c.ftmp_offset = rd_u64 (&rd, it, path, "ftmp_offset");
           c.in_ocm = rd_bool (&rd, it, path, "in_ocm");
           ocm = rd_i64 (&rd, it, path, "ocm_addr");
@@ -754,6 +778,13 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
                 break;
             }
         }
+    }
+  /* everything sized by the op count (live bytes per op, the views' timelines) is bounded
+   * by the ops the file actually lists */
+  if (!rd.failed && r->n_ops > r->ops->len)
+    {
+      g_autofree char *msg = g_strdup_printf ("n_ops is %u but the report lists %u ops", r->n_ops, r->ops->len);
+      reader_fail (&rd, "network", msg);
     }
   if (rd.failed)
     return NULL;

@@ -1,6 +1,10 @@
 /* zw-dump.c — {v_id}.ftmp files in the vendor's six formats, manifest.json, folders. */
 #include "report/zw-dump.h"
 
+#include "base/zw-checked.h"
+
+#include <float.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -189,16 +193,11 @@ zw_dump_shape_for (const ZwDumpType *type, ZwDumpFormat format, ZwDumpShape *out
       for (guint i = 0; i < type->rank; i++)
         out->shape[i] = type->shape[i];
     }
-  out->n_elements = 1;
-  for (guint i = 0; i < out->rank; i++)
+  if (!zw_shape_elements (out->shape, out->rank, ZW_MAX_TENSOR_BYTES / out->elem_bytes, &out->n_elements))
     {
-      if (out->shape[i] < 0 || (out->shape[i] > 0 && out->n_elements > G_MAXUINT64 / 16 / (guint64) out->shape[i]))
-        {
-          g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_TYPE, VID_FMT ": shape dimension %u (%" G_GINT64_FORMAT
-                       ") is invalid", type->v_id, i, out->shape[i]);
-          return FALSE;
-        }
-      out->n_elements *= (guint64) out->shape[i];
+      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_TYPE,
+                   VID_FMT ": shape is invalid (a negative dimension, or more than 2^36 bytes)", type->v_id);
+      return FALSE;
     }
   return TRUE;
 }
@@ -504,7 +503,10 @@ zw_dump_decode (const ZwDumpType *type, ZwDumpFormat format, const guint8 *conte
           lo = sgn ? -(G_GINT64_CONSTANT (1) << (bits - 1)) : 0;
           hi = sgn ? (G_GINT64_CONSTANT (1) << (bits - 1)) - 1 : (gint64) ((G_GUINT64_CONSTANT (1) << bits) - 1);
         }
-      bin = g_malloc0 (MAX (len, 1));
+      /* k numbers take at least 2k - 1 characters: the buffer is sized by what the file can
+       * hold, not by what its manifest claims (a 2-byte file claiming 10^14 numbers) */
+      guint64 fits = MIN (d->shape.n_elements, ((guint64) length + 1) / 2);
+      bin = g_malloc0 (MAX (fits * d->shape.elem_bytes, 1));
       for (;;)
         {
           char *end;
@@ -542,6 +544,8 @@ zw_dump_decode (const ZwDumpType *type, ZwDumpFormat format, const guint8 *conte
                   g_free (bin);
                   return NULL;
                 }
+              if (isfinite (v) && fabs (v) > FLT_MAX)  /* what a float32 holds: converting is undefined */
+                v = copysign (INFINITY, v);
               put_float (bin + count * 4, (float) v);
             }
           count++;
@@ -739,22 +743,24 @@ entry_from_json (const cJSON *o, ZwDumpManifestEntry *e, const char **field, cha
   e->address = -1;
   e->memory = ZW_DUMP_MEMORY_ETM;
 #define FAIL(name) do { *field = name; return FALSE; } while (0)
-  if (!cJSON_IsNumber (v_id))
+  if (zw_json_int64 (v_id, 0, ZW_JSON_INT_MAX, &e->type.v_id) != ZW_NUM_OK)
     FAIL ("v_id");
-  e->type.v_id = (gint64) v_id->valuedouble;
-  if (op && !cJSON_IsNumber (op))
+  if (op && zw_json_int64 (op, -1, ZW_JSON_INT_MAX, &e->op_id) != ZW_NUM_OK)
     FAIL ("op");
-  if (op)
-    e->op_id = (gint64) op->valuedouble;
   if (!cJSON_IsArray (shape) || cJSON_GetArraySize (shape) > XIR_LAYOUT_MAX_AXES)
     FAIL ("shape");
   e->type.rank = (guint) cJSON_GetArraySize (shape);
   e->type.shape = g_new0 (gint64, MAX (e->type.rank, 1));
   cJSON_ArrayForEach (x, shape)
     {
-      if (!cJSON_IsNumber (x) || x->valuedouble < 0 || x->valuedouble != floor (x->valuedouble))
+      if (zw_json_int64 (x, 0, G_MAXUINT32, &e->type.shape[i++]) != ZW_NUM_OK)
         FAIL ("shape");
-      e->type.shape[i++] = (gint64) x->valuedouble;
+    }
+  guint64 n_elements;
+  if (!zw_shape_elements (e->type.shape, e->type.rank, ZW_MAX_TENSOR_BYTES, &n_elements))
+    {
+      *detail = g_strdup ("the shape's element count overflows or exceeds 2^36");
+      FAIL ("shape");
     }
   if (!cJSON_IsString (dtype) || !xir_parse_scalar_type (dtype->valuestring, &e->type.storage, &err))
     {
@@ -778,20 +784,26 @@ entry_from_json (const cJSON *o, ZwDumpManifestEntry *e, const char **field, cha
   i = 0;
   cJSON_ArrayForEach (x, scales)
     {
-      if (!cJSON_IsNumber (x) || !(x->valuedouble > 0))
+      double s;
+      if (zw_json_double (x, 0, FLT_MAX, &s) != ZW_NUM_OK || !(s > 0))
         FAIL ("scales");
-      e->type.scales[i++] = (float) x->valuedouble;
+      e->type.scales[i++] = (float) s;
     }
   if (memory && (!cJSON_IsString (memory) || !memory_from_string (memory->valuestring, &e->memory)))
     FAIL ("memory");
   if (address && cJSON_IsNumber (address))
-    e->address = (gint64) address->valuedouble;
+    {
+      if (zw_json_int64 (address, -1, ZW_JSON_INT_MAX, &e->address) != ZW_NUM_OK)
+        FAIL ("address");
+    }
   else if (address && cJSON_IsString (address))
     {
       char *end;
-      e->address = (gint64) g_ascii_strtoull (address->valuestring, &end, 0);
-      if (*end)
+      errno = 0;
+      guint64 a = g_ascii_strtoull (address->valuestring, &end, 0);
+      if (*end || end == address->valuestring || errno == ERANGE || a > (guint64) G_MAXINT64)
         FAIL ("address");
+      e->address = (gint64) a;
     }
   else if (address)
     FAIL ("address");

@@ -1,6 +1,10 @@
 /* zw-profile.c — the time-profile model and its four file formats (see zw-profile.h). */
 #include "report/zw-profile.h"
 
+#include "base/zw-checked.h"
+
+#include <float.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +282,8 @@ zw_profile_format_number (double value, gboolean as_float)
     return g_strdup ("0");
   if (!isfinite (value))
     return g_strdup (isnan (value) ? "nan" : value > 0 ? "inf" : "-inf");
+  if (as_float && fabs (value) > FLT_MAX)  /* no float32 holds it (and the cast is undefined) */
+    return g_strdup (value > 0 ? "inf" : "-inf");
   if (as_float)
     value = (float) value;
   /* Fewest significant digits that read back as the same value. */
@@ -707,7 +713,8 @@ parse_number (const char *text, double *out)
   if (!*text)
     return FALSE;
   v = g_ascii_strtod (text, &end);
-  if (end == text)
+  /* the vendor writes float32 times: anything a float32 cannot hold is not a time */
+  if (end == text || !isfinite (v) || fabs (v) > FLT_MAX)
     return FALSE;
   while (g_ascii_isspace (*end))
     end++;
@@ -985,10 +992,7 @@ json_number (const cJSON *o, const char *key, double *out)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
 
-  if (!cJSON_IsNumber (v))
-    return FALSE;
-  *out = v->valuedouble;
-  return TRUE;
+  return zw_json_double (v, -FLT_MAX, FLT_MAX, out) == ZW_NUM_OK;
 }
 
 static void
@@ -1006,12 +1010,11 @@ json_merge_from (ZwProfileRow *r, const cJSON *m, Ctx *c, const char *where)
   cJSON_ArrayForEach (x, m)
     {
       gint64 id;
-      if (!cJSON_IsNumber (x))
+      if (zw_json_int64 (x, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) != ZW_NUM_OK)
         {
-          warn (c, 0, "%s: merge_from holds a non-number", where);
+          warn (c, 0, "%s: merge_from holds something other than an op id", where);
           continue;
         }
-      id = (gint64) x->valuedouble;
       g_array_append_val (r->merge_from, id);
     }
 }

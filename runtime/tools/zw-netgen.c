@@ -35,7 +35,7 @@ main (int argc, char **argv)
     { "ops", 0, 0, G_OPTION_ARG_STRING, &ops_text, "chain only: number of ops (default 10000)", "N" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text, "Seed of the scales and params (default 1)", "S" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on success", NULL },
-    { NULL },
+    G_OPTION_ENTRY_NULL,
   };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;

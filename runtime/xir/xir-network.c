@@ -8,7 +8,10 @@
  */
 #include "xir/xir-private.h"
 
+#include "base/zw-checked.h"
+
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -55,14 +58,13 @@ json_get_int64 (const Ctx *ctx, const cJSON *obj, const char *key, gboolean requ
       xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a number", ctx->where, key);
       return FALSE;
     }
-  if (item->valuedouble != floor (item->valuedouble) || fabs (item->valuedouble) > 9007199254740992.0)
+  if (zw_json_int64 (item, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, out) != ZW_NUM_OK)
     {
       xir_set_error (error, XIR_ERROR_RANGE, ctx->origin,
                      "%s: field \"%s\" must be an integer below 2^53, got %g", ctx->where, key,
                      item->valuedouble);
       return FALSE;
     }
-  *out = (gint64) item->valuedouble;
   return TRUE;
 }
 
@@ -355,7 +357,7 @@ xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
             }
           errno = 0;
           v = g_ascii_strtod (it, &end);
-          if (errno != 0 || end == it || *end != '\0' || !isfinite (v))
+          if (errno != 0 || end == it || *end != '\0' || !isfinite (v) || fabs (v) > FLT_MAX)
             goto bad;
           if (pass == 0)
             {
@@ -500,12 +502,13 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
       el->zero_points = g_new0 (gint64, MAX (n, 1));
       cJSON_ArrayForEach (z, zps)
         {
-          if (!cJSON_IsNumber (z) || z->valuedouble != floor (z->valuedouble) || fabs (z->valuedouble) > 1e15)
+          if (zw_json_int64 (z, -G_GINT64_CONSTANT (1000000000000000), G_GINT64_CONSTANT (1000000000000000),
+                             &el->zero_points[i]) != ZW_NUM_OK)
             {
               xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: zero_points[%u] must be an integer", sub.where, i);
               return FALSE;
             }
-          el->zero_points[i++] = (gint64) z->valuedouble;
+          i++;
         }
       el->n_zero_points = n;
     }
@@ -604,14 +607,12 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
     i = 0;
     cJSON_ArrayForEach (item, shape)
       {
-        if (!cJSON_IsNumber (item) || item->valuedouble != floor (item->valuedouble)
-            || item->valuedouble < 0 || item->valuedouble > 4294967296.0)
+        if (zw_json_int64 (item, 0, G_GINT64_CONSTANT (4294967296), &v->shape[i]) != ZW_NUM_OK)
           {
             xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
                            "%s: shape[%u] must be an integer in [0, 2^32]", dctx.where, i);
             goto fail;
           }
-        v->shape[i] = (gint64) item->valuedouble;
         if (v->shape[i] != 0 && n_elements > G_MAXUINT64 / 64 / (guint64) v->shape[i])
           {
             xir_set_error (error, XIR_ERROR_RANGE, ctx.origin, "%s: shape is too large", dctx.where);
@@ -642,6 +643,13 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
         }
     v->n_elements = n_elements;
     v->storage_bytes = (n_elements * v->element.storage.bits + 7) / 8;
+    if (v->storage_bytes > XIR_MAX_VALUE_BYTES)
+      {
+        xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
+                       "%s: shape needs %" G_GUINT64_FORMAT " bytes, more than the 4 GiB a ZG330 can address",
+                       dctx.where, v->storage_bytes);
+        goto fail;
+      }
     distrs = json_get_typed (&dctx, dtype, "merged_distrs", FALSE, cJSON_IsArray, "an array", error);
     if (distrs == NULL && cJSON_GetObjectItemCaseSensitive (dtype, "merged_distrs") != NULL)
       goto fail;
@@ -771,14 +779,13 @@ xir_op_get_attr_int (const XirOp *op, const char *key, gint64 *out, GError **err
 {
   const cJSON *a = xir_op_get_attr (op, key);
 
-  if (a == NULL || !cJSON_IsNumber (a) || a->valuedouble != floor (a->valuedouble))
+  if (zw_json_int64 (a, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, out) != ZW_NUM_OK)
     {
       g_set_error (error, XIR_ERROR, a ? XIR_ERROR_FIELD : XIR_ERROR_FIELD,
                    "op %" G_GINT64_FORMAT ": attribute \"%s\" %s", op->op_id, key,
-                   a ? "is not an integer" : "is missing");
+                   a ? "is not an integer below 2^53 in magnitude" : "is missing");
       return FALSE;
     }
-  *out = (gint64) a->valuedouble;
   return TRUE;
 }
 
@@ -787,13 +794,12 @@ xir_op_get_attr_double (const XirOp *op, const char *key, double *out, GError **
 {
   const cJSON *a = xir_op_get_attr (op, key);
 
-  if (a == NULL || !cJSON_IsNumber (a))
+  if (zw_json_double (a, -G_MAXDOUBLE, G_MAXDOUBLE, out) != ZW_NUM_OK)
     {
       g_set_error (error, XIR_ERROR, XIR_ERROR_FIELD, "op %" G_GINT64_FORMAT ": attribute \"%s\" %s",
-                   op->op_id, key, a ? "is not a number" : "is missing");
+                   op->op_id, key, a ? "is not a finite number" : "is missing");
       return FALSE;
     }
-  *out = a->valuedouble;
   return TRUE;
 }
 
@@ -913,9 +919,9 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
       if (dest == op->inputs && net->json_of != NULL && cJSON_IsObject (item))
         {
           const cJSON *vid = cJSON_GetObjectItemCaseSensitive (item, "v_id");
-          if (cJSON_IsNumber (vid) && vid->valuedouble == floor (vid->valuedouble))
+          gint64 id;
+          if (zw_json_int64 (vid, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) == ZW_NUM_OK)
             {
-              gint64 id = (gint64) vid->valuedouble;
               const cJSON *first = g_hash_table_lookup (net->json_of, &id);
               known = first ? g_hash_table_lookup (net->value_by_id, &id) : NULL;
               if (known != NULL && !known->is_params && cJSON_Compare (first, item, TRUE))
@@ -1088,12 +1094,12 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
         cJSON_ArrayForEach (item, origin_ids)
           {
             gint64 id;
-            if (!cJSON_IsNumber (item) || item->valuedouble != floor (item->valuedouble))
+            if (zw_json_int64 (item, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) != ZW_NUM_OK)
               {
-                xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: origin_ops_id must hold integers", ctx.where);
+                xir_set_error (error, XIR_ERROR_FIELD, origin,
+                               "%s: origin_ops_id must hold integers below 2^53 in magnitude", ctx.where);
                 goto fail;
               }
-            id = (gint64) item->valuedouble;
             g_array_append_val (op->origin_ops_id, id);
           }
     }
@@ -1271,9 +1277,21 @@ build_network (XirNetwork *net, cJSON *root, GError **error)
   for (guint i = 0; i < net->values->len; i++)
     if (!add_to_chunk (net, g_ptr_array_index (net->values, i), error))
       return FALSE;
+  guint64 params_total = 0;
   for (guint i = 0; i < net->params->len; i++)
-    if (!add_to_chunk (net, g_ptr_array_index (net->params, i), error))
-      return FALSE;
+    {
+      XirValue *p = g_ptr_array_index (net->params, i);
+      /* what fake-params and a forward allocate: bounded by what the board can hold */
+      if (!zw_u64_add (params_total, p->storage_bytes, &params_total) || params_total > XIR_MAX_VALUE_BYTES)
+        {
+          xir_set_error (error, XIR_ERROR_RANGE, net->path,
+                         "params: v_id %" G_GINT64_FORMAT " brings the params past the 4 GiB a ZG330 can address",
+                         p->v_id);
+          return FALSE;
+        }
+      if (!add_to_chunk (net, p, error))
+        return FALSE;
+    }
   g_ptr_array_sort (net->chunks, compare_chunks);
   return TRUE;
 }

@@ -72,6 +72,9 @@ typedef struct {
 /* ---- layout ----------------------------------------------------------- */
 
 #define XIR_LAYOUT_MAX_AXES 16
+/* No value (and no network's params in all) may need more bytes than a ZG330 addresses: 32-bit
+ * ETM addresses. Refusing at load bounds what fake-params and a forward allocate. */
+#define XIR_MAX_VALUE_BYTES (G_GUINT64_CONSTANT (1) << 32)
 
 /* "@layout(NCHWc32)" -> axes "NCHWc" with block sizes {0,0,0,0,32}.
  * Axis letters are those of the manual ("NHWDCIO*nhwdcio"); a lower-case axis

@@ -1,0 +1,37 @@
+#!/bin/sh
+# make-seeds.sh OUT BUILD_DATA SHARED CORPUS — seed folders for the fuzz harnesses, from our
+# generator's demo networks (and what running them writes) and, when present, the real
+# vendor samples in ../shared/real (read in place, never copied into the source tree).
+out=$1 data=$2 shared=$3
+set -u
+mkdir -p "$out"
+for n in network raw deploy_report profile dump device_profile buffers_csv file_kind; do mkdir -p "$out/$n"; done
+nets=$data/networks
+for f in "$nets"/tiny_ZG.json "$nets"/resnet18_ZG.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
+[ -f "$nets/tiny_ZG.raw" ] && cp "$nets/tiny_ZG.raw" "$out/raw/"
+[ -f "$data/devices/zg330.json" ] && cp "$data/devices/zg330.json" "$out/device_profile/"
+src_dev=$(dirname "$0")/../../data/devices/zg330.json
+[ -f "$src_dev" ] && cp "$src_dev" "$out/device_profile/"
+if [ -d "$shared/real" ]; then
+  for f in "$shared"/real/*_time.txt; do [ -f "$f" ] && cp "$f" "$out/profile/" && cp "$f" "$out/file_kind/"; done
+  for f in "$shared"/real/*.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
+fi
+if [ -d "$shared/planner-bench" ]; then
+  ls "$shared"/planner-bench/*.csv 2>/dev/null | head -3 | while read -r f; do cp "$f" "$out/buffers_csv/"; done
+fi
+# a run of the tiny network gives a deploy report, time profiles and a dump
+xrt_run=$(dirname "$data")/runtime/tools/xrt-run
+if [ -x "$xrt_run" ] && [ -f "$nets/tiny_ZG.json" ]; then
+  tmp=$(mktemp -d)
+  (cd "$tmp" && "$xrt_run" run "$nets/tiny_ZG.json" --profile --log --dump dumps --dump-format SFB >/dev/null 2>&1)
+  find "$tmp" -name '*_zg330_*.json' -exec cp {} "$out/deploy_report/" \;
+  find "$tmp" -name '*_time.*' -exec cp {} "$out/profile/" \;
+  if [ -f "$tmp/dumps/manifest.json" ]; then
+    seed=$out/dump/tiny-run
+    { cat "$tmp/dumps/manifest.json"
+      for f in "$tmp"/dumps/*.ftmp; do printf '\n@@ %s\n' "$(basename "$f")"; cat "$f"; done; } > "$seed"
+  fi
+  cp "$out"/profile/* "$out/file_kind/" 2>/dev/null
+  rm -rf "$tmp"
+fi
+exit 0
