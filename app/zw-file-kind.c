@@ -58,6 +58,15 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
   if (!read_prefix (path, &prefix, &length, error))
     return FALSE;
 
+  /* every file we read is UTF-8 text: binary data is refused here, so it never replaces
+   * what the views show (a character cut at the end of the prefix is not binary) */
+  const char *bad = NULL;
+  if (length == 0 || memchr (prefix, '\0', length) != NULL
+      || (!g_utf8_validate (prefix, (gssize) length, &bad) && (gsize) (bad - prefix) + 4 < length))
+    {
+      *kind = ZW_FILE_KIND_UNKNOWN;
+      return TRUE;
+    }
   p = prefix;
   if (g_str_has_prefix (p, "\xEF\xBB\xBF"))
     p += 3;

@@ -17,6 +17,7 @@ typedef enum {
   ZW_FILE_KIND_PROFILE,   /* the vendor's *_time.txt, our time-profile JSON or CSV, a Chrome trace */
   ZW_FILE_KIND_DUMP,      /* a folder of {v_id}.ftmp files (or its manifest.json) */
   ZW_FILE_KIND_LOG,       /* any other text */
+  ZW_FILE_KIND_UNKNOWN,   /* binary data (NUL bytes, not UTF-8) or an empty file: nothing to open */
 } ZwFileKind;
 
 /* The kind of @path. Fails (G_FILE_ERROR, naming @path) only when it cannot be read.

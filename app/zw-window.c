@@ -993,6 +993,15 @@ zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params)
     case ZW_FILE_KIND_PROFILE: open_profile (self, path); return;
     case ZW_FILE_KIND_DUMP: zw_window_open_dump (self, dir); return;
     case ZW_FILE_KIND_LOG: open_text_log (self, path); return;
+    case ZW_FILE_KIND_UNKNOWN:
+      {
+        /* the views keep what they show: only the banner says why nothing opened */
+        g_autofree char *message =
+          g_strdup_printf (_("%s is empty or binary data: not a network, deploy report, time profile, dump or log"),
+                           path);
+        show_banner (self, message, NULL);
+        return;
+      }
     case ZW_FILE_KIND_NETWORK: break;
     }
 

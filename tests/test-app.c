@@ -856,6 +856,42 @@ test_garbage_time_file_banner (void)
   g_rmdir (dir);
 }
 
+/* Random bytes (and an empty file) open as nothing: a banner names the file and every view
+ * keeps what it showed — the deploy log in Logs is not replaced. */
+static void
+test_binary_file_leaves_views (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("zw-app-XXXXXX", &error);
+  g_autofree char *bin = g_build_filename (dir, "random.bin", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.txt", NULL);
+  GtkWidget *logs = zw_window_get_view (win, "logs");
+  g_autofree char *before = g_strdup (zw_log_view_get_text (ZW_LOG_VIEW (logs)));
+  g_autofree char *shown = g_strdup (zw_window_get_shown_file (win));
+  guint8 bytes[4096];
+  GRand *rand = g_rand_new_with_seed (12);
+
+  for (guint i = 0; i < sizeof bytes; i++)
+    bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+  g_rand_free (rand);
+  g_assert_true (g_file_set_contents (bin, (const char *) bytes, sizeof bytes, NULL));
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  const char *files[] = { bin, empty };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      activate ("win.open-file", g_variant_new_string (files[i]));
+      g_assert_nonnull (zw_window_get_banner_message (win));
+      g_test_message ("%s", zw_window_get_banner_message (win));
+      g_assert_nonnull (strstr (zw_window_get_banner_message (win), files[i]));
+      g_assert_cmpstr (zw_log_view_get_text (ZW_LOG_VIEW (logs)), ==, before);
+      g_assert_cmpstr (zw_window_get_shown_file (win), ==, shown);
+      activate ("win.dismiss-banner", NULL);
+    }
+  g_unlink (bin);
+  g_unlink (empty);
+  g_rmdir (dir);
+}
+
 static void
 test_screenshot_of_time_file (void)
 {
@@ -1291,6 +1327,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/tensors/dump-merge-off-inspect-ocm-value-and-diff-planted-byte", test_dump_tensors_and_diff);
   g_test_add_func ("/app/open/vendor-time-file-opens-timing", test_vendor_time_file_opens_timing);
   g_test_add_func ("/app/open/garbage-time-file-shows-banner-with-file", test_garbage_time_file_banner);
+  g_test_add_func ("/app/open/binary-file-banner-leaves-views", test_binary_file_leaves_views);
   g_test_add_func ("/app/export/current-view-png-svg-pdf-csv-trace", test_export_current_view);
   g_test_add_func ("/app/style/dark-scheme-darkens-views-and-keeps-contrast", test_color_scheme_dark_and_light);
   g_test_add_func ("/app/settings/persist-across-two-instances", test_settings_persist);
