@@ -1,5 +1,6 @@
 /* zw-window.c — the workbench window (see the header). */
 #include "zw-window.h"
+#include "base/zw-file.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -1811,5 +1812,5 @@ zw_window_save_png (ZwWindow *self, const char *path, GError **error)
     return FALSE;
   /* through g_file_set_contents: a crash never leaves half a PNG */
   bytes = gdk_texture_save_to_png_bytes (texture);
-  return g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), error);
+  return zw_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), error);
 }

@@ -1,5 +1,6 @@
 /* zw-export.c — views to PNG/SVG/PDF through their draw functions, tables to CSV. */
 #include "zw-export.h"
+#include "base/zw-file.h"
 #include "zw-view-private.h"
 #include "zw-timing-view.h"
 #include "zw-compare-view.h"
@@ -95,7 +96,7 @@ zw_export_draw_to_file (ZwExportDrawFunc draw, gpointer user_data, const ZwViewS
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot render: %s", path, cairo_status_to_string (status));
       return FALSE;
     }
-  return g_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
+  return zw_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
 }
 
 gboolean
@@ -250,7 +251,7 @@ zw_export_view_csv (GtkWidget *view, const char *path, GError **error)
       return FALSE;
     }
   text = zw_export_csv_from_rows (rows);
-  return g_file_set_contents (path, text, -1, error);
+  return zw_file_set_contents (path, text, -1, error);
 }
 
 GPtrArray *

@@ -1,5 +1,6 @@
 /* zw-deploy-report.c — the deploy report model and its JSON. */
 #include "report/zw-deploy-report.h"
+#include "base/zw-file.h"
 
 #include "base/zw-checked.h"
 
@@ -800,7 +801,7 @@ zw_deploy_report_save (const ZwDeployReport *report, const char *path, GError **
   gboolean ok;
 
   cJSON_Delete (root);
-  ok = g_file_set_contents (path, text, -1, &local);
+  ok = zw_file_set_contents (path, text, -1, &local);
   cJSON_free (text);
   if (!ok)
     {

@@ -1,5 +1,6 @@
 /* zw-dump.c — {v_id}.ftmp files in the vendor's six formats, manifest.json, folders. */
 #include "report/zw-dump.h"
+#include "base/zw-file.h"
 
 #include "base/zw-checked.h"
 
@@ -406,7 +407,7 @@ zw_dump_write_value (const char *dir, const ZwDumpType *type, const guint8 *data
       return FALSE;
     }
   contents = g_bytes_get_data (bytes, &len);
-  if (!g_file_set_contents (path, contents ? contents : "", (gssize) len, &local))
+  if (!zw_file_set_contents (path, contents ? contents : "", (gssize) len, &local))
     {
       g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, "%s: %s", path, local->message);
       return FALSE;
@@ -712,7 +713,7 @@ zw_dump_manifest_write (const ZwDumpManifest *manifest, const char *dir, GError 
                    g_strerror (errno));
       return FALSE;
     }
-  if (!g_file_set_contents (path, text, -1, &local))
+  if (!zw_file_set_contents (path, text, -1, &local))
     {
       g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, "%s: %s", path, local->message);
       return FALSE;

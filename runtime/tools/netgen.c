@@ -13,6 +13,7 @@
  *    one scale (a zero-copy concat cannot rescale).
  */
 #include "netgen.h"
+#include "base/zw-file.h"
 
 #include <errno.h>
 #include <string.h>
@@ -1393,7 +1394,7 @@ zw_netgen_write_network (const char *name, const ZwNetgenOptions *opts, const ch
   g_string_append_len (final, text, slot - text);
   g_string_append_printf (final, "\"params_bytes\":%" G_GSIZE_FORMAT ",\"params_md5\":\"%s\"", raw_size, md5);
   g_string_append (final, slot + strlen (PARAMS_PLACEHOLDER));
-  if (!g_file_set_contents (json_path, final->str, (gssize) final->len, &local))
+  if (!zw_file_set_contents (json_path, final->str, (gssize) final->len, &local))
     {
       g_set_error (error, ZW_NETGEN_ERROR, ZW_NETGEN_ERROR_IO, "%s", local->message);
       g_error_free (local);

@@ -11,6 +11,7 @@
  * message says which file); compare exits 1 on a regression only with --fail-on-regression.
  */
 #include "xrt-run-private.h"
+#include "base/zw-file.h"
 
 #include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
@@ -223,7 +224,7 @@ cmd_compare (int argc, char **argv)
   if (csv)
     {
       g_autofree char *text = zw_profile_compare_to_csv (c);
-      if (!g_file_set_contents (csv, text, -1, &error))
+      if (!zw_file_set_contents (csv, text, -1, &error))
         return xrt_run_fail (error);
     }
   return fail_on_regression && c->n_regressions > 0 ? XRT_RUN_EXIT_INPUT : XRT_RUN_EXIT_OK;
@@ -326,7 +327,7 @@ cmd_diff (int argc, char **argv)
       cJSON *root = zw_dump_diff_to_json (d);
       g_autofree char *text = cJSON_Print (root);
       cJSON_Delete (root);
-      if (!g_file_set_contents (json_out, text, -1, &error))
+      if (!zw_file_set_contents (json_out, text, -1, &error))
         return xrt_run_fail (error);
     }
   return d->first ? XRT_RUN_EXIT_INPUT : XRT_RUN_EXIT_OK;
@@ -604,7 +605,7 @@ cmd_stats (int argc, char **argv)
             }
           g_string_append (csv, "\r\n");
         }
-      if (!g_file_set_contents (heatmap_csv, csv->str, (gssize) csv->len, &error))
+      if (!zw_file_set_contents (heatmap_csv, csv->str, (gssize) csv->len, &error))
         return xrt_run_fail (error);
     }
   return XRT_RUN_EXIT_OK;

@@ -8,6 +8,7 @@
  * The JSON's params_bytes is the whole file size and params_md5 its MD5.
  */
 #include "xir/xir-private.h"
+#include "base/zw-file.h"
 
 #include <string.h>
 
@@ -390,7 +391,7 @@ xir_network_write_params_file (const XirNetwork *net, const char *path, GError *
       memcpy (buf + off, xir_network_get_params_data (net, p), p->storage_bytes);
       off += p->storage_bytes;
     }
-  if (!g_file_set_contents (path, (const char *) buf, (gssize) total, &local))
+  if (!zw_file_set_contents (path, (const char *) buf, (gssize) total, &local))
     {
       xir_set_error (error, XIR_ERROR_IO, path, "cannot write the params file: %s", local->message);
       g_error_free (local);
