@@ -93,12 +93,66 @@ print_values (const char *title, const cJSON *arr)
 }
 
 static void
+print_targets (const cJSON *targets)
+{
+  g_autofree char *text = format_counts (targets);
+  printf ("%-10s %s\n", _("Targets"), text);
+}
+
+/* "INPUT 0x6ff000 +901,120 · …" */
+static void
+print_segments (const cJSON *segments)
+{
+  const cJSON *seg;
+  gboolean first = TRUE;
+
+  if (cJSON_GetArraySize (segments) == 0)
+    return;
+  printf ("%-10s ", _("Segments"));
+  cJSON_ArrayForEach (seg, segments)
+    {
+      g_autofree char *bytes = format_count (num (seg, "bytes"));
+      printf ("%s%s 0x%" G_GINT64_MODIFIER "x +%s", first ? "" : ", ", str (seg, "name"), (guint64) num (seg, "addr"),
+              bytes);
+      first = FALSE;
+    }
+  printf ("  (%s)\n", _("given by the compiler"));
+}
+
+/* One line per custom op: its type, id, target and attributes. */
+static void
+print_custom_ops (const cJSON *ops)
+{
+  const cJSON *op;
+
+  cJSON_ArrayForEach (op, ops)
+    {
+      g_autoptr (GString) line = g_string_new (NULL);
+      const cJSON *attr;
+      cJSON_ArrayForEach (attr, cJSON_GetObjectItemCaseSensitive (op, "attrs"))
+        {
+          char *v = cJSON_PrintUnformatted (attr);
+          if (g_strcmp0 (attr->string, "device_info") == 0 || g_strcmp0 (attr->string, "sub_hard_ops") == 0)
+            {
+              cJSON_free (v);
+              continue;
+            }
+          g_string_append_printf (line, "%s%s %s", line->len ? ", " : "", attr->string, v);
+          cJSON_free (v);
+        }
+      printf ("%-10s %s (op %.0f, %s): %s\n", _("Custom op"), str (op, "type"), num (op, "op_id"), str (op, "target"),
+              line->str);
+    }
+}
+
+static void
 print_summary (const cJSON *s, const char *raw_path)
 {
   const cJSON *ops = cJSON_GetObjectItemCaseSensitive (s, "ops");
   const cJSON *values = cJSON_GetObjectItemCaseSensitive (s, "values");
   const cJSON *chunks = cJSON_GetObjectItemCaseSensitive (s, "chunks");
   const cJSON *params = cJSON_GetObjectItemCaseSensitive (s, "params");
+  const cJSON *placement = cJSON_GetObjectItemCaseSensitive (s, "placement");
   g_autofree char *kinds = format_counts (cJSON_GetObjectItemCaseSensitive (ops, "by_kind"));
   g_autofree char *classes = format_counts (cJSON_GetObjectItemCaseSensitive (ops, "hardop_classes"));
   g_autofree char *vbytes = format_count (num (values, "bytes"));
@@ -113,12 +167,25 @@ print_summary (const cJSON *s, const char *raw_path)
   printf ("%-10s %.0f: %s\n", _("Ops"), num (ops, "total"), kinds);
   printf ("%-10s %.0f: %s  (%.0f %s)\n", _("HardOps"), n_hard, classes, num (ops, "layers"), _("layers"));
   printf ("%-10s %.0f %s, %s %s\n", _("Values"), num (values, "count"), _("feature values"), vbytes, _("bytes"));
-  printf ("%-10s %.0f %s (%s %s), %.0f %s\n", _("Chunks"), num (chunks, "feature"), _("feature chunks"), cbytes,
-          _("bytes"), num (chunks, "params"), _("params chunks"));
+  print_targets (cJSON_GetObjectItemCaseSensitive (s, "targets"));
+  if (num (placement, "etm") + num (placement, "ocm") > 0)
+    {
+      /* a compiler that placed the values itself (Buyi): the addresses are in the file */
+      g_autofree char *eb = format_count (num (placement, "etm_bytes"));
+      g_autofree char *ob = format_count (num (placement, "ocm_bytes"));
+      printf ("%-10s %s: %.0f %s ETM (%s %s), %.0f %s OCM (%s %s), %.0f %s\n", _("Placement"),
+              _("addresses given by the compiler"), num (placement, "etm"), _("values in"), eb, _("bytes"),
+              num (placement, "ocm"), _("values in"), ob, _("bytes"), num (placement, "host"), _("on the host"));
+    }
+  else
+    printf ("%-10s %.0f %s (%s %s), %.0f %s\n", _("Chunks"), num (chunks, "feature"), _("feature chunks"), cbytes,
+            _("bytes"), num (chunks, "params"), _("params chunks"));
+  print_segments (cJSON_GetObjectItemCaseSensitive (s, "segments"));
   printf ("%-10s %.0f (%s %s), %.0f %s, %s %s\n", _("Params"), num (params, "count"), pbytes, _("bytes"),
           num (params, "instr_count"), _("instruction params"), iwords, _("instruction words"));
   printf ("%-10s %s %s, md5 %s%s%s\n", _("Raw file"), pfile, _("bytes"), *str (s, "params_md5") ? str (s, "params_md5") : "-",
           raw_path ? _(", loaded and verified from ") : "", raw_path ? raw_path : "");
+  print_custom_ops (cJSON_GetObjectItemCaseSensitive (s, "custom_ops"));
   print_values (_("Inputs"), cJSON_GetObjectItemCaseSensitive (s, "inputs"));
   print_values (_("Outputs"), cJSON_GetObjectItemCaseSensitive (s, "outputs"));
 }

@@ -286,6 +286,20 @@ bad:
 }
 
 const char *
+xir_element_kind_to_string (XirElementKind kind)
+{
+  switch (kind)
+    {
+    case XIR_ELEMENT_PLAIN: return "";
+    case XIR_ELEMENT_QUANTIZED: return "QuantizedType";
+    case XIR_ELEMENT_NORMALIZED_QUANTIZED: return "NormalizedQuantizedType";
+    case XIR_ELEMENT_NORMALIZED: return "NormalizedType";
+    case XIR_ELEMENT_CALIBRATED: return "CalibratedType";
+    default: return "?";
+    }
+}
+
+const char *
 xir_mem_kind_to_string (XirMemKind kind)
 {
   switch (kind)
@@ -314,31 +328,37 @@ xir_op_kind_to_string (XirOpKind kind)
 
 #define XIR_MAX_SCALES (1u << 24)
 
-gboolean
-xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales, GError **error)
+/* The run-length lists of the vendor strings: "@scales([axis=A]N*s,s,…)",
+ * "@exp_scales([axis=A]N*m/e/s,…)" (m×2^-e, and the original scale s) and
+ * "@norm_ratios([axis=A]N*r,…)". @arity is the number of '/'-separated numbers per item;
+ * the lists come back expanded, one double array per position. */
+static gboolean
+parse_rle_list (const char *text, const char *wrapper, guint arity, gint *axis, double **cols, guint *n_out)
 {
-  g_autofree char *inner = strip_wrapper (text, "@scales(");
-  g_autofree float *out = NULL;
+  g_autofree char *inner = strip_wrapper (text, wrapper);
   char *close, *end = NULL;
   gint64 ax;
   guint64 total = 0;
 
+  for (guint c = 0; c < arity; c++)
+    cols[c] = NULL;
   if (inner == NULL || strncmp (inner, "[axis=", 6) != 0 || (close = strchr (inner, ']')) == NULL)
-    goto bad;
+    return FALSE;
   *close = '\0';
   errno = 0;
   ax = g_ascii_strtoll (inner + 6, &end, 10);
   if (errno != 0 || end == inner + 6 || *end != '\0' || ax < -16 || ax > 16)
-    goto bad;
-  /* Two passes over "N*s,s,…": count, then fill one array of the right size (a growing
-   * array per value is most of the load time of a large network). */
+    return FALSE;
+  /* Two passes over the items: count, then fill arrays of the right size (a growing array
+   * per value is most of the load time of a large network). */
   for (int pass = 0; pass < 2; pass++)
     {
       const char *p = close + 1;
       guint64 at = 0;
 
       if (pass == 1)
-        out = g_new (float, MAX (total, 1));
+        for (guint c = 0; c < arity; c++)
+          cols[c] = g_new (double, MAX (total, 1));
       while (*p != '\0')
         {
           const char *item_end = strchr (p, ',');
@@ -346,7 +366,7 @@ xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
           char *it = g_strstrip (item);
           char *star = strchr (it, '*');
           guint64 count = 1;
-          double v;
+          double v[3];
 
           if (star != NULL)
             {
@@ -355,9 +375,20 @@ xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
                 goto bad;
               it = star + 1;
             }
-          errno = 0;
-          v = g_ascii_strtod (it, &end);
-          if (errno != 0 || end == it || *end != '\0' || !isfinite (v) || fabs (v) > FLT_MAX)
+          for (guint c = 0; c < arity; c++)
+            {
+              errno = 0;
+              v[c] = g_ascii_strtod (it, &end);
+              if (errno != 0 || end == it || !isfinite (v[c]) || fabs (v[c]) > FLT_MAX)
+                goto bad;
+              if (c + 1 < arity)
+                {
+                  if (*end != '/')
+                    goto bad;
+                  it = end + 1;
+                }
+            }
+          if (*end != '\0')
             goto bad;
           if (pass == 0)
             {
@@ -366,8 +397,9 @@ xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
                 goto bad;
             }
           else
-            for (guint64 k = 0; k < count; k++)
-              out[at++] = (float) v;
+            for (guint64 k = 0; k < count; k++, at++)
+              for (guint c = 0; c < arity; c++)
+                cols[c][at] = v[c];
           if (item_end == NULL)
             break;
           p = item_end + 1;
@@ -376,14 +408,95 @@ xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
         }
     }
   *axis = (gint) ax;
-  *n_scales = (guint) total;
-  *scales = g_steal_pointer (&out);
+  *n_out = (guint) total;
+  return TRUE;
+
+bad:
+  for (guint c = 0; c < arity; c++)
+    g_clear_pointer (&cols[c], g_free);
+  return FALSE;
+}
+
+static float *
+doubles_to_floats (const double *d, guint n)
+{
+  float *f = g_new (float, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    f[i] = (float) d[i];
+  return f;
+}
+
+gboolean
+xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales, GError **error)
+{
+  double *col[1];
+  guint n;
+
+  if (!parse_rle_list (text, "@scales(", 1, axis, col, &n))
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+                   "unknown scales \"%s\" (expected @scales([axis=A]N*s,s,…))", text ? text : "(null)");
+      return FALSE;
+    }
+  *scales = doubles_to_floats (col[0], n);
+  *n_scales = n;
+  g_free (col[0]);
+  return TRUE;
+}
+
+gboolean
+xir_parse_exp_scales (const char *text, gint *axis, float **scales, gint32 **mantissas, gint32 **exponents,
+                      guint *n_scales, GError **error)
+{
+  double *col[3];
+  guint n;
+
+  if (!parse_rle_list (text, "@exp_scales(", 3, axis, col, &n))
+    goto bad;
+  for (guint i = 0; i < n; i++)
+    if (col[0][i] != floor (col[0][i]) || col[1][i] != floor (col[1][i]) || fabs (col[0][i]) > G_MAXINT32
+        || col[1][i] < -64 || col[1][i] > 64)
+      {
+        for (guint c = 0; c < 3; c++)
+          g_free (col[c]);
+        goto bad;
+      }
+  *scales = doubles_to_floats (col[2], n);
+  *mantissas = g_new (gint32, MAX (n, 1));
+  *exponents = g_new (gint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      (*mantissas)[i] = (gint32) col[0][i];
+      (*exponents)[i] = (gint32) col[1][i];
+    }
+  *n_scales = n;
+  for (guint c = 0; c < 3; c++)
+    g_free (col[c]);
   return TRUE;
 
 bad:
   g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
-               "unknown scales \"%s\" (expected @scales([axis=A]N*s,s,…))", text ? text : "(null)");
+               "unknown exponent scales \"%s\" (expected @exp_scales([axis=A]N*m/e/s,…): integers m and e, "
+               "|e| <= 64, the scale m×2^-e and the original s)", text ? text : "(null)");
   return FALSE;
+}
+
+gboolean
+xir_parse_norm_ratios (const char *text, gint *axis, float **ratios, guint *n_ratios, GError **error)
+{
+  double *col[1];
+  guint n;
+
+  if (!parse_rle_list (text, "@norm_ratios(", 1, axis, col, &n))
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+                   "unknown norm ratios \"%s\" (expected @norm_ratios([axis=A]N*r,r,…))", text ? text : "(null)");
+      return FALSE;
+    }
+  *ratios = doubles_to_floats (col[0], n);
+  *n_ratios = n;
+  g_free (col[0]);
+  return TRUE;
 }
 
 /* ---- values ------------------------------------------------------------- */
@@ -395,7 +508,13 @@ xir_value_free (XirValue *v)
     return;
   g_free (v->name);
   g_free (v->element.scales);
+  g_free (v->element.scale_mantissas);
+  g_free (v->element.scale_exponents);
   g_free (v->element.zero_points);
+  g_free (v->element.norm_ratios);
+  g_free (v->element.calib_min);
+  g_free (v->element.calib_max);
+  g_free (v->element.calib_sat);
   g_free (v->shape);
   g_strfreev (v->merged_distrs);
   cJSON_Delete (v->tags);
@@ -424,6 +543,44 @@ parse_scalar_field (const Ctx *ctx, const cJSON *obj, const char *key, XirScalar
       xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s: %s", ctx->where, key, local->message);
       g_error_free (local);
       return FALSE;
+    }
+  return TRUE;
+}
+
+/* CalibratedType: "min", "max", "sat" arrays of one length (finite numbers). */
+static gboolean
+parse_calibrated (const Ctx *ctx, const cJSON *e, XirElementType *el, GError **error)
+{
+  const char *keys[] = { "min", "max", "sat" };
+  double **cols[] = { &el->calib_min, &el->calib_max, &el->calib_sat };
+
+  for (guint k = 0; k < 3; k++)
+    {
+      const cJSON *arr = json_get_typed (ctx, e, keys[k], TRUE, cJSON_IsArray, "an array", error), *x;
+      guint n, i = 0;
+
+      if (arr == NULL)
+        return FALSE;
+      n = (guint) cJSON_GetArraySize (arr);
+      if (k == 0)
+        el->n_calibrated = n;
+      else if (n != el->n_calibrated)
+        {
+          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s has %u numbers but min has %u", ctx->where,
+                         keys[k], n, el->n_calibrated);
+          return FALSE;
+        }
+      *cols[k] = g_new0 (double, MAX (n, 1));
+      cJSON_ArrayForEach (x, arr)
+        {
+          if (zw_json_double (x, -G_MAXDOUBLE, G_MAXDOUBLE, &(*cols[k])[i]) != ZW_NUM_OK)
+            {
+              xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s[%u] must be a finite number", ctx->where,
+                             keys[k], i);
+              return FALSE;
+            }
+          i++;
+        }
     }
   return TRUE;
 }
@@ -463,13 +620,24 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
   type_key = json_get_string (&sub, e, "_type_key", TRUE, error);
   if (type_key == NULL)
     return FALSE;
-  if (strcmp (type_key, "icraft::xir::QuantizedType") != 0)
+  if (strcmp (type_key, "icraft::xir::QuantizedType") == 0)
+    el->kind = XIR_ELEMENT_QUANTIZED;
+  else if (strcmp (type_key, "icraft::xir::NormalizedQuantizedType") == 0)
+    el->kind = XIR_ELEMENT_NORMALIZED_QUANTIZED;
+  else if (strcmp (type_key, "icraft::xir::NormalizedType") == 0)
+    el->kind = XIR_ELEMENT_NORMALIZED;
+  else if (strcmp (type_key, "icraft::xir::CalibratedType") == 0)
+    el->kind = XIR_ELEMENT_CALIBRATED;
+  else
     {
-      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: unknown element type \"%s\"", sub.where, type_key);
+      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin,
+                     "%s: unknown element type \"%s\" (expected QuantizedType, NormalizedQuantizedType, "
+                     "NormalizedType or CalibratedType)", sub.where, type_key);
       return FALSE;
     }
-  el->quantized = TRUE;
+  el->quantized = el->kind == XIR_ELEMENT_QUANTIZED || el->kind == XIR_ELEMENT_NORMALIZED_QUANTIZED;
   el->scale_axis = -1;
+  el->norm_axis = -1;
   if (!parse_scalar_field (&sub, e, "storage_dtype", &el->storage, error))
     return FALSE;
   if (cJSON_GetObjectItemCaseSensitive (e, "expressed_dtype") != NULL)
@@ -482,10 +650,29 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
       el->expressed.kind = XIR_SCALAR_FP;
       el->expressed.bits = 32;
     }
+  if (el->kind == XIR_ELEMENT_NORMALIZED || el->kind == XIR_ELEMENT_NORMALIZED_QUANTIZED)
+    {
+      const char *ratios = json_get_string (&sub, e, "normratio", TRUE, error);
+      if (ratios == NULL)
+        return FALSE;
+      if (!xir_parse_norm_ratios (ratios, &el->norm_axis, &el->norm_ratios, &el->n_norm_ratios, &local))
+        {
+          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: normratio: %s", sub.where, local->message);
+          g_error_free (local);
+          return FALSE;
+        }
+    }
+  if (el->kind == XIR_ELEMENT_CALIBRATED)
+    return parse_calibrated (&sub, e, el, error);
+  if (!el->quantized)
+    return TRUE;
   scale = json_get_string (&sub, e, "scale", TRUE, error);
   if (scale == NULL)
     return FALSE;
-  if (!xir_parse_scales (scale, &el->scale_axis, &el->scales, &el->n_scales, &local))
+  if (g_str_has_prefix (scale, "@exp_scales(")
+          ? !xir_parse_exp_scales (scale, &el->scale_axis, &el->scales, &el->scale_mantissas, &el->scale_exponents,
+                                   &el->n_scales, &local)
+          : !xir_parse_scales (scale, &el->scale_axis, &el->scales, &el->n_scales, &local))
     {
       xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: scale: %s", sub.where, local->message);
       g_error_free (local);
@@ -699,7 +886,11 @@ same_value (const XirValue *a, const XirValue *b)
       || a->element.storage.kind != b->element.storage.kind || a->element.storage.bits != b->element.storage.bits
       || strcmp (a->layout.text, b->layout.text) != 0 || a->mtype.kind != b->mtype.kind
       || a->mtype.chunk_id != b->mtype.chunk_id || a->mtype.offset != b->mtype.offset
-      || a->mtype.addr != b->mtype.addr || a->element.n_scales != b->element.n_scales)
+      || a->mtype.addr != b->mtype.addr || a->element.n_scales != b->element.n_scales
+      || a->element.kind != b->element.kind || a->element.n_norm_ratios != b->element.n_norm_ratios)
+    return FALSE;
+  if (a->element.n_norm_ratios > 0
+      && memcmp (a->element.norm_ratios, b->element.norm_ratios, a->element.n_norm_ratios * sizeof (float)) != 0)
     return FALSE;
   for (guint i = 0; i < a->rank; i++)
     if (a->shape[i] != b->shape[i])

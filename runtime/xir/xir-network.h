@@ -56,17 +56,39 @@ typedef struct {
   guint bits;
 } XirScalarType;
 
-/* The element dtype of a TensorType: a plain scalar, or a QuantizedType whose
- * storage is a scalar and whose scales are expanded per channel. */
+typedef enum {
+  XIR_ELEMENT_PLAIN,                 /* "@sint(8)", "@fp(32)" … */
+  XIR_ELEMENT_QUANTIZED,             /* icraft::xir::QuantizedType: storage, scale */
+  XIR_ELEMENT_NORMALIZED_QUANTIZED,  /* icraft::xir::NormalizedQuantizedType: + normratio */
+  XIR_ELEMENT_NORMALIZED,            /* icraft::xir::NormalizedType: storage, normratio */
+  XIR_ELEMENT_CALIBRATED,            /* icraft::xir::CalibratedType: storage, min, max, sat */
+} XirElementKind;
+
+/* "QuantizedType", "NormalizedQuantizedType" … ("" for a plain scalar). */
+const char *xir_element_kind_to_string (XirElementKind kind);
+
+/* The element dtype of a TensorType (XIR manual §3.2): a plain scalar, or one of the
+ * quantisation types whose storage is a scalar. Scales and norm ratios are expanded per
+ * channel ("32*0.21" -> 32 floats). A scale given as exponent scales
+ * ("@exp_scales([axis=A]m/e/s,…)", ExpQuantizedScale: m×2^-e, originally s) keeps m and e
+ * beside the float scale s. */
 typedef struct {
-  gboolean quantized;
+  XirElementKind kind;
+  gboolean quantized;        /* QUANTIZED or NORMALIZED_QUANTIZED: has scales */
   XirScalarType storage;     /* for plain types: the type itself */
-  XirScalarType expressed;   /* quantized only (e.g. fp32) */
+  XirScalarType expressed;   /* every kind but plain (e.g. fp32) */
   gint scale_axis;           /* quantized only; -1 = last axis */
-  guint n_scales;            /* expanded run-length list ("32*0.21" -> 32 floats) */
+  guint n_scales;
   float *scales;
+  gint32 *scale_mantissas;   /* exponent scales only (else NULL): m of m×2^-e */
+  gint32 *scale_exponents;   /* e */
   guint n_zero_points;
   gint64 *zero_points;
+  gint norm_axis;            /* NORMALIZED(_QUANTIZED): the norm ratios' axis */
+  guint n_norm_ratios;
+  float *norm_ratios;
+  guint n_calibrated;        /* CALIBRATED: per-channel statistics */
+  double *calib_min, *calib_max, *calib_sat;
 } XirElementType;
 
 /* ---- layout ----------------------------------------------------------- */
@@ -299,6 +321,11 @@ gboolean xir_parse_scalar_type (const char *text, XirScalarType *out, GError **e
 gboolean xir_parse_layout (const char *text, XirLayout *out, GError **error);
 gboolean xir_parse_mtype (const char *text, XirMemType *out, GError **error);
 /* "@scales([axis=-1]32*0.2153723)" -> axis and expanded floats (g_free the array). */
+/* "@exp_scales([axis=-1]4*1/0/1)" -> axis, the scales s and their m and e (g_free each). */
+gboolean xir_parse_exp_scales (const char *text, gint *axis, float **scales, gint32 **mantissas, gint32 **exponents,
+                               guint *n_scales, GError **error);
+/* "@norm_ratios([axis=-1]1.1,2.2)" -> axis and the expanded ratios (g_free). */
+gboolean xir_parse_norm_ratios (const char *text, gint *axis, float **ratios, guint *n_ratios, GError **error);
 gboolean xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
                            GError **error);
 /* "@sint(8)", "@fp(16)" … */

@@ -8,9 +8,17 @@ xir_value_describe_dtype (const XirValue *v)
 {
   g_autofree char *storage = xir_scalar_type_to_string (&v->element.storage);
 
-  if (!v->element.quantized)
-    return g_steal_pointer (&storage);
-  return g_strdup_printf ("%s quantized (axis %d, %u scales)", storage, v->element.scale_axis, v->element.n_scales);
+  const XirElementType *e = &v->element;
+  g_autoptr (GString) s = g_string_new (storage);
+
+  if (e->quantized)
+    g_string_append_printf (s, " quantized (axis %d, %u %sscales)", e->scale_axis, e->n_scales,
+                            e->scale_mantissas ? "exponent " : "");
+  if (e->n_norm_ratios > 0)
+    g_string_append_printf (s, " normalized (axis %d, %u norm ratios)", e->norm_axis, e->n_norm_ratios);
+  if (e->kind == XIR_ELEMENT_CALIBRATED)
+    g_string_append_printf (s, " calibrated (%u channels)", e->n_calibrated);
+  return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
 char *
@@ -61,6 +69,110 @@ describe_values (GPtrArray *values)
       cJSON_AddStringToObject (o, "layout", v->layout.text);
       cJSON_AddStringToObject (o, "mtype", mtype);
       cJSON_AddNumberToObject (o, "bytes", (double) v->storage_bytes);
+      cJSON_AddItemToArray (arr, o);
+    }
+  return arr;
+}
+
+/* Ops by compile target: {"@buyit": 85, "@hostt": 2, …}. */
+static cJSON *
+summarize_targets (const XirNetwork *net)
+{
+  cJSON *t = cJSON_CreateObject ();
+
+  for (guint i = 0; i < xir_network_get_n_ops (net); i++)
+    {
+      XirOp *op = xir_network_get_op (net, i);
+      count_key (t, op->target.text && *op->target.text ? op->target.text : "(none)");
+    }
+  return t;
+}
+
+/* Where the compiler put the values: in chunks to be placed at deploy (ZG330), or at
+ * addresses it chose itself (@etm(addr), @ocm(addr): Buyi), or on the host. */
+static cJSON *
+summarize_placement (GPtrArray *vals, GPtrArray *pars)
+{
+  cJSON *p = cJSON_CreateObject ();
+  guint64 n[4] = { 0 }, bytes[4] = { 0 };
+  const char *names[4] = { "chunk", "host", "etm", "ocm" };
+
+  for (int set = 0; set < 2; set++)
+    {
+      GPtrArray *a = set == 0 ? vals : pars;
+      for (guint i = 0; i < a->len; i++)
+        {
+          const XirValue *v = g_ptr_array_index (a, i);
+          guint k = v->mtype.kind == XIR_MEM_CHUNK ? 0 : v->mtype.kind == XIR_MEM_HOST ? 1
+                  : v->mtype.kind == XIR_MEM_ETM ? 2 : 3;
+          n[k]++;
+          bytes[k] += v->storage_bytes;
+        }
+    }
+  for (guint k = 0; k < 4; k++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s_bytes", names[k]);
+      cJSON_AddNumberToObject (p, names[k], (double) n[k]);
+      cJSON_AddNumberToObject (p, key, (double) bytes[k]);
+    }
+  return p;
+}
+
+static gint
+compare_by_number (gconstpointer a, gconstpointer b)
+{
+  double x = (*(const cJSON *const *) a)->valuedouble, y = (*(const cJSON *const *) b)->valuedouble;
+  return (x > y) - (x < y);
+}
+
+/* The segments a compiler placed itself, from the network's tags
+ * ("ftmp_segment_addr", "ftmp_segment_bytesize" …), in address order. */
+static cJSON *
+summarize_segments (const XirNetwork *net)
+{
+  const cJSON *tags = xir_network_get_tags (net), *t;
+  g_autoptr (GPtrArray) list = g_ptr_array_new ();
+  cJSON *arr = cJSON_CreateArray ();
+
+  cJSON_ArrayForEach (t, tags)
+    {
+      if (t->string && g_str_has_suffix (t->string, "_segment_addr") && cJSON_IsNumber (t))
+        g_ptr_array_add (list, (gpointer) t);
+    }
+  g_ptr_array_sort (list, compare_by_number);
+  for (guint i = 0; i < list->len; i++)
+    {
+      const cJSON *addr = g_ptr_array_index (list, i);
+      g_autofree char *name = g_strndup (addr->string, strlen (addr->string) - strlen ("_segment_addr"));
+      g_autofree char *size_key = g_strdup_printf ("%s_segment_bytesize", name);
+      const cJSON *size = cJSON_GetObjectItemCaseSensitive (tags, size_key);
+      cJSON *o = cJSON_CreateObject ();
+      g_autofree char *upper = g_ascii_strup (name, -1);
+      cJSON_AddStringToObject (o, "name", upper);
+      cJSON_AddNumberToObject (o, "addr", addr->valuedouble);
+      cJSON_AddNumberToObject (o, "bytes", cJSON_IsNumber (size) ? size->valuedouble : 0);
+      cJSON_AddItemToArray (arr, o);
+    }
+  return arr;
+}
+
+/* Custom ops with their attributes (ImageMake, DetPost, DetPostZG …). */
+static cJSON *
+summarize_custom_ops (const XirNetwork *net)
+{
+  cJSON *arr = cJSON_CreateArray ();
+
+  for (guint i = 0; i < xir_network_get_n_ops (net); i++)
+    {
+      XirOp *op = xir_network_get_op (net, i);
+      cJSON *o;
+      if (op->kind != XIR_OP_CUSTOM)
+        continue;
+      o = cJSON_CreateObject ();
+      cJSON_AddNumberToObject (o, "op_id", (double) op->op_id);
+      cJSON_AddStringToObject (o, "type", op->type_key);
+      cJSON_AddStringToObject (o, "target", op->target.text ? op->target.text : "");
+      cJSON_AddItemToObject (o, "attrs", cJSON_Duplicate (op->attrs, TRUE));
       cJSON_AddItemToArray (arr, o);
     }
   return arr;
@@ -154,6 +266,10 @@ xir_network_summarize (const XirNetwork *net)
   cJSON_AddNumberToObject (params, "instr_words", (double) xir_network_get_total_instr_words (net));
   cJSON_AddItemToObject (root, "params", params);
 
+  cJSON_AddItemToObject (root, "targets", summarize_targets (net));
+  cJSON_AddItemToObject (root, "placement", summarize_placement (vals, pars));
+  cJSON_AddItemToObject (root, "segments", summarize_segments (net));
+  cJSON_AddItemToObject (root, "custom_ops", summarize_custom_ops (net));
   cJSON_AddItemToObject (root, "inputs", describe_values (xir_network_get_inputs (net)));
   cJSON_AddItemToObject (root, "outputs", describe_values (xir_network_get_outputs (net)));
   return root;

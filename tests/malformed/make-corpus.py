@@ -85,8 +85,12 @@ case("unknown-dtype.json", ["v_id 101", "storage_dtype", "@sint(99)"],
      lambda n: conv(n)["params"][0]["dtype"]["element_dtype"].__setitem__("storage_dtype", "@sint(99)"))
 case("unknown-dtype-string.json", ["v_id 102", "element_dtype", "@half"],
      lambda n: conv(n)["params"][1]["dtype"].__setitem__("element_dtype", "@half"))
-case("unknown-element-type.json", ["v_id 5", "NormalizedType"],
-     lambda n: conv(n)["outputs"][0]["dtype"]["element_dtype"].__setitem__("_type_key", "icraft::xir::NormalizedType"))
+case("unknown-element-type.json", ["v_id 5", "SparseType"],
+     lambda n: conv(n)["outputs"][0]["dtype"]["element_dtype"].__setitem__("_type_key", "icraft::xir::SparseType"))
+case("normalized-missing-normratio.json", ["v_id 5", "normratio"],
+     lambda n: conv(n)["outputs"][0]["dtype"]["element_dtype"].__setitem__("_type_key", "icraft::xir::NormalizedQuantizedType"))
+case("bad-exp-scales.json", ["v_id 5", "scale", "@exp_scales"],
+     lambda n: conv(n)["outputs"][0]["dtype"]["element_dtype"].__setitem__("scale", "@exp_scales([axis=-1]32*1/2)"))
 case("unknown-layout.json", ["v_id 5", "layout", "NCHWq32"], lambda n: conv(n)["outputs"][0]["dtype"].__setitem__("layout", "@layout(NCHWq32)"))
 case("layout-rank-mismatch.json", ["v_id 5", "layout", "4 axes", "shape has 5"],
      lambda n: conv(n)["outputs"][0]["dtype"].__setitem__("layout", "@layout(NCHW)"))
