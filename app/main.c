@@ -3,6 +3,7 @@
 #include <locale.h>
 
 #include "zw-application.h"
+#include "base/zw-locale.h"
 
 #ifdef __SANITIZE_ADDRESS__
 /* Under AddressSanitizer: fontconfig's caches and Mesa's EGL driver (which GDK probes at
@@ -22,8 +23,8 @@ main (int argc, char *argv[])
   int status;
 
   setlocale (LC_ALL, "");
-  /* ZW_LOCALEDIR: the build tree's po/ for uninstalled runs and tests */
-  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("ZW_LOCALEDIR") ? g_getenv ("ZW_LOCALEDIR") : LOCALEDIR);
+  /* installed, or the build tree's po/ when run from the build tree (ZW_LOCALEDIR overrides) */
+  bindtextdomain (GETTEXT_PACKAGE, zw_locale_dir (LOCALEDIR));
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

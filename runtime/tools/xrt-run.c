@@ -11,6 +11,7 @@
  * Exit codes: 0 success, 1 bad input (a file or a value), 2 usage error.
  */
 #include "xrt-run-private.h"
+#include "base/zw-locale.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -74,8 +75,8 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
-  /* ZW_LOCALEDIR: the build tree's po/ for uninstalled runs and tests */
-  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("ZW_LOCALEDIR") ? g_getenv ("ZW_LOCALEDIR") : LOCALEDIR);
+  /* installed, or the build tree's po/ when run from the build tree (ZW_LOCALEDIR overrides) */
+  bindtextdomain (GETTEXT_PACKAGE, zw_locale_dir (LOCALEDIR));
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
