@@ -5,7 +5,7 @@
 out=$1 data=$2 shared=$3
 set -u
 mkdir -p "$out"
-for n in network raw deploy_report profile dump device_profile buffers_csv file_kind; do mkdir -p "$out/$n"; done
+for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot; do mkdir -p "$out/$n"; done
 nets=$data/networks
 for f in "$nets"/tiny_ZG.json "$nets"/resnet18_ZG.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
 [ -f "$nets/tiny_ZG.raw" ] && cp "$nets/tiny_ZG.raw" "$out/raw/"
@@ -23,8 +23,10 @@ fi
 xrt_run=$(dirname "$data")/runtime/tools/xrt-run
 if [ -x "$xrt_run" ] && [ -f "$nets/tiny_ZG.json" ]; then
   tmp=$(mktemp -d)
-  (cd "$tmp" && "$xrt_run" run "$nets/tiny_ZG.json" --profile --log --dump dumps --dump-format SFB >/dev/null 2>&1)
+  (cd "$tmp" && "$xrt_run" run "$nets/tiny_ZG.json" --profile --log --dump dumps --dump-format SFB --save-snapshot s.snapshot >/dev/null 2>&1)
   find "$tmp" -name '*_zg330_*.json' -exec cp {} "$out/deploy_report/" \;
+  # the body only: the harness adds the checksum line
+  [ -f "$tmp/s.snapshot" ] && head -n 1 "$tmp/s.snapshot" | tr -d '\n' > "$out/snapshot/tiny.snapshot"
   find "$tmp" -name '*_time.*' -exec cp {} "$out/profile/" \;
   if [ -f "$tmp/dumps/manifest.json" ]; then
     seed=$out/dump/tiny-run

@@ -21,7 +21,8 @@
   X (dump)                   \
   X (device_profile)         \
   X (buffers_csv)            \
-  X (file_kind)
+  X (file_kind)              \
+  X (snapshot)
 
 #define ZW_FUZZ_DECLARE(name) int zw_fuzz_##name (const uint8_t *data, size_t size);
 ZW_FUZZ_HARNESSES (ZW_FUZZ_DECLARE)
