@@ -8,7 +8,7 @@ static const ZwShortcut shortcuts[] = {
   { N_("Files"), "win.open", NULL, "<Control>o", N_("Open a network, deploy log, time profile, dump folder or log") },
   { N_("Files"), "win.open-dump", NULL, "<Control><Shift>o", N_("Open a dump folder in the tensor inspector") },
   { N_("Files"), "win.compare-files", NULL, "<Control><Shift>c", N_("Compare two time profiles") },
-  { N_("Files"), "win.diff-dumps", NULL, "<Control><Shift>d", N_("Diff two dump folders (or one with the current run)") },
+  { N_("Files"), "win.diff-dumps", NULL, "<Control>d", N_("Diff two dump folders (or one with the current run)") },
   { N_("Files"), "win.export", NULL, "<Control>e", N_("Export the current view (PNG, SVG, PDF, CSV, trace JSON)") },
   { N_("Files"), "win.open-demo", NULL, "<Control><Shift>n", N_("Open the bundled demo network") },
   { N_("Files"), "win.open-file", NULL, NULL, N_("Open a given file (command line, recent files, drag and drop)") },

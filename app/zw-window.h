@@ -36,7 +36,7 @@
  *                                as a Chrome trace .json
  *   win.open-dump       Ctrl+Shift+O   choose a dump folder (Tensors)
  *   win.dump-tensors (s) Ctrl+T (SFB)  forward once dumping every value in that format
- *   win.diff-dumps      Ctrl+Shift+D   choose two dump folders (or one: against the run's)
+ *   win.diff-dumps      Ctrl+D         choose two dump folders (or one: against the run's)
  *   win.diff-folders (as)        the same with one or two given folders
  *   win.compare-files   Ctrl+Shift+C   choose two time profiles; win.compare-file-pair (as)
  *

@@ -1281,6 +1281,19 @@ test_shortcuts_list_every_action (void)
     if (g_str_equal (table[k].action, "win.view"))
       views++;
   g_assert_cmpuint (views, ==, 9);
+  /* none of them is one GTK keeps for itself: Ctrl+Shift+D and Ctrl+Shift+I open the
+   * inspector (or its "enable the inspector?" dialog) instead of our action */
+  for (guint k = 0; k < n_table; k++)
+    {
+      guint key;
+      GdkModifierType mods;
+      if (table[k].accel == NULL)
+        continue;
+      g_assert_true (gtk_accelerator_parse (table[k].accel, &key, &mods));
+      gboolean ctrl_shift = (mods & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) == (GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+      if (ctrl_shift && (gdk_keyval_to_lower (key) == GDK_KEY_d || gdk_keyval_to_lower (key) == GDK_KEY_i))
+        g_error ("%s uses %s, which GTK reserves for its inspector", table[k].action, table[k].accel);
+    }
   gtk_window_destroy (shortcuts);
 }
 
