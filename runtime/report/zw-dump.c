@@ -951,6 +951,19 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
   f->warnings = g_ptr_array_new_with_free_func (g_free);
 
   manifest_path = g_build_filename (dir, MANIFEST_NAME, NULL);
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".ftmp"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_dir_rewind (d);
+  if (names->len == 0 && !g_file_test (manifest_path, G_FILE_TEST_EXISTS))
+    {
+      /* say so in the user's words, before any question of formats */
+      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO,
+                   "%s is empty: no .ftmp files and no " MANIFEST_NAME " (dump tensors into it first, e.g. "
+                   "xrt-run run NET.json --dump %s, or Run ▸ Dump tensors in the workbench)", dir, dir);
+      return NULL;
+    }
+  g_ptr_array_set_size (names, 0);
   if (g_file_test (manifest_path, G_FILE_TEST_EXISTS))
     {
       f->manifest = zw_dump_manifest_load (manifest_path, f->warnings, error);

@@ -437,6 +437,13 @@ load_one (const char *path, XirNetwork *net, gint64 v_id, const char *format, GE
         }
     }
   manifest_path = g_build_filename (dir, "manifest.json", NULL);
+  if (!g_file_test (file, G_FILE_TEST_EXISTS) && !g_file_test (manifest_path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *base_name = g_path_get_basename (file);
+      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, _("%s: there is no %s here (and no manifest.json)"), dir,
+                   base_name);
+      return NULL;
+    }
   if (g_file_test (manifest_path, G_FILE_TEST_EXISTS))
     {
       manifest = zw_dump_manifest_load (manifest_path, warnings, error);

@@ -189,7 +189,8 @@ attach_params (XirNetwork *net, GBytes *blob, const char *path, gboolean check_m
         {
           xir_set_error (error, XIR_ERROR_PARAMS, path,
                          "md5 is %s but the network's params_md5 is %s (synthetic params from "
-                         "fake-params never match the compiler's md5: skip the check for them)",
+                         "fake-params never match the compiler's md5: skip the check with xrt-run's "
+                         "--no-md5, or XIR_LOAD_NO_MD5 in C)",
                          md5, net->params_md5);
           return FALSE;
         }
