@@ -4,6 +4,7 @@
 #include "zw-test-util.h"
 
 #include "base/zw-file.h"
+#include "backends/zg330/zg330-backend.h"
 #include "report/zw-profile.h"
 #include "xrt/xrt-session.h"
 
@@ -307,6 +308,144 @@ test_session_usable_after_failed_dump (void)
   remove_tree (dir);
 }
 
+/* A session on mock://zg330 with @url's faults, applied; NULL (and @error set) when apply fails. */
+static XrtSession *
+session_on (XirNetwork *net, const char *url, XrtDevice **dev_out, GError **error)
+{
+  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, error);
+  const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  XrtDevice *dev = xrt_device_open (url, error);
+  XrtDevice *devices[] = { dev, NULL };
+  XrtSession *s;
+
+  g_assert_nonnull (dev);
+  *dev_out = dev;
+  s = xrt_session_new (view, types, devices, 2, error);
+  g_assert_nonnull (s);
+  if (!xrt_session_apply (s, error))
+    {
+      xrt_session_unref (s);
+      return NULL;
+    }
+  return s;
+}
+
+static GPtrArray *
+seeded_inputs (XirNetwork *net)
+{
+  GPtrArray *inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  GPtrArray *ins = xir_network_get_inputs (net);
+
+  for (guint k = 0; k < ins->len; k++)
+    {
+      XirValue *in = ins->pdata[k];
+      g_autofree guint8 *bytes = g_malloc (in->storage_bytes);
+      for (guint64 i = 0; i < in->storage_bytes; i++)
+        bytes[i] = (guint8) (i * 31 + 7 + k);
+      g_ptr_array_add (inputs, xrt_tensor_new_host (net, in, bytes, in->storage_bytes, NULL));
+    }
+  return inputs;
+}
+
+static void
+assert_same_outputs (GPtrArray *want, GPtrArray *got)
+{
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    {
+      gsize na = xrt_tensor_get_size (want->pdata[i]), nb = xrt_tensor_get_size (got->pdata[i]);
+      g_autofree guint8 *a = g_malloc (na), *b = g_malloc (nb);
+      g_assert_true (xrt_tensor_read (want->pdata[i], a, na, NULL));
+      g_assert_true (xrt_tensor_read (got->pdata[i], b, nb, NULL));
+      g_assert_cmpmem (a, na, b, nb);
+    }
+}
+
+/* The board fails a launch (or times out) in the middle of a forward: the forward fails
+ * naming the URL and the operation; the same session's next forward is bit-identical to a
+ * clean session's. */
+static void
+test_device_launch_faults (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  const char *faults[] = { "icore@1", "icore@2", "timeout@3", "reg_read@1" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtDevice) clean_dev = NULL;
+  g_autoptr (XrtSession) clean = session_on (net, "mock://zg330", &clean_dev, &error);
+  g_autoptr (GPtrArray) inputs = seeded_inputs (net);
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) want = xrt_session_forward (clean, inputs, &error);
+  g_assert_no_error (error);
+
+  for (guint f = 0; f < G_N_ELEMENTS (faults); f++)
+    {
+      g_autofree char *url = g_strdup_printf ("mock://zg330?fault=%s", faults[f]);
+      g_autoptr (XrtDevice) dev = NULL;
+      g_autoptr (XrtSession) s = session_on (net, url, &dev, &error);
+      g_autofree char *kind = g_strndup (faults[f], strcspn (faults[f], "@"));
+      g_assert_no_error (error);
+      /* forwards until the armed operation comes: exactly one fails, every other one
+       * (before and after it) gives the clean outputs */
+      guint failed = 0;
+      for (guint n = 0; n < 4; n++)
+        {
+          g_autoptr (GPtrArray) got = xrt_session_forward (s, inputs, &error);
+          if (got != NULL)
+            {
+              assert_same_outputs (want, got);
+              continue;
+            }
+          failed++;
+          g_test_message ("%s: forward %u: %s", url, n + 1, error->message);
+          g_assert_true (g_error_matches (error, XRT_ERROR, strcmp (kind, "timeout") == 0 ? XRT_ERROR_TIMEOUT
+                                                                                           : XRT_ERROR_DEVICE));
+          g_assert_nonnull (strstr (error->message, url));
+          g_assert_nonnull (strstr (error->message, strcmp (kind, "reg_read") == 0 ? "register read" : "icoreCalc"));
+          g_clear_error (&error);
+        }
+      if (strcmp (kind, "reg_read") == 0 && failed == 0)
+        g_test_message ("%s: forwards read no register", url);
+      else
+        g_assert_cmpuint (failed, ==, 1);
+    }
+}
+
+/* A corrupted read-back is caught by precheck, which names the op; the next precheck passes. */
+static void
+test_device_corrupt_read_caught_by_precheck (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) s = session_on (net, "mock://zg330?fault=corrupt_read@1", &dev, &error);
+  Zg330Backend *zg;
+
+  g_assert_no_error (error);
+  zg = xrt_session_get_zg330_backend (s);
+  g_assert_false (zg330_backend_precheck (zg, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "opid:"));
+  g_clear_error (&error);
+  g_assert_true (zg330_backend_precheck (zg, &error));
+  g_assert_no_error (error);
+}
+
+/* Malformed fault plans are refused naming the URL. */
+static void
+test_device_fault_url_errors (void)
+{
+  const char *bad[] = { "mock://zg330?fault=icore", "mock://zg330?fault=melt@1", "mock://zg330?fault=icore@0" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (XrtDevice) dev = xrt_device_open (bad[i], &error);
+      g_assert_null (dev);
+      g_assert_error (error, XRT_ERROR, XRT_ERROR_URL);
+      g_assert_nonnull (strstr (error->message, bad[i]));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,5 +456,8 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/write/cli-every-write-killed", test_cli_killed);
   g_test_add_func ("/faults/write/killed-mid-write-whole-or-nothing", test_killed_mid_write_leaves_whole_or_nothing);
   g_test_add_func ("/faults/write/session-usable-after-failed-dump", test_session_usable_after_failed_dump);
+  g_test_add_func ("/faults/device/launch-fails-then-next-forward-identical", test_device_launch_faults);
+  g_test_add_func ("/faults/device/corrupt-read-caught-by-precheck", test_device_corrupt_read_caught_by_precheck);
+  g_test_add_func ("/faults/device/bad-fault-url", test_device_fault_url_errors);
   return g_test_run ();
 }

@@ -669,6 +669,11 @@ sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 s
 
   if (!sim_check_open (device, error))
     return FALSE;
+  /* injected faults (URL fault=icore@N / timeout@N): the launch fails before it runs, so
+   * the board's memory is as it was */
+  if (xrt_device_take_fault (device, XRT_FAULT_ICORE, "icoreCalc", error)
+      || xrt_device_take_fault (device, XRT_FAULT_TIMEOUT, "icoreCalc", error))
+    return FALSE;
   if (size == 0)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,

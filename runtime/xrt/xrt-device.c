@@ -3,9 +3,6 @@
 
 #include <string.h>
 
-#include "devices/zg330-sim.h"
-#include "devices/zg330-timing.h"
-
 #define DEFAULT_WAIT_TIME_MS 10000
 
 struct _XrtDevice {
@@ -21,109 +18,297 @@ struct _XrtDevice {
   XrtMemRegion         *default_region;
   gint                  closed;        /* atomic */
   guint64               wait_time_ms;
+  struct FaultPlanTag  *faults;        /* injected faults (URL parameter fault=…), or NULL */
 };
 
-static const char supported_schemes[] =
-  "mock://zg330[?profile=PATH]; socket:// and axi:// are recognised but not available "
-  "in this build";
+/* ---- device kinds ------------------------------------------------------------- */
 
-/* ---- opening -------------------------------------------------------------- */
+typedef struct {
+  char *scheme, *name, *usage;
+  XrtDeviceOpenFunc open;
+} Kind;
 
-static XrtDevice *
-open_mock (const char *url, const char *rest, GError **error)
+static GMutex kinds_lock;
+static GPtrArray *kinds;  /* Kind*, registration order */
+
+static void
+kind_free (gpointer p)
 {
-  g_autofree gchar *name = NULL;
-  g_autoptr (GHashTable) params = NULL;
-  g_autoptr (Zg330Profile) profile = NULL;
-  const char *query = strchr (rest, '?');
-  const char *profile_path = NULL;
-  GHashTableIter iter;
-  gpointer key, value;
+  Kind *k = p;
+  g_free (k->scheme);
+  g_free (k->name);
+  g_free (k->usage);
+  g_free (k);
+}
 
-  name = query ? g_strndup (rest, query - rest) : g_strdup (rest);
-  if (name[0] != '\0' && name[strlen (name) - 1] == '/')
-    name[strlen (name) - 1] = '\0';
-  if (g_ascii_strcasecmp (name, "zg330") != 0)
+static void
+ensure_builtin_kinds (void)
+{
+  /* the transports to real boards: recognised so that their URLs get a clear answer */
+  if (kinds == NULL)
     {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
-                   "device URL '%s': mock device '%s' is unknown (mock://zg330 is the only "
-                   "simulated board)", url, name);
-      return NULL;
+      kinds = g_ptr_array_new_with_free_func (kind_free);
+      Kind *socket = g_new0 (Kind, 1), *axi = g_new0 (Kind, 1);
+      socket->scheme = g_strdup ("socket");
+      socket->usage = g_strdup ("socket://NAME@HOST:PORT (not available in this build)");
+      axi->scheme = g_strdup ("axi");
+      axi->usage = g_strdup ("axi://NAME (not available in this build)");
+      g_ptr_array_add (kinds, socket);
+      g_ptr_array_add (kinds, axi);
     }
-  if (query && query[1] != '\0')
+}
+
+void
+xrt_device_register_kind (const char *scheme, const char *name, const char *usage, XrtDeviceOpenFunc open)
+{
+  Kind *k;
+
+  g_return_if_fail (scheme != NULL && usage != NULL);
+  g_mutex_lock (&kinds_lock);
+  ensure_builtin_kinds ();
+  for (guint i = 0; i < kinds->len; i++)
     {
-      GError *local = NULL;
-      params = g_uri_parse_params (query + 1, -1, "&", G_URI_PARAMS_NONE, &local);
-      if (params == NULL)
+      Kind *old = kinds->pdata[i];
+      if (g_ascii_strcasecmp (old->scheme, scheme) == 0 && g_strcmp0 (old->name, name) == 0)
         {
-          g_set_error (error, XRT_ERROR, XRT_ERROR_URL, "device URL '%s': bad query: %s",
-                       url, local->message);
-          g_error_free (local);
+          g_ptr_array_remove_index (kinds, i);
+          break;
+        }
+    }
+  k = g_new0 (Kind, 1);
+  k->scheme = g_ascii_strdown (scheme, -1);
+  k->name = name ? g_ascii_strdown (name, -1) : NULL;
+  k->usage = g_strdup (usage);
+  k->open = open;
+  /* named kinds before the scheme-wide ones: mock://buyi is not "any mock://" */
+  if (name != NULL)
+    g_ptr_array_insert (kinds, 0, k);
+  else
+    g_ptr_array_add (kinds, k);
+  g_mutex_unlock (&kinds_lock);
+}
+
+char *
+xrt_device_list_kinds (void)
+{
+  GString *out = g_string_new (NULL);
+
+  g_mutex_lock (&kinds_lock);
+  ensure_builtin_kinds ();
+  for (guint i = 0; i < kinds->len; i++)
+    g_string_append_printf (out, "%s%s", out->len ? "; " : "", ((Kind *) kinds->pdata[i])->usage);
+  g_mutex_unlock (&kinds_lock);
+  return g_string_free (out, FALSE);
+}
+
+/* The kind serving @scheme://@name, or NULL; *scheme_known tells an unknown scheme from an
+ * unknown device name. Copies what it returns (the list may change). */
+static Kind *
+find_kind (const char *scheme, const char *name, gboolean *scheme_known)
+{
+  Kind *found = NULL;
+
+  *scheme_known = FALSE;
+  g_mutex_lock (&kinds_lock);
+  ensure_builtin_kinds ();
+  for (guint i = 0; i < kinds->len && found == NULL; i++)
+    {
+      Kind *k = kinds->pdata[i];
+      if (g_ascii_strcasecmp (k->scheme, scheme) != 0)
+        continue;
+      *scheme_known = TRUE;
+      if (k->name == NULL || g_ascii_strcasecmp (k->name, name) == 0)
+        {
+          found = g_new0 (Kind, 1);
+          found->scheme = g_strdup (k->scheme);
+          found->name = g_strdup (k->name);
+          found->usage = g_strdup (k->usage);
+          found->open = k->open;
+        }
+    }
+  g_mutex_unlock (&kinds_lock);
+  return found;
+}
+
+/* ---- faults ------------------------------------------------------------------ */
+
+static const char *const fault_names[XRT_N_FAULTS] = { "reg_read", "reg_write", "icore", "timeout", "corrupt_read" };
+
+typedef struct FaultPlanTag {
+  GArray *at[XRT_N_FAULTS];  /* guint: the operation numbers that fail */
+  guint count[XRT_N_FAULTS];
+} FaultPlan;
+
+static void
+fault_plan_free (FaultPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (guint k = 0; k < XRT_N_FAULTS; k++)
+    g_clear_pointer (&plan->at[k], g_array_unref);
+  g_free (plan);
+}
+
+static FaultPlan *
+fault_plan_parse (const char *url, const char *text, GError **error)
+{
+  FaultPlan *plan = g_new0 (FaultPlan, 1);
+  g_auto (GStrv) items = g_strsplit (text, ",", -1);
+
+  for (guint k = 0; k < XRT_N_FAULTS; k++)
+    plan->at[k] = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; items[i]; i++)
+    {
+      char *at = strchr (items[i], '@');
+      guint64 n = 0;
+      guint kind = XRT_N_FAULTS;
+
+      if (at != NULL)
+        {
+          *at = '\0';
+          for (guint k = 0; k < XRT_N_FAULTS; k++)
+            if (strcmp (items[i], fault_names[k]) == 0)
+              kind = k;
+        }
+      if (at == NULL || kind == XRT_N_FAULTS || !g_ascii_string_to_unsigned (at + 1, 10, 1, G_MAXUINT, &n, NULL))
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
+                       "device URL '%s': fault=%s: expected KIND@N[,KIND@N…] with KIND reg_read, reg_write, "
+                       "icore, timeout or corrupt_read and N >= 1", url, text);
+          fault_plan_free (plan);
           return NULL;
         }
-      g_hash_table_iter_init (&iter, params);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        {
-          if (strcmp (key, "profile") != 0)
-            {
-              g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
-                           "device URL '%s': unknown parameter '%s' (mock://zg330 takes "
-                           "only profile=PATH)", url, (const char *) key);
-              return NULL;
-            }
-          profile_path = value;
-        }
+      guint nn = (guint) n;
+      g_array_append_val (plan->at[kind], nn);
     }
-
-  if (profile_path && profile_path[0] != '\0')
-    profile = zg330_profile_load (profile_path, error);
-  else
-    profile = zg330_profile_load_default (error);
-  if (profile == NULL)
-    return NULL;
-  return zg330_sim_open (profile, url, error);
+  return plan;
 }
+
+gboolean
+xrt_device_take_fault (XrtDevice *device, XrtFaultKind kind, const char *what, GError **error)
+{
+  gboolean hit = FALSE;
+  guint n;
+
+  g_return_val_if_fail (device != NULL && kind < XRT_N_FAULTS, FALSE);
+  if (device->faults == NULL)
+    return FALSE;
+  g_mutex_lock (&device->lock);
+  n = ++device->faults->count[kind];
+  for (guint i = 0; i < device->faults->at[kind]->len; i++)
+    hit = hit || g_array_index (device->faults->at[kind], guint, i) == n;
+  g_mutex_unlock (&device->lock);
+  if (!hit)
+    return FALSE;
+  switch (kind)
+    {
+    case XRT_FAULT_TIMEOUT:
+      g_set_error (error, XRT_ERROR, XRT_ERROR_TIMEOUT, "device %s: %s did not finish within the wait time of %"
+                   G_GUINT64_FORMAT " ms (injected fault timeout@%u)", device->url, what, device->wait_time_ms, n);
+      break;
+    case XRT_FAULT_CORRUPT_READ:
+      break;
+    default:
+      g_set_error (error, XRT_ERROR, XRT_ERROR_DEVICE, "device %s: %s failed (injected fault %s@%u)", device->url,
+                   what, fault_names[kind], n);
+      break;
+    }
+  return TRUE;
+}
+
+/* ---- opening -------------------------------------------------------------- */
 
 XrtDevice *
 xrt_device_open (const char *url, GError **error)
 {
-  g_autofree gchar *scheme = NULL;
-  const char *rest;
+  g_autofree gchar *scheme = NULL, *name = NULL, *supported = NULL, *fault_text = NULL;
+  g_autoptr (GHashTable) params = NULL;
+  const char *rest, *query;
+  gboolean scheme_known = FALSE;
+  Kind *kind;
+  XrtDevice *device;
+  FaultPlan *faults = NULL;
 
-  g_return_val_if_fail (url != NULL, NULL);
+  if (url == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, "xrt_device_open: the device URL is NULL");
+      return NULL;
+    }
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  supported = xrt_device_list_kinds ();
   /* The vendor's samples open the AXI board with an empty URL. */
   if (url[0] == '\0')
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE,
-                   "device URL '' (the AXI board): axi:// is not available in this build; "
-                   "use mock://zg330");
+                   "device URL '' (the AXI board): axi:// is not available in this build (supported: %s)",
+                   supported);
       return NULL;
     }
   scheme = g_uri_parse_scheme (url);
   rest = strstr (url, "://");
   if (scheme == NULL || rest == NULL)
     {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
-                   "device URL '%s' is not scheme://device (supported: %s)",
-                   url, supported_schemes);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_URL, "device URL '%s' is not scheme://device (supported: %s)", url,
+                   supported);
       return NULL;
     }
   rest += 3;
-  if (g_ascii_strcasecmp (scheme, "mock") == 0)
-    return open_mock (url, rest, error);
-  if (g_ascii_strcasecmp (scheme, "socket") == 0 || g_ascii_strcasecmp (scheme, "axi") == 0)
+  query = strchr (rest, '?');
+  name = query ? g_strndup (rest, (gsize) (query - rest)) : g_strdup (rest);
+  if (name[0] != '\0' && name[strlen (name) - 1] == '/')
+    name[strlen (name) - 1] = '\0';
+  if (query && query[1] != '\0')
     {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE,
-                   "device URL '%s': the %s:// transport is not available in this build "
-                   "(use mock://zg330)", url, scheme);
+      GError *local = NULL;
+      params = g_uri_parse_params (query + 1, -1, "&", G_URI_PARAMS_NONE, &local);
+      if (params == NULL)
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_URL, "device URL '%s': bad query: %s", url, local->message);
+          g_error_free (local);
+          return NULL;
+        }
+    }
+  else
+    params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (g_hash_table_lookup (params, "fault") != NULL)
+    {
+      fault_text = g_strdup (g_hash_table_lookup (params, "fault"));
+      g_hash_table_remove (params, "fault");
+      faults = fault_plan_parse (url, fault_text, error);
+      if (faults == NULL)
+        return NULL;
+    }
+  kind = find_kind (scheme, name, &scheme_known);
+  if (kind == NULL)
+    {
+      if (scheme_known)
+        g_set_error (error, XRT_ERROR, XRT_ERROR_URL, "device URL '%s': no %s device '%s' (supported: %s)", url,
+                     scheme, name, supported);
+      else
+        g_set_error (error, XRT_ERROR, XRT_ERROR_URL, "device URL '%s': unsupported scheme '%s' (supported: %s)", url,
+                     scheme, supported);
+      fault_plan_free (faults);
       return NULL;
     }
-  g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
-               "device URL '%s': unsupported scheme '%s' (supported: %s)",
-               url, scheme, supported_schemes);
-  return NULL;
+  if (kind->open == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE,
+                   "device URL '%s': the %s:// transport is not available in this build (supported: %s)", url,
+                   scheme, supported);
+      kind_free (kind);
+      fault_plan_free (faults);
+      return NULL;
+    }
+  device = kind->open (url, name, params, error);
+  kind_free (kind);
+  if (device == NULL)
+    {
+      fault_plan_free (faults);
+      return NULL;
+    }
+  device->faults = faults;
+  return device;
 }
 
 /* ---- implementation side -------------------------------------------------- */
@@ -218,6 +403,7 @@ xrt_device_unref (XrtDevice *device)
   g_free (device->url);
   g_free (device->scheme);
   g_free (device->name);
+  fault_plan_free (device->faults);
   g_free (device);
 }
 
@@ -482,6 +668,13 @@ xrt_device_read_reg (XrtDevice *device, guint64 addr, guint32 *value, GError **e
                    device->url);
       return FALSE;
     }
+  if (device->faults != NULL)
+    {
+      char what[64];
+      g_snprintf (what, sizeof what, "register read at 0x%" G_GINT64_MODIFIER "x", addr);
+      if (xrt_device_take_fault (device, XRT_FAULT_REG_READ, what, error))
+        return FALSE;
+    }
   return device->klass->read_reg (device, addr, value, error);
 }
 
@@ -497,6 +690,13 @@ xrt_device_write_reg (XrtDevice *device, guint64 addr, guint32 value, GError **e
       g_set_error (error, XRT_ERROR, XRT_ERROR_REGISTER, "device %s has no registers",
                    device->url);
       return FALSE;
+    }
+  if (device->faults != NULL)
+    {
+      char what[64];
+      g_snprintf (what, sizeof what, "register write at 0x%" G_GINT64_MODIFIER "x", addr);
+      if (xrt_device_take_fault (device, XRT_FAULT_REG_WRITE, what, error))
+        return FALSE;
     }
   return device->klass->write_reg (device, addr, value, error);
 }

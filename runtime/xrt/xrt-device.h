@@ -170,4 +170,45 @@ void          xrt_device_add_mem_region (XrtDevice    *device,
                                          XrtMemRegion *region,
                                          gboolean      is_default);
 
+/* ---- device kinds and their URLs -------------------------------------------- */
+
+/* Opens a device of a registered kind: @name is the device name of the URL
+ * ("zg330" in mock://zg330?profile=P), @params its query parameters (never NULL; the
+ * generic ones such as "fault" already taken out). Unknown parameters are the kind's to
+ * refuse (XRT_ERROR_URL naming the URL and the parameter). */
+typedef XrtDevice *(*XrtDeviceOpenFunc) (const char *url, const char *name, GHashTable *params, GError **error);
+
+/* Registers a device kind for URLs @scheme://@name (@name NULL: any name of the scheme;
+ * @open NULL: the kind is known but not available in this build, and opening it says so).
+ * @usage is shown in errors ("mock://zg330[?profile=PATH]"). Device implementations
+ * register themselves when the runtime loads; registering a (scheme, name) again replaces it. */
+void xrt_device_register_kind (const char *scheme, const char *name, const char *usage, XrtDeviceOpenFunc open);
+
+/* The usages of every registered kind, "; "-separated (for messages). g_free. */
+char *xrt_device_list_kinds (void);
+
+/* ---- fault injection --------------------------------------------------------- */
+
+/* Faults a device can be told to make, for tests and for users who want to see how their
+ * code behaves when a board misbehaves: the URL parameter fault=KIND@N[,KIND@N…] makes the
+ * Nth operation of that kind (counted from 1 since the device was opened or reset) fail.
+ *   reg_read, reg_write   the register access fails (XRT_ERROR_DEVICE)
+ *   icore                 the launch fails (XRT_ERROR_DEVICE)
+ *   timeout               the launch does not finish within the wait time (XRT_ERROR_TIMEOUT)
+ *   corrupt_read          the Nth memory read-back returns its bytes with one bit flipped
+ * A device stays usable after a fault: the next operation works. */
+typedef enum {
+  XRT_FAULT_REG_READ,
+  XRT_FAULT_REG_WRITE,
+  XRT_FAULT_ICORE,
+  XRT_FAULT_TIMEOUT,
+  XRT_FAULT_CORRUPT_READ,
+  XRT_N_FAULTS
+} XrtFaultKind;
+
+/* For implementations: counts one operation of @kind and TRUE when it is to fail (then
+ * @error is set, naming the URL and @what, for every kind but XRT_FAULT_CORRUPT_READ, whose
+ * caller flips a bit of what it read). */
+gboolean xrt_device_take_fault (XrtDevice *device, XrtFaultKind kind, const char *what, GError **error);
+
 G_END_DECLS

@@ -1,5 +1,6 @@
 /* xrt-mem.c — MemPtr, MemRegion, MemManager (best-fit allocator), MemChunk. */
 #include "xrt/xrt-mem.h"
+#include "xrt/xrt-device.h"
 
 #include <string.h>
 
@@ -927,7 +928,12 @@ xrt_mem_region_read (XrtMemRegion *region,
     return FALSE;
   if (bytes == 0)
     return TRUE;
-  return region->ops->read (region->store, addr - region->base, dest, bytes, error);
+  if (!region->ops->read (region->store, addr - region->base, dest, bytes, error))
+    return FALSE;
+  /* an injected corrupted read-back (URL fault=corrupt_read@N): one bit flipped */
+  if (region->device != NULL && xrt_device_take_fault (region->device, XRT_FAULT_CORRUPT_READ, "read", NULL))
+    ((guint8 *) dest)[bytes / 2] ^= 0x10;
+  return TRUE;
 }
 
 gboolean

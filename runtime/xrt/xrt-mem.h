@@ -60,6 +60,10 @@ GQuark xrt_error_quark (void);
  * @XRT_ERROR_PROFILE: a device profile is unreadable or has a bad field.
  * @XRT_ERROR_CLOSED: the device was closed.
  * @XRT_ERROR_CHECK: xrt_device_check() found an inconsistency.
+ * @XRT_ERROR_DEVICE: the device failed an operation (a register access, a launch, a
+ *   read-back that does not match what was written): the message names the URL and the
+ *   operation. Injected faults (URL parameter fault=…) fail this way.
+ * @XRT_ERROR_TIMEOUT: the device did not answer within its wait time (setWaitTime).
  */
 typedef enum {
   XRT_ERROR_INVALID_ARGUMENT,
@@ -77,6 +81,8 @@ typedef enum {
   XRT_ERROR_PROFILE,
   XRT_ERROR_CLOSED,
   XRT_ERROR_CHECK,
+  XRT_ERROR_DEVICE,
+  XRT_ERROR_TIMEOUT,
 } XrtError;
 
 typedef struct _XrtDevice     XrtDevice;
