@@ -14,7 +14,7 @@ static void
 write_part (const char *dir, const char *name, const uint8_t *data, size_t size)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
-  if (!g_file_set_contents (path, (const char *) data, (gssize) size, NULL))
+  if (!g_file_set_contents_full (path, (const char *) data, (gssize) size, G_FILE_SET_CONTENTS_NONE, 0600, NULL))
     abort ();
 }
 

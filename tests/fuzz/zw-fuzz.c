@@ -59,7 +59,7 @@ zw_fuzz_write_file (const char *name, const uint8_t *data, size_t size)
   if (paths == NULL)
     paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   char *path = g_build_filename (zw_fuzz_scratch_dir (), name, NULL);
-  if (!g_file_set_contents (path, (const char *) data, (gssize) size, &error))
+  if (!g_file_set_contents_full (path, (const char *) data, (gssize) size, G_FILE_SET_CONTENTS_NONE, 0600, &error))
     g_error ("zw-fuzz: cannot write %s: %s", path, error->message);
   g_hash_table_replace (paths, g_strdup (name), path);
   return path;
