@@ -3,6 +3,9 @@
 
 #include <glib.h>
 
+#include "report/zw-deploy-report.h"
+#include "report/zw-profile.h"
+
 enum {
   XRT_RUN_EXIT_OK = 0,
   XRT_RUN_EXIT_INPUT = 1,  /* a file or value is bad: the message names it */
@@ -20,3 +23,8 @@ int xrt_run_cmd_plan (int argc, char **argv);
 int xrt_run_cmd_run (int argc, char **argv);
 int xrt_run_cmd_check (int argc, char **argv);
 int xrt_run_cmd_report (int argc, char **argv);
+
+/* What the workbench shows first, as text (xrt-run run --summary): segment sizes, FTMP
+ * against its lower bound, the OCM option and its saving, launches, the simulated time and
+ * the five slowest steps. Either argument may be NULL. */
+void xrt_run_print_summary (const ZwDeployReport *report, const ZwProfile *profile);
