@@ -1810,7 +1810,7 @@ zw_window_save_png (ZwWindow *self, const char *path, GError **error)
 
   if (texture == NULL)
     return FALSE;
-  /* through g_file_set_contents: a crash never leaves half a PNG */
+  /* through zw_file_set_contents: a crash never leaves half a PNG */
   bytes = gdk_texture_save_to_png_bytes (texture);
   return zw_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), error);
 }

@@ -2,11 +2,14 @@
  *
  * For each CSV in $ZW_SHARED_DIR/planner-bench: the greedy-by-size baseline
  * and zg330_etm_plan() in the same run, as ratios to the lower bound,
- * whether each fits the capacity (1 MiB for these instances), when it first fit
- * ("fit s") and the whole call with the improvement phase ("total").
+ * whether each fits the capacity (1 MiB for these instances), the work the
+ * planner spent (work units, deterministic: the plan depends on it, not on
+ * time) out of its budget, when it first fit ("fit s") and the whole call
+ * with the improvement phase ("total", measured, for information).
  * Prints figures; asserts nothing about timing.  Arguments: other CSVs,
- * --budget=SECONDS (default 1), --capacity=BYTES (default 1 MiB, 0 = none),
- * --fit (stop at the first fit, no improvement phase).
+ * --work=UNITS (default: the planner's default budget), --capacity=BYTES
+ * (default 1 MiB, 0 = none), --fit (stop at the first fit, no improvement
+ * phase).  ZW_PLAN_THREADS sets the search threads.
  */
 #include "backends/zg330/zg330-etm-plan.h"
 
@@ -24,13 +27,13 @@ int
 main (int argc, char **argv)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  double budget = 1.0;
+  guint64 work = 0;
   gboolean fit_only = FALSE;
   guint64 capacity = CAPACITY;
   for (int i = 1; i < argc; i++)
     {
-      if (g_str_has_prefix (argv[i], "--budget="))
-        budget = g_ascii_strtod (argv[i] + 9, NULL);
+      if (g_str_has_prefix (argv[i], "--work="))
+        work = g_ascii_strtoull (argv[i] + 7, NULL, 10);
       else if (g_str_has_prefix (argv[i], "--capacity="))
         capacity = g_ascii_strtoull (argv[i] + 11, NULL, 10);
       else if (g_str_equal (argv[i], "--fit"))
@@ -56,10 +59,11 @@ main (int argc, char **argv)
       g_ptr_array_sort (files, cmp_str);
     }
 
-  printf ("%-18s %4s %8s %8s %6s %8s %6s %4s %6s %6s %s\n", "instance", "n", "bound",
-          "greedy", "ratio", "ours", "ratio", "fits", "fit s", "total", "method");
-  guint fits = 0, total = 0, at_bound = 0;
+  printf ("%-18s %4s %8s %8s %6s %8s %6s %4s %11s %6s %6s %s\n", "instance", "n", "bound",
+          "greedy", "ratio", "ours", "ratio", "fits", "work", "fit s", "total", "method");
+  guint fits = 0, total = 0, at_bound = 0, threads = 0;
   double worst = 0, worst_greedy = 0, max_s = 0, sum_s = 0, max_fit = 0;
+  guint64 budget = 0, max_work = 0, sum_work = 0;
   for (guint f = 0; f < files->len; f++)
     {
       const char *path = files->pdata[f];
@@ -73,7 +77,7 @@ main (int argc, char **argv)
       Zg330Buffer *b = (Zg330Buffer *) bufs->data;
       Zg330PlanStats gs, st;
       zg330_etm_plan_greedy_by_size (b, bufs->len, 1, &gs);
-      Zg330PlanOptions opt = { .capacity = capacity, .alignment = 1, .time_budget_s = budget };
+      Zg330PlanOptions opt = { .capacity = capacity, .alignment = 1, .work_budget = work };
       gboolean ok = fit_only ? zg330_etm_plan_fit (b, bufs->len, &opt, &st, &error)
                              : zg330_etm_plan (b, bufs->len, &opt, &st, &error);
       g_autoptr (GError) cerr = NULL;
@@ -81,10 +85,14 @@ main (int argc, char **argv)
       g_autofree char *base = g_path_get_basename (path);
       double gr = (double) gs.arena / st.lower_bound, r = (double) st.arena / st.lower_bound;
       printf ("%-18s %4u %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %6.3f %8"
-              G_GUINT64_FORMAT " %6.3f %4s %6.3f %6.3f %s%s%s\n",
+              G_GUINT64_FORMAT " %6.3f %4s %11" G_GUINT64_FORMAT " %6.3f %6.3f %s%s%s\n",
               base, bufs->len, st.lower_bound, gs.arena, gr, st.arena, r,
-              ok ? "yes" : "no", st.fit_seconds, st.seconds, st.method,
+              ok ? "yes" : "no", st.work, st.fit_seconds, st.seconds, st.method,
               st.optimal ? " (optimal)" : "", valid ? "" : " INVALID");
+      budget = st.work_budget;
+      threads = MAX (threads, st.threads);
+      max_work = MAX (max_work, st.work);
+      sum_work += st.work;
       if (!valid)
         printf ("# %s\n", cerr->message);
       total++;
@@ -97,8 +105,11 @@ main (int argc, char **argv)
       sum_s += st.seconds;
     }
   printf ("summary: %u/%u fit %" G_GUINT64_FORMAT " bytes, %u at the lower bound, worst ratio %.3f "
-          "(greedy-by-size worst %.3f), slowest fit %.3f s, max %.3f s, total %.3f s, "
-          "budget %.2f s\n",
-          fits, total, capacity, at_bound, worst, worst_greedy, max_fit, max_s, sum_s, budget);
+          "(greedy-by-size worst %.3f); work budget %" G_GUINT64_FORMAT " units per instance, "
+          "used max %" G_GUINT64_FORMAT " (%.1f%%), total %" G_GUINT64_FORMAT "; %u thread(s); "
+          "slowest fit %.3f s, max %.3f s, total %.3f s (measured)\n",
+          fits, total, capacity, at_bound, worst, worst_greedy, budget, max_work,
+          budget ? 100.0 * (double) max_work / (double) budget : 0.0, sum_work, threads,
+          max_fit, max_s, sum_s);
   return 0;
 }

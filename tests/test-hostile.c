@@ -100,6 +100,47 @@ test_text_dump_claims_too_much (void)
   text_dump_claim ("[100000,1000,1000,1000]", "shape");
 }
 
+/* Snapshots (corpus bodies; the checksum line is added here, as a tool that rewrites a
+ * snapshot would): a plan that fails the checker, a view out of the network, a negative
+ * address and a huge shape are refused before a byte reaches the board; a valid one runs. */
+static void
+test_snapshot (gconstpointer data)
+{
+  const char *const *c = data;  /* corpus name, expected substring (NULL: runs) */
+  g_autofree char *src = g_build_filename (g_getenv ("ZW_FUZZ_CORPUS"), "snapshot", c[0], NULL);
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("zw-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.snapshot", NULL);
+  g_autofree char *body = NULL;
+  gsize len;
+  g_auto (ZwRun) run = { 0 };
+
+  g_assert_true (g_file_get_contents (src, &body, &len, NULL));
+  g_autofree char *digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) body, len);
+  g_autofree char *text = g_strdup_printf ("%s\nsha256 %s\n", body, digest);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  zw_test_xrt_run (&run, "run", net, "--load-snapshot", path, NULL);
+  g_test_message ("%s", run.err);
+  if (c[1] == NULL)
+    g_assert_cmpint (run.status, ==, 0);
+  else
+    {
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_nonnull (strstr (run.err, path));
+      g_assert_nonnull (strstr (run.err, c[1]));
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static const char *const snapshot_cases[][2] = {
+  { "ftmp-chunks-all-at-offset-0", "fails the checker" },
+  { "view-ops-1e300", "view_ops" },
+  { "ocm-address-negative", "logic_addr" },
+  { "shape-4.4e19", "shape" },
+  { "tiny-ocm-none-valid", NULL },
+};
+
 int
 main (int argc, char **argv)
 {
@@ -110,5 +151,10 @@ main (int argc, char **argv)
       g_test_add_data_func (p, &cases[i], test_case);
     }
   g_test_add_func ("/hostile/cli/report-stats/text-dump-claims-1e14-numbers", test_text_dump_claims_too_much);
+  for (guint i = 0; i < G_N_ELEMENTS (snapshot_cases); i++)
+    {
+      g_autofree char *p = g_strdup_printf ("/hostile/cli/run-load-snapshot/%s", snapshot_cases[i][0]);
+      g_test_add_data_func (p, snapshot_cases[i], test_snapshot);
+    }
   return g_test_run ();
 }

@@ -487,7 +487,7 @@ brute_force (const Zg330OcmProblem *p, guint64 *relaxed)
           }
       if (buf->len == 0)
         return g_array_index (ok_sets, Subset, i).cycles;
-      Zg330PlanOptions opt = { cap, align, 2.0 };
+      Zg330PlanOptions opt = { .capacity = cap, .alignment = align };
       Zg330PlanStats st;
       if (zg330_etm_plan ((Zg330Buffer *) buf->data, buf->len, &opt, &st, NULL))
         return g_array_index (ok_sets, Subset, i).cycles;

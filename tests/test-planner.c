@@ -110,7 +110,7 @@ test_plan_random_instances (void)
       g_assert_true (zg330_etm_plan_check (b, n, 0, NULL));
       guint64 greedy = arena_of (b, n, align);
 
-      Zg330PlanOptions opt = { 0, align, 0.05 };
+      Zg330PlanOptions opt = { .alignment = align, .work_budget = 50000 };
       Zg330PlanStats st;
       g_autoptr (GError) error = NULL;
       g_assert_true (zg330_etm_plan (b, n, &opt, &st, &error));
@@ -129,7 +129,7 @@ test_plan_random_instances (void)
 static void
 plan_expect_bound (Zg330Buffer *b, guint n, const char *what)
 {
-  Zg330PlanOptions opt = { 0, 1, 5.0 };
+  Zg330PlanOptions opt = { .alignment = 1 };
   Zg330PlanStats st;
   g_autoptr (GError) error = NULL;
   g_assert_true (zg330_etm_plan (b, n, &opt, &st, &error));
@@ -321,7 +321,7 @@ static void
 test_plan_capacity_error_keeps_offsets (void)
 {
   Zg330Buffer b[] = { buf (1, 0, 4, 600), buf (2, 1, 5, 600), buf (3, 6, 8, 10) };
-  Zg330PlanOptions opt = { 1000, 1, 0.1 };
+  Zg330PlanOptions opt = { .capacity = 1000, .alignment = 1, .work_budget = 100000 };
   Zg330PlanStats st;
   g_autoptr (GError) error = NULL;
   g_assert_false (zg330_etm_plan (b, 3, &opt, &st, &error));
@@ -364,7 +364,7 @@ test_plan_deterministic (void)
     {
       g_autoptr (GArray) net = tiling (rng, 30 + round, MIB);
       g_autoptr (GArray) again = g_array_copy (net);
-      Zg330PlanOptions opt = { 0, 1, 10.0 };
+      Zg330PlanOptions opt = { .alignment = 1 };
       Zg330PlanStats st1, st2;
       g_assert_true (zg330_etm_plan ((Zg330Buffer *) net->data, net->len, &opt, &st1, NULL));
       g_assert_true (zg330_etm_plan ((Zg330Buffer *) again->data, again->len, &opt, &st2, NULL));
@@ -398,9 +398,9 @@ test_plan_minimalloc_bench_fits (void)
       g_autoptr (GArray) bufs = zg330_buffers_load_csv (path, &error);
       g_assert_no_error (error);
       Zg330Buffer *b = (Zg330Buffer *) bufs->data;
-      /* generous budget: sanitizers and a busy machine slow the search,
-       * the fit itself needs well under a second on an idle one */
-      Zg330PlanOptions opt = { MIB, 1, 15.0 };
+      /* the default work budget: counted in nodes, so sanitizers and a
+       * busy machine make it slower, never different */
+      Zg330PlanOptions opt = { .capacity = MIB, .alignment = 1 };
       Zg330PlanStats st;
       if (!zg330_etm_plan_fit (b, bufs->len, &opt, &st, &error))
         g_error ("%s: %s", file, error->message);

@@ -47,11 +47,33 @@ test_md5_names_the_option (void)
   g_rmdir (dir);
 }
 
+/* The headless main job says what the workbench would show first (issue 16 item 11). */
+static void
+test_run_summary (void)
+{
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("zw-summary-XXXXXX", NULL);
+  g_auto (ZwRun) run = { 0 };
+
+  zw_test_xrt_run (&run, "run", net, "--summary", "--profile", "--log-dir", dir, NULL);
+  g_test_message ("%s", run.out);
+  g_assert_cmpint (run.status, ==, 0);
+  const char *facts[] = { "WEIGHT", "FTMP", "liveness lower bound", "OCM option OPTION1 (asked: BEST_SCORE)",
+                          "Launches: 1", "Simulated time of the last forward", "The five slowest steps", "op 686",
+                          "yolov5s_time.txt" };
+  for (guint i = 0; i < G_N_ELEMENTS (facts); i++)
+    if (strstr (run.out, facts[i]) == NULL)
+      g_error ("the summary does not say \"%s\"", facts[i]);
+  /* the slowest steps come before where the files went */
+  g_assert_true (strstr (run.out, "slowest") < strstr (run.out, "Wrote"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/usability/cli/empty-dump-folder-says-empty", test_empty_dump_folder);
   g_test_add_func ("/usability/cli/md5-mismatch-names-no-md5", test_md5_names_the_option);
+  g_test_add_func ("/usability/cli/run-summary-says-what-the-workbench-shows", test_run_summary);
   return g_test_run ();
 }

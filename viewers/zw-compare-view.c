@@ -33,6 +33,8 @@ rows_top (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
   double y = MARGIN + LINE_H;               /* labels */
   if (cmp != NULL)
     y += 2 * LINE_H;                        /* totals */
+  if (cmp != NULL && (cmp->a_has_host_measured || cmp->b_has_host_measured))
+    y += LINE_H;                            /* measured host time, apart */
   if (dcmp != NULL)
     y += 7 * LINE_H + 6;                    /* deploy block: header + 6 facts */
   return y + 6 + ROW_H;                     /* column header */
@@ -196,6 +198,23 @@ zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare
                   cmp->options.tolerance * 100, cmp->options.min_delta_ms);
       zw_painter_text (&p, MARGIN, y + LINE_H, 0, 0, width - 2 * MARGIN, &dim, line);
       y += 2 * LINE_H;
+      if (cmp->a_has_host_measured || cmp->b_has_host_measured)
+        {
+          /* the dev host's clock: labelled, never compared (every figure above is simulated) */
+          char ma[64], mb[64];
+          if (cmp->a_has_host_measured)
+            g_snprintf (ma, sizeof ma, "%.6g ms", cmp->a_host_measured_ms);
+          else
+            g_strlcpy (ma, "–", sizeof ma);
+          if (cmp->b_has_host_measured)
+            g_snprintf (mb, sizeof mb, "%.6g ms", cmp->b_host_measured_ms);
+          else
+            g_strlcpy (mb, "–", sizeof mb);
+          g_snprintf (line, sizeof line,
+                      _("Times above are simulated. Host ops measured on this PC (not compared): A %s, B %s"), ma, mb);
+          zw_painter_text (&p, MARGIN, y, 0, 0, width - 2 * MARGIN, &dim, line);
+          y += LINE_H;
+        }
     }
   if (dcmp != NULL)
     {

@@ -10,7 +10,7 @@
 #define MARGIN 8.0
 #define TITLE_H 22.0
 #define RULER_H 22.0
-#define SUMMARY_H 76.0
+#define SUMMARY_H 92.0
 
 void
 zw_timing_state_init (ZwTimingState *state)
@@ -42,11 +42,12 @@ zw_timing_layout (const ZwProfile *profile, double **starts_out)
   g_return_val_if_fail (profile != NULL, 0);
 
   starts = g_new (double, MAX (profile->rows->len, 1u));
-  for (guint i = 0; i < profile->rows->len; i++)
+  for (guint pos = 0; pos < profile->rows->len; pos++)
     {
+      guint i = zw_profile_order_get (profile, pos);
       const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
-      /* Rows without a position follow the previous one (file order), as the vendor's
-       * text file has no start times. */
+      /* Rows without a position follow the previous one in execution order (the vendor's
+       * text file has no start times and lists its rows in its own order). */
       starts[i] = row->start_ms >= 0 ? row->start_ms : t;
       t = starts[i] + MAX (row->total_ms, 0.0);
       end = MAX (end, t);
@@ -56,6 +57,29 @@ zw_timing_layout (const ZwProfile *profile, double **starts_out)
   else
     g_free (starts);
   return end;
+}
+
+char *
+zw_timing_view_headline (const ZwProfile *profile)
+{
+  GString *s;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+  s = g_string_new (NULL);
+  g_string_append_printf (s, ngettext ("%s: %u row, %.6g ms", "%s: %u rows, %.6g ms", profile->rows->len),
+                          profile->network != NULL ? profile->network : _("time profile"), profile->rows->len,
+                          zw_timing_layout (profile, NULL));
+  if (profile->order_source == ZW_PROFILE_ORDER_INFERRED)
+    g_string_append_printf (s, " · %s", _("order inferred"));
+  if (profile->n_flagged > 0)
+    {
+      g_autofree char *flagged = g_strdup_printf (ngettext ("%u row cannot be (hard > total or a negative time)",
+                                                           "%u rows cannot be (hard > total or a negative time)",
+                                                           profile->n_flagged),
+                                                  profile->n_flagged);
+      g_string_append_printf (s, " · ⚠ %s", flagged);
+    }
+  return g_string_free (s, FALSE);
 }
 
 /* ---- geometry ---- */
@@ -362,6 +386,13 @@ draw_summary (ZwPainter *p, const Geo *g, int width, const ZwProfile *profile, Z
               profile->total_ms, profile->total_memcpy_ms, profile->total_hard_ms, profile->total_other_ms,
               profile->hardop_total_ms, profile->hardop_hard_ms);
   zw_painter_text (p, MARGIN, y, 0, 0, width - 2 * MARGIN, NULL, line);
+  if (profile->has_host_measured)
+    {
+      /* the dev host's clock: shown apart and labelled, in no total above */
+      g_snprintf (line, sizeof line, _("Host ops measured on this PC: %.6g ms (not simulated; in no total)"),
+                  profile->host_measured_ms);
+      zw_painter_text (p, MARGIN, y + 34, 0, 0, width - 2 * MARGIN, &dim, line);
+    }
   if (report != NULL)
     {
       double est = report->none_cost_ms;
@@ -420,10 +451,7 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
   ops = report != NULL ? zw_report_index_ops (report) : NULL;
 
   {
-    g_autofree char *title = g_strdup_printf (ngettext ("%s: %u row, %.6g ms", "%s: %u rows, %.6g ms",
-                                                        profile->rows->len),
-                                              profile->network != NULL ? profile->network : _("time profile"),
-                                              profile->rows->len, end);
+    g_autofree char *title = zw_timing_view_headline (profile);
     zw_painter_set_bold (&p, TRUE);
     zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width * 0.6, NULL, title);
     zw_painter_set_bold (&p, FALSE);
@@ -465,8 +493,9 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
       for (int k = 0; k < 3; k++)
         folded[l].cols[k] = g_array_new (FALSE, FALSE, sizeof (double));
     }
-  for (guint i = 0; i < profile->rows->len; i++)
+  for (guint pos = 0; pos < profile->rows->len; pos++)
     {
+      guint i = zw_profile_order_get (profile, pos);
       const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
       ZwTimingLane lane = zw_timing_row_lane (row);
       /* whole pixels: crisp edges, and the one-pixel gaps between bars stay background */
@@ -475,6 +504,14 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
       const GArray *members = row_members (row, launches);
       double parts[3];
 
+      if ((zw_profile_get_row_flags (profile, i) & ZW_PROFILE_ROW_IMPOSSIBLE) != 0 && b >= g.x0 - 1 && a <= g.x1 + 1)
+        {
+          /* a row that cannot be is marked, never drawn as if it were fine: a warning band
+           * in the lane's top padding over its bar (at least 3 px wide) */
+          zw_cairo_set_color (cr, &colors->warning);
+          cairo_rectangle (cr, a, g.lane_y[lane][0], MAX (b - a, 3.0), 3);
+          cairo_fill (cr);
+        }
       if (b < g.x0 - 1 || a > g.x1 + 1 || row->total_ms <= 0)
         continue;
       if (b - a < 3)
@@ -711,10 +748,36 @@ timing_data_new (const ZwProfile *profile, ZwDeployReport *report)
         g_array_append_vals (c->merge_from, r->merge_from->data, r->merge_from->len);
       c->backend = g_strdup (r->backend);
       c->start_ms = r->start_ms;
+      c->host_measured_ms = r->host_measured_ms;
     }
   /* the customop lines get their shape from the rows; then the file's own totals and
    * summary (the vendor's, when it has them) replace the recomputed ones */
   zw_profile_compute_totals (d->profile);
+  if (profile->order != NULL)
+    {
+      d->profile->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), profile->order->len);
+      g_array_append_vals (d->profile->order, profile->order->data, profile->order->len);
+    }
+  d->profile->order_source = profile->order_source;
+  if (report != NULL && profile->order_source == ZW_PROFILE_ORDER_INFERRED && report->ops->len > 0)
+    {
+      /* the run's network is known: its op order replaces the guess */
+      g_autofree gint64 *ids = g_new (gint64, report->ops->len);
+      g_autofree guint *by_index = g_new (guint, report->ops->len);
+      for (guint k = 0; k < report->ops->len; k++)
+        by_index[k] = k;
+      for (guint k = 0; k < report->ops->len; k++)
+        for (guint j = k; j > 0 && g_array_index (report->ops, ZwOpInfo, by_index[j - 1]).index
+                                     > g_array_index (report->ops, ZwOpInfo, by_index[j]).index; j--)
+          {
+            guint t = by_index[j];
+            by_index[j] = by_index[j - 1];
+            by_index[j - 1] = t;
+          }
+      for (guint k = 0; k < report->ops->len; k++)
+        ids[k] = g_array_index (report->ops, ZwOpInfo, by_index[k]).op_id;
+      zw_profile_order_by_network (d->profile, ids, report->ops->len);
+    }
   if (!profile->has_totals)
     goto totals_done;
   d->profile->has_totals = profile->has_totals;

@@ -6,8 +6,12 @@
  * ZwSelection) for merge members, ETM bytes and OCM outputs per op and the planner's estimate.
  *
  * Timeline: x = time.  A row is placed at its start_ms; rows without one (a vendor text
- * file) are laid end to end in file order (the vendor writes rows in its own order, not the
- * execution order).  Two lanes: "NPU" (HardOpNode rows / backend ZG330) and "Host" (the
+ * file) are laid end to end in execution order (profile->order: the network's when the
+ * report knows the ops, else inferred, and the title says "order inferred"; the vendor
+ * writes rows in its own order, Output first).  A row whose times cannot be (hard > total,
+ * a negative other time…) gets a warning-coloured band over its bar and is counted in the
+ * title.  Host ops' measured dev-host time is a separate, labelled summary line ("measured
+ * on this PC"), never in the headline or the bars.  Two lanes: "NPU" (HardOpNode rows / backend ZG330) and "Host" (the
  * rest); each bar is split into memcpy | hard | other, coloured with the style's WEIGHT
  * (hard), FTMP (memcpy) and INPUT (other) segment colours so the theme's dark variants apply.
  * A negative other time (the vendor's total - hard) draws nothing and the hard part is
@@ -55,6 +59,11 @@ typedef enum {
   ZW_TIMING_LANE_MERGED,
   ZW_TIMING_LANE_HOST,
 } ZwTimingLane;
+
+/* The drawing's title: network, rows, simulated end time, "order inferred" when the rows'
+ * execution order was guessed (zw-profile.h), and how many rows cannot be (a new string).
+ * The dev host's measured time is never in it. */
+char *zw_timing_view_headline (const ZwProfile *profile);
 
 /* Where the rows lie in time: @starts_out (may be NULL) receives a g_new array of
  * profile->rows->len start times (ms); returns the end of the last row. */

@@ -199,3 +199,9 @@ zw_json_depth (const cJSON *item, guint limit)
     return 0;
   return depth_rec (item, 0, limit);
 }
+
+void
+zw_set_arg_error (GError **error, GQuark domain, gint code, const char *func, const char *arg, const char *condition)
+{
+  g_set_error (error, domain, code, "%s: invalid argument \u201c%s\u201d: %s", func, arg, condition);
+}

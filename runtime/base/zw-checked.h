@@ -57,4 +57,21 @@ gboolean zw_range_inside (guint64 addr, guint64 size, guint64 base, guint64 capa
 /* Deepest nesting of arrays/objects in @item (0 for a scalar); stops counting at @limit + 1. */
 guint zw_json_depth (const cJSON *item, guint limit);
 
+/* Argument checks of public calls that take a GError: an invalid argument (NULL where an
+ * object is needed, a value out of its range) is a programmer's error, but the caller's
+ * error handling must still see it, so instead of g_return_val_if_fail (which leaves the
+ * GError unset) it fails with "FUNC: invalid argument “ARG”: CONDITION" in @domain/@code. */
+void zw_set_arg_error (GError **error, GQuark domain, gint code, const char *func, const char *arg,
+                       const char *condition);
+#define ZW_RETURN_VAL_IF_BAD_ARG(cond, arg, error, domain, code, val)                          \
+  G_STMT_START                                                                               \
+  {                                                                                          \
+    if (G_UNLIKELY (!(cond)))                                                                \
+      {                                                                                      \
+        zw_set_arg_error ((error), (domain), (code), G_STRFUNC, (arg), #cond);               \
+        return (val);                                                                        \
+      }                                                                                      \
+  }                                                                                          \
+  G_STMT_END
+
 G_END_DECLS

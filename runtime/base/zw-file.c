@@ -176,6 +176,25 @@ write_anonymous (const char *path, const char *contents, gsize length, int fault
       return fail_errno (error, path, saved);
     }
   g_snprintf (proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+  /* a new file gets its name in one step; an existing one is replaced by a rename from a
+   * name given only for that instant */
+  if (linkat (AT_FDCWD, proc_path, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+    {
+      close (fd);
+      return TRUE;
+    }
+  if (errno != EEXIST)
+    {
+      int saved = errno;
+      if (saved == ENOENT && !g_file_test ("/proc/self/fd", G_FILE_TEST_IS_DIR))
+        {
+          close (fd);
+          *unsupported = TRUE;
+          return FALSE;
+        }
+      close (fd);
+      return fail_errno (error, path, saved);
+    }
   for (guint attempt = 0;; attempt++)
     {
       g_autofree char *tmp = g_strdup_printf ("%s.zw-%08x", path, g_random_int ());

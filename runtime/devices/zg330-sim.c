@@ -186,6 +186,7 @@ typedef struct {
   XrtMemChunk      *timer_chunk;
   XrtMemChunk      *profiler_chunk;
   gboolean          have_launch;
+  guint64           n_launches;        /* launches run since open (Zg330LaunchStats.seq) */
   Zg330LaunchStats  last;
 } Zg330Sim;
 
@@ -755,6 +756,7 @@ sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 s
   stats.host_sync_cycles = stats.merged ? 0 : zg330_timing_host_sync_cycles (sim->profile);
   stats.icore_ms = zg330_timing_cycles_to_ms (sim->profile, stats.icore_cycles);
   stats.host_sync_ms = zg330_timing_cycles_to_ms (sim->profile, stats.host_sync_cycles);
+  stats.seq = ++sim->n_launches;
   sim->last = stats;
   sim->have_launch = TRUE;
   return ok;

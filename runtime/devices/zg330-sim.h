@@ -101,6 +101,8 @@ typedef struct {
  * @icore_ms: @icore_cycles in ms (= zg330_device_calc_time()).  @host_sync_ms: likewise.
  * @work: the hardops' work summed.  @stamps_dropped: layer records that did not fit in
  * the timer (or profiler) chunk.  @failed: a hardop failed (the launch stopped there).
+ * @seq: the launch's number since the device opened (1, 2, …): a backend that stopped a
+ * launch at a sync point knows from it whether anything else ran on the board since.
  */
 typedef struct {
   guint64     addr;
@@ -116,6 +118,7 @@ typedef struct {
   Zg330OpWork work;
   guint       stamps_dropped;
   gboolean    failed;
+  guint64     seq;
 } Zg330LaunchStats;
 
 /* ---- the simulator -------------------------------------------------------- */

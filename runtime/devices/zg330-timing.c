@@ -1,5 +1,6 @@
 /* zg330-timing.c — device profile (load, validate, set, save) and the timing model. */
 #include "devices/zg330-timing.h"
+#include "base/zw-file.h"
 
 #include <math.h>
 #include <string.h>
@@ -64,6 +65,47 @@ static const Field fields[] = {
      "tiles."),
   F ("fpga_version", fpga_version, FIELD_HEX32, 0, TWO_POW_32 - 1,
      "value of the version register 0x1C, as a \"0x\" hex string."),
+  /* The board's host CPU and the DetPostZG IP: the host-op cost model
+   * (backends/host/host-cost.h).  Each doc says why the figure is what it is. */
+  F ("host_cpu_cores", host_cpu_cores, FIELD_UINT, 1, 256,
+     "cores of the board's host CPU (an ARM application processor). Why 4: the manuals name "
+     "no host CPU; the vendor's Buyi board (socket URL \"ql100aiu\" in the icraft-run manual, "
+     "an FMQL100TAI) has a quad Cortex-A7 and the ZG330 board is assumed alike. Cast and Resize "
+     "spread their elements over the cores; copies are memory bound and use one."),
+  F ("host_cpu_clock_hz", host_cpu_clock_hz, FIELD_DOUBLE, 1e6, 1e10,
+     "clock of the host CPU in Hz. Why 1 GHz: the Cortex-A7 of the Buyi board's processor "
+     "runs at up to 1 GHz (assumed for ZG330's host)."),
+  F ("host_op_fixed_us", host_op_fixed_us, FIELD_DOUBLE, 0, 1e6,
+     "microseconds every host op costs on top of its work. Why 20: dispatch through the "
+     "runtime, a tensor allocation and cold caches on a 1 GHz in-order core are tens of "
+     "microseconds (assumed order of magnitude)."),
+  F ("host_copy_bytes_per_cycle", host_copy_bytes_per_cycle, FIELD_DOUBLE, 1e-3, 1e3,
+     "memcpy bytes per host CPU cycle on one core (Input, Output, reading DetPostZG's boxes "
+     "back). Why 2: a Cortex-A7 copies about 2 GB/s over its 32-bit DDR3 at 1 GHz (assumed)."),
+  F ("host_cast_bytes_per_cycle", host_cast_bytes_per_cycle, FIELD_DOUBLE, 1e-3, 1e3,
+     "Cast: input + output bytes per host CPU cycle on one core. Why 0.5: the scalar rescale "
+     "loop (load, multiply in double, round, clamp, store) takes about 4 cycles per int8 "
+     "element, 2 bytes in and out (assumed)."),
+  F ("host_resize_nearest_cycles_per_element", host_resize_nearest_cycles_per_element,
+     FIELD_DOUBLE, 0, 1e6,
+     "Resize (nearest): host CPU cycles per output element on one core. Why 4: an index, a "
+     "load and a store per element (assumed)."),
+  F ("host_resize_bilinear_cycles_per_element", host_resize_bilinear_cycles_per_element,
+     FIELD_DOUBLE, 0, 1e6,
+     "Resize (bilinear): host CPU cycles per output element on one core. Why 16: four loads, "
+     "three interpolations and a rounding per element (assumed)."),
+  F ("detpost_clock_hz", detpost_clock_hz, FIELD_DOUBLE, 1e6, 1e10,
+     "clock of the DetPostZG post-processing IP (programmable logic next to the NPU). Why "
+     "250 MHz: a usual fabric clock for such an IP (assumed; not public)."),
+  F ("detpost_fixed_cycles", detpost_fixed_cycles, FIELD_U64, 0, 1e9,
+     "DetPostZG IP cycles per call before its first candidate. Why 2000: register "
+     "programming read back and the start handshake (assumed order of magnitude)."),
+  F ("detpost_cycles_per_anchor", detpost_cycles_per_anchor, FIELD_DOUBLE, 0, 1e6,
+     "DetPostZG IP cycles per anchor candidate (cell x anchor) compared. Why 1: the IP "
+     "streams the heads and compares one candidate per cycle (assumed pipelined)."),
+  F ("detpost_cycles_per_box", detpost_cycles_per_box, FIELD_DOUBLE, 0, 1e6,
+     "DetPostZG IP cycles per box record written. Why 12: a 96-byte record (the real "
+     "yolov5s) over a 64-bit AXI bus is 12 beats (assumed)."),
 };
 
 #undef F
@@ -81,14 +123,21 @@ static const char *const builtin_assumptions[] = {
   "hardop_fixed_cycles, launch_cycles and host_sync_us are assumed orders of magnitude, "
   "not measurements.",
   "tile_bytes (4096) is assumed: the hardware's tile size is not public.",
+  "The manuals name no host CPU: the board's host is assumed to be the Buyi board's, a quad "
+  "Cortex-A7 at 1 GHz (FMQL100TAI); host-op costs are assumed per-element figures for such a "
+  "core, not measurements.",
+  "DetPostZG's IP clock (250 MHz) and cycle counts are assumed: the IP's timing is not public.",
 };
 
 static const char general_doc[] =
   "Device profile of the simulated ZG330 board (mock://zg330). Per hardop: cycles = "
   "max(ceil(MACs / MACs per cycle), ceil(ETM bytes x clock / ETM bandwidth), ceil(OCM "
   "bytes x clock / OCM bandwidth)) + hardop_fixed_cycles; per launch: launch_cycles, plus "
-  "host_sync_us when the launch is not merged. Load another profile with "
-  "mock://zg330?profile=PATH.";
+  "host_sync_us when the launch is not merged. Host ops (Input, Output, Cast, Resize) cost "
+  "host_op_fixed_us plus their work on the host CPU (bytes / bytes per cycle, or elements x "
+  "cycles per element, at host_cpu_clock_hz); DetPostZG costs its IP's cycles (fixed + per "
+  "anchor candidate + per box, at detpost_clock_hz) plus the host's fixed cost and reading "
+  "the boxes back. Load another profile with mock://zg330?profile=PATH.";
 
 /* ---- profile lifetime ------------------------------------------------------------ */
 
@@ -120,6 +169,17 @@ zg330_profile_new_builtin (void)
   p->host_sync_us = 25.0;
   p->tile_bytes = 4096;
   p->fpga_version = 0x03300100;
+  p->host_cpu_cores = 4;
+  p->host_cpu_clock_hz = 1e9;
+  p->host_op_fixed_us = 20.0;
+  p->host_copy_bytes_per_cycle = 2.0;
+  p->host_cast_bytes_per_cycle = 0.5;
+  p->host_resize_nearest_cycles_per_element = 4.0;
+  p->host_resize_bilinear_cycles_per_element = 16.0;
+  p->detpost_clock_hz = 250e6;
+  p->detpost_fixed_cycles = 2000;
+  p->detpost_cycles_per_anchor = 1.0;
+  p->detpost_cycles_per_box = 12.0;
   p->assumptions = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < G_N_ELEMENTS (builtin_assumptions); i++)
     g_ptr_array_add (p->assumptions, g_strdup (builtin_assumptions[i]));
@@ -579,7 +639,7 @@ zg330_profile_save (const Zg330Profile *profile, const char *path, GError **erro
 
   g_return_val_if_fail (profile != NULL && path != NULL, FALSE);
   text = zg330_profile_to_json (profile);
-  if (!g_file_set_contents (path, text, -1, &local))
+  if (!zw_file_set_contents (path, text, -1, &local))
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE, "%s: cannot write the device profile: %s",
                    path, local->message);

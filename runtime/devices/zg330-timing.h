@@ -48,6 +48,18 @@ G_BEGIN_DECLS
  * @tile_bytes: bytes per tile for the read/write tile counters when a hardop does not
  *   report its tiles.
  * @fpga_version: value of the version register (0x1C).
+ * @host_cpu_cores, @host_cpu_clock_hz: the board's host CPU (the ARM application processor
+ *   that runs the HostBackend's ops), for the host-op cost model (backends/host/host-cost.h).
+ * @host_op_fixed_us: what every host op costs on top of its work (dispatch, allocation).
+ * @host_copy_bytes_per_cycle: memcpy throughput of one host core (Input, Output, reading
+ *   DetPostZG's boxes back).
+ * @host_cast_bytes_per_cycle: Cast throughput (input + output bytes) of one host core.
+ * @host_resize_nearest_cycles_per_element, @host_resize_bilinear_cycles_per_element:
+ *   Resize cost per output element on one host core.
+ * @detpost_clock_hz: clock of the DetPostZG post-processing IP.
+ * @detpost_fixed_cycles: the IP's start-up per call.  @detpost_cycles_per_anchor: per
+ *   anchor candidate (cell x anchor) it compares.  @detpost_cycles_per_box: per box record
+ *   it writes.
  * @assumptions: strings: which figures are assumed and why.
  */
 typedef struct {
@@ -69,6 +81,17 @@ typedef struct {
   double     host_sync_us;
   guint64    tile_bytes;
   guint32    fpga_version;
+  guint      host_cpu_cores;
+  double     host_cpu_clock_hz;
+  double     host_op_fixed_us;
+  double     host_copy_bytes_per_cycle;
+  double     host_cast_bytes_per_cycle;
+  double     host_resize_nearest_cycles_per_element;
+  double     host_resize_bilinear_cycles_per_element;
+  double     detpost_clock_hz;
+  guint64    detpost_fixed_cycles;
+  double     detpost_cycles_per_anchor;
+  double     detpost_cycles_per_box;
   GPtrArray *assumptions;
 } Zg330Profile;
 

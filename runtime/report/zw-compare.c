@@ -150,6 +150,24 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
       }
   c->delta_ms = c->b_total_ms - c->a_total_ms;
   c->ratio = ratio_of (c->a_total_ms, c->b_total_ms);
+  for (guint i = 0; i < a->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (a->rows, i);
+      if (r->host_measured_ms >= 0)
+        {
+          c->a_has_host_measured = TRUE;
+          c->a_host_measured_ms += r->host_measured_ms;
+        }
+    }
+  for (guint i = 0; i < b->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (b->rows, i);
+      if (r->host_measured_ms >= 0)
+        {
+          c->b_has_host_measured = TRUE;
+          c->b_host_measured_ms += r->host_measured_ms;
+        }
+    }
   return c;
 }
 

@@ -5,7 +5,9 @@
  * matches by op id alone).  A repeated op id matches its n-th occurrence to the n-th.
  * For each pair: delta = B - A and ratio = B / A (total, hard, memcpy, other); a regression
  * is ratio > 1 + tolerance and delta > min_delta_ms (an improvement the mirror image).
- * Rows appear in A's order; rows only in B follow, in B's order.
+ * Rows appear in A's order; rows only in B follow, in B's order.  Only simulated times are
+ * compared (the board's timer and the host-op cost model); the dev host's measured time of
+ * host ops is summed apart (a_host_measured_ms …) so a view can show it, labelled, beside.
  *
  * Deploy reports: FTMP bytes, OCM bytes (chunks placed in OCM), launches, hardops, the
  * OCM option asked and chosen, and the planner's estimated time of the chosen option.
@@ -57,6 +59,10 @@ typedef struct {
   double a_total_ms, b_total_ms, delta_ms, ratio;     /* sums of the rows' totals */
   double a_hard_ms, b_hard_ms;
   guint n_matched, n_only_a, n_only_b, n_regressions, n_improvements;
+  /* the dev host's measured time of host ops (ZwProfileRow.host_measured_ms), summed per
+   * side for a labelled line; never in the rows, deltas, ratios or verdicts above */
+  gboolean a_has_host_measured, b_has_host_measured;
+  double a_host_measured_ms, b_host_measured_ms;
 } ZwProfileCompare;
 
 /* zw_profile_compare: @options may be NULL (defaults). */

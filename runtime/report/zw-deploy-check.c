@@ -51,6 +51,43 @@ check_overlaps (GArray *spans, const char *memory, GError **error)
   return TRUE;
 }
 
+/* userConnectNetwork: a zero-copy value lives in the user's chunk at its compiler-chunk
+ * offset; a staged one has a home of its own, apart from the user's chunk it is copied
+ * from or to. Both: the user's chunk holds the value. */
+static gboolean
+check_connections (const ZwDeployReport *r, GError **error)
+{
+  for (guint i = 0; i < r->connections->len; i++)
+    {
+      const ZwConnectionInfo *c = &g_array_index (r->connections, ZwConnectionInfo, i);
+      const ZwValueInfo *v = NULL;
+      const char *why = NULL;
+
+      for (guint k = 0; k < r->values->len && v == NULL; k++)
+        if (g_array_index (r->values, ZwValueInfo, k).v_id == c->v_id)
+          v = &g_array_index (r->values, ZwValueInfo, k);
+      if (v == NULL || v->segment != c->segment || v->byte_size != c->byte_size)
+        why = "is not an INPUT or OUTPUT value of that size in the report's values";
+      else if (r->segments[ZW_SEGMENT_FTMP].phy_size > 0 && v->phy_addr != c->home_addr)
+        why = "home_addr is not the value's phy_addr";
+      else if (!c->staged && (c->home_addr != c->user_addr + c->chunk_offset
+                              || !zw_range_inside (c->home_addr, c->byte_size, c->user_addr, c->user_size)))
+        why = "is zero-copy but does not live in the user's chunk at its chunk offset";
+      else if (c->staged && c->user_size < c->byte_size)
+        why = "is staged into a user chunk smaller than the value";
+      else if (c->staged && c->home_addr < c->user_addr + c->user_size && c->user_addr < c->home_addr + c->byte_size)
+        why = "is staged but its home overlaps the user's chunk";
+      if (why != NULL)
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                       "connections[%u]: v_id %" G_GINT64_FORMAT " (user chunk 0x%" G_GINT64_MODIFIER "x +%" G_GUINT64_FORMAT
+                       ", home 0x%" G_GINT64_MODIFIER "x) %s", i, c->v_id, c->user_addr, c->user_size, c->home_addr, why);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **error)
 {
@@ -139,6 +176,8 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
       out->n_ocm_values = ocm->len;
     }
   if (!check_overlaps (etm, "ETM", error) || !check_overlaps (ocm, "OCM", error))
+    return FALSE;
+  if (!check_connections (r, error))
     return FALSE;
 
   /* The liveness lower bound of FTMP, from the chunks that stay in ETM. */

@@ -19,7 +19,9 @@ typedef struct {
  *    compiler chunk share by design: a concat's inputs live in its output);
  *  - every value lies inside its segment (logic and, after apply, physical), OCM values
  *    inside the OCM;
- *  - FTMP >= the liveness lower bound, and live OCM bytes <= the OCM capacity.
+ *  - FTMP >= the liveness lower bound, and live OCM bytes <= the OCM capacity;
+ *  - every userConnectNetwork connection: zero-copy ones live in the user's chunk at their
+ *    compiler-chunk offset, staged ones have a home apart from the user's chunk.
  * The first violation fails with ZW_REPORT_ERROR_FORMAT naming the v_ids, addresses and
  * op indices. @out (nullable) receives the figures. */
 gboolean zw_deploy_report_check (const ZwDeployReport *report, ZwDeployCheck *out, GError **error);

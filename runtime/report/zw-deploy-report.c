@@ -110,6 +110,7 @@ zw_deploy_report_new (void)
   r->launches = struct_array (sizeof (ZwLaunch), launch_clear);
   r->chunks = struct_array (sizeof (ZwChunkInfo), chunk_clear);
   r->ocm_options = struct_array (sizeof (ZwOcmOptionResult), option_clear);
+  r->connections = g_array_new (FALSE, TRUE, sizeof (ZwConnectionInfo));
   r->merge_hardop = TRUE;
   r->etm_optimize = TRUE;
   r->ocm_requested = r->ocm_chosen = ZW_OCM_BEST_SCORE;
@@ -139,6 +140,7 @@ zw_deploy_report_unref (ZwDeployReport *r)
   g_array_unref (r->hardops);
   g_array_unref (r->launches);
   g_array_unref (r->chunks);
+  g_array_unref (r->connections);
   g_array_unref (r->ocm_options);
   g_free (r);
 }
@@ -339,12 +341,31 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
       cJSON_AddItemToObject (o, "v_ids", json_int64s (c->v_ids));
       cJSON_AddItemToArray (arr, o);
     }
+  arr = cJSON_AddArrayToObject (root, "connections");
+  for (guint i = 0; i < r->connections->len; i++)
+    {
+      const ZwConnectionInfo *c = &g_array_index (r->connections, ZwConnectionInfo, i);
+      o = cJSON_CreateObject ();
+      NUM (o, "v_id", c->v_id);
+      cJSON_AddStringToObject (o, "segment", zw_segment_type_to_string (c->segment));
+      cJSON_AddStringToObject (o, "mode", c->staged ? "staged" : "zero-copy");
+      NUM (o, "user_addr", c->user_addr);
+      NUM (o, "user_size", c->user_size);
+      NUM (o, "home_addr", c->home_addr);
+      NUM (o, "byte_size", c->byte_size);
+      NUM (o, "chunk", c->chunk);
+      NUM (o, "chunk_offset", c->chunk_offset);
+      cJSON_AddItemToArray (arr, o);
+    }
   o = cJSON_AddObjectToObject (root, "etm");
   NUM (o, "ftmp_bytes", r->ftmp_bytes);
   NUM (o, "lower_bound", r->lower_bound);
   NUM (o, "sum_of_chunks", r->sum_of_chunks);
   STR (o, "method", r->etm_method);
   NUM (o, "seconds", r->etm_seconds);
+  NUM (o, "work", r->etm_work);
+  NUM (o, "work_budget", r->etm_work_budget);
+  BOOL (o, "time_limit_hit", r->etm_time_limit_hit);
   o = cJSON_AddObjectToObject (root, "ocm");
   NUM (o, "capacity", r->ocm_capacity);
   NUM (o, "none_cost_ms", r->none_cost_ms);
@@ -748,6 +769,43 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
             break;
         }
     }
+  if (cJSON_GetObjectItem (root, "connections") != NULL
+      && (arr = rd_typed (&rd, root, "report", "connections", TRUE)))
+    {
+      i = 0;
+      cJSON_ArrayForEach (it, arr)
+        {
+          ZwConnectionInfo c = { 0 };
+          g_autofree char *seg = NULL, *mode = NULL;
+          g_snprintf (path, sizeof path, "connections[%u]", i++);
+          c.v_id = rd_i64 (&rd, it, path, "v_id");
+          seg = rd_str (&rd, it, path, "segment");
+          mode = rd_str (&rd, it, path, "mode");
+          c.user_addr = rd_u64 (&rd, it, path, "user_addr");
+          c.user_size = rd_u64 (&rd, it, path, "user_size");
+          c.home_addr = rd_u64 (&rd, it, path, "home_addr");
+          c.byte_size = rd_u64 (&rd, it, path, "byte_size");
+          c.chunk = rd_i64 (&rd, it, path, "chunk");
+          c.chunk_offset = rd_u64 (&rd, it, path, "chunk_offset");
+          if (rd.failed)
+            break;
+          if (!zw_segment_type_from_string (seg, &c.segment)
+              || (c.segment != ZW_SEGMENT_INPUT && c.segment != ZW_SEGMENT_OUTPUT))
+            {
+              g_autofree char *msg = g_strdup_printf ("field \"segment\" must be INPUT or OUTPUT, got \"%s\"", seg);
+              reader_fail (&rd, path, msg);
+              break;
+            }
+          if (strcmp (mode, "staged") != 0 && strcmp (mode, "zero-copy") != 0)
+            {
+              g_autofree char *msg = g_strdup_printf ("field \"mode\" must be \"zero-copy\" or \"staged\", got \"%s\"", mode);
+              reader_fail (&rd, path, msg);
+              break;
+            }
+          c.staged = strcmp (mode, "staged") == 0;
+          g_array_append_val (r->connections, c);
+        }
+    }
   if ((o = rd_typed (&rd, root, "report", "etm", FALSE)))
     {
       r->ftmp_bytes = rd_u64 (&rd, o, "etm", "ftmp_bytes");
@@ -755,6 +813,13 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
       r->sum_of_chunks = rd_u64 (&rd, o, "etm", "sum_of_chunks");
       r->etm_method = rd_str (&rd, o, "etm", "method");
       r->etm_seconds = rd_num (&rd, o, "etm", "seconds");
+      /* optional: reports written before the planner counted its work lack them */
+      if (cJSON_GetObjectItemCaseSensitive (o, "work"))
+        r->etm_work = rd_u64 (&rd, o, "etm", "work");
+      if (cJSON_GetObjectItemCaseSensitive (o, "work_budget"))
+        r->etm_work_budget = rd_u64 (&rd, o, "etm", "work_budget");
+      if (cJSON_GetObjectItemCaseSensitive (o, "time_limit_hit"))
+        r->etm_time_limit_hit = rd_bool (&rd, o, "etm", "time_limit_hit");
     }
   if ((o = rd_typed (&rd, root, "report", "ocm", FALSE)))
     {

@@ -22,7 +22,11 @@
  *   "launches": [ { "op_id", "merge_from": [..], "layer_count", "first", "last" } ],
  *   "chunks":   [ { "id", "size", "first", "last", "ftmp_offset", "in_ocm", "ocm_addr", "eligible",
  *                   "v_ids": [..] } ],
- *   "etm":      { "ftmp_bytes", "lower_bound", "sum_of_chunks", "method", "seconds" },
+ *   "etm":      { "ftmp_bytes", "lower_bound", "sum_of_chunks", "method", "seconds",
+ *                 "work", "work_budget", "time_limit_hit" },  // the last three optional on reading
+ *   "connections": [ { "v_id", "segment": "INPUT"|"OUTPUT", "mode": "zero-copy"|"staged",
+ *                   "user_addr", "user_size", "home_addr", "byte_size", "chunk", "chunk_offset" } ],
+ *                  // userConnectNetwork; optional on reading (none)
  *   "ocm":      { "capacity", "none_cost_ms", "chosen",
  *                 "options": [ { "option", "cost_ms", "bytes", "peak_bytes", "seconds", "picks": [chunk ids] } ] }
  * }
@@ -156,6 +160,22 @@ typedef struct {
   GArray *picks;          /* gint64 chunk ids */
 } ZwOcmOptionResult;
 
+/* userConnectNetwork: a value exchanged with another network through the user's chunk.
+ * Zero-copy: the user's chunk is the home of the value's compiler chunk (home_addr ==
+ * user_addr + chunk_offset). Staged: the value has a home of its own (home_addr) and is
+ * copied from/to the user's chunk around the hardops that read/write it. */
+typedef struct {
+  gint64 v_id;
+  ZwSegmentType segment;  /* INPUT or OUTPUT */
+  gboolean staged;
+  guint64 user_addr;
+  guint64 user_size;
+  guint64 home_addr;
+  guint64 byte_size;
+  gint64 chunk;           /* compiler chunk id, -1 for none */
+  guint64 chunk_offset;
+} ZwConnectionInfo;
+
 typedef struct {
   gint ref_count;
   char *network_name;
@@ -181,10 +201,15 @@ typedef struct {
   guint64 lower_bound;
   guint64 sum_of_chunks;
   char *etm_method;
-  double etm_seconds;
+  double etm_seconds;     /* measured, shown only */
+  guint64 etm_work;       /* work units the ETM plan spent (deterministic) */
+  guint64 etm_work_budget;
+  gboolean etm_time_limit_hit;  /* an explicit time limit cut the search: the plan may
+                                 * differ from run to run */
   guint64 ocm_capacity;
   double none_cost_ms;
   GArray *ocm_options;    /* ZwOcmOptionResult, OPTION1..3 when computed */
+  GArray *connections;    /* ZwConnectionInfo */
 } ZwDeployReport;
 
 /* An empty report (arrays allocated, ready to fill). */

@@ -25,6 +25,11 @@ zw_deploy_report_to_text (const ZwDeployReport *r)
   g_string_append_printf (s, "\nETM: FTMP %" G_GUINT64_FORMAT " bytes, liveness lower bound %" G_GUINT64_FORMAT
                           ", sum of chunks %" G_GUINT64_FORMAT " (%s, %.3f s)\n", r->ftmp_bytes, r->lower_bound,
                           r->sum_of_chunks, r->etm_method ? r->etm_method : "", r->etm_seconds);
+  if (r->etm_work_budget > 0)
+    g_string_append_printf (s, "ETM plan work: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " work units\n",
+                            r->etm_work, r->etm_work_budget);
+  if (r->etm_time_limit_hit)
+    g_string_append (s, "ETM plan: time limit hit: the plan may differ from run to run\n");
   g_string_append_printf (s, "OCM: capacity %" G_GUINT64_FORMAT " bytes, estimated cost with no OCM %.4f ms\n",
                           r->ocm_capacity, r->none_cost_ms);
   for (guint i = 0; i < r->ocm_options->len; i++)
@@ -43,6 +48,16 @@ zw_deploy_report_to_text (const ZwDeployReport *r)
       for (guint k = 0; k < l->merge_from->len; k++)
         g_string_append_printf (s, "%s%" G_GINT64_FORMAT, k ? ", " : "", g_array_index (l->merge_from, gint64, k));
       g_string_append (s, "]\n");
+    }
+  if (r->connections->len > 0)
+    g_string_append_printf (s, "\nuserConnectNetwork connections: %u\n", r->connections->len);
+  for (guint i = 0; i < r->connections->len; i++)
+    {
+      const ZwConnectionInfo *c = &g_array_index (r->connections, ZwConnectionInfo, i);
+      g_string_append_printf (s, "  v_id %" G_GINT64_FORMAT " (%s, %" G_GUINT64_FORMAT " bytes): %s, user chunk 0x%08"
+                              G_GINT64_MODIFIER "x +%" G_GUINT64_FORMAT ", home 0x%08" G_GINT64_MODIFIER "x\n", c->v_id,
+                              zw_segment_type_to_string (c->segment), c->byte_size, c->staged ? "staged" : "zero-copy",
+                              c->user_addr, c->user_size, c->home_addr);
     }
   g_string_append (s, "\nv_id     segment  real  fake_from  ocm  logic_addr   phy_addr     bytes       life     chunk\n");
   for (guint i = 0; i < r->values->len; i++)

@@ -2,6 +2,7 @@
 #include "report/zw-profile.h"
 
 #include "base/zw-checked.h"
+#include "base/zw-file.h"
 
 #include <float.h>
 
@@ -84,6 +85,8 @@ zw_profile_free (ZwProfile *profile)
   if (!profile)
     return;
   g_free (profile->network);
+  g_clear_pointer (&profile->order, g_array_unref);
+  g_free (profile->flags);
   g_ptr_array_unref (profile->rows);
   g_ptr_array_unref (profile->customops);
   summary_clear (profile);
@@ -107,8 +110,245 @@ zw_profile_add_row (ZwProfile *profile, gint64 op_id, const char *op_type, const
   r->other_ms = other_ms;
   r->merge_from = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->start_ms = -1;
+  r->host_measured_ms = -1;
   g_ptr_array_add (profile->rows, r);
+  /* a row added after ordering runs last */
+  if (profile->order != NULL)
+    {
+      guint idx = profile->rows->len - 1;
+      g_array_append_val (profile->order, idx);
+    }
+  if (profile->flags != NULL)
+    {
+      profile->flags = g_renew (guint, profile->flags, profile->rows->len);
+      profile->flags[profile->rows->len - 1] = zw_profile_row_check (r);
+      profile->n_flagged += (profile->flags[profile->rows->len - 1] & ZW_PROFILE_ROW_IMPOSSIBLE) != 0;
+    }
   return r;
+}
+
+/* ---- row checks and execution order ------------------------------------------------ */
+
+guint
+zw_profile_row_check (const ZwProfileRow *row)
+{
+  guint f = 0;
+
+  g_return_val_if_fail (row != NULL, 0);
+  if (row->hard_ms > row->total_ms)
+    f |= ZW_PROFILE_ROW_HARD_OVER_TOTAL;
+  if (row->memcpy_ms + row->hard_ms > row->total_ms && !(f & ZW_PROFILE_ROW_HARD_OVER_TOTAL))
+    f |= ZW_PROFILE_ROW_PARTS_OVER_TOTAL;
+  if (row->other_ms < 0)
+    f |= ZW_PROFILE_ROW_NEGATIVE_OTHER;
+  if (row->total_ms < 0 || row->memcpy_ms < 0 || row->hard_ms < 0)
+    f |= ZW_PROFILE_ROW_NEGATIVE_TIME;
+  return f;
+}
+
+void
+zw_profile_check_rows (ZwProfile *profile)
+{
+  guint *old;
+
+  g_return_if_fail (profile != NULL);
+  old = profile->flags;
+  profile->flags = g_new0 (guint, MAX (profile->rows->len, 1u));
+  profile->n_flagged = 0;
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      profile->flags[i] = zw_profile_row_check (g_ptr_array_index (profile->rows, i))
+                          | (old != NULL ? old[i] & ZW_PROFILE_ROW_NOT_IN_NETWORK : 0);
+      profile->n_flagged += (profile->flags[i] & ZW_PROFILE_ROW_IMPOSSIBLE) != 0;
+    }
+  g_free (old);
+}
+
+guint
+zw_profile_get_row_flags (const ZwProfile *profile, guint index)
+{
+  g_return_val_if_fail (profile != NULL, 0);
+  return profile->flags != NULL && index < profile->rows->len ? profile->flags[index] : 0;
+}
+
+static const char *const order_names[] = { "recorded", "network", "inferred" };
+
+const char *
+zw_profile_order_source_to_string (ZwProfileOrderSource source)
+{
+  g_return_val_if_fail ((guint) source < G_N_ELEMENTS (order_names), NULL);
+  return order_names[source];
+}
+
+guint
+zw_profile_order_get (const ZwProfile *profile, guint pos)
+{
+  g_return_val_if_fail (profile != NULL, pos);
+  if (profile->order == NULL || pos >= profile->order->len)
+    return pos;
+  return g_array_index (profile->order, guint, pos);
+}
+
+typedef struct {
+  guint index;     /* row index */
+  double key1;     /* stage, network position or start time */
+  gint64 key2;     /* op id within a stage */
+} OrderKey;
+
+static gint
+order_key_cmp (gconstpointer a, gconstpointer b)
+{
+  const OrderKey *x = a, *y = b;
+
+  if (x->key1 != y->key1)
+    return x->key1 < y->key1 ? -1 : 1;
+  if (x->key2 != y->key2)
+    return x->key2 < y->key2 ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void
+order_set (ZwProfile *p, GArray *keys, ZwProfileOrderSource source)
+{
+  g_array_sort (keys, order_key_cmp);
+  g_clear_pointer (&p->order, g_array_unref);
+  p->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), keys->len);
+  for (guint i = 0; i < keys->len; i++)
+    g_array_append_val (p->order, g_array_index (keys, OrderKey, i).index);
+  p->order_source = source;
+}
+
+static gboolean
+type_is (const ZwProfileRow *r, const char *node)
+{
+  return g_str_equal (r->op_type, node) || (g_str_has_suffix (node, "Node")
+                                            && strlen (r->op_type) + 4 == strlen (node)
+                                            && strncmp (r->op_type, node, strlen (r->op_type)) == 0);
+}
+
+static gboolean is_hardop (const ZwProfileRow *r);
+
+/* The inferred stage of a row (rules in the header). */
+static gint
+infer_stage (const ZwProfileRow *r, gint64 first_hardop)
+{
+  gboolean custom = g_str_has_prefix (r->op_type, "customop::");
+
+  if (type_is (r, "icraft::xir::InputNode"))
+    return 0;
+  if (type_is (r, "icraft::xir::OutputNode"))
+    return 5;
+  if (is_hardop (r))
+    return r->has_io_process && r->is_io_process ? 2 : 3;
+  if (custom)
+    return g_str_has_prefix (r->op_type, "customop::ImageMake") || (r->has_io_process && r->is_io_process) ? 2 : 4;
+  if (r->has_io_process && r->is_io_process)
+    return 2;
+  return r->op_id < first_hardop ? 1 : 4;
+}
+
+void
+zw_profile_order_infer (ZwProfile *profile)
+{
+  g_autoptr (GArray) keys = NULL;
+  gint64 first_hardop = G_MAXINT64;
+
+  g_return_if_fail (profile != NULL);
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      if (is_hardop (r))
+        first_hardop = MIN (first_hardop, r->op_id);
+    }
+  keys = g_array_new (FALSE, FALSE, sizeof (OrderKey));
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      OrderKey k = { i, infer_stage (r, first_hardop), r->op_id };
+      g_array_append_val (keys, k);
+    }
+  order_set (profile, keys, ZW_PROFILE_ORDER_INFERRED);
+}
+
+void
+zw_profile_order_recorded (ZwProfile *profile)
+{
+  g_autoptr (GArray) keys = NULL;
+  gboolean all_start = TRUE;
+
+  g_return_if_fail (profile != NULL);
+  for (guint i = 0; i < profile->rows->len && all_start; i++)
+    all_start = ((const ZwProfileRow *) g_ptr_array_index (profile->rows, i))->start_ms >= 0;
+  keys = g_array_new (FALSE, FALSE, sizeof (OrderKey));
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      /* ties keep row order */
+      OrderKey k = { i, all_start ? r->start_ms : 0, 0 };
+      g_array_append_val (keys, k);
+    }
+  order_set (profile, keys, ZW_PROFILE_ORDER_RECORDED);
+}
+
+guint
+zw_profile_order_by_network (ZwProfile *profile, const gint64 *op_ids, guint n_ops)
+{
+  g_autoptr (GHashTable) pos = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GArray) keys = NULL;
+  g_autoptr (ZwProfile) inferred = NULL;
+  g_autofree guint *inferred_pos = NULL;
+  guint placed = 0;
+
+  g_return_val_if_fail (profile != NULL && (op_ids != NULL || n_ops == 0), 0);
+  for (guint i = 0; i < n_ops; i++)
+    if (!g_hash_table_contains (pos, &op_ids[i]))
+      g_hash_table_insert (pos, (gpointer) &op_ids[i], GUINT_TO_POINTER (i + 1));
+  /* rows the network does not know go after the rest, in their inferred order */
+  inferred = zw_profile_new (NULL);
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      ZwProfileRow *c = zw_profile_add_row (inferred, r->op_id, r->op_type, r->op_name, r->total_ms, r->memcpy_ms,
+                                            r->hard_ms, r->other_ms);
+      c->has_io_process = r->has_io_process;
+      c->is_io_process = r->is_io_process;
+    }
+  zw_profile_order_infer (inferred);
+  inferred_pos = g_new0 (guint, MAX (profile->rows->len, 1u));
+  for (guint k = 0; k < inferred->order->len; k++)
+    inferred_pos[g_array_index (inferred->order, guint, k)] = k;
+  if (profile->flags == NULL)
+    zw_profile_check_rows (profile);
+
+  keys = g_array_new (FALSE, FALSE, sizeof (OrderKey));
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      gint64 id = r->merge_from->len > 0 ? g_array_index (r->merge_from, gint64, 0) : r->op_id;
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (pos, &id));
+      OrderKey k = { i, 0, 0 };
+
+      if (at == 0)
+        at = GPOINTER_TO_UINT (g_hash_table_lookup (pos, &r->op_id));
+      if (at != 0)
+        {
+          k.key1 = at;
+          placed++;
+          profile->flags[i] &= ~(guint) ZW_PROFILE_ROW_NOT_IN_NETWORK;
+        }
+      else
+        {
+          k.key1 = (double) n_ops + 1;
+          k.key2 = inferred_pos[i];
+          profile->flags[i] |= ZW_PROFILE_ROW_NOT_IN_NETWORK;
+        }
+      g_array_append_val (keys, k);
+    }
+  profile->n_flagged = 0;
+  for (guint i = 0; i < profile->rows->len; i++)
+    profile->n_flagged += (profile->flags[i] & ZW_PROFILE_ROW_IMPOSSIBLE) != 0;
+  order_set (profile, keys, ZW_PROFILE_ORDER_NETWORK);
+  return placed;
 }
 
 static ZwProfileCustomop *
@@ -222,6 +462,20 @@ zw_profile_compute_totals (ZwProfile *profile)
   profile->summary[ZW_PROFILE_SUMMARY_CPU].time_ms = cpu;
   profile->summary[ZW_PROFILE_SUMMARY_CPU].device = g_strdup ("Null");
   profile->has_summary = TRUE;
+
+  /* the dev host's measured time: summed apart, in no simulated figure above */
+  profile->has_host_measured = FALSE;
+  profile->host_measured_ms = 0;
+  for (guint i = 0; i < profile->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (profile->rows, i);
+      if (r->host_measured_ms >= 0)
+        {
+          profile->has_host_measured = TRUE;
+          profile->host_measured_ms += r->host_measured_ms;
+        }
+    }
+  zw_profile_check_rows (profile);
 }
 
 const char *
@@ -322,7 +576,47 @@ profile_copy (const ZwProfile *src)
       g_array_append_vals (c->merge_from, r->merge_from->data, r->merge_from->len);
       c->backend = g_strdup (r->backend);
       c->start_ms = r->start_ms;
+      c->host_measured_ms = r->host_measured_ms;
     }
+  if (src->order != NULL)
+    {
+      p->order = g_array_sized_new (FALSE, FALSE, sizeof (guint), src->order->len);
+      g_array_append_vals (p->order, src->order->data, src->order->len);
+    }
+  p->order_source = src->order_source;
+  if (src->flags != NULL)
+    p->flags = g_memdup2 (src->flags, sizeof (guint) * MAX (src->rows->len, 1u));
+  p->n_flagged = src->n_flagged;
+  return p;
+}
+
+ZwProfile *
+zw_profile_copy (const ZwProfile *src)
+{
+  ZwProfile *p;
+
+  g_return_val_if_fail (src != NULL, NULL);
+  p = profile_copy (src);
+  p->has_totals = src->has_totals;
+  p->total_ms = src->total_ms;
+  p->total_memcpy_ms = src->total_memcpy_ms;
+  p->total_hard_ms = src->total_hard_ms;
+  p->total_other_ms = src->total_other_ms;
+  p->hardop_total_ms = src->hardop_total_ms;
+  p->hardop_hard_ms = src->hardop_hard_ms;
+  for (guint i = 0; i < src->customops->len; i++)
+    {
+      const ZwProfileCustomop *c = g_ptr_array_index (src->customops, i);
+      customop_add (p, c->name, c->total_ms, c->hard_ms);
+    }
+  p->has_summary = src->has_summary;
+  for (guint k = 0; k < ZW_PROFILE_N_SUMMARY; k++)
+    {
+      p->summary[k].time_ms = src->summary[k].time_ms;
+      p->summary[k].device = g_strdup (src->summary[k].device);
+    }
+  p->has_host_measured = src->has_host_measured;
+  p->host_measured_ms = src->host_measured_ms;
   return p;
 }
 
@@ -450,6 +744,8 @@ write_json (const ZwProfile *p)
         cJSON_AddStringToObject (o, "backend", r->backend);
       if (r->start_ms >= 0)
         json_add_time (o, "start_ms", r->start_ms);
+      if (r->host_measured_ms >= 0)
+        json_add_time (o, "host_measured_ms", r->host_measured_ms);
       cJSON_AddItemToArray (rows, o);
     }
   if (!p->has_totals || !p->has_summary)
@@ -507,7 +803,7 @@ csv_field (GString *s, const char *text)
     g_string_append (s, text);
 }
 
-#define CSV_HEADER "op_id,op_type,op_name,total_ms,memcpy_ms,hard_ms,other_ms,is_io_process,merge_from,backend,start_ms"
+#define CSV_HEADER "op_id,op_type,op_name,total_ms,memcpy_ms,hard_ms,other_ms,is_io_process,merge_from,backend,start_ms,host_measured_ms"
 
 static void
 write_csv (const ZwProfile *p, GString *s)
@@ -540,6 +836,9 @@ write_csv (const ZwProfile *p, GString *s)
       g_string_append_c (s, ',');
       if (r->start_ms >= 0)
         append_number (s, r->start_ms, FALSE);
+      g_string_append_c (s, ',');
+      if (r->host_measured_ms >= 0)
+        append_number (s, r->host_measured_ms, FALSE);
       g_string_append_c (s, '\n');
     }
 }
@@ -600,6 +899,8 @@ write_trace (const ZwProfile *p)
       cJSON_AddItemToObject (args, "merge_from", merge_json (r->merge_from));
       if (r->backend)
         cJSON_AddStringToObject (args, "backend", r->backend);
+      if (r->host_measured_ms >= 0)
+        json_add_time (args, "host_measured_ms", r->host_measured_ms);
       cJSON_AddItemToArray (events, e);
       cursor = start + MAX (r->total_ms, 0);
     }
@@ -666,7 +967,7 @@ zw_profile_write (const ZwProfile *profile, const char *path, ZwProfileFormat fo
                    (int) format);
       return FALSE;
     }
-  if (!g_file_set_contents (path, text, -1, &local))
+  if (!zw_file_set_contents (path, text, -1, &local))
     {
       g_set_error (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_IO, "%s: cannot write the time profile: %s", path,
                    local->message);
@@ -995,6 +1296,20 @@ json_number (const cJSON *o, const char *key, double *out)
   return zw_json_double (v, -FLT_MAX, FLT_MAX, out) == ZW_NUM_OK;
 }
 
+/* A trace's ts or dur: microseconds, so up to 1000 times the largest time in ms. */
+static gboolean
+json_micros (const cJSON *o, const char *key, double *out)
+{
+  return zw_json_double (cJSON_GetObjectItemCaseSensitive (o, key), -1e3 * FLT_MAX, 1e3 * FLT_MAX, out) == ZW_NUM_OK;
+}
+
+/* An op id or process id: an integer a double holds exactly, converted only when it is one. */
+static gboolean
+json_id (const cJSON *o, const char *key, gint64 min, gint64 max, gint64 *out)
+{
+  return zw_json_int64 (cJSON_GetObjectItemCaseSensitive (o, key), min, max, out) == ZW_NUM_OK;
+}
+
 static void
 json_merge_from (ZwProfileRow *r, const cJSON *m, Ctx *c, const char *where)
 {
@@ -1050,24 +1365,25 @@ parse_json_ours (ZwProfile *prof, Ctx *c, const cJSON *root, gboolean *totals_se
       const cJSON *io = cJSON_GetObjectItemCaseSensitive (o, "is_io_process");
       const cJSON *backend = cJSON_GetObjectItemCaseSensitive (o, "backend");
       static const char *const keys[4] = { "total_ms", "memcpy_ms", "hard_ms", "other_ms" };
-      double id, t[4], start;
+      double t[4], start;
+      gint64 id;
       gboolean ok = TRUE;
       ZwProfileRow *r;
 
-      if (!cJSON_IsObject (o) || !json_number (o, "op_id", &id) || !cJSON_IsString (type))
+      if (!cJSON_IsObject (o) || !json_id (o, "op_id", -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) || !cJSON_IsString (type))
         {
-          warn (c, 0, "%s: op_id or op_type is missing", where);
+          warn (c, 0, "%s: op_id (an integer) or op_type is missing", where);
           continue;
         }
       for (guint k = 0; k < 4 && ok; k++)
         if (!json_number (o, keys[k], &t[k]))
           {
-            warn (c, 0, "%s (op %g): field %s is missing or not a number", where, id, keys[k]);
+            warn (c, 0, "%s (op %" G_GINT64_FORMAT "): field %s is missing or not a number", where, id, keys[k]);
             ok = FALSE;
           }
       if (!ok)
         continue;
-      r = zw_profile_add_row (prof, (gint64) id, type->valuestring, cJSON_IsString (name) ? name->valuestring : "",
+      r = zw_profile_add_row (prof, id, type->valuestring, cJSON_IsString (name) ? name->valuestring : "",
                               t[0], t[1], t[2], t[3]);
       if (cJSON_IsBool (io))
         {
@@ -1079,6 +1395,8 @@ parse_json_ours (ZwProfile *prof, Ctx *c, const cJSON *root, gboolean *totals_se
         r->backend = g_strdup (backend->valuestring);
       if (json_number (o, "start_ms", &start))
         r->start_ms = start;
+      if (!json_number (o, "host_measured_ms", &r->host_measured_ms) || r->host_measured_ms < 0)
+        r->host_measured_ms = -1;
     }
   if (cJSON_IsObject (totals))
     {
@@ -1141,10 +1459,11 @@ parse_trace (ZwProfile *prof, Ctx *c, const cJSON *events)
       const cJSON *name = cJSON_GetObjectItemCaseSensitive (e, "name");
       const cJSON *args = cJSON_GetObjectItemCaseSensitive (e, "args");
       const cJSON *an = cJSON_GetObjectItemCaseSensitive (args, "name");
-      double pid;
+      gint64 pid;
 
       if (cJSON_IsString (ph) && g_str_equal (ph->valuestring, "M") && cJSON_IsString (name)
-          && g_str_equal (name->valuestring, "process_name") && cJSON_IsString (an) && json_number (e, "pid", &pid))
+          && g_str_equal (name->valuestring, "process_name") && cJSON_IsString (an)
+          && json_id (e, "pid", G_MININT, G_MAXINT, &pid))
         g_hash_table_insert (pid_names, GINT_TO_POINTER ((gint) pid), g_strdup (an->valuestring));
     }
   cJSON_ArrayForEach (e, events)
@@ -1158,25 +1477,26 @@ parse_trace (ZwProfile *prof, Ctx *c, const cJSON *events)
       const cJSON *io = cJSON_GetObjectItemCaseSensitive (args, "is_io_process");
       const cJSON *backend = cJSON_GetObjectItemCaseSensitive (args, "backend");
       g_autofree char *where = g_strdup_printf ("traceEvents[%u]", i++);
-      double ts, dur, id, total, memcpy_ms = 0, hard = 0, other, pid;
+      double ts, dur, total, memcpy_ms = 0, hard = 0, other;
+      gint64 id, pid;
       ZwProfileRow *r;
 
       if (!cJSON_IsString (ph) || !g_str_equal (ph->valuestring, "X"))
         continue;
-      if (!json_number (e, "ts", &ts) || !json_number (e, "dur", &dur))
+      if (!json_micros (e, "ts", &ts) || !json_micros (e, "dur", &dur))
         {
           warn (c, 0, "%s: ts or dur is missing", where);
           continue;
         }
-      if (!json_number (args, "op_id", &id))
-        id = (double) prof->rows->len;
+      if (!json_id (args, "op_id", -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id))
+        id = (gint64) prof->rows->len;
       if (!json_number (args, "total_ms", &total))
         total = dur / 1000.0;
       json_number (args, "memcpy_ms", &memcpy_ms);
       json_number (args, "hard_ms", &hard);
       if (!json_number (args, "other_ms", &other))
         other = total - hard - memcpy_ms;
-      r = zw_profile_add_row (prof, (gint64) id,
+      r = zw_profile_add_row (prof, id,
                               cJSON_IsString (type) ? type->valuestring
                               : cJSON_IsString (cat) ? cat->valuestring
                               : cJSON_IsString (ename) ? ename->valuestring : "",
@@ -1188,9 +1508,11 @@ parse_trace (ZwProfile *prof, Ctx *c, const cJSON *events)
           r->is_io_process = cJSON_IsTrue (io);
         }
       json_merge_from (r, cJSON_GetObjectItemCaseSensitive (args, "merge_from"), c, where);
+      if (!json_number (args, "host_measured_ms", &r->host_measured_ms) || r->host_measured_ms < 0)
+        r->host_measured_ms = -1;
       if (cJSON_IsString (backend))
         r->backend = g_strdup (backend->valuestring);
-      else if (json_number (e, "pid", &pid) && g_hash_table_lookup (pid_names, GINT_TO_POINTER ((gint) pid)))
+      else if (json_id (e, "pid", G_MININT, G_MAXINT, &pid) && g_hash_table_lookup (pid_names, GINT_TO_POINTER ((gint) pid)))
         r->backend = g_strdup (g_hash_table_lookup (pid_names, GINT_TO_POINTER ((gint) pid)));
       any = TRUE;
     }
@@ -1285,8 +1607,10 @@ static gboolean
 parse_csv (ZwProfile *prof, Ctx *c, const char *data, gsize len)
 {
   static const char *const cols[] = { "op_id", "op_type", "op_name", "total_ms", "memcpy_ms", "hard_ms",
-                                      "other_ms", "is_io_process", "merge_from", "backend", "start_ms" };
-  enum { C_ID, C_TYPE, C_NAME, C_TOTAL, C_MEMCPY, C_HARD, C_OTHER, C_IO, C_MERGE, C_BACKEND, C_START, N_COLS };
+                                      "other_ms", "is_io_process", "merge_from", "backend", "start_ms",
+                                      "host_measured_ms" };
+  enum { C_ID, C_TYPE, C_NAME, C_TOTAL, C_MEMCPY, C_HARD, C_OTHER, C_IO, C_MERGE, C_BACKEND, C_START, C_MEASURED,
+         N_COLS };
   g_autoptr (GPtrArray) records = csv_split (data, len);
   gint idx[N_COLS];
   CsvRecord *head;
@@ -1356,6 +1680,11 @@ parse_csv (ZwProfile *prof, Ctx *c, const char *data, gsize len)
         {
           warn (c, rec->line, "op %" G_GINT64_FORMAT ": field start_ms is not a number", id);
           r->start_ms = -1;
+        }
+      if (v[C_MEASURED][0] && (!parse_number (v[C_MEASURED], &r->host_measured_ms) || r->host_measured_ms < 0))
+        {
+          warn (c, rec->line, "op %" G_GINT64_FORMAT ": field host_measured_ms is not a time", id);
+          r->host_measured_ms = -1;
         }
     }
   return TRUE;
@@ -1472,6 +1801,27 @@ zw_profile_parse (const char *data, gssize length, const char *origin, GPtrArray
   if (!totals_seen)
     prof->has_summary = FALSE;
   fill_missing (prof, totals_seen);
+  {
+    gboolean all_start = TRUE;
+    for (guint i = 0; i < prof->rows->len && all_start; i++)
+      all_start = ((const ZwProfileRow *) g_ptr_array_index (prof->rows, i))->start_ms >= 0;
+    if (all_start)
+      zw_profile_order_recorded (prof);
+    else
+      zw_profile_order_infer (prof);
+  }
+  zw_profile_check_rows (prof);
+  prof->has_host_measured = FALSE;
+  prof->host_measured_ms = 0;
+  for (guint i = 0; i < prof->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (prof->rows, i);
+      if (r->host_measured_ms >= 0)
+        {
+          prof->has_host_measured = TRUE;
+          prof->host_measured_ms += r->host_measured_ms;
+        }
+    }
   if (format_out)
     *format_out = fmt;
   return g_steal_pointer (&prof);

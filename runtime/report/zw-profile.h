@@ -29,17 +29,19 @@
  *  JSON    ours: {"format": "zhuge-time-profile", "version": 1, "network",
  *          "rows": [{"op_id", "op_type", "op_name", "total_ms", "memcpy_ms", "hard_ms",
  *          "other_ms", "is_io_process" (absent when unknown), "merge_from": [..],
- *          "backend", "start_ms" (absent when unknown)}], "totals": {...},
+ *          "backend", "start_ms" (absent when unknown), "host_measured_ms" (absent
+ *          when unknown)}], "totals": {...},
  *          "customops": [{"name", "total_ms", "hard_ms"}], "summary": {"input"|"icore"|
  *          "output"|"cpu": {"time_ms", "device"}}}
  *  CSV     header op_id,op_type,op_name,total_ms,memcpy_ms,hard_ms,other_ms,
- *          is_io_process,merge_from,backend,start_ms; merge_from "3;4;5"; RFC 4180 quoting;
+ *          is_io_process,merge_from,backend,start_ms,host_measured_ms; merge_from "3;4;5";
+ *          RFC 4180 quoting;
  *          empty = unknown.  Rows only (totals are recomputed on load).
  *  TRACE   Chrome trace-event JSON {"traceEvents": [...], "displayTimeUnit": "ms"}: one
  *          complete event ("ph": "X") per row with ts and dur in microseconds, pid 1 for
  *          the ZG330 backend and 2 for the host (named by "M" process_name events), tid 1,
  *          args {op_id, op_type, op_name, total_ms, memcpy_ms, hard_ms, other_ms,
- *          is_io_process, merge_from}.  Rows without start_ms are laid end to end in row
+ *          is_io_process, merge_from, host_measured_ms (when known)}.  Rows without start_ms are laid end to end in row
  *          order.  Loads in Perfetto and chrome://tracing.
  *
  * zw_profile_load() reads any of them (detected from the content).  A line it does not
@@ -52,6 +54,27 @@
  * total of HardOpNode rows that are not io_process (device "Null"); output = DetPost's
  * total (device "DetPost") or 0 ("Null"); cpu = the total of the other icraft::xir rows
  * (Input, Resize, Output …; device "Null").
+ *
+ * Simulated and measured time: every time above (total, memcpy, hard, other, the totals,
+ * the summary, the vendor file's columns) is simulated: the board's timer for hardops and
+ * the host-op cost model (backends/host/host-cost.h) for host ops, the same on every run.
+ * A live run also records how long each host op took on the dev host (host_measured_ms);
+ * that figure is kept apart, labelled "measured on this PC", and never enters a total, a
+ * comparison or the vendor text.
+ *
+ * Execution order: rows are kept as the file lists them (writers reproduce it), and
+ * @order says in which order they ran (@order_source says how that is known):
+ *   RECORDED  a live run, or a file whose rows all carry start_ms (sorted by start time);
+ *   NETWORK   zw_profile_order_by_network(): by the position of each row's op (a merged
+ *             launch: its first member) in the network's op list;
+ *   INFERRED  a file without start times and no network (the vendor's *_time.txt, which
+ *             lists Output first and Input last): stages Input; host ops whose op id is
+ *             below every hardop's (pre-processing such as Resize); input-side customops
+ *             (ImageMake) and io_process rows; hardops; the other customops (DetPost) and
+ *             host ops; Output — by op id within a stage, file order on ties.  Views say
+ *             "order inferred".
+ * Rows that cannot be (zw_profile_row_check(): hard > total, memcpy + hard > total, a
+ * negative time or other time, e.g. the vendor's ImageMake row) are flagged, not hidden.
  *
  * Ownership: a ZwProfile owns its rows and strings; free with zw_profile_free().
  * Errors: ZW_PROFILE_ERROR, messages name the file and the line or field.
@@ -88,7 +111,29 @@ typedef struct {
   GArray *merge_from;       /* gint64 original op ids of a merged launch (empty otherwise) */
   char *backend;            /* "ZG330", "Host" … or NULL when unknown */
   double start_ms;          /* timeline position; < 0 when unknown */
+  double host_measured_ms;  /* host ops of a live run: the dev host's wall-clock time of the
+                             * op, labelled "measured on this PC", in no total; < 0 unknown */
 } ZwProfileRow;
+
+/* What zw_profile_row_check() finds wrong with a row (a bit set). */
+typedef enum {
+  ZW_PROFILE_ROW_OK                 = 0,
+  ZW_PROFILE_ROW_HARD_OVER_TOTAL    = 1 << 0,  /* hard_ms > total_ms */
+  ZW_PROFILE_ROW_PARTS_OVER_TOTAL   = 1 << 1,  /* memcpy_ms + hard_ms > total_ms */
+  ZW_PROFILE_ROW_NEGATIVE_OTHER     = 1 << 2,  /* other_ms < 0 */
+  ZW_PROFILE_ROW_NEGATIVE_TIME      = 1 << 3,  /* total, memcpy or hard < 0 */
+  ZW_PROFILE_ROW_NOT_IN_NETWORK     = 1 << 4,  /* ordering by network: its op is not there */
+} ZwProfileRowFlags;
+
+/* The flags of a row whose times cannot be (what views mark and n_flagged counts). */
+#define ZW_PROFILE_ROW_IMPOSSIBLE (ZW_PROFILE_ROW_HARD_OVER_TOTAL | ZW_PROFILE_ROW_PARTS_OVER_TOTAL \
+                                   | ZW_PROFILE_ROW_NEGATIVE_OTHER | ZW_PROFILE_ROW_NEGATIVE_TIME)
+
+typedef enum {
+  ZW_PROFILE_ORDER_RECORDED,  /* live run, or start times in the file */
+  ZW_PROFILE_ORDER_NETWORK,   /* the network's op order */
+  ZW_PROFILE_ORDER_INFERRED,  /* guessed from op types and ids (see the top) */
+} ZwProfileOrderSource;
 
 typedef struct {
   char *name;               /* "DetPost" (the type without "customop::" and "Node") */
@@ -117,6 +162,14 @@ typedef struct {
   GPtrArray *customops;     /* ZwProfileCustomop* */
   gboolean has_summary;
   ZwProfileSummaryItem summary[ZW_PROFILE_N_SUMMARY];
+  /* execution order (see the top): row indices, rows->len of them once set; NULL = row order */
+  GArray *order;            /* guint */
+  ZwProfileOrderSource order_source;
+  guint *flags;             /* ZwProfileRowFlags per row (zw_profile_check_rows), NULL = not checked */
+  guint n_flagged;          /* rows with a ZW_PROFILE_ROW_IMPOSSIBLE flag */
+  /* host ops' measured dev-host time, summed apart from every simulated total */
+  gboolean has_host_measured;
+  double host_measured_ms;
 } ZwProfile;
 
 ZwProfile *zw_profile_new (const char *network);
@@ -132,8 +185,37 @@ ZwProfileRow *zw_profile_add_row (ZwProfile *profile, gint64 op_id, const char *
 
 /* zw_profile_compute_totals:
  * Fills the totals (sums in row order), the customop lines (one per
- * customop type, in order of first appearance) and the summary (rules at the top). */
+ * customop type, in order of first appearance) and the summary (rules at the top), all
+ * from simulated times; also the measured host sum (has_host_measured, host_measured_ms)
+ * and the row flags (zw_profile_check_rows). */
 void zw_profile_compute_totals (ZwProfile *profile);
+
+/* zw_profile_copy:
+ * A deep copy: rows, totals, customops, summary, order and flags. */
+ZwProfile *zw_profile_copy (const ZwProfile *profile);
+
+/* zw_profile_row_check: the ZwProfileRowFlags of @row (times only; NOT_IN_NETWORK is
+ * set by zw_profile_order_by_network). */
+guint zw_profile_row_check (const ZwProfileRow *row);
+/* zw_profile_check_rows: fills profile->flags and n_flagged (keeps NOT_IN_NETWORK). */
+void zw_profile_check_rows (ZwProfile *profile);
+/* The flags of row @index (0 when unchecked or out of range). */
+guint zw_profile_get_row_flags (const ZwProfile *profile, guint index);
+
+/* zw_profile_order_infer: sets the INFERRED order (rules at the top). */
+void zw_profile_order_infer (ZwProfile *profile);
+/* zw_profile_order_recorded: RECORDED order: by start_ms when every row has one, else
+ * row order. */
+void zw_profile_order_recorded (ZwProfile *profile);
+/* zw_profile_order_by_network:
+ * Sets the NETWORK order from @op_ids, the network's op ids in execution order (@n_ops of
+ * them): a row goes where its op (a merged launch: its first merge_from member) is; rows
+ * whose op is not in the list keep their inferred place after the rest and are flagged
+ * NOT_IN_NETWORK.  Returns how many rows were placed by the network. */
+guint zw_profile_order_by_network (ZwProfile *profile, const gint64 *op_ids, guint n_ops);
+/* The row index at execution position @pos. */
+guint zw_profile_order_get (const ZwProfile *profile, guint pos);
+const char *zw_profile_order_source_to_string (ZwProfileOrderSource source); /* "recorded" … */
 
 const char *zw_profile_summary_kind_to_string (ZwProfileSummaryKind kind); /* "input", "icore" … */
 const char *zw_profile_format_to_string (ZwProfileFormat format);           /* "vendor", "json" … */
@@ -145,7 +227,7 @@ gboolean zw_profile_format_from_string (const char *text, ZwProfileFormat *out, 
 char *zw_profile_to_string (const ZwProfile *profile, ZwProfileFormat format);
 
 /* zw_profile_write:
- * Writes the profile to @path atomically (g_file_set_contents). */
+ * Writes the profile to @path atomically (zw_file_set_contents: never half a file). */
 gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfileFormat format, GError **error);
 
 /* zw_profile_parse:

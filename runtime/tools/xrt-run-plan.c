@@ -10,10 +10,11 @@
 #include <stdio.h>
 
 static int
-plan_buffers (const char *csv, const char *output, gint64 capacity, double budget)
+plan_buffers (const char *csv, const char *output, gint64 capacity, guint64 work, double time_limit)
 {
   g_autoptr (GArray) bufs = NULL;
-  Zg330PlanOptions opt = { .capacity = (guint64) capacity, .alignment = 1, .time_budget_s = budget };
+  Zg330PlanOptions opt = { .capacity = (guint64) capacity, .alignment = 1, .work_budget = work,
+                           .time_limit_s = time_limit };
   Zg330PlanStats stats = { 0 };
   GError *error = NULL;
   gboolean fits;
@@ -32,7 +33,12 @@ plan_buffers (const char *csv, const char *output, gint64 capacity, double budge
   printf ("  %-14s %" G_GUINT64_FORMAT "\n", _("arena"), stats.arena);
   printf ("  %-14s %" G_GUINT64_FORMAT "\n", _("lower bound"), stats.lower_bound);
   printf ("  %-14s %.4f\n", _("ratio"), stats.lower_bound ? (double) stats.arena / (double) stats.lower_bound : 1.0);
-  printf ("  %-14s %.3f s (%s%s)\n", _("time"), stats.seconds, stats.method, stats.optimal ? _(", optimal") : "");
+  printf ("  %-14s %s%s\n", _("method"), stats.method, stats.optimal ? _(", optimal") : "");
+  printf ("  %-14s %" G_GUINT64_FORMAT " %s %" G_GUINT64_FORMAT " %s (%" G_GUINT64_FORMAT " %s)\n", _("work"),
+          stats.work, _("of"), stats.work_budget, _("work units"), stats.nodes, _("search nodes"));
+  printf ("  %-14s %.3f s (%s)\n", _("time"), stats.seconds, _("measured; the plan does not depend on it"));
+  if (stats.time_limit_hit)
+    printf ("  %-14s %s\n", _("time limit"), _("time limit hit: the plan may differ from run to run"));
   printf ("  %-14s %s\n", _("checker"), _("no two live buffers overlap"));
   if (capacity > 0)
     printf ("  %-14s %s %" G_GINT64_FORMAT "\n", _("capacity"), fits ? _("fits in") : _("DOES NOT FIT in"), capacity);
@@ -57,6 +63,11 @@ print_plan (const ZwDeployReport *r)
           r->ftmp_bytes, _("bytes"), _("lower bound"), r->lower_bound,
           r->lower_bound ? (double) r->ftmp_bytes / (double) r->lower_bound : 1.0, _("sum of chunks"), r->sum_of_chunks,
           r->etm_method, r->etm_seconds);
+  if (r->etm_work_budget > 0)
+    printf ("%s: %" G_GUINT64_FORMAT " %s %" G_GUINT64_FORMAT " %s\n", _("ETM plan work"), r->etm_work, _("of"),
+            r->etm_work_budget, _("work units"));
+  if (r->etm_time_limit_hit)
+    printf ("%s\n", _("ETM plan: time limit hit: the plan may differ from run to run"));
   printf ("%s: %s %" G_GUINT64_FORMAT " %s, %s %.4f ms\n", _("OCM"), _("capacity"), r->ocm_capacity, _("bytes"),
           _("estimated cost without OCM"), r->none_cost_ms);
   for (guint i = 0; i < r->ocm_options->len; i++)
@@ -73,13 +84,14 @@ xrt_run_cmd_plan (int argc, char **argv)
 {
   g_autofree char *buffers = NULL, *output = NULL, *device_url = NULL, *ocm = NULL, *json_out = NULL;
   gboolean no_merge = FALSE, no_etm = FALSE;
-  gint64 capacity = 1048576;
-  double budget = 1.0;
+  gint64 capacity = 1048576, work = 0;
+  double time_limit = 0.0;
   GOptionEntry entries[] = {
     { "buffers", 'b', 0, G_OPTION_ARG_FILENAME, &buffers, N_("Plan a MiniMalloc CSV buffer list (id,lower,upper,size)"), N_("FILE.csv") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("With --buffers: write the solution CSV"), N_("SOLUTION.csv") },
     { "capacity", 0, 0, G_OPTION_ARG_INT64, &capacity, N_("With --buffers: capacity in bytes (default 1 MiB, 0 = none)"), N_("BYTES") },
-    { "budget", 0, 0, G_OPTION_ARG_DOUBLE, &budget, N_("With --buffers: search time budget in seconds (default 1)"), N_("S") },
+    { "work", 0, 0, G_OPTION_ARG_INT64, &work, N_("Work budget of the ETM search in work units (default: 1000000000 with --buffers, 250000000 for a network)"), N_("UNITS") },
+    { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &time_limit, N_("Also stop the ETM search after S seconds of wall time (default: none; when hit, the plan may differ from run to run)"), N_("S") },
     { "no-merge", 0, 0, G_OPTION_ARG_NONE, &no_merge, N_("disableMergeHardOp"), NULL },
     { "no-etm-opt", 0, 0, G_OPTION_ARG_NONE, &no_etm, N_("disableEtmOptimize"), NULL },
     { "ocm", 0, 0, G_OPTION_ARG_STRING, &ocm, N_("ocmOptimize: none, 1, 2, 3 or best (default)"), N_("OPT") },
@@ -100,6 +112,11 @@ xrt_run_cmd_plan (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
     return rc;
+  if (work < 0 || !(time_limit >= 0.0 && time_limit <= 1e6))
+    {
+      g_printerr ("xrt-run plan: %s\n", _("--work must be >= 0 and --time-limit between 0 and 1e6 seconds"));
+      return XRT_RUN_EXIT_USAGE;
+    }
   if (buffers != NULL)
     {
       if (argc != 1)
@@ -107,7 +124,7 @@ xrt_run_cmd_plan (int argc, char **argv)
           g_printerr ("xrt-run plan: %s\n", _("--buffers takes no NET.json"));
           return XRT_RUN_EXIT_USAGE;
         }
-      return plan_buffers (buffers, output, capacity, budget);
+      return plan_buffers (buffers, output, capacity, (guint64) work, time_limit);
     }
   if (argc != 2)
     {
@@ -130,6 +147,7 @@ xrt_run_cmd_plan (int argc, char **argv)
   if (backend == NULL)
     return xrt_run_fail (error);
   if (!zg330_backend_set_options (backend, !no_merge, !no_etm, opt, &error)
+      || !zg330_backend_set_plan_limits (backend, (guint64) work, time_limit, &error)
       || (zg330_backend_get_logic_segment_size (backend, ZW_SEGMENT_FTMP, &error) == 0 && error != NULL))
     return xrt_run_fail (error);
   report = zg330_backend_get_report (backend);

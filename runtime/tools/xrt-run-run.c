@@ -5,6 +5,8 @@
  *               --dump-format SQB] [--log] [--save-snapshot F | --load-snapshot F]
  *               [--device URL] [--log-dir DIR]
  *   xrt-run run CONFIG.toml          (a [run] section with the vendor's keys)
+ *   xrt-run run --load-snapshot F    (or a [run] with load_snapshot only: the snapshot
+ *                                    finds the network JSON and params it records)
  *
  * Exit codes (the vendor's in brackets): 0 success; 1 a file or value is bad or missing
  * [26001, 26002, 26003, 26010]; 2 usage [26000]; 3 the run failed on the device.
@@ -22,7 +24,7 @@
 
 typedef struct {
   char *json, *raw, *input, *ocm, *dump_dir, *dump_format, *save_snapshot, *load_snapshot, *device, *log_dir;
-  gboolean no_merge, no_etm, profile, log, lazy, log_io, log_time, precheck, no_md5;
+  gboolean no_merge, no_etm, profile, log, lazy, log_io, log_time, precheck, no_md5, summary;
   gint iterations;
 } RunOptions;
 
@@ -260,6 +262,7 @@ xrt_run_cmd_run (int argc, char **argv)
     { "load-snapshot", 0, 0, G_OPTION_ARG_FILENAME, &o.load_snapshot, N_("Restore a deployed session from F (no planning)"), N_("F") },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &o.device, N_("Device URL (default mock://zg330)"), N_("URL") },
     { "log-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.log_dir, N_("Where profiles go (default: the current folder)"), N_("DIR") },
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &o.summary, N_("Print what the workbench shows first: segments, FTMP, OCM, launches, the slowest steps"), NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("NET.json | CONFIG.toml — run a network"));
@@ -275,12 +278,14 @@ xrt_run_cmd_run (int argc, char **argv)
   g_option_context_set_description (ctx, _("Exit codes: 0 success; 1 a file or value is bad; 2 usage; 3 the run failed."));
   if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
     return rc;
-  if (argc != 2)
+  if (argc != 2 && !(argc == 1 && o.load_snapshot != NULL))
     {
       g_printerr ("xrt-run run: %s\n", _("expected NET.json or CONFIG.toml"));
       return XRT_RUN_EXIT_USAGE;
     }
-  if (g_str_has_suffix (argv[1], ".toml"))
+  if (argc == 1)
+    ;   /* --load-snapshot F alone */
+  else if (g_str_has_suffix (argv[1], ".toml"))
     {
       if (!load_toml (argv[1], &o, &error))
         return xrt_run_fail (error);
@@ -302,17 +307,26 @@ xrt_run_cmd_run (int argc, char **argv)
   if (o.dump_dir != NULL && o.dump_format == NULL)
     o.dump_format = g_strdup ("SQB");
 
-  net = xir_network_new_from_json_file (o.json, &error);
-  if (net == NULL)
+  /* load_snapshot alone: the snapshot finds the network it records (its JSON and params) */
+  if (o.json == NULL && o.raw != NULL)
+    {
+      g_printerr (_("xrt-run run: raw = “%s” needs json (or jr_path + network) beside it\n"), o.raw);
+      return XRT_RUN_EXIT_USAGE;
+    }
+  if (o.json != NULL && (net = xir_network_new_from_json_file (o.json, &error)) == NULL)
     return xrt_run_fail (error);
-  if (o.raw == NULL && g_str_has_suffix (o.json, ".json"))
+  if (o.json == NULL)
+    ;
+  else if (o.raw == NULL && g_str_has_suffix (o.json, ".json"))
     {
       o.raw = g_strdup (o.json);
       strcpy (o.raw + strlen (o.raw) - 4, "raw");
       if (!g_file_test (o.raw, G_FILE_TEST_EXISTS))
         g_clear_pointer (&o.raw, g_free);
     }
-  if (o.raw != NULL)
+  if (o.json == NULL)
+    ;
+  else if (o.raw != NULL)
     {
       gboolean ok = o.lazy ? xir_network_lazy_load_params_from_file (net, o.raw, &error)
                            : xir_network_load_params_from_file_full (net, o.raw, o.no_md5 ? XIR_LOAD_NO_MD5 : XIR_LOAD_DEFAULT, &error);
@@ -335,6 +349,8 @@ xrt_run_cmd_run (int argc, char **argv)
       sess = xrt_session_new_from_snapshot (o.load_snapshot, net, dev, &error);
       if (sess == NULL)
         return xrt_run_fail (error);
+      if (net == NULL)
+        net = xir_network_ref (xrt_session_get_network (sess));
       view = xir_network_view_ref (xrt_session_get_view (sess));
     }
   else
@@ -409,6 +425,12 @@ xrt_run_cmd_run (int argc, char **argv)
     g_printerr ("\n");
   printf (_("%s: %d forward(s) on %s, last one %.3f ms (simulated board + host)\n"), xir_network_get_name (net),
           o.iterations, xrt_device_get_url (dev), xrt_session_get_total_time (sess));
+  if (o.summary)
+    {
+      Zg330Backend *zg = xrt_session_get_zg330_backend (sess);
+      g_autoptr (ZwDeployReport) report = zg ? zg330_backend_get_report (zg) : NULL;
+      xrt_run_print_summary (report, xrt_session_get_time_profile (sess));
+    }
   if (o.dump_dir != NULL)
     printf (_("Dumped the outputs as %s into %s\n"), o.dump_format, o.dump_dir);
   if (o.profile && xrt_session_get_time_profile (sess) != NULL)

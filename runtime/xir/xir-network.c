@@ -1513,7 +1513,7 @@ xir_network_new_from_json_data (const char *data, gsize length, const char *orig
   cJSON *root;
   gboolean ok;
 
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (data != NULL || length == 0, "data", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, NULL);
   if (origin == NULL)
     origin = "<memory>";
   if (length == 0)
@@ -1548,7 +1548,7 @@ xir_network_new_from_json_file (const char *path, GError **error)
   g_autoptr (GMappedFile) file = NULL;
   GError *local = NULL;
 
-  g_return_val_if_fail (path != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, NULL);
   file = g_mapped_file_new (path, FALSE, &local);
   if (file == NULL)
     {
@@ -1626,7 +1626,7 @@ xir_network_view (XirNetwork *net, gint start, gint end, GError **error)
   XirNetworkView *view;
   gint n;
 
-  g_return_val_if_fail (net != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, NULL);
   n = (gint) net->ops->len;
   if (end == G_MAXINT)
     end = n;

@@ -31,6 +31,7 @@ GQuark xir_error_quark (void);
  * @XIR_ERROR_REFERENCE: a reference does not resolve (dangling v_id, duplicate op_id …)
  * @XIR_ERROR_PARAMS: the raw params file does not match the network (sizes, count, md5)
  * @XIR_ERROR_RANGE: an index or number is out of range
+ * @XIR_ERROR_INVALID_ARGUMENT: a NULL or invalid argument to a call (the message names it)
  */
 typedef enum {
   XIR_ERROR_IO,
@@ -40,6 +41,7 @@ typedef enum {
   XIR_ERROR_REFERENCE,
   XIR_ERROR_PARAMS,
   XIR_ERROR_RANGE,
+  XIR_ERROR_INVALID_ARGUMENT,
 } XirError;
 
 /* ---- element types ---------------------------------------------------- */
@@ -285,6 +287,12 @@ gboolean xir_network_lazy_load_params_from_file (XirNetwork *net, const char *pa
 /* Fills every Params with deterministic synthetic data (see xir-raw.c for the recipe). */
 void xir_network_fake_params (XirNetwork *net, guint64 seed);
 gboolean xir_network_has_params (const XirNetwork *net);
+/* Where the params came from: the .raw loaded (NULL for synthetic params or none), and for
+ * synthetic params (xir_network_fake_params) their seed (FALSE otherwise). */
+const char *xir_network_get_params_path (const XirNetwork *net);
+gboolean xir_network_get_params_seed (const XirNetwork *net, guint64 *seed);
+/* SHA-256 (hex) of the params bytes as loaded (the whole .raw image), NULL before load. */
+char *xir_network_compute_params_sha256 (const XirNetwork *net);
 /* Bytes of one Params value (storage_bytes long), or NULL before params are loaded. */
 const guint8 *xir_network_get_params_data (const XirNetwork *net, const XirValue *param);
 /* Writes the params in the vendor .raw format (atomic). Requires params. */

@@ -34,6 +34,8 @@ struct _XirNetwork {
   GBytes *params_blob;      /* the data, NULL before load */
   guint64 *param_offsets;   /* per params index: offset of its bytes in params_blob */
   char *params_path;
+  gboolean params_synthetic; /* xir_network_fake_params */
+  guint64 params_seed;
 };
 
 /* Formats "origin: " + message into a GError. */

@@ -8,6 +8,7 @@
  * The JSON's params_bytes is the whole file size and params_md5 its MD5.
  */
 #include "xir/xir-private.h"
+#include "base/zw-checked.h"
 #include "base/zw-file.h"
 
 #include <string.h>
@@ -202,6 +203,7 @@ attach_params (XirNetwork *net, GBytes *blob, const char *path, gboolean check_m
   net->param_offsets = g_steal_pointer (&offsets);
   g_free (net->params_path);
   net->params_path = g_strdup (path);
+  net->params_synthetic = FALSE;
   return TRUE;
 }
 
@@ -219,7 +221,8 @@ xir_network_load_params_from_file_full (XirNetwork *net, const char *path, XirLo
   char *contents = NULL;
   gsize length = 0;
 
-  g_return_val_if_fail (net != NULL && path != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
   if (!g_file_get_contents (path, &contents, &length, &local))
     {
       xir_set_error (error, XIR_ERROR_IO, path, "cannot read the params file: %s", local->message);
@@ -237,7 +240,8 @@ xir_network_lazy_load_params_from_file (XirNetwork *net, const char *path, GErro
   g_autoptr (GBytes) blob = NULL;
   GError *local = NULL;
 
-  g_return_val_if_fail (net != NULL && path != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
   file = g_mapped_file_new (path, FALSE, &local);
   if (file == NULL)
     {
@@ -353,6 +357,39 @@ xir_network_fake_params (XirNetwork *net, guint64 seed)
   net->params_blob = g_bytes_new_take (buf, total);
   g_free (net->params_path);
   net->params_path = NULL;
+  net->params_synthetic = TRUE;
+  net->params_seed = seed;
+}
+
+const char *
+xir_network_get_params_path (const XirNetwork *net)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  return net->params_path;
+}
+
+gboolean
+xir_network_get_params_seed (const XirNetwork *net, guint64 *seed)
+{
+  g_return_val_if_fail (net != NULL, FALSE);
+  if (net->params_blob == NULL || !net->params_synthetic)
+    return FALSE;
+  if (seed)
+    *seed = net->params_seed;
+  return TRUE;
+}
+
+char *
+xir_network_compute_params_sha256 (const XirNetwork *net)
+{
+  gsize size = 0;
+  const guint8 *data;
+
+  g_return_val_if_fail (net != NULL, NULL);
+  if (net->params_blob == NULL)
+    return NULL;
+  data = g_bytes_get_data (net->params_blob, &size);
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, size);
 }
 
 gboolean
@@ -362,7 +399,8 @@ xir_network_write_params_file (const XirNetwork *net, const char *path, GError *
   guint64 total, off;
   GError *local = NULL;
 
-  g_return_val_if_fail (net != NULL && path != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
   if (net->params_blob == NULL)
     {
       xir_set_error (error, XIR_ERROR_PARAMS, path, "network %s has no params loaded to write", net->name);

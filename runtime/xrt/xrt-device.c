@@ -1,5 +1,6 @@
 /* xrt-device.c — XrtDevice: URL dispatch, regions, registers, status. */
 #include "xrt/xrt-device.h"
+#include "base/zw-checked.h"
 
 #include <string.h>
 
@@ -190,7 +191,8 @@ xrt_device_take_fault (XrtDevice *device, XrtFaultKind kind, const char *what, G
   gboolean hit = FALSE;
   guint n;
 
-  g_return_val_if_fail (device != NULL && kind < XRT_N_FAULTS, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (kind < XRT_N_FAULTS, "kind", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
   if (device->faults == NULL)
     return FALSE;
   g_mutex_lock (&device->lock);
@@ -476,7 +478,7 @@ xrt_device_get_version (XrtDevice *device)
 gboolean
 xrt_device_reset (XrtDevice *device, int level, GError **error)
 {
-  g_return_val_if_fail (device != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!check_open (device, error))
     return FALSE;
@@ -486,7 +488,7 @@ xrt_device_reset (XrtDevice *device, int level, GError **error)
 gboolean
 xrt_device_check (XrtDevice *device, int level, GError **error)
 {
-  g_return_val_if_fail (device != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!check_open (device, error))
     return FALSE;
@@ -577,8 +579,8 @@ xrt_device_get_mem_region (XrtDevice *device, const char *name, GError **error)
 {
   g_autofree gchar *names = NULL;
 
-  g_return_val_if_fail (device != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (name != NULL, "name", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
 
   for (guint i = 0; i < device->regions->len; i++)
     if (g_ascii_strcasecmp (xrt_mem_region_get_name (device->regions->pdata[i]), name) == 0)
@@ -606,7 +608,7 @@ xrt_device_set_default_mem_region (XrtDevice *device, const char *name, GError *
 {
   XrtMemRegion *region;
 
-  g_return_val_if_fail (device != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
   if ((region = xrt_device_get_mem_region (device, name, error)) == NULL)
     return FALSE;
   g_mutex_lock (&device->lock);
@@ -627,7 +629,7 @@ xrt_device_malloc (XrtDevice *device, const char *region_name, guint64 bytes, GE
 {
   XrtMemRegion *region;
 
-  g_return_val_if_fail (device != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
 
   if (!check_open (device, error))
     return NULL;
@@ -658,7 +660,8 @@ check_reg_addr (XrtDevice *device, guint64 addr, GError **error)
 gboolean
 xrt_device_read_reg (XrtDevice *device, guint64 addr, guint32 *value, GError **error)
 {
-  g_return_val_if_fail (device != NULL && value != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (value != NULL, "value", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!check_reg_addr (device, addr, error))
     return FALSE;
@@ -681,7 +684,7 @@ xrt_device_read_reg (XrtDevice *device, guint64 addr, guint32 *value, GError **e
 gboolean
 xrt_device_write_reg (XrtDevice *device, guint64 addr, guint32 value, GError **error)
 {
-  g_return_val_if_fail (device != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!check_reg_addr (device, addr, error))
     return FALSE;

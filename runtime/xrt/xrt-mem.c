@@ -1,5 +1,6 @@
 /* xrt-mem.c — MemPtr, MemRegion, MemManager (best-fit allocator), MemChunk. */
 #include "xrt/xrt-mem.h"
+#include "base/zw-checked.h"
 #include "xrt/xrt-device.h"
 
 #include <string.h>
@@ -628,7 +629,7 @@ xrt_mem_region_malloc (XrtMemRegion *region,
   gint best = -1;
   guint64 best_size = 0, best_addr = 0;
 
-  g_return_val_if_fail (region != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (alignment == 0)
@@ -699,7 +700,7 @@ xrt_mem_region_malloc_at (XrtMemRegion *region,
   guint idx;
   FreeBlock b;
 
-  g_return_val_if_fail (region != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (region->host)
@@ -766,8 +767,8 @@ xrt_mem_region_wrap_host (XrtMemRegion  *region,
   guint64 addr = (guint64) (guintptr) data;
   GTreeNode *node;
 
-  g_return_val_if_fail (region != NULL, NULL);
-  g_return_val_if_fail (data != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (data != NULL, "data", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
 
   if (!region->host || bytes == 0)
     {
@@ -817,7 +818,7 @@ xrt_mem_region_free (XrtMemRegion *region, XrtMemPtr ptr, GError **error)
   guint64 addr;
   gboolean orphan;
 
-  g_return_val_if_fail (region != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!region_addr_of (region, ptr, &addr, error))
     return FALSE;
@@ -911,8 +912,8 @@ xrt_mem_region_read (XrtMemRegion *region,
                      gsize         bytes,
                      GError      **error)
 {
-  g_return_val_if_fail (region != NULL, FALSE);
-  g_return_val_if_fail (dest != NULL || bytes == 0, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (dest != NULL || bytes == 0, "dest", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (region->host)
     {
@@ -943,8 +944,8 @@ xrt_mem_region_write (XrtMemRegion *region,
                       gsize         bytes,
                       GError      **error)
 {
-  g_return_val_if_fail (region != NULL, FALSE);
-  g_return_val_if_fail (src != NULL || bytes == 0, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (src != NULL || bytes == 0, "src", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (region->host)
     {
@@ -987,7 +988,8 @@ xrt_mem_region_copy (XrtMemRegion *dest_region,
   guint8 *src_p, *dest_p, *bounce;
   gboolean ok = TRUE;
 
-  g_return_val_if_fail (dest_region != NULL && src_region != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (dest_region != NULL, "dest_region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (src_region != NULL, "src_region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (bytes == 0)
     return TRUE;
@@ -1123,7 +1125,7 @@ xrt_mem_manager_check (XrtMemManager *manager, GError **error)
   guint64 at = 0;
   guint bi = 0;
 
-  g_return_val_if_fail (manager != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (manager != NULL, "manager", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
   region = manager->region;
   blocks = manager->free_blocks;
   g_mutex_lock (&region->lock);
@@ -1230,7 +1232,7 @@ xrt_mem_chunk_new_sub (XrtMemChunk *parent, guint64 offset, guint64 bytes, GErro
 {
   XrtMemChunk *sub;
 
-  g_return_val_if_fail (parent != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (parent != NULL, "parent", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
 
   if (!chunk_check_live (parent, error)
       || !chunk_check_range (parent, offset, bytes, "sub-chunk", error))
@@ -1338,8 +1340,8 @@ xrt_mem_chunk_read (XrtMemChunk *chunk,
                     gsize        bytes,
                     GError     **error)
 {
-  g_return_val_if_fail (chunk != NULL, FALSE);
-  g_return_val_if_fail (dest != NULL || bytes == 0, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (chunk != NULL, "chunk", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (dest != NULL || bytes == 0, "dest", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!chunk_check_live (chunk, error)
       || !chunk_check_range (chunk, offset, bytes, "read", error))
@@ -1361,8 +1363,8 @@ xrt_mem_chunk_write (XrtMemChunk  *chunk,
                      gsize         bytes,
                      GError      **error)
 {
-  g_return_val_if_fail (chunk != NULL, FALSE);
-  g_return_val_if_fail (src != NULL || bytes == 0, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (chunk != NULL, "chunk", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (src != NULL || bytes == 0, "src", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!chunk_check_live (chunk, error)
       || !chunk_check_range (chunk, offset, bytes, "write", error))
@@ -1385,7 +1387,8 @@ xrt_mem_chunk_copy_from (XrtMemChunk *dest,
                          gsize        bytes,
                          GError     **error)
 {
-  g_return_val_if_fail (dest != NULL && src != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (dest != NULL, "dest", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (src != NULL, "src", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   if (!chunk_check_live (dest, error) || !chunk_check_live (src, error)
       || !chunk_check_range (src, src_offset, bytes, "copy source", error)
@@ -1407,7 +1410,7 @@ xrt_mem_chunk_free (XrtMemChunk *chunk, GError **error)
 {
   XrtMemRegion *region;
 
-  g_return_val_if_fail (chunk != NULL, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (chunk != NULL, "chunk", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, FALSE);
 
   region = chunk->region;
   if (chunk->parent)

@@ -5,9 +5,14 @@
  * caller needs it; a value produced on the host is written to the board (its INPUT place)
  * only when a launch needs it. Copies between host and board are the "memcpy" time, timed
  * with the device profile's ETM bandwidth; hardops' time is the board's timer; host ops'
- * time is measured.
+ * time is the host-op cost model of the board's host CPU and DetPostZG IP
+ * (backends/host/host-cost.h), so a simulated profile is the same on every run. The dev
+ * host's measured time of a host op is kept beside it (host_measured_ms), never added in.
  */
 #include "xrt/xrt-session.h"
+#include "base/zw-checked.h"
+#include "base/zw-file.h"
+#include "backends/host/host-cost.h"
 #include "backends/host/host-ops.h"
 #include "devices/zg330-sim.h"
 
@@ -16,6 +21,10 @@
 #include <string.h>
 
 G_DEFINE_QUARK (xrt-session-error-quark, xrt_session_error)
+
+/* Public calls check their arguments into the GError (the caller's error handling sees them). */
+#define CHECK_ARG(cond, arg, val) \
+  ZW_RETURN_VAL_IF_BAD_ARG (cond, arg, error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, val)
 
 struct _XrtSession {
   gint ref_count;
@@ -31,6 +40,9 @@ struct _XrtSession {
   GHashTable *host_values;    /* v_id -> XrtTensor* (host copies) */
   GHashTable *on_device;      /* v_id set: the board holds the current bytes */
   guint position;             /* next forward step (stepTo) */
+  guint part_op;              /* step @position is a merged launch stopped after this op index; G_MAXUINT: none */
+  double part_ms[3];          /* memcpy, hard, other of its parts so far */
+  GHashTable *in_place;       /* v_id set: forward_into outputs the hardops write in place */
   GPtrArray *pending_inputs;
   guint next_input;
 
@@ -47,6 +59,7 @@ struct _XrtSession {
   ZwProfile *profile;
   double total_ms;
   double clock_ms;            /* timeline position inside a forward */
+  gint busy;                  /* a public call runs (session_enter) */
 };
 
 const char *
@@ -78,6 +91,8 @@ session_alloc (XirNetworkView *view)
   s->host_values = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) xrt_tensor_unref);
   s->on_device = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   s->log_stream = stderr;
+  s->part_op = G_MAXUINT;
+  s->in_place = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return s;
 }
 
@@ -125,7 +140,9 @@ xrt_session_new (XirNetworkView *view, const XrtBackendType *types, XrtDevice *c
   g_autoptr (XrtSession) s = NULL;
   gboolean has_zg = FALSE;
 
-  g_return_val_if_fail (view != NULL && types != NULL && n > 0, NULL);
+  CHECK_ARG (view != NULL, "view", NULL);
+  CHECK_ARG (types != NULL, "types", NULL);
+  CHECK_ARG (n > 0, "n_backends", NULL);
   s = session_alloc (view);
   for (guint k = 0; k < n; k++)
     if (types[k] == XRT_BACKEND_ZG330 && !has_zg)
@@ -153,12 +170,26 @@ xrt_session_new (XirNetworkView *view, const XrtBackendType *types, XrtDevice *c
   return g_steal_pointer (&s);
 }
 
+/* A backend initialised on @a serves a session of @b: the same ops of the same network. */
+static gboolean
+same_view (XirNetworkView *a, XirNetworkView *b)
+{
+  return a == b
+         || (xir_network_view_get_network (a) == xir_network_view_get_network (b)
+             && xir_network_view_get_start (a) == xir_network_view_get_start (b)
+             && xir_network_view_get_n_ops (a) == xir_network_view_get_n_ops (b));
+}
+
 XrtSession *
 xrt_session_new_with_backend (XirNetworkView *view, Zg330Backend *backend, GError **error)
 {
   static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
-  g_autoptr (XrtSession) s = session_alloc (view);
+  g_autoptr (XrtSession) s = NULL;
 
+  CHECK_ARG (view != NULL, "view", NULL);
+  CHECK_ARG (backend != NULL, "backend", NULL);
+  CHECK_ARG (same_view (zg330_backend_get_view (backend), view), "backend", NULL);
+  s = session_alloc (view);
   s->zg = zg330_backend_ref (backend);
   s->device = xrt_device_ref (zg330_backend_get_device (backend));
   if (!bind_ops (s, types, 2, error))
@@ -184,6 +215,7 @@ xrt_session_unref (XrtSession *s)
   g_hash_table_unref (s->op_backend);
   g_hash_table_unref (s->host_values);
   g_hash_table_unref (s->on_device);
+  g_hash_table_unref (s->in_place);
   g_clear_pointer (&s->pending_inputs, g_ptr_array_unref);
   g_free (s->dump_dir);
   g_free (s->dump_format);
@@ -321,8 +353,8 @@ build_forwards (XrtSession *s, GError **error)
   return TRUE;
 }
 
-gboolean
-xrt_session_apply (XrtSession *s, GError **error)
+static gboolean
+session_apply (XrtSession *s, GError **error)
 {
   if (s->applied)
     {
@@ -346,6 +378,20 @@ copy_ms (XrtSession *s, guint64 bytes)
 {
   const Zg330Profile *p = s->device && zg330_sim_is_sim (s->device) ? zg330_sim_get_profile (s->device) : NULL;
   return p && p->etm_bandwidth > 0 ? (double) bytes / p->etm_bandwidth * 1e3 : 0;
+}
+
+/* The profile that times host ops: the simulated board's, else the built-in one, so a
+ * session without a simulated board still reports modelled, never measured, times. */
+static const Zg330Profile *
+host_timing_profile (XrtSession *s)
+{
+  static Zg330Profile *builtin;
+
+  if (s->device && zg330_sim_is_sim (s->device))
+    return zg330_sim_get_profile (s->device);
+  if (g_once_init_enter (&builtin))
+    g_once_init_leave (&builtin, zg330_profile_new_builtin ());
+  return builtin;
 }
 
 static gboolean
@@ -509,12 +555,13 @@ profile_type (const XrtForward *f)
   return g_strdup_printf ("%sNode", f->op->type_key);
 }
 
+/* Dumps the values @ids that step @f produced, from where they are now. */
 static gboolean
-dump_step (XrtSession *s, const XrtForward *f, GError **error)
+dump_step (XrtSession *s, const XrtForward *f, GArray *ids, GError **error)
 {
-  for (guint k = 0; k < f->output_ids->len; k++)
+  for (guint k = 0; k < ids->len; k++)
     {
-      gint64 v_id = g_array_index (f->output_ids, gint64, k);
+      gint64 v_id = g_array_index (ids, gint64, k);
       const XirValue *v = xir_network_get_value (s->net, v_id);
       XrtTensor *host = g_hash_table_lookup (s->host_values, &v_id);
       g_autofree guint8 *buf = NULL;
@@ -527,16 +574,8 @@ dump_step (XrtSession *s, const XrtForward *f, GError **error)
         buf = xrt_tensor_dup_bytes (host, error);
       else if (device_place (s, v_id, &region, &addr))
         {
-          /* In a merged launch the board gives back only what is still in ETM at its end:
-           * its outputs (values other backends read). Intermediate values may have been
-           * overwritten by later ones sharing their FTMP bytes, or live in OCM. */
-          if (f->op == NULL)
-            {
-              g_autoptr (ZwDeployReport) r = zg330_backend_get_report (s->zg);
-              const ZwValueInfo *vi = zw_deploy_report_find_value (r, v_id);
-              if (vi == NULL || vi->segment != ZW_SEGMENT_OUTPUT)
-                continue;
-            }
+          /* inside a merged launch this runs at the sync point right after the value's
+           * op (run_launch_step): later layers may overwrite it, and it may be in OCM */
           rname = xrt_mem_region_get_name (region);
           memory = g_ascii_strcasecmp (rname, "OCM") == 0 ? "OCM" : "ETM";
           buf = g_malloc (MAX (v->storage_bytes, 1));
@@ -569,6 +608,9 @@ xrt_session_set_dump_outputs (XrtSession *s, gboolean flag, const char *dir, con
 {
   ZwDumpFormat fmt = { 0 };
 
+  CHECK_ARG (s != NULL, "session", FALSE);
+  CHECK_ARG (!flag || dir != NULL, "dir", FALSE);
+  CHECK_ARG (!flag || format != NULL, "format", FALSE);
   if (flag && !zw_dump_format_parse (format, &fmt, error))
     return FALSE;
   if (flag && g_mkdir_with_parents (dir, 0755) != 0)
@@ -594,7 +636,25 @@ step_outputs (XrtSession *s, const XrtForward *f, GError **error)
   const XirOp *op = f->op;
 
   if (op == NULL)
-    return outs;
+    {
+      /* a merged launch: the values that leave it (read after it, or network outputs),
+       * in output_ids order; its inner values are gone by its end */
+      for (guint k = 0; k < f->output_ids->len; k++)
+        {
+          const XirValue *v = xir_network_get_value (s->net, g_array_index (f->output_ids, gint64, k));
+          XrtTensor *t;
+          if (v->last_use <= (gint) f->last_index && !v->is_network_output)
+            continue;
+          t = host_value (s, v, NULL, error);
+          if (t == NULL)
+            {
+              g_ptr_array_unref (outs);
+              return NULL;
+            }
+          g_ptr_array_add (outs, xrt_tensor_ref (t));
+        }
+      return outs;
+    }
   for (guint k = 0; k < op->outputs->len; k++)
     {
       const XirValue *v = g_ptr_array_index (op->outputs, k);
@@ -612,7 +672,7 @@ step_outputs (XrtSession *s, const XrtForward *f, GError **error)
 }
 
 static gboolean
-run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **error)
+run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, HostOpCost *cost, GError **error)
 {
   const XirOp *op = f->op;
   g_autofree const guint8 **ins = g_new0 (const guint8 *, MAX (op->inputs->len, 1));
@@ -628,11 +688,16 @@ run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **err
           if (host_value (s, v, memcpy_ms, error) == NULL)
             return FALSE;
         }
-      return TRUE;
+      return host_op_cost (op, host_timing_profile (s), NULL, cost, error);
     }
   for (guint k = 0; k < op->inputs->len; k++)
     {
-      XrtTensor *t = host_value (s, g_ptr_array_index (op->inputs, k), memcpy_ms, error);
+      XrtTensor *t;
+      /* forward_into: the hardop wrote this output in the caller's tensor, no copy */
+      if (op->kind == XIR_OP_OUTPUT
+          && g_hash_table_contains (s->in_place, &((XirValue *) g_ptr_array_index (op->inputs, k))->v_id))
+        continue;
+      t = host_value (s, g_ptr_array_index (op->inputs, k), memcpy_ms, error);
       guint8 *b = t ? xrt_tensor_dup_bytes (t, error) : NULL;
       if (b == NULL)
         return FALSE;
@@ -640,14 +705,14 @@ run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **err
       ins[k] = b;
     }
   if (op->kind == XIR_OP_OUTPUT)
-    return TRUE;
+    return host_op_cost (op, host_timing_profile (s), NULL, cost, error);
   for (guint k = 0; k < op->outputs->len; k++)
     {
       const XirValue *v = g_ptr_array_index (op->outputs, k);
       outs[k] = g_malloc0 (MAX (v->storage_bytes, 1));
       g_ptr_array_add (keep, outs[k]);
     }
-  ok = host_op_run (op, ins, outs, error);
+  ok = host_op_run_costed (op, ins, outs, host_timing_profile (s), cost, error);
   for (guint k = 0; ok && k < op->outputs->len; k++)
     {
       const XirValue *v = g_ptr_array_index (op->outputs, k);
@@ -664,37 +729,134 @@ run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **err
 }
 
 static gboolean
-run_step (XrtSession *s, guint index, GError **error)
+is_merged_launch (const XrtForward *f)
+{
+  return f->backend == XRT_BACKEND_ZG330 && f->launch >= 0 && f->merge_from->len > 1;
+}
+
+static void
+mark_on_device (XrtSession *s, const XirOp *op)
+{
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      gint64 *key = g_new (gint64, 1);
+      *key = ((XirValue *) g_ptr_array_index (op->outputs, k))->v_id;
+      g_hash_table_remove (s->host_values, key);
+      g_hash_table_add (s->on_device, key);
+    }
+}
+
+/* A ZG330 launch. A merged launch runs whole, unless
+ *  - stepTo stops inside it (@until, an absolute op index before its last op): the board
+ *    runs the launch's instructions only up to the sync point after that op's layers
+ *    (HardOpInfo.sync_idx), and the step stays part done (*stopped) with s->part_op set;
+ *  - it was part done: it resumes from that sync point (the board still holds what the
+ *    partial launch left: xrt_session_step_to checks that and else starts over);
+ *  - the session dumps: it stops at the sync point after every hardop and dumps that op's
+ *    outputs there, so a dump with merge on holds every value, as with merge off.
+ * Times of the parts add up and go to the step's profile row when the step ends. */
+static gboolean
+run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy_ms, double *hard_ms,
+                 double *other_ms, gboolean *stopped, GError **error)
+{
+  gboolean merged = is_merged_launch (f);
+  guint stop = merged && until < f->last_index ? until : f->last_index;
+  guint from;
+
+  *stopped = FALSE;
+  if (!merged)
+    {
+      double icore = 0, sync = 0;
+      if (!ensure_on_device (s, f, memcpy_ms, error)
+          || !zg330_backend_run_launch (s->zg, (guint) f->launch, &icore, &sync, error))
+        return FALSE;
+      *hard_ms += icore;
+      *other_ms += sync;
+      for (guint i = f->first_index; i <= f->last_index; i++)
+        mark_on_device (s, xir_network_get_op (s->net, i));
+      return TRUE;
+    }
+  if (s->part_op == G_MAXUINT)
+    {
+      if (!ensure_on_device (s, f, memcpy_ms, error))
+        return FALSE;
+      from = f->first_index;
+    }
+  else
+    from = s->part_op + 1;
+  /* one part to the stop, or (dumping) one part per op */
+  while (from <= stop)
+    {
+      guint to = s->dump ? from : stop;
+      gint64 after = s->part_op == G_MAXUINT ? -1 : xir_network_get_op (s->net, s->part_op)->op_id;
+      gint64 until_id = to >= f->last_index ? -1 : xir_network_get_op (s->net, to)->op_id;
+      double icore = 0, sync = 0;
+
+      if (!zg330_backend_run_launch_part (s->zg, (guint) f->launch, after, until_id, NULL, &icore, &sync, error))
+        return FALSE;
+      s->part_ms[1] += icore;
+      s->part_ms[2] += sync;
+      for (guint i = from; i <= to; i++)
+        {
+          const XirOp *op = xir_network_get_op (s->net, i);
+          mark_on_device (s, op);
+          if (s->dump)
+            {
+              g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+              for (guint k = 0; k < op->outputs->len; k++)
+                g_array_append_val (ids, ((XirValue *) g_ptr_array_index (op->outputs, k))->v_id);
+              if (!dump_step (s, f, ids, error))
+                return FALSE;
+            }
+        }
+      s->part_op = to;
+      from = to + 1;
+    }
+  if (stop < f->last_index)
+    {
+      s->part_ms[0] += *memcpy_ms;
+      *stopped = TRUE;
+      return TRUE;
+    }
+  *memcpy_ms += s->part_ms[0];
+  *hard_ms += s->part_ms[1];
+  *other_ms += s->part_ms[2];
+  s->part_op = G_MAXUINT;
+  memset (s->part_ms, 0, sizeof s->part_ms);
+  return TRUE;
+}
+
+/* Runs forward step @index: all of it (@until G_MAXUINT), or a merged launch up to the op
+ * at absolute index @until (stopped at its sync point; see run_launch_step). */
+static gboolean
+run_step_part (XrtSession *s, guint index, guint until, GError **error)
 {
   const XrtForward *f = &g_array_index (s->forwards, XrtForward, index);
-  double memcpy_ms = 0, hard_ms = 0, other_ms = 0;
-  gint64 t0 = g_get_monotonic_time ();
+  double memcpy_ms = 0, hard_ms = 0, other_ms = 0, measured_ms = -1;
   gboolean ok = TRUE;
 
-  if (s->pre_cb != NULL)
+  if (s->pre_cb != NULL && s->part_op == G_MAXUINT)   /* not again when a stopped launch resumes */
     {
       g_autoptr (GPtrArray) none = g_ptr_array_new ();
       s->pre_cb (s, f, none, s->pre_data);
     }
   if (f->backend == XRT_BACKEND_HOST)
     {
-      ok = run_host_op (s, f, &memcpy_ms, error);
-      other_ms = (g_get_monotonic_time () - t0) / 1e3;
+      /* simulated time from the cost model; the dev host's clock only for the labelled
+       * "measured on this PC" figure, which no total includes */
+      HostOpCost cost = { 0 };
+      gint64 t0 = g_get_monotonic_time ();
+      ok = run_host_op (s, f, &memcpy_ms, &cost, error);
+      measured_ms = (g_get_monotonic_time () - t0) / 1e3;
+      hard_ms = cost.hard_ms;
+      other_ms = cost.other_ms;
     }
   else if (f->launch >= 0)
     {
-      double icore = 0, sync = 0;
-      ok = ensure_on_device (s, f, &memcpy_ms, error)
-           && zg330_backend_run_launch (s->zg, (guint) f->launch, &icore, &sync, error);
-      hard_ms = icore;
-      other_ms = sync;
-      for (guint k = 0; ok && k < f->output_ids->len; k++)
-        {
-          gint64 *key = g_new (gint64, 1);
-          *key = g_array_index (f->output_ids, gint64, k);
-          g_hash_table_remove (s->host_values, key);
-          g_hash_table_add (s->on_device, key);
-        }
+      gboolean stopped = FALSE;
+      ok = run_launch_step (s, f, until, &memcpy_ms, &hard_ms, &other_ms, &stopped, error);
+      if (ok && stopped)
+        return TRUE;   /* the launch is part done: its step ends when a later stepTo or forward finishes it */
     }
   else
     {
@@ -723,6 +885,7 @@ run_step (XrtSession *s, guint index, GError **error)
                                                 hard_ms, other_ms);
         row->backend = g_strdup (f->backend == XRT_BACKEND_ZG330 ? "ZG330" : "Host");
         row->start_ms = s->clock_ms;
+        row->host_measured_ms = measured_ms;
         if (f->backend == XRT_BACKEND_ZG330)
           {
             gboolean io = TRUE;
@@ -759,7 +922,8 @@ run_step (XrtSession *s, guint index, GError **error)
         g_string_free (line, TRUE);
       }
   }
-  if (s->dump && !dump_step (s, f, error))
+  /* a merged launch dumped its values op by op at their sync points (run_launch_step) */
+  if (s->dump && !is_merged_launch (f) && !dump_step (s, f, f->output_ids, error))
     return FALSE;
   if (s->post_cb != NULL)
     {
@@ -769,6 +933,12 @@ run_step (XrtSession *s, guint index, GError **error)
       s->post_cb (s, f, outs, s->post_data);
     }
   return TRUE;
+}
+
+static gboolean
+run_step (XrtSession *s, guint index, GError **error)
+{
+  return run_step_part (s, index, G_MAXUINT, error);
 }
 
 static void
@@ -781,6 +951,8 @@ begin_forward (XrtSession *s, GPtrArray *inputs)
   for (guint k = 0; inputs != NULL && k < inputs->len; k++)
     g_ptr_array_add (s->pending_inputs, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
   s->next_input = 0;
+  s->part_op = G_MAXUINT;
+  memset (s->part_ms, 0, sizeof s->part_ms);
   s->total_ms = 0;
   s->clock_ms = 0;
   if (s->profile_on)
@@ -791,11 +963,12 @@ begin_forward (XrtSession *s, GPtrArray *inputs)
   if (s->dump)
     {
       g_clear_pointer (&s->manifest, zw_dump_manifest_free);
-      gboolean complete = s->zg == NULL || !zg330_backend_get_merge_hardop (s->zg);
-      s->manifest = zw_dump_manifest_new (xir_network_get_name (s->net), s->dump_fmt, complete,
-                                          complete ? "merge hardop off: every value of every op"
-                                                   : "merge hardop on: only what a real board gives back, the merged "
-                                                     "launches' results in ETM and the host ops' values");
+      gboolean merged = s->zg != NULL && zg330_backend_get_merge_hardop (s->zg);
+      s->manifest = zw_dump_manifest_new (xir_network_get_name (s->net), s->dump_fmt, TRUE,
+                                          !merged ? "merge hardop off: every value of every op"
+                                                  : "merge hardop on: every value of every op; each merged launch "
+                                                    "was stopped at the sync point after every hardop's layers "
+                                                    "(HardOpInfo.sync_idx) and that op's outputs read there");
     }
   if (s->zg != NULL)
     zg330_backend_forward_begin (s->zg);
@@ -844,8 +1017,8 @@ collect_outputs (XrtSession *s, GError **error)
   return outs;
 }
 
-GPtrArray *
-xrt_session_forward (XrtSession *s, GPtrArray *inputs, GError **error)
+static GPtrArray *
+session_forward (XrtSession *s, GPtrArray *inputs, GError **error)
 {
   GPtrArray *outs = NULL;
   gboolean ok = TRUE;
@@ -862,11 +1035,55 @@ xrt_session_forward (XrtSession *s, GPtrArray *inputs, GError **error)
   return outs;
 }
 
-gboolean
-xrt_session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, GError **error)
+/* The caller's tensor for each view output: the one typed as that value (by v_id), else
+ * the one at its position among those left (e.g. a ring's input tensor). */
+static gboolean
+match_outputs (XrtSession *s, GPtrArray *outputs, XrtTensor **match, GError **error)
 {
   GPtrArray *values = xir_network_view_get_outputs (s->view);
-  g_autoptr (GPtrArray) got = NULL;
+  g_autofree gboolean *used = g_new0 (gboolean, MAX (outputs->len, 1));
+
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      match[k] = NULL;
+      for (guint j = 0; j < outputs->len && match[k] == NULL; j++)
+        if (!used[j] && xrt_tensor_get_value (g_ptr_array_index (outputs, j))->v_id == v->v_id)
+          {
+            match[k] = g_ptr_array_index (outputs, j);
+            used[j] = TRUE;
+          }
+    }
+  for (guint k = 0, j = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      while (match[k] == NULL && j < outputs->len)
+        {
+          if (!used[j])
+            {
+              match[k] = g_ptr_array_index (outputs, j);
+              used[j] = TRUE;
+            }
+          j++;
+        }
+      if (xrt_tensor_get_size (match[k]) != v->storage_bytes)
+        {
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
+                       "forward(inputs, outputs): the output tensor for v_id %" G_GINT64_FORMAT " holds %"
+                       G_GUINT64_FORMAT " bytes, the value needs %" G_GUINT64_FORMAT,
+                       v->v_id, xrt_tensor_get_size (match[k]), v->storage_bytes);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, GError **error)
+{
+  GPtrArray *values = xir_network_view_get_outputs (s->view);
+  g_autofree XrtTensor **match = NULL;
+  gboolean ok = TRUE;
 
   if (outputs == NULL || outputs->len != values->len)
     {
@@ -875,33 +1092,54 @@ xrt_session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, 
                    outputs ? outputs->len : 0, values->len);
       return FALSE;
     }
-  for (guint k = 0; k < values->len; k++)
-    if (xrt_tensor_get_size (g_ptr_array_index (outputs, k)) != ((XirValue *) g_ptr_array_index (values, k))->storage_bytes)
-      {
-        g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
-                     "forward(inputs, outputs): output %u (v_id %" G_GINT64_FORMAT ") holds %" G_GUINT64_FORMAT
-                     " bytes, the value needs %" G_GUINT64_FORMAT, k, ((XirValue *) g_ptr_array_index (values, k))->v_id,
-                     xrt_tensor_get_size (g_ptr_array_index (outputs, k)),
-                     ((XirValue *) g_ptr_array_index (values, k))->storage_bytes);
-        return FALSE;
-      }
-  got = xrt_session_forward (s, inputs, error);
-  if (got == NULL)
+  if (!check_applied (s, error))
     return FALSE;
-  for (guint k = 0; k < got->len; k++)
+  match = g_new0 (XrtTensor *, MAX (values->len, 1));
+  if (!match_outputs (s, outputs, match, error))
+    return FALSE;
+  /* a tensor in this board's ETM: its hardop writes it there, nothing is copied after */
+  g_hash_table_remove_all (s->in_place);
+  for (guint k = 0; s->zg != NULL && k < values->len; k++)
     {
-      g_autofree guint8 *buf = xrt_tensor_dup_bytes (g_ptr_array_index (got, k), error);
-      if (buf == NULL || !xrt_tensor_write (g_ptr_array_index (outputs, k), buf, xrt_tensor_get_size (g_ptr_array_index (got, k)), error))
-        return FALSE;
+      const XirValue *v = g_ptr_array_index (values, k);
+      XrtMemChunk *c = xrt_tensor_get_chunk (match[k]);
+      if (c != NULL && xrt_mem_chunk_get_region (c) == xrt_device_get_mem_region (s->device, "ETM", NULL)
+          && zg330_backend_bind_output (s->zg, v->v_id, c, xrt_tensor_get_offset (match[k])))
+        {
+          gint64 *key = g_new (gint64, 1);
+          *key = v->v_id;
+          g_hash_table_add (s->in_place, key);
+        }
     }
-  return TRUE;
+  begin_forward (s, inputs);
+  for (guint i = 0; ok && i < s->forwards->len; i++)
+    ok = run_step (s, i, error);
+  ok = end_forward (s, ok, error);
+  s->position = 0;
+  for (guint k = 0; ok && k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      XrtTensor *t;
+      g_autofree guint8 *buf = NULL;
+      if (g_hash_table_contains (s->in_place, &v->v_id))
+        continue;
+      t = host_value (s, v, NULL, error);
+      ok = t != NULL && (buf = xrt_tensor_dup_bytes (t, error)) != NULL
+           && xrt_tensor_write (match[k], buf, v->storage_bytes, error);
+    }
+  if (s->zg != NULL)
+    zg330_backend_unbind_outputs (s->zg);
+  g_hash_table_remove_all (s->in_place);
+  return ok;
 }
 
-GPtrArray *
-xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error)
+static GPtrArray *
+session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error)
 {
   const XirOp *target = xir_network_get_op_by_id (s->net, op_id);
-  guint stop = G_MAXUINT;
+  const XrtForward *f;
+  guint stop = G_MAXUINT, until;
+  gboolean restart;
   GPtrArray *outs = NULL;
   gboolean ok = TRUE;
 
@@ -909,8 +1147,8 @@ xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **er
     return NULL;
   for (guint i = 0; target && i < s->forwards->len; i++)
     {
-      const XrtForward *f = &g_array_index (s->forwards, XrtForward, i);
-      if (target->index >= f->first_index && target->index <= f->last_index)
+      const XrtForward *g = &g_array_index (s->forwards, XrtForward, i);
+      if (target->index >= g->first_index && target->index <= g->last_index)
         stop = i;
     }
   if (stop == G_MAXUINT)
@@ -919,31 +1157,47 @@ xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **er
                    op_id);
       return NULL;
     }
-  if (stop < s->position)
-    s->position = 0;   /* going back starts a new forward */
-  if (s->position == 0)
-    begin_forward (s, inputs);
-  else if (inputs != NULL)
+  f = &g_array_index (s->forwards, XrtForward, stop);
+  /* inside a merged launch: stop at the op's sync point */
+  until = is_merged_launch (f) && target->index < f->last_index ? target->index : G_MAXUINT;
+  /* going back starts a new forward; so does a launch left part done when the board ran
+   * something else since (its OCM and FTMP no longer hold what the partial launch left) */
+  restart = stop < s->position
+            || (stop == s->position && s->part_op != G_MAXUINT && target->index <= s->part_op)
+            || (s->part_op != G_MAXUINT
+                && !zg330_backend_can_resume_launch (s->zg, (guint) g_array_index (s->forwards, XrtForward,
+                                                                                   s->position).launch,
+                                                     xir_network_get_op (s->net, s->part_op)->op_id));
+  if (restart)
+    s->position = 0;
+  if (s->position == 0 && (restart || s->part_op == G_MAXUINT))
+    {
+      /* a new forward; without new inputs, with the ones given so far */
+      g_autoptr (GPtrArray) given = inputs == NULL && s->pending_inputs ? g_ptr_array_ref (s->pending_inputs) : NULL;
+      begin_forward (s, inputs != NULL ? inputs : given);
+    }
+  else
     {
       /* inputs of later steps may come now: keep the ones not yet used, then these */
-      for (guint k = 0; k < inputs->len; k++)
+      for (guint k = 0; inputs != NULL && k < inputs->len; k++)
         g_ptr_array_add (s->pending_inputs, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
+      if (s->zg != NULL)
+        zg330_backend_forward_begin (s->zg);
     }
-  if (s->zg != NULL && s->position != 0)
-    zg330_backend_forward_begin (s->zg);
   for (guint i = s->position; ok && i <= stop; i++)
-    ok = run_step (s, i, error);
-  s->position = stop + 1;
+    ok = run_step_part (s, i, i == stop ? until : G_MAXUINT, error);
+  s->position = s->part_op != G_MAXUINT ? stop : stop + 1;
   ok = end_forward (s, ok, error);
   if (s->position >= s->forwards->len)
     s->position = 0;
   if (!ok)
     {
       s->position = 0;
+      s->part_op = G_MAXUINT;
       return NULL;
     }
   {
-    XrtForward one = g_array_index (s->forwards, XrtForward, stop);
+    XrtForward one = *f;
     one.op = target;
     outs = step_outputs (s, &one, error);
   }
@@ -955,9 +1209,12 @@ xrt_session_sub (XrtSession *s, gint start, gint end, GError **error)
 {
   g_autoptr (XirNetworkView) view = NULL;
   g_autoptr (XrtSession) sub = NULL;
-  guint base = xir_network_view_get_start (s->view);
-  gint n = (gint) xir_network_view_get_n_ops (s->view);
+  guint base;
+  gint n;
 
+  CHECK_ARG (s != NULL, "session", NULL);
+  base = xir_network_view_get_start (s->view);
+  n = (gint) xir_network_view_get_n_ops (s->view);
   if (!check_applied (s, error))
     return NULL;
   if (end == G_MAXINT)
@@ -995,6 +1252,7 @@ xrt_session_fork (XrtSession *s, GError **error)
   g_autoptr (Zg330Backend) zg = NULL;
   g_autoptr (XrtSession) child = NULL;
 
+  CHECK_ARG (s != NULL, "session", NULL);
   if (s->zg != NULL)
     {
       zg = zg330_backend_fork (s->zg, error);
@@ -1015,10 +1273,100 @@ xrt_session_fork (XrtSession *s, GError **error)
   return g_steal_pointer (&child);
 }
 
+/* ---- entry points: argument checks and the one-call-at-a-time guard ------------------- */
+
+/* A session's forward state (position, host copies, FTMP) belongs to one call at a time:
+ * a second thread entering while a call runs gets XRT_SESSION_ERROR_BUSY, never a mix of
+ * two forwards. */
+static gboolean
+session_enter (XrtSession *s, const char *call, GError **error)
+{
+  if (g_atomic_int_compare_and_exchange (&s->busy, 0, 1))
+    return TRUE;
+  g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_BUSY,
+               "%s: the session of %s is running a call in another thread: a session is used by one thread at "
+               "a time (xrt_session_fork gives each thread its own)", call, xir_network_get_path (s->net));
+  return FALSE;
+}
+
+static void
+session_leave (XrtSession *s)
+{
+  g_atomic_int_set (&s->busy, 0);
+}
+
+/* inputs (and outputs) hold tensors: no NULL element */
+static gboolean
+tensors_ok (GPtrArray *tensors)
+{
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    if (g_ptr_array_index (tensors, i) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+xrt_session_apply (XrtSession *s, GError **error)
+{
+  gboolean ok;
+
+  CHECK_ARG (s != NULL, "session", FALSE);
+  if (!session_enter (s, "apply", error))
+    return FALSE;
+  ok = session_apply (s, error);
+  session_leave (s);
+  return ok;
+}
+
+GPtrArray *
+xrt_session_forward (XrtSession *s, GPtrArray *inputs, GError **error)
+{
+  GPtrArray *outs;
+
+  CHECK_ARG (s != NULL, "session", NULL);
+  CHECK_ARG (tensors_ok (inputs), "inputs", NULL);
+  if (!session_enter (s, "forward", error))
+    return NULL;
+  outs = session_forward (s, inputs, error);
+  session_leave (s);
+  return outs;
+}
+
+gboolean
+xrt_session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, GError **error)
+{
+  gboolean ok;
+
+  CHECK_ARG (s != NULL, "session", FALSE);
+  CHECK_ARG (tensors_ok (inputs), "inputs", FALSE);
+  CHECK_ARG (outputs != NULL && tensors_ok (outputs), "outputs", FALSE);
+  if (!session_enter (s, "forward", error))
+    return FALSE;
+  ok = session_forward_into (s, inputs, outputs, error);
+  session_leave (s);
+  return ok;
+}
+
+GPtrArray *
+xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error)
+{
+  GPtrArray *outs;
+
+  CHECK_ARG (s != NULL, "session", NULL);
+  CHECK_ARG (tensors_ok (inputs), "inputs", NULL);
+  if (!session_enter (s, "stepTo", error))
+    return NULL;
+  outs = session_step_to (s, op_id, inputs, error);
+  session_leave (s);
+  return outs;
+}
+
 /* ---- snapshot -------------------------------------------------------------------------- */
 
 #define SNAPSHOT_FORMAT "zhuge-snapshot"
-#define SNAPSHOT_VERSION 1
+/* 1: options and placement; 2: + "network_files", what the snapshot was made of (the
+ * network JSON and its params, with their digests), so that a snapshot alone restores. */
+#define SNAPSHOT_VERSION 2
 
 /* Fingerprint of what the plan depends on: the ops, values and chunks of the network. */
 static char *
@@ -1045,14 +1393,73 @@ network_fingerprint (XirNetwork *net)
   return out;
 }
 
+static char *
+file_sha256 (const char *path, GError **error)
+{
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+
+  if (file == NULL)
+    return NULL;
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) g_mapped_file_get_contents (file),
+                                      g_mapped_file_get_length (file));
+}
+
+static char *
+absolute_path (const char *path)
+{
+  g_autofree char *cwd = NULL;
+
+  if (g_path_is_absolute (path))
+    return g_canonicalize_filename (path, NULL);
+  cwd = g_get_current_dir ();
+  return g_canonicalize_filename (path, cwd);
+}
+
+/* "network_files": { "json", "json_sha256", "params" (a .raw or null), "params_seed"
+ * (synthetic params), "params_sha256" }: the network the snapshot deploys. */
+static cJSON *
+network_files_json (XirNetwork *net, GError **error)
+{
+  g_autofree char *json = absolute_path (xir_network_get_path (net));
+  g_autofree char *json_sum = NULL, *params_sum = NULL;
+  const char *raw = xir_network_get_params_path (net);
+  guint64 seed = 0;
+  cJSON *files;
+
+  if ((json_sum = file_sha256 (json, NULL)) == NULL)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: the network was not loaded from a file that still exists: a snapshot records the network's "
+                   "JSON to restore it", json);
+      return NULL;
+    }
+  params_sum = xir_network_compute_params_sha256 (net);
+  files = cJSON_CreateObject ();
+  cJSON_AddStringToObject (files, "json", json);
+  cJSON_AddStringToObject (files, "json_sha256", json_sum);
+  if (raw != NULL)
+    {
+      g_autofree char *abs = absolute_path (raw);
+      cJSON_AddStringToObject (files, "params", abs);
+    }
+  else
+    cJSON_AddNullToObject (files, "params");
+  if (xir_network_get_params_seed (net, &seed))
+    cJSON_AddNumberToObject (files, "params_seed", (double) seed);
+  cJSON_AddStringToObject (files, "params_sha256", params_sum ? params_sum : "");
+  return files;
+}
+
 gboolean
 xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
 {
   g_autoptr (ZwDeployReport) report = NULL;
   g_autofree char *fingerprint = NULL, *body = NULL, *text = NULL, *digest = NULL;
-  cJSON *root;
+  cJSON *root, *files;
   GError *local = NULL;
 
+  ZW_RETURN_VAL_IF_BAD_ARG (s != NULL, "session", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, FALSE);
   if (!check_applied (s, error))
     return FALSE;
   if (s->zg == NULL)
@@ -1060,6 +1467,8 @@ xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
       g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT, "a snapshot needs a ZG330Backend to restore");
       return FALSE;
     }
+  if ((files = network_files_json (s->net, error)) == NULL)
+    return FALSE;
   report = zg330_backend_get_report (s->zg);
   fingerprint = network_fingerprint (s->net);
   root = cJSON_CreateObject ();
@@ -1067,6 +1476,7 @@ xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
   cJSON_AddNumberToObject (root, "version", SNAPSHOT_VERSION);
   cJSON_AddStringToObject (root, "network", xir_network_get_name (s->net));
   cJSON_AddStringToObject (root, "network_fingerprint", fingerprint);
+  cJSON_AddItemToObject (root, "network_files", files);
   cJSON_AddNumberToObject (root, "view_start", xir_network_view_get_start (s->view));
   cJSON_AddNumberToObject (root, "view_ops", xir_network_view_get_n_ops (s->view));
   cJSON_AddItemToObject (root, "deploy", zw_deploy_report_to_json (report));
@@ -1075,13 +1485,115 @@ xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
   /* the last line carries the SHA-256 of everything before it */
   digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, body, -1);
   text = g_strdup_printf ("%s\nsha256 %s\n", body, digest);
-  if (!g_file_set_contents (path, text, -1, &local))
+  /* atomic, like every file the runtime writes */
+  if (!zw_file_set_contents (path, text, -1, &local))
     {
-      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: cannot write the snapshot: %s", path,
+                   local->message);
       g_error_free (local);
       return FALSE;
     }
   return TRUE;
+}
+
+/* A file the snapshot recorded as @recorded: beside the snapshot first (a folder moved as a
+ * whole), then beside @also (the JSON found, for its .raw), then where it was. NULL with an
+ * error naming every place looked at. */
+static char *
+find_recorded_file (const char *snapshot, const char *field, const char *recorded, const char *also,
+                    GError **error)
+{
+  g_autofree char *base = g_path_get_basename (recorded);
+  g_autofree char *snap_dir = g_path_get_dirname (snapshot);
+  g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *list = NULL;
+
+  g_ptr_array_add (tried, g_build_filename (snap_dir, base, NULL));
+  if (also != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (also);
+      g_ptr_array_add (tried, g_build_filename (dir, base, NULL));
+    }
+  g_ptr_array_add (tried, g_strdup (recorded));
+  for (guint i = 0; i < tried->len; i++)
+    if (g_file_test (g_ptr_array_index (tried, i), G_FILE_TEST_IS_REGULAR))
+      return g_strdup (g_ptr_array_index (tried, i));
+  g_ptr_array_add (tried, NULL);
+  list = g_strjoinv (", ", (char **) tried->pdata);
+  g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+               "%s: network_files.%s: %s not found (looked at %s)", snapshot, field, base, list);
+  return NULL;
+}
+
+/* The network a version-2 snapshot records, found, loaded and checked against its digests. */
+static XirNetwork *
+snapshot_network (const char *path, const cJSON *root, GError **error)
+{
+  const cJSON *files = cJSON_GetObjectItem (root, "network_files");
+  const cJSON *json = cJSON_GetObjectItem (files, "json");
+  const cJSON *json_sum = cJSON_GetObjectItem (files, "json_sha256");
+  const cJSON *params = cJSON_GetObjectItem (files, "params");
+  const cJSON *seed = cJSON_GetObjectItem (files, "params_seed");
+  const cJSON *params_sum = cJSON_GetObjectItem (files, "params_sha256");
+  g_autofree char *json_path = NULL, *raw_path = NULL, *sum = NULL;
+  g_autoptr (XirNetwork) net = NULL;
+  GError *local = NULL;
+
+  if (!cJSON_IsObject (files))
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: network_files: a version-1 snapshot does not record its network; give the network JSON "
+                   "with it (json = … in [run], or NET.json on the command line)", path);
+      return NULL;
+    }
+  if (!cJSON_IsString (json) || !cJSON_IsString (json_sum) || !cJSON_IsString (params_sum)
+      || !(cJSON_IsString (params) || (cJSON_IsNull (params) && cJSON_IsNumber (seed))))
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: network_files: needs json, json_sha256, params (or params_seed) and params_sha256", path);
+      return NULL;
+    }
+  if ((json_path = find_recorded_file (path, "json", json->valuestring, NULL, error)) == NULL)
+    return NULL;
+  if ((sum = file_sha256 (json_path, &local)) == NULL || strcmp (sum, json_sum->valuestring) != 0)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: network_files.json_sha256: %s %s", path, json_path,
+                   local ? local->message : "is not the network JSON the snapshot was made of (its SHA-256 differs)");
+      g_clear_error (&local);
+      return NULL;
+    }
+  if ((net = xir_network_new_from_json_file (json_path, error)) == NULL)
+    return NULL;
+  if (cJSON_IsString (params))
+    {
+      if ((raw_path = find_recorded_file (path, "params", params->valuestring, json_path, error)) == NULL)
+        return NULL;
+      /* the digest below is the check: the .raw may be synthetic (no md5 match) */
+      if (!xir_network_load_params_from_file_full (net, raw_path, XIR_LOAD_NO_MD5, error))
+        return NULL;
+    }
+  else
+    {
+      gint64 s = 0;
+      if (zw_json_int64 (seed, 0, ZW_JSON_INT_MAX, &s) != ZW_NUM_OK)
+        {
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                       "%s: network_files.params_seed: not a seed", path);
+          return NULL;
+        }
+      xir_network_fake_params (net, (guint64) s);
+    }
+  g_free (sum);
+  sum = xir_network_compute_params_sha256 (net);
+  if (g_strcmp0 (sum, params_sum->valuestring) != 0)
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: network_files.params_sha256: %s are not the params the snapshot was made of (their SHA-256 "
+                   "differs)", path, raw_path ? raw_path : "the synthetic params");
+      return NULL;
+    }
+  return g_steal_pointer (&net);
 }
 
 XrtSession *
@@ -1090,6 +1602,7 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
   g_autofree char *text = NULL, *fingerprint = NULL;
   g_autoptr (ZwDeployReport) plan = NULL;
   g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XirNetwork) own_net = NULL;
   g_autoptr (Zg330Backend) zg = NULL;
   g_autoptr (XrtSession) s = NULL;
   GError *local = NULL;
@@ -1099,6 +1612,9 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
   const cJSON *item;
   gint start = 0, n_ops = 0;
 
+  ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT,
+                            NULL);
   if (!g_file_get_contents (path, &text, &len, &local))
     {
       g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: %s", path, local->message);
@@ -1132,12 +1648,22 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
       return NULL;
     }
   item = cJSON_GetObjectItem (root, "version");
-  if (!cJSON_IsNumber (item) || item->valueint > SNAPSHOT_VERSION)
+  if (!cJSON_IsNumber (item) || item->valueint > SNAPSHOT_VERSION || item->valueint < 1)
     {
       cJSON_Delete (root);
       g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
-                   "%s: version: this build reads snapshot version %d or older", path, SNAPSHOT_VERSION);
+                   "%s: version: this build reads snapshot versions 1 to %d", path, SNAPSHOT_VERSION);
       return NULL;
+    }
+  if (net == NULL)
+    {
+      own_net = snapshot_network (path, root, error);
+      if (own_net == NULL)
+        {
+          cJSON_Delete (root);
+          return NULL;
+        }
+      net = own_net;
     }
   fingerprint = network_fingerprint (net);
   item = cJSON_GetObjectItem (root, "network_fingerprint");
@@ -1150,10 +1676,28 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
       cJSON_Delete (root);
       return NULL;
     }
-  if ((item = cJSON_GetObjectItem (root, "view_start")) && cJSON_IsNumber (item))
-    start = item->valueint;
-  if ((item = cJSON_GetObjectItem (root, "view_ops")) && cJSON_IsNumber (item))
-    n_ops = item->valueint;
+  {
+    /* the view: op indices of this network, checked before any conversion */
+    gint64 v = 0;
+    guint n_net = xir_network_get_n_ops (net);
+    const char *keys[2] = { "view_start", "view_ops" };
+    gint *outs[2] = { &start, &n_ops };
+    for (guint k = 0; k < 2; k++)
+      {
+        item = cJSON_GetObjectItem (root, keys[k]);
+        if (item == NULL)
+          continue;
+        if (zw_json_int64 (item, k == 0 ? 0 : 1, n_net, &v) != ZW_NUM_OK)
+          {
+            g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                         "%s: field \"%s\" must be an integer in [%u, %u] (the network has %u ops)", path, keys[k],
+                         k == 0 ? 0 : 1, n_net, n_net);
+            cJSON_Delete (root);
+            return NULL;
+          }
+        *outs[k] = (gint) v;
+      }
+  }
   plan = zw_deploy_report_from_json (cJSON_GetObjectItem (root, "deploy"), path, error);
   cJSON_Delete (root);
   if (plan == NULL)

@@ -12,7 +12,10 @@
  *   dumpSnapshot / xrt_session_new_from_snapshot, fork.
  *
  * A merged launch of the ZG330Backend is one forward step (its merged op id, HardOp(Merged)
- * in the logs); with merge off every hardop is a step of its own.
+ * in the logs); with merge off every hardop is a step of its own. What a caller sees of
+ * an op does not depend on merging: stepTo, the callbacks and the dumps give the values a
+ * merge-off run gives, bit for bit (a merged launch is stopped at the op's sync point,
+ * HardOpInfo.sync_idx, when an op inside it is asked for).
  *
  * Threads: a session is used by one thread at a time; xrt_session_fork gives another thread
  * its own session (own FTMP, shared WEIGHT/INSTR). Forwards on one device take turns on
@@ -38,6 +41,8 @@ typedef enum {
   XRT_SESSION_ERROR_OP,              /* an unknown op id (stepTo), a range that splits a merged launch (sub) */
   XRT_SESSION_ERROR_SNAPSHOT,        /* corrupted, foreign or mismatching snapshot */
   XRT_SESSION_ERROR_IO,
+  XRT_SESSION_ERROR_INVALID_ARGUMENT, /* NULL or out-of-range argument: the message names it */
+  XRT_SESSION_ERROR_BUSY,            /* the session is running a call in another thread */
 } XrtSessionError;
 
 typedef enum {
@@ -89,13 +94,28 @@ GArray *xrt_session_get_forwards (XrtSession *session);
  * in order (for a whole network: one per network input). Returns the network outputs as
  * new host tensors (a GPtrArray owning XrtTensor refs). */
 GPtrArray *xrt_session_forward (XrtSession *session, GPtrArray *inputs, GError **error);
-/* forward(inputs, outputs): writes every network output into the caller's tensors
- * (host or device memory; all outputs, each of the right size). @outputs may hold an
- * input tensor (a ring: input == output). */
+/* forward(inputs, outputs): writes every output of the view into the caller's tensors
+ * (host or device memory; all outputs, each of the right size). Each tensor goes to the
+ * output whose v_id it is typed with; the others, in order, to the outputs left (so
+ * @outputs may hold an input tensor: a ring, input == output). A tensor in this board's
+ * ETM whose value a hardop produces in a compiler chunk of its own is written in place by
+ * that hardop (for this forward its place is the caller's bytes: no copy, no memcpy time
+ * on the Output op); the others (host tensors, values of host ops such as DetPostZG, values
+ * sharing a chunk) are copied after the run. */
 gboolean xrt_session_forward_into (XrtSession *session, GPtrArray *inputs, GPtrArray *outputs, GError **error);
-/* stepTo(op_id): runs from where the last step stopped up to and including @op_id (its
- * whole merged launch) and returns the op's outputs as host tensors. Inputs from outside
- * are taken from @inputs in order. After the last op the position goes back to the start. */
+/* stepTo(op_id): runs from where the last step stopped up to and including @op_id and
+ * returns the op's outputs as host tensors: the values a merge-off run gives, whatever the
+ * options. For an op inside a merged launch, the launch runs as a partial launch: its own
+ * instructions through the same icoreCalc as a whole launch, stopped at the sync point
+ * after the op's layers (HardOpInfo.sync_idx), and the op's outputs are read where the
+ * plan put them (ETM or OCM) before later layers can overwrite them. The launch stays part
+ * done: the next stepTo or the end of the launch resumes it from that sync point (the
+ * board holds exactly what the partial launch left), unless the board ran anything else
+ * since (another session, a fork, a reset) — then, as for a step back to an earlier op,
+ * the forward starts over from its first step (callbacks run again), with @inputs or,
+ * when NULL, the inputs given so far. Inputs from outside are taken from @inputs in
+ * order. After the last op the position goes back to the start. forward() always starts
+ * a new forward. */
 GPtrArray *xrt_session_step_to (XrtSession *session, gint64 op_id, GPtrArray *inputs, GError **error);
 
 /* sub(start[, end]): a session over ops [start, end) of this session's network sharing its
@@ -104,7 +124,10 @@ GPtrArray *xrt_session_step_to (XrtSession *session, gint64 op_id, GPtrArray *in
 XrtSession *xrt_session_sub (XrtSession *session, gint start, gint end, GError **error);
 
 /* Pre/post callbacks around every forward step. @outputs are the step's output tensors
- * (host copies; empty before the step). */
+ * (host copies; empty before the step): an op's outputs, and for a merged launch the
+ * values that leave it (read after it or network outputs; its inner values are gone by
+ * its end — stepTo gives those), in the step's output_ids order. A launch that stepTo
+ * stops inside gets its pre-callback when it starts and its post-callback when it ends. */
 typedef void (*XrtSessionCallback) (XrtSession *session, const XrtForward *step, GPtrArray *outputs,
                                     gpointer user_data);
 void xrt_session_set_pre_callback (XrtSession *session, XrtSessionCallback func, gpointer user_data);
@@ -118,8 +141,12 @@ void xrt_session_set_log_time (XrtSession *session, gboolean flag);
 void xrt_session_set_log_stream (XrtSession *session, FILE *stream);
 
 /* setDumpOutputs(flag, dir, format): after each step, every output value is written as
- * dir/{v_id}.ftmp in @format (SFB, SFT, SQB, SQT, HQB, HQT) plus dir/manifest.json. With
- * merge on only what a real board gives (the launches' results in ETM) is dumped. */
+ * dir/{v_id}.ftmp in @format (SFB, SFT, SQB, SQT, HQB, HQT) plus dir/manifest.json. A dump
+ * holds every value of every op with merge on too: a dumping forward stops each merged
+ * launch at the sync point after every hardop (HardOpInfo.sync_idx) and dumps that op's
+ * outputs there, from ETM or OCM (the manifest's "memory" and "address"), so the files
+ * equal a merge-off dump's; the manifest is "complete" and its note says so. Its timings
+ * then include one launch overhead per stop. */
 gboolean xrt_session_set_dump_outputs (XrtSession *session, gboolean flag, const char *dir, const char *format,
                                        GError **error);
 
@@ -131,10 +158,22 @@ const ZwProfile *xrt_session_get_time_profile (XrtSession *session);
 double xrt_session_get_total_time (XrtSession *session);
 
 /* dumpSnapshot: the deployed session (options and the whole placement) in a versioned,
- * checksummed file; CreateWithSnapshot restores it on @device without re-planning. */
+ * checksummed file, with the network it deploys recorded by path and digest (the JSON's
+ * SHA-256; the params' .raw path, or synthetic seed, and SHA-256). The network must have
+ * been loaded from a file.
+ * CreateWithSnapshot restores it on @device without re-planning. With @network NULL the
+ * snapshot's own network is loaded: each file is looked for beside the snapshot (by name),
+ * then (the .raw) beside the JSON found, then at the path recorded; the error names every
+ * place looked at, or the digest that differs. A version-1 snapshot (no network_files)
+ * needs @network. */
 gboolean xrt_session_dump_snapshot (XrtSession *session, const char *path, GError **error);
 XrtSession *xrt_session_new_from_snapshot (const char *path, XirNetwork *network, XrtDevice *device,
                                            GError **error);
+
+/* Misuse: one session used from two threads at once (forward, forward_into, stepTo, apply,
+ * sub, fork, dumpSnapshot overlapping) fails the later call with XRT_SESSION_ERROR_BUSY
+ * instead of mixing their state; a NULL or invalid argument to a call that takes a GError
+ * fails with XRT_SESSION_ERROR_INVALID_ARGUMENT naming the argument. */
 
 /* fork: a session for another thread, sharing WEIGHT and INSTR, with its own FTMP;
  * applied if this one is. */

@@ -1,5 +1,6 @@
 /* xrt-tensor.c — Tensor: a value's type over MemChunk bytes. */
 #include "xrt/xrt-tensor.h"
+#include "base/zw-checked.h"
 
 #include <string.h>
 
@@ -16,7 +17,9 @@ xrt_tensor_new (XirNetwork *net, const XirValue *value, XrtMemChunk *chunk, guin
 {
   XrtTensor *t;
 
-  g_return_val_if_fail (net != NULL && value != NULL && chunk != NULL, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (value != NULL, "value", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
+  ZW_RETURN_VAL_IF_BAD_ARG (chunk != NULL, "chunk", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
   if (offset > xrt_mem_chunk_get_size (chunk) || xrt_mem_chunk_get_size (chunk) - offset < value->storage_bytes)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,

@@ -7,7 +7,8 @@ name=$1 exe=$2 runs=$3 seeds=$4 corpus=$5
 work=$(dirname "$exe")/fuzz-work/$name
 found=$(dirname "$exe")/findings/$name
 mkdir -p "$work" "$found"
-log=$work/log.txt
+# the log beside the corpus folder, not in it (libFuzzer reads every file there as an input)
+log=$(dirname "$exe")/fuzz-work/$name.log
 dict=$(dirname "$0")/dict/$name.dict
 set -- -runs="$runs" -seed=1 -max_len=262144 -rss_limit_mb=4096 -timeout=25 -print_final_stats=1 \
   -artifact_prefix="$found/"

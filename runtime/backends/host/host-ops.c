@@ -875,6 +875,32 @@ host_detpost_zg_decode (const XirOp *op, const guint8 *const *outputs, const gui
   return ok;
 }
 
+gboolean
+host_detpost_zg_candidates (const XirOp *op, guint64 *candidates, guint *record_bytes, GError **error)
+{
+  HostDetPostConfig cfg;
+  guint64 n = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (op != NULL, FALSE);
+  if (!host_detpost_zg_config_init (&cfg, op, error))
+    return FALSE;
+  for (guint g = 0; g < cfg.n_groups && ok; g++)
+    {
+      DetMap maps[HOST_DETPOST_MAX_MAPS];
+      if (!detpost_maps (op, &cfg, g, maps, error))
+        ok = FALSE;
+      else
+        n += (guint64) maps[0].g.h * maps[0].g.w * (guint64) cfg.anchor_num;
+    }
+  if (ok && candidates)
+    *candidates = n;
+  if (ok && record_bytes)
+    *record_bytes = cfg.record_bytes;
+  host_detpost_zg_config_clear (&cfg);
+  return ok;
+}
+
 /* ---- dispatch ---------------------------------------------------------------------- */
 
 typedef enum { HOP_NONE, HOP_INPUT, HOP_OUTPUT, HOP_CAST, HOP_RESIZE, HOP_DETPOST } HostOpKind;

@@ -179,6 +179,12 @@ void host_detpost_zg_config_clear (HostDetPostConfig *cfg);
 gboolean host_detpost_zg_run (const XirOp *op, const guint8 *const *inputs,
                               guint8 *const *outputs, guint *n_boxes, GError **error);
 
+/* host_detpost_zg_candidates:
+ * The anchor candidates the IP compares for @op's operand shapes (sum over the groups of
+ * H x W x anchor_num of the group's first map) and the record size; what the cost model
+ * (host-cost.h) counts. */
+gboolean host_detpost_zg_candidates (const XirOp *op, guint64 *candidates, guint *record_bytes, GError **error);
+
 /* One decoded box, in the network input's pixels. */
 typedef struct {
   float x, y, w, h;        /* centre and size */

@@ -14,10 +14,13 @@
  * makes itself the program's active MMU context.
  */
 #include "backends/zg330/zg330-backend.h"
+#include "base/zw-file.h"
+#include "report/zw-deploy-check.h"
 #include "backends/zg330/zg330-etm-plan.h"
 #include "backends/zg330/zg330-hardop.h"
 #include "backends/zg330/zg330-ocm-plan.h"
 #include "devices/zg330-sim.h"
+#include "base/zw-checked.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -26,9 +29,15 @@
 G_DEFINE_QUARK (zg330-backend-error-quark, zg330_backend_error)
 
 #define SEGMENT_ALIGN 4096u
+/* Public calls check their arguments into the GError (the caller's error handling sees them). */
+#define CHECK_ARG(cond, arg, val) \
+  ZW_RETURN_VAL_IF_BAD_ARG (cond, arg, error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_INVALID_ARGUMENT, val)
 #define FTMP_ALIGN 64u
 #define WEIGHT_ALIGN 64u
-#define ETM_PLAN_BUDGET_S 0.25
+/* The FTMP plan's work budget (the ETM planner's work units, about a quarter of a second
+ * of one core): counted, not timed, so one network and one set of options give one plan
+ * on any machine at any load. */
+#define ETM_PLAN_WORK G_GUINT64_CONSTANT (250000000)
 
 typedef struct {
   gint64 id;                 /* compiler chunk id, or -(v_id+1) for a value without one */
@@ -42,7 +51,28 @@ typedef struct {
   guint64 ocm_addr;
   XrtMemChunk *io_chunk;     /* INPUT/OUTPUT after apply */
   gboolean io_user;
+  XrtMemChunk *io_caller;    /* forward(inputs, outputs): the caller's chunk for this forward */
+  guint64 io_caller_off;
 } BChunk;
+
+/* userConnectNetwork: a network input or output and the user's chunk. Zero-copy when the
+ * user's chunk can be the home of the value's whole compiler chunk (the value at its
+ * start); staged otherwise: the value keeps a home of the backend's and is copied from the
+ * user's chunk before the hardops that read it, or to it after the hardop that writes it
+ * (MemChunkInfo.staged_chunk). */
+typedef struct {
+  gint64 v_id;
+  XrtMemChunk *chunk;        /* the user's (ref) */
+  gboolean staged;           /* decided at apply */
+} Connection;
+
+static void
+connection_free (gpointer p)
+{
+  Connection *cn = p;
+  xrt_mem_chunk_unref (cn->chunk);
+  g_free (cn);
+}
 
 typedef struct {
   gint64 op_id;              /* merged id or the hardop's own */
@@ -89,7 +119,8 @@ struct _Zg330Backend {
   ZwOcmOpt ocm_chosen;
 
   XrtMemChunk *user_segment[ZW_N_SEGMENTS];
-  GHashTable *user_connect;  /* v_id -> XrtMemChunk* (ref) */
+  GHashTable *user_connect;  /* v_id -> Connection* */
+  char *segment_key[ZW_N_SEGMENTS];  /* WEIGHT, INSTR: this backend's entry in segment_owners */
 
   gboolean applied;
   GArray *launches;          /* BLaunch */
@@ -97,15 +128,34 @@ struct _Zg330Backend {
   guint64 ftmp_lower_bound, ftmp_sum;
   char *etm_method;
   double etm_seconds;
+  guint64 plan_work_budget;  /* option: 0 = ETM_PLAN_WORK */
+  double plan_time_limit_s;  /* option: <= 0 = none (the default) */
+  guint64 etm_work, etm_work_budget;
+  gboolean etm_time_limit_hit;
   Zg330OcmResult ocm_result;
   double none_cost_ms;
   double option_cost_ms[4];
   GArray *option_picks[4];   /* chunk ids per option, for the report */
   guint64 option_peak[4];
   Program *program;
+
+  /* stepTo inside a merged launch: where the last partial launch stopped */
+  gint part_launch;          /* -1: none */
+  guint part_last;           /* index into hardops of the last hardop run */
+  guint64 part_seq;          /* the board's launch number of that partial launch */
 };
 
 static gint backend_counter;
+/* What the WEIGHT and INSTR chunks of a device hold: "device:addr:TYPE" -> SegmentOwner.
+ * A user chunk reused for WEIGHT or INSTR must already hold this backend's bytes, or be
+ * free of any other backend's (userReuseSegment: different networks share FTMP only). */
+typedef struct {
+  gint users;
+  char *network;             /* "name" (path) of the network of the first backend */
+  gint backend_id;
+} SegmentOwner;
+static GMutex segment_lock;
+static GHashTable *segment_owners;
 static GMutex program_lock;
 static GHashTable *programs;  /* "device:addr" -> Program* */
 /* The icore runs one program at a time and OCM is a scratchpad of whoever runs: a forward
@@ -118,6 +168,7 @@ bchunk_clear (gpointer p)
   BChunk *c = p;
   g_clear_pointer (&c->values, g_ptr_array_unref);
   g_clear_pointer (&c->io_chunk, xrt_mem_chunk_unref);
+  g_clear_pointer (&c->io_caller, xrt_mem_chunk_unref);
 }
 
 static void
@@ -241,6 +292,28 @@ align_up (guint64 v, guint64 a)
   return (v + a - 1) / a * a;
 }
 
+static void
+segment_owner_free (gpointer p)
+{
+  SegmentOwner *o = p;
+  g_free (o->network);
+  g_free (o);
+}
+
+static void
+segment_owner_release (const char *key)
+{
+  SegmentOwner *o;
+
+  if (key == NULL)
+    return;
+  g_mutex_lock (&segment_lock);
+  o = segment_owners ? g_hash_table_lookup (segment_owners, key) : NULL;
+  if (o != NULL && --o->users == 0)
+    g_hash_table_remove (segment_owners, key);
+  g_mutex_unlock (&segment_lock);
+}
+
 Zg330Backend *
 zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
 {
@@ -248,7 +321,8 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
   g_autoptr (GHashTable) by_chunk_id = NULL;
   guint64 woff = 0, ioff = 0;
 
-  g_return_val_if_fail (view != NULL && device != NULL, NULL);
+  CHECK_ARG (view != NULL, "view", NULL);
+  CHECK_ARG (device != NULL, "device", NULL);
   if (!zg330_sim_is_sim (device))
     {
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
@@ -266,8 +340,9 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
   self->chunks = g_array_new (FALSE, TRUE, sizeof (BChunk));
   g_array_set_clear_func (self->chunks, bchunk_clear);
   self->chunk_of = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->user_connect = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) xrt_mem_chunk_unref);
+  self->user_connect = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, connection_free);
   self->launches = g_array_new (FALSE, TRUE, sizeof (BLaunch));
+  self->part_launch = -1;
   g_array_set_clear_func (self->launches, blaunch_clear);
   self->merge_hardop = TRUE;
   self->etm_optimize = TRUE;
@@ -396,6 +471,8 @@ zg330_backend_unref (Zg330Backend *self)
     {
       g_clear_pointer (&self->user_segment[i], xrt_mem_chunk_unref);
       g_clear_pointer (&self->phy[i], xrt_mem_chunk_unref);
+      segment_owner_release (self->segment_key[i]);
+      g_free (self->segment_key[i]);
     }
   for (guint i = 0; i < 4; i++)
     g_clear_pointer (&self->option_picks[i], g_array_unref);
@@ -497,6 +574,22 @@ zg330_backend_set_options (Zg330Backend *self, gboolean merge_hardop, gboolean e
   return TRUE;
 }
 
+gboolean
+zg330_backend_set_plan_limits (Zg330Backend *self, guint64 work_budget, double time_limit_s, GError **error)
+{
+  if (!before_apply (self, "setting the plan limits", error))
+    return FALSE;
+  if (!(time_limit_s <= 1e6))   /* also NaN */
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "plan limits: time_limit_s %g is not a number of seconds up to 1e6 (0 = none)", time_limit_s);
+      return FALSE;
+    }
+  self->plan_work_budget = work_budget;
+  self->plan_time_limit_s = time_limit_s;
+  return TRUE;
+}
+
 static gboolean
 check_user_chunk (Zg330Backend *self, XrtMemChunk *chunk, guint64 need, const char *what, GError **error)
 {
@@ -530,6 +623,8 @@ zg330_backend_user_reuse_segment (Zg330Backend *self, XrtMemChunk *chunk, ZwSegm
 {
   g_autofree char *what = NULL;
 
+  CHECK_ARG (self != NULL, "backend", FALSE);
+  CHECK_ARG (chunk != NULL, "chunk", FALSE);
   if (!before_apply (self, "userReuseSegment", error))
     return FALSE;
   what = g_strdup_printf ("userReuseSegment(%s)", zw_segment_type_to_string (type));
@@ -552,11 +647,17 @@ zg330_backend_user_reuse_segment (Zg330Backend *self, XrtMemChunk *chunk, ZwSegm
 gboolean
 zg330_backend_user_connect_network (Zg330Backend *self, XrtMemChunk *chunk, gint64 v_id, GError **error)
 {
-  g_autofree char *what = g_strdup_printf ("userConnectNetwork(v_id %" G_GINT64_FORMAT ")", v_id);
-  XirValue *v = xir_network_get_value (self->net, v_id);
-  BChunk *c = v ? chunk_for_value (self, v) : NULL;
+  g_autofree char *what = NULL;
+  XirValue *v;
+  BChunk *c;
+  Connection *cn;
   gint64 *key;
 
+  CHECK_ARG (self != NULL, "backend", FALSE);
+  CHECK_ARG (chunk != NULL, "chunk", FALSE);
+  what = g_strdup_printf ("userConnectNetwork(v_id %" G_GINT64_FORMAT ")", v_id);
+  v = xir_network_get_value (self->net, v_id);
+  c = v ? chunk_for_value (self, v) : NULL;
   if (!before_apply (self, "userConnectNetwork", error))
     return FALSE;
   if (c == NULL || c->segment == ZW_SEGMENT_FTMP)
@@ -566,11 +667,16 @@ zg330_backend_user_connect_network (Zg330Backend *self, XrtMemChunk *chunk, gint
                    what, v_id, self->id);
       return FALSE;
     }
-  if (!check_user_chunk (self, chunk, c->size, what, error))
+  /* the value's own bytes (storageBytes, as the manual sizes it) are enough: a chunk that
+   * cannot hold the whole compiler chunk is staged (see Connection) */
+  if (!check_user_chunk (self, chunk, v->storage_bytes, what, error))
     return FALSE;
   key = g_new (gint64, 1);
-  *key = c->id;
-  g_hash_table_replace (self->user_connect, key, xrt_mem_chunk_ref (chunk));
+  *key = v_id;
+  cn = g_new0 (Connection, 1);
+  cn->v_id = v_id;
+  cn->chunk = xrt_mem_chunk_ref (chunk);
+  g_hash_table_replace (self->user_connect, key, cn);
   return TRUE;
 }
 
@@ -694,6 +800,15 @@ plan_ocm (Zg330Backend *self, GError **error)
     }
   zg330_ocm_result_clear (&self->ocm_result);
   p = build_ocm_problem (self, &map);
+  if (p->ops->len == 0)
+    {
+      /* a view of zero-copy hardops only (a reshape, a concat): nothing runs on the icore,
+       * so nothing to place in OCM */
+      self->none_cost_ms = 0;
+      self->ocm_chosen = ZW_OCM_NONE;
+      zg330_ocm_problem_free (p);
+      return TRUE;
+    }
   if (!zg330_ocm_problem_validate (p, error))
     {
       zg330_ocm_problem_free (p);
@@ -764,7 +879,9 @@ plan_ftmp (Zg330Backend *self, GError **error)
   g_autoptr (GArray) bufs = g_array_new (FALSE, TRUE, sizeof (Zg330Buffer));
   g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
   Zg330PlanStats stats = { 0 };
-  Zg330PlanOptions opt = { .capacity = 0, .alignment = FTMP_ALIGN, .time_budget_s = ETM_PLAN_BUDGET_S };
+  Zg330PlanOptions opt = { .capacity = 0, .alignment = FTMP_ALIGN,
+                           .work_budget = self->plan_work_budget ? self->plan_work_budget : ETM_PLAN_WORK,
+                           .time_limit_s = self->plan_time_limit_s };
   gboolean ok;
 
   for (guint i = 0; i < self->chunks->len; i++)
@@ -794,6 +911,9 @@ plan_ftmp (Zg330Backend *self, GError **error)
   g_free (self->etm_method);
   self->etm_method = g_strdup (stats.method ? stats.method : "?");
   self->etm_seconds = stats.seconds;
+  self->etm_work = stats.work;
+  self->etm_work_budget = self->etm_optimize ? opt.work_budget : 0;
+  self->etm_time_limit_hit = stats.time_limit_hit;
   self->seg_size[ZW_SEGMENT_FTMP] = stats.arena;
   for (guint i = 0; i < bufs->len; i++)
     g_array_index (self->chunks, BChunk, g_array_index (owners, guint, i)).seg_offset =
@@ -842,6 +962,11 @@ value_place (Zg330Backend *self, const XirValue *v, Zg330Place *place)
       place->region = region (self, "ETM");
       place->addr = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_FTMP]) + c->seg_offset + off;
     }
+  else if (c->io_caller != NULL)
+    {
+      place->region = region (self, "ETM");
+      place->addr = xrt_mem_chunk_get_addr (c->io_caller) + c->io_caller_off + off;
+    }
   else
     {
       place->region = region (self, "ETM");
@@ -856,8 +981,16 @@ zg330_backend_get_value_place (Zg330Backend *self, gint64 v_id, const char **reg
   XirValue *v = xir_network_get_value (self->net, v_id);
   Zg330Place p;
 
+  Connection *cn;
+
   if (!self->applied || v == NULL || !value_place (self, v, &p))
     return FALSE;
+  /* a staged connection: the value is exchanged with the caller through the user's chunk */
+  if ((cn = g_hash_table_lookup (self->user_connect, &v_id)) != NULL && cn->staged)
+    {
+      p.region = xrt_mem_chunk_get_region (cn->chunk);
+      p.addr = xrt_mem_chunk_get_addr (cn->chunk);
+    }
   if (region_name)
     *region_name = xrt_mem_region_get_name (p.region);
   if (addr)
@@ -997,6 +1130,155 @@ segment_chunk (Zg330Backend *self, ZwSegmentType type, guint64 size, GError **er
   return chunk;
 }
 
+/* The user chunk that becomes the home of compiler chunk @c: one connected to a value at the
+ * chunk's start that can hold the whole chunk (zero-copy). Marks every connection of @c's
+ * values zero-copy or staged. */
+static XrtMemChunk *
+connection_home (Zg330Backend *self, BChunk *c)
+{
+  XrtMemChunk *home = NULL;
+
+  for (guint k = 0; k < c->values->len; k++)
+    {
+      XirValue *v = g_ptr_array_index (c->values, k);
+      Connection *cn = g_hash_table_lookup (self->user_connect, &v->v_id);
+      guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+      if (cn != NULL && home == NULL && off == 0 && xrt_mem_chunk_get_size (cn->chunk) >= c->size)
+        home = cn->chunk;
+    }
+  for (guint k = 0; k < c->values->len; k++)
+    {
+      XirValue *v = g_ptr_array_index (c->values, k);
+      Connection *cn = g_hash_table_lookup (self->user_connect, &v->v_id);
+      guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+      if (cn != NULL)
+        cn->staged = !(cn->chunk == home && off == 0);
+    }
+  return home;
+}
+
+static gint
+cmp_int64_ptr (const gint64 *a, const gint64 *b)
+{
+  return (*a > *b) - (*a < *b);
+}
+
+/* The hardop index of the op at absolute index @op_index, or -1 when it is not ours. */
+static gint
+hardop_at (Zg330Backend *self, gint op_index)
+{
+  const XirOp *op;
+  gpointer idx;
+
+  if (op_index < 0)
+    return -1;
+  op = xir_network_get_op (self->net, (guint) op_index);
+  idx = op ? g_hash_table_lookup (self->hardop_index, &op->op_id) : NULL;
+  return idx ? (gint) GPOINTER_TO_UINT (idx) - 1 : -1;
+}
+
+/* Staged connections around hardops [@from, @to]: before (@in), the connected values they
+ * read from outside are copied from the user's chunk to their home; after, the connected
+ * values they produce are copied from where they were written to the user's chunk. */
+static gboolean
+stage_connections (Zg330Backend *self, guint from, guint to, gboolean in, GError **error)
+{
+  GHashTableIter it;
+  gpointer val;
+
+  g_hash_table_iter_init (&it, self->user_connect);
+  while (g_hash_table_iter_next (&it, NULL, &val))
+    {
+      Connection *cn = val;
+      XirValue *v = xir_network_get_value (self->net, cn->v_id);
+      gboolean produced = op_is_mine (self, v->producer), hit = FALSE;
+      XrtMemRegion *user_region = xrt_mem_chunk_get_region (cn->chunk);
+      guint64 user_addr = xrt_mem_chunk_get_addr (cn->chunk);
+      Zg330Place home;
+      gboolean ok;
+
+      if (!cn->staged || produced == in)
+        continue;
+      if (produced)
+        {
+          gint h = hardop_at (self, v->producer);
+          hit = h >= (gint) from && h <= (gint) to;
+        }
+      else
+        for (guint u = 0; u < v->consumers->len && !hit; u++)
+          {
+            gint h = hardop_at (self, (gint) g_array_index (v->consumers, guint, u));
+            hit = h >= (gint) from && h <= (gint) to;
+          }
+      if (!hit || !value_place (self, v, &home))
+        continue;
+      ok = in ? xrt_mem_region_copy (home.region, home.addr, user_region, user_addr, v->storage_bytes, error)
+              : xrt_mem_region_copy (user_region, user_addr, home.region, home.addr, v->storage_bytes, error);
+      if (!ok)
+        {
+          g_prefix_error (error, "userConnectNetwork(v_id %" G_GINT64_FORMAT "): staging %s the user chunk: ", v->v_id,
+                          in ? "from" : "to");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Before uploading WEIGHT or INSTR (@image): a chunk that already holds another backend's
+ * segment must hold these very bytes (backends of one network view, a fork); otherwise
+ * uploading would silently break the other backend (userReuseSegment across networks). */
+static gboolean
+claim_segment (Zg330Backend *self, ZwSegmentType type, const guint8 *image, GError **error)
+{
+  XrtMemChunk *chunk = self->phy[type];
+  g_autofree char *key = g_strdup_printf ("%p:%" G_GINT64_MODIFIER "x:%d", (void *) self->device,
+                                          xrt_mem_chunk_get_addr (chunk), (int) type);
+  g_autofree guint8 *held = NULL;
+  SegmentOwner *o;
+  gboolean same = TRUE;
+
+  g_mutex_lock (&segment_lock);
+  if (segment_owners == NULL)
+    segment_owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, segment_owner_free);
+  o = g_hash_table_lookup (segment_owners, key);
+  if (o != NULL && self->seg_size[type] > 0)
+    {
+      held = g_malloc (self->seg_size[type]);
+      same = xrt_mem_chunk_read (chunk, 0, held, self->seg_size[type], NULL)
+             && memcmp (held, image, self->seg_size[type]) == 0;
+    }
+  if (o != NULL && !same)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                   "userReuseSegment(%s): the chunk at 0x%" G_GINT64_MODIFIER "x holds the %s of network %s "
+                   "(ZG330Backend %d), and ZG330Backend %d of network \"%s\" (%s, ops %u..%u) has other %s bytes: "
+                   "backends of different networks may share FTMP only",
+                   zw_segment_type_to_string (type), xrt_mem_chunk_get_addr (chunk), zw_segment_type_to_string (type),
+                   o->network, o->backend_id, self->id, xir_network_get_name (self->net), xir_network_get_path (self->net),
+                   xir_network_view_get_start (self->view),
+                   xir_network_view_get_start (self->view) + xir_network_view_get_n_ops (self->view) - 1,
+                   zw_segment_type_to_string (type));
+      g_mutex_unlock (&segment_lock);
+      return FALSE;
+    }
+  if (o != NULL)
+    o->users++;
+  else
+    {
+      o = g_new0 (SegmentOwner, 1);
+      o->users = 1;
+      o->backend_id = self->id;
+      o->network = g_strdup_printf ("\"%s\" (%s, ops %u..%u)", xir_network_get_name (self->net),
+                                    xir_network_get_path (self->net), xir_network_view_get_start (self->view),
+                                    xir_network_view_get_start (self->view) + xir_network_view_get_n_ops (self->view) - 1);
+      g_hash_table_insert (segment_owners, g_strdup (key), o);
+    }
+  g_mutex_unlock (&segment_lock);
+  g_free (self->segment_key[type]);
+  self->segment_key[type] = g_steal_pointer (&key);
+  return TRUE;
+}
+
 /* Allocates the physical segments, uploads weights and instructions, binds the hardops:
  * everything after the plan. */
 static gboolean
@@ -1023,7 +1305,7 @@ deploy (Zg330Backend *self, GError **error)
         ocm_arena = MAX (ocm_arena, c->ocm_addr + c->size);
       if (c->segment == ZW_SEGMENT_FTMP)
         continue;
-      user = g_hash_table_lookup (self->user_connect, &c->id);
+      user = connection_home (self, c);
       if (user != NULL)
         {
           c->io_chunk = xrt_mem_chunk_ref (user);
@@ -1046,6 +1328,8 @@ deploy (Zg330Backend *self, GError **error)
     }
   weights = segment_image (self, ZW_SEGMENT_WEIGHT);
   instr = segment_image (self, ZW_SEGMENT_INSTR);
+  if (!claim_segment (self, ZW_SEGMENT_WEIGHT, weights, error) || !claim_segment (self, ZW_SEGMENT_INSTR, instr, error))
+    return FALSE;
   if (!xrt_mem_chunk_write (self->phy[ZW_SEGMENT_WEIGHT], 0, weights, self->seg_size[ZW_SEGMENT_WEIGHT], error)
       || !xrt_mem_chunk_write (self->phy[ZW_SEGMENT_INSTR], 0, instr, self->seg_size[ZW_SEGMENT_INSTR], error))
     {
@@ -1080,6 +1364,7 @@ check_can_apply (Zg330Backend *self, GError **error)
 gboolean
 zg330_backend_apply (Zg330Backend *self, GError **error)
 {
+  CHECK_ARG (self != NULL, "backend", FALSE);
   if (!check_can_apply (self, error))
     return FALSE;
   plan_launches (self);
@@ -1095,8 +1380,22 @@ zg330_backend_apply (Zg330Backend *self, GError **error)
 gboolean
 zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, GError **error)
 {
+  CHECK_ARG (self != NULL, "backend", FALSE);
+  CHECK_ARG (plan != NULL, "plan", FALSE);
   if (!check_can_apply (self, error))
     return FALSE;
+  /* a recorded plan (a snapshot, a deploy report from disk) passes the independent checker
+   * before a byte of it reaches the board */
+  {
+    GError *local = NULL;
+    if (!zw_deploy_report_check (plan, NULL, &local))
+      {
+        g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "the recorded plan fails the checker: %s",
+                     local->message);
+        g_error_free (local);
+        return FALSE;
+      }
+  }
   if (g_strcmp0 (plan->network_name, xir_network_get_name (self->net)) != 0
       || plan->segments[ZW_SEGMENT_WEIGHT].byte_size != self->seg_size[ZW_SEGMENT_WEIGHT]
       || plan->segments[ZW_SEGMENT_INSTR].byte_size != self->seg_size[ZW_SEGMENT_INSTR])
@@ -1194,6 +1493,7 @@ zg330_backend_fork (Zg330Backend *self, GError **error)
 gboolean
 zg330_backend_precheck (Zg330Backend *self, GError **error)
 {
+  CHECK_ARG (self != NULL, "backend", FALSE);
   if (!after_apply (self, "precheck", error))
     return FALSE;
   for (int pass = 0; pass < 2; pass++)
@@ -1251,20 +1551,194 @@ zg330_backend_run_launch (Zg330Backend *self, guint index, double *icore_ms, dou
       return FALSE;
     }
   l = &g_array_index (self->launches, BLaunch, index);
+  if (!stage_connections (self, l->first, l->last, TRUE, error))
+    return FALSE;
   g_rec_mutex_lock (&run_lock);
   self->program->active = self;   /* updateMMU: this backend's segments */
   ok = zg330_device_icore_calc (self->device, xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]) + l->instr_offset,
                                 l->instr_size, error);
   if (ok)
     zg330_sim_get_last_launch (self->device, &stats);
+  self->part_launch = -1;
   g_rec_mutex_unlock (&run_lock);
-  if (!ok)
+  if (!ok || !stage_connections (self, l->first, l->last, FALSE, error))
     return FALSE;
   if (icore_ms)
     *icore_ms = stats.icore_ms;
   if (sync_ms)
     *sync_ms = stats.host_sync_ms;
   return TRUE;
+}
+
+/* The hardop index of @op_id inside launch @l, or -1. */
+static gint
+launch_member (Zg330Backend *self, const BLaunch *l, gint64 op_id)
+{
+  for (guint k = l->first; k <= l->last; k++)
+    if (((XirOp *) g_ptr_array_index (self->hardops, k))->op_id == op_id)
+      return (gint) k;
+  return -1;
+}
+
+gboolean
+zg330_backend_can_resume_launch (Zg330Backend *self, guint index, gint64 after_op_id)
+{
+  Zg330LaunchStats stats;
+  const BLaunch *l;
+  gint k;
+
+  if (!self->applied || index >= self->launches->len || self->part_launch != (gint) index)
+    return FALSE;
+  l = &g_array_index (self->launches, BLaunch, index);
+  k = launch_member (self, l, after_op_id);
+  /* the board must hold exactly what the partial launch left: nothing ran since */
+  /* (no launch since open or since a reset that cleared OCM: seq reads 0) */
+  zg330_sim_get_last_launch (self->device, &stats);
+  return k >= 0 && (guint) k == self->part_last && stats.seq == self->part_seq;
+}
+
+gboolean
+zg330_backend_run_launch_part (Zg330Backend *self, guint index, gint64 after_op_id, gint64 until_op_id,
+                               guint *layer_count, double *icore_ms, double *sync_ms, GError **error)
+{
+  const BLaunch *l;
+  Zg330LaunchStats stats = { 0 };
+  guint from, to, layers = 0, want = 0;
+  gint a = -1, b = -1;
+  guint64 start = 0, end = 0;
+  gboolean ok;
+
+  if (icore_ms)
+    *icore_ms = 0;
+  if (sync_ms)
+    *sync_ms = 0;
+  if (!after_apply (self, "forward", error))
+    return FALSE;
+  if (index >= self->launches->len)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "launch %u of %u does not exist", index,
+                   self->launches->len);
+      return FALSE;
+    }
+  l = &g_array_index (self->launches, BLaunch, index);
+  if ((after_op_id >= 0 && (a = launch_member (self, l, after_op_id)) < 0)
+      || (until_op_id >= 0 && (b = launch_member (self, l, until_op_id)) < 0))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "launch %" G_GINT64_FORMAT ": op %" G_GINT64_FORMAT " is not one of its hardops", l->op_id,
+                   a < 0 && after_op_id >= 0 ? after_op_id : until_op_id);
+      return FALSE;
+    }
+  if (after_op_id >= 0 && !zg330_backend_can_resume_launch (self, index, after_op_id))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
+                   "launch %" G_GINT64_FORMAT ": cannot resume after op %" G_GINT64_FORMAT
+                   ": the board did not stop there, or ran something else since", l->op_id, after_op_id);
+      return FALSE;
+    }
+  from = a >= 0 ? (guint) a + 1 : l->first;
+  to = b >= 0 ? (guint) b : l->last;
+  for (guint k = l->first; k <= to; k++)
+    {
+      XirOp *op = g_ptr_array_index (self->hardops, k);
+      layers += (guint) MAX (op->layer_count, 0);
+      if (k < from)
+        continue;
+      want += (guint) MAX (op->layer_count, 0);
+      if (self->instr_size[k] == 0)
+        continue;
+      if (end == 0)
+        start = self->instr_offset[k];
+      end = self->instr_offset[k] + self->instr_size[k];
+    }
+  if (layer_count)
+    *layer_count = layers;
+  if (end == 0)
+    {
+      /* only zero-copy ops (no instructions) up to the sync point: the board has nothing
+       * to run, what it left stays as it is */
+      if (!stage_connections (self, from, to, TRUE, error) || !stage_connections (self, from, to, FALSE, error))
+        return FALSE;
+      if (to < l->last)
+        {
+          if (a < 0)
+            {
+              zg330_sim_get_last_launch (self->device, &stats);
+              self->part_seq = stats.seq;
+            }
+          self->part_launch = (gint) index;
+          self->part_last = to;
+        }
+      else
+        self->part_launch = -1;
+      return TRUE;
+    }
+  if (!stage_connections (self, from, to, TRUE, error))
+    return FALSE;
+  g_rec_mutex_lock (&run_lock);
+  self->program->active = self;   /* updateMMU: this backend's segments */
+  ok = zg330_device_icore_calc (self->device, xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]) + start,
+                                end - start, error);
+  if (ok)
+    zg330_sim_get_last_launch (self->device, &stats);
+  g_rec_mutex_unlock (&run_lock);
+  if (!ok)
+    {
+      self->part_launch = -1;
+      g_prefix_error (error, "launch %" G_GINT64_FORMAT " stopped after op %" G_GINT64_FORMAT ": ", l->op_id,
+                      ((XirOp *) g_ptr_array_index (self->hardops, to))->op_id);
+      return FALSE;
+    }
+  if (stats.layers != want)
+    {
+      self->part_launch = -1;
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                   "launch %" G_GINT64_FORMAT ": the board ran %u layers up to the sync point after op %" G_GINT64_FORMAT
+                   ", its layer_count says %u", l->op_id, stats.layers,
+                   ((XirOp *) g_ptr_array_index (self->hardops, to))->op_id, want);
+      return FALSE;
+    }
+  if (!stage_connections (self, from, to, FALSE, error))
+    return FALSE;
+  if (to < l->last)
+    {
+      self->part_launch = (gint) index;
+      self->part_last = to;
+      self->part_seq = stats.seq;
+    }
+  else
+    self->part_launch = -1;
+  if (icore_ms)
+    *icore_ms = stats.icore_ms;
+  if (sync_ms)
+    *sync_ms = stats.host_sync_ms;
+  return TRUE;
+}
+
+gboolean
+zg330_backend_bind_output (Zg330Backend *self, gint64 v_id, XrtMemChunk *chunk, guint64 offset)
+{
+  XirValue *v = xir_network_get_value (self->net, v_id);
+  BChunk *c = v ? chunk_for_value (self, v) : NULL;
+
+  /* only a chunk that holds this value alone: the caller's bytes around the tensor are
+   * never written, and nothing else of the plan moves */
+  if (!self->applied || c == NULL || c->segment != ZW_SEGMENT_OUTPUT || c->in_ocm || c->values->len != 1
+      || (v->mtype.kind == XIR_MEM_CHUNK && v->mtype.offset != 0) || chunk == NULL
+      || xrt_mem_chunk_get_region (chunk) != region (self, "ETM")
+      || offset + v->storage_bytes > xrt_mem_chunk_get_size (chunk))
+    return FALSE;
+  g_clear_pointer (&c->io_caller, xrt_mem_chunk_unref);
+  c->io_caller = xrt_mem_chunk_ref (chunk);
+  c->io_caller_off = offset;
+  return TRUE;
+}
+
+void
+zg330_backend_unbind_outputs (Zg330Backend *self)
+{
+  for (guint i = 0; i < self->chunks->len; i++)
+    g_clear_pointer (&g_array_index (self->chunks, BChunk, i).io_caller, xrt_mem_chunk_unref);
 }
 
 void
@@ -1514,11 +1988,39 @@ zg330_backend_get_report (Zg330Backend *self)
         }
     }
 
+  {
+    /* userConnectNetwork, by v_id: zero-copy or staged (decided at apply) */
+    g_autoptr (GList) ids = g_hash_table_get_keys (self->user_connect);
+    ids = g_list_sort (ids, (GCompareFunc) cmp_int64_ptr);
+    for (GList *l = ids; l != NULL; l = l->next)
+      {
+        Connection *cn = g_hash_table_lookup (self->user_connect, l->data);
+        XirValue *v = xir_network_get_value (self->net, cn->v_id);
+        BChunk *c = chunk_for_value (self, v);
+        ZwConnectionInfo ci = { 0 };
+        Zg330Place home;
+
+        ci.v_id = cn->v_id;
+        ci.segment = c->segment;
+        ci.staged = cn->staged;
+        ci.user_addr = xrt_mem_chunk_get_addr (cn->chunk);
+        ci.user_size = xrt_mem_chunk_get_size (cn->chunk);
+        ci.byte_size = v->storage_bytes;
+        ci.chunk = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.chunk_id : -1;
+        ci.chunk_offset = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+        if (self->applied && value_place (self, v, &home))
+          ci.home_addr = home.addr;
+        g_array_append_val (r->connections, ci);
+      }
+  }
   r->ftmp_bytes = self->seg_size[ZW_SEGMENT_FTMP];
   r->lower_bound = self->ftmp_lower_bound;
   r->sum_of_chunks = self->ftmp_sum;
   r->etm_method = g_strdup (self->etm_method ? self->etm_method : "");
   r->etm_seconds = self->etm_seconds;
+  r->etm_work = self->etm_work;
+  r->etm_work_budget = self->etm_work_budget;
+  r->etm_time_limit_hit = self->etm_time_limit_hit;
   r->ocm_capacity = profile->ocm_bytes;
   r->none_cost_ms = self->none_cost_ms;
   for (int opt = 1; opt <= 3; opt++)
@@ -1551,6 +2053,7 @@ zg330_backend_log (Zg330Backend *self, const char *dir, char **json_path, GError
   g_autofree char *logdir = NULL, *base = NULL, *text_path = NULL, *jpath = NULL, *text = NULL;
   GError *local = NULL;
 
+  CHECK_ARG (self != NULL, "backend", FALSE);
   if (!after_apply (self, "log", error))
     return FALSE;
   if (dir != NULL)
@@ -1571,7 +2074,7 @@ zg330_backend_log (Zg330Backend *self, const char *dir, char **json_path, GError
   jpath = g_strdup_printf ("%s/%s.json", logdir, base);
   report = zg330_backend_get_report (self);
   text = zw_deploy_report_to_text (report);
-  if (!g_file_set_contents (text_path, text, -1, &local))
+  if (!zw_file_set_contents (text_path, text, -1, &local))
     {
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_IO, "%s: %s", text_path, local->message);
       g_error_free (local);

@@ -36,6 +36,7 @@ typedef enum {
   ZG330_BACKEND_ERROR_NO_PARAMS,    /* apply without params loaded */
   ZG330_BACKEND_ERROR_IO,           /* log files */
   ZG330_BACKEND_ERROR_VALUE,        /* an unknown v_id or op id */
+  ZG330_BACKEND_ERROR_INVALID_ARGUMENT, /* NULL or out-of-range argument: the message names it */
 } Zg330BackendError;
 
 typedef struct _Zg330Backend Zg330Backend;
@@ -64,6 +65,13 @@ gboolean zg330_backend_ocm_optimize (Zg330Backend *backend, ZwOcmOpt option, GEr
 /* Sets the three options at once (a convenience for tools; same rules). */
 gboolean zg330_backend_set_options (Zg330Backend *backend, gboolean merge_hardop, gboolean etm_optimize,
                                     ZwOcmOpt ocm, GError **error);
+/* The ETM planner's limits (not a vendor option): @work_budget work units (0 = the
+ * default, 250,000,000, about a quarter of a second of one core) and an optional wall-clock cap @time_limit_s (<= 0 = none, the
+ * default; at most 1e6, else ZG330_BACKEND_ERROR_VALUE).  Without a time limit one
+ * network and one set of options give one plan on any machine at any load; when the cap
+ * cuts the search the report says so (etm_time_limit_hit). */
+gboolean zg330_backend_set_plan_limits (Zg330Backend *backend, guint64 work_budget, double time_limit_s,
+                                        GError **error);
 gboolean zg330_backend_get_merge_hardop (Zg330Backend *backend);
 gboolean zg330_backend_get_etm_optimize (Zg330Backend *backend);
 /* The option asked for; after apply with BEST_SCORE, the option chosen. */
@@ -74,8 +82,14 @@ ZwOcmOpt zg330_backend_get_ocm_opt (Zg330Backend *backend);
  * FTMP only. The backend keeps a reference to the chunk. */
 gboolean zg330_backend_user_reuse_segment (Zg330Backend *backend, XrtMemChunk *chunk, ZwSegmentType type,
                                            GError **error);
-/* userConnectNetwork: the network input or output @v_id lives in @chunk (4096-aligned,
- * >= its bytes), e.g. the output of one network and the input of the next. */
+/* userConnectNetwork: the network input or output @v_id lives in @chunk (ETM, 4096-aligned,
+ * >= its storage bytes), at the chunk's start, e.g. the output of one network and the input
+ * of the next (the manual's §2.3.2 sizes @chunk by storageBytes). When @chunk can hold the
+ * value's whole compiler chunk and the value starts that chunk, @chunk becomes the home of
+ * the compiler chunk (zero-copy); otherwise the value keeps a home of the backend's and is
+ * staged: copied from @chunk before the hardops that read it, to @chunk after the hardop
+ * that writes it (MemChunkInfo.staged_chunk). The deploy report's "connections" say which.
+ * zg330_backend_get_value_place() gives @chunk for a staged value. */
 gboolean zg330_backend_user_connect_network (Zg330Backend *backend, XrtMemChunk *chunk, gint64 v_id,
                                              GError **error);
 
@@ -125,5 +139,28 @@ guint zg330_backend_get_n_launches (Zg330Backend *backend);
  * icore time and the host sync time in ms (0 for a merged launch's sync). After apply. */
 gboolean zg330_backend_run_launch (Zg330Backend *backend, guint index, double *icore_ms, double *sync_ms,
                                    GError **error);
+
+/* stepTo inside a merged launch (HardOpInfo.sync_idx = <launch, layer_count>): runs launch
+ * @index as the board runs it when the host stops it at a sync point — the launch's own
+ * instruction stream, through the same icoreCalc as a whole launch, from the sync point
+ * after op @after_op_id (-1: the launch's start) to the sync point after op @until_op_id
+ * (-1: the launch's end), i.e. after the layers of the launch's hardops up to that op.
+ * Fails unless the board then advanced exactly those layers. Resuming (@after_op_id >= 0)
+ * needs zg330_backend_can_resume_launch(): the board must not have run anything since the
+ * partial launch stopped there (OCM and FTMP hold what it left). Fills @layer_count with
+ * the launch's layers done at the stop. After apply. */
+gboolean zg330_backend_run_launch_part (Zg330Backend *backend, guint index, gint64 after_op_id, gint64 until_op_id,
+                                        guint *layer_count, double *icore_ms, double *sync_ms, GError **error);
+/* Did the last partial launch of this backend stop launch @index after op @after_op_id,
+ * with no other launch on the board since? */
+gboolean zg330_backend_can_resume_launch (Zg330Backend *backend, guint index, gint64 after_op_id);
+
+/* forward(inputs, outputs): until zg330_backend_unbind_outputs(), the network output
+ * @v_id is written by its hardop straight into @chunk at @offset (ETM of this device) in
+ * place of its OUTPUT chunk. FALSE, changing nothing, when it cannot be: the value shares
+ * its compiler chunk with others, lives in OCM, is not an OUTPUT value of this backend, or
+ * @chunk is on another region or too small. The backend keeps a reference meanwhile. */
+gboolean zg330_backend_bind_output (Zg330Backend *backend, gint64 v_id, XrtMemChunk *chunk, guint64 offset);
+void zg330_backend_unbind_outputs (Zg330Backend *backend);
 
 G_END_DECLS

@@ -22,9 +22,19 @@
  *     portfolio order that succeeds in a round wins);
  *  4. a seeded hill climb over greedy orders (after Vela) for instances too
  *     big for the search's tables.
+ * Layers 2-4 are bounded by work, never by the clock: work units count the
+ * search's steps (a node entered, a placement tried, a candidate or a
+ * neighbour examined, a time section updated; a hill-climb step counts its
+ * buffers and their neighbours).  The budget is shared out between the
+ * targets of layer 3 as fractions of what is left, and every figure that
+ * decides anything is counted the same way on any machine, at any load,
+ * with any thread count.  An optional wall-clock cap
+ * (Zg330PlanOptions.time_limit_s, off by default) is the one exception,
+ * and its hitting is reported.
  * Everything works in units of the alignment, so offsets stay aligned.
  */
 #include "backends/zg330/zg330-etm-plan.h"
+#include "base/zw-file.h"
 
 #include <string.h>
 
@@ -456,9 +466,12 @@ typedef struct {
   gint     index;    /* this task's portfolio index */
   guint64  nodes;
   guint64  node_limit;
+  guint64  work;       /* work units: nodes, placements tried, candidates
+                        * scanned, sections and section members visited */
+  guint64  work_limit;
   guint    disc;      /* discrepancies left (limited discrepancy search) */
   guint64  cutoffs;   /* children skipped for want of discrepancies */
-  gint64   deadline; /* monotonic µs */
+  gint64   deadline; /* monotonic µs of the optional time limit; G_MAXINT64 = none */
   gboolean timed_out;
 } Search;
 
@@ -515,6 +528,7 @@ static inline void
 search_leave (Search *s, guint j, gint64 old, guint *ndirty)
 {
   const Problem *p = s->p;
+  s->work += p->shi[j] - p->slo[j];
   for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
     if (s->umin[sec] == old)
       {
@@ -529,6 +543,7 @@ search_recompute (Search *s, guint sec)
 {
   const Problem *p = s->p;
   gint64 lowest = G_MAXINT64, count = 0;
+  s->work += p->sec_start[sec + 1] - p->sec_start[sec];
   for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
     {
       guint j = p->sec_buf[q];
@@ -589,11 +604,11 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
 {
   const Problem *p = s->p;
 
-  if (++s->nodes > s->node_limit)
+  if (++s->nodes > s->node_limit || ++s->work > s->work_limit)
     return ABORTED;
   if ((s->nodes & 255) == 0)
     {
-      if (g_get_monotonic_time () > s->deadline)
+      if (s->deadline != G_MAXINT64 && g_get_monotonic_time () > s->deadline)
         {
           s->timed_out = TRUE;
           return ABORTED;
@@ -621,6 +636,9 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       min_height = MIN (min_height, s->minoff[j] + p->size[j]);
     }
   g_array_set_size (s->parts, base + nlive);
+  /* this node's scans (the live list, the candidates, the sections) and
+   * its memo lookup, which costs about as much as a dozen steps */
+  s->work += plen + nlive + (s1 - s0) + 16;
   if (nlive == 0)
     return FOUND;
 
@@ -680,6 +698,13 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       guint c = G_MAXUINT;
       gint64 c_off = G_MAXINT64;
       gint c_rank = G_MAXINT;
+      /* failed placements cost work without a node: count them too */
+      s->work += 1 + ncand;
+      if (s->work > s->work_limit)
+        {
+          result = ABORTED;
+          break;
+        }
       cand = (guint *) s->parts->data + base + nlive;  /* children may move it */
       for (guint k = 0; k < ncand; k++)
         {
@@ -728,6 +753,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         s->total[sec] -= p->size[c];
 
       /* Raise the neighbours' lowest offsets. */
+      s->work += p->adj_start[c + 1] - p->adj_start[c];
       for (guint a = p->adj_start[c]; a < p->adj_start[c + 1]; a++)
         {
           guint j = p->adj[a];
@@ -875,6 +901,7 @@ search_run (Search *s, const guint *order)
   s->trail_len = 0;
   g_array_set_size (s->parts, 0);
 
+  s->work += p->m + p->nsec;   /* the set-up above */
   if (p->lb > s->cap)
     return NOT_FOUND;
 
@@ -932,6 +959,7 @@ typedef struct {
   gboolean lds;
   guint    disc;     /* LDS: discrepancies of the next iteration */
   guint64  limit;    /* nodes for this round */
+  guint64  work_cap; /* work units for this round */
   int      result;
   gboolean proven;   /* result NOT_FOUND covers the whole search space */
 } SearchTask;
@@ -943,7 +971,10 @@ typedef struct {
   GCond        cond;
   guint        pending;
   gint         winner;
-  guint64      nodes;
+  guint64      nodes;      /* search nodes charged so far (deterministic) */
+  guint64      work;       /* work units charged so far (deterministic) */
+  gint64       deadline;   /* optional time limit; G_MAXINT64 = none */
+  gboolean     time_limit_hit;
 } Portfolio;
 
 static void
@@ -955,23 +986,29 @@ task_round (SearchTask *t)
     {
       s->nodes = 0;
       s->node_limit = t->limit;
+      s->work = 0;
+      s->work_limit = t->work_cap;
       s->disc = G_MAXUINT;
       s->cutoffs = 0;
       t->result = search_run (s, t->order);
       t->proven = t->result == NOT_FOUND;
       return;
     }
-  guint64 left = t->limit, used = 0;
+  guint64 left = t->limit, nodes = 0, work_left = t->work_cap, used = 0;
   t->result = ABORTED;
-  while (left > 0)
+  while (left > 0 && work_left > 0)
     {
       s->nodes = 0;
       s->node_limit = left;
+      s->work = 0;
+      s->work_limit = work_left;
       s->disc = t->disc;
       s->cutoffs = 0;
       t->result = search_run (s, t->order);
-      used += MIN (s->nodes, left);
+      nodes += MIN (s->nodes, left);
       left -= MIN (s->nodes, left);
+      used += MIN (s->work, work_left);
+      work_left -= MIN (s->work, work_left);
       if (t->result == NOT_FOUND && s->cutoffs == 0)
         t->proven = TRUE;
       if (t->result != NOT_FOUND || t->proven)
@@ -979,7 +1016,8 @@ task_round (SearchTask *t)
       t->disc++;          /* exhausted at this many discrepancies */
       t->result = ABORTED;
     }
-  s->nodes = used;
+  s->nodes = nodes;
+  s->work = used;
 }
 
 static void
@@ -1007,11 +1045,13 @@ portfolio_worker (gpointer data, gpointer user_data)
   g_mutex_unlock (&pf->lock);
 }
 
+/* @threads: 1 runs the tasks inline, in portfolio order. */
 static void
-portfolio_init (Portfolio *pf, const Problem *p)
+portfolio_init (Portfolio *pf, const Problem *p, guint threads, gint64 deadline)
 {
   memset (pf, 0, sizeof *pf);
   pf->winner = G_MAXINT;
+  pf->deadline = deadline;
   g_mutex_init (&pf->lock);
   g_cond_init (&pf->cond);
   for (guint k = 0; k < N_TASKS; k++)
@@ -1024,10 +1064,9 @@ portfolio_init (Portfolio *pf, const Problem *p)
       order_by (p, portfolio_kinds[k].keys, t->order);
       t->lds = portfolio_kinds[k].lds;
     }
-  /* The machine may have a single core: then the round runs inline. */
-  if (g_get_num_processors () > 1)
-    pf->pool = g_thread_pool_new (portfolio_worker, pf,
-                                  MIN (g_get_num_processors (), 2), FALSE, NULL);
+  /* One thread: the round runs inline (the same tasks, in order). */
+  if (threads > 1)
+    pf->pool = g_thread_pool_new (portfolio_worker, pf, (gint) threads, FALSE, NULL);
 }
 
 static void
@@ -1060,6 +1099,8 @@ portfolio_dive (Portfolio *pf, gint64 *off)
       s->deadline = G_MAXINT64;
       s->nodes = 0;
       s->node_limit = 4 * (guint64) p->m + 64;
+      s->work = 0;
+      s->work_limit = G_MAXUINT64;  /* no backtracking: about m placements */
       s->disc = 0;
       if (search_run (s, pf->tasks[k].order) == FOUND)
         {
@@ -1071,35 +1112,55 @@ portfolio_dive (Portfolio *pf, gint64 *off)
             }
         }
       pf->nodes += s->nodes;
+      pf->work += s->work;
     }
   return best;
 }
 
-/* Decides whether everything fits in @cap units.  Returns FOUND (the
- * offsets in *@sol, owned by the portfolio), NOT_FOUND (proven) or ABORTED
- * (deadline).  Given the same input the answer and offsets do not depend on
- * thread timing, only on the node limits — unless the deadline cuts in. */
+/* A round whose tasks could spend less work than this each is not started. */
+#define MIN_ROUND_WORK(p) (16 * (guint64) MAX ((p)->m, 64))
+
+/* Decides whether everything fits in @cap units, spending at most about
+ * @slice work units (added to pf->work).  Returns FOUND (the offsets in
+ * *@sol, owned by the portfolio), NOT_FOUND (proven) or ABORTED (the slice
+ * is spent, or the optional time limit cut in: pf->time_limit_hit).
+ *
+ * Every round gives each task the same node limit, doubling from round to
+ * round (the search's schedule of restarts), and the same cap of work
+ * units, a share of what is left of @slice.  The winner of a round is the
+ * lowest task index that found a fit within its limits; the tasks before
+ * it ran to the end of their limits whatever the timing, the tasks after
+ * it may have been cut short or skipped (on one thread they are skipped),
+ * so a round is charged the work of the tasks up to the winner (all of
+ * them when none won).  The answer, the offsets and the work charged thus
+ * depend on the input, @cap and @slice only: not on the thread count, the
+ * machine or its load. */
 static int
-portfolio_fit (Portfolio *pf, gint64 cap, gint64 deadline, const gint64 **sol)
+portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 **sol)
 {
   const Problem *p = pf->tasks[0].s.p;
   for (guint k = 0; k < N_TASKS; k++)
     {
       SearchTask *t = &pf->tasks[k];
       t->s.cap = cap;
-      t->s.deadline = deadline;
+      t->s.deadline = pf->deadline;
       t->s.timed_out = FALSE;
       t->disc = 0;
       /* failures under another capacity say nothing here */
       g_hash_table_remove_all (t->s.memo);
     }
-  for (guint64 limit = MAX (p->m, 64);; limit *= 2)
+  guint64 spent = 0;
+  for (guint64 limit = MAX (p->m, 64);; limit = MIN (limit * 2, G_MAXUINT64 / 4))
     {
+      guint64 left = slice > spent ? slice - spent : 0;
+      if (left / N_TASKS < MIN_ROUND_WORK (p))
+        return ABORTED;   /* the slice is spent */
       pf->winner = G_MAXINT;
       pf->pending = N_TASKS;
       for (guint k = 0; k < N_TASKS; k++)
         {
           pf->tasks[k].limit = limit;
+          pf->tasks[k].work_cap = left / N_TASKS;
           if (pf->pool)
             g_thread_pool_push (pf->pool, &pf->tasks[k], NULL);
           else
@@ -1111,12 +1172,23 @@ portfolio_fit (Portfolio *pf, gint64 cap, gint64 deadline, const gint64 **sol)
       g_mutex_unlock (&pf->lock);
 
       gboolean timed_out = FALSE;
+      guint64 charged = 0;
       for (guint k = 0; k < N_TASKS; k++)
         {
           SearchTask *t = &pf->tasks[k];
-          pf->nodes += t->s.nodes;
+          if ((gint) k <= pf->winner)
+            {
+              charged += t->s.work;
+              pf->nodes += t->s.nodes;
+            }
           timed_out |= t->s.timed_out;
         }
+      spent += charged;
+      pf->work += charged;
+      /* (a fit or a proof is valid however the round ended; with the
+       * time limit on, which one comes out may depend on timing) */
+      if (timed_out)
+        pf->time_limit_hit = TRUE;
       for (guint k = 0; k < N_TASKS; k++)
         if (pf->tasks[k].result == FOUND && (gint) k == pf->winner)
           {
@@ -1126,17 +1198,23 @@ portfolio_fit (Portfolio *pf, gint64 cap, gint64 deadline, const gint64 **sol)
       for (guint k = 0; k < N_TASKS; k++)
         if (pf->tasks[k].proven)
           return NOT_FOUND;
-      if (timed_out || g_get_monotonic_time () > deadline)
-        return ABORTED;
+      if (timed_out || (pf->deadline != G_MAXINT64 && g_get_monotonic_time () > pf->deadline))
+        {
+          pf->time_limit_hit = TRUE;
+          return ABORTED;
+        }
     }
 }
 
 /* ------------------------------------------------------------------------ */
 /* Hill climb over greedy orders.                                           */
 
+/* At most @max_iters steps (the work budget); @deadline is the optional
+ * time limit (G_MAXINT64 = none), *@timed_out set when it cuts in. */
 static gint64
 hill_climb (Greedy *g, guint *order, gboolean best_fit, gint64 *best_off,
-            gint64 best, gint64 lb, gint64 deadline, guint64 *iters)
+            gint64 best, gint64 lb, guint64 max_iters, gint64 deadline,
+            guint64 *iters, gboolean *timed_out)
 {
   const Problem *p = g->p;
   guint m = p->m;
@@ -1149,10 +1227,14 @@ hill_climb (Greedy *g, guint *order, gboolean best_fit, gint64 *best_off,
   gint64 cur_arena = best;
   guint64 it = 0;
 
-  while (best > lb)
+  while (best > lb && it < max_iters)
     {
-      if (g_get_monotonic_time () > deadline)   /* one placement costs far more */
-        break;
+      /* one step costs far more than reading the clock */
+      if (deadline != G_MAXINT64 && g_get_monotonic_time () > deadline)
+        {
+          *timed_out = TRUE;
+          break;
+        }
       it++;
       /* Move a buffer that touches the top earlier (it then gets a lower
        * place), or swap two at random to leave plateaus. */
@@ -1269,6 +1351,24 @@ write_offsets (Zg330Buffer *b, guint n, const Problem *p, const gint64 *off,
     b[p->orig[i]].offset = (guint64) off[i] * align;
 }
 
+/* Worker threads for the portfolio: @asked, else $ZW_PLAN_THREADS (a
+ * number 1..64; anything else is ignored), else min(cores, 2); at most one
+ * per task.  The plan does not depend on it, only the speed. */
+static guint
+plan_threads (guint asked)
+{
+  if (asked == 0)
+    {
+      const char *env = g_getenv ("ZW_PLAN_THREADS");
+      guint64 v = 0;
+      if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, 64, &v, NULL))
+        asked = (guint) v;
+    }
+  if (asked == 0)
+    asked = (guint) MIN (g_get_num_processors (), 2);
+  return CLAMP (asked, 1, N_TASKS);
+}
+
 /* @fit_only: stop as soon as the arena fits the capacity. */
 static gboolean
 plan_run (Zg330Buffer            *b,
@@ -1279,11 +1379,12 @@ plan_run (Zg330Buffer            *b,
           GError                **error)
 {
   gint64 t0 = g_get_monotonic_time ();
-  Zg330PlanOptions o = { 0, 1, 1.0 };
+  Zg330PlanOptions o = { .capacity = 0, .alignment = 1 };
   if (opt)
     o = *opt;
   guint64 align = MAX (o.alignment, 1);
-  Zg330PlanStats st = { 0, 0, 0.0, "empty", TRUE, 0, 0.0 };
+  guint64 budget = o.work_budget ? o.work_budget : ZG330_PLAN_DEFAULT_WORK;
+  Zg330PlanStats st = { 0, 0, 0.0, "empty", TRUE, 0, 0.0, budget, FALSE, 1, 0 };
 
   if (!validate (b, n, align, error))
     return FALSE;
@@ -1293,8 +1394,10 @@ plan_run (Zg330Buffer            *b,
   guint m = p.m;
   gint64 cap = o.capacity ? (gint64) MIN (o.capacity / align, (guint64) G_MAXINT64 / 4)
                           : G_MAXINT64 / 4;
-  /* 2 % of the budget is kept for rounds to wind down and for the caller. */
-  gint64 deadline = t0 + (gint64) (MAX (o.time_budget_s, 0.0) * 0.98 * G_USEC_PER_SEC);
+  /* The optional wall-clock cap; none by default. */
+  gint64 deadline = o.time_limit_s > 0.0
+                    ? t0 + (gint64) MIN (o.time_limit_s * G_USEC_PER_SEC, 1e15)
+                    : G_MAXINT64;
 
   g_autofree gint64 *best_off = g_new0 (gint64, MAX (m, 1));
   g_autofree gint64 *off = g_new (gint64, MAX (m, 1));
@@ -1335,13 +1438,15 @@ plan_run (Zg330Buffer            *b,
         st.fit_seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
 
       /* 2. Exact search, asked first for the capacity (the must), then for
-       *    ever tighter arenas (the want) until the bound or the deadline:
-       *    the bound itself first, then halving the gap. */
+       *    ever tighter arenas (the want) until the bound or the end of the
+       *    work budget: the bound itself first, then halving the gap.  Each
+       *    target gets a fraction of the work left. */
       gboolean done = best <= p.lb || (fit_only && best <= cap);
-      if (!done && p.searchable && g_get_monotonic_time () < deadline)
+      if (!done && p.searchable)
         {
           Portfolio pf;
-          portfolio_init (&pf, &p);
+          st.threads = plan_threads (o.threads);
+          portfolio_init (&pf, &p, st.threads, deadline);
           gint64 dive = portfolio_dive (&pf, off);
           g_debug ("ETM plan: greedy %" G_GINT64_FORMAT ", skyline %" G_GINT64_FORMAT
                    " units (bound %" G_GINT64_FORMAT ")", best, dive, p.lb);
@@ -1358,17 +1463,18 @@ plan_run (Zg330Buffer            *b,
           gboolean tried_bound = FALSE, cap_impossible = FALSE;
           while (best > lo && !(fit_only && best <= cap))
             {
-              gint64 now = g_get_monotonic_time ();
-              if (now >= deadline)
+              if (pf.work >= budget || pf.time_limit_hit)
                 break;
+              guint64 left = budget - pf.work;
               gboolean must = best > cap && !cap_impossible, bound_attempt = FALSE;
-              gint64 target, slice;
+              gint64 target;
+              guint64 slice;
               if (must)
                 {
-                  /* most of the time goes to the fit the caller needs; the
+                  /* most of the work goes to the fit the caller needs; the
                    * rest improves the arena if the fit cannot be found */
                   target = cap;
-                  slice = now + (deadline - now) / 5 * 4;
+                  slice = left / 5 * 4;
                 }
               else if (!tried_bound)
                 {
@@ -1376,7 +1482,7 @@ plan_run (Zg330Buffer            *b,
                    * proven optimal at once */
                   tried_bound = bound_attempt = TRUE;
                   target = lo;
-                  slice = now + (deadline - now) / 8;
+                  slice = left / 8;
                 }
               else
                 {
@@ -1385,14 +1491,14 @@ plan_run (Zg330Buffer            *b,
                   if (step == 0)
                     step = MAX (1, (best - lo) / 4);
                   target = MAX (lo, best - step);
-                  slice = target >= best - 1 ? deadline : now + (deadline - now) / 3;
+                  slice = target >= best - 1 ? left : left / 3;
                 }
               const gint64 *sol = NULL;
               int r = portfolio_fit (&pf, target, slice, &sol);
               g_debug ("ETM plan: target %" G_GINT64_FORMAT " units (bound %" G_GINT64_FORMAT
-                       ") -> %s after %.3f s", target, p.lb,
-                       r == FOUND ? "fit" : r == NOT_FOUND ? "proven impossible" : "timed out",
-                       (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC);
+                       ") -> %s after %" G_GUINT64_FORMAT " work units", target, p.lb,
+                       r == FOUND ? "fit" : r == NOT_FOUND ? "proven impossible" : "out of work",
+                       pf.work);
               if (r == FOUND)
                 {
                   best = arena_of (&p, sol);
@@ -1424,17 +1530,23 @@ plan_run (Zg330Buffer            *b,
                 }
             }
           st.nodes += pf.nodes;
+          st.work += pf.work;
+          st.time_limit_hit |= pf.time_limit_hit;
           portfolio_clear (&pf);
         }
 
-      /* 3. Hill climb over greedy orders when the search cannot run. */
-      if (best > p.lb && !p.searchable && !(fit_only && best <= cap) &&
-          g_get_monotonic_time () < deadline)
+      /* 3. Hill climb over greedy orders when the search cannot run; a
+       *    step places every buffer up to twice, against its neighbours. */
+      guint64 step_work = 2 * ((guint64) m + p.adj_start[m]);
+      if (best > p.lb && !p.searchable && !(fit_only && best <= cap) && budget / step_work > 0)
         {
           guint64 iters = 0;
+          gboolean timed_out = FALSE;
           gint64 a = hill_climb (&g, best_order, best_order_fit, off, best,
-                                 p.lb, deadline, &iters);
+                                 p.lb, budget / step_work, deadline, &iters, &timed_out);
           st.nodes += iters;
+          st.work += iters * step_work;
+          st.time_limit_hit |= timed_out;
           if (a < best)
             {
               best = a;
@@ -1517,7 +1629,12 @@ zg330_etm_plan_greedy_by_size (Zg330Buffer    *b,
       stats->method = "greedy-size";
       stats->optimal = arena == p.lb;
       stats->nodes = 0;
+      stats->work = 0;
+      stats->work_budget = 0;
+      stats->time_limit_hit = FALSE;
+      stats->threads = 1;
       stats->seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+      stats->fit_seconds = stats->seconds;
     }
   g_free (g.spans);
   g_free (g.placed);
@@ -1562,7 +1679,12 @@ zg330_etm_plan_sequential (Zg330Buffer    *b,
       stats->method = "sequential";
       stats->optimal = at == stats->lower_bound;
       stats->nodes = 0;
+      stats->work = 0;
+      stats->work_budget = 0;
+      stats->time_limit_hit = FALSE;
+      stats->threads = 1;
       stats->seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+      stats->fit_seconds = stats->seconds;
     }
   return TRUE;
 }
@@ -1666,7 +1788,7 @@ zg330_buffers_save_csv (const char        *path,
       g_string_append_c (out, '\n');
     }
   g_autoptr (GError) local = NULL;
-  if (!g_file_set_contents (path, out->str, (gssize) out->len, &local))
+  if (!zw_file_set_contents (path, out->str, (gssize) out->len, &local))
     {
       g_set_error (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_IO,
                    "%s: cannot write buffer CSV: %s", path, local->message);

@@ -6,13 +6,18 @@
  * arena (max offset + size) as small as it can.  The arena is never below
  * zg330_etm_lower_bound(): the most bytes live at one moment.
  *
- * zg330_etm_plan() tries greedy placements first, then, within its time
- * budget, an exact branch-and-bound search in the manner of MiniMalloc
- * (Moffitt, ASPLOS 2023), run as a small portfolio on up to two worker
- * threads; it returns as soon as the arena equals the lower bound.  The
- * result depends only on the input and the options, not on thread timing,
- * except when the budget runs out mid-search.  On the public MiniMalloc
- * benchmark instances it fits every one in 1 MiB in well under a second.
+ * zg330_etm_plan() tries greedy placements first, then, within its work
+ * budget (work units, counted the same way on every machine), an exact
+ * branch-and-bound search in the manner of MiniMalloc (Moffitt, ASPLOS
+ * 2023), run as a small portfolio on up to two worker threads; it returns
+ * as soon as the arena equals the lower bound.  One input and one set of
+ * options give one plan, byte for byte, whatever the machine's load and
+ * the thread count: the portfolio's winner is the lowest task index that
+ * succeeds within its limits, and the work charged for a round is that of
+ * the tasks up to the winner.  Only the optional wall-clock cap
+ * (time_limit_s, off by default) can make a plan depend on timing; its
+ * hitting is reported (Zg330PlanStats.time_limit_hit).  On the public
+ * MiniMalloc benchmark instances the default budget fits every one in 1 MiB.
  *
  * Sizes are rounded up to the alignment for planning; the arena and the
  * lower bound are in rounded bytes.  Buffers of size 0 get offset 0.
@@ -59,20 +64,51 @@ typedef struct {
   guint64 offset;
 } Zg330Buffer;
 
+/* Work figures are deterministic; the seconds are measured (for display). */
 typedef struct {
   guint64     arena;        /* max(offset + aligned size), bytes */
   guint64     lower_bound;  /* zg330_etm_lower_bound(), bytes */
-  double      seconds;      /* wall time of the call */
+  double      seconds;      /* wall time of the call (measured, shown only) */
   const char *method;       /* static string: what produced the result */
   gboolean    optimal;      /* arena proven minimal (== bound, or search exhausted) */
-  guint64     nodes;        /* search nodes visited */
+  guint64     nodes;        /* search nodes (hill-climb steps) charged */
   double      fit_seconds;  /* when the arena first fitted the capacity (0 if never) */
+  guint64     work_budget;  /* the work budget the call had (work units) */
+  gboolean    time_limit_hit; /* the optional wall-clock cap cut the search: the
+                               * plan may differ from run to run */
+  guint       threads;      /* worker threads the search used (1 = inline) */
+  guint64     work;         /* work units spent (<= work_budget, give or take a round) */
 } Zg330PlanStats;
 
+/* A work unit is one step of the search's bookkeeping: a node entered, a
+ * placement tried, a candidate or a neighbour examined, a time section
+ * updated (a hill-climb step counts its buffers and their neighbours).  It
+ * costs about 1-3 ns on a 2020s core, so the default budget of
+ * zg330_etm_plan() (work_budget 0) is about a second of one core; the
+ * hardest public MiniMalloc instance here needs 0.4e9 to fit 1 MiB. */
+#define ZG330_PLAN_DEFAULT_WORK  G_GUINT64_CONSTANT (1000000000)
+
+/**
+ * Zg330PlanOptions:
+ * @capacity: bytes; 0 = unbounded
+ * @alignment: offsets are multiples of this; 0 is taken as 1
+ * @work_budget: work units the call may spend (the search may overrun it
+ *   by a few units per task); 0 = %ZG330_PLAN_DEFAULT_WORK.  The result
+ *   depends on it, never on time.
+ * @time_limit_s: an optional wall-clock cap of the call; <= 0 = none (the
+ *   default).  When it cuts the search, stats->time_limit_hit is set and
+ *   the plan may differ from run to run.
+ * @threads: worker threads for the search portfolio; 0 = $ZW_PLAN_THREADS
+ *   if set, else min(cores, 2).  The result does not depend on it.
+ *
+ * Use designated initialisers: fields may be appended.
+ */
 typedef struct {
-  guint64 capacity;        /* bytes; 0 = unbounded */
-  guint64 alignment;       /* offsets are multiples of this; 0 is taken as 1 */
-  double  time_budget_s;   /* wall-time budget of the call; <= 0 = greedy only */
+  guint64 capacity;
+  guint64 alignment;
+  guint64 work_budget;
+  double  time_limit_s;
+  guint   threads;
 } Zg330PlanOptions;
 
 /**
@@ -90,13 +126,14 @@ guint64 zg330_etm_lower_bound (const Zg330Buffer *b, guint n, guint64 alignment)
  * zg330_etm_plan:
  * @b: (array length=n) (inout): buffers; every @offset is written
  * @n: number of buffers (0 is fine)
- * @opt: (nullable): options; %NULL = unbounded, alignment 1, budget 1 s
+ * @opt: (nullable): options; %NULL = unbounded, alignment 1, the default
+ *   work budget, no time limit
  * @stats: (out) (optional): figures of the run
  * @error: return location for an error
  *
  * Places the buffers (ETM optimize on), spending up to
- * @opt->time_budget_s seconds of wall time (less when it reaches the lower
- * bound or proves its arena minimal).  The caller owns @b; nothing is kept
+ * @opt->work_budget work units (less when it reaches the lower bound or
+ * proves its arena minimal).  The caller owns @b; nothing is kept
  * after the call.  On %ZG330_PLAN_ERROR_CAPACITY the best offsets found
  * are still written to @b and @stats is filled.  On
  * %ZG330_PLAN_ERROR_INVALID nothing is written.

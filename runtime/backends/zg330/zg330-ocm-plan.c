@@ -888,19 +888,22 @@ plan_option2 (Ctx *x)
 
 /* ---- packing and results ------------------------------------------------------- */
 
-/* Budgets of the planner's exact search for one set (see ctx_try_pack): the options'
- * picks and the repair's trials, and the refill's cheaper trials. */
-#define PACK_SEARCH_BUDGET_S   0.2
-#define REFILL_SEARCH_BUDGET_S 0.02
+/* Work budgets (the ETM planner's work units) of the exact search for one set (see
+ * ctx_try_pack): the options' picks and the repair's trials (up to about 0.1-0.3 s of
+ * one core), and the refill's cheaper trials.  Counted, not timed: the same on every machine and at
+ * any load. */
+#define PACK_SEARCH_WORK   G_GUINT64_CONSTANT (50000000)
+#define REFILL_SEARCH_WORK G_GUINT64_CONSTANT (5000000)
 
 /* Packs the working set with the ETM planner (the OCM as its arena), asking only for
  * a fit (zg330_etm_plan_fit stops at the first placement within the capacity).  Its
- * greedy placements and its search are deterministic, so the outcome depends on the
- * machine's speed only if the search runs out of its budget (then the set counts as
- * unpackable).  On success writes @addr (when given) and @arena (the picks' extent);
- * on failure records in x->over where the planner's best placement put each pick. */
+ * greedy placements and its search are deterministic and bounded by @work nodes, so
+ * the outcome depends on the input only (a set whose search runs out of work counts
+ * as unpackable).  On success writes @addr (when given) and @arena (the picks'
+ * extent); on failure records in x->over where the planner's best placement put each
+ * pick. */
 static gboolean
-ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena, double budget_s)
+ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena, guint64 work)
 {
   g_autoptr (GArray) buf = g_array_new (FALSE, FALSE, sizeof (Zg330Buffer));
   g_autoptr (GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -916,7 +919,7 @@ ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena, double budget_s)
       }
   if (buf->len > 0)
     {
-      Zg330PlanOptions opt = { x->cap, x->align, budget_s };
+      Zg330PlanOptions opt = { .capacity = x->cap, .alignment = x->align, .work_budget = work };
       Zg330PlanStats st;
       g_autoptr (GError) err = NULL;
       ok = zg330_etm_plan_fit ((Zg330Buffer *) buf->data, buf->len, &opt, &st, &err);
@@ -1008,7 +1011,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
 {
   guint64 arena = 0;
 
-  if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_BUDGET_S))
+  if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_WORK))
     return arena;
 
   g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1019,7 +1022,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
     {
       guint c = g_array_index (picks, Ranked, i).c;
       ctx_set (x, c, FALSE);
-      if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_BUDGET_S))
+      if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_WORK))
         {
           packed = TRUE;
           g_array_append_val (out, c);
@@ -1070,7 +1073,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
         continue;
       ctx_set (x, c, TRUE);
       tries++;
-      if (ctx_try_pack (x, addr, &arena, REFILL_SEARCH_BUDGET_S))
+      if (ctx_try_pack (x, addr, &arena, REFILL_SEARCH_WORK))
         {
           for (guint k = 0; k < out->len; k++)
             if (g_array_index (out, guint, k) == c)

@@ -38,10 +38,12 @@
  *   BEST_SCORE: runs the three and keeps the cheapest (ties: the lower option number);
  *     Zg330OcmResult.option says which.
  * Every option's result costs at most what NONE costs (a set that would be slower is
- * replaced by the empty one).  Results are deterministic: the options are, and the
- * packing (zg330_etm_plan_fit(), 0.2 s budget per set) is too unless its exact search
- * runs out of budget on a set (then that set counts as unpackable and picks are dropped);
- * the few repair and refill trials are bounded by counts, not by time.
+ * replaced by the empty one).  Results are deterministic — the same on every machine,
+ * at any load and with any thread count: the options are, and so is the packing
+ * (zg330_etm_plan_fit() with a work budget of 5e7 work units per set, 5e6 for the
+ * refill's trials; a set whose search runs out of work counts as unpackable and
+ * picks are dropped); the few repair and refill trials are bounded by counts.  Nothing
+ * here reads the clock except to report Zg330OcmResult.seconds.
  */
 #pragma once
 
