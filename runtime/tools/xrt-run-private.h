@@ -24,6 +24,20 @@ int xrt_run_cmd_run (int argc, char **argv);
 int xrt_run_cmd_check (int argc, char **argv);
 int xrt_run_cmd_report (int argc, char **argv);
 
+/* The options of `xrt-run run`, from the command line or a config file. */
+typedef struct {
+  char *json, *raw, *input, *ocm, *dump_dir, *dump_format, *save_snapshot, *load_snapshot, *device, *log_dir;
+  gboolean no_merge, no_etm, profile, log, lazy, log_io, log_time, precheck, no_md5, summary;
+  gint iterations;
+} RunOptions;
+
+void xrt_run_options_clear (RunOptions *o);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunOptions, xrt_run_options_clear)
+
+/* Reads the [run] section of an icraft-run config file into @o (keys it does not use are
+ * reported on stderr). FALSE with the error naming @path. */
+gboolean xrt_run_load_config (const char *path, RunOptions *o, GError **error);
+
 /* What the workbench shows first, as text (xrt-run run --summary): segment sizes, FTMP
  * against its lower bound, the OCM option and its saving, launches, the simulated time and
  * the five slowest steps. Either argument may be NULL. */

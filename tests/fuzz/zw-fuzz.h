@@ -22,7 +22,8 @@
   X (device_profile)         \
   X (buffers_csv)            \
   X (file_kind)              \
-  X (snapshot)
+  X (snapshot)               \
+  X (run_config)
 
 #define ZW_FUZZ_DECLARE(name) int zw_fuzz_##name (const uint8_t *data, size_t size);
 ZW_FUZZ_HARNESSES (ZW_FUZZ_DECLARE)
