@@ -158,6 +158,7 @@ test_step_back_and_interleaved (void)
           /* another session runs a whole forward on the same board meanwhile */
           g_autoptr (GPtrArray) o = xrt_session_forward (other, other_in, &error);
           g_assert_no_error (error);
+          g_assert_nonnull (o);
         }
       g_autoptr (GPtrArray) b = xrt_session_step_to (off, op->op_id, inputs, &error);
       g_assert_no_error (error);
