@@ -26,25 +26,6 @@ new_session (XirNetwork *net, XrtDevice *dev, gboolean merge, gboolean etm, ZwOc
   return s;
 }
 
-static GPtrArray *
-make_inputs (XirNetwork *net, guint32 seed)
-{
-  GPtrArray *inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
-  GPtrArray *values = xir_network_get_inputs (net);
-  GRand *rand = g_rand_new_with_seed (seed);
-
-  for (guint k = 0; k < values->len; k++)
-    {
-      const XirValue *v = g_ptr_array_index (values, k);
-      g_autofree guint8 *bytes = g_malloc (v->storage_bytes);
-      for (guint64 i = 0; i < v->storage_bytes; i++)
-        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
-      g_ptr_array_add (inputs, xrt_tensor_new_host (net, v, bytes, v->storage_bytes, NULL));
-    }
-  g_rand_free (rand);
-  return inputs;
-}
-
 static char *
 digest (GPtrArray *tensors)
 {
@@ -81,7 +62,7 @@ test_all_combinations (gconstpointer data)
   if (net == NULL)
     return;
   dev = xrt_device_open ("mock://zg330", NULL);
-  inputs = make_inputs (net, 17);
+  inputs = zw_test_seeded_inputs (net, 17);
   for (int merge = 1; merge >= 0; merge--)
     for (int etm = 1; etm >= 0; etm--)
       for (guint o = 0; o < G_N_ELEMENTS (opts); o++)
@@ -113,7 +94,7 @@ test_step_to_and_sub (void)
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 3);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 3);
   g_autoptr (GPtrArray) whole = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *want = NULL;
@@ -177,7 +158,7 @@ test_forward_into_ring (void)
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_BEST_SCORE);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 4);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 4);
   g_autoptr (GPtrArray) ref = NULL;
   g_autoptr (GError) error = NULL;
   GPtrArray *values = xir_network_get_outputs (net);
@@ -219,7 +200,7 @@ test_snapshot_round_trip (void)
   g_autoptr (XrtDevice) dev2 = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_OPTION2);
   g_autoptr (XrtSession) r = NULL;
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 5);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 5);
   g_autoptr (GPtrArray) a = NULL, b = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("zw-snap-XXXXXX", NULL);
@@ -295,7 +276,7 @@ test_fork_two_threads (void)
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (XrtSession) f = NULL;
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 6);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 6);
   g_autoptr (GPtrArray) ref = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *want = NULL;
@@ -334,7 +315,7 @@ test_time_profile (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 8);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 8);
   g_autoptr (GError) error = NULL;
   struct { gboolean merge; ZwOcmOpt ocm; double hard, sync; guint rows, launches; } runs[3] = {
     { TRUE, ZW_OCM_NONE, 0, 0, 0, 0 }, { TRUE, ZW_OCM_BEST_SCORE, 0, 0, 0, 0 }, { FALSE, ZW_OCM_BEST_SCORE, 0, 0, 0, 0 },
@@ -396,7 +377,7 @@ test_dumps (void)
   dev = xrt_device_open ("mock://zg330", NULL);
   s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   report = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
-  inputs = make_inputs (net, 9);
+  inputs = zw_test_seeded_inputs (net, 9);
   dir = g_dir_make_tmp ("zw-dump-XXXXXX", NULL);
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     {
@@ -502,7 +483,7 @@ test_log_io_lines (void)
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 1);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 1);
   g_autoptr (GPtrArray) outs = NULL;
   g_autoptr (GError) error = NULL;
   char *buf = NULL;
@@ -546,7 +527,7 @@ test_callbacks_and_forwards (void)
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 2);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 2);
   g_autoptr (GPtrArray) outs = NULL;
   GArray *fw = xrt_session_get_forwards (s);
   guint merged = 0;

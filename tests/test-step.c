@@ -30,25 +30,6 @@ new_session (XirNetwork *net, XrtDevice *dev, gboolean merge, ZwOcmOpt ocm)
   return s;
 }
 
-static GPtrArray *
-make_inputs (XirNetwork *net, guint32 seed)
-{
-  GPtrArray *inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
-  GPtrArray *values = xir_network_get_inputs (net);
-  GRand *rand = g_rand_new_with_seed (seed);
-
-  for (guint k = 0; k < values->len; k++)
-    {
-      const XirValue *v = g_ptr_array_index (values, k);
-      g_autofree guint8 *bytes = g_malloc (v->storage_bytes);
-      for (guint64 i = 0; i < v->storage_bytes; i++)
-        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
-      g_ptr_array_add (inputs, xrt_tensor_new_host (net, v, bytes, v->storage_bytes, NULL));
-    }
-  g_rand_free (rand);
-  return inputs;
-}
-
 /* Does op @index run inside a merged launch of @s, before its last op? */
 static gboolean
 inside_merged_launch (XrtSession *s, guint index)
@@ -101,7 +82,7 @@ test_step_every_op (gconstpointer data)
   dev = xrt_device_open ("mock://zg330", NULL);
   on = new_session (net, dev, TRUE, ZW_OCM_BEST_SCORE);
   off = new_session (net, dev, FALSE, ZW_OCM_BEST_SCORE);
-  inputs = make_inputs (net, 11);
+  inputs = zw_test_seeded_inputs (net, 11);
   for (guint i = 0; i < xir_network_get_n_ops (net); i++)
     {
       const XirOp *op = xir_network_get_op (net, i);
@@ -130,8 +111,8 @@ test_step_back_and_interleaved (void)
   g_autoptr (XrtSession) on = new_session (net, dev, TRUE, ZW_OCM_OPTION2);
   g_autoptr (XrtSession) off = new_session (net, dev, FALSE, ZW_OCM_NONE);
   g_autoptr (XrtSession) other = new_session (net, dev, TRUE, ZW_OCM_OPTION1);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 12);
-  g_autoptr (GPtrArray) other_in = make_inputs (net, 99);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 12);
+  g_autoptr (GPtrArray) other_in = zw_test_seeded_inputs (net, 99);
   g_autoptr (GError) error = NULL;
   guint n = xir_network_get_n_ops (net);
   guint order[32];
@@ -215,7 +196,7 @@ test_post_callback_merged (void)
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XrtSession) on = new_session (net, dev, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (XrtSession) off = new_session (net, dev, FALSE, ZW_OCM_BEST_SCORE);
-  g_autoptr (GPtrArray) inputs = make_inputs (net, 13);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 13);
   g_autoptr (GError) error = NULL;
   Collect a = { g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_bytes_unref), 0, 0 };
   Collect b = { g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_bytes_unref), 0, 0 };
@@ -276,7 +257,7 @@ test_dump_merge_on (gconstpointer data)
   if (net == NULL)
     return;
   dev = xrt_device_open ("mock://zg330", NULL);
-  inputs = make_inputs (net, 14);
+  inputs = zw_test_seeded_inputs (net, 14);
   for (int merge = 1; merge >= 0; merge--)
     {
       g_autoptr (XrtSession) s = new_session (net, dev, merge, ZW_OCM_BEST_SCORE);
@@ -398,7 +379,7 @@ test_forward_into_in_place (gconstpointer data)
     s = xrt_session_ref (whole);
   values = xir_network_view_get_outputs (xrt_session_get_view (s));
   g_assert_cmpuint (values->len, ==, sub ? 3 : 1);
-  inputs = make_inputs (net, 15);
+  inputs = zw_test_seeded_inputs (net, 15);
   xrt_session_enable_time_profile (s, TRUE);
   ref = xrt_session_forward (s, inputs, &error);
   g_assert_no_error (error);

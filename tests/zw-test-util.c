@@ -1,6 +1,8 @@
 /* zw-test-util.c — shared by the test binaries. */
 #include "zw-test-util.h"
 
+#include "xrt/xrt-tensor.h"
+
 #include <gio/gio.h>
 
 char *
@@ -147,4 +149,23 @@ zw_test_op_json (cJSON *ops, const char *type, const char *target, gint64 op_id)
   cJSON_AddItemToObject (o, "tags", cJSON_CreateObject ());
   cJSON_AddItemToArray (ops, o);
   return o;
+}
+
+GPtrArray *
+zw_test_seeded_inputs (XirNetwork *net, guint32 seed)
+{
+  GPtrArray *inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  GPtrArray *values = xir_network_get_inputs (net);
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      g_autofree guint8 *bytes = g_malloc (v->storage_bytes);
+      for (guint64 i = 0; i < v->storage_bytes; i++)
+        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+      g_ptr_array_add (inputs, xrt_tensor_new_host (net, v, bytes, v->storage_bytes, NULL));
+    }
+  g_rand_free (rand);
+  return inputs;
 }

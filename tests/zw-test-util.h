@@ -10,6 +10,10 @@
  * ../shared is absent. */
 XirNetwork *zw_test_load_net (const char *name);
 
+/* One host tensor per network input, of random bytes from @seed (the same for every test
+ * that gives the same seed). */
+GPtrArray *zw_test_seeded_inputs (XirNetwork *net, guint32 seed);
+
 /* <ZW_SHARED_DIR>/@rel, or NULL after g_test_skip() when it does not exist. */
 char *zw_test_shared_file (const char *rel);
 
