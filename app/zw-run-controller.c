@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "backends/zg330/zg330-backend.h"
 #include "devices/zg330-sim.h"
 #include "xrt/xrt-session.h"
 #include "xrt/xrt-tensor.h"
@@ -226,10 +227,20 @@ differs (double a, double b)
   return fabs (a - b) > 1e-9 * fabs (b);
 }
 
+/* The board's profile (@chip: "zg330", "buyi") with the what-if settings that differ from
+ * the defaults shown (the ZG330 profile's). */
 static Zg330Profile *
-job_profile (ZwJob *job, GError **error)
+job_profile (ZwJob *job, const char *chip, GError **error)
 {
-  g_autoptr (Zg330Profile) profile = zg330_profile_copy (job->base_profile);
+  g_autoptr (Zg330Profile) profile = g_strcmp0 (chip, "zg330") == 0 ? zg330_profile_copy (job->base_profile)
+                                                                     : zg330_profile_load_named (chip, error);
+
+  if (profile == NULL)
+    return NULL;
+  if (job->options.ocm_bytes == job->base_profile->ocm_bytes
+      && !differs (job->options.icore_clock_hz, job->base_profile->icore_clock_hz)
+      && !differs (job->options.etm_bandwidth, job->base_profile->etm_bandwidth))
+    return g_steal_pointer (&profile);
 
   if (profile->ocm_bytes != job->options.ocm_bytes
       && !zg330_profile_set_ocm_bytes (profile, job->options.ocm_bytes, error))
@@ -246,32 +257,45 @@ job_profile (ZwJob *job, GError **error)
 static gboolean
 job_apply (ZwJob *job, GError **error)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
   g_autoptr (Zg330Profile) profile = NULL;
   g_autoptr (XrtDevice) device = NULL;
   g_autoptr (XirNetworkView) view = NULL;
   g_autoptr (XrtSession) session = NULL;
+  XrtBackend *board;
   Zg330Backend *zg;
-  XrtDevice *devices[2] = { NULL, NULL };
+  const char *url;
 
-  if ((profile = job_profile (job, error)) == NULL)
-    return FALSE;
-  /* a board per deployment: the profile may size its stores */
-  if ((device = zg330_sim_open (profile, "mock://zg330", error)) == NULL)
-    return FALSE;
-  devices[0] = device;
   if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
     return FALSE;
-  if ((session = xrt_session_new (view, types, devices, 2, error)) == NULL)
+  /* the board the network was compiled for: mock://zg330, mock://buyi */
+  url = xrt_backend_default_device_for_view (view);
+  if (url == NULL || !g_str_has_prefix (url, "mock://"))
+    {
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                   _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
+                   xir_network_get_path (job->net));
+      return FALSE;
+    }
+  if ((profile = job_profile (job, url + strlen ("mock://"), error)) == NULL)
     return FALSE;
-  zg = xrt_session_get_zg330_backend (session);
+  /* a board per deployment: the profile may size its stores */
+  if ((device = zg330_sim_open (profile, url, error)) == NULL)
+    return FALSE;
+  if ((session = xrt_session_new_for_device (view, device, error)) == NULL)
+    return FALSE;
+  board = xrt_session_get_board_backend (session);
+  zg = board != NULL && ZG330_IS_BACKEND (board) ? ZG330_BACKEND (board) : NULL;
   if (zg == NULL)
     {
       g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
-                   _("%s: the network has no HardOp for the ZG330"), xir_network_get_path (job->net));
+                   _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
+                   xir_network_get_path (job->net));
       return FALSE;
     }
-  if (!zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
+  /* the options apply to a chip whose runtime plans (ZG330); on one whose compiler placed
+   * every value (Buyi) the placement is the file's and the options panel says so */
+  if (ZG330_BACKEND_GET_CLASS (zg)->compiler_placement == NULL
+      && !zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
     return FALSE;
   if (!xrt_session_apply (session, error))
     return FALSE;
@@ -434,7 +458,7 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
       if (!job_apply (job, &error))
         goto fail;
     }
-  report = zg330_backend_get_report (xrt_session_get_zg330_backend (job->session));
+  report = xrt_backend_get_report (xrt_session_get_board_backend (job->session));
   if (job->mode != ZW_RUN_MODE_APPLY && job->iterations > 0)
     {
       if (!job_forward (job, cancellable, &total_ms, &error))

@@ -10,6 +10,7 @@
 #include "netgen.h"
 #include "report/zw-tensor-stats.h"
 #include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
 #include <glib/gstdio.h>
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
@@ -95,7 +96,7 @@ run_chain (GError **error)
   g_autoptr (XrtSession) sess = NULL;
   g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
   g_autoptr (GPtrArray) outs = NULL;
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devs[2] = { NULL, NULL };
   ZwNetgenOptions opts;
 
@@ -114,7 +115,7 @@ run_chain (GError **error)
   g_rmdir (dir);
   devs[0] = dev;
   sess = xrt_session_new (view, types, devs, 2, error);
-  if (sess == NULL || !zg330_backend_disable_merge_hardop (xrt_session_get_zg330_backend (sess), error)
+  if (sess == NULL || !zg330_backend_disable_merge_hardop (ZG330_BACKEND (xrt_session_get_board_backend (sess)), error)
       || !xrt_session_apply (sess, error))
     return NULL;
   for (guint k = 0; k < xir_network_get_inputs (net)->len; k++)
@@ -197,7 +198,7 @@ main (void)
         return 1;
       }
     p = xrt_session_get_time_profile (sess);
-    report = zg330_backend_get_report (xrt_session_get_zg330_backend (sess));
+    report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (sess)));
     end = zw_timing_layout (p, NULL);
     a.profile = p;
     a.report = report;

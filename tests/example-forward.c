@@ -2,6 +2,7 @@
  * Build against the installed library:  cc example-forward.c $(pkg-config --cflags --libs zhuge-runtime) */
 #include <xir/xir-network.h>
 #include <xrt/xrt-session.h>
+#include <backends/zg330/zg330-backend.h>
 #include <stdio.h>
 
 int
@@ -21,14 +22,14 @@ main (int argc, char **argv)
   if (dev == NULL)
     goto fail;
   XirNetworkView *view = xir_network_view (net, 0, G_MAXINT, &error);
-  XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devices[] = { dev, NULL };
   XrtSession *sess = xrt_session_new (view, types, devices, 2, &error);
   if (sess == NULL)
     goto fail;
 
   /* 3. options before apply, then deploy */
-  Zg330Backend *zg = xrt_session_get_zg330_backend (sess);
+  Zg330Backend *zg = ZG330_BACKEND (xrt_session_get_board_backend (sess));
   if (!zg330_backend_ocm_optimize (zg, ZW_OCM_BEST_SCORE, &error) || !xrt_session_apply (sess, &error))
     goto fail;
 

@@ -7,6 +7,7 @@
 #include "report/zw-profile.h"
 #include "report/zw-tensor-stats.h"
 #include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
 
 #include <cjson/cJSON.h>
 #include <gio/gio.h>
@@ -324,7 +325,7 @@ fixture_clear (void)
 static const Fixture *
 get_fixture (void)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   g_autofree char *json = NULL, *raw = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) dev = NULL;
@@ -358,7 +359,7 @@ get_fixture (void)
     s = xrt_session_new (view, types, devs, 2, &error);
   }
   g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), FALSE, TRUE, ZW_OCM_BEST_SCORE, &error));
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), FALSE, TRUE, ZW_OCM_BEST_SCORE, &error));
   g_assert_true (xrt_session_apply (s, &error));
 
   inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
@@ -768,7 +769,7 @@ static void
 test_compare_deploy_reports (void)
 {
   const Fixture *f = get_fixture ();
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   g_autoptr (XirNetworkView) view = xir_network_view (f->net, 0, G_MAXINT, &error);
@@ -778,14 +779,14 @@ test_compare_deploy_reports (void)
   XrtDevice *devs[] = { dev, NULL };
 
   s0 = xrt_session_new (view, types, devs, 2, &error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s0), TRUE, TRUE, ZW_OCM_BEST_SCORE, &error));
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s0)), TRUE, TRUE, ZW_OCM_BEST_SCORE, &error));
   g_assert_true (xrt_session_apply (s0, &error));
   s1 = xrt_session_new (view, types, devs, 2, &error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s1), FALSE, FALSE, ZW_OCM_NONE, &error));
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s1)), FALSE, FALSE, ZW_OCM_NONE, &error));
   g_assert_true (xrt_session_apply (s1, &error));
   g_assert_no_error (error);
-  reports[0] = zg330_backend_get_report (xrt_session_get_zg330_backend (s0));
-  reports[1] = zg330_backend_get_report (xrt_session_get_zg330_backend (s1));
+  reports[0] = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s0)));
+  reports[1] = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s1)));
   c = zw_deploy_compare (reports[0], reports[1]);
   g_assert_true (c->a.merge_hardop);
   g_assert_false (c->b.merge_hardop);

@@ -604,7 +604,8 @@ test_device_url_schemes (void)
     { "", XRT_ERROR_NOT_AVAILABLE, "not available in this build" },
     { "pcie://zg330", XRT_ERROR_URL, "mock://zg330" },
     { "zg330", XRT_ERROR_URL, "mock://zg330" },
-    { "mock://buyi", XRT_ERROR_URL, "buyi" },
+    { "mock://zg331", XRT_ERROR_URL, "zg331" },
+    { "mock://buyi?ocm=4", XRT_ERROR_URL, "ocm" },
     { "mock://zg330?ocm=4", XRT_ERROR_URL, "ocm" },
     { "mock://zg330?profile=/nonexistent/zg330.json", XRT_ERROR_PROFILE, "/nonexistent/zg330.json" },
   };

@@ -176,7 +176,7 @@ static const Combo combos[] = {
 static XrtSession *
 new_session (XirNetwork *net, const Combo *combo)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
   XrtDevice *devs[] = { dev, NULL };
   g_autoptr (GError) error = NULL;
@@ -184,7 +184,7 @@ new_session (XirNetwork *net, const Combo *combo)
   g_assert_no_error (error);
   XrtSession *s = xrt_session_new (view, types, devs, 2, &error);
   g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), combo->merge, combo->etm,
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), combo->merge, combo->etm,
                                             combo->ocm, &error));
   g_assert_true (xrt_session_apply (s, &error));
   g_assert_no_error (error);
@@ -209,7 +209,7 @@ static char *
 plan_fingerprint (XirNetwork *net, const Combo *combo, guint64 *ftmp, guint *n_ocm)
 {
   g_autoptr (XrtSession) s = new_session (net, combo);
-  g_autoptr (ZwDeployReport) r = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
+  g_autoptr (ZwDeployReport) r = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
   cJSON *json = zw_deploy_report_to_json (r);
   char *text;
 
@@ -541,7 +541,7 @@ test_time_limit_is_reported (void)
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
   g_assert_nonnull (net);
   g_autoptr (XrtSession) s = new_session (net, &combos[4]);
-  g_autoptr (ZwDeployReport) r = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
+  g_autoptr (ZwDeployReport) r = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
   g_assert_false (r->etm_time_limit_hit);
   g_assert_cmpuint (r->etm_work_budget, ==, 250000000);
   r->etm_time_limit_hit = TRUE;

@@ -259,7 +259,7 @@ test_session_usable_after_failed_dump (void)
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
   g_autofree char *dir = scratch ();
   g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
-  const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devices[] = { dev, NULL };
 
   g_assert_no_error (error);
@@ -313,7 +313,7 @@ static XrtSession *
 session_on (XirNetwork *net, const char *url, XrtDevice **dev_out, GError **error)
 {
   g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, error);
-  const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *dev = xrt_device_open (url, error);
   XrtDevice *devices[] = { dev, NULL };
   XrtSession *s;
@@ -421,7 +421,7 @@ test_device_corrupt_read_caught_by_precheck (void)
   Zg330Backend *zg;
 
   g_assert_no_error (error);
-  zg = xrt_session_get_zg330_backend (s);
+  zg = ZG330_BACKEND (xrt_session_get_board_backend (s));
   g_assert_false (zg330_backend_precheck (zg, &error));
   g_assert_nonnull (error);
   g_test_message ("%s", error->message);

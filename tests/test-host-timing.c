@@ -291,7 +291,7 @@ typedef struct {
 static void
 forward_run (Forward *f)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   g_autoptr (XirNetwork) net = zw_test_load_net (f->net);
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
@@ -308,7 +308,7 @@ forward_run (Forward *f)
   g_assert_no_error (error);
   s = xrt_session_new (view, types, devs, 2, &error);
   g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), f->merge, TRUE, ZW_OCM_BEST_SCORE,
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), f->merge, TRUE, ZW_OCM_BEST_SCORE,
                                             &error));
   g_assert_true (xrt_session_apply (s, &error));
   values = xir_network_get_inputs (net);

@@ -4,6 +4,7 @@
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"
 #include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
 #include "zw-test-util.h"
 
 #include <glib/gstdio.h>
@@ -13,14 +14,14 @@
 static XrtSession *
 new_session (XirNetwork *net, XrtDevice *dev, gboolean merge, gboolean etm, ZwOcmOpt ocm)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devs[] = { dev, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
   XrtSession *s = xrt_session_new (view, types, devs, 2, &error);
 
   g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), merge, etm, ocm, &error));
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), merge, etm, ocm, &error));
   g_assert_true (xrt_session_apply (s, &error));
   g_assert_no_error (error);
   return s;
@@ -213,15 +214,15 @@ test_snapshot_round_trip (void)
   g_assert_no_error (error);
   r = xrt_session_new_from_snapshot (path, net, dev2, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (zg330_backend_get_ocm_opt (xrt_session_get_zg330_backend (r)), ==, ZW_OCM_OPTION2);
+  g_assert_cmpint (zg330_backend_get_ocm_opt (ZG330_BACKEND (xrt_session_get_board_backend (r))), ==, ZW_OCM_OPTION2);
   b = xrt_session_forward (r, inputs, &error);
   g_assert_no_error (error);
   da = digest (a);
   db = digest (b);
   g_assert_cmpstr (da, ==, db);
   {
-    g_autoptr (ZwDeployReport) ra = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
-    g_autoptr (ZwDeployReport) rb = zg330_backend_get_report (xrt_session_get_zg330_backend (r));
+    g_autoptr (ZwDeployReport) ra = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
+    g_autoptr (ZwDeployReport) rb = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (r)));
     g_assert_cmpuint (ra->ftmp_bytes, ==, rb->ftmp_bytes);
     g_assert_nonnull (strstr (rb->etm_method, "restored"));
   }
@@ -286,8 +287,8 @@ test_fork_two_threads (void)
   f = xrt_session_fork (s, &error);
   g_assert_no_error (error);
   {
-    g_autoptr (ZwDeployReport) rs = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
-    g_autoptr (ZwDeployReport) rf = zg330_backend_get_report (xrt_session_get_zg330_backend (f));
+    g_autoptr (ZwDeployReport) rs = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
+    g_autoptr (ZwDeployReport) rf = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (f)));
     g_assert_cmpuint (rs->segments[ZW_SEGMENT_WEIGHT].phy_addr, ==, rf->segments[ZW_SEGMENT_WEIGHT].phy_addr);
     g_assert_cmpuint (rs->segments[ZW_SEGMENT_INSTR].phy_addr, ==, rf->segments[ZW_SEGMENT_INSTR].phy_addr);
     g_assert_cmpuint (rs->segments[ZW_SEGMENT_FTMP].phy_addr, !=, rf->segments[ZW_SEGMENT_FTMP].phy_addr);
@@ -376,7 +377,7 @@ test_dumps (void)
     return;
   dev = xrt_device_open ("mock://zg330", NULL);
   s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
-  report = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
+  report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
   inputs = zw_test_seeded_inputs (net, 9);
   dir = g_dir_make_tmp ("zw-dump-XXXXXX", NULL);
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
@@ -540,7 +541,7 @@ test_callbacks_and_forwards (void)
         g_assert_cmpuint (g_array_index (fw, XrtForward, i).merge_from->len, >, 1);
       }
   g_assert_cmpuint (merged, ==, 1);
-  g_assert_cmpint (xrt_session_get_op_backend (s, 0), ==, XRT_BACKEND_HOST);
+  g_assert_cmpstr (xrt_backend_get_name (xrt_session_get_op_backend (s, 0)), ==, "HostBackend");
   xrt_session_set_pre_callback (s, count_pre, NULL);
   xrt_session_set_post_callback (s, count_post, NULL);
   pre_calls = post_calls = 0;
@@ -558,7 +559,7 @@ test_bad_inputs (void)
   g_autoptr (XrtSession) s = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devs[] = { dev, NULL };
   g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, NULL);
 
@@ -572,7 +573,7 @@ test_bad_inputs (void)
   g_clear_error (&error);
   {
     /* a host-only session cannot take the hardops */
-    static const XrtBackendType host[] = { XRT_BACKEND_HOST };
+    static const char *const host[] = { "HostBackend" };
     g_autoptr (XrtSession) h = xrt_session_new (view, host, NULL, 1, &error);
     g_assert_null (h);
     g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_UNSUPPORTED_OP);

@@ -3,6 +3,7 @@
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"
 #include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
 #include "zw-test-util.h"
 
 #include <glib/gstdio.h>
@@ -17,14 +18,14 @@ quick (void)
 static XrtSession *
 new_session (XirNetwork *net, XrtDevice *dev, gboolean merge, ZwOcmOpt ocm)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devs[] = { dev, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
   XrtSession *s = xrt_session_new (view, types, devs, 2, &error);
 
   g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), merge, TRUE, ocm, &error));
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), merge, TRUE, ocm, &error));
   g_assert_true (xrt_session_apply (s, &error));
   g_assert_no_error (error);
   return s;
@@ -317,7 +318,7 @@ place_post (XrtSession *s, const XrtForward *step, GPtrArray *outputs, gpointer 
       XrtTensor *t = g_ptr_array_index (c->tensors, k);
       const char *region;
       guint64 addr;
-      if (!zg330_backend_get_value_place (xrt_session_get_zg330_backend (s), v->v_id, &region, &addr))
+      if (!zg330_backend_get_value_place (ZG330_BACKEND (xrt_session_get_board_backend (s)), v->v_id, &region, &addr))
         continue;
       g_assert_cmpstr (region, ==, "ETM");
       g_assert_cmphex (addr, ==, xrt_mem_chunk_get_addr (xrt_tensor_get_chunk (t)) + xrt_tensor_get_offset (t));
@@ -418,7 +419,7 @@ test_forward_into_in_place (gconstpointer data)
       const XirValue *v = g_ptr_array_index (values, k);
       XrtTensor *t = g_ptr_array_index (etm_outs, k);
       guint64 addr;
-      if (zg330_backend_get_value_place (xrt_session_get_zg330_backend (s), v->v_id, NULL, &addr))
+      if (zg330_backend_get_value_place (ZG330_BACKEND (xrt_session_get_board_backend (s)), v->v_id, NULL, &addr))
         g_assert_cmphex (addr, !=, xrt_mem_chunk_get_addr (xrt_tensor_get_chunk (t)) + xrt_tensor_get_offset (t));
     }
 

@@ -9,6 +9,7 @@
 #include "report/zw-profile.h"
 #include "report/zw-tensor-stats.h"
 #include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
 #include "zw-compare-view.h"
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
@@ -43,7 +44,7 @@ run_clear (Run *r)
 static Run
 run_net (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump_format)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
   XrtDevice *devs[] = { dev, NULL };
@@ -59,7 +60,7 @@ run_net (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump
   g_assert_no_error (error);
   s = xrt_session_new (view, types, devs, 2, &error);
   g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (xrt_session_get_zg330_backend (s), merge, TRUE, ZW_OCM_BEST_SCORE, &error));
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), merge, TRUE, ZW_OCM_BEST_SCORE, &error));
   g_assert_true (xrt_session_apply (s, &error));
   for (guint k = 0; k < values->len; k++)
     {
@@ -79,7 +80,7 @@ run_net (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump
   json = zw_profile_to_string (xrt_session_get_time_profile (s), ZW_PROFILE_FORMAT_JSON);
   r.profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
   g_assert_no_error (error);
-  r.report = zg330_backend_get_report (xrt_session_get_zg330_backend (s));
+  r.report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
   g_assert_nonnull (r.report);
   return r;
 }

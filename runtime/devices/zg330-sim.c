@@ -210,11 +210,17 @@ binding_unref (gpointer data)
 }
 
 static const XrtDeviceClass zg330_sim_class;
+static const XrtDeviceClass buyi_sim_class;
 
 gboolean
 zg330_sim_is_sim (XrtDevice *device)
 {
-  return device != NULL && xrt_device_get_class (device) == &zg330_sim_class;
+  const XrtDeviceClass *klass;
+
+  if (device == NULL)
+    return FALSE;
+  klass = xrt_device_get_class (device);
+  return klass == &zg330_sim_class || klass == &buyi_sim_class;
 }
 
 static Zg330Sim *
@@ -1178,6 +1184,7 @@ klass_show_status (XrtDevice *device, int level, GString *out)
   const Zg330Profile *p = sim->profile;
 
   g_rec_mutex_lock (&sim->lock);
+  g_string_append_printf (out, "  chip %s\n", p->chip ? p->chip : "ZG330");
   g_string_append_printf (out, "  profile %s (%s): icore %.0f MHz, DDR %.0f MHz, %.3g TOPS int8 "
                           "(%.0f MACs/cycle), ETM %.3g GB/s, OCM %" G_GUINT64_FORMAT
                           " bytes at %.3g GB/s, MPE %ux%u\n",
@@ -1229,7 +1236,7 @@ klass_version (XrtDevice *device, GHashTable *out)
   Zg330Sim *sim = sim_of (device);
 
   g_rec_mutex_lock (&sim->lock);
-  g_hash_table_insert (out, g_strdup ("device"), g_strdup ("zg330"));
+  g_hash_table_insert (out, g_strdup ("device"), g_ascii_strdown (sim->profile->chip ? sim->profile->chip : "ZG330", -1));
   g_hash_table_insert (out, g_strdup ("simulator"), g_strdup ("zhuge-workbench board simulator"));
   g_hash_table_insert (out, g_strdup ("fpga_version"),
                        g_strdup_printf ("0x%08x", sim->profile->fpga_version));
@@ -1239,6 +1246,19 @@ klass_version (XrtDevice *device, GHashTable *out)
 
 static const XrtDeviceClass zg330_sim_class = {
   .type_name = "ZG330 simulated board",
+  .finalize = klass_finalize,
+  .close = klass_close,
+  .reset = klass_reset,
+  .check = klass_check,
+  .show_status = klass_show_status,
+  .version = klass_version,
+  .read_reg = klass_read_reg,
+  .write_reg = klass_write_reg,
+};
+
+/* The same engine carrying a Buyi chip (mock://buyi): only the name differs. */
+static const XrtDeviceClass buyi_sim_class = {
+  .type_name = "Buyi simulated board",
   .finalize = klass_finalize,
   .close = klass_close,
   .reset = klass_reset,
@@ -1260,6 +1280,7 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   Zg330Sim *sim;
   OcmStore *ocm_store;
   guint8 *ocm_bytes;
+  gboolean is_buyi;
 
   if (profile == NULL)
     {
@@ -1288,7 +1309,9 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   ocm_store->bytes = ocm_bytes;
   sim->ocm_store = ocm_store;
 
-  device = xrt_device_new (&zg330_sim_class, url ? url : "mock://zg330", sim);
+  is_buyi = profile->chip != NULL && g_ascii_strcasecmp (profile->chip, "Buyi") == 0;
+  device = xrt_device_new (is_buyi ? &buyi_sim_class : &zg330_sim_class,
+                           url ? url : is_buyi ? "mock://buyi" : "mock://zg330", sim);
   etm = xrt_mem_region_new_device ("ETM", profile->etm_base, profile->etm_bytes, &etm_ops,
                                    sim->etm_store, etm_store_free);
   ocm = xrt_mem_region_new_device ("OCM", 0, profile->ocm_bytes, &ocm_ops, ocm_store,

@@ -37,8 +37,8 @@
  * back into the device (registers, regions) from its run callback.  Stores may be read
  * and written from any thread; page creation in ETM is serialised.
  *
- * Ownership: functions taking XrtDevice* require a device opened as mock://zg330
- * (zg330_sim_is_sim()); anything else is a programming error (g_return_if_fail).
+ * Ownership: functions taking XrtDevice* require a device opened as mock://zg330 or
+ * mock://buyi (zg330_sim_is_sim()); anything else is a programming error (g_return_if_fail).
  */
 #pragma once
 
@@ -125,7 +125,9 @@ typedef struct {
 
 /* zg330_sim_open:
  * Opens a simulated board with a copy of @profile (NULL: zg330_profile_load_default()).
- * @url (nullable, default "mock://zg330") is what xrt_device_get_url() reports.
+ * A profile whose chip is "Buyi" gives a Buyi board (mock://buyi, type "Buyi simulated
+ * board", version "device" "buyi"): the same engine, registers and timing model.
+ * @url (nullable, default "mock://zg330", or "mock://buyi") is what xrt_device_get_url() reports.
  * xrt_device_open("mock://zg330…") calls this.  New reference or NULL. */
 XrtDevice          *zg330_sim_open            (const Zg330Profile *profile,
                                                const char         *url,

@@ -129,6 +129,32 @@ static const char *const builtin_assumptions[] = {
   "DetPostZG's IP clock (250 MHz) and cycle counts are assumed: the IP's timing is not public.",
 };
 
+static const char chip_doc[] =
+  "the chip the simulated board carries: \"ZG330\" or \"Buyi\" (the device's name in its version and "
+  "status). Optional; default \"ZG330\".";
+
+static const char *const buyi_assumptions[] = {
+  "Buyi's OCM is 2 MiB and its MPE grid 4x4 (rows 4, cols 4: also the tags of the vendor's Buyi compiles); "
+  "these are the only Buyi figures the documentation states.",
+  "icore clock 860 MHz: the icraft-run manual's Buyi example sets --frequency 860 (MHz); the board's nominal "
+  "clock is not published.",
+  "2048 int8 MACs per cycle (128 per MPE on the 4x4 grid) are assumed: 3.52 TOPS at 860 MHz. Order-of-magnitude "
+  "check: the vendor's Buyi time profile of bytetrack (13.5 ms of icore time for a yolox-s-sized detector, "
+  "about 11 GMAC) implies about 0.8 TMAC/s sustained, 45 % of this peak.",
+  "ETM is the PL DDR of the vendor's Buyi board (FMQL100TAI): assumed 1 GiB of 64-bit DDR3-1600 (12.8 GB/s peak); "
+  "DDR efficiency losses are not modelled.",
+  "OCM bandwidth is assumed to be 128 bytes per icore cycle (110.08 GB/s at 860 MHz).",
+  "hardop_fixed_cycles, launch_cycles and host_sync_us are assumed orders of magnitude (the ZG330 profile's), "
+  "not measurements.",
+  "tile_bytes (4096) is assumed: the hardware's tile size is not public.",
+  "fpga_version 0x01000100 is a placeholder: the Buyi version register's value is not public.",
+  "The host CPU is the Buyi board's processor, a quad Cortex-A7 at 1 GHz (FMQL100TAI, the \"ql100aiu\" of the "
+  "icraft-run manual's Buyi URLs); host-op costs are assumed per-element figures for such a core, not "
+  "measurements.",
+  "The DetPost and ImageMake IPs are clocked at detpost_clock_hz (250 MHz, assumed) with the detpost_* cycle "
+  "counts; ImageMake streams one pixel per IP cycle (assumed): neither IP's timing is public.",
+};
+
 static const char general_doc[] =
   "Device profile of the simulated ZG330 board (mock://zg330). Per hardop: cycles = "
   "max(ceil(MACs / MACs per cycle), ceil(ETM bytes x clock / ETM bandwidth), ceil(OCM "
@@ -154,6 +180,7 @@ zg330_profile_new_builtin (void)
 
   p->name = g_strdup ("zg330");
   p->source = g_strdup ("built-in");
+  p->chip = g_strdup ("ZG330");
   p->icore_clock_hz = 1e9;
   p->ddr_clock_hz = 800e6;
   p->int8_tops = 8.0;
@@ -187,6 +214,34 @@ zg330_profile_new_builtin (void)
   return p;
 }
 
+/* The figures of data/devices/buyi.json (a test keeps them equal). */
+Zg330Profile *
+zg330_profile_new_builtin_buyi (void)
+{
+  Zg330Profile *p = zg330_profile_new_builtin ();
+
+  g_free (p->name);
+  g_free (p->chip);
+  p->name = g_strdup ("buyi");
+  p->chip = g_strdup ("Buyi");
+  p->icore_clock_hz = 860e6;
+  p->ddr_clock_hz = 800e6;
+  p->int8_tops = 3.52256;
+  p->etm_bandwidth = 12.8e9;
+  p->etm_base = 0;
+  p->etm_bytes = G_GUINT64_CONSTANT (1073741824);
+  p->ocm_bytes = 2 * 1024 * 1024;
+  p->ocm_bandwidth = 110.08e9;
+  p->mpe_rows = 4;
+  p->mpe_cols = 4;
+  p->fpga_version = 0x01000100;
+  g_ptr_array_set_size (p->assumptions, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (buyi_assumptions); i++)
+    g_ptr_array_add (p->assumptions, g_strdup (buyi_assumptions[i]));
+  profile_update_derived (p);
+  return p;
+}
+
 Zg330Profile *
 zg330_profile_copy (const Zg330Profile *profile)
 {
@@ -197,6 +252,7 @@ zg330_profile_copy (const Zg330Profile *profile)
   *p = *profile;
   p->name = g_strdup (profile->name);
   p->source = g_strdup (profile->source);
+  p->chip = g_strdup (profile->chip);
   p->assumptions = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < profile->assumptions->len; i++)
     g_ptr_array_add (p->assumptions, g_strdup (profile->assumptions->pdata[i]));
@@ -210,6 +266,7 @@ zg330_profile_free (Zg330Profile *profile)
     return;
   g_free (profile->name);
   g_free (profile->source);
+  g_free (profile->chip);
   g_ptr_array_unref (profile->assumptions);
   g_free (profile);
 }
@@ -411,6 +468,7 @@ static gboolean
 is_known_key (const char *key)
 {
   return key[0] == '_' || strcmp (key, "name") == 0 || strcmp (key, "profile_version") == 0
+         || strcmp (key, "chip") == 0
          || strcmp (key, "assumptions") == 0 || field_find (key) != NULL;
 }
 
@@ -469,6 +527,13 @@ zg330_profile_load_from_data (const char *data, gsize length, const char *source
       goto out;
     }
   p->name = g_strdup (item->valuestring);
+  item = cJSON_GetObjectItemCaseSensitive (root, "chip");
+  if (item != NULL && (!cJSON_IsString (item) || item->valuestring[0] == '\0'))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE, "%s: field 'chip': must be a non-empty string", what);
+      goto out;
+    }
+  p->chip = g_strdup (item ? item->valuestring : "ZG330");
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
@@ -561,20 +626,74 @@ zg330_profile_load (const char *path, GError **error)
   return zg330_profile_load_from_data (data, length, path, error);
 }
 
-gchar *
-zg330_profile_find_default_file (void)
+static gboolean
+profile_name_is_valid (const char *name)
 {
-  const char *env = g_getenv ("ZW_ZG330_PROFILE");
+  if (name == NULL || name[0] == '\0' || strlen (name) > 64)
+    return FALSE;
+  for (const char *c = name; *c; c++)
+    if (!g_ascii_isalnum (*c) && *c != '-' && *c != '_')
+      return FALSE;
+  return TRUE;
+}
 
+gchar *
+zg330_profile_find_named_file (const char *name)
+{
+  g_autofree gchar *upper = NULL;
+  g_autofree gchar *var = NULL;
+  const char *env;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  if (!profile_name_is_valid (name))
+    return NULL;
+  upper = g_ascii_strup (name, -1);
+  for (char *c = upper; *c; c++)
+    if (*c == '-')
+      *c = '_';
+  var = g_strdup_printf ("ZW_%s_PROFILE", upper);
+  env = g_getenv (var);
   if (env && env[0] != '\0')
     return g_strdup (env);
 #ifdef ZW_SOURCE_DATADIR
   {
-    g_autofree gchar *path = g_build_filename (ZW_SOURCE_DATADIR, "devices", "zg330.json", NULL);
+    g_autofree gchar *file = g_strdup_printf ("%s.json", name);
+    g_autofree gchar *path = g_build_filename (ZW_SOURCE_DATADIR, "devices", file, NULL);
     if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
       return g_steal_pointer (&path);
   }
 #endif
+  return NULL;
+}
+
+gchar *
+zg330_profile_find_default_file (void)
+{
+  return zg330_profile_find_named_file ("zg330");
+}
+
+Zg330Profile *
+zg330_profile_load_named (const char *name, GError **error)
+{
+  g_autofree gchar *path = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  if (!profile_name_is_valid (name))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE,
+                   "device profile name '%s': use letters, digits, '-' and '_' only", name);
+      return NULL;
+    }
+  path = zg330_profile_find_named_file (name);
+  if (path != NULL)
+    return zg330_profile_load (path, error);
+  if (strcmp (name, "zg330") == 0)
+    return zg330_profile_new_builtin ();
+  if (strcmp (name, "buyi") == 0)
+    return zg330_profile_new_builtin_buyi ();
+  g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE,
+               "device profile '%s': no file data/devices/%s.json, no $ZW_%s_PROFILE and no built-in figures "
+               "(built in: zg330, buyi)", name, name, name);
   return NULL;
 }
 
@@ -603,12 +722,14 @@ zg330_profile_to_json (const Zg330Profile *profile)
   doc = cJSON_AddObjectToObject (root, "_doc");
   cJSON_AddStringToObject (doc, "_", general_doc);
   cJSON_AddStringToObject (doc, "name", "profile name.");
+  cJSON_AddStringToObject (doc, "chip", chip_doc);
   cJSON_AddStringToObject (doc, "profile_version", "format version of this file (1).");
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     cJSON_AddStringToObject (doc, fields[i].name, fields[i].doc);
   cJSON_AddStringToObject (doc, "assumptions", "which figures are assumed, and why.");
 
   cJSON_AddStringToObject (root, "name", profile->name);
+  cJSON_AddStringToObject (root, "chip", profile->chip ? profile->chip : "ZG330");
   cJSON_AddNumberToObject (root, "profile_version", PROFILE_VERSION);
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {

@@ -32,7 +32,10 @@ G_BEGIN_DECLS
  * Zg330Profile:
  * A device profile.  Read the fields freely; change them only through the setters, which
  * validate and keep the derived fields consistent.
- * @name: profile name ("zg330").  @source: the file it came from, or "built-in".
+ * @name: profile name ("zg330", "buyi").  @source: the file it came from, or "built-in".
+ * @chip: the chip the simulated board carries ("ZG330", "Buyi"): the device's name in its
+ *   version ("device": the chip in lower case) and status.  Optional in a profile file
+ *   (default "ZG330", so profiles written before the field existed still load).
  * @icore_clock_hz: icore clock.  @ddr_clock_hz: DDR I/O clock (DDR3-1600: 800 MHz).
  * @int8_tops: int8 throughput at @icore_clock_hz (1 MAC = 2 ops).
  * @macs_per_cycle: derived: int8_tops·1e12 / 2 / icore_clock_hz (the MPE array's width;
@@ -65,6 +68,7 @@ G_BEGIN_DECLS
 typedef struct {
   gchar     *name;
   gchar     *source;
+  gchar     *chip;
   double     icore_clock_hz;
   double     ddr_clock_hz;
   double     int8_tops;
@@ -142,6 +146,10 @@ typedef struct {
 /* The built-in profile: the same figures as data/devices/zg330.json.  Never fails. */
 Zg330Profile *zg330_profile_new_builtin  (void);
 
+/* The built-in Buyi profile: the same figures as data/devices/buyi.json (2 MiB OCM, 4x4
+ * MPE grid; the rest assumed, see its "assumptions").  Never fails. */
+Zg330Profile *zg330_profile_new_builtin_buyi (void);
+
 /* zg330_profile_load:
  * Loads and validates a profile file.  Every field is required, typed and range checked;
  * unknown fields (other than those starting with '_') are errors, so a typo cannot pass
@@ -164,6 +172,19 @@ Zg330Profile *zg330_profile_load_default (GError **error);
 /* The path of the default profile file that zg330_profile_load_default() would read, or
  * NULL when it would use the built-in figures.  Free with g_free(). */
 gchar        *zg330_profile_find_default_file (void);
+
+/* zg330_profile_load_named:
+ * The profile of a board by name ("zg330", "buyi"; ASCII letters, digits, '-' and '_'):
+ * the file named by $ZW_<NAME>_PROFILE (upper case) if set, else data/devices/<name>.json
+ * of the source tree when present, else the built-in figures of that board.  "zg330" is
+ * exactly zg330_profile_load_default().  An existing file that is invalid is an error;
+ * so is a name with neither a file nor built-in figures (XRT_ERROR_PROFILE). */
+Zg330Profile *zg330_profile_load_named   (const char *name,
+                                          GError    **error);
+
+/* The file zg330_profile_load_named() would read for @name, or NULL (built-in figures or
+ * no such profile).  Free with g_free(). */
+gchar        *zg330_profile_find_named_file (const char *name);
 
 Zg330Profile *zg330_profile_copy         (const Zg330Profile *profile);
 void          zg330_profile_free         (Zg330Profile *profile);

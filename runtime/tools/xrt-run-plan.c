@@ -103,7 +103,8 @@ xrt_run_cmd_plan (int argc, char **argv)
   g_autoptr (XirNetwork) net = NULL;
   g_autoptr (XirNetworkView) view = NULL;
   g_autoptr (XrtDevice) dev = NULL;
-  g_autoptr (Zg330Backend) backend = NULL;
+  g_autoptr (XrtBackend) board = NULL;
+  Zg330Backend *backend;
   g_autoptr (ZwDeployReport) report = NULL;
   GError *error = NULL;
   ZwOcmOpt opt = ZW_OCM_BEST_SCORE;
@@ -139,14 +140,26 @@ xrt_run_cmd_plan (int argc, char **argv)
   net = xir_network_new_from_json_file (argv[1], &error);
   if (net == NULL)
     return xrt_run_fail (error);
-  dev = xrt_device_open (device_url ? device_url : "mock://zg330", &error);
+  view = xir_network_view (net, 0, G_MAXINT, &error);
+  if (view == NULL)
+    return xrt_run_fail (error);
+  if (xrt_backend_find_for_view (view) == G_TYPE_INVALID)
+    {
+      g_printerr (_("xrt-run plan: %s: no op of the network runs on a board backend of this build: nothing to "
+                    "plan\n"), argv[1]);
+      return XRT_RUN_EXIT_INPUT;
+    }
+  /* the board the network was compiled for (mock://zg330, mock://buyi), unless named */
+  dev = xrt_device_open (device_url ? device_url : xrt_backend_default_device_for_view (view), &error);
   if (dev == NULL)
     return xrt_run_fail (error);
-  view = xir_network_view (net, 0, G_MAXINT, &error);
-  backend = view ? zg330_backend_new (view, dev, &error) : NULL;
-  if (backend == NULL)
+  board = xrt_backend_new_of_type (xrt_backend_find_for_view (view), view, dev, &error);
+  if (board == NULL)
     return xrt_run_fail (error);
-  if (!zg330_backend_set_options (backend, !no_merge, !no_etm, opt, &error)
+  backend = ZG330_BACKEND (board);
+  if ((no_merge && !zg330_backend_disable_merge_hardop (backend, &error))
+      || (no_etm && !zg330_backend_disable_etm_optimize (backend, &error))
+      || (ocm != NULL && !zg330_backend_ocm_optimize (backend, opt, &error))
       || !zg330_backend_set_plan_limits (backend, (guint64) work, time_limit, &error)
       || (zg330_backend_get_logic_segment_size (backend, ZW_SEGMENT_FTMP, &error) == 0 && error != NULL))
     return xrt_run_fail (error);

@@ -14,6 +14,7 @@
 #include "xrt-run-private.h"
 
 #include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -231,8 +232,17 @@ xrt_run_cmd_run (int argc, char **argv)
       g_printerr (_("xrt-run run: no .raw beside %s: using synthetic params (seed 330)\n"), o.json);
       xir_network_fake_params (net, 330);
     }
-  dev = xrt_device_open (o.device ? o.device : "mock://zg330", &error);
-  if (dev == NULL)
+  {
+    /* the board the network was compiled for (mock://zg330, mock://buyi), unless named */
+    g_autoptr (XirNetworkView) whole = net ? xir_network_view (net, 0, G_MAXINT, NULL) : NULL;
+    const char *url = o.device ? o.device : xrt_backend_default_device_for_view (whole);
+    dev = url ? xrt_device_open (url, &error) : NULL;
+  }
+  if (dev == NULL && error == NULL && o.load_snapshot != NULL)
+    ;   /* a snapshot alone: it opens the board of the backend it records */
+  else if (dev == NULL && error == NULL)
+    dev = xrt_device_open ("mock://zg330", &error);
+  if (dev == NULL && error != NULL)
     return xrt_run_fail (error);
 
   if (o.load_snapshot != NULL)
@@ -244,20 +254,24 @@ xrt_run_cmd_run (int argc, char **argv)
         return xrt_run_fail (error);
       if (net == NULL)
         net = xir_network_ref (xrt_session_get_network (sess));
+      if (dev == NULL && xrt_session_get_board_backend (sess) != NULL)
+        dev = xrt_device_ref (xrt_backend_get_device (xrt_session_get_board_backend (sess)));
       view = xir_network_view_ref (xrt_session_get_view (sess));
     }
   else
     {
-      static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
-      XrtDevice *devs[] = { dev, NULL };
-      Zg330Backend *zg;
+      XrtBackend *board;
 
       view = xir_network_view (net, 0, G_MAXINT, &error);
-      sess = view ? xrt_session_new (view, types, devs, 2, &error) : NULL;
+      sess = view ? xrt_session_new_for_device (view, dev, &error) : NULL;
       if (sess == NULL)
         return xrt_run_fail (error);
-      zg = xrt_session_get_zg330_backend (sess);
-      if (zg != NULL && !zg330_backend_set_options (zg, !o.no_merge, !o.no_etm, opt, &error))
+      /* only the options asked for: each chip has its own defaults (Buyi: merge off) */
+      board = xrt_session_get_board_backend (sess);
+      if (board != NULL && ZG330_IS_BACKEND (board)
+          && ((o.no_merge && !zg330_backend_disable_merge_hardop (ZG330_BACKEND (board), &error))
+              || (o.no_etm && !zg330_backend_disable_etm_optimize (ZG330_BACKEND (board), &error))
+              || (o.ocm != NULL && !zg330_backend_ocm_optimize (ZG330_BACKEND (board), opt, &error))))
         return xrt_run_fail (error);
       if (!xrt_session_apply (sess, &error))
         {
@@ -267,7 +281,8 @@ xrt_run_cmd_run (int argc, char **argv)
         }
     }
   {
-    Zg330Backend *zg = xrt_session_get_zg330_backend (sess);
+    XrtBackend *board = xrt_session_get_board_backend (sess);
+    Zg330Backend *zg = board != NULL && ZG330_IS_BACKEND (board) ? ZG330_BACKEND (board) : NULL;
     if (zg != NULL && o.precheck && !zg330_backend_precheck (zg, &error))
       {
         g_printerr ("xrt-run: %s\n", error->message);
@@ -320,8 +335,8 @@ xrt_run_cmd_run (int argc, char **argv)
           o.iterations, xrt_device_get_url (dev), xrt_session_get_total_time (sess));
   if (o.summary)
     {
-      Zg330Backend *zg = xrt_session_get_zg330_backend (sess);
-      g_autoptr (ZwDeployReport) report = zg ? zg330_backend_get_report (zg) : NULL;
+      XrtBackend *board = xrt_session_get_board_backend (sess);
+      g_autoptr (ZwDeployReport) report = board ? xrt_backend_get_report (board) : NULL;
       xrt_run_print_summary (report, xrt_session_get_time_profile (sess));
     }
   if (o.dump_dir != NULL)

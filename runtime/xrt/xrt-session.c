@@ -1,20 +1,18 @@
 /* xrt-session.c — Session: binding, forward, stepTo, sub, logs, dumps, profile, snapshot, fork.
  *
- * Where values live during a forward: a value produced by the ZG330Backend stays on the
+ * The session drives its backends through the Backend interface (xrt-backend.h) only.
+ * Where values live during a forward: a value produced by a board backend stays on the
  * board (ETM or OCM, where the plan put it) and is read back only when a host op or the
  * caller needs it; a value produced on the host is written to the board (its INPUT place)
  * only when a launch needs it. Copies between host and board are the "memcpy" time, timed
- * with the device profile's ETM bandwidth; hardops' time is the board's timer; host ops'
- * time is the host-op cost model of the board's host CPU and DetPostZG IP
- * (backends/host/host-cost.h), so a simulated profile is the same on every run. The dev
- * host's measured time of a host op is kept beside it (host_measured_ms), never added in.
+ * by the board backend (its device profile's ETM bandwidth); hardops' time is the board's
+ * timer; host ops' time is the host backend's cost model of the board's host CPU and IP,
+ * so a simulated profile is the same on every run. The dev host's measured time of a host
+ * op is kept beside it (host_measured_ms), never added in.
  */
 #include "xrt/xrt-session.h"
 #include "base/zw-checked.h"
 #include "base/zw-file.h"
-#include "backends/host/host-cost.h"
-#include "backends/host/host-ops.h"
-#include "devices/zg330-sim.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -30,11 +28,12 @@ struct _XrtSession {
   gint ref_count;
   XirNetworkView *view;
   XirNetwork *net;
-  XrtDevice *device;
-  Zg330Backend *zg;           /* NULL when the view has no hardop */
+  XrtDevice *device;          /* the board, or NULL */
+  GPtrArray *backends;        /* XrtBackend (refs), priority order */
+  XrtBackend *board;          /* the first board backend, or NULL when the view has no board op */
   gboolean applied;
   GArray *forwards;           /* XrtForward */
-  GHashTable *op_backend;     /* op_id -> XrtBackendType + 1 */
+  GHashTable *op_backend;     /* op_id -> XrtBackend* (borrowed from backends) */
 
   /* forward state */
   GHashTable *host_values;    /* v_id -> XrtTensor* (host copies) */
@@ -62,12 +61,6 @@ struct _XrtSession {
   gint busy;                  /* a public call runs (session_enter) */
 };
 
-const char *
-xrt_backend_type_to_string (XrtBackendType type)
-{
-  return type == XRT_BACKEND_ZG330 ? "ZG330Backend" : "HostBackend";
-}
-
 static void
 forward_clear (gpointer p)
 {
@@ -93,81 +86,141 @@ session_alloc (XirNetworkView *view)
   s->log_stream = stderr;
   s->part_op = G_MAXUINT;
   s->in_place = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  s->backends = g_ptr_array_new_with_free_func (g_object_unref);
   return s;
 }
 
 static void
-set_op_backend (XrtSession *s, gint64 op_id, XrtBackendType type)
+set_op_backend (XrtSession *s, gint64 op_id, XrtBackend *backend)
 {
   gint64 *key = g_new (gint64, 1);
   *key = op_id;
-  g_hash_table_replace (s->op_backend, key, GINT_TO_POINTER (type + 1));
+  g_hash_table_replace (s->op_backend, key, backend);
 }
 
-/* Each op to the first backend of the list that supports it. */
+/* Each op to the first backend of the list that takes it. */
 static gboolean
-bind_ops (XrtSession *s, const XrtBackendType *types, guint n, GError **error)
+bind_ops (XrtSession *s, GError **error)
 {
   for (guint i = 0; i < xir_network_view_get_n_ops (s->view); i++)
     {
       XirOp *op = xir_network_view_get_op (s->view, i);
       gboolean bound = FALSE;
 
-      for (guint k = 0; k < n && !bound; k++)
+      for (guint k = 0; k < s->backends->len && !bound; k++)
         {
-          if (types[k] == XRT_BACKEND_ZG330 && s->zg != NULL && zg330_backend_owns_op (s->zg, op->op_id))
-            bound = TRUE;
-          else if (types[k] == XRT_BACKEND_HOST && host_op_supported (op))
-            bound = TRUE;
-          if (bound)
-            set_op_backend (s, op->op_id, types[k]);
+          XrtBackend *b = g_ptr_array_index (s->backends, k);
+          if (xrt_backend_owns_op (b, op->op_id))
+            {
+              set_op_backend (s, op->op_id, b);
+              bound = TRUE;
+            }
         }
       if (!bound)
         {
           g_autofree char *what = xir_op_describe (op);
+          g_auto (GStrv) known = xrt_backend_list ();
+          g_autofree char *list = g_strjoinv (", ", known);
+          GType fit = xrt_backend_find_for_op (op);
           g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_UNSUPPORTED_OP,
-                       "%s: op %" G_GINT64_FORMAT " (%s): no backend of the session supports it",
-                       xir_network_get_path (s->net), op->op_id, what);
+                       "%s: op %" G_GINT64_FORMAT " (%s, compile target %s): no backend of the session supports it%s%s%s "
+                       "(this build has %s)", xir_network_get_path (s->net), op->op_id, what, op->target.text,
+                       fit != G_TYPE_INVALID ? "; the " : "",
+                       fit != G_TYPE_INVALID ? ((XrtBackendClass *) g_type_class_peek (fit))->name : "",
+                       fit != G_TYPE_INVALID ? " takes it" : "", list);
           return FALSE;
         }
     }
   return TRUE;
 }
 
+static void
+add_backend (XrtSession *s, XrtBackend *b)
+{
+  g_ptr_array_add (s->backends, g_object_ref (b));
+  if (s->board == NULL && xrt_backend_runs_on_board (b))
+    {
+      s->board = b;
+      if (s->device == NULL && xrt_backend_get_device (b) != NULL)
+        s->device = xrt_device_ref (xrt_backend_get_device (b));
+    }
+}
+
+static gboolean
+view_has_op_of (XirNetworkView *view, GType type)
+{
+  for (guint i = 0; i < xir_network_view_get_n_ops (view); i++)
+    if (xrt_backend_class_supports_op (type, xir_network_view_get_op (view, i)))
+      return TRUE;
+  return FALSE;
+}
+
 XrtSession *
-xrt_session_new (XirNetworkView *view, const XrtBackendType *types, XrtDevice *const *devices, guint n, GError **error)
+xrt_session_new (XirNetworkView *view, const char *const *names, XrtDevice *const *devices, guint n, GError **error)
 {
   g_autoptr (XrtSession) s = NULL;
-  gboolean has_zg = FALSE;
+  XrtDevice *board_device = NULL;
 
   CHECK_ARG (view != NULL, "view", NULL);
-  CHECK_ARG (types != NULL, "types", NULL);
+  CHECK_ARG (names != NULL, "backends", NULL);
   CHECK_ARG (n > 0, "n_backends", NULL);
   s = session_alloc (view);
+  /* the board: the first device given (a host backend's cost model reads its profile) */
+  for (guint k = 0; k < n && board_device == NULL; k++)
+    board_device = devices ? devices[k] : NULL;
   for (guint k = 0; k < n; k++)
-    if (types[k] == XRT_BACKEND_ZG330 && !has_zg)
-      {
-        gboolean any = FALSE;
-        has_zg = TRUE;
-        if (devices == NULL || devices[k] == NULL)
-          {
-            g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS,
-                         "the ZG330Backend needs a ZG330 device (mock://zg330)");
-            return NULL;
-          }
-        s->device = xrt_device_ref (devices[k]);
-        for (guint i = 0; i < xir_network_view_get_n_ops (view) && !any; i++)
-          any = zg330_backend_supports_op (xir_network_view_get_op (view, i));
-        if (any)
-          {
-            s->zg = zg330_backend_new (view, devices[k], error);
-            if (s->zg == NULL)
+    {
+      GType type = xrt_backend_lookup (names[k]);
+      XrtBackendClass *klass;
+      g_autoptr (XrtBackend) b = NULL;
+      XrtDevice *dev = devices ? devices[k] : NULL;
+
+      if (type == G_TYPE_INVALID)
+        {
+          g_auto (GStrv) known = xrt_backend_list ();
+          g_autofree char *list = g_strjoinv (", ", known);
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT,
+                       "backends[%u]: no backend called \"%s\" (this build has %s)", k, names[k] ? names[k] : "(null)",
+                       list);
+          return NULL;
+        }
+      klass = g_type_class_peek (type);
+      if (klass->runs_on_board)
+        {
+          if (!view_has_op_of (view, type))
+            continue;   /* nothing of this view for it (e.g. a sub-view of host ops) */
+          if (dev == NULL)
+            {
+              g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS, "the %s needs a device (devices[%u] is NULL)",
+                           klass->name, k);
               return NULL;
-          }
-      }
-  if (!bind_ops (s, types, n, error))
+            }
+        }
+      else if (dev == NULL)
+        dev = board_device;
+      b = xrt_backend_new_of_type (type, view, dev, error);
+      if (b == NULL)
+        return NULL;
+      add_backend (s, b);
+    }
+  if (!bind_ops (s, error))
     return NULL;
   return g_steal_pointer (&s);
+}
+
+XrtSession *
+xrt_session_new_for_device (XirNetworkView *view, XrtDevice *device, GError **error)
+{
+  const char *names[2] = { NULL, "HostBackend" };
+  XrtDevice *devices[2] = { device, NULL };
+  GType board;
+
+  CHECK_ARG (view != NULL, "view", NULL);
+  board = xrt_backend_find_for_view (view);
+  if (board == G_TYPE_INVALID)
+    return xrt_session_new (view, names + 1, devices, 1, error);
+  names[0] = ((XrtBackendClass *) g_type_class_peek (board))->name;
+  return xrt_session_new (view, names, devices, 2, error);
 }
 
 /* A backend initialised on @a serves a session of @b: the same ops of the same network. */
@@ -181,18 +234,21 @@ same_view (XirNetworkView *a, XirNetworkView *b)
 }
 
 XrtSession *
-xrt_session_new_with_backend (XirNetworkView *view, Zg330Backend *backend, GError **error)
+xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *backend, GError **error)
 {
-  static const XrtBackendType types[] = { XRT_BACKEND_ZG330, XRT_BACKEND_HOST };
   g_autoptr (XrtSession) s = NULL;
+  g_autoptr (XrtBackend) host = NULL;
 
   CHECK_ARG (view != NULL, "view", NULL);
-  CHECK_ARG (backend != NULL, "backend", NULL);
-  CHECK_ARG (same_view (zg330_backend_get_view (backend), view), "backend", NULL);
+  CHECK_ARG (XRT_IS_BACKEND (backend) && xrt_backend_runs_on_board (backend), "backend", NULL);
+  CHECK_ARG (same_view (xrt_backend_get_view (backend), view), "backend", NULL);
   s = session_alloc (view);
-  s->zg = zg330_backend_ref (backend);
-  s->device = xrt_device_ref (zg330_backend_get_device (backend));
-  if (!bind_ops (s, types, 2, error))
+  add_backend (s, backend);
+  host = xrt_backend_new ("HostBackend", view, s->device, error);
+  if (host == NULL)
+    return NULL;
+  add_backend (s, host);
+  if (!bind_ops (s, error))
     return NULL;
   return g_steal_pointer (&s);
 }
@@ -209,7 +265,7 @@ xrt_session_unref (XrtSession *s)
 {
   if (s == NULL || !g_atomic_int_dec_and_test (&s->ref_count))
     return;
-  g_clear_pointer (&s->zg, zg330_backend_unref);
+  g_ptr_array_unref (s->backends);
   g_clear_pointer (&s->device, xrt_device_unref);
   g_array_unref (s->forwards);
   g_hash_table_unref (s->op_backend);
@@ -228,7 +284,8 @@ xrt_session_unref (XrtSession *s)
 
 XirNetworkView *xrt_session_get_view (XrtSession *s) { return s->view; }
 XirNetwork *xrt_session_get_network (XrtSession *s) { return s->net; }
-Zg330Backend *xrt_session_get_zg330_backend (XrtSession *s) { return s->zg; }
+XrtBackend *xrt_session_get_board_backend (XrtSession *s) { return s->board; }
+GPtrArray *xrt_session_get_backends (XrtSession *s) { return s->backends; }
 gboolean xrt_session_is_applied (XrtSession *s) { return s->applied; }
 GArray *xrt_session_get_forwards (XrtSession *s) { return s->forwards; }
 double xrt_session_get_total_time (XrtSession *s) { return s->total_ms; }
@@ -252,11 +309,10 @@ xrt_session_set_post_callback (XrtSession *s, XrtSessionCallback func, gpointer 
   s->post_data = data;
 }
 
-XrtBackendType
+XrtBackend *
 xrt_session_get_op_backend (XrtSession *s, gint64 op_id)
 {
-  gpointer v = g_hash_table_lookup (s->op_backend, &op_id);
-  return v ? (XrtBackendType) (GPOINTER_TO_INT (v) - 1) : XRT_BACKEND_HOST;
+  return g_hash_table_lookup (s->op_backend, &op_id);
 }
 
 /* ---- forward steps ------------------------------------------------------------------ */
@@ -279,7 +335,7 @@ fill_io (XrtSession *s, XrtForward *f)
   for (guint i = f->first_index; i <= f->last_index; i++)
     {
       XirOp *op = xir_network_get_op (s->net, i);
-      if (f->op == NULL && (i < start || !zg330_backend_owns_op (s->zg, op->op_id)))
+      if (f->op == NULL && (i < start || !xrt_backend_owns_op (f->backend, op->op_id)))
         continue;
       for (guint k = 0; k < op->outputs->len; k++)
         {
@@ -291,7 +347,7 @@ fill_io (XrtSession *s, XrtForward *f)
   for (guint i = f->first_index; i <= f->last_index; i++)
     {
       XirOp *op = xir_network_get_op (s->net, i);
-      if (f->op == NULL && !zg330_backend_owns_op (s->zg, op->op_id))
+      if (f->op == NULL && !xrt_backend_owns_op (f->backend, op->op_id))
         continue;
       for (guint k = 0; k < op->inputs->len; k++)
         {
@@ -302,13 +358,13 @@ fill_io (XrtSession *s, XrtForward *f)
     }
 }
 
-/* The steps of the view: host ops one by one, ZG330 launches (merged or not), and the
+/* The steps of the view: host ops one by one, board launches (merged or not), and the
  * hardops that no launch runs (zero-copy ops with merge off). A launch belongs to the
  * view only if all of it is inside; otherwise the view splits it. */
 static gboolean
 build_forwards (XrtSession *s, GError **error)
 {
-  g_autoptr (ZwDeployReport) report = s->zg ? zg330_backend_get_report (s->zg) : NULL;
+  g_autoptr (ZwDeployReport) report = s->board ? xrt_backend_get_report (s->board) : NULL;
   guint start = xir_network_view_get_start (s->view);
   guint end = start + xir_network_view_get_n_ops (s->view);
 
@@ -327,7 +383,8 @@ build_forwards (XrtSession *s, GError **error)
       f.input_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
       f.output_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
       f.backend = xrt_session_get_op_backend (s, op->op_id);
-      if (f.backend == XRT_BACKEND_ZG330 && (info = zw_deploy_report_find_op (report, op->op_id)) && info->launch >= 0)
+      if (f.backend == s->board && s->board != NULL && (info = zw_deploy_report_find_op (report, op->op_id))
+          && info->launch >= 0)
         {
           const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, info->launch);
           if ((guint) l->first < start || (guint) l->last >= end)
@@ -362,8 +419,12 @@ session_apply (XrtSession *s, GError **error)
                    xir_network_get_path (s->net));
       return FALSE;
     }
-  if (s->zg != NULL && !zg330_backend_is_applied (s->zg) && !zg330_backend_apply (s->zg, error))
-    return FALSE;
+  for (guint k = 0; k < s->backends->len; k++)
+    {
+      XrtBackend *b = g_ptr_array_index (s->backends, k);
+      if (!xrt_backend_is_applied (b) && !xrt_backend_apply (b, error))
+        return FALSE;
+    }
   if (!build_forwards (s, error))
     return FALSE;
   s->applied = TRUE;
@@ -373,36 +434,35 @@ session_apply (XrtSession *s, GError **error)
 
 /* ---- moving values ------------------------------------------------------------------ */
 
+/* Host <-> board copies: timed by the board backend (its device's bandwidth). */
 static double
 copy_ms (XrtSession *s, guint64 bytes)
 {
-  const Zg330Profile *p = s->device && zg330_sim_is_sim (s->device) ? zg330_sim_get_profile (s->device) : NULL;
-  return p && p->etm_bandwidth > 0 ? (double) bytes / p->etm_bandwidth * 1e3 : 0;
+  return s->board != NULL ? xrt_backend_copy_ms (s->board, bytes) : 0;
 }
 
-/* The profile that times host ops: the simulated board's, else the built-in one, so a
- * session without a simulated board still reports modelled, never measured, times. */
-static const Zg330Profile *
-host_timing_profile (XrtSession *s)
+/* Where a board backend put @v_id; the region by name on that backend's device. */
+static gboolean
+device_place_of (XrtSession *s, gint64 v_id, XrtMemRegion **region, guint64 *addr, XrtBackend **owner)
 {
-  static Zg330Profile *builtin;
-
-  if (s->device && zg330_sim_is_sim (s->device))
-    return zg330_sim_get_profile (s->device);
-  if (g_once_init_enter (&builtin))
-    g_once_init_leave (&builtin, zg330_profile_new_builtin ());
-  return builtin;
+  for (guint k = 0; k < s->backends->len; k++)
+    {
+      XrtBackend *b = g_ptr_array_index (s->backends, k);
+      const char *name;
+      if (!xrt_backend_runs_on_board (b) || !xrt_backend_get_value_place (b, v_id, &name, addr))
+        continue;
+      *region = xrt_device_get_mem_region (xrt_backend_get_device (b), name, NULL);
+      if (owner)
+        *owner = b;
+      return *region != NULL;
+    }
+  return FALSE;
 }
 
 static gboolean
 device_place (XrtSession *s, gint64 v_id, XrtMemRegion **region, guint64 *addr)
 {
-  const char *name;
-
-  if (s->zg == NULL || !zg330_backend_get_value_place (s->zg, v_id, &name, addr))
-    return FALSE;
-  *region = xrt_device_get_mem_region (s->device, name, NULL);
-  return *region != NULL;
+  return device_place_of (s, v_id, region, addr, NULL);
 }
 
 /* The input tensor for @v: the one typed as @v, else the one at @v's position among the
@@ -568,16 +628,31 @@ dump_step (XrtSession *s, const XrtForward *f, GArray *ids, GError **error)
       const char *memory = "HOST";
       guint64 addr = 0;
       XrtMemRegion *region;
+      XrtBackend *owner = NULL;
       const char *rname;
 
       if (host != NULL)
         buf = xrt_tensor_dup_bytes (host, error);
-      else if (device_place (s, v_id, &region, &addr))
+      else if (device_place_of (s, v_id, &region, &addr, &owner))
         {
           /* inside a merged launch this runs at the sync point right after the value's
            * op (run_launch_step): later layers may overwrite it, and it may be in OCM */
           rname = xrt_mem_region_get_name (region);
           memory = g_ascii_strcasecmp (rname, "OCM") == 0 ? "OCM" : "ETM";
+          if (!xrt_backend_can_read_back (owner, rname))
+            {
+              /* a board that cannot read this memory back (Buyi's OCM): the manifest says
+               * which values are missing and why, the others are dumped */
+              g_autofree char *note = g_strdup_printf ("%s%sv_id %" G_GINT64_FORMAT " not dumped: it lives in %s at 0x%"
+                                                       G_GINT64_MODIFIER "x, which the %s cannot read back",
+                                                       s->manifest->note ? s->manifest->note : "",
+                                                       s->manifest->note ? "; " : "", v_id, rname, addr,
+                                                       xrt_backend_get_name (owner));
+              g_free (s->manifest->note);
+              s->manifest->note = g_steal_pointer (&note);
+              s->manifest->complete = FALSE;
+              continue;
+            }
           buf = g_malloc (MAX (v->storage_bytes, 1));
           if (!xrt_mem_region_read (region, addr, buf, v->storage_bytes, error))
             return FALSE;
@@ -672,7 +747,7 @@ step_outputs (XrtSession *s, const XrtForward *f, GError **error)
 }
 
 static gboolean
-run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, HostOpCost *cost, GError **error)
+run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, XrtStepTime *cost, GError **error)
 {
   const XirOp *op = f->op;
   g_autofree const guint8 **ins = g_new0 (const guint8 *, MAX (op->inputs->len, 1));
@@ -688,7 +763,7 @@ run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, HostOpCost *
           if (host_value (s, v, memcpy_ms, error) == NULL)
             return FALSE;
         }
-      return host_op_cost (op, host_timing_profile (s), NULL, cost, error);
+      return xrt_backend_run_op (f->backend, op, NULL, NULL, cost, error);
     }
   for (guint k = 0; k < op->inputs->len; k++)
     {
@@ -705,14 +780,14 @@ run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, HostOpCost *
       ins[k] = b;
     }
   if (op->kind == XIR_OP_OUTPUT)
-    return host_op_cost (op, host_timing_profile (s), NULL, cost, error);
+    return xrt_backend_run_op (f->backend, op, ins, NULL, cost, error);
   for (guint k = 0; k < op->outputs->len; k++)
     {
       const XirValue *v = g_ptr_array_index (op->outputs, k);
       outs[k] = g_malloc0 (MAX (v->storage_bytes, 1));
       g_ptr_array_add (keep, outs[k]);
     }
-  ok = host_op_run_costed (op, ins, outs, host_timing_profile (s), cost, error);
+  ok = xrt_backend_run_op (f->backend, op, ins, outs, cost, error);
   for (guint k = 0; ok && k < op->outputs->len; k++)
     {
       const XirValue *v = g_ptr_array_index (op->outputs, k);
@@ -731,7 +806,7 @@ run_host_op (XrtSession *s, const XrtForward *f, double *memcpy_ms, HostOpCost *
 static gboolean
 is_merged_launch (const XrtForward *f)
 {
-  return f->backend == XRT_BACKEND_ZG330 && f->launch >= 0 && f->merge_from->len > 1;
+  return f->launch >= 0 && f->merge_from->len > 1;
 }
 
 static void
@@ -766,12 +841,12 @@ run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy
   *stopped = FALSE;
   if (!merged)
     {
-      double icore = 0, sync = 0;
+      XrtStepTime t = { 0, 0, -1 };
       if (!ensure_on_device (s, f, memcpy_ms, error)
-          || !zg330_backend_run_launch (s->zg, (guint) f->launch, &icore, &sync, error))
+          || !xrt_backend_run_launch (f->backend, (guint) f->launch, -1, -1, &t, error))
         return FALSE;
-      *hard_ms += icore;
-      *other_ms += sync;
+      *hard_ms += t.hard_ms;
+      *other_ms += t.other_ms;
       for (guint i = f->first_index; i <= f->last_index; i++)
         mark_on_device (s, xir_network_get_op (s->net, i));
       return TRUE;
@@ -790,12 +865,12 @@ run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy
       guint to = s->dump ? from : stop;
       gint64 after = s->part_op == G_MAXUINT ? -1 : xir_network_get_op (s->net, s->part_op)->op_id;
       gint64 until_id = to >= f->last_index ? -1 : xir_network_get_op (s->net, to)->op_id;
-      double icore = 0, sync = 0;
+      XrtStepTime t = { 0, 0, -1 };
 
-      if (!zg330_backend_run_launch_part (s->zg, (guint) f->launch, after, until_id, NULL, &icore, &sync, error))
+      if (!xrt_backend_run_launch (f->backend, (guint) f->launch, after, until_id, &t, error))
         return FALSE;
-      s->part_ms[1] += icore;
-      s->part_ms[2] += sync;
+      s->part_ms[1] += t.hard_ms;
+      s->part_ms[2] += t.other_ms;
       for (guint i = from; i <= to; i++)
         {
           const XirOp *op = xir_network_get_op (s->net, i);
@@ -840,11 +915,11 @@ run_step_part (XrtSession *s, guint index, guint until, GError **error)
       g_autoptr (GPtrArray) none = g_ptr_array_new ();
       s->pre_cb (s, f, none, s->pre_data);
     }
-  if (f->backend == XRT_BACKEND_HOST)
+  if (!xrt_backend_runs_on_board (f->backend))
     {
-      /* simulated time from the cost model; the dev host's clock only for the labelled
-       * "measured on this PC" figure, which no total includes */
-      HostOpCost cost = { 0 };
+      /* simulated time from the backend's cost model; the dev host's clock only for the
+       * labelled "measured on this PC" figure, which no total includes */
+      XrtStepTime cost = { 0, 0, -1 };
       gint64 t0 = g_get_monotonic_time ();
       ok = run_host_op (s, f, &memcpy_ms, &cost, error);
       measured_ms = (g_get_monotonic_time () - t0) / 1e3;
@@ -883,10 +958,10 @@ run_step_part (XrtSession *s, guint index, guint until, GError **error)
         g_autofree char *type = profile_type (f);
         ZwProfileRow *row = zw_profile_add_row (s->profile, f->op_id, type, f->op ? f->op->name : "", total, memcpy_ms,
                                                 hard_ms, other_ms);
-        row->backend = g_strdup (f->backend == XRT_BACKEND_ZG330 ? "ZG330" : "Host");
+        row->backend = g_strdup (xrt_backend_get_short_name (f->backend));
         row->start_ms = s->clock_ms;
         row->host_measured_ms = measured_ms;
-        if (f->backend == XRT_BACKEND_ZG330)
+        if (xrt_backend_reports_io_process (f->backend))
           {
             gboolean io = TRUE;
             for (guint k = 0; k < f->merge_from->len; k++)
@@ -942,6 +1017,13 @@ run_step (XrtSession *s, guint index, GError **error)
 }
 
 static void
+backends_forward_begin (XrtSession *s)
+{
+  for (guint k = 0; k < s->backends->len; k++)
+    xrt_backend_forward_begin (g_ptr_array_index (s->backends, k));
+}
+
+static void
 begin_forward (XrtSession *s, GPtrArray *inputs)
 {
   g_hash_table_remove_all (s->host_values);
@@ -962,23 +1044,24 @@ begin_forward (XrtSession *s, GPtrArray *inputs)
     }
   if (s->dump)
     {
+      gboolean merged = FALSE;
       g_clear_pointer (&s->manifest, zw_dump_manifest_free);
-      gboolean merged = s->zg != NULL && zg330_backend_get_merge_hardop (s->zg);
+      for (guint i = 0; i < s->forwards->len && !merged; i++)
+        merged = is_merged_launch (&g_array_index (s->forwards, XrtForward, i));
       s->manifest = zw_dump_manifest_new (xir_network_get_name (s->net), s->dump_fmt, TRUE,
                                           !merged ? "merge hardop off: every value of every op"
                                                   : "merge hardop on: every value of every op; each merged launch "
                                                     "was stopped at the sync point after every hardop's layers "
                                                     "(HardOpInfo.sync_idx) and that op's outputs read there");
     }
-  if (s->zg != NULL)
-    zg330_backend_forward_begin (s->zg);
+  backends_forward_begin (s);
 }
 
 static gboolean
 end_forward (XrtSession *s, gboolean ok, GError **error)
 {
-  if (s->zg != NULL)
-    zg330_backend_forward_end (s->zg);
+  for (guint k = 0; k < s->backends->len; k++)
+    xrt_backend_forward_end (g_ptr_array_index (s->backends, k));
   if (s->profile_on && s->profile != NULL)
     zw_profile_compute_totals (s->profile);
   if (ok && s->dump && s->manifest != NULL)
@@ -1099,16 +1182,25 @@ session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, GErr
     return FALSE;
   /* a tensor in this board's ETM: its hardop writes it there, nothing is copied after */
   g_hash_table_remove_all (s->in_place);
-  for (guint k = 0; s->zg != NULL && k < values->len; k++)
+  for (guint k = 0; s->board != NULL && k < values->len; k++)
     {
       const XirValue *v = g_ptr_array_index (values, k);
       XrtMemChunk *c = xrt_tensor_get_chunk (match[k]);
-      if (c != NULL && xrt_mem_chunk_get_region (c) == xrt_device_get_mem_region (s->device, "ETM", NULL)
-          && zg330_backend_bind_output (s->zg, v->v_id, c, xrt_tensor_get_offset (match[k])))
+      GError *refused = NULL;
+      if (c == NULL || xrt_mem_chunk_get_region (c) != xrt_device_get_mem_region (s->device, "ETM", NULL))
+        continue;
+      if (xrt_backend_bind_output (s->board, v->v_id, c, xrt_tensor_get_offset (match[k]), &refused))
         {
           gint64 *key = g_new (gint64, 1);
           *key = v->v_id;
           g_hash_table_add (s->in_place, key);
+        }
+      else if (refused != NULL)
+        {
+          g_propagate_error (error, refused);
+          xrt_backend_unbind_outputs (s->board);
+          g_hash_table_remove_all (s->in_place);
+          return FALSE;
         }
     }
   begin_forward (s, inputs);
@@ -1127,8 +1219,8 @@ session_forward_into (XrtSession *s, GPtrArray *inputs, GPtrArray *outputs, GErr
       ok = t != NULL && (buf = xrt_tensor_dup_bytes (t, error)) != NULL
            && xrt_tensor_write (match[k], buf, v->storage_bytes, error);
     }
-  if (s->zg != NULL)
-    zg330_backend_unbind_outputs (s->zg);
+  if (s->board != NULL)
+    xrt_backend_unbind_outputs (s->board);
   g_hash_table_remove_all (s->in_place);
   return ok;
 }
@@ -1165,9 +1257,9 @@ session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error)
   restart = stop < s->position
             || (stop == s->position && s->part_op != G_MAXUINT && target->index <= s->part_op)
             || (s->part_op != G_MAXUINT
-                && !zg330_backend_can_resume_launch (s->zg, (guint) g_array_index (s->forwards, XrtForward,
-                                                                                   s->position).launch,
-                                                     xir_network_get_op (s->net, s->part_op)->op_id));
+                && !xrt_backend_can_resume_launch (g_array_index (s->forwards, XrtForward, s->position).backend,
+                                                   (guint) g_array_index (s->forwards, XrtForward, s->position).launch,
+                                                   xir_network_get_op (s->net, s->part_op)->op_id));
   if (restart)
     s->position = 0;
   if (s->position == 0 && (restart || s->part_op == G_MAXUINT))
@@ -1181,8 +1273,7 @@ session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error)
       /* inputs of later steps may come now: keep the ones not yet used, then these */
       for (guint k = 0; inputs != NULL && k < inputs->len; k++)
         g_ptr_array_add (s->pending_inputs, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
-      if (s->zg != NULL)
-        zg330_backend_forward_begin (s->zg);
+      backends_forward_begin (s);
     }
   for (guint i = s->position; ok && i <= stop; i++)
     ok = run_step_part (s, i, i == stop ? until : G_MAXUINT, error);
@@ -1227,16 +1318,16 @@ xrt_session_sub (XrtSession *s, gint start, gint end, GError **error)
   if (view == NULL)
     return NULL;
   sub = session_alloc (view);
-  if (s->zg)
-    sub->zg = zg330_backend_ref (s->zg);
   if (s->device)
     sub->device = xrt_device_ref (s->device);
+  for (guint k = 0; k < s->backends->len; k++)
+    add_backend (sub, g_ptr_array_index (s->backends, k));
   {
     GHashTableIter it;
     gpointer k, v;
     g_hash_table_iter_init (&it, s->op_backend);
     while (g_hash_table_iter_next (&it, &k, &v))
-      set_op_backend (sub, *(gint64 *) k, (XrtBackendType) (GPOINTER_TO_INT (v) - 1));
+      set_op_backend (sub, *(gint64 *) k, v);
   }
   if (!build_forwards (sub, error))
     return NULL;
@@ -1249,23 +1340,20 @@ xrt_session_sub (XrtSession *s, gint start, gint end, GError **error)
 XrtSession *
 xrt_session_fork (XrtSession *s, GError **error)
 {
-  g_autoptr (Zg330Backend) zg = NULL;
   g_autoptr (XrtSession) child = NULL;
 
   CHECK_ARG (s != NULL, "session", NULL);
-  if (s->zg != NULL)
+  child = session_alloc (s->view);
+  if (s->device)
+    child->device = xrt_device_ref (s->device);
+  for (guint k = 0; k < s->backends->len; k++)
     {
-      zg = zg330_backend_fork (s->zg, error);
-      if (zg == NULL)
+      g_autoptr (XrtBackend) b = xrt_backend_fork (g_ptr_array_index (s->backends, k), error);
+      if (b == NULL)
         return NULL;
-      child = xrt_session_new_with_backend (s->view, zg, error);
+      add_backend (child, b);
     }
-  else
-    {
-      static const XrtBackendType host[] = { XRT_BACKEND_HOST };
-      child = xrt_session_new (s->view, host, NULL, 1, error);
-    }
-  if (child == NULL)
+  if (!bind_ops (child, error))
     return NULL;
   child->profile_on = s->profile_on;
   if (s->applied && !xrt_session_apply (child, error))
@@ -1462,20 +1550,22 @@ xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, FALSE);
   if (!check_applied (s, error))
     return FALSE;
-  if (s->zg == NULL)
+  if (s->board == NULL || (report = xrt_backend_get_report (s->board)) == NULL)
     {
-      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT, "a snapshot needs a ZG330Backend to restore");
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT,
+                   "%s: a snapshot records a board backend's placement, and this session has none (host ops only)",
+                   xir_network_get_path (s->net));
       return FALSE;
     }
   if ((files = network_files_json (s->net, error)) == NULL)
     return FALSE;
-  report = zg330_backend_get_report (s->zg);
   fingerprint = network_fingerprint (s->net);
   root = cJSON_CreateObject ();
   cJSON_AddStringToObject (root, "format", SNAPSHOT_FORMAT);
   cJSON_AddNumberToObject (root, "version", SNAPSHOT_VERSION);
   cJSON_AddStringToObject (root, "network", xir_network_get_name (s->net));
   cJSON_AddStringToObject (root, "network_fingerprint", fingerprint);
+  cJSON_AddStringToObject (root, "backend", xrt_backend_get_name (s->board));
   cJSON_AddItemToObject (root, "network_files", files);
   cJSON_AddNumberToObject (root, "view_start", xir_network_view_get_start (s->view));
   cJSON_AddNumberToObject (root, "view_ops", xir_network_view_get_n_ops (s->view));
@@ -1603,8 +1693,10 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
   g_autoptr (ZwDeployReport) plan = NULL;
   g_autoptr (XirNetworkView) view = NULL;
   g_autoptr (XirNetwork) own_net = NULL;
-  g_autoptr (Zg330Backend) zg = NULL;
+  g_autoptr (XrtBackend) board = NULL;
+  g_autoptr (XrtDevice) own_device = NULL;
   g_autoptr (XrtSession) s = NULL;
+  g_autofree char *backend_name = NULL;
   GError *local = NULL;
   gsize len = 0;
   char *nl;
@@ -1613,8 +1705,6 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
   gint start = 0, n_ops = 0;
 
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, NULL);
-  ZW_RETURN_VAL_IF_BAD_ARG (device != NULL, "device", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT,
-                            NULL);
   if (!g_file_get_contents (path, &text, &len, &local))
     {
       g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: %s", path, local->message);
@@ -1698,6 +1788,15 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
         *outs[k] = (gint) v;
       }
   }
+  item = cJSON_GetObjectItem (root, "backend");
+  if (item != NULL && !cJSON_IsString (item))
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT, "%s: field \"backend\" must be a backend's name",
+                   path);
+      cJSON_Delete (root);
+      return NULL;
+    }
+  backend_name = item ? g_strdup (item->valuestring) : NULL;
   plan = zw_deploy_report_from_json (cJSON_GetObjectItem (root, "deploy"), path, error);
   cJSON_Delete (root);
   if (plan == NULL)
@@ -1705,14 +1804,35 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
   view = xir_network_view (net, start, n_ops > 0 ? start + n_ops : G_MAXINT, error);
   if (view == NULL)
     return NULL;
-  zg = zg330_backend_new (view, device, error);
-  if (zg == NULL || !zg330_backend_apply_with_plan (zg, plan, error))
+  if (backend_name == NULL)
+    {
+      /* snapshots before "backend" was recorded: the board backend of the view's ops */
+      GType t = xrt_backend_find_for_view (view);
+      backend_name = g_strdup (t != G_TYPE_INVALID ? ((XrtBackendClass *) g_type_class_peek (t))->name : "ZG330Backend");
+    }
+  if (device == NULL)
+    {
+      /* no board named: the one the recorded backend runs on by default */
+      GType t = xrt_backend_lookup (backend_name);
+      const char *url = t != G_TYPE_INVALID ? ((XrtBackendClass *) g_type_class_peek (t))->default_device_url : NULL;
+      if (url != NULL && (own_device = xrt_device_open (url, error)) == NULL)
+        return NULL;
+      device = own_device;
+    }
+  board = xrt_backend_new (backend_name, view, device, error);
+  if (board != NULL && !xrt_backend_runs_on_board (board))
+    {
+      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT, "backend: %s runs no placement to restore",
+                   backend_name);
+      return NULL;
+    }
+  if (board == NULL || !xrt_backend_apply_with_plan (board, plan, error))
     {
       if (error && *error)
         g_prefix_error (error, "%s: ", path);
       return NULL;
     }
-  s = xrt_session_new_with_backend (view, zg, error);
+  s = xrt_session_new_with_backend (view, board, error);
   if (s == NULL || !xrt_session_apply (s, error))
     return NULL;
   return g_steal_pointer (&s);

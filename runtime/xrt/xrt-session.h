@@ -2,16 +2,22 @@
  *
  * As the vendor's icraft::xrt::Session (reference/vendor-headers/xrt_core_session.h.md):
  *   xrt_session_new          Session::Create<ZG330Backend, HostBackend>(view, {zg, host}):
- *                            every op goes to the first backend in the list that supports it;
- *   xrt_session_new_with_backend  CreateWithBackends (a ready ZG330Backend);
- *   xrt_session_apply        deploys the backends (options of the ZG330Backend before this);
+ *                            backends by the vendor's class name (xrt/xrt-backend.h); every
+ *                            op goes to the first backend in the list that supports it;
+ *   xrt_session_new_for_device  the board backend whose chip the view was compiled for
+ *                            (ZG330Backend, BuyiBackend, …) plus the HostBackend;
+ *   xrt_session_new_with_backend  CreateWithBackends (a ready board backend);
+ *   xrt_session_apply        deploys the backends (options of the board backend before this);
  *   xrt_session_forward      forward(inputs) -> outputs, or into caller-given output tensors;
  *   xrt_session_step_to      stepTo(op_id): forward up to an op and return its outputs;
  *   xrt_session_sub          sub(start, end): another view sharing the backends;
  *   callbacks, setLogIO, setLogTime, setDumpOutputs, enableTimeProfile, totalTime,
  *   dumpSnapshot / xrt_session_new_from_snapshot, fork.
  *
- * A merged launch of the ZG330Backend is one forward step (its merged op id, HardOp(Merged)
+ * The session drives its backends only through the Backend interface (xrt/xrt-backend.h)
+ * and names none of them.
+ *
+ * A merged launch of a board backend is one forward step (its merged op id, HardOp(Merged)
  * in the logs); with merge off every hardop is a step of its own. What a caller sees of
  * an op does not depend on merging: stepTo, the callbacks and the dumps give the values a
  * merge-off run gives, bit for bit (a merged launch is stopped at the op's sync point,
@@ -23,9 +29,9 @@
  */
 #pragma once
 
-#include "backends/zg330/zg330-backend.h"
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"
+#include "xrt/xrt-backend.h"
 #include "xrt/xrt-device.h"
 #include "xrt/xrt-tensor.h"
 
@@ -45,21 +51,14 @@ typedef enum {
   XRT_SESSION_ERROR_BUSY,            /* the session is running a call in another thread */
 } XrtSessionError;
 
-typedef enum {
-  XRT_BACKEND_HOST,
-  XRT_BACKEND_ZG330,
-} XrtBackendType;
-
-const char *xrt_backend_type_to_string (XrtBackendType type);  /* "HostBackend", "ZG330Backend" */
-
 typedef struct _XrtSession XrtSession;
 
 /* One forward step (getForwards): a host op, a hardop, or a merged launch of hardops. */
 typedef struct {
   gint64 op_id;           /* the op's id, or the merged op id */
-  XrtBackendType backend;
+  XrtBackend *backend;    /* the backend that runs it (borrowed) */
   const XirOp *op;        /* NULL for a merged launch */
-  gint launch;            /* ZG330 launch index, -1 for host ops and hardops folded away */
+  gint launch;            /* the board backend's launch index, -1 for host ops and hardops folded away */
   guint first_index;      /* op index range of the step (absolute) */
   guint last_index;
   GArray *merge_from;     /* gint64 op ids (merged launches) */
@@ -67,22 +66,31 @@ typedef struct {
   GArray *output_ids;     /* gint64 v_ids it produces */
 } XrtForward;
 
-/* Session::Create: @types in priority order with one device each (the host backend's
- * device may be NULL). The ZG330Backend is initialised on the view. */
-XrtSession *xrt_session_new (XirNetworkView *view, const XrtBackendType *types, XrtDevice *const *devices,
+/* Session::Create: @backends (registered class names, "ZG330Backend", "HostBackend" …) in
+ * priority order with one device each (a host backend's may be NULL: it then gets the
+ * session's board for its cost model). A board backend whose class takes no op of the view
+ * is left out; each op goes to the first backend that takes it. */
+XrtSession *xrt_session_new (XirNetworkView *view, const char *const *backends, XrtDevice *const *devices,
                              guint n_backends, GError **error);
-/* CreateWithBackends: a ready (initialised, maybe configured) ZG330Backend plus the host. */
-XrtSession *xrt_session_new_with_backend (XirNetworkView *view, Zg330Backend *backend, GError **error);
+/* The board backend whose class takes the view's hardops (by compile target: @zhuget(330)
+ * -> ZG330Backend, @buyit -> BuyiBackend), on @device, plus the HostBackend. A view without
+ * board ops gets the host alone; @device may then be NULL. */
+XrtSession *xrt_session_new_for_device (XirNetworkView *view, XrtDevice *device, GError **error);
+/* CreateWithBackends: a ready (initialised, maybe configured) board backend plus the host. */
+XrtSession *xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *backend, GError **error);
 XrtSession *xrt_session_ref (XrtSession *session);
 void xrt_session_unref (XrtSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtSession, xrt_session_unref)
 
 XirNetworkView *xrt_session_get_view (XrtSession *session);
 XirNetwork *xrt_session_get_network (XrtSession *session);
-/* The ZG330Backend, or NULL when the view has no hardop. Borrowed. */
-Zg330Backend *xrt_session_get_zg330_backend (XrtSession *session);
-/* backendBindings: the backend an op runs on. */
-XrtBackendType xrt_session_get_op_backend (XrtSession *session, gint64 op_id);
+/* The board backend (the first backend of the session that runs on a board), or NULL when
+ * the view has no board op. Borrowed. */
+XrtBackend *xrt_session_get_board_backend (XrtSession *session);
+/* The session's backends in priority order (XrtBackend*, borrowed). */
+GPtrArray *xrt_session_get_backends (XrtSession *session);
+/* backendBindings: the backend an op runs on (borrowed), or NULL for an op not in the view. */
+XrtBackend *xrt_session_get_op_backend (XrtSession *session, gint64 op_id);
 
 gboolean xrt_session_apply (XrtSession *session, GError **error);
 gboolean xrt_session_is_applied (XrtSession *session);
@@ -161,7 +169,8 @@ double xrt_session_get_total_time (XrtSession *session);
  * checksummed file, with the network it deploys recorded by path and digest (the JSON's
  * SHA-256; the params' .raw path, or synthetic seed, and SHA-256). The network must have
  * been loaded from a file.
- * CreateWithSnapshot restores it on @device without re-planning. With @network NULL the
+ * CreateWithSnapshot restores it on @device without re-planning (@device NULL: the
+ * default board of the backend the snapshot records, e.g. mock://zg330). With @network NULL the
  * snapshot's own network is loaded: each file is looked for beside the snapshot (by name),
  * then (the .raw) beside the JSON found, then at the path recorded; the error names every
  * place looked at, or the digest that differs. A version-1 snapshot (no network_files)

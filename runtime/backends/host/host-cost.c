@@ -94,7 +94,23 @@ host_op_cost (const XirOp *op, const Zg330Profile *profile, const guint *n_boxes
       out->elements = value_elements (g_ptr_array_index (op->outputs, 0));
       out->cpu_cycles = fixed + ceil_cycles ((double) out->elements * cpe / cores);
     }
-  else /* customop::DetPostZG */
+  else if (g_str_equal (t, "customop::ImageMake"))
+    {
+      HostImageMakeConfig cfg;
+      const XirValue *in;
+
+      if (!host_image_make_config_init (&cfg, op, NULL, error))
+        return FALSE;
+      in = g_ptr_array_index (op->inputs, 0);
+      /* the IP streams the image's pixels; the host copies the image into its buffer */
+      out->elements = value_elements (in) / MAX (cfg.in_channels, 1u);
+      out->bytes = in->storage_bytes;
+      out->ip_cycles = profile->detpost_fixed_cycles
+                       + ceil_cycles ((double) out->elements * HOST_IMAGEMAKE_CYCLES_PER_PIXEL);
+      out->cpu_cycles = fixed + ceil_cycles ((double) out->bytes / profile->host_copy_bytes_per_cycle);
+      out->hard_ms = (double) out->ip_cycles * 1e3 / profile->detpost_clock_hz;
+    }
+  else /* customop::DetPostZG, customop::DetPost */
     {
       guint64 candidates = 0;
       guint record_bytes = 0;
@@ -125,7 +141,7 @@ host_op_run_costed (const XirOp *op, const guint8 *const *inputs, guint8 *const 
   HostOpCost local;
 
   g_return_val_if_fail (op != NULL && profile != NULL, FALSE);
-  if (op->type_key != NULL && g_str_equal (op->type_key, "customop::DetPostZG"))
+  if (host_detpost_is (op))
     {
       g_autofree guint *counts = g_new0 (guint, MAX (op->outputs->len, 1));
       if (!host_detpost_zg_run (op, inputs, outputs, counts, error))

@@ -17,12 +17,20 @@
  *   Resize     = fixed + ceil(out elements x cycles per element (nearest or bilinear)
  *                              / host_cpu_cores)
  *   DetPostZG  hard  = detpost_fixed_cycles + ceil(candidates x detpost_cycles_per_anchor
- *                       + boxes x detpost_cycles_per_box), at detpost_clock_hz (the IP)
+ *   DetPost             + boxes x detpost_cycles_per_box), at detpost_clock_hz (the IP)
  *              other = fixed + ceil(boxes x record bytes / host_copy_bytes_per_cycle)
  *                       (the host programs the IP and reads the boxes back)
+ *   ImageMake  hard  = detpost_fixed_cycles + ceil(pixels x HOST_IMAGEMAKE_CYCLES_PER_PIXEL),
+ *                       at detpost_clock_hz (the IP streams the image: the profile's
+ *                       fabric clock and start-up of the board's custom IPs)
+ *              other = fixed + ceil(image bytes / host_copy_bytes_per_cycle)
+ *                       (the host writes the image into the IP's buffer)
+ *              (pixels = H x W of the input image; one pixel per IP cycle is assumed: the
+ *              IP's timing is not public)
  *
  * CPU ops report their time as "other" (the vendor's profile puts the Input op's time
- * there); DetPostZG's IP time is its "hard" time.  Copies between host and board (the
+ * there); DetPostZG's, DetPost's and ImageMake's IP time is their "hard" time (as in the
+ * vendor's Buyi time profile, where ImageMake and DetPost have hard_time).  Copies between host and board (the
  * "memcpy" column) are the Session's business (ETM bandwidth).  The dev host's measured
  * time of a host op is a separate figure (ZwProfileRow.host_measured_ms), never part of
  * these.
@@ -37,6 +45,9 @@
 #include "devices/zg330-timing.h"
 
 G_BEGIN_DECLS
+
+/* ImageMake IP cycles per image pixel (assumed, see above). */
+#define HOST_IMAGEMAKE_CYCLES_PER_PIXEL 1.0
 
 /**
  * HostOpCost:

@@ -13,6 +13,8 @@
  *                         int8 -> float dequantise, fp16 <-> fp32
  *   icraft::xir::Resize   nearest / bilinear on NHWC uint8, sint8, fp16 or fp32
  *   customop::DetPostZG   behavioural model of the board's detection post-processing IP
+ *   customop::DetPost     the same IP on a Buyi board (same model, see below)
+ *   customop::ImageMake   behavioural model of the Buyi board's image pre-processing IP
  *
  * Rounding: every float -> integer conversion uses the kernels' rule (zg330-kernels.h),
  * round half away from zero in double precision, then a clamp to the element range.
@@ -59,6 +61,48 @@
  *    values, so decoding uses each group's input scales.
  *  - Not modelled: sint16 heads (the IP supports them; no sample), reg_base/sleep_time
  *    (hardware addresses and pacing), the IP's time (the timing model's business).
+ *
+ * ---- customop::DetPost (Buyi) ----------------------------------------------------
+ *
+ * The Buyi compile of yolov5s has a customop::DetPost with exactly DetPostZG's attributes
+ * and values (layer_en 1, anchor_num 3, chn_1st 2, valid_chn 3, cmp_en 1, cmp_chn 1,
+ * cmp_mask0 -17, cmp_mask1 -1, data_thr [-15, -18, -19], thr_f 0.1), the same three
+ * NCHWc32 heads of 384 channels and the same NHWC [1, H, W, 384] host outputs, so it runs
+ * on the same model (host_detpost_zg_*).  Where the formats differ — the heads are
+ * NormalizedQuantizedType — a channel's scale is normratio x exponent scale (the heads'
+ * norm ratios 0.14566712, 0.121153094, 0.11045759 are within 0.4 % of the ZG330 compile's
+ * scales, and the same data_thr follow from them), which decoding uses.
+ *
+ * ---- customop::ImageMake (Buyi): what is modelled and why --------------------------
+ *
+ * The vendor's op (compile target @fpgat) feeds the camera/host image through an IP that
+ * normalises it and writes the NPU's first feature map to ETM.  Its attributes in the
+ * real Buyi compile: input_bits 8, input_port 0, no_imkpad true, one_fast false,
+ * pad_size [0, 0, 0, 0], pre_mean_data [-128, -128, -128], pre_nop false,
+ * pre_scale_data [1.007874, …] (= 128/127), reg_base 0, sleep_time 0; the network tag
+ * bgr_order true.  Input: uint8 NHWC [1, H, W, 3] on the host; output: sint8 NCHWc4
+ * [1, 1, H, W, 4] (normratio 1, scale 1/0/1).  The model:
+ *
+ *    q[c] = clamp(round_half_away(((double) x[src(c)] + pre_mean_data[c])
+ *                                 / pre_scale_data[c] / s_out[c]))       c < 3
+ *
+ *  - pre_mean_data is ADDED and pre_scale_data DIVIDES (assumed; no public source states
+ *    the IP's formula).  Why: with the real figures this maps [0, 255] onto [-127, 126]
+ *    exactly, 128/127 being the step that fits 128 levels below zero into int8; the
+ *    opposite readings saturate most pixels.  The ZG330 compile of the same model does the
+ *    same with a Cast of scale 2.007629 = 255/127 (a divisor too).
+ *  - s_out[c] = normratio x exponent scale of the output (1 in the real file).
+ *  - pre_nop true: no mean and scale (q = x / s_out, clamped; assumed).
+ *  - bgr_order (the op's attribute, else the network's tag, else false): when true and the
+ *    image has 3 channels, output channel c takes input channel 2 - c (assumed: the
+ *    board is fed OpenCV's BGR images and the model wants RGB, or the reverse; either
+ *    way the IP swaps R and B).
+ *  - Channels past the image's (the 4th of NCHWc4) are 0.
+ *  - pad_size [top, bottom, left, right] (assumed order) applies only when no_imkpad is
+ *    false; padding pixels are 0 (the normalised zero).  The output's H and W must equal
+ *    the image's plus the padding.
+ *  - input_bits other than 8, one_fast, input_port, reg_base and sleep_time (hardware
+ *    addresses and pacing) are not modelled.
  *
  * Errors: HOST_OP_ERROR; messages name the op id and the field ("op 447 (DetPostZG):
  * attribute data_thr: 2 thresholds for 3 groups").
@@ -147,7 +191,39 @@ gboolean host_op_resize (const XirOp *op, const XirValue *in, const guint8 *in_d
                          const XirValue *out, guint8 *out_data, HostResizeMode mode,
                          gboolean align_corners, GError **error);
 
-/* ---- customop::DetPostZG (see the top of this file) ---------------------------- */
+/* ---- customop::ImageMake (see the top of this file) ----------------------------- */
+
+#define HOST_IMAGEMAKE_MAX_CHANNELS 16
+
+/* The attributes of one ImageMake op and what they imply.  @pad: top, bottom, left,
+ * right (all 0 when no_imkpad). */
+typedef struct {
+  gint input_bits;
+  gboolean no_imkpad, pre_nop, bgr_order;
+  guint pad[4];
+  double mean[HOST_IMAGEMAKE_MAX_CHANNELS];
+  double scale[HOST_IMAGEMAKE_MAX_CHANNELS];
+  guint in_channels, out_channels;
+} HostImageMakeConfig;
+
+/* host_image_make_config_init:
+ * Reads and checks @op's attributes and operand types; @network_tags (nullable, the
+ * network's "tags") supplies bgr_order when the op has none.  Nothing to clear. */
+gboolean host_image_make_config_init (HostImageMakeConfig *cfg, const XirOp *op, const cJSON *network_tags,
+                                      GError **error);
+
+/* host_image_make_run:
+ * Runs the IP model on @input (the image, the input's storage_bytes) into @output (the
+ * output's storage_bytes).  host_op_run() calls it without network tags: a HostBackend
+ * that has the network should call it with xir_network_get_tags() so that bgr_order is
+ * the network's. */
+gboolean host_image_make_run (const XirOp *op, const cJSON *network_tags, const guint8 *input, guint8 *output,
+                              GError **error);
+
+/* ---- customop::DetPostZG / DetPost (see the top of this file) --------------------- */
+
+/* TRUE for customop::DetPostZG and customop::DetPost (the Buyi board's, same model). */
+gboolean host_detpost_is (const XirOp *op);
 
 #define HOST_DETPOST_MAX_MAPS 3
 

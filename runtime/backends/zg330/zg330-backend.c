@@ -98,7 +98,7 @@ typedef struct {
 } BoundOp;
 
 struct _Zg330Backend {
-  gint ref_count;
+  XrtBackend parent_instance;
   gint id;
   XirNetworkView *view;
   XirNetwork *net;
@@ -180,7 +180,7 @@ blaunch_clear (gpointer p)
 gboolean
 zg330_backend_supports_op (const XirOp *op)
 {
-  return op->kind == XIR_OP_HARDOP && op->target.kind == XIR_TARGET_ZHUGE;
+  return op != NULL && op->kind == XIR_OP_HARDOP && op->target.kind == XIR_TARGET_ZHUGE;
 }
 
 /* ---- init ------------------------------------------------------------------------- */
@@ -314,27 +314,14 @@ segment_owner_release (const char *key)
   g_mutex_unlock (&segment_lock);
 }
 
-Zg330Backend *
-zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
-{
-  g_autoptr (Zg330Backend) self = NULL;
-  g_autoptr (GHashTable) by_chunk_id = NULL;
-  guint64 woff = 0, ioff = 0;
+G_DEFINE_TYPE (Zg330Backend, zg330_backend, XRT_TYPE_BACKEND)
 
-  CHECK_ARG (view != NULL, "view", NULL);
-  CHECK_ARG (device != NULL, "device", NULL);
-  if (!zg330_sim_is_sim (device))
-    {
-      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
-                   "device %s: the ZG330Backend needs a ZG330 device (mock://zg330)", xrt_device_get_url (device));
-      return NULL;
-    }
-  self = g_new0 (Zg330Backend, 1);
-  self->ref_count = 1;
+static void
+zg330_backend_init (Zg330Backend *self)
+{
+  Zg330BackendClass *klass = ZG330_BACKEND_GET_CLASS (self);
+
   self->id = g_atomic_int_add (&backend_counter, 1);
-  self->view = xir_network_view_ref (view);
-  self->net = xir_network_ref (xir_network_view_get_network (view));
-  self->device = xrt_device_ref (device);
   self->hardops = g_ptr_array_new ();
   self->hardop_index = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->chunks = g_array_new (FALSE, TRUE, sizeof (BChunk));
@@ -344,15 +331,48 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
   self->launches = g_array_new (FALSE, TRUE, sizeof (BLaunch));
   self->part_launch = -1;
   g_array_set_clear_func (self->launches, blaunch_clear);
-  self->merge_hardop = TRUE;
-  self->etm_optimize = TRUE;
-  self->ocm_requested = self->ocm_chosen = ZW_OCM_BEST_SCORE;
+  self->merge_hardop = klass->default_merge_hardop;
+  self->etm_optimize = klass->default_etm_optimize;
+  self->ocm_requested = self->ocm_chosen = klass->has_ocm_options ? ZW_OCM_BEST_SCORE : ZW_OCM_NONE;
+}
+
+Zg330Backend *
+zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
+{
+  CHECK_ARG (view != NULL, "view", NULL);
+  CHECK_ARG (device != NULL, "device", NULL);
+  return (Zg330Backend *) xrt_backend_new_of_type (ZG330_TYPE_BACKEND, view, device, error);
+}
+
+/* Backend.init(view, device): the hardops of @view this chip takes, their chunks and the
+ * logic segments. */
+static gboolean
+backend_init (XrtBackend *backend, XirNetworkView *view, XrtDevice *device, GError **error)
+{
+  Zg330Backend *self = ZG330_BACKEND (backend);
+  Zg330BackendClass *klass = ZG330_BACKEND_GET_CLASS (self);
+  XrtBackendClass *bclass = XRT_BACKEND_CLASS (klass);
+  g_autoptr (GHashTable) by_chunk_id = NULL;
+  guint64 woff = 0, ioff = 0;
+
+  CHECK_ARG (view != NULL, "view", FALSE);
+  CHECK_ARG (device != NULL, "device", FALSE);
+  if (!zg330_sim_is_sim (device) || g_ascii_strcasecmp (xrt_device_get_name (device), klass->device_name) != 0)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "device %s: the %s needs a %s device (mock://%s)", xrt_device_get_url (device), bclass->name,
+                   klass->chip, klass->device_name);
+      return FALSE;
+    }
+  self->view = xir_network_view_ref (view);
+  self->net = xir_network_ref (xir_network_view_get_network (view));
+  self->device = xrt_device_ref (device);
   by_chunk_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   for (guint i = 0; i < xir_network_view_get_n_ops (view); i++)
     {
       XirOp *op = xir_network_view_get_op (view, i);
-      if (zg330_backend_supports_op (op))
+      if (bclass->supports_op (op))
         {
           g_ptr_array_add (self->hardops, op);
           g_hash_table_insert (self->hardop_index, &op->op_id, GUINT_TO_POINTER (self->hardops->len));
@@ -361,8 +381,9 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
   if (self->hardops->len == 0)
     {
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
-                   "%s: the network view has no HardOp compiled for @zhuget(330)", xir_network_get_path (self->net));
-      return NULL;
+                   "%s: the network view has no HardOp compiled for %s", xir_network_get_path (self->net),
+                   klass->target);
+      return FALSE;
     }
   self->descs = g_new0 (Zg330HardopDesc, self->hardops->len);
   self->weight_offset = g_new0 (guint64, self->hardops->len);
@@ -375,14 +396,14 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
       if (!zg330_hardop_describe (op, &self->descs[i], error))
         {
           g_prefix_error (error, "%s: ", xir_network_get_path (self->net));
-          return NULL;
+          return FALSE;
         }
       for (guint k = 0; k < op->inputs->len; k++)
         if (!add_value (self, by_chunk_id, g_ptr_array_index (op->inputs, k), error))
-          return NULL;
+          return FALSE;
       for (guint k = 0; k < op->outputs->len; k++)
         if (!add_value (self, by_chunk_id, g_ptr_array_index (op->outputs, k), error))
-          return NULL;
+          return FALSE;
       /* WEIGHT: each hardop's params back to back (as the compiler's params chunk holds
        * weights then bias), hardops 64-byte aligned. INSTR: contiguous, so that a merged
        * launch is one instruction range. */
@@ -397,7 +418,7 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
           g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
                        "%s: op %" G_GINT64_FORMAT " (%s): instr: no instruction words, but the op is not zero-copy: "
                        "the board cannot run it", xir_network_get_path (self->net), op->op_id, op->hard_class);
-          return NULL;
+          return FALSE;
         }
     }
   self->seg_size[ZW_SEGMENT_WEIGHT] = woff;
@@ -422,7 +443,7 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
     self->seg_size[ZW_SEGMENT_INPUT] = in_off;
     self->seg_size[ZW_SEGMENT_OUTPUT] = out_off;
   }
-  return g_steal_pointer (&self);
+  return TRUE;
 }
 
 /* ---- lifetime ---------------------------------------------------------------------- */
@@ -450,15 +471,21 @@ program_unref (Program *prog)
 Zg330Backend *
 zg330_backend_ref (Zg330Backend *self)
 {
-  g_atomic_int_inc (&self->ref_count);
-  return self;
+  return g_object_ref (self);
 }
 
 void
 zg330_backend_unref (Zg330Backend *self)
 {
-  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
-    return;
+  if (self != NULL)
+    g_object_unref (self);
+}
+
+static void
+zg330_backend_finalize (GObject *object)
+{
+  Zg330Backend *self = ZG330_BACKEND (object);
+
   if (self->program)
     {
       g_mutex_lock (&program_lock);
@@ -488,10 +515,10 @@ zg330_backend_unref (Zg330Backend *self)
   g_free (self->instr_offset);
   g_free (self->instr_size);
   g_free (self->etm_method);
-  xrt_device_unref (self->device);
-  xir_network_unref (self->net);
-  xir_network_view_unref (self->view);
-  g_free (self);
+  g_clear_pointer (&self->device, xrt_device_unref);
+  g_clear_pointer (&self->net, xir_network_unref);
+  g_clear_pointer (&self->view, xir_network_view_unref);
+  G_OBJECT_CLASS (zg330_backend_parent_class)->finalize (object);
 }
 
 XirNetworkView *zg330_backend_get_view (Zg330Backend *self) { return self->view; }
@@ -516,7 +543,8 @@ before_apply (Zg330Backend *self, const char *call, GError **error)
   if (!self->applied)
     return TRUE;
   g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
-               "ZG330Backend %d (%s): %s must be called before apply()", self->id, xir_network_get_name (self->net), call);
+               "%s %d (%s): %s must be called before apply()", XRT_BACKEND_GET_CLASS (self)->name, self->id,
+               xir_network_get_name (self->net), call);
   return FALSE;
 }
 
@@ -526,7 +554,8 @@ after_apply (Zg330Backend *self, const char *call, GError **error)
   if (self->applied)
     return TRUE;
   g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_CALL_ORDER,
-               "ZG330Backend %d (%s): %s must be called after apply()", self->id, xir_network_get_name (self->net), call);
+               "%s %d (%s): %s must be called after apply()", XRT_BACKEND_GET_CLASS (self)->name, self->id,
+               xir_network_get_name (self->net), call);
   return FALSE;
 }
 
@@ -553,6 +582,13 @@ zg330_backend_ocm_optimize (Zg330Backend *self, ZwOcmOpt option, GError **error)
 {
   if (!before_apply (self, "ocmOptimize", error))
     return FALSE;
+  if (!ZG330_BACKEND_GET_CLASS (self)->has_ocm_options && option != ZW_OCM_NONE)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "ocmOptimize: the %s has no OCM options: its compiler placed every value in ETM or OCM itself "
+                   "(the addresses are in the network file)", XRT_BACKEND_GET_CLASS (self)->name);
+      return FALSE;
+    }
   if (option < ZW_OCM_BEST_SCORE || option > ZW_OCM_OPTION3)
     {
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
@@ -1365,6 +1401,15 @@ gboolean
 zg330_backend_apply (Zg330Backend *self, GError **error)
 {
   CHECK_ARG (self != NULL, "backend", FALSE);
+  if (ZG330_BACKEND_GET_CLASS (self)->compiler_placement != NULL)
+    {
+      /* the compiler placed every value: deploy its placement, checked like any recorded plan */
+      g_autoptr (ZwDeployReport) placement = NULL;
+      if (!check_can_apply (self, error))
+        return FALSE;
+      placement = ZG330_BACKEND_GET_CLASS (self)->compiler_placement (self, error);
+      return placement != NULL && zg330_backend_apply_with_plan (self, placement, error);
+    }
   if (!check_can_apply (self, error))
     return FALSE;
   plan_launches (self);
@@ -1461,7 +1506,9 @@ zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, G
 Zg330Backend *
 zg330_backend_fork (Zg330Backend *self, GError **error)
 {
-  g_autoptr (Zg330Backend) child = zg330_backend_new (self->view, self->device, error);
+  /* the same class (a BuyiBackend forks a BuyiBackend) */
+  g_autoptr (Zg330Backend) child = (Zg330Backend *) xrt_backend_new_of_type (G_OBJECT_TYPE (self), self->view,
+                                                                            self->device, error);
 
   if (child == NULL)
     return NULL;
@@ -1795,8 +1842,15 @@ container_of (const BChunk *c, const XirValue *v)
 ZwDeployReport *
 zg330_backend_get_report (Zg330Backend *self)
 {
-  ZwDeployReport *r = zw_deploy_report_new ();
-  const Zg330Profile *profile = zg330_sim_get_profile (self->device);
+  ZwDeployReport *r;
+  const Zg330Profile *profile;
+
+  /* before apply, a chip whose compiler placed everything already has its whole plan */
+  if (!self->applied && ZG330_BACKEND_GET_CLASS (self)->compiler_placement != NULL
+      && (r = ZG330_BACKEND_GET_CLASS (self)->compiler_placement (self, NULL)) != NULL)
+    return r;
+  r = zw_deploy_report_new ();
+  profile = zg330_sim_get_profile (self->device);
   guint64 seg_base[ZW_N_SEGMENTS];
   guint64 base = 0;
   g_autoptr (GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
@@ -2085,4 +2139,163 @@ zg330_backend_log (Zg330Backend *self, const char *dir, char **json_path, GError
   if (json_path)
     *json_path = g_steal_pointer (&jpath);
   return TRUE;
+}
+
+/* ---- the Backend interface ------------------------------------------------------------ */
+
+static gboolean
+vf_owns_op (XrtBackend *b, gint64 op_id)
+{
+  return zg330_backend_owns_op (ZG330_BACKEND (b), op_id);
+}
+
+static gboolean
+vf_is_applied (XrtBackend *b)
+{
+  return zg330_backend_is_applied (ZG330_BACKEND (b));
+}
+
+static gboolean
+vf_apply (XrtBackend *b, GError **error)
+{
+  return zg330_backend_apply (ZG330_BACKEND (b), error);
+}
+
+static gboolean
+vf_apply_with_plan (XrtBackend *b, const ZwDeployReport *plan, GError **error)
+{
+  return zg330_backend_apply_with_plan (ZG330_BACKEND (b), plan, error);
+}
+
+static XrtBackend *
+vf_fork (XrtBackend *b, GError **error)
+{
+  return (XrtBackend *) zg330_backend_fork (ZG330_BACKEND (b), error);
+}
+
+static ZwDeployReport *
+vf_get_report (XrtBackend *b)
+{
+  return zg330_backend_get_report (ZG330_BACKEND (b));
+}
+
+static gboolean
+vf_get_value_place (XrtBackend *b, gint64 v_id, const char **region_name, guint64 *addr)
+{
+  return zg330_backend_get_value_place (ZG330_BACKEND (b), v_id, region_name, addr);
+}
+
+static gboolean
+vf_can_read_back (XrtBackend *b, const char *region_name)
+{
+  return g_ascii_strcasecmp (region_name, "OCM") != 0 || ZG330_BACKEND_GET_CLASS (b)->ocm_read_back;
+}
+
+/* host <-> board copies at the profile's ETM bandwidth */
+static double
+vf_copy_ms (XrtBackend *b, guint64 bytes)
+{
+  const Zg330Profile *p = zg330_sim_get_profile (ZG330_BACKEND (b)->device);
+  return p && p->etm_bandwidth > 0 ? (double) bytes / p->etm_bandwidth * 1e3 : 0;
+}
+
+static void
+vf_forward_begin (XrtBackend *b)
+{
+  zg330_backend_forward_begin (ZG330_BACKEND (b));
+}
+
+static void
+vf_forward_end (XrtBackend *b)
+{
+  zg330_backend_forward_end (ZG330_BACKEND (b));
+}
+
+static gboolean
+vf_run_launch (XrtBackend *b, guint index, gint64 after_op_id, gint64 until_op_id, XrtStepTime *time, GError **error)
+{
+  Zg330Backend *self = ZG330_BACKEND (b);
+  double icore = 0, sync = 0;
+  gboolean ok;
+
+  if (after_op_id < 0 && until_op_id < 0
+      && (index >= self->launches->len || g_array_index (self->launches, BLaunch, index).merge_from->len <= 1))
+    ok = zg330_backend_run_launch (self, index, &icore, &sync, error);
+  else
+    ok = zg330_backend_run_launch_part (self, index, after_op_id, until_op_id, NULL, &icore, &sync, error);
+  time->hard_ms = icore;
+  time->other_ms = sync;
+  time->measured_ms = -1;
+  return ok;
+}
+
+static gboolean
+vf_can_resume_launch (XrtBackend *b, guint index, gint64 after_op_id)
+{
+  return zg330_backend_can_resume_launch (ZG330_BACKEND (b), index, after_op_id);
+}
+
+static gboolean
+vf_bind_output (XrtBackend *b, gint64 v_id, XrtMemChunk *chunk, guint64 offset, GError **error)
+{
+  Zg330BackendClass *klass = ZG330_BACKEND_GET_CLASS (b);
+
+  if (!klass->outputs_at_user_addresses)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "forward(inputs, outputs): the %s cannot write outputs at user addresses (v_id %" G_GINT64_FORMAT
+                   "): give host tensors, or use the outputs forward() returns", XRT_BACKEND_CLASS (klass)->name, v_id);
+      return FALSE;
+    }
+  return zg330_backend_bind_output (ZG330_BACKEND (b), v_id, chunk, offset);
+}
+
+static void
+vf_unbind_outputs (XrtBackend *b)
+{
+  zg330_backend_unbind_outputs (ZG330_BACKEND (b));
+}
+
+static void
+zg330_backend_class_init (Zg330BackendClass *klass)
+{
+  XrtBackendClass *bclass = XRT_BACKEND_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = zg330_backend_finalize;
+  bclass->name = "ZG330Backend";
+  bclass->short_name = "ZG330";
+  bclass->runs_on_board = TRUE;
+  bclass->reports_io_process = TRUE;
+  bclass->default_device_url = "mock://zg330";
+  bclass->supports_op = zg330_backend_supports_op;
+  bclass->init = backend_init;
+  bclass->owns_op = vf_owns_op;
+  bclass->is_applied = vf_is_applied;
+  bclass->apply = vf_apply;
+  bclass->apply_with_plan = vf_apply_with_plan;
+  bclass->fork = vf_fork;
+  bclass->get_report = vf_get_report;
+  bclass->get_value_place = vf_get_value_place;
+  bclass->can_read_back = vf_can_read_back;
+  bclass->copy_ms = vf_copy_ms;
+  bclass->forward_begin = vf_forward_begin;
+  bclass->forward_end = vf_forward_end;
+  bclass->run_launch = vf_run_launch;
+  bclass->can_resume_launch = vf_can_resume_launch;
+  bclass->bind_output = vf_bind_output;
+  bclass->unbind_outputs = vf_unbind_outputs;
+  klass->chip = "ZG330";
+  klass->target = "@zhuget(330)";
+  klass->device_name = "zg330";
+  klass->default_merge_hardop = TRUE;
+  klass->default_etm_optimize = TRUE;
+  klass->has_ocm_options = TRUE;
+  klass->outputs_at_user_addresses = TRUE;
+  klass->ocm_read_back = TRUE;
+}
+
+__attribute__ ((constructor)) static void
+register_zg330_backend (void)
+{
+  xrt_backend_register (ZG330_TYPE_BACKEND);
 }

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "xir/xir-network.h"
+#include "xrt/xrt-backend.h"
 #include "xrt/xrt-device.h"
 #include "report/zw-deploy-report.h"
 
@@ -39,7 +40,44 @@ typedef enum {
   ZG330_BACKEND_ERROR_INVALID_ARGUMENT, /* NULL or out-of-range argument: the message names it */
 } Zg330BackendError;
 
+/* The ZG330Backend class (an XrtBackend, registered as "ZG330Backend"). Its instance is
+ * opaque; a chip of the same family with other rules (BuyiBackend) derives from it and
+ * sets the class fields below. */
+#define ZG330_TYPE_BACKEND (zg330_backend_get_type ())
+GType zg330_backend_get_type (void);
 typedef struct _Zg330Backend Zg330Backend;
+typedef struct _Zg330BackendClass Zg330BackendClass;
+#define ZG330_BACKEND(o) (G_TYPE_CHECK_INSTANCE_CAST ((o), ZG330_TYPE_BACKEND, Zg330Backend))
+#define ZG330_IS_BACKEND(o) (G_TYPE_CHECK_INSTANCE_TYPE ((o), ZG330_TYPE_BACKEND))
+#define ZG330_BACKEND_CLASS(k) (G_TYPE_CHECK_CLASS_CAST ((k), ZG330_TYPE_BACKEND, Zg330BackendClass))
+#define ZG330_BACKEND_GET_CLASS(o) (G_TYPE_INSTANCE_GET_CLASS ((o), ZG330_TYPE_BACKEND, Zg330BackendClass))
+
+/**
+ * Zg330BackendClass:
+ * @chip: the chip's name in messages ("ZG330", "Buyi").
+ * @target: the compile target of its hardops in messages ("@zhuget(330)", "@buyit").
+ * @device_name: the device it needs (mock://@device_name).
+ * @default_merge_hardop, @default_etm_optimize: the options before the user sets any.
+ * @has_ocm_options: ocmOptimize is available (else asking for one is an error).
+ * @outputs_at_user_addresses: forward(inputs, outputs) may write outputs in place.
+ * @ocm_read_back: the host can read OCM back (dumps, stepTo of OCM-resident values).
+ * @compiler_placement: for a chip whose compiler placed every value itself, the deploy
+ *   plan that states that placement; apply deploys it (after the independent checker)
+ *   instead of planning. NULL: the runtime plans (ZG330).
+ */
+struct _Zg330BackendClass {
+  XrtBackendClass parent_class;
+  const char *chip;
+  const char *target;
+  const char *device_name;
+  gboolean default_merge_hardop;
+  gboolean default_etm_optimize;
+  gboolean has_ocm_options;
+  gboolean outputs_at_user_addresses;
+  gboolean ocm_read_back;
+  ZwDeployReport *(*compiler_placement) (Zg330Backend *self, GError **error);
+  gpointer padding[8];
+};
 
 /* Backend.init(network_view, device): takes every HardOp of @view (other ops are left to
  * other backends). @device must be a ZG330 device (mock://zg330). */

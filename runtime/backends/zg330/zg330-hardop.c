@@ -56,6 +56,43 @@ same_chunk_inside (const XirValue *inner, const XirValue *outer)
          && inner->mtype.offset + inner->storage_bytes <= outer->mtype.offset + outer->storage_bytes;
 }
 
+/* A Buyi compile places values at addresses (@etm(a) / @ocm(a)) instead of chunks: an
+ * input lives in its output's bytes when it sits, in the same memory, exactly at @offset
+ * bytes into the output (a concat's channel blocks follow each other when N = 1). */
+static gboolean
+same_address_at (const XirValue *inner, const XirValue *outer, guint64 offset)
+{
+  return (inner->mtype.kind == XIR_MEM_ETM || inner->mtype.kind == XIR_MEM_OCM)
+         && inner->mtype.kind == outer->mtype.kind && inner->mtype.addr == outer->mtype.addr + offset
+         && offset + inner->storage_bytes <= outer->storage_bytes;
+}
+
+/* The channel scales a kernel uses: value = q x scale.  A NormalizedQuantizedType (Buyi)
+ * carries norm ratios beside its exponent scales; the value is q x normratio x scale, so
+ * the kernels get the products, formed in double and rounded once to float (deterministic).
+ * Returns the value's own array when there are no norm ratios, else a new one in @owned. */
+static const float *
+value_kernel_scales (const XirValue *v, float **owned)
+{
+  const XirElementType *e = &v->element;
+  guint n;
+
+  *owned = NULL;
+  if (e->n_scales == 0)
+    return NULL;
+  if (e->n_norm_ratios == 0)
+    return e->scales;
+  n = MAX (e->n_scales, e->n_norm_ratios);
+  *owned = g_new (float, n);
+  for (guint i = 0; i < n; i++)
+    {
+      double s = e->scales[e->n_scales == 1 ? 0 : MIN (i, e->n_scales - 1)];
+      double r = e->norm_ratios[e->n_norm_ratios == 1 ? 0 : MIN (i, e->n_norm_ratios - 1)];
+      (*owned)[i] = (float) (s * r);
+    }
+  return *owned;
+}
+
 static gboolean
 expect_arity (const XirOp *op, guint n_in, guint n_out, guint n_params, GError **error)
 {
@@ -159,14 +196,26 @@ zg330_hardop_describe (const XirOp *op, Zg330HardopDesc *d, GError **error)
     case ZG330_HARDOP_CONCAT:
       if (!expect_arity (op, G_MAXUINT, 1, 0, error))
         return FALSE;
-      d->zero_copy = TRUE;
-      for (guint i = 0; i < op->inputs->len; i++)
-        d->zero_copy &= same_chunk_inside (g_ptr_array_index (op->inputs, i), g_ptr_array_index (op->outputs, 0));
+      {
+        const XirValue *out = g_ptr_array_index (op->outputs, 0);
+        gboolean by_chunk = TRUE, by_addr = out->rank > 0 && out->shape[0] == 1;
+        guint64 offset = 0;
+
+        for (guint i = 0; i < op->inputs->len; i++)
+          {
+            const XirValue *in = g_ptr_array_index (op->inputs, i);
+            by_chunk &= same_chunk_inside (in, out);
+            by_addr &= same_address_at (in, out, offset);
+            offset += in->storage_bytes;
+          }
+        d->zero_copy = by_chunk || (by_addr && offset == out->storage_bytes);
+      }
       return TRUE;
     case ZG330_HARDOP_RESHAPE:
       if (!expect_arity (op, 1, 1, 0, error))
         return FALSE;
-      d->zero_copy = same_chunk_inside (g_ptr_array_index (op->inputs, 0), g_ptr_array_index (op->outputs, 0));
+      d->zero_copy = same_chunk_inside (g_ptr_array_index (op->inputs, 0), g_ptr_array_index (op->outputs, 0))
+                     || same_address_at (g_ptr_array_index (op->inputs, 0), g_ptr_array_index (op->outputs, 0), 0);
       return TRUE;
     case ZG330_HARDOP_CAST:
       return expect_arity (op, 1, 1, 0, error);
@@ -251,6 +300,7 @@ zg330_hardop_work (const Zg330HardopDesc *d, const gboolean *input_in_ocm, const
 typedef struct {
   Zg330KernelTensor t;
   guint8 *data;
+  float *scales;     /* owned products normratio x scale, or NULL */
 } Buf;
 
 static void
@@ -258,6 +308,7 @@ buf_clear (Buf *b)
 {
   g_free (b->data);
   b->data = NULL;
+  g_clear_pointer (&b->scales, g_free);
 }
 
 static gboolean
@@ -278,7 +329,7 @@ buf_init (Buf *b, const XirOp *op, const XirValue *v, const Zg330Place *place, g
       return FALSE;
     }
   b->t.dtype = v->element.storage.kind == XIR_SCALAR_SINT ? ZG330_KERNEL_DTYPE_SINT8 : ZG330_KERNEL_DTYPE_UINT8;
-  b->t.scales = v->element.n_scales ? v->element.scales : NULL;
+  b->t.scales = value_kernel_scales (v, &b->scales);
   b->t.size = v->storage_bytes;
   b->data = g_malloc0 (MAX (v->storage_bytes, 1));
   b->t.data = b->data;
@@ -331,6 +382,7 @@ zg330_hardop_run (const Zg330HardopBinding *bind, Zg330OpWork *work, GError **er
         const XirValue *bv = op->params->len > 1 ? g_ptr_array_index (op->params, 1) : NULL;
         g_autofree guint8 *wdata = g_malloc (MAX (wv->storage_bytes, 1));
         g_autofree guint8 *bdata = bv ? g_malloc (MAX (bv->storage_bytes, 1)) : NULL;
+        g_autofree float *wscales = NULL;
         Zg330KernelWeights kw = { 0 };
         Zg330ConvParams cp = { d->stride_h, d->stride_w, d->pad_top, d->pad_left };
 
@@ -348,7 +400,7 @@ zg330_hardop_run (const Zg330HardopBinding *bind, Zg330OpWork *work, GError **er
         kw.ki = (guint) wv->shape[5];
         kw.data = (const gint8 *) wdata;
         kw.size = wv->storage_bytes;
-        kw.scales = wv->element.n_scales ? wv->element.scales : NULL;
+        kw.scales = value_kernel_scales (wv, &wscales);
         kw.bias = bdata;
         kw.bias_size = bv ? bv->storage_bytes : 0;
         ok = zg330_kernel_conv2d (&ins[0].t, &kw, &cp, &out.t, error);

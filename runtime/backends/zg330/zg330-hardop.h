@@ -9,7 +9,21 @@
  *             (ResNet stem); other ratios r: r x r stride r;
  *   Upsample  nearest, factor = out / in;
  *   Concat / Reshape with inputs in the output's bytes (same chunk): nothing to do (the
- *             compiler made them zero-copy; they carry no instructions).
+ *             compiler made them zero-copy; they carry no instructions).  A Buyi compile
+ *             says the same with addresses: every input at @etm/@ocm(output address +
+ *             the bytes of the inputs before it), filling the output exactly.
+ * Buyi hardops (compile target @buyit) run on the same models:
+ *   values    icraft::xir::NormalizedQuantizedType: the value is q x normratio[c] x s[c]
+ *             (s = the exponent scale m x 2^-e, 1/0/1 on every feature of the real
+ *             yolov5s); the kernels get normratio x s, formed in double and rounded once
+ *             to float, so requantisation is that of the ZG330 kernels (zg330-kernels.h)
+ *             with those scales;
+ *   weights   QuantizedType, exponent scales on axis 4 (o), layout OIHWo32i32 (OIHWo32i4
+ *             for the 4-channel image): the same [OB, IB, KH, KW, Ko, Ki] order;
+ *   params    the weights only.  The real Buyi compile has no bias params (60 convs, one
+ *             params value each, packed back to back in the params segment): a bias, if
+ *             any, is inside the opaque instructions, so the model adds none.  A second
+ *             params value is read as a ZG330-style fp16 bias [OB, Ko].
  * The same description gives the op's work (MACs, ETM and OCM bytes), which the timing model
  * turns into cycles — for the simulator and for the OCM planner's estimator alike.
  */

@@ -1,0 +1,93 @@
+/* host-backend.c — HostBackend (host-backend.h). */
+#include "backends/host/host-backend.h"
+#include "backends/host/host-cost.h"
+#include "backends/host/host-ops.h"
+#include "devices/zg330-sim.h"
+
+struct _HostBackend {
+  XrtBackend parent_instance;
+  const Zg330Profile *profile;   /* the board's (owned by its device) or the built-in one */
+};
+
+G_DEFINE_TYPE (HostBackend, host_backend, XRT_TYPE_BACKEND)
+
+/* The profile that times host ops: the simulated board's, else the built-in one, so a
+ * session without a simulated board still reports modelled, never measured, times. */
+static const Zg330Profile *
+builtin_profile (void)
+{
+  static Zg330Profile *builtin;
+
+  if (g_once_init_enter (&builtin))
+    g_once_init_leave (&builtin, zg330_profile_new_builtin ());
+  return builtin;
+}
+
+static gboolean
+host_backend_init_on (XrtBackend *backend, XirNetworkView *view, XrtDevice *device, GError **error)
+{
+  HostBackend *self = HOST_BACKEND (backend);
+
+  (void) view, (void) error;
+  self->profile = device != NULL && zg330_sim_is_sim (device) ? zg330_sim_get_profile (device) : builtin_profile ();
+  return TRUE;
+}
+
+static gboolean
+host_backend_supports_op (const XirOp *op)
+{
+  return op != NULL && host_op_supported (op);
+}
+
+static gboolean
+host_backend_owns_op (XrtBackend *backend, gint64 op_id)
+{
+  XirNetworkView *view = xrt_backend_get_view (backend);
+  const XirOp *op = view ? xir_network_get_op_by_id (xir_network_view_get_network (view), op_id) : NULL;
+
+  return op != NULL && host_op_supported (op);
+}
+
+/* Input and Output only cost (the session moves their bytes); the others compute. */
+static gboolean
+host_backend_run_op (XrtBackend *backend, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
+                     XrtStepTime *time, GError **error)
+{
+  HostBackend *self = HOST_BACKEND (backend);
+  HostOpCost cost = { 0 };
+  gboolean ok;
+
+  if (op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT)
+    ok = host_op_cost (op, self->profile, NULL, &cost, error);
+  else
+    ok = host_op_run_costed (op, inputs, outputs, self->profile, &cost, error);
+  time->hard_ms = cost.hard_ms;
+  time->other_ms = cost.other_ms;
+  return ok;
+}
+
+static void
+host_backend_class_init (HostBackendClass *klass)
+{
+  XrtBackendClass *bclass = XRT_BACKEND_CLASS (klass);
+
+  bclass->name = "HostBackend";
+  bclass->short_name = "Host";
+  bclass->runs_on_board = FALSE;
+  bclass->supports_op = host_backend_supports_op;
+  bclass->init = host_backend_init_on;
+  bclass->owns_op = host_backend_owns_op;
+  bclass->run_op = host_backend_run_op;
+}
+
+static void
+host_backend_init (HostBackend *self)
+{
+  self->profile = builtin_profile ();
+}
+
+__attribute__ ((constructor)) static void
+register_host_backend (void)
+{
+  xrt_backend_register (HOST_TYPE_BACKEND);
+}

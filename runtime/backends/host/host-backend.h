@@ -1,0 +1,15 @@
+/* host-backend.h — the HostBackend: the ops that run on the board's host CPU (Input, Output,
+ * Cast, Resize) and the custom ops of the board's IP (customop::DetPostZG, …), computed by
+ * their models in host-ops.h and timed by the cost model in host-cost.h, from the board's
+ * profile: the device given to init (the session's board) or, without one, the built-in
+ * ZG330 profile. Registered as "HostBackend". */
+#pragma once
+
+#include "xrt/xrt-backend.h"
+
+G_BEGIN_DECLS
+
+#define HOST_TYPE_BACKEND (host_backend_get_type ())
+G_DECLARE_FINAL_TYPE (HostBackend, host_backend, HOST, BACKEND, XrtBackend)
+
+G_END_DECLS

@@ -1,0 +1,183 @@
+/* xrt-backend.h — the Backend interface: what a session asks of every backend.
+ *
+ * As the vendor's icraft::xrt::Backend base class (reference/vendor-headers/xrt_core_backend
+ * and the XRT manual): a session is created over a network view with a list of backends in
+ * priority order; each op goes to the first backend whose class takes it
+ * (XrtBackendClass.supports_op: by compile target), and the session then drives init,
+ * apply, the forward steps, fork and the deploy report only through this interface. The
+ * runtime's xrt/ layer names no concrete backend: backends register their class
+ * (xrt_backend_register) when the runtime loads, and a session asks for them by the
+ * vendor's class name ("ZG330Backend", "BuyiBackend", "HostBackend").
+ *
+ * Two kinds of backend:
+ *  - a board backend (XrtBackendClass.runs_on_board) deploys its ops on a device: after
+ *    apply its deploy report (report/zw-deploy-report.h) gives the launches the session
+ *    runs as forward steps, and every value it owns has a place on the board
+ *    (get_value_place) that the session reads from and writes to;
+ *  - a host backend computes its ops on host buffers (run_op) and reports their simulated
+ *    cost from the board's profile, never from the dev host's clock.
+ *
+ * Backends are GObjects (for the language bindings); xrt_backend_new() creates one of a
+ * registered class by name and initialises it.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "report/zw-deploy-report.h"
+#include "xir/xir-network.h"
+#include "xrt/xrt-device.h"
+
+G_BEGIN_DECLS
+
+#define XRT_BACKEND_ERROR (xrt_backend_error_quark ())
+GQuark xrt_backend_error_quark (void);
+
+typedef enum {
+  XRT_BACKEND_ERROR_UNKNOWN,       /* no backend class of that name is registered */
+  XRT_BACKEND_ERROR_UNSUPPORTED,   /* the backend does not do that (an option, a call) */
+  XRT_BACKEND_ERROR_CALL_ORDER,    /* a call before init or apply */
+} XrtBackendError;
+
+#define XRT_TYPE_BACKEND (xrt_backend_get_type ())
+G_DECLARE_DERIVABLE_TYPE (XrtBackend, xrt_backend, XRT, BACKEND, GObject)
+
+/**
+ * XrtStepTime:
+ * What a forward step cost on the simulated board, in ms.
+ * @hard_ms: the board's own time (icore, or an IP's cycles);
+ * @other_ms: host-side time (sync after a launch, a host op's CPU time);
+ * @measured_ms: the dev host's measured time of a host op (labelled apart; never in a
+ *   total), or -1.
+ */
+typedef struct {
+  double hard_ms;
+  double other_ms;
+  double measured_ms;
+} XrtStepTime;
+
+/**
+ * XrtBackendClass:
+ * @name: the vendor's class name ("ZG330Backend").
+ * @short_name: the label of its rows in a time profile ("ZG330", "Buyi", "Host").
+ * @runs_on_board: TRUE for a backend that deploys on a device and runs launches.
+ * @reports_io_process: its time-profile rows carry the vendor's is_io_process column.
+ * @default_device_url: the device it runs on when the user names none ("mock://zg330").
+ * @supports_op: does a backend of this class take @op? (class-level: before any init)
+ * @init: Backend.init(network_view, device): the ops of @view it takes are its own from
+ *   now on. A host backend may get the session's board as @device (its cost model reads
+ *   the board's profile) or NULL.
+ * @owns_op: is @op_id one of its ops?
+ * @is_applied, @apply: deploy (options before this).
+ * @apply_with_plan: deploy a recorded plan (a snapshot) instead of planning; the plan has
+ *   passed the independent checker first. Board backends only.
+ * @fork: a backend for another thread sharing what never changes (weights, instructions).
+ * @get_report: the deploy report (new reference); NULL for a backend without one.
+ * @get_value_place: where a value of this backend lives on the board after apply: the
+ *   region's name ("ETM", "OCM") and the address. FALSE for other values.
+ * @can_read_back: can the host read @region back (dumps, stepTo)? Buyi cannot read OCM.
+ * @copy_ms: the simulated time of copying @bytes between host and this backend's board.
+ * @forward_begin, @forward_end: bracket a forward (board backends on one device take turns).
+ * @run_launch: runs launch @index of the report, whole (@after_op_id and @until_op_id -1),
+ *   or a part of a merged launch from the sync point after op @after_op_id (-1: its start)
+ *   to the one after op @until_op_id (-1: its end).
+ * @can_resume_launch: can a part-done launch resume after @after_op_id (nothing else ran)?
+ * @bind_output: forward(inputs, outputs): the hardop writes output @v_id straight into
+ *   @chunk at @offset until @unbind_outputs. FALSE without an error when it cannot (the
+ *   session copies instead); FALSE with an error when the backend refuses outputs at user
+ *   addresses altogether.
+ * @run_op: a host backend computes @op from @inputs into @outputs (host buffers of each
+ *   value's storage bytes); Input and Output ops only cost (their copies are the
+ *   session's).
+ */
+struct _XrtBackendClass {
+  GObjectClass parent_class;
+
+  const char *name;
+  const char *short_name;
+  gboolean runs_on_board;
+  gboolean reports_io_process;
+  const char *default_device_url;
+
+  gboolean (*supports_op) (const XirOp *op);
+  gboolean (*init) (XrtBackend *self, XirNetworkView *view, XrtDevice *device, GError **error);
+  gboolean (*owns_op) (XrtBackend *self, gint64 op_id);
+  gboolean (*is_applied) (XrtBackend *self);
+  gboolean (*apply) (XrtBackend *self, GError **error);
+  gboolean (*apply_with_plan) (XrtBackend *self, const ZwDeployReport *plan, GError **error);
+  XrtBackend *(*fork) (XrtBackend *self, GError **error);
+  ZwDeployReport *(*get_report) (XrtBackend *self);
+  gboolean (*get_value_place) (XrtBackend *self, gint64 v_id, const char **region, guint64 *addr);
+  gboolean (*can_read_back) (XrtBackend *self, const char *region);
+  double (*copy_ms) (XrtBackend *self, guint64 bytes);
+  void (*forward_begin) (XrtBackend *self);
+  void (*forward_end) (XrtBackend *self);
+  gboolean (*run_launch) (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id, XrtStepTime *time,
+                          GError **error);
+  gboolean (*can_resume_launch) (XrtBackend *self, guint index, gint64 after_op_id);
+  gboolean (*bind_output) (XrtBackend *self, gint64 v_id, XrtMemChunk *chunk, guint64 offset, GError **error);
+  void (*unbind_outputs) (XrtBackend *self);
+  gboolean (*run_op) (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
+                      XrtStepTime *time, GError **error);
+
+  gpointer padding[8];
+};
+
+/* ---- the registry of backend classes ---- */
+
+/* Makes the class of @type (a subclass of XrtBackend) known by its XrtBackendClass.name.
+ * Backends register themselves when the runtime loads; registering a name again replaces it. */
+void xrt_backend_register (GType type);
+/* The registered class called @name (the vendor's class name, ASCII case-insensitive; also
+ * its short name, "zg330", "buyi", "host"), or G_TYPE_INVALID. */
+GType xrt_backend_lookup (const char *name);
+/* Names of the registered classes, board backends first, in registration order
+ * (NULL-terminated; g_strfreev). */
+char **xrt_backend_list (void);
+/* The registered board backend class that takes @op, or G_TYPE_INVALID. */
+GType xrt_backend_find_for_op (const XirOp *op);
+/* The board backend class that takes the first board op of @view (G_TYPE_INVALID: none),
+ * and the device URL it runs on by default (NULL when none). */
+GType xrt_backend_find_for_view (XirNetworkView *view);
+const char *xrt_backend_default_device_for_view (XirNetworkView *view);
+
+/* A backend of the class called @name, initialised on @view and @device. */
+XrtBackend *xrt_backend_new (const char *name, XirNetworkView *view, XrtDevice *device, GError **error);
+/* The same for a class given by its type (registered or not). */
+XrtBackend *xrt_backend_new_of_type (GType type, XirNetworkView *view, XrtDevice *device, GError **error);
+
+/* ---- calls (each checks its arguments and forwards to the class) ---- */
+
+const char *xrt_backend_get_name (XrtBackend *self);
+const char *xrt_backend_get_short_name (XrtBackend *self);
+gboolean xrt_backend_runs_on_board (XrtBackend *self);
+gboolean xrt_backend_reports_io_process (XrtBackend *self);
+/* The view and device given to init (borrowed; the device may be NULL for a host backend). */
+XirNetworkView *xrt_backend_get_view (XrtBackend *self);
+XrtDevice *xrt_backend_get_device (XrtBackend *self);
+
+gboolean xrt_backend_class_supports_op (GType type, const XirOp *op);
+gboolean xrt_backend_owns_op (XrtBackend *self, gint64 op_id);
+gboolean xrt_backend_is_applied (XrtBackend *self);
+gboolean xrt_backend_apply (XrtBackend *self, GError **error);
+gboolean xrt_backend_apply_with_plan (XrtBackend *self, const ZwDeployReport *plan, GError **error);
+XrtBackend *xrt_backend_fork (XrtBackend *self, GError **error);
+ZwDeployReport *xrt_backend_get_report (XrtBackend *self);
+gboolean xrt_backend_get_value_place (XrtBackend *self, gint64 v_id, const char **region, guint64 *addr);
+gboolean xrt_backend_can_read_back (XrtBackend *self, const char *region);
+double xrt_backend_copy_ms (XrtBackend *self, guint64 bytes);
+void xrt_backend_forward_begin (XrtBackend *self);
+void xrt_backend_forward_end (XrtBackend *self);
+gboolean xrt_backend_run_launch (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id,
+                                 XrtStepTime *time, GError **error);
+gboolean xrt_backend_can_resume_launch (XrtBackend *self, guint index, gint64 after_op_id);
+gboolean xrt_backend_bind_output (XrtBackend *self, gint64 v_id, XrtMemChunk *chunk, guint64 offset, GError **error);
+void xrt_backend_unbind_outputs (XrtBackend *self);
+gboolean xrt_backend_run_op (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
+                             XrtStepTime *time, GError **error);
+
+/* For implementations: records the view and device given to init (the base class keeps a
+ * reference to each). Called by xrt_backend_new before the class's init. */
+void xrt_backend_set_view_and_device (XrtBackend *self, XirNetworkView *view, XrtDevice *device);
+
+G_END_DECLS
