@@ -294,7 +294,7 @@ job_apply (ZwJob *job, GError **error)
     }
   /* the options apply to a chip whose runtime plans (ZG330); on one whose compiler placed
    * every value (Buyi) the placement is the file's and the options panel says so */
-  if (ZG330_BACKEND_GET_CLASS (zg)->compiler_placement == NULL
+  if (!ZG330_BACKEND_GET_CLASS (zg)->compiler_placed
       && !zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
     return FALSE;
   if (!xrt_session_apply (session, error))

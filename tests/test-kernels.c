@@ -126,20 +126,20 @@ test_fp16_known_values (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_assert_cmpfloat (zg330_fp16_to_float (cases[i].h), ==, cases[i].f);
-      g_assert_cmphex (zg330_float_to_fp16 (cases[i].f), ==, cases[i].h);
+      g_assert_cmpfloat (zw_fp16_to_float (cases[i].h), ==, cases[i].f);
+      g_assert_cmphex (zw_float_to_fp16 (cases[i].f), ==, cases[i].h);
     }
-  g_assert_true (isinf (zg330_fp16_to_float (0x7c00)));
-  g_assert_true (isnan (zg330_fp16_to_float (0x7e00)));
-  g_assert_cmphex (zg330_float_to_fp16 (1.0f + 1.0f / 2048), ==, 0x3c00);      /* tie: even */
-  g_assert_cmphex (zg330_float_to_fp16 (1.0f + 3.0f / 2048), ==, 0x3c02);      /* tie: even */
-  g_assert_cmphex (zg330_float_to_fp16 (65520.0f), ==, 0x7c00);                /* overflow */
-  g_assert_cmphex (zg330_float_to_fp16 (65519.0f), ==, 0x7bff);
-  g_assert_cmphex (zg330_float_to_fp16 (-INFINITY), ==, 0xfc00);
-  g_assert_cmphex (zg330_float_to_fp16 (NAN) & 0x7c00, ==, 0x7c00);
-  g_assert_cmphex (zg330_float_to_fp16 (NAN) & 0x3ff, !=, 0);
-  g_assert_cmphex (zg330_float_to_fp16 (3.0e-8f), ==, 0x0001);                 /* > half ulp */
-  g_assert_cmphex (zg330_float_to_fp16 (2.9802322387695312e-8f), ==, 0x0000);  /* tie: even */
+  g_assert_true (isinf (zw_fp16_to_float (0x7c00)));
+  g_assert_true (isnan (zw_fp16_to_float (0x7e00)));
+  g_assert_cmphex (zw_float_to_fp16 (1.0f + 1.0f / 2048), ==, 0x3c00);      /* tie: even */
+  g_assert_cmphex (zw_float_to_fp16 (1.0f + 3.0f / 2048), ==, 0x3c02);      /* tie: even */
+  g_assert_cmphex (zw_float_to_fp16 (65520.0f), ==, 0x7c00);                /* overflow */
+  g_assert_cmphex (zw_float_to_fp16 (65519.0f), ==, 0x7bff);
+  g_assert_cmphex (zw_float_to_fp16 (-INFINITY), ==, 0xfc00);
+  g_assert_cmphex (zw_float_to_fp16 (NAN) & 0x7c00, ==, 0x7c00);
+  g_assert_cmphex (zw_float_to_fp16 (NAN) & 0x3ff, !=, 0);
+  g_assert_cmphex (zw_float_to_fp16 (3.0e-8f), ==, 0x0001);                 /* > half ulp */
+  g_assert_cmphex (zw_float_to_fp16 (2.9802322387695312e-8f), ==, 0x0000);  /* tie: even */
 }
 
 static void
@@ -150,17 +150,17 @@ test_fp16_roundtrip_all (void)
 
   for (guint h = 0; h < 0x10000; h++)
     {
-      float v = zg330_fp16_to_float ((guint16) h);
+      float v = zw_fp16_to_float ((guint16) h);
       if (isnan (v))
         continue;
-      g_assert_cmphex (zg330_float_to_fp16 (v), ==, h);
+      g_assert_cmphex (zw_float_to_fp16 (v), ==, h);
     }
   f[0] = 1.5f; f[1] = -0.25f; f[2] = 1024.0f; f[3] = 0.0f;
-  zg330_float_array_to_fp16 (f, 4, bytes);
+  zw_float_array_to_fp16 (f, 4, bytes);
   g_assert_cmphex (bytes[0], ==, 0x00);
   g_assert_cmphex (bytes[1], ==, 0x3e);
   memset (f, 0, sizeof f);
-  zg330_fp16_array_to_float (bytes + 2, 3, f);   /* odd alignment on purpose */
+  zw_fp16_array_to_float (bytes + 2, 3, f);   /* odd alignment on purpose */
   g_assert_cmpfloat (f[0], ==, -0.25f);
   g_assert_cmpfloat (f[1], ==, 1024.0f);
   g_assert_cmpfloat (f[2], ==, 0.0f);
@@ -242,7 +242,7 @@ tw_new (guint ob, guint ib, guint kh, guint kw, guint ko, guint ki, GRand *rand)
   tw->bias = g_new (guint8, 2 * O);
   for (guint o = 0; o < O; o++)
     {
-      guint16 h = zg330_float_to_fp16 ((float) g_rand_double_range (rand, -40.0, 40.0));
+      guint16 h = zw_float_to_fp16 ((float) g_rand_double_range (rand, -40.0, 40.0));
       tw->scales[o] = (float) g_rand_double_range (rand, 0.001, 0.01);
       tw->bias[2 * o] = h & 0xff;
       tw->bias[2 * o + 1] = h >> 8;
@@ -283,7 +283,7 @@ pick_output_scales (TT *out, const TT *in, TW *tw, guint reduction, GRand *rand)
   /* Bias worth up to +-30 output steps, so it shows without saturating. */
   for (guint o = 0; o < out->t.c; o++)
     {
-      guint16 h = zg330_float_to_fp16 ((float) (g_rand_double_range (rand, -30.0, 30.0)
+      guint16 h = zw_float_to_fp16 ((float) (g_rand_double_range (rand, -30.0, 30.0)
                                                 * out->scales[o]));
       tw->bias[2 * o] = h & 0xff;
       tw->bias[2 * o + 1] = h >> 8;
@@ -316,7 +316,7 @@ ref_conv (const TT *in, const TW *tw, guint sh, guint sw, guint pt, guint pl, gu
                 }
             m = ((double) (in->t.scales ? in->t.scales[0] : 1.0f) * (double) tw->scales[o])
                 / (double) out->scales[o];
-            b = (double) zg330_fp16_to_float ((guint16) (tw->bias[2 * o] | (tw->bias[2 * o + 1] << 8)))
+            b = (double) zw_fp16_to_float ((guint16) (tw->bias[2 * o] | (tw->bias[2 * o + 1] << 8)))
                 / (double) out->scales[o];
             v = (double) acc * m;
             v = v + b;

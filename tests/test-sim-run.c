@@ -86,7 +86,7 @@ reference (const gint8 *x, const gint8 *wt, const guint8 *bias, gint8 *y2, gint8
     {
       double s_w = o < 16 ? 0.01 : 0.02;
       double mul = ((double) 0.05f * (double) (float) s_w) / (double) 0.1f;
-      double add = (double) zg330_fp16_to_float ((guint16) (bias[2 * o] | bias[2 * o + 1] << 8)) / (double) 0.1f;
+      double add = (double) zw_fp16_to_float ((guint16) (bias[2 * o] | bias[2 * o + 1] << 8)) / (double) 0.1f;
       for (int h = 0; h < H; h++)
         for (int w = 0; w < W; w++)
           {

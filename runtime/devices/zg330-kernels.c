@@ -37,87 +37,6 @@ G_DEFINE_QUARK (zg330-kernel-error-quark, zg330_kernel_error)
 #define OBLK 32u
 
 /* ---------------------------------------------------------------------------------- */
-/* fp16                                                                               */
-
-float
-zg330_fp16_to_float (guint16 h)
-{
-  guint32 sign = (guint32) (h & 0x8000u) << 16;
-  guint32 exp = (h >> 10) & 0x1fu;
-  guint32 man = h & 0x3ffu;
-  guint32 bits;
-  float f;
-
-  if (exp == 0x1f)
-    bits = sign | 0x7f800000u | (man << 13);
-  else if (exp != 0)
-    bits = sign | ((exp + 112u) << 23) | (man << 13);
-  else if (man == 0)
-    bits = sign;
-  else
-    {
-      /* Subnormal half: value = man * 2^-24, exact in float. */
-      f = (float) man * 5.9604644775390625e-8f;
-      return sign ? -f : f;
-    }
-  memcpy (&f, &bits, sizeof f);
-  return f;
-}
-
-guint16
-zg330_float_to_fp16 (float f)
-{
-  guint32 x;
-  guint32 sign, absx;
-
-  memcpy (&x, &f, sizeof x);
-  sign = (x >> 16) & 0x8000u;
-  absx = x & 0x7fffffffu;
-
-  if (absx >= 0x7f800000u)                       /* inf or NaN */
-    return (guint16) (sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u | ((absx >> 13) & 0x3ffu) : 0));
-  if (absx >= 0x477ff000u)                       /* rounds to >= 65520: overflow */
-    return (guint16) (sign | 0x7c00u);
-  if (absx < 0x38800000u)                        /* below the smallest normal half */
-    {
-      /* Scale to units of 2^-24 and round to nearest even in float arithmetic,
-       * which is exact here (the float has at most 24 significant bits). */
-      float a;
-      memcpy (&a, &absx, sizeof a);
-      float u = a * 16777216.0f;                 /* a / 2^-24 */
-      float r = nearbyintf (u);                  /* default mode: nearest even */
-      return (guint16) (sign | (guint32) r);
-    }
-  {
-    guint32 exp = (absx >> 23) - 112u;
-    guint32 man = absx & 0x7fffffu;
-    guint32 h = (exp << 10) | (man >> 13);
-    guint32 rest = man & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-      h++;                                       /* may carry into the exponent: fine */
-    return (guint16) (sign | h);
-  }
-}
-
-void
-zg330_fp16_array_to_float (const guint8 *src, gsize n, float *dst)
-{
-  for (gsize i = 0; i < n; i++)
-    dst[i] = zg330_fp16_to_float ((guint16) (src[2 * i] | (src[2 * i + 1] << 8)));
-}
-
-void
-zg330_float_array_to_fp16 (const float *src, gsize n, guint8 *dst)
-{
-  for (gsize i = 0; i < n; i++)
-    {
-      guint16 h = zg330_float_to_fp16 (src[i]);
-      dst[2 * i] = (guint8) (h & 0xff);
-      dst[2 * i + 1] = (guint8) (h >> 8);
-    }
-}
-
-/* ---------------------------------------------------------------------------------- */
 /* descriptors                                                                        */
 
 static const char *
@@ -1078,7 +997,7 @@ conv_check (const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
           return FALSE;
         }
       for (guint o = 0; o < O; o++)
-        if (!isfinite (zg330_fp16_to_float ((guint16) (wt->bias[2 * o] | (wt->bias[2 * o + 1] << 8)))))
+        if (!isfinite (zw_fp16_to_float ((guint16) (wt->bias[2 * o] | (wt->bias[2 * o + 1] << 8)))))
           {
             g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
                          "conv2d: bias[%u] is not finite", o);
@@ -1164,7 +1083,7 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
       double s_out = scale_of (out, o);
       job->mul[o] = (s_in * (double) wt->scales[o]) / s_out;
       if (wt->bias)
-        job->add[o] = (double) zg330_fp16_to_float ((guint16) (wt->bias[2 * o]
+        job->add[o] = (double) zw_fp16_to_float ((guint16) (wt->bias[2 * o]
                                                                | (wt->bias[2 * o + 1] << 8)))
                       / s_out;
     }

@@ -48,6 +48,8 @@
 
 #include <glib.h>
 
+#include "base/zw-half.h"
+
 G_BEGIN_DECLS
 
 #define ZG330_KERNEL_ERROR (zg330_kernel_error_quark ())
@@ -256,13 +258,6 @@ gboolean zg330_kernel_dequantize (const Zg330KernelTensor *in,
                                   const Zg330KernelTensor *out,
                                   GError                 **error);
 
-/* IEEE half <-> float.  zg330_fp16_to_float is exact (subnormals, inf, NaN kept);
- * zg330_float_to_fp16 rounds to nearest even, overflows to inf, keeps NaN a NaN. */
-float   zg330_fp16_to_float (guint16 h);
-guint16 zg330_float_to_fp16 (float f);
-
-/* Arrays: @src holds @n little-endian halves at any alignment. */
-void zg330_fp16_array_to_float (const guint8 *src, gsize n, float *dst);
-void zg330_float_array_to_fp16 (const float *src, gsize n, guint8 *dst);
+/* IEEE half <-> float: base/zw-half.h (the dumps and views use them too). */
 
 G_END_DECLS

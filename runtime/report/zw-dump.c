@@ -15,7 +15,7 @@
 #include <glib/gstdio.h>
 #include <cjson/cJSON.h>
 
-#include "devices/zg330-kernels.h"
+#include "base/zw-half.h"
 
 G_DEFINE_QUARK (zw-dump-error-quark, zw_dump_error)
 
@@ -267,7 +267,7 @@ get_float (const ZwDumpType *t, const guint8 *data, guint64 idx)
   if (t->storage.bits == 16)
     {
       const guint8 *p = data + idx * 2;
-      return zg330_fp16_to_float ((guint16) (p[0] | (p[1] << 8)));
+      return zw_fp16_to_float ((guint16) (p[0] | (p[1] << 8)));
     }
   else
     {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "devices/zg330-kernels.h"
+#include "base/zw-half.h"
 
 #define VID_FMT "v_id %" G_GINT64_FORMAT
 /* Above this many stored channels the per-channel level histograms (256 counters each)
@@ -76,7 +76,7 @@ static inline float
 read_float (ZwTensorElem e, const guint8 *data, guint64 i)
 {
   if (e == ZW_TENSOR_F16)
-    return zg330_fp16_to_float ((guint16) (data[2 * i] | (data[2 * i + 1] << 8)));
+    return zw_fp16_to_float ((guint16) (data[2 * i] | (data[2 * i + 1] << 8)));
   {
     guint32 x;
     float f;

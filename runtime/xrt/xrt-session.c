@@ -505,14 +505,24 @@ host_value (XrtSession *s, const XirValue *v, double *memcpy_ms, GError **error)
 {
   XrtTensor *t = g_hash_table_lookup (s->host_values, &v->v_id);
   XrtMemRegion *region;
+  XrtBackend *owner = NULL;
   guint64 addr;
   gint64 *key;
 
   if (t != NULL)
     return t;
-  if (g_hash_table_contains (s->on_device, &v->v_id) && device_place (s, v->v_id, &region, &addr))
+  if (g_hash_table_contains (s->on_device, &v->v_id) && device_place_of (s, v->v_id, &region, &addr, &owner))
     {
-      g_autofree guint8 *buf = g_malloc (MAX (v->storage_bytes, 1));
+      g_autofree guint8 *buf = NULL;
+      if (!xrt_backend_can_read_back (owner, xrt_mem_region_get_name (region)))
+        {
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_OP,
+                       "v_id %" G_GINT64_FORMAT " lives in %s at 0x%" G_GINT64_MODIFIER "x, which the %s cannot read back "
+                       "(its host reads ETM only)", v->v_id, xrt_mem_region_get_name (region), addr,
+                       xrt_backend_get_name (owner));
+          return NULL;
+        }
+      buf = g_malloc (MAX (v->storage_bytes, 1));
       if (!xrt_mem_region_read (region, addr, buf, v->storage_bytes, error))
         return NULL;
       t = xrt_tensor_new_host (s->net, v, buf, v->storage_bytes, error);

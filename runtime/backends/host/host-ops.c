@@ -88,7 +88,7 @@ elem_get (Elem e, const guint8 *base, gsize i)
     case ELEM_S16: { gint16 x; memcpy (&x, p, 2); return GINT16_FROM_LE (x); }
     case ELEM_U16: { guint16 x; memcpy (&x, p, 2); return GUINT16_FROM_LE (x); }
     case ELEM_S32: { gint32 x; memcpy (&x, p, 4); return GINT32_FROM_LE (x); }
-    case ELEM_FP16: { guint16 x; memcpy (&x, p, 2); return zg330_fp16_to_float (GUINT16_FROM_LE (x)); }
+    case ELEM_FP16: { guint16 x; memcpy (&x, p, 2); return zw_fp16_to_float (GUINT16_FROM_LE (x)); }
     case ELEM_FP32: { float f; memcpy (&f, p, 4); return f; }
     }
   return 0;
@@ -120,7 +120,7 @@ elem_set (Elem e, guint8 *base, gsize i, double v)
       }
     case ELEM_FP16:
       {
-        guint16 h = GUINT16_TO_LE (zg330_float_to_fp16 ((float) v));
+        guint16 h = GUINT16_TO_LE (zw_float_to_fp16 ((float) v));
         memcpy (p, &h, 2);
         return;
       }

@@ -53,6 +53,7 @@ typedef struct {
   gboolean io_user;
   XrtMemChunk *io_caller;    /* forward(inputs, outputs): the caller's chunk for this forward */
   guint64 io_caller_off;
+  gboolean fixed;            /* compiler-placed (Buyi): at its segment's fixed address + seg_offset */
 } BChunk;
 
 /* userConnectNetwork: a network input or output and the user's chunk. Zero-copy when the
@@ -139,6 +140,11 @@ struct _Zg330Backend {
   guint64 option_peak[4];
   Program *program;
 
+  /* compiler-placed chips (Buyi): the segments' addresses from the network's tags, and the
+   * value that holds each value's bytes (a concat's inputs live inside its output) */
+  guint64 fixed_seg_addr[ZW_N_SEGMENTS];
+  GHashTable *alias;         /* v_id (gint64*) -> XirValue* holding it, for compiler-placed values */
+
   /* stepTo inside a merged launch: where the last partial launch stopped */
   gint part_launch;          /* -1: none */
   guint part_last;           /* index into hardops of the last hardop run */
@@ -192,6 +198,36 @@ chunk_for_value (Zg330Backend *self, const XirValue *v)
   return idx ? &g_array_index (self->chunks, BChunk, GPOINTER_TO_UINT (idx) - 1) : NULL;
 }
 
+/* The value whose bytes hold @v: itself, or for a compiler-placed value inside another that
+ * lives at the same time (a concat's input in its output), that one. */
+static const XirValue *
+placed_holder (Zg330Backend *self, const XirValue *v)
+{
+  const XirValue *h = self->alias ? g_hash_table_lookup (self->alias, &v->v_id) : NULL;
+  return h ? h : v;
+}
+
+/* The compiler chunk of @v (its "@chunk(id@…)"), or a chunk of its own (-(v_id+1)); for a
+ * compiler-placed value, its holder's. */
+static gint64
+value_chunk_id (Zg330Backend *self, const XirValue *v)
+{
+  if (v->mtype.kind == XIR_MEM_CHUNK)
+    return v->mtype.chunk_id;
+  return -(placed_holder (self, v)->v_id + 1);
+}
+
+/* @v's byte offset inside its chunk. */
+static guint64
+value_offset (Zg330Backend *self, const XirValue *v)
+{
+  if (v->mtype.kind == XIR_MEM_CHUNK)
+    return v->mtype.offset;
+  if (v->mtype.kind == XIR_MEM_ETM || v->mtype.kind == XIR_MEM_OCM)
+    return v->mtype.addr - placed_holder (self, v)->mtype.addr;
+  return 0;
+}
+
 static gboolean
 op_is_mine (Zg330Backend *self, gint index)
 {
@@ -219,7 +255,7 @@ add_value (Zg330Backend *self, GHashTable *by_chunk_id, XirValue *v, GError **er
                    xir_network_get_path (self->net), v->v_id);
       return FALSE;
     }
-  cid = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.chunk_id : -(v->v_id + 1);
+  cid = value_chunk_id (self, v);
   idx = g_hash_table_lookup (by_chunk_id, &cid);
   if (idx == NULL)
     {
@@ -239,7 +275,7 @@ add_value (Zg330Backend *self, GHashTable *by_chunk_id, XirValue *v, GError **er
     }
   c = &g_array_index (self->chunks, BChunk, GPOINTER_TO_UINT (idx) - 1);
   g_ptr_array_add (c->values, v);
-  c->size = MAX (c->size, (v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0) + v->storage_bytes);
+  c->size = MAX (c->size, value_offset (self, v) + v->storage_bytes);
   g_hash_table_insert (self->chunk_of, &v->v_id, idx);
   return TRUE;
 }
@@ -319,8 +355,6 @@ G_DEFINE_TYPE (Zg330Backend, zg330_backend, XRT_TYPE_BACKEND)
 static void
 zg330_backend_init (Zg330Backend *self)
 {
-  Zg330BackendClass *klass = ZG330_BACKEND_GET_CLASS (self);
-
   self->id = g_atomic_int_add (&backend_counter, 1);
   self->hardops = g_ptr_array_new ();
   self->hardop_index = g_hash_table_new (g_int64_hash, g_int64_equal);
@@ -331,9 +365,6 @@ zg330_backend_init (Zg330Backend *self)
   self->launches = g_array_new (FALSE, TRUE, sizeof (BLaunch));
   self->part_launch = -1;
   g_array_set_clear_func (self->launches, blaunch_clear);
-  self->merge_hardop = klass->default_merge_hardop;
-  self->etm_optimize = klass->default_etm_optimize;
-  self->ocm_requested = self->ocm_chosen = klass->has_ocm_options ? ZW_OCM_BEST_SCORE : ZW_OCM_NONE;
 }
 
 Zg330Backend *
@@ -342,6 +373,190 @@ zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error)
   CHECK_ARG (view != NULL, "view", NULL);
   CHECK_ARG (device != NULL, "device", NULL);
   return (Zg330Backend *) xrt_backend_new_of_type (ZG330_TYPE_BACKEND, view, device, error);
+}
+
+/* ---- compiler-placed chips (Buyi) ------------------------------------------------------- */
+
+static gboolean
+is_placed (const XirValue *v)
+{
+  return v->mtype.kind == XIR_MEM_ETM || v->mtype.kind == XIR_MEM_OCM;
+}
+
+/* A concat's inputs live inside its output: a placed value whose bytes lie inside another
+ * placed value of the same memory that lives at the same time is held by the largest such. */
+static void
+find_aliases (Zg330Backend *self)
+{
+  g_autoptr (GPtrArray) placed = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; i < self->hardops->len; i++)
+    {
+      XirOp *op = g_ptr_array_index (self->hardops, i);
+      for (guint side = 0; side < 2; side++)
+        {
+          GPtrArray *list = side == 0 ? op->inputs : op->outputs;
+          for (guint k = 0; k < list->len; k++)
+            {
+              XirValue *v = g_ptr_array_index (list, k);
+              if (is_placed (v) && g_hash_table_add (seen, &v->v_id))
+                g_ptr_array_add (placed, v);
+            }
+        }
+    }
+  self->alias = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint a = 0; a < placed->len; a++)
+    {
+      XirValue *v = g_ptr_array_index (placed, a), *best = NULL;
+      for (guint b = 0; b < placed->len; b++)
+        {
+          XirValue *h = g_ptr_array_index (placed, b);
+          if (h == v || h->mtype.kind != v->mtype.kind || h->mtype.addr > v->mtype.addr
+              || h->mtype.addr + h->storage_bytes < v->mtype.addr + v->storage_bytes
+              || h->first_use > v->last_use || v->first_use > h->last_use)
+            continue;
+          /* the largest holder; of equal ones, the lowest v_id (a twin holds the other) */
+          if (h->storage_bytes == v->storage_bytes && h->v_id > v->v_id)
+            continue;
+          if (best == NULL || h->storage_bytes > best->storage_bytes
+              || (h->storage_bytes == best->storage_bytes && h->v_id < best->v_id))
+            best = h;
+        }
+      if (best != NULL)
+        g_hash_table_insert (self->alias, &v->v_id, best);
+    }
+}
+
+static const char *const fixed_segment_tag[ZW_N_SEGMENTS] = {
+  [ZW_SEGMENT_WEIGHT] = "params_segment", [ZW_SEGMENT_INSTR] = "instr_segment", [ZW_SEGMENT_FTMP] = "ftmp_segment",
+  [ZW_SEGMENT_INPUT] = "input_segment", [ZW_SEGMENT_OUTPUT] = "output_segment",
+};
+
+/* The compiler's placement: every segment where the network's tags put it, every value at
+ * its @etm/@ocm address (checked to lie inside its segment or OCM), weights and
+ * instructions at their addresses. */
+static gboolean
+place_from_compiler (Zg330Backend *self, GError **error)
+{
+  const cJSON *tags = xir_network_get_tags (self->net);
+  const char *path = xir_network_get_path (self->net);
+  guint64 seg_end[ZW_N_SEGMENTS];
+
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    {
+      g_autofree char *akey = g_strdup_printf ("%s_addr", fixed_segment_tag[t]);
+      g_autofree char *skey = g_strdup_printf ("%s_bytesize", fixed_segment_tag[t]);
+      gint64 addr = 0, size = 0;
+      const char *bad = NULL;
+      ZwNumStatus st;
+
+      if ((st = zw_json_int64 (cJSON_GetObjectItem (tags, akey), 0, G_MAXUINT32, &addr)) != ZW_NUM_OK)
+        bad = akey;
+      else if ((st = zw_json_int64 (cJSON_GetObjectItem (tags, skey), 0, G_MAXUINT32, &size)) != ZW_NUM_OK)
+        bad = skey;
+      if (bad != NULL)
+        {
+          g_autofree char *why = zw_num_status_describe (st, cJSON_GetObjectItem (tags, bad), 0, G_MAXUINT32);
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                       "%s: tags.%s: %s (the %s deploys the compiler's placement, which the tags state)", path, bad,
+                       why, XRT_BACKEND_GET_CLASS (self)->name);
+          return FALSE;
+        }
+      self->fixed_seg_addr[t] = (guint64) addr;
+      self->seg_size[t] = (guint64) size;
+      seg_end[t] = (guint64) addr + (guint64) size;
+    }
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      BChunk *c = &g_array_index (self->chunks, BChunk, i);
+      const XirValue *h = g_ptr_array_index (c->values, 0);
+
+      h = placed_holder (self, h);
+      if (!is_placed (h))
+        {
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                       "%s: v_id %" G_GINT64_FORMAT ": mtype: the %s needs the compiler's @etm(addr) or @ocm(addr) for "
+                       "every value of its hardops", path, h->v_id, XRT_BACKEND_GET_CLASS (self)->name);
+          return FALSE;
+        }
+      c->eligible = FALSE;
+      if (h->mtype.kind == XIR_MEM_OCM)
+        {
+          c->in_ocm = TRUE;
+          c->ocm_addr = h->mtype.addr;
+          continue;
+        }
+      if (h->mtype.addr < self->fixed_seg_addr[c->segment] || h->mtype.addr + c->size > seg_end[c->segment])
+        {
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                       "%s: v_id %" G_GINT64_FORMAT ": mtype @etm(%" G_GUINT64_FORMAT "), %" G_GUINT64_FORMAT
+                       " bytes, lies outside the %s segment [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") of the tags",
+                       path, h->v_id, h->mtype.addr, c->size, zw_segment_type_to_string (c->segment),
+                       self->fixed_seg_addr[c->segment], seg_end[c->segment]);
+          return FALSE;
+        }
+      c->fixed = TRUE;
+      c->seg_offset = h->mtype.addr - self->fixed_seg_addr[c->segment];
+    }
+  {
+    /* what the compiler's FTMP holds, for the report: the sum of its chunks and the most
+     * bytes live at once (the liveness lower bound any placement needs) */
+    guint last = 0;
+    self->ftmp_sum = self->ftmp_lower_bound = 0;
+    for (guint i = 0; i < self->chunks->len; i++)
+      {
+        BChunk *c = &g_array_index (self->chunks, BChunk, i);
+        if (c->fixed && c->segment == ZW_SEGMENT_FTMP)
+          {
+            self->ftmp_sum += c->size;
+            last = MAX (last, (guint) MAX (c->last, 0));
+          }
+      }
+    for (guint t = 0; t <= last; t++)
+      {
+        guint64 live = 0;
+        for (guint i = 0; i < self->chunks->len; i++)
+          {
+            BChunk *c = &g_array_index (self->chunks, BChunk, i);
+            if (c->fixed && c->segment == ZW_SEGMENT_FTMP && c->first <= (gint) t && (gint) t <= c->last)
+              live += c->size;
+          }
+        self->ftmp_lower_bound = MAX (self->ftmp_lower_bound, live);
+      }
+  }
+  for (guint i = 0; i < self->hardops->len; i++)
+    {
+      XirOp *op = g_ptr_array_index (self->hardops, i);
+      for (guint side = 0; side < 2; side++)
+        {
+          GPtrArray *list = side == 0 ? op->params : op->instr;
+          ZwSegmentType t = side == 0 ? ZW_SEGMENT_WEIGHT : ZW_SEGMENT_INSTR;
+          for (guint k = 0; k < list->len; k++)
+            {
+              XirValue *p = g_ptr_array_index (list, k);
+              if (p->mtype.kind != XIR_MEM_ETM || p->mtype.addr < self->fixed_seg_addr[t]
+                  || p->mtype.addr + p->storage_bytes > seg_end[t])
+                {
+                  g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                               "%s: op %" G_GINT64_FORMAT ": %s v_id %" G_GINT64_FORMAT ": mtype: %s is not inside the "
+                               "%s segment of the tags", path, op->op_id, side == 0 ? "params" : "instr", p->v_id,
+                               p->mtype.kind == XIR_MEM_ETM ? "its @etm address" : "not an @etm address",
+                               zw_segment_type_to_string (t));
+                  return FALSE;
+                }
+            }
+          if (list->len > 0)
+            {
+              guint64 off = ((XirValue *) g_ptr_array_index (list, 0))->mtype.addr - self->fixed_seg_addr[t];
+              if (side == 0)
+                self->weight_offset[i] = off;
+              else
+                self->instr_offset[i] = off;
+            }
+        }
+    }
+  return TRUE;
 }
 
 /* Backend.init(view, device): the hardops of @view this chip takes, their chunks and the
@@ -367,6 +582,11 @@ backend_init (XrtBackend *backend, XirNetworkView *view, XrtDevice *device, GErr
   self->view = xir_network_view_ref (view);
   self->net = xir_network_ref (xir_network_view_get_network (view));
   self->device = xrt_device_ref (device);
+  /* the chip's defaults (here, not in the instance init, where a subclass's class is not
+   * yet the instance's) */
+  self->merge_hardop = klass->default_merge_hardop;
+  self->etm_optimize = klass->default_etm_optimize;
+  self->ocm_requested = self->ocm_chosen = klass->has_ocm_options ? ZW_OCM_BEST_SCORE : ZW_OCM_NONE;
   by_chunk_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   for (guint i = 0; i < xir_network_view_get_n_ops (view); i++)
@@ -385,6 +605,8 @@ backend_init (XrtBackend *backend, XirNetworkView *view, XrtDevice *device, GErr
                    klass->target);
       return FALSE;
     }
+  if (klass->compiler_placed)
+    find_aliases (self);
   self->descs = g_new0 (Zg330HardopDesc, self->hardops->len);
   self->weight_offset = g_new0 (guint64, self->hardops->len);
   self->instr_offset = g_new0 (guint64, self->hardops->len);
@@ -443,6 +665,8 @@ backend_init (XrtBackend *backend, XirNetworkView *view, XrtDevice *device, GErr
     self->seg_size[ZW_SEGMENT_INPUT] = in_off;
     self->seg_size[ZW_SEGMENT_OUTPUT] = out_off;
   }
+  if (klass->compiler_placed && !place_from_compiler (self, error))
+    return FALSE;
   return TRUE;
 }
 
@@ -507,6 +731,7 @@ zg330_backend_finalize (GObject *object)
   g_clear_pointer (&self->chunks, g_array_unref);
   g_clear_pointer (&self->launches, g_array_unref);
   g_hash_table_unref (self->user_connect);
+  g_clear_pointer (&self->alias, g_hash_table_unref);
   g_hash_table_unref (self->chunk_of);
   g_hash_table_unref (self->hardop_index);
   g_ptr_array_unref (self->hardops);
@@ -605,6 +830,14 @@ zg330_backend_set_options (Zg330Backend *self, gboolean merge_hardop, gboolean e
 {
   if (!before_apply (self, "setting options", error) || !zg330_backend_ocm_optimize (self, ocm, error))
     return FALSE;
+  if (ZG330_BACKEND_GET_CLASS (self)->compiler_placed && (merge_hardop || etm_optimize))
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: the %s cannot %s: its compiler placed every value (one launch per hardop, the compiler's ETM "
+                   "reuse)", xir_network_get_name (self->net), XRT_BACKEND_GET_CLASS (self)->name,
+                   merge_hardop ? "merge hardops" : "optimize ETM");
+      return FALSE;
+    }
   self->merge_hardop = merge_hardop;
   self->etm_optimize = etm_optimize;
   return TRUE;
@@ -962,7 +1195,14 @@ zg330_backend_get_logic_segment_size (Zg330Backend *self, ZwSegmentType type, GE
 {
   /* FTMP depends on the options: plan with them as they are now (launches too, so that a
    * report of the plan shows them). */
-  if (type == ZW_SEGMENT_FTMP && !self->applied)
+  if (type == ZW_SEGMENT_FTMP && !self->applied && ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+    {
+      plan_launches (self);   /* the placement is the compiler's: nothing else to plan */
+      self->ocm_chosen = ZW_OCM_NONE;
+      g_free (self->etm_method);
+      self->etm_method = g_strdup ("compiler-placed");
+    }
+  else if (type == ZW_SEGMENT_FTMP && !self->applied)
     {
       plan_launches (self);
       if (!plan_ocm (self, error) || !plan_ftmp (self, error))
@@ -984,7 +1224,7 @@ static gboolean
 value_place (Zg330Backend *self, const XirValue *v, Zg330Place *place)
 {
   BChunk *c = chunk_for_value (self, v);
-  guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+  guint64 off = value_offset (self, v);
 
   if (c == NULL)
     return FALSE;
@@ -997,6 +1237,11 @@ value_place (Zg330Backend *self, const XirValue *v, Zg330Place *place)
     {
       place->region = region (self, "ETM");
       place->addr = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_FTMP]) + c->seg_offset + off;
+    }
+  else if (c->fixed)
+    {
+      place->region = region (self, "ETM");
+      place->addr = xrt_mem_chunk_get_addr (self->phy[c->segment]) + c->seg_offset + off;
     }
   else if (c->io_caller != NULL)
     {
@@ -1139,6 +1384,8 @@ segment_image (Zg330Backend *self, ZwSegmentType type)
         {
           XirValue *p = g_ptr_array_index (list, k);
           const guint8 *data = xir_network_get_params_data (self->net, p);
+          if (ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+            off = p->mtype.addr - self->fixed_seg_addr[type];   /* checked inside the segment at init */
           if (data != NULL && p->storage_bytes > 0)
             memcpy (img + off, data, p->storage_bytes);
           off += p->storage_bytes;
@@ -1159,7 +1406,10 @@ segment_chunk (Zg330Backend *self, ZwSegmentType type, guint64 size, GError **er
         return NULL;
       return xrt_mem_chunk_ref (self->user_segment[type]);
     }
-  chunk = xrt_mem_region_malloc (region (self, "ETM"), MAX (size, SEGMENT_ALIGN), TRUE, SEGMENT_ALIGN, error);
+  if (ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+    chunk = xrt_mem_region_malloc_at (region (self, "ETM"), self->fixed_seg_addr[type], MAX (size, 1), TRUE, error);
+  else
+    chunk = xrt_mem_region_malloc (region (self, "ETM"), MAX (size, SEGMENT_ALIGN), TRUE, SEGMENT_ALIGN, error);
   if (chunk == NULL)
     g_prefix_error (error, "%s segment of %s (%" G_GUINT64_FORMAT " bytes): ", zw_segment_type_to_string (type),
                     xir_network_get_name (self->net), size);
@@ -1178,7 +1428,7 @@ connection_home (Zg330Backend *self, BChunk *c)
     {
       XirValue *v = g_ptr_array_index (c->values, k);
       Connection *cn = g_hash_table_lookup (self->user_connect, &v->v_id);
-      guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+      guint64 off = value_offset (self, v);
       if (cn != NULL && home == NULL && off == 0 && xrt_mem_chunk_get_size (cn->chunk) >= c->size)
         home = cn->chunk;
     }
@@ -1186,7 +1436,7 @@ connection_home (Zg330Backend *self, BChunk *c)
     {
       XirValue *v = g_ptr_array_index (c->values, k);
       Connection *cn = g_hash_table_lookup (self->user_connect, &v->v_id);
-      guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+      guint64 off = value_offset (self, v);
       if (cn != NULL)
         cn->staged = !(cn->chunk == home && off == 0);
     }
@@ -1332,6 +1582,9 @@ deploy (Zg330Backend *self, GError **error)
   self->phy[ZW_SEGMENT_FTMP] = segment_chunk (self, ZW_SEGMENT_FTMP, self->seg_size[ZW_SEGMENT_FTMP], error);
   if (self->phy[ZW_SEGMENT_FTMP] == NULL)
     return FALSE;
+  for (guint t = ZW_SEGMENT_INPUT; ZG330_BACKEND_GET_CLASS (self)->compiler_placed && t <= ZW_SEGMENT_OUTPUT; t++)
+    if (self->seg_size[t] > 0 && (self->phy[t] = segment_chunk (self, t, self->seg_size[t], error)) == NULL)
+      return FALSE;
   for (guint i = 0; i < self->chunks->len; i++)
     {
       BChunk *c = &g_array_index (self->chunks, BChunk, i);
@@ -1339,7 +1592,7 @@ deploy (Zg330Backend *self, GError **error)
 
       if (c->in_ocm)
         ocm_arena = MAX (ocm_arena, c->ocm_addr + c->size);
-      if (c->segment == ZW_SEGMENT_FTMP)
+      if (c->segment == ZW_SEGMENT_FTMP || c->fixed || c->in_ocm)
         continue;
       user = connection_home (self, c);
       if (user != NULL)
@@ -1401,17 +1654,28 @@ gboolean
 zg330_backend_apply (Zg330Backend *self, GError **error)
 {
   CHECK_ARG (self != NULL, "backend", FALSE);
-  if (ZG330_BACKEND_GET_CLASS (self)->compiler_placement != NULL)
-    {
-      /* the compiler placed every value: deploy its placement, checked like any recorded plan */
-      g_autoptr (ZwDeployReport) placement = NULL;
-      if (!check_can_apply (self, error))
-        return FALSE;
-      placement = ZG330_BACKEND_GET_CLASS (self)->compiler_placement (self, error);
-      return placement != NULL && zg330_backend_apply_with_plan (self, placement, error);
-    }
   if (!check_can_apply (self, error))
     return FALSE;
+  if (ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+    {
+      /* the compiler placed every value (place_from_compiler at init): launches, then the
+       * segments at the tags' addresses, checked like any recorded plan before deploying */
+      g_autoptr (ZwDeployReport) placement = NULL;
+      GError *local = NULL;
+      plan_launches (self);
+      self->ocm_chosen = ZW_OCM_NONE;
+      g_free (self->etm_method);
+      self->etm_method = g_strdup ("compiler-placed");
+      placement = zg330_backend_get_report (self);
+      if (!zw_deploy_report_check (placement, NULL, &local))
+        {
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "%s: the compiler's placement fails the "
+                       "checker: %s", xir_network_get_path (self->net), local->message);
+          g_error_free (local);
+          return FALSE;
+        }
+      return deploy (self, error);
+    }
   plan_launches (self);
   if (!plan_ocm (self, error))
     return FALSE;
@@ -1429,6 +1693,24 @@ zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, G
   CHECK_ARG (plan != NULL, "plan", FALSE);
   if (!check_can_apply (self, error))
     return FALSE;
+  if (ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+    {
+      /* nothing to restore but the compiler's own placement: the plan must state it */
+      g_autoptr (ZwDeployReport) own = zg330_backend_get_report (self);
+      for (guint i = 0; i < own->values->len; i++)
+        {
+          const ZwValueInfo *a = &g_array_index (own->values, ZwValueInfo, i);
+          const ZwValueInfo *b = zw_deploy_report_find_value (plan, a->v_id);
+          if (b == NULL || b->logic_addr != a->logic_addr || b->is_ocm != a->is_ocm)
+            {
+              g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
+                           "the plan puts v_id %" G_GINT64_FORMAT " elsewhere than the compiler of %s did", a->v_id,
+                           xir_network_get_path (self->net));
+              return FALSE;
+            }
+        }
+      return zg330_backend_apply (self, error);
+    }
   /* a recorded plan (a snapshot, a deploy report from disk) passes the independent checker
    * before a byte of it reaches the board */
   {
@@ -1771,7 +2053,7 @@ zg330_backend_bind_output (Zg330Backend *self, gint64 v_id, XrtMemChunk *chunk, 
   /* only a chunk that holds this value alone: the caller's bytes around the tensor are
    * never written, and nothing else of the plan moves */
   if (!self->applied || c == NULL || c->segment != ZW_SEGMENT_OUTPUT || c->in_ocm || c->values->len != 1
-      || (v->mtype.kind == XIR_MEM_CHUNK && v->mtype.offset != 0) || chunk == NULL
+      || value_offset (self, v) != 0 || chunk == NULL
       || xrt_mem_chunk_get_region (chunk) != region (self, "ETM")
       || offset + v->storage_bytes > xrt_mem_chunk_get_size (chunk))
     return FALSE;
@@ -1812,16 +2094,16 @@ dtype_text (const XirValue *v)
 }
 
 static const XirValue *
-container_of (const BChunk *c, const XirValue *v)
+container_of (Zg330Backend *self, const BChunk *c, const XirValue *v)
 {
   const XirValue *best = v;
-  guint64 voff = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+  guint64 voff = value_offset (self, v);
 
   for (guint k = 0; k < c->values->len; k++)
     {
       const XirValue *o = g_ptr_array_index (c->values, k);
-      guint64 ooff = o->mtype.kind == XIR_MEM_CHUNK ? o->mtype.offset : 0;
-      guint64 boff = best->mtype.kind == XIR_MEM_CHUNK ? best->mtype.offset : 0;
+      guint64 ooff = value_offset (self, o);
+      guint64 boff = value_offset (self, best);
       if (o != v && ooff <= voff && ooff + o->storage_bytes >= voff + v->storage_bytes
           && (o->storage_bytes > best->storage_bytes || (o->storage_bytes == best->storage_bytes && ooff < boff && best == v)))
         best = o;
@@ -1845,10 +2127,6 @@ zg330_backend_get_report (Zg330Backend *self)
   ZwDeployReport *r;
   const Zg330Profile *profile;
 
-  /* before apply, a chip whose compiler placed everything already has its whole plan */
-  if (!self->applied && ZG330_BACKEND_GET_CLASS (self)->compiler_placement != NULL
-      && (r = ZG330_BACKEND_GET_CLASS (self)->compiler_placement (self, NULL)) != NULL)
-    return r;
   r = zw_deploy_report_new ();
   profile = zg330_sim_get_profile (self->device);
   guint64 seg_base[ZW_N_SEGMENTS];
@@ -1871,6 +2149,8 @@ zg330_backend_get_report (Zg330Backend *self)
 
   for (guint t = 0; t < ZW_N_SEGMENTS; t++)
     {
+      if (ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+        base = self->fixed_seg_addr[t];   /* the compiler's layout: logic = physical */
       seg_base[t] = base;
       r->segments[t].logic_addr = base;
       r->segments[t].byte_size = self->seg_size[t];
@@ -1923,7 +2203,7 @@ zg330_backend_get_report (Zg330Backend *self)
       info.kind = g_strdup (op->kind == XIR_OP_HARDOP || op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT
                                 ? xir_op_kind_to_string (op->kind) : op->type_key);
       info.op_class = g_strdup (op->hard_class ? op->hard_class : info.kind);
-      info.backend = g_strdup (mine ? "ZG330" : "Host");
+      info.backend = g_strdup (mine ? XRT_BACKEND_GET_CLASS (self)->short_name : "Host");
       info.layer_count = op->layer_count;
       info.launch = mine ? (gint) GPOINTER_TO_UINT (g_hash_table_lookup (launch_of, &op->op_id)) - 1 : -1;
       g_array_append_val (r->ops, info);
@@ -2005,9 +2285,9 @@ zg330_backend_get_report (Zg330Backend *self)
       for (guint k = 0; k < c->values->len; k++)
         {
           XirValue *v = g_ptr_array_index (c->values, k);
-          const XirValue *real = container_of (c, v);
+          const XirValue *real = container_of (self, c, v);
           ZwValueInfo vi;
-          guint64 off = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+          guint64 off = value_offset (self, v);
           Zg330Place place;
 
           zw_value_info_init (&vi);
@@ -2020,7 +2300,7 @@ zg330_backend_get_report (Zg330Backend *self)
             for (guint u = 0; u < c->values->len; u++)
               {
                 XirValue *o = g_ptr_array_index (c->values, u);
-                if (o != v && container_of (c, o) == v)
+                if (o != v && container_of (self, c, o) == v)
                   g_array_append_val (vi.real_to, o->v_id);
               }
           vi.is_ocm = c->in_ocm;
@@ -2060,8 +2340,8 @@ zg330_backend_get_report (Zg330Backend *self)
         ci.user_addr = xrt_mem_chunk_get_addr (cn->chunk);
         ci.user_size = xrt_mem_chunk_get_size (cn->chunk);
         ci.byte_size = v->storage_bytes;
-        ci.chunk = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.chunk_id : -1;
-        ci.chunk_offset = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.offset : 0;
+        ci.chunk = v->mtype.kind == XIR_MEM_CHUNK ? v->mtype.chunk_id : -1;   /* the compiler's id */
+        ci.chunk_offset = value_offset (self, v);
         if (self->applied && value_place (self, v, &home))
           ci.home_addr = home.addr;
         g_array_append_val (r->connections, ci);

@@ -61,9 +61,9 @@ typedef struct _Zg330BackendClass Zg330BackendClass;
  * @has_ocm_options: ocmOptimize is available (else asking for one is an error).
  * @outputs_at_user_addresses: forward(inputs, outputs) may write outputs in place.
  * @ocm_read_back: the host can read OCM back (dumps, stepTo of OCM-resident values).
- * @compiler_placement: for a chip whose compiler placed every value itself, the deploy
- *   plan that states that placement; apply deploys it (after the independent checker)
- *   instead of planning. NULL: the runtime plans (ZG330).
+ * @compiler_placed: the chip's compiler placed every value itself (@etm(addr), @ocm(addr),
+ *   segments in the network's tags): apply deploys that placement (after the independent
+ *   checker) instead of planning. FALSE: the runtime plans (ZG330).
  */
 struct _Zg330BackendClass {
   XrtBackendClass parent_class;
@@ -75,7 +75,7 @@ struct _Zg330BackendClass {
   gboolean has_ocm_options;
   gboolean outputs_at_user_addresses;
   gboolean ocm_read_back;
-  ZwDeployReport *(*compiler_placement) (Zg330Backend *self, GError **error);
+  gboolean compiler_placed;
   gpointer padding[8];
 };
 

@@ -1,0 +1,138 @@
+/* test-layers.c — the layers of DESIGN.md §2 hold in the sources: each folder includes only
+ * the folders below it. Above all, runtime/xrt/ names no concrete backend or device (they
+ * plug in through the Backend interface and URL schemes), the runtime never includes GTK,
+ * and the viewers read report models, never a backend or a device.
+ *
+ * Reads every .c and .h under the source tree's runtime/, viewers/ and app/ and checks each
+ * #include "…" against the rules below; a failure names the file, the line and the rule. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+typedef struct {
+  const char *folder;            /* relative to the source root */
+  const char *const *forbidden;  /* include prefixes it may not use */
+  const char *why;
+} Rule;
+
+static const char *const below_xir[] = { "xrt/", "backends/", "devices/", "tools/", "report/", "gtk/", NULL };
+static const char *const below_report[] = { "xrt/", "backends/", "devices/", "tools/", "gtk/", NULL };
+static const char *const xrt_forbidden[] = { "backends/", "devices/", "tools/", "gtk/", NULL };
+static const char *const devices_forbidden[] = { "backends/", "tools/", "gtk/", NULL };
+static const char *const backends_forbidden[] = { "tools/", "gtk/", NULL };
+static const char *const tools_forbidden[] = { "gtk/", NULL };
+static const char *const viewers_forbidden[] = { "backends/", "devices/", "xrt/", "tools/", NULL };
+
+static const Rule rules[] = {
+  { "runtime/base", below_xir, "base/ is the bottom layer" },
+  { "runtime/xir", below_xir, "xir/ depends on base/ only" },
+  { "runtime/report", below_report, "report models depend on xir/ and base/ only" },
+  { "runtime/xrt", xrt_forbidden, "xrt/ names no concrete backend or device: they plug in through the Backend "
+                                  "interface (xrt-backend.h) and URL schemes (xrt_device_register_kind)" },
+  { "runtime/devices", devices_forbidden, "devices sit below the backends" },
+  { "runtime/backends", backends_forbidden, "backends sit below the tools" },
+  { "runtime/tools", tools_forbidden, "the runtime never includes GTK" },
+  { "viewers", viewers_forbidden, "viewers read report models, never backend internals" },
+};
+
+static char *
+source_root (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", NULL);
+}
+
+static void
+collect (const char *dir, GPtrArray *out)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        collect (path, out);
+      else if (g_str_has_suffix (name, ".c") || g_str_has_suffix (name, ".h"))
+        g_ptr_array_add (out, g_steal_pointer (&path));
+    }
+}
+
+/* The violations of @rule in @path, one line each. */
+static void
+check_file (const Rule *rule, const char *path, GString *bad)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      const char *q;
+      while (*l == ' ' || *l == '\t')
+        l++;
+      if (!g_str_has_prefix (l, "#include"))
+        continue;
+      q = l + strlen ("#include");
+      while (*q == ' ')
+        q++;
+      if (*q != '"' && *q != '<')
+        continue;
+      q++;
+      for (guint k = 0; rule->forbidden[k] != NULL; k++)
+        if (g_str_has_prefix (q, rule->forbidden[k]))
+          g_string_append_printf (bad, "%s:%u: %s — %s\n", path, i + 1, lines[i], rule->why);
+    }
+}
+
+static void
+test_layers (void)
+{
+  g_autofree char *root = source_root ();
+  g_autoptr (GString) bad = g_string_new (NULL);
+  guint checked = 0;
+
+  for (guint r = 0; r < G_N_ELEMENTS (rules); r++)
+    {
+      g_autofree char *dir = g_build_filename (root, rules[r].folder, NULL);
+      g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      collect (dir, files);
+      g_assert_cmpuint (files->len, >, 0);
+      for (guint i = 0; i < files->len; i++)
+        check_file (&rules[r], g_ptr_array_index (files, i), bad);
+      checked += files->len;
+    }
+  g_test_message ("%u files checked", checked);
+  if (bad->len > 0)
+    g_error ("includes that run back up the layers:\n%s", bad->str);
+}
+
+/* The rule catches what it is meant to: a file under xrt/ that includes a backend. */
+static void
+test_rule_bites (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-layers-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "xrt-bad.c", NULL);
+  g_autoptr (GString) bad = g_string_new (NULL);
+
+  g_assert_true (g_file_set_contents (path, "#include \"xrt/xrt-session.h\"\n  #include \"backends/zg330/zg330-backend.h\"\n"
+                                            "#include <devices/zg330-sim.h>\n", -1, NULL));
+  check_file (&rules[3], path, bad);
+  g_assert_nonnull (strstr (bad->str, ":2:"));
+  g_assert_nonnull (strstr (bad->str, ":3:"));
+  g_assert_null (strstr (bad->str, ":1:"));
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/layers/includes-point-down", test_layers);
+  g_test_add_func ("/layers/rule-bites", test_rule_bites);
+  return g_test_run ();
+}
