@@ -4,7 +4,6 @@
 
 #include <math.h>
 
-G_DEFINE_BOXED_TYPE (ZwDeployReport, zw_deploy_report_boxed, zw_deploy_report_ref, zw_deploy_report_unref)
 
 struct _ZwSelection
 {

@@ -20,9 +20,7 @@
 
 G_BEGIN_DECLS
 
-/* ZwDeployReport as a boxed type (ref/unref), so it can be a GObject property. */
-#define ZW_TYPE_DEPLOY_REPORT (zw_deploy_report_boxed_get_type ())
-GType zw_deploy_report_boxed_get_type (void) G_GNUC_CONST;
+/* ZwDeployReport is a boxed type of the runtime (ZW_TYPE_DEPLOY_REPORT), a GObject property here. */
 
 #define ZW_TYPE_SELECTION (zw_selection_get_type ())
 G_DECLARE_FINAL_TYPE (ZwSelection, zw_selection, ZW, SELECTION, GObject)

@@ -904,3 +904,5 @@ zw_deploy_report_load (const char *path, GError **error)
   cJSON_Delete (root);
   return r;
 }
+
+G_DEFINE_BOXED_TYPE (ZwDeployReport, zw_deploy_report, (GBoxedCopyFunc) zw_deploy_report_ref, (GBoxedFreeFunc) zw_deploy_report_unref)

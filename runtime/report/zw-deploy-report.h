@@ -36,6 +36,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib-object.h>
 #include <cjson/cJSON.h>
 
 G_BEGIN_DECLS
@@ -217,6 +218,9 @@ ZwDeployReport *zw_deploy_report_new (void);
 ZwDeployReport *zw_deploy_report_ref (ZwDeployReport *report);
 void zw_deploy_report_unref (ZwDeployReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDeployReport, zw_deploy_report_unref)
+/* The GBoxed type of ZwDeployReport (for the language bindings). */
+#define ZW_TYPE_DEPLOY_REPORT (zw_deploy_report_get_type ())
+GType zw_deploy_report_get_type (void);
 
 /* Initialises the GArrays of an element before appending it. */
 void zw_value_info_init (ZwValueInfo *v);

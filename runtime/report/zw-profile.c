@@ -1852,3 +1852,5 @@ zw_profile_load (const char *path, GPtrArray *warnings, ZwProfileFormat *format_
     }
   return prof;
 }
+
+G_DEFINE_BOXED_TYPE (ZwProfile, zw_profile, (GBoxedCopyFunc) zw_profile_copy, (GBoxedFreeFunc) zw_profile_free)

@@ -82,6 +82,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -175,6 +176,9 @@ typedef struct {
 ZwProfile *zw_profile_new (const char *network);
 void zw_profile_free (ZwProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfile, zw_profile_free)
+/* The GBoxed type of ZwProfile (for the language bindings). */
+#define ZW_TYPE_PROFILE (zw_profile_get_type ())
+GType zw_profile_get_type (void);
 
 /* zw_profile_add_row:
  * Appends a row (copies the strings; other_ms as given, the vendor's total - hard

@@ -501,7 +501,7 @@ xir_parse_norm_ratios (const char *text, gint *axis, float **ratios, guint *n_ra
 
 /* ---- values ------------------------------------------------------------- */
 
-static void
+void
 xir_value_free (XirValue *v)
 {
   if (v == NULL)
@@ -522,6 +522,193 @@ xir_value_free (XirValue *v)
     g_array_unref (v->consumers);
   g_free (v);
 }
+
+/* ---- standalone values ----------------------------------------------------- */
+
+static void
+element_copy (XirElementType *dst, const XirElementType *src)
+{
+  *dst = *src;
+  dst->scales = src->n_scales ? g_memdup2 (src->scales, sizeof (float) * src->n_scales) : NULL;
+  dst->scale_mantissas = src->n_scales && src->scale_mantissas
+                           ? g_memdup2 (src->scale_mantissas, sizeof (gint32) * src->n_scales) : NULL;
+  dst->scale_exponents = src->n_scales && src->scale_exponents
+                           ? g_memdup2 (src->scale_exponents, sizeof (gint32) * src->n_scales) : NULL;
+  dst->zero_points = src->n_zero_points ? g_memdup2 (src->zero_points, sizeof (gint64) * src->n_zero_points) : NULL;
+  dst->norm_ratios = src->n_norm_ratios ? g_memdup2 (src->norm_ratios, sizeof (float) * src->n_norm_ratios) : NULL;
+  dst->calib_min = src->n_calibrated && src->calib_min ? g_memdup2 (src->calib_min, sizeof (double) * src->n_calibrated) : NULL;
+  dst->calib_max = src->n_calibrated && src->calib_max ? g_memdup2 (src->calib_max, sizeof (double) * src->n_calibrated) : NULL;
+  dst->calib_sat = src->n_calibrated && src->calib_sat ? g_memdup2 (src->calib_sat, sizeof (double) * src->n_calibrated) : NULL;
+  if (dst->n_zero_points == 0)
+    dst->zero_points = NULL;
+}
+
+XirValue *
+xir_value_copy (const XirValue *value)
+{
+  XirValue *v;
+
+  g_return_val_if_fail (value != NULL, NULL);
+  v = g_new0 (XirValue, 1);
+  v->v_id = value->v_id;
+  v->name = g_strdup (value->name);
+  v->is_params = value->is_params;
+  v->param_index = -1;
+  v->allow_no_data = value->allow_no_data;
+  element_copy (&v->element, &value->element);
+  v->layout = value->layout;
+  v->rank = value->rank;
+  v->shape = g_new0 (gint64, MAX (value->rank, 1));
+  if (value->rank > 0)
+    memcpy (v->shape, value->shape, sizeof (gint64) * value->rank);
+  v->n_merged_distrs = value->merged_distrs ? value->n_merged_distrs : 0;
+  v->merged_distrs = value->merged_distrs ? g_strdupv (value->merged_distrs) : g_new0 (char *, 1);
+  v->mtype = value->mtype;
+  v->n_elements = value->n_elements;
+  v->storage_bytes = value->storage_bytes;
+  v->tags = value->tags ? cJSON_Duplicate (value->tags, TRUE) : cJSON_CreateObject ();
+  v->producer = -1;
+  v->consumers = g_array_new (FALSE, FALSE, sizeof (guint));
+  v->first_use = -1;
+  v->last_use = -1;
+  return v;
+}
+
+XirValue *
+xir_value_new (const XirElementType *element, const char *layout, const gint64 *shape, guint rank, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *wrapped = NULL;
+  XirValue *v;
+  XirLayout lay;
+  guint64 n_elements = 0, bits = 0;
+
+  if (element == NULL || (shape == NULL && rank > 0))
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, "standalone value: %s is NULL",
+                   element == NULL ? "element" : "shape");
+      return NULL;
+    }
+  if (element->storage.bits == 0 || element->storage.bits > 64)
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE, "standalone value: storage has %u bits (1 to 64)",
+                   element->storage.bits);
+      return NULL;
+    }
+  if (rank > XIR_LAYOUT_MAX_AXES)
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_RANGE, "standalone value: shape has %u dimensions (at most %d)", rank,
+                   XIR_LAYOUT_MAX_AXES);
+      return NULL;
+    }
+  for (guint i = 0; i < rank; i++)
+    if (shape[i] < 0 || shape[i] > G_GINT64_CONSTANT (4294967296))
+      {
+        g_set_error (error, XIR_ERROR, XIR_ERROR_RANGE,
+                     "standalone value: shape[%u] is %" G_GINT64_FORMAT ", must be in [0, 2^32]", i, shape[i]);
+        return NULL;
+      }
+  if (!zw_shape_elements (shape, rank, (guint64) 1 << 40, &n_elements)
+      || !zw_u64_mul (n_elements, element->storage.bits, &bits) || (bits + 7) / 8 > XIR_MAX_VALUE_BYTES)
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_RANGE,
+                   "standalone value: shape needs more than the 4 GiB a ZG330 can address");
+      return NULL;
+    }
+  if (layout == NULL)
+    layout = "*";
+  if (!g_str_has_prefix (layout, "@layout("))
+    layout = wrapped = g_strdup_printf ("@layout(%s)", layout);
+  if (!xir_parse_layout (layout, &lay, &local))
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE, "standalone value: layout: %s", local->message);
+      return NULL;
+    }
+  if (!lay.any_rank && lay.n_axes != rank)
+    {
+      g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE, "standalone value: layout \"%s\" has %u axes but shape has %u",
+                   lay.text, lay.n_axes, rank);
+      return NULL;
+    }
+  for (guint i = 0; !lay.any_rank && i < rank; i++)
+    if (lay.block[i] != 0 && (guint64) shape[i] != lay.block[i])
+      {
+        g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+                     "standalone value: layout \"%s\" axis '%c' is a block of %u but shape[%u] is %" G_GINT64_FORMAT,
+                     lay.text, lay.axes[i], lay.block[i], i, shape[i]);
+        return NULL;
+      }
+  if (element->kind == XIR_ELEMENT_QUANTIZED || element->kind == XIR_ELEMENT_NORMALIZED_QUANTIZED)
+    {
+      if (element->n_scales == 0 || element->scales == NULL)
+        {
+          g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE, "standalone value: a %s needs scales",
+                       xir_element_kind_to_string (element->kind));
+          return NULL;
+        }
+      for (guint i = 0; i < element->n_scales; i++)
+        if (!isfinite (element->scales[i]) || element->scales[i] == 0.0f)
+          {
+            g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE, "standalone value: scales[%u] is %g (finite, not 0)", i,
+                         (double) element->scales[i]);
+            return NULL;
+          }
+      if ((element->scale_mantissas == NULL) != (element->scale_exponents == NULL))
+        {
+          g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+                       "standalone value: exponent scales need both mantissas and exponents");
+          return NULL;
+        }
+      if (element->n_zero_points > 0 && (element->zero_points == NULL
+                                         || (element->n_zero_points != 1 && element->n_zero_points != element->n_scales)))
+        {
+          g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
+                       "standalone value: %u zero_points for %u scales (0, 1 or one per scale)", element->n_zero_points,
+                       element->n_scales);
+          return NULL;
+        }
+      if (rank > 0 ? (element->scale_axis < -(gint) rank || element->scale_axis >= (gint) rank)
+                   : element->scale_axis != -1 && element->scale_axis != 0)
+        {
+          g_set_error (error, XIR_ERROR, XIR_ERROR_RANGE, "standalone value: scale_axis %d is outside a shape of rank %u",
+                       element->scale_axis, rank);
+          return NULL;
+        }
+    }
+  v = g_new0 (XirValue, 1);
+  v->v_id = -1;
+  v->param_index = -1;
+  element_copy (&v->element, element);
+  v->element.quantized = element->kind == XIR_ELEMENT_QUANTIZED || element->kind == XIR_ELEMENT_NORMALIZED_QUANTIZED;
+  if (!v->element.quantized)
+    {
+      g_clear_pointer (&v->element.scales, g_free);
+      g_clear_pointer (&v->element.scale_mantissas, g_free);
+      g_clear_pointer (&v->element.scale_exponents, g_free);
+      g_clear_pointer (&v->element.zero_points, g_free);
+      v->element.n_scales = 0;
+      v->element.n_zero_points = 0;
+    }
+  if (v->element.kind == XIR_ELEMENT_PLAIN)
+    v->element.expressed = v->element.storage;
+  v->layout = lay;
+  v->rank = rank;
+  v->shape = g_new0 (gint64, MAX (rank, 1));
+  if (rank > 0)
+    memcpy (v->shape, shape, sizeof (gint64) * rank);
+  v->merged_distrs = g_new0 (char *, 1);
+  v->mtype.kind = XIR_MEM_HOST;
+  v->n_elements = n_elements;
+  v->storage_bytes = (bits + 7) / 8;
+  v->tags = cJSON_CreateObject ();
+  v->producer = -1;
+  v->consumers = g_array_new (FALSE, FALSE, sizeof (guint));
+  v->first_use = -1;
+  v->last_use = -1;
+  return v;
+}
+
+G_DEFINE_BOXED_TYPE (XirValue, xir_value, xir_value_copy, xir_value_free)
 
 static void
 xir_chunk_free (XirChunk *c)
@@ -1699,3 +1886,7 @@ xir_network_view_get_op (const XirNetworkView *view, guint i)
 {
   return i < view->n_ops ? g_ptr_array_index (view->net->ops, view->start + i) : NULL;
 }
+
+G_DEFINE_BOXED_TYPE (XirNetwork, xir_network, (GBoxedCopyFunc) xir_network_ref, (GBoxedFreeFunc) xir_network_unref)
+
+G_DEFINE_BOXED_TYPE (XirNetworkView, xir_network_view, (GBoxedCopyFunc) xir_network_view_ref, (GBoxedFreeFunc) xir_network_view_unref)

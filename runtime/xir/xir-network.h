@@ -15,6 +15,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib-object.h>
 #include <cjson/cJSON.h>
 
 G_BEGIN_DECLS
@@ -161,6 +162,23 @@ typedef struct {
   gboolean is_network_output;  /* input of an Output op */
 } XirValue;
 
+/* ---- standalone values (a type that belongs to no network, e.g. a tensor's own) ---- */
+
+/* A value of @element's type (deep-copied; `quantized` is derived from the kind) with @shape
+ * in @layout ("NCHW", "@layout(NCHWc32)", NULL = "*"), v_id -1, no name, mtype @hostm.
+ * XIR_ERROR naming the field when the layout, shape, scales or zero points do not fit. */
+XirValue *xir_value_new (const XirElementType *element, const char *layout, const gint64 *shape, guint rank,
+                         GError **error);
+/* A standalone deep copy of any value (a network's too): type facts, v_id, name and tags;
+ * the network facts (producer, consumers, lifetime) are reset. */
+XirValue *xir_value_copy (const XirValue *value);
+/* Frees a standalone value (from xir_value_new or xir_value_copy), never a network's. */
+void xir_value_free (XirValue *value);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirValue, xir_value_free)
+/* The GBoxed type of XirValue (copy = xir_value_copy): for the language bindings. */
+#define XIR_TYPE_VALUE (xir_value_get_type ())
+GType xir_value_get_type (void);
+
 /* ---- ops --------------------------------------------------------------- */
 
 typedef enum {
@@ -234,6 +252,9 @@ XirNetwork *xir_network_new_from_json_data (const char *data, gsize length,
 XirNetwork *xir_network_ref (XirNetwork *net);
 void xir_network_unref (XirNetwork *net);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirNetwork, xir_network_unref)
+/* The GBoxed type of XirNetwork (for the language bindings). */
+#define XIR_TYPE_NETWORK (xir_network_get_type ())
+GType xir_network_get_type (void);
 
 const char *xir_network_get_path (const XirNetwork *net);       /* file it came from, or origin */
 const char *xir_network_get_name (const XirNetwork *net);
@@ -312,6 +333,9 @@ XirNetworkView *xir_network_view (XirNetwork *net, gint start, gint end, GError 
 XirNetworkView *xir_network_view_ref (XirNetworkView *view);
 void xir_network_view_unref (XirNetworkView *view);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirNetworkView, xir_network_view_unref)
+/* The GBoxed type of XirNetworkView (for the language bindings). */
+#define XIR_TYPE_NETWORK_VIEW (xir_network_view_get_type ())
+GType xir_network_view_get_type (void);
 XirNetwork *xir_network_view_get_network (const XirNetworkView *view);
 guint xir_network_view_get_start (const XirNetworkView *view);   /* absolute op index */
 guint xir_network_view_get_n_ops (const XirNetworkView *view);

@@ -703,3 +703,5 @@ xrt_device_write_reg (XrtDevice *device, guint64 addr, guint32 value, GError **e
     }
   return device->klass->write_reg (device, addr, value, error);
 }
+
+G_DEFINE_BOXED_TYPE (XrtDevice, xrt_device, (GBoxedCopyFunc) xrt_device_ref, (GBoxedFreeFunc) xrt_device_unref)

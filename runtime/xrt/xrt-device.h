@@ -133,6 +133,9 @@ gboolean      xrt_device_write_reg     (XrtDevice *device,
                                         GError   **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtDevice, xrt_device_unref)
+/* The GBoxed type of XrtDevice (for the language bindings). */
+#define XRT_TYPE_DEVICE (xrt_device_get_type ())
+GType xrt_device_get_type (void);
 
 /* ---- for device implementations --------------------------------------- */
 

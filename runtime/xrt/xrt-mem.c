@@ -1434,3 +1434,7 @@ xrt_mem_chunk_free (XrtMemChunk *chunk, GError **error)
   g_mutex_unlock (&region->lock);
   return TRUE;
 }
+
+G_DEFINE_BOXED_TYPE (XrtMemRegion, xrt_mem_region, (GBoxedCopyFunc) xrt_mem_region_ref, (GBoxedFreeFunc) xrt_mem_region_unref)
+
+G_DEFINE_BOXED_TYPE (XrtMemChunk, xrt_mem_chunk, (GBoxedCopyFunc) xrt_mem_chunk_ref, (GBoxedFreeFunc) xrt_mem_chunk_unref)

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -383,7 +384,13 @@ gboolean      xrt_mem_chunk_free         (XrtMemChunk *chunk,
                                           GError     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtMemRegion, xrt_mem_region_unref)
+/* The GBoxed type of XrtMemRegion (for the language bindings). */
+#define XRT_TYPE_MEM_REGION (xrt_mem_region_get_type ())
+GType xrt_mem_region_get_type (void);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtMemChunk, xrt_mem_chunk_unref)
+/* The GBoxed type of XrtMemChunk (for the language bindings). */
+#define XRT_TYPE_MEM_CHUNK (xrt_mem_chunk_get_type ())
+GType xrt_mem_chunk_get_type (void);
 
 /* For device implementations: records (or clears, with NULL) the device that owns the
  * region.  The region does not reference the device. */

@@ -1847,3 +1847,5 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
     return NULL;
   return g_steal_pointer (&s);
 }
+
+G_DEFINE_BOXED_TYPE (XrtSession, xrt_session, (GBoxedCopyFunc) xrt_session_ref, (GBoxedFreeFunc) xrt_session_unref)

@@ -81,6 +81,9 @@ XrtSession *xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *back
 XrtSession *xrt_session_ref (XrtSession *session);
 void xrt_session_unref (XrtSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtSession, xrt_session_unref)
+/* The GBoxed type of XrtSession (for the language bindings). */
+#define XRT_TYPE_SESSION (xrt_session_get_type ())
+GType xrt_session_get_type (void);
 
 XirNetworkView *xrt_session_get_view (XrtSession *session);
 XirNetwork *xrt_session_get_network (XrtSession *session);

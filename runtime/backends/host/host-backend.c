@@ -59,6 +59,14 @@ host_backend_run_op (XrtBackend *backend, const XirOp *op, const guint8 *const *
 
   if (op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT)
     ok = host_op_cost (op, self->profile, NULL, &cost, error);
+  else if (g_strcmp0 (op->type_key, "customop::ImageMake") == 0)
+    {
+      /* the channel order is the network's (its tags' bgr_order), which the op alone lacks */
+      XirNetworkView *view = xrt_backend_get_view (backend);
+      ok = host_image_make_run (op, xir_network_get_tags (xir_network_view_get_network (view)), inputs[0], outputs[0],
+                                error)
+           && host_op_cost (op, self->profile, NULL, &cost, error);
+    }
   else
     ok = host_op_run_costed (op, inputs, outputs, self->profile, &cost, error);
   time->hard_ms = cost.hard_ms;

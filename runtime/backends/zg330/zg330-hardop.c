@@ -2,6 +2,7 @@
 #include "backends/zg330/zg330-hardop.h"
 #include "devices/zg330-kernels.h"
 
+#include <math.h>
 #include <string.h>
 
 static const struct {
@@ -343,6 +344,56 @@ buf_init (Buf *b, const XirOp *op, const XirValue *v, const Zg330Place *place, g
   return TRUE;
 }
 
+/* A conv's int32 accumulator needs one input scale. A Buyi input whose channels carry
+ * different scales (a concat of values with their own norm ratios) is first brought to the
+ * largest of them, channel by channel: q' = round-half-even (q x s[c] / s_max), which
+ * cannot overflow (s[c] / s_max <= 1). The board's own way is not public (its instruction
+ * words are opaque): this is the behavioural model's assumption, stated in zg330-hardop.h. */
+static void
+uniform_input_scale (Buf *b)
+{
+  const float *s = b->t.scales;
+  float smax;
+  gboolean same = TRUE;
+  gsize n = b->t.size;
+  guint cb_k = b->t.layout == ZG330_KERNEL_LAYOUT_NCHWC ? MAX (b->t.k, 1) : b->t.c;
+
+  if (s == NULL || b->t.c < 2)
+    return;
+  smax = s[0];
+  for (guint c = 1; c < b->t.c; c++)
+    {
+      same &= s[c] == s[0];
+      smax = MAX (smax, s[c]);
+    }
+  if (same)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint ch;
+      double q;
+      if (b->t.layout == ZG330_KERNEL_LAYOUT_NCHWC)
+        {
+          gsize plane = (gsize) b->t.h * b->t.w * cb_k;
+          guint cb = (guint) ((i / plane) % ((b->t.c + cb_k - 1) / cb_k));
+          ch = cb * cb_k + (guint) (i % cb_k);
+        }
+      else
+        ch = (guint) (i % cb_k);
+      if (ch >= b->t.c)
+        continue;
+      q = b->t.dtype == ZG330_KERNEL_DTYPE_SINT8 ? (double) (gint8) b->data[i] : (double) b->data[i];
+      q = nearbyint (q * (double) s[ch] / (double) smax);
+      b->data[i] = b->t.dtype == ZG330_KERNEL_DTYPE_SINT8 ? (guint8) (gint8) CLAMP (q, -128, 127)
+                                                         : (guint8) CLAMP (q, 0, 255);
+    }
+  g_free (b->scales);
+  b->scales = g_new (float, b->t.c);
+  for (guint c = 0; c < b->t.c; c++)
+    b->scales[c] = smax;
+  b->t.scales = b->scales;
+}
+
 gboolean
 zg330_hardop_run (const Zg330HardopBinding *bind, Zg330OpWork *work, GError **error)
 {
@@ -403,6 +454,7 @@ zg330_hardop_run (const Zg330HardopBinding *bind, Zg330OpWork *work, GError **er
         kw.scales = value_kernel_scales (wv, &wscales);
         kw.bias = bdata;
         kw.bias_size = bv ? bv->storage_bytes : 0;
+        uniform_input_scale (&ins[0]);
         ok = zg330_kernel_conv2d (&ins[0].t, &kw, &cp, &out.t, error);
         break;
       }
