@@ -2519,7 +2519,11 @@ static gboolean
 vf_bind_output (XrtBackend *b, gint64 v_id, XrtMemChunk *chunk, guint64 offset, GError **error)
 {
   Zg330BackendClass *klass = ZG330_BACKEND_GET_CLASS (b);
+  XirValue *v = xir_network_get_value (ZG330_BACKEND (b)->net, v_id);
 
+  /* a value of another backend (a host op's output): not this backend's to refuse */
+  if (v == NULL || chunk_for_value (ZG330_BACKEND (b), v) == NULL)
+    return FALSE;
   if (!klass->outputs_at_user_addresses)
     {
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,

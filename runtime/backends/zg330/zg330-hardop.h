@@ -24,6 +24,10 @@
  *             params value each, packed back to back in the params segment): a bias, if
  *             any, is inside the opaque instructions, so the model adds none.  A second
  *             params value is read as a ZG330-style fp16 bias [OB, Ko].
+ * A conv whose input channels carry different scales (on Buyi, a concat of values with
+ * their own norm ratios) first brings them to the largest, channel by channel, with
+ * round-half-even (the int32 accumulator needs one input scale; how the Buyi board does it
+ * is not public, so this is the model's stated assumption).
  * The same description gives the op's work (MACs, ETM and OCM bytes), which the timing model
  * turns into cycles — for the simulator and for the OCM planner's estimator alike.
  */
