@@ -906,3 +906,50 @@ zw_deploy_report_load (const char *path, GError **error)
 }
 
 G_DEFINE_BOXED_TYPE (ZwDeployReport, zw_deploy_report, (GBoxedCopyFunc) zw_deploy_report_ref, (GBoxedFreeFunc) zw_deploy_report_unref)
+
+/* ---- index access for bindings -------------------------------------------------------- */
+
+const ZwSegmentInfo *
+zw_deploy_report_get_segment (const ZwDeployReport *report, ZwSegmentType type)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+  return (guint) type < ZW_N_SEGMENTS ? &report->segments[type] : NULL;
+}
+
+#define INDEX_ACCESS(what, type, array)                                                   \
+  guint zw_deploy_report_get_n_##what (const ZwDeployReport *report)                      \
+  {                                                                                       \
+    g_return_val_if_fail (report != NULL, 0);                                             \
+    return report->array->len;                                                            \
+  }                                                                                       \
+  static const type *zw_deploy_report_get_##what##_at (const ZwDeployReport *report, guint index) \
+  {                                                                                       \
+    g_return_val_if_fail (report != NULL, NULL);                                          \
+    return index < report->array->len ? &g_array_index (report->array, type, index) : NULL; \
+  }
+
+INDEX_ACCESS (values, ZwValueInfo, values)
+INDEX_ACCESS (hardops, ZwHardOpInfo, hardops)
+INDEX_ACCESS (launches, ZwLaunch, launches)
+INDEX_ACCESS (chunks, ZwChunkInfo, chunks)
+
+const ZwValueInfo *zw_deploy_report_get_value (const ZwDeployReport *r, guint i) { return zw_deploy_report_get_values_at (r, i); }
+const ZwHardOpInfo *zw_deploy_report_get_hardop (const ZwDeployReport *r, guint i) { return zw_deploy_report_get_hardops_at (r, i); }
+const ZwLaunch *zw_deploy_report_get_launch (const ZwDeployReport *r, guint i) { return zw_deploy_report_get_launches_at (r, i); }
+const ZwChunkInfo *zw_deploy_report_get_chunk (const ZwDeployReport *r, guint i) { return zw_deploy_report_get_chunks_at (r, i); }
+
+const gint64 *
+zw_value_info_get_shape (const ZwValueInfo *info, guint *rank)
+{
+  g_return_val_if_fail (info != NULL && rank != NULL, NULL);
+  *rank = info->shape ? info->shape->len : 0;
+  return info->shape ? (const gint64 *) info->shape->data : NULL;
+}
+
+const gint64 *
+zw_launch_get_merge_from (const ZwLaunch *launch, guint *n)
+{
+  g_return_val_if_fail (launch != NULL && n != NULL, NULL);
+  *n = launch->merge_from ? launch->merge_from->len : 0;
+  return launch->merge_from ? (const gint64 *) launch->merge_from->data : NULL;
+}

@@ -73,8 +73,16 @@ typedef enum {
 } ZwOcmOpt;
 
 const char *zw_segment_type_to_string (ZwSegmentType type);
+/**
+ * zw_segment_type_from_string:
+ * @out: (out)
+ */
 gboolean zw_segment_type_from_string (const char *text, ZwSegmentType *out);
 const char *zw_ocm_opt_to_string (ZwOcmOpt opt);      /* "NONE", "OPTION1", …, "BEST_SCORE" */
+/**
+ * zw_ocm_opt_from_string:
+ * @out: (out)
+ */
 gboolean zw_ocm_opt_from_string (const char *text, ZwOcmOpt *out); /* also "none", "1", "best" */
 
 typedef struct {
@@ -214,7 +222,15 @@ typedef struct {
 } ZwDeployReport;
 
 /* An empty report (arrays allocated, ready to fill). */
+/**
+ * zw_deploy_report_new:
+ * Returns: (transfer full)
+ */
 ZwDeployReport *zw_deploy_report_new (void);
+/**
+ * zw_deploy_report_ref:
+ * Returns: (transfer full)
+ */
 ZwDeployReport *zw_deploy_report_ref (ZwDeployReport *report);
 void zw_deploy_report_unref (ZwDeployReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDeployReport, zw_deploy_report_unref)
@@ -223,15 +239,87 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDeployReport, zw_deploy_report_unref)
 GType zw_deploy_report_get_type (void);
 
 /* Initialises the GArrays of an element before appending it. */
+/**
+ * zw_value_info_init: (skip)
+ */
 void zw_value_info_init (ZwValueInfo *v);
+/**
+ * zw_hardop_info_init: (skip)
+ */
 void zw_hardop_info_init (ZwHardOpInfo *h);
+/**
+ * zw_launch_init: (skip)
+ */
 void zw_launch_init (ZwLaunch *l);
+/**
+ * zw_chunk_info_init: (skip)
+ */
 void zw_chunk_info_init (ZwChunkInfo *c);
+/**
+ * zw_ocm_option_result_init: (skip)
+ */
 void zw_ocm_option_result_init (ZwOcmOptionResult *o);
 
 /* Lookups (linear or indexed; NULL when absent). */
+/**
+ * zw_deploy_report_find_value:
+ * Returns: (transfer none) (nullable)
+ */
 const ZwValueInfo *zw_deploy_report_find_value (const ZwDeployReport *report, gint64 v_id);
+
+/* Index access for bindings (the arrays above, bounds-checked: NULL past the end). */
+/**
+ * zw_deploy_report_get_segment:
+ * Returns: (transfer none) (nullable)
+ */
+const ZwSegmentInfo *zw_deploy_report_get_segment (const ZwDeployReport *report, ZwSegmentType type);
+guint zw_deploy_report_get_n_values (const ZwDeployReport *report);
+/**
+ * zw_deploy_report_get_value:
+ * Returns: (transfer none) (nullable)
+ */
+const ZwValueInfo *zw_deploy_report_get_value (const ZwDeployReport *report, guint index);
+guint zw_deploy_report_get_n_hardops (const ZwDeployReport *report);
+/**
+ * zw_deploy_report_get_hardop:
+ * Returns: (transfer none) (nullable)
+ */
+const ZwHardOpInfo *zw_deploy_report_get_hardop (const ZwDeployReport *report, guint index);
+guint zw_deploy_report_get_n_launches (const ZwDeployReport *report);
+/**
+ * zw_deploy_report_get_launch:
+ * Returns: (transfer none) (nullable)
+ */
+const ZwLaunch *zw_deploy_report_get_launch (const ZwDeployReport *report, guint index);
+guint zw_deploy_report_get_n_chunks (const ZwDeployReport *report);
+/**
+ * zw_deploy_report_get_chunk:
+ * Returns: (transfer none) (nullable)
+ */
+const ZwChunkInfo *zw_deploy_report_get_chunk (const ZwDeployReport *report, guint index);
+/* The shape of a value as an array (@rank elements). */
+/**
+ * zw_value_info_get_shape:
+ * @rank: (out)
+ * Returns: (transfer none) (array length=rank)
+ */
+const gint64 *zw_value_info_get_shape (const ZwValueInfo *info, guint *rank);
+/* The members of a launch (op ids, @n of them). */
+/**
+ * zw_launch_get_merge_from:
+ * @n: (out)
+ * Returns: (transfer none) (array length=n)
+ */
+const gint64 *zw_launch_get_merge_from (const ZwLaunch *launch, guint *n);
+/**
+ * zw_deploy_report_find_op:
+ * Returns: (transfer none) (nullable)
+ */
 const ZwOpInfo *zw_deploy_report_find_op (const ZwDeployReport *report, gint64 op_id);
+/**
+ * zw_deploy_report_find_chunk:
+ * Returns: (transfer none) (nullable)
+ */
 const ZwChunkInfo *zw_deploy_report_find_chunk (const ZwDeployReport *report, gint64 id);
 
 /* OCM bytes in use at op index @index (sum of the live OCM chunks). */
@@ -239,12 +327,31 @@ guint64 zw_deploy_report_ocm_live_bytes (const ZwDeployReport *report, gint inde
 /* FTMP bytes live at op index @index (sum of live chunk sizes). */
 guint64 zw_deploy_report_ftmp_live_bytes (const ZwDeployReport *report, gint index);
 
+/**
+ * zw_deploy_report_to_json: (skip)
+ */
 cJSON *zw_deploy_report_to_json (const ZwDeployReport *report);
 /* The readable log: options, segments, ETM and OCM plans, launches, every ValueInfo. */
+/**
+ * zw_deploy_report_to_text:
+ * Returns: (transfer full)
+ */
 char *zw_deploy_report_to_text (const ZwDeployReport *report);
+/**
+ * zw_deploy_report_from_json: (skip)
+ */
 ZwDeployReport *zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **error);
 /* Atomic write (g_file_set_contents). */
+/**
+ * zw_deploy_report_save:
+ * @path: (type filename)
+ */
 gboolean zw_deploy_report_save (const ZwDeployReport *report, const char *path, GError **error);
+/**
+ * zw_deploy_report_load:
+ * @path: (type filename)
+ * Returns: (transfer full)
+ */
 ZwDeployReport *zw_deploy_report_load (const char *path, GError **error);
 
 G_END_DECLS

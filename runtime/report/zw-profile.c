@@ -1854,3 +1854,17 @@ zw_profile_load (const char *path, GPtrArray *warnings, ZwProfileFormat *format_
 }
 
 G_DEFINE_BOXED_TYPE (ZwProfile, zw_profile, (GBoxedCopyFunc) zw_profile_copy, (GBoxedFreeFunc) zw_profile_free)
+
+guint
+zw_profile_get_n_rows (const ZwProfile *profile)
+{
+  g_return_val_if_fail (profile != NULL, 0);
+  return profile->rows->len;
+}
+
+const ZwProfileRow *
+zw_profile_get_row (const ZwProfile *profile, guint index)
+{
+  g_return_val_if_fail (profile != NULL, NULL);
+  return index < profile->rows->len ? g_ptr_array_index (profile->rows, index) : NULL;
+}

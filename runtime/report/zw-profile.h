@@ -173,6 +173,10 @@ typedef struct {
   double host_measured_ms;
 } ZwProfile;
 
+/**
+ * zw_profile_new:
+ * Returns: (transfer full)
+ */
 ZwProfile *zw_profile_new (const char *network);
 void zw_profile_free (ZwProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfile, zw_profile_free)
@@ -184,6 +188,9 @@ GType zw_profile_get_type (void);
  * Appends a row (copies the strings; other_ms as given, the vendor's total - hard
  * is the caller's business) and returns it so the caller can set merge_from, backend,
  * start_ms, is_io_process.  Totals are not updated: call zw_profile_compute_totals(). */
+/**
+ * zw_profile_add_row: (skip)
+ */
 ZwProfileRow *zw_profile_add_row (ZwProfile *profile, gint64 op_id, const char *op_type, const char *op_name,
                                   double total_ms, double memcpy_ms, double hard_ms, double other_ms);
 
@@ -196,42 +203,87 @@ void zw_profile_compute_totals (ZwProfile *profile);
 
 /* zw_profile_copy:
  * A deep copy: rows, totals, customops, summary, order and flags. */
+/**
+ * zw_profile_copy:
+ * Returns: (transfer full)
+ */
 ZwProfile *zw_profile_copy (const ZwProfile *profile);
+
+/* Index access for bindings: the rows in file order (NULL past the end). */
+guint zw_profile_get_n_rows (const ZwProfile *profile);
+/**
+ * zw_profile_get_row:
+ * Returns: (transfer none) (nullable)
+ */
+const ZwProfileRow *zw_profile_get_row (const ZwProfile *profile, guint index);
 
 /* zw_profile_row_check: the ZwProfileRowFlags of @row (times only; NOT_IN_NETWORK is
  * set by zw_profile_order_by_network). */
+/**
+ * zw_profile_row_check: (skip)
+ */
 guint zw_profile_row_check (const ZwProfileRow *row);
 /* zw_profile_check_rows: fills profile->flags and n_flagged (keeps NOT_IN_NETWORK). */
+/**
+ * zw_profile_check_rows: (skip)
+ */
 void zw_profile_check_rows (ZwProfile *profile);
 /* The flags of row @index (0 when unchecked or out of range). */
+/**
+ * zw_profile_get_row_flags: (skip)
+ */
 guint zw_profile_get_row_flags (const ZwProfile *profile, guint index);
 
 /* zw_profile_order_infer: sets the INFERRED order (rules at the top). */
+/**
+ * zw_profile_order_infer: (skip)
+ */
 void zw_profile_order_infer (ZwProfile *profile);
 /* zw_profile_order_recorded: RECORDED order: by start_ms when every row has one, else
  * row order. */
+/**
+ * zw_profile_order_recorded: (skip)
+ */
 void zw_profile_order_recorded (ZwProfile *profile);
 /* zw_profile_order_by_network:
  * Sets the NETWORK order from @op_ids, the network's op ids in execution order (@n_ops of
  * them): a row goes where its op (a merged launch: its first merge_from member) is; rows
  * whose op is not in the list keep their inferred place after the rest and are flagged
  * NOT_IN_NETWORK.  Returns how many rows were placed by the network. */
+/**
+ * zw_profile_order_by_network: (skip)
+ */
 guint zw_profile_order_by_network (ZwProfile *profile, const gint64 *op_ids, guint n_ops);
 /* The row index at execution position @pos. */
+/**
+ * zw_profile_order_get: (skip)
+ */
 guint zw_profile_order_get (const ZwProfile *profile, guint pos);
 const char *zw_profile_order_source_to_string (ZwProfileOrderSource source); /* "recorded" … */
 
 const char *zw_profile_summary_kind_to_string (ZwProfileSummaryKind kind); /* "input", "icore" … */
 const char *zw_profile_format_to_string (ZwProfileFormat format);           /* "vendor", "json" … */
+/**
+ * zw_profile_format_from_string:
+ * @out: (out)
+ */
 gboolean zw_profile_format_from_string (const char *text, ZwProfileFormat *out, GError **error);
 
 /* zw_profile_to_string:
  * The profile in @format (a new string).  VENDOR needs totals: when has_totals is FALSE
  * they are computed on a copy first. */
+/**
+ * zw_profile_to_string:
+ * Returns: (transfer full)
+ */
 char *zw_profile_to_string (const ZwProfile *profile, ZwProfileFormat format);
 
 /* zw_profile_write:
  * Writes the profile to @path atomically (zw_file_set_contents: never half a file). */
+/**
+ * zw_profile_write:
+ * @path: (type filename)
+ */
 gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfileFormat format, GError **error);
 
 /* zw_profile_parse:
@@ -242,17 +294,32 @@ gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfile
  * NULL with ZW_PROFILE_ERROR_PARSE when nothing in @data is a profile.  @format_out
  * (may be NULL) receives the detected format.  Without totals in the data (CSV, TRACE,
  * a vendor file cut short) they are computed. */
+/**
+ * zw_profile_parse: (skip)
+ */
 ZwProfile *zw_profile_parse (const char *data, gssize length, const char *origin, GPtrArray *warnings,
                              ZwProfileFormat *format_out, GError **error);
 
 /* zw_profile_load:
  * zw_profile_parse() on the contents of @path. */
+/**
+ * zw_profile_load:
+ * @path: (type filename)
+ * @warnings: (element-type utf8) (nullable)
+ * @format_out: (out) (optional)
+ * Returns: (transfer full)
+ */
 ZwProfile *zw_profile_load (const char *path, GPtrArray *warnings, ZwProfileFormat *format_out, GError **error);
 
 /* zw_profile_format_number:
  * The vendor's number formats, exposed for tests and other writers: the shortest decimal
  * that reads back as @value as a double (@as_float FALSE) or as a float32 (@as_float
  * TRUE), in the style of "{}" formatting ("0", "13.60874", "1.5e-05"). */
+/**
+ * zw_profile_format_number:
+ * Returns: (transfer full)
+ */
 char *zw_profile_format_number (double value, gboolean as_float);
 
 G_END_DECLS
+

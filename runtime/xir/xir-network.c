@@ -1392,6 +1392,7 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
   const cJSON *tags, *origin_ids, *item;
   cJSON *child;
 
+  op->network = net;
   op->index = index;
   op->inputs = g_ptr_array_new ();
   op->outputs = g_ptr_array_new ();
@@ -1890,3 +1891,41 @@ xir_network_view_get_op (const XirNetworkView *view, guint i)
 G_DEFINE_BOXED_TYPE (XirNetwork, xir_network, (GBoxedCopyFunc) xir_network_ref, (GBoxedFreeFunc) xir_network_unref)
 
 G_DEFINE_BOXED_TYPE (XirNetworkView, xir_network_view, (GBoxedCopyFunc) xir_network_view_ref, (GBoxedFreeFunc) xir_network_view_unref)
+
+/* An op lives as long as its network: a binding's reference to an op holds the network. */
+static XirOp *
+xir_op_boxed_ref (XirOp *op)
+{
+  xir_network_ref (op->network);
+  return op;
+}
+
+static void
+xir_op_boxed_unref (XirOp *op)
+{
+  xir_network_unref (op->network);
+}
+
+G_DEFINE_BOXED_TYPE (XirOp, xir_op, xir_op_boxed_ref, xir_op_boxed_unref)
+
+const gint64 *
+xir_value_get_shape (const XirValue *value, guint *rank)
+{
+  g_return_val_if_fail (value != NULL && rank != NULL, NULL);
+  *rank = value->rank;
+  return value->shape;
+}
+
+char *
+xir_value_get_storage_text (const XirValue *value)
+{
+  g_return_val_if_fail (value != NULL, NULL);
+  return xir_scalar_type_to_string (&value->element.storage);
+}
+
+const char *
+xir_value_get_layout_text (const XirValue *value)
+{
+  g_return_val_if_fail (value != NULL, NULL);
+  return value->layout.text ? value->layout.text : "*";
+}

@@ -114,6 +114,9 @@ typedef struct {
 } XirLayout;
 
 /* Index of axis @axis ('C', 'c', 'H' …) in @layout, or -1. */
+/**
+ * xir_layout_index_of: (skip)
+ */
 gint xir_layout_index_of (const XirLayout *layout, char axis);
 
 /* ---- memory type ------------------------------------------------------ */
@@ -135,6 +138,7 @@ typedef struct {
 /* ---- values ------------------------------------------------------------ */
 
 typedef struct _XirOp XirOp;
+typedef struct _XirNetwork XirNetwork;
 
 typedef struct {
   gint64 v_id;
@@ -167,10 +171,20 @@ typedef struct {
 /* A value of @element's type (deep-copied; `quantized` is derived from the kind) with @shape
  * in @layout ("NCHW", "@layout(NCHWc32)", NULL = "*"), v_id -1, no name, mtype @hostm.
  * XIR_ERROR naming the field when the layout, shape, scales or zero points do not fit. */
+/**
+ * xir_value_new:
+ * @shape: (array length=rank)
+ * @layout: (nullable)
+ * Returns: (transfer full)
+ */
 XirValue *xir_value_new (const XirElementType *element, const char *layout, const gint64 *shape, guint rank,
                          GError **error);
 /* A standalone deep copy of any value (a network's too): type facts, v_id, name and tags;
  * the network facts (producer, consumers, lifetime) are reset. */
+/**
+ * xir_value_copy:
+ * Returns: (transfer full)
+ */
 XirValue *xir_value_copy (const XirValue *value);
 /* Frees a standalone value (from xir_value_new or xir_value_copy), never a network's. */
 void xir_value_free (XirValue *value);
@@ -178,6 +192,33 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirValue, xir_value_free)
 /* The GBoxed type of XirValue (copy = xir_value_copy): for the language bindings. */
 #define XIR_TYPE_VALUE (xir_value_get_type ())
 GType xir_value_get_type (void);
+
+/**
+ * xir_value_get_shape:
+ * @value: a value
+ * @rank: (out): the number of dimensions
+ *
+ * The value's shape, for bindings (the same as @value->shape).
+ *
+ * Returns: (transfer none) (array length=rank): the dimensions
+ */
+const gint64 *xir_value_get_shape (const XirValue *value, guint *rank);
+/**
+ * xir_value_get_storage_text:
+ * @value: a value
+ *
+ * The value's storage type as the vendor writes it, for bindings: "@sint(8)", "@fp(16)" …
+ *
+ * Returns: (transfer full): the text
+ */
+char *xir_value_get_storage_text (const XirValue *value);
+/**
+ * xir_value_get_layout_text:
+ * @value: a value
+ *
+ * Returns: (transfer none): the layout as written ("NCHWc32", "*" …)
+ */
+const char *xir_value_get_layout_text (const XirValue *value);
 
 /* ---- ops --------------------------------------------------------------- */
 
@@ -204,6 +245,7 @@ typedef struct {
 } XirCompileTarget;
 
 struct _XirOp {
+  XirNetwork *network;       /* the network that owns the op (not a reference) */
   gint64 op_id;
   guint index;               /* position in the network (execution order) */
   XirOpKind kind;
@@ -223,12 +265,32 @@ struct _XirOp {
   cJSON *tags;               /* "tags" object (never NULL) */
 };
 
+/* The GBoxed type of XirOp: a binding's copy of an op is the same op holding a reference
+ * to its network. */
+#define XIR_TYPE_OP (xir_op_get_type ())
+GType xir_op_get_type (void);
+
 /* Attribute of an op by JSON key (anything kept in attrs), or NULL. */
+/**
+ * xir_op_get_attr: (skip)
+ */
 const cJSON *xir_op_get_attr (const XirOp *op, const char *key);
+/**
+ * xir_op_get_attr_int:
+ * @out: (out)
+ */
 gboolean xir_op_get_attr_int (const XirOp *op, const char *key, gint64 *out, GError **error);
+/**
+ * xir_op_get_attr_double:
+ * @out: (out)
+ */
 gboolean xir_op_get_attr_double (const XirOp *op, const char *key, double *out, GError **error);
 
 /* Human name of an op kind or short class: "HardOp Conv2d", "Input", "customop::DetPostZG". */
+/**
+ * xir_op_describe:
+ * Returns: (transfer full)
+ */
 char *xir_op_describe (const XirOp *op);
 
 /* ---- chunks ------------------------------------------------------------- */
@@ -243,12 +305,24 @@ typedef struct {
 
 /* ---- network ------------------------------------------------------------ */
 
-typedef struct _XirNetwork XirNetwork;
-
+/**
+ * xir_network_new_from_json_file:
+ * @path: (type filename)
+ * Returns: (transfer full)
+ */
 XirNetwork *xir_network_new_from_json_file (const char *path, GError **error);
 /* @origin names the data in error messages (a file name). */
+/**
+ * xir_network_new_from_json_data:
+ * @data: (array length=length) (element-type guint8)
+ * Returns: (transfer full)
+ */
 XirNetwork *xir_network_new_from_json_data (const char *data, gsize length,
                                             const char *origin, GError **error);
+/**
+ * xir_network_ref:
+ * Returns: (transfer full)
+ */
 XirNetwork *xir_network_ref (XirNetwork *net);
 void xir_network_unref (XirNetwork *net);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirNetwork, xir_network_unref)
@@ -265,25 +339,62 @@ const char *xir_network_get_icraft_version (const XirNetwork *net);
 const char *xir_network_get_icraft_xir_version (const XirNetwork *net);
 guint64 xir_network_get_params_bytes (const XirNetwork *net);
 const char *xir_network_get_params_md5 (const XirNetwork *net);
+/**
+ * xir_network_get_tags: (skip)
+ */
 const cJSON *xir_network_get_tags (const XirNetwork *net);
 
 guint xir_network_get_n_ops (const XirNetwork *net);
+/**
+ * xir_network_get_op:
+ * Returns: (transfer none) (nullable)
+ */
 XirOp *xir_network_get_op (const XirNetwork *net, guint index);
+/**
+ * xir_network_get_op_by_id:
+ * Returns: (transfer none) (nullable)
+ */
 XirOp *xir_network_get_op_by_id (const XirNetwork *net, gint64 op_id);
 /* Largest op_id in the network (merged hardops get ids above it). */
 gint64 xir_network_get_max_op_id (const XirNetwork *net);
 
 /* Every feature value (op inputs/outputs), in order of first appearance. */
+/**
+ * xir_network_get_values:
+ * Returns: (transfer none) (element-type XirValue)
+ */
 GPtrArray *xir_network_get_values (const XirNetwork *net);
 /* Every Params value (weights, bias, instr), in file order — the .raw order. */
+/**
+ * xir_network_get_params:
+ * Returns: (transfer none) (element-type XirValue)
+ */
 GPtrArray *xir_network_get_params (const XirNetwork *net);
 /* Feature value or params by v_id, or NULL. */
+/**
+ * xir_network_get_value:
+ * Returns: (transfer none) (nullable)
+ */
 XirValue *xir_network_get_value (const XirNetwork *net, gint64 v_id);
 /* Outputs of Input ops / inputs of Output ops. */
+/**
+ * xir_network_get_inputs:
+ * Returns: (transfer none) (element-type XirValue)
+ */
 GPtrArray *xir_network_get_inputs (const XirNetwork *net);
+/**
+ * xir_network_get_outputs:
+ * Returns: (transfer none) (element-type XirValue)
+ */
 GPtrArray *xir_network_get_outputs (const XirNetwork *net);
 /* Chunks of feature maps and of params, ordered by id. */
+/**
+ * xir_network_get_chunks: (skip)
+ */
 GPtrArray *xir_network_get_chunks (const XirNetwork *net);
+/**
+ * xir_network_get_chunk: (skip)
+ */
 XirChunk *xir_network_get_chunk (const XirNetwork *net, gint64 id);
 
 guint64 xir_network_get_total_instr_words (const XirNetwork *net);
@@ -300,23 +411,54 @@ typedef enum {
 
 /* Reads the whole .raw, checks magic, count, table, each blob size against
  * its Params' storage bytes, params_bytes against the file size and params_md5. */
+/**
+ * xir_network_load_params_from_file:
+ * @path: (type filename)
+ */
 gboolean xir_network_load_params_from_file (XirNetwork *net, const char *path, GError **error);
+/**
+ * xir_network_load_params_from_file_full:
+ * @path: (type filename)
+ */
 gboolean xir_network_load_params_from_file_full (XirNetwork *net, const char *path, XirLoadFlags flags,
                                                  GError **error);
 /* Maps the .raw (GMappedFile) and checks everything but the md5; blobs are read on access. */
+/**
+ * xir_network_lazy_load_params_from_file:
+ * @path: (type filename)
+ */
 gboolean xir_network_lazy_load_params_from_file (XirNetwork *net, const char *path, GError **error);
 /* Fills every Params with deterministic synthetic data (see xir-raw.c for the recipe). */
 void xir_network_fake_params (XirNetwork *net, guint64 seed);
 gboolean xir_network_has_params (const XirNetwork *net);
 /* Where the params came from: the .raw loaded (NULL for synthetic params or none), and for
  * synthetic params (xir_network_fake_params) their seed (FALSE otherwise). */
+/**
+ * xir_network_get_params_path:
+ * Returns: (nullable) (type filename)
+ */
 const char *xir_network_get_params_path (const XirNetwork *net);
+/**
+ * xir_network_get_params_seed:
+ * @seed: (out)
+ */
 gboolean xir_network_get_params_seed (const XirNetwork *net, guint64 *seed);
 /* SHA-256 (hex) of the params bytes as loaded (the whole .raw image), NULL before load. */
+/**
+ * xir_network_compute_params_sha256:
+ * Returns: (transfer full) (nullable)
+ */
 char *xir_network_compute_params_sha256 (const XirNetwork *net);
 /* Bytes of one Params value (storage_bytes long), or NULL before params are loaded. */
+/**
+ * xir_network_get_params_data: (skip)
+ */
 const guint8 *xir_network_get_params_data (const XirNetwork *net, const XirValue *param);
 /* Writes the params in the vendor .raw format (atomic). Requires params. */
+/**
+ * xir_network_write_params_file:
+ * @path: (type filename)
+ */
 gboolean xir_network_write_params_file (const XirNetwork *net, const char *path, GError **error);
 /* Size in bytes of the .raw for this network (header + table + blobs). */
 guint64 xir_network_compute_params_bytes (const XirNetwork *net);
@@ -329,38 +471,83 @@ typedef struct _XirNetworkView XirNetworkView;
  * Session.sub: view(0) is everything, view(1, -1) drops the first and last op.
  * @end == G_MAXINT means "to the end". Returns NULL with XIR_ERROR_RANGE when
  * the range is empty or out of bounds. */
+/**
+ * xir_network_view:
+ * Returns: (transfer full)
+ */
 XirNetworkView *xir_network_view (XirNetwork *net, gint start, gint end, GError **error);
+/**
+ * xir_network_view_ref:
+ * Returns: (transfer full)
+ */
 XirNetworkView *xir_network_view_ref (XirNetworkView *view);
 void xir_network_view_unref (XirNetworkView *view);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XirNetworkView, xir_network_view_unref)
 /* The GBoxed type of XirNetworkView (for the language bindings). */
 #define XIR_TYPE_NETWORK_VIEW (xir_network_view_get_type ())
 GType xir_network_view_get_type (void);
+/**
+ * xir_network_view_get_network:
+ * Returns: (transfer none)
+ */
 XirNetwork *xir_network_view_get_network (const XirNetworkView *view);
 guint xir_network_view_get_start (const XirNetworkView *view);   /* absolute op index */
 guint xir_network_view_get_n_ops (const XirNetworkView *view);
+/**
+ * xir_network_view_get_op:
+ * Returns: (transfer none) (nullable)
+ */
 XirOp *xir_network_view_get_op (const XirNetworkView *view, guint i);
 /* Values consumed by the view but produced outside it (or network inputs inside it). */
+/**
+ * xir_network_view_get_inputs:
+ * Returns: (transfer none) (element-type XirValue)
+ */
 GPtrArray *xir_network_view_get_inputs (const XirNetworkView *view);
 /* Values produced in the view and used after it (or network outputs). */
+/**
+ * xir_network_view_get_outputs:
+ * Returns: (transfer none) (element-type XirValue)
+ */
 GPtrArray *xir_network_view_get_outputs (const XirNetworkView *view);
 
 /* ---- helpers ------------------------------------------------------------ */
 
 /* Parsers of the vendor strings, exposed for tests and tools.
  * Each returns FALSE and sets XIR_ERROR_VALUE on text it does not understand. */
+/**
+ * xir_parse_scalar_type: (skip)
+ */
 gboolean xir_parse_scalar_type (const char *text, XirScalarType *out, GError **error);
+/**
+ * xir_parse_layout: (skip)
+ */
 gboolean xir_parse_layout (const char *text, XirLayout *out, GError **error);
+/**
+ * xir_parse_mtype: (skip)
+ */
 gboolean xir_parse_mtype (const char *text, XirMemType *out, GError **error);
 /* "@scales([axis=-1]32*0.2153723)" -> axis and expanded floats (g_free the array). */
 /* "@exp_scales([axis=-1]4*1/0/1)" -> axis, the scales s and their m and e (g_free each). */
+/**
+ * xir_parse_exp_scales: (skip)
+ */
 gboolean xir_parse_exp_scales (const char *text, gint *axis, float **scales, gint32 **mantissas, gint32 **exponents,
                                guint *n_scales, GError **error);
 /* "@norm_ratios([axis=-1]1.1,2.2)" -> axis and the expanded ratios (g_free). */
+/**
+ * xir_parse_norm_ratios: (skip)
+ */
 gboolean xir_parse_norm_ratios (const char *text, gint *axis, float **ratios, guint *n_ratios, GError **error);
+/**
+ * xir_parse_scales: (skip)
+ */
 gboolean xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales,
                            GError **error);
 /* "@sint(8)", "@fp(16)" … */
+/**
+ * xir_scalar_type_to_string: (skip)
+ */
 char *xir_scalar_type_to_string (const XirScalarType *type);
 const char *xir_mem_kind_to_string (XirMemKind kind);
 const char *xir_op_kind_to_string (XirOpKind kind);

@@ -127,23 +127,53 @@ struct _XrtBackendClass {
 
 /* Makes the class of @type (a subclass of XrtBackend) known by its XrtBackendClass.name.
  * Backends register themselves when the runtime loads; registering a name again replaces it. */
+/**
+ * xrt_backend_register: (skip)
+ */
 void xrt_backend_register (GType type);
 /* The registered class called @name (the vendor's class name, ASCII case-insensitive; also
  * its short name, "zg330", "buyi", "host"), or G_TYPE_INVALID. */
+/**
+ * xrt_backend_lookup: (skip)
+ */
 GType xrt_backend_lookup (const char *name);
 /* Names of the registered classes, board backends first, in registration order
  * (NULL-terminated; g_strfreev). */
+/**
+ * xrt_backend_list:
+ * Returns: (transfer full) (array zero-terminated=1)
+ */
 char **xrt_backend_list (void);
 /* The registered board backend class that takes @op, or G_TYPE_INVALID. */
+/**
+ * xrt_backend_find_for_op: (skip)
+ */
 GType xrt_backend_find_for_op (const XirOp *op);
 /* The board backend class that takes the first board op of @view (G_TYPE_INVALID: none),
  * and the device URL it runs on by default (NULL when none). */
+/**
+ * xrt_backend_find_for_view: (skip)
+ */
 GType xrt_backend_find_for_view (XirNetworkView *view);
+/**
+ * xrt_backend_default_device_for_view:
+ * Returns: (transfer none) (nullable)
+ */
 const char *xrt_backend_default_device_for_view (XirNetworkView *view);
 
 /* A backend of the class called @name, initialised on @view and @device. */
+/**
+ * xrt_backend_new:
+ * @device: (nullable)
+ * Returns: (transfer full)
+ */
 XrtBackend *xrt_backend_new (const char *name, XirNetworkView *view, XrtDevice *device, GError **error);
 /* The same for a class given by its type (registered or not). */
+/**
+ * xrt_backend_new_of_type:
+ * @device: (nullable)
+ * Returns: (transfer full)
+ */
 XrtBackend *xrt_backend_new_of_type (GType type, XirNetworkView *view, XrtDevice *device, GError **error);
 
 /* ---- calls (each checks its arguments and forwards to the class) ---- */
@@ -153,31 +183,79 @@ const char *xrt_backend_get_short_name (XrtBackend *self);
 gboolean xrt_backend_runs_on_board (XrtBackend *self);
 gboolean xrt_backend_reports_io_process (XrtBackend *self);
 /* The view and device given to init (borrowed; the device may be NULL for a host backend). */
+/**
+ * xrt_backend_get_view:
+ * Returns: (transfer none)
+ */
 XirNetworkView *xrt_backend_get_view (XrtBackend *self);
+/**
+ * xrt_backend_get_device:
+ * Returns: (transfer none) (nullable)
+ */
 XrtDevice *xrt_backend_get_device (XrtBackend *self);
 
+/**
+ * xrt_backend_class_supports_op: (skip)
+ */
 gboolean xrt_backend_class_supports_op (GType type, const XirOp *op);
 gboolean xrt_backend_owns_op (XrtBackend *self, gint64 op_id);
 gboolean xrt_backend_is_applied (XrtBackend *self);
 gboolean xrt_backend_apply (XrtBackend *self, GError **error);
 gboolean xrt_backend_apply_with_plan (XrtBackend *self, const ZwDeployReport *plan, GError **error);
+/**
+ * xrt_backend_fork:
+ * Returns: (transfer full)
+ */
 XrtBackend *xrt_backend_fork (XrtBackend *self, GError **error);
+/**
+ * xrt_backend_get_report:
+ * Returns: (transfer full) (nullable)
+ */
 ZwDeployReport *xrt_backend_get_report (XrtBackend *self);
+/**
+ * xrt_backend_get_value_place:
+ * @region: (out) (transfer none)
+ * @addr: (out)
+ */
 gboolean xrt_backend_get_value_place (XrtBackend *self, gint64 v_id, const char **region, guint64 *addr);
 gboolean xrt_backend_can_read_back (XrtBackend *self, const char *region);
 double xrt_backend_copy_ms (XrtBackend *self, guint64 bytes);
+/**
+ * xrt_backend_forward_begin: (skip)
+ */
 void xrt_backend_forward_begin (XrtBackend *self);
+/**
+ * xrt_backend_forward_end: (skip)
+ */
 void xrt_backend_forward_end (XrtBackend *self);
+/**
+ * xrt_backend_run_launch: (skip)
+ */
 gboolean xrt_backend_run_launch (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id,
                                  XrtStepTime *time, GError **error);
+/**
+ * xrt_backend_can_resume_launch: (skip)
+ */
 gboolean xrt_backend_can_resume_launch (XrtBackend *self, guint index, gint64 after_op_id);
+/**
+ * xrt_backend_bind_output: (skip)
+ */
 gboolean xrt_backend_bind_output (XrtBackend *self, gint64 v_id, XrtMemChunk *chunk, guint64 offset, GError **error);
+/**
+ * xrt_backend_unbind_outputs: (skip)
+ */
 void xrt_backend_unbind_outputs (XrtBackend *self);
+/**
+ * xrt_backend_run_op: (skip)
+ */
 gboolean xrt_backend_run_op (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                              XrtStepTime *time, GError **error);
 
 /* For implementations: records the view and device given to init (the base class keeps a
  * reference to each). Called by xrt_backend_new before the class's init. */
+/**
+ * xrt_backend_set_view_and_device: (skip)
+ */
 void xrt_backend_set_view_and_device (XrtBackend *self, XirNetworkView *view, XrtDevice *device);
 
 G_END_DECLS

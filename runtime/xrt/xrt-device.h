@@ -33,9 +33,17 @@ G_BEGIN_DECLS
  * an unknown scheme (the message lists the supported ones), an unknown mock device or an
  * unknown URL parameter; XRT_ERROR_NOT_AVAILABLE for socket:// and axi://;
  * XRT_ERROR_PROFILE when the device profile does not load.  Returns a new reference. */
+/**
+ * xrt_device_open:
+ * Returns: (transfer full)
+ */
 XrtDevice    *xrt_device_open          (const char *url,
                                         GError    **error);
 
+/**
+ * xrt_device_ref:
+ * Returns: (transfer full)
+ */
 XrtDevice    *xrt_device_ref           (XrtDevice *device);
 void          xrt_device_unref         (XrtDevice *device);
 
@@ -56,6 +64,10 @@ const char   *xrt_device_get_name      (XrtDevice *device);
  * Device::version(): a new GHashTable of strings to strings (free with
  * g_hash_table_unref()): "url" for every device; the simulator adds "device" ("zg330"),
  * "fpga_version" ("0x03300100"), "profile" (its file or "built-in") and "simulator". */
+/**
+ * xrt_device_get_version:
+ * Returns: (transfer full) (element-type utf8 utf8)
+ */
 GHashTable   *xrt_device_get_version   (XrtDevice *device);
 
 /* xrt_device_reset:
@@ -78,10 +90,16 @@ gboolean      xrt_device_check         (XrtDevice *device,
  * Device::showStatus(level): appends a human-readable report to @out.  Level 0: URL,
  * registers, region usage; level >= 1 adds every chunk and (simulator) every hardop
  * binding and the last launch. */
+/**
+ * xrt_device_show_status: (skip)
+ */
 void          xrt_device_show_status   (XrtDevice *device,
                                         int        level,
                                         GString   *out);
 /* Same, written to @stream (e.g. stdout). */
+/**
+ * xrt_device_print_status: (skip)
+ */
 void          xrt_device_print_status  (XrtDevice *device,
                                         int        level,
                                         FILE      *stream);
@@ -96,20 +114,36 @@ guint64       xrt_device_get_wait_time (XrtDevice *device);
 
 /* The region called @name (ASCII case-insensitive: "ETM", "OCM", "HOST" on the
  * simulator), borrowed; NULL with XRT_ERROR_INVALID_ARGUMENT listing the region names. */
+/**
+ * xrt_device_get_mem_region:
+ * Returns: (transfer none)
+ */
 XrtMemRegion *xrt_device_get_mem_region     (XrtDevice  *device,
                                              const char *name,
                                              GError    **error);
 /* The default region (the simulator's is "ETM"), borrowed. */
+/**
+ * xrt_device_get_default_mem_region:
+ * Returns: (transfer none)
+ */
 XrtMemRegion *xrt_device_get_default_mem_region (XrtDevice *device);
 gboolean      xrt_device_set_default_mem_region (XrtDevice  *device,
                                                  const char *name,
                                                  GError    **error);
 /* Region names in declaration order (NULL-terminated, owned by the device). */
+/**
+ * xrt_device_list_mem_regions:
+ * Returns: (transfer none) (array zero-terminated=1)
+ */
 const char *const *xrt_device_list_mem_regions (XrtDevice *device);
 
 /* xrt_device_malloc:
  * Device::malloc(region, bytes): allocates @bytes on @region_name (NULL: the default
  * region), auto_free, aligned to XRT_MEM_DEFAULT_ALIGNMENT.  New reference or NULL. */
+/**
+ * xrt_device_malloc:
+ * Returns: (transfer full)
+ */
 XrtMemChunk  *xrt_device_malloc        (XrtDevice  *device,
                                         const char *region_name,
                                         guint64     bytes,
@@ -123,6 +157,10 @@ XrtMemChunk  *xrt_device_malloc        (XrtDevice  *device,
  * addresses fail with XRT_ERROR_REGISTER naming the address.  The simulator's map is in
  * devices/zg330-sim.h (ZG330_REG_*); writing ZG330_REG_RUN_START there starts
  * icoreCalc(run base, run size) and returns its error. */
+/**
+ * xrt_device_read_reg:
+ * @value: (out)
+ */
 gboolean      xrt_device_read_reg      (XrtDevice *device,
                                         guint64    addr,
                                         guint32   *value,
@@ -162,13 +200,25 @@ typedef struct {
  * A device of @klass for @url (scheme and name parsed from it) with implementation data
  * @impl (freed by klass->finalize).  Regions are added with xrt_device_add_mem_region()
  * before the device is handed out. */
+/**
+ * xrt_device_new: (skip)
+ */
 XrtDevice    *xrt_device_new           (const XrtDeviceClass *klass,
                                         const char           *url,
                                         gpointer              impl);
+/**
+ * xrt_device_get_impl: (skip)
+ */
 gpointer      xrt_device_get_impl      (XrtDevice *device);
+/**
+ * xrt_device_get_class: (skip)
+ */
 const XrtDeviceClass *xrt_device_get_class (XrtDevice *device);
 /* Adds @region (the device takes a reference) under its name; the first region added, or
  * one added with @is_default, becomes the default. */
+/**
+ * xrt_device_add_mem_region: (skip)
+ */
 void          xrt_device_add_mem_region (XrtDevice    *device,
                                          XrtMemRegion *region,
                                          gboolean      is_default);
@@ -185,9 +235,16 @@ typedef XrtDevice *(*XrtDeviceOpenFunc) (const char *url, const char *name, GHas
  * @open NULL: the kind is known but not available in this build, and opening it says so).
  * @usage is shown in errors ("mock://zg330[?profile=PATH]"). Device implementations
  * register themselves when the runtime loads; registering a (scheme, name) again replaces it. */
+/**
+ * xrt_device_register_kind: (skip)
+ */
 void xrt_device_register_kind (const char *scheme, const char *name, const char *usage, XrtDeviceOpenFunc open);
 
 /* The usages of every registered kind, "; "-separated (for messages). g_free. */
+/**
+ * xrt_device_list_kinds:
+ * Returns: (transfer full)
+ */
 char *xrt_device_list_kinds (void);
 
 /* ---- fault injection --------------------------------------------------------- */
@@ -212,6 +269,9 @@ typedef enum {
 /* For implementations: counts one operation of @kind and TRUE when it is to fail (then
  * @error is set, naming the URL and @what, for every kind but XRT_FAULT_CORRUPT_READ, whose
  * caller flips a bit of what it read). */
+/**
+ * xrt_device_take_fault: (skip)
+ */
 gboolean xrt_device_take_fault (XrtDevice *device, XrtFaultKind kind, const char *what, GError **error);
 
 G_END_DECLS

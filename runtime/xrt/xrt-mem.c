@@ -1438,3 +1438,23 @@ xrt_mem_chunk_free (XrtMemChunk *chunk, GError **error)
 G_DEFINE_BOXED_TYPE (XrtMemRegion, xrt_mem_region, (GBoxedCopyFunc) xrt_mem_region_ref, (GBoxedFreeFunc) xrt_mem_region_unref)
 
 G_DEFINE_BOXED_TYPE (XrtMemChunk, xrt_mem_chunk, (GBoxedCopyFunc) xrt_mem_chunk_ref, (GBoxedFreeFunc) xrt_mem_chunk_unref)
+
+GBytes *
+xrt_mem_chunk_read_bytes (XrtMemChunk *chunk, guint64 offset, gsize bytes, GError **error)
+{
+  guint8 *buf;
+
+  g_return_val_if_fail (chunk != NULL, NULL);
+  buf = g_try_malloc (MAX (bytes, 1));
+  if (buf == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY, "reading %" G_GSIZE_FORMAT " bytes: no host memory", bytes);
+      return NULL;
+    }
+  if (!xrt_mem_chunk_read (chunk, offset, buf, bytes, error))
+    {
+      g_free (buf);
+      return NULL;
+    }
+  return g_bytes_new_take (buf, bytes);
+}

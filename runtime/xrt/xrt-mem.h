@@ -121,19 +121,46 @@ typedef struct {
   guint64    addr;
 } XrtMemPtr;
 
+/**
+ * xrt_mem_ptr_null: (skip)
+ */
 XrtMemPtr xrt_mem_ptr_null       (void);
+/**
+ * xrt_mem_ptr_from_cptr: (skip)
+ */
 XrtMemPtr xrt_mem_ptr_from_cptr  (gpointer cptr);
+/**
+ * xrt_mem_ptr_from_addr: (skip)
+ */
 XrtMemPtr xrt_mem_ptr_from_addr  (guint64 addr);
+/**
+ * xrt_mem_ptr_from_both: (skip)
+ */
 XrtMemPtr xrt_mem_ptr_from_both  (gpointer cptr, guint64 addr);
+/**
+ * xrt_mem_ptr_is_null: (skip)
+ */
 gboolean  xrt_mem_ptr_is_null    (XrtMemPtr ptr);
 /* The pointer @delta bytes further (both parts advance). */
+/**
+ * xrt_mem_ptr_offset: (skip)
+ */
 XrtMemPtr xrt_mem_ptr_offset     (XrtMemPtr ptr, guint64 delta);
 /* The host pointer; NULL with XRT_ERROR_WRONG_REGION for an ADDR pointer (as the vendor's
  * cptr() throws). */
+/**
+ * xrt_mem_ptr_get_cptr: (skip)
+ */
 guint8   *xrt_mem_ptr_get_cptr   (XrtMemPtr ptr, GError **error);
 /* The device address; FALSE with XRT_ERROR_WRONG_REGION for a CPTR pointer. */
+/**
+ * xrt_mem_ptr_get_addr: (skip)
+ */
 gboolean  xrt_mem_ptr_get_addr   (XrtMemPtr ptr, guint64 *addr, GError **error);
 /* "0x1000 (ADDR)", "0x7f… (CPTR)", "0x7f…/0x1000 (BOTH)", "null".  Free with g_free(). */
+/**
+ * xrt_mem_ptr_to_string: (skip)
+ */
 gchar    *xrt_mem_ptr_to_string  (XrtMemPtr ptr);
 
 /* ---- MemRegion --------------------------------------------------------- */
@@ -160,6 +187,9 @@ typedef struct {
  * called on @store when the region is finalized.  @size > 0 and base + size must not
  * exceed 2^64.  Returns a new reference.  Device implementations call this; users get
  * regions from xrt_device_get_mem_region(). */
+/**
+ * xrt_mem_region_new_device: (skip)
+ */
 XrtMemRegion *xrt_mem_region_new_device (const char           *name,
                                          guint64               base,
                                          guint64               size,
@@ -171,14 +201,26 @@ XrtMemRegion *xrt_mem_region_new_device (const char           *name,
  * A host-memory region: every chunk is its own zero-filled host buffer (chunks are
  * CPTR; their "address" is the host pointer value).  @capacity bounds the sum of live
  * chunk sizes (exhaustion beyond it).  Returns a new reference. */
+/**
+ * xrt_mem_region_new_host:
+ * Returns: (transfer full)
+ */
 XrtMemRegion *xrt_mem_region_new_host   (const char *name,
                                          guint64     capacity);
 
 /* xrt_host_mem_region_get_default:
  * The process-wide host region (the vendor's HostDevice::MemRegion()), created on first
  * use, never finalized.  Returns a borrowed pointer; take a reference to keep one. */
+/**
+ * xrt_host_mem_region_get_default:
+ * Returns: (transfer none)
+ */
 XrtMemRegion *xrt_host_mem_region_get_default (void);
 
+/**
+ * xrt_mem_region_ref:
+ * Returns: (transfer full)
+ */
 XrtMemRegion *xrt_mem_region_ref        (XrtMemRegion *region);
 void          xrt_mem_region_unref      (XrtMemRegion *region);
 
@@ -190,8 +232,15 @@ guint64       xrt_mem_region_get_size   (XrtMemRegion *region);
 XrtPtrType    xrt_mem_region_get_ptype  (XrtMemRegion *region);
 /* The device the region belongs to, borrowed; NULL for a standalone region or once the
  * device is gone. */
+/**
+ * xrt_mem_region_get_device:
+ * Returns: (transfer none) (nullable)
+ */
 XrtDevice    *xrt_mem_region_get_device (XrtMemRegion *region);
 /* The region's memory manager, owned by the region (valid while it is). */
+/**
+ * xrt_mem_region_get_manager: (skip)
+ */
 XrtMemManager *xrt_mem_region_get_manager (XrtMemRegion *region);
 
 /* xrt_mem_region_malloc:
@@ -202,6 +251,10 @@ XrtMemManager *xrt_mem_region_get_manager (XrtMemRegion *region);
  * host chunks are zero-filled.  Returns a new chunk reference, or NULL with
  * XRT_ERROR_NO_MEMORY (message: region, bytes, alignment, largest free block) or
  * XRT_ERROR_INVALID_ARGUMENT. */
+/**
+ * xrt_mem_region_malloc:
+ * Returns: (transfer full)
+ */
 XrtMemChunk  *xrt_mem_region_malloc     (XrtMemRegion *region,
                                          guint64       bytes,
                                          gboolean      auto_free,
@@ -213,6 +266,10 @@ XrtMemChunk  *xrt_mem_region_malloc     (XrtMemRegion *region,
  * malloc(MemPtr begin, …)): the backend uses it to put a segment back where it was.
  * Errors: XRT_ERROR_OUT_OF_RANGE outside the region, XRT_ERROR_OVERLAP when any of the
  * bytes is taken, XRT_ERROR_INVALID_ARGUMENT for bytes == 0 or a host region. */
+/**
+ * xrt_mem_region_malloc_at:
+ * Returns: (transfer full)
+ */
 XrtMemChunk  *xrt_mem_region_malloc_at  (XrtMemRegion *region,
                                          guint64       addr,
                                          guint64       bytes,
@@ -226,6 +283,9 @@ XrtMemChunk  *xrt_mem_region_malloc_at  (XrtMemRegion *region,
  * into the region); without it the caller keeps ownership and must keep the memory valid
  * until the chunk is freed.  Errors: XRT_ERROR_INVALID_ARGUMENT for a
  * device region or bytes == 0, XRT_ERROR_OVERLAP if it overlaps a chunk of the region. */
+/**
+ * xrt_mem_region_wrap_host: (skip)
+ */
 XrtMemChunk  *xrt_mem_region_wrap_host  (XrtMemRegion  *region,
                                          gpointer       data,
                                          guint64        bytes,
@@ -249,11 +309,18 @@ guint         xrt_mem_region_free_all   (XrtMemRegion *region);
  * Moves bytes at absolute address @addr, allocated or not, which must lie inside the
  * region ([base, base+size); for a host region: inside one live chunk).  This is how the
  * simulated board's hardops reach their operands.  XRT_ERROR_OUT_OF_RANGE otherwise. */
+/**
+ * xrt_mem_region_read: (skip)
+ */
 gboolean      xrt_mem_region_read       (XrtMemRegion *region,
                                          guint64       addr,
                                          gpointer      dest,
                                          gsize         bytes,
                                          GError      **error);
+/**
+ * xrt_mem_region_write:
+ * @src: (array length=bytes) (element-type guint8)
+ */
 gboolean      xrt_mem_region_write      (XrtMemRegion *region,
                                          guint64       addr,
                                          gconstpointer src,
@@ -274,6 +341,9 @@ gboolean      xrt_mem_region_copy       (XrtMemRegion *dest_region,
  * A host pointer to [addr, addr + bytes) when the region keeps those bytes contiguous in
  * host memory (OCM and host regions), else NULL (ETM, out of range).  Valid while the
  * region lives (for a host region: while the chunk holding them lives). */
+/**
+ * xrt_mem_region_get_host_pointer: (skip)
+ */
 guint8       *xrt_mem_region_get_host_pointer (XrtMemRegion *region,
                                                guint64       addr,
                                                gsize         bytes);
@@ -300,32 +370,51 @@ typedef struct {
 } XrtMemRegionInfo;
 
 /* The region this manager belongs to (borrowed). */
+/**
+ * xrt_mem_manager_get_region: (skip)
+ */
 XrtMemRegion *xrt_mem_manager_get_region  (XrtMemManager *manager);
 
 /* xrt_mem_manager_list_chunks:
  * Every live chunk, in address order, as new references (getAllMemChunk).  Free the
  * array with g_ptr_array_unref() (it unrefs the chunks). */
+/**
+ * xrt_mem_manager_list_chunks: (skip)
+ */
 GPtrArray    *xrt_mem_manager_list_chunks (XrtMemManager *manager);
 
 /* xrt_mem_manager_find_chunk:
  * The live chunk that contains [ptr, ptr + bytes) (bytes may be 0: the chunk containing
  * ptr), as a new reference, or NULL (getMemChunk). */
+/**
+ * xrt_mem_manager_find_chunk: (skip)
+ */
 XrtMemChunk  *xrt_mem_manager_find_chunk  (XrtMemManager *manager,
                                            XrtMemPtr      ptr,
                                            guint64        bytes);
 
 /* xrt_mem_manager_get_info: fills @info (getMemRegionInfo). */
+/**
+ * xrt_mem_manager_get_info: (skip)
+ */
 void          xrt_mem_manager_get_info    (XrtMemManager    *manager,
                                            XrtMemRegionInfo *info);
 
 /* xrt_mem_manager_check:
  * Verifies the allocator's invariants (free list sorted, coalesced, disjoint from every
  * chunk, used + free == size).  XRT_ERROR_CHECK naming the first broken one. */
+/**
+ * xrt_mem_manager_check: (skip)
+ */
 gboolean      xrt_mem_manager_check       (XrtMemManager *manager,
                                            GError       **error);
 
 /* ---- MemChunk ---------------------------------------------------------- */
 
+/**
+ * xrt_mem_chunk_ref:
+ * Returns: (transfer full)
+ */
 XrtMemChunk  *xrt_mem_chunk_ref          (XrtMemChunk *chunk);
 /* Drops a reference; the last one frees the bytes of an auto_free chunk. */
 void          xrt_mem_chunk_unref        (XrtMemChunk *chunk);
@@ -334,36 +423,67 @@ void          xrt_mem_chunk_unref        (XrtMemChunk *chunk);
  * A view of [offset, offset + bytes) of @parent: no allocation, keeps @parent alive,
  * cannot be freed itself (XRT_ERROR_BAD_FREE) and reports XRT_ERROR_FREED once its parent
  * is freed.  Returns a new reference or NULL with XRT_ERROR_OUT_OF_RANGE. */
+/**
+ * xrt_mem_chunk_new_sub:
+ * Returns: (transfer full)
+ */
 XrtMemChunk  *xrt_mem_chunk_new_sub      (XrtMemChunk *parent,
                                           guint64      offset,
                                           guint64      bytes,
                                           GError     **error);
 
 /* The chunk's begin as a MemPtr of its region's kind (see xrt_mem_region_get_ptype). */
+/**
+ * xrt_mem_chunk_get_begin: (skip)
+ */
 XrtMemPtr     xrt_mem_chunk_get_begin    (XrtMemChunk *chunk);
 /* The chunk's address in its region (device address; host pointer value for host). */
 guint64       xrt_mem_chunk_get_addr     (XrtMemChunk *chunk);
 guint64       xrt_mem_chunk_get_size     (XrtMemChunk *chunk);
 /* Borrowed; valid while the chunk is. */
+/**
+ * xrt_mem_chunk_get_region:
+ * Returns: (transfer none)
+ */
 XrtMemRegion *xrt_mem_chunk_get_region   (XrtMemChunk *chunk);
 gboolean      xrt_mem_chunk_is_on        (XrtMemChunk *chunk, XrtMemRegion *region);
 gboolean      xrt_mem_chunk_get_auto_free (XrtMemChunk *chunk);
 void          xrt_mem_chunk_set_auto_free (XrtMemChunk *chunk, gboolean auto_free);
 gboolean      xrt_mem_chunk_is_freed     (XrtMemChunk *chunk);
 /* Host pointer to the chunk's bytes (CPTR/BOTH chunks), else NULL. */
+/**
+ * xrt_mem_chunk_get_host_pointer: (skip)
+ */
 guint8       *xrt_mem_chunk_get_host_pointer (XrtMemChunk *chunk);
 
 /* xrt_mem_chunk_read / _write:
  * Moves @bytes at @offset of the chunk.  XRT_ERROR_OUT_OF_RANGE when
  * offset + bytes > size, XRT_ERROR_FREED after a free. */
+/**
+ * xrt_mem_chunk_read: (skip)
+ */
 gboolean      xrt_mem_chunk_read         (XrtMemChunk  *chunk,
                                           guint64       offset,
                                           gpointer      dest,
                                           gsize         bytes,
                                           GError      **error);
+/**
+ * xrt_mem_chunk_write:
+ * @src: (array length=bytes) (element-type guint8)
+ */
 gboolean      xrt_mem_chunk_write        (XrtMemChunk  *chunk,
                                           guint64       offset,
                                           gconstpointer src,
+                                          gsize         bytes,
+                                          GError      **error);
+/* xrt_mem_chunk_read_bytes:
+ * xrt_mem_chunk_read() into a new GBytes (for bindings and callers that keep the bytes). */
+/**
+ * xrt_mem_chunk_read_bytes:
+ * Returns: (transfer full)
+ */
+GBytes       *xrt_mem_chunk_read_bytes   (XrtMemChunk  *chunk,
+                                          guint64       offset,
                                           gsize         bytes,
                                           GError      **error);
 
@@ -394,6 +514,9 @@ GType xrt_mem_chunk_get_type (void);
 
 /* For device implementations: records (or clears, with NULL) the device that owns the
  * region.  The region does not reference the device. */
+/**
+ * xrt_mem_region_set_device: (skip)
+ */
 void          xrt_mem_region_set_device  (XrtMemRegion *region,
                                           XrtDevice    *device);
 

@@ -47,6 +47,7 @@ struct _XrtSession {
 
   XrtSessionCallback pre_cb, post_cb;
   gpointer pre_data, post_data;
+  GDestroyNotify pre_destroy, post_destroy;
   gboolean log_io, log_time;
   FILE *log_stream;
   gboolean dump;
@@ -265,6 +266,8 @@ xrt_session_unref (XrtSession *s)
 {
   if (s == NULL || !g_atomic_int_dec_and_test (&s->ref_count))
     return;
+  xrt_session_set_pre_callback_full (s, NULL, NULL, NULL);
+  xrt_session_set_post_callback_full (s, NULL, NULL, NULL);
   g_ptr_array_unref (s->backends);
   g_clear_pointer (&s->device, xrt_device_unref);
   g_array_unref (s->forwards);
@@ -298,15 +301,13 @@ void xrt_session_enable_time_profile (XrtSession *s, gboolean enable) { s->profi
 void
 xrt_session_set_pre_callback (XrtSession *s, XrtSessionCallback func, gpointer data)
 {
-  s->pre_cb = func;
-  s->pre_data = data;
+  xrt_session_set_pre_callback_full (s, func, data, NULL);
 }
 
 void
 xrt_session_set_post_callback (XrtSession *s, XrtSessionCallback func, gpointer data)
 {
-  s->post_cb = func;
-  s->post_data = data;
+  xrt_session_set_post_callback_full (s, func, data, NULL);
 }
 
 XrtBackend *
@@ -1849,3 +1850,50 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
 }
 
 G_DEFINE_BOXED_TYPE (XrtSession, xrt_session, (GBoxedCopyFunc) xrt_session_ref, (GBoxedFreeFunc) xrt_session_unref)
+
+guint
+xrt_session_get_n_forwards (XrtSession *s)
+{
+  g_return_val_if_fail (s != NULL, 0);
+  return s->forwards->len;
+}
+
+const XrtForward *
+xrt_session_get_forward (XrtSession *s, guint index)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  return index < s->forwards->len ? &g_array_index (s->forwards, XrtForward, index) : NULL;
+}
+
+static const gint64 *
+ids_of (GArray *a, guint *n)
+{
+  *n = a ? a->len : 0;
+  return a ? (const gint64 *) a->data : NULL;
+}
+
+const gint64 *xrt_forward_get_merge_from (const XrtForward *f, guint *n) { return ids_of (f->merge_from, n); }
+const gint64 *xrt_forward_get_input_ids (const XrtForward *f, guint *n) { return ids_of (f->input_ids, n); }
+const gint64 *xrt_forward_get_output_ids (const XrtForward *f, guint *n) { return ids_of (f->output_ids, n); }
+
+void
+xrt_session_set_pre_callback_full (XrtSession *s, XrtSessionCallback func, gpointer data, GDestroyNotify destroy)
+{
+  g_return_if_fail (s != NULL);
+  if (s->pre_destroy != NULL)
+    s->pre_destroy (s->pre_data);
+  s->pre_cb = func;
+  s->pre_data = data;
+  s->pre_destroy = destroy;
+}
+
+void
+xrt_session_set_post_callback_full (XrtSession *s, XrtSessionCallback func, gpointer data, GDestroyNotify destroy)
+{
+  g_return_if_fail (s != NULL);
+  if (s->post_destroy != NULL)
+    s->post_destroy (s->post_data);
+  s->post_cb = func;
+  s->post_data = data;
+  s->post_destroy = destroy;
+}

@@ -70,14 +70,33 @@ typedef struct {
  * priority order with one device each (a host backend's may be NULL: it then gets the
  * session's board for its cost model). A board backend whose class takes no op of the view
  * is left out; each op goes to the first backend that takes it. */
+/**
+ * xrt_session_new:
+ * @backends: (array length=n_backends)
+ * @devices: (array length=n_backends) (nullable)
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_new (XirNetworkView *view, const char *const *backends, XrtDevice *const *devices,
                              guint n_backends, GError **error);
 /* The board backend whose class takes the view's hardops (by compile target: @zhuget(330)
  * -> ZG330Backend, @buyit -> BuyiBackend), on @device, plus the HostBackend. A view without
  * board ops gets the host alone; @device may then be NULL. */
+/**
+ * xrt_session_new_for_device:
+ * @device: (nullable)
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_new_for_device (XirNetworkView *view, XrtDevice *device, GError **error);
 /* CreateWithBackends: a ready (initialised, maybe configured) board backend plus the host. */
+/**
+ * xrt_session_new_with_backend:
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *backend, GError **error);
+/**
+ * xrt_session_ref:
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_ref (XrtSession *session);
 void xrt_session_unref (XrtSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtSession, xrt_session_unref)
@@ -85,25 +104,79 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtSession, xrt_session_unref)
 #define XRT_TYPE_SESSION (xrt_session_get_type ())
 GType xrt_session_get_type (void);
 
+/**
+ * xrt_session_get_view:
+ * Returns: (transfer none)
+ */
 XirNetworkView *xrt_session_get_view (XrtSession *session);
+/**
+ * xrt_session_get_network:
+ * Returns: (transfer none)
+ */
 XirNetwork *xrt_session_get_network (XrtSession *session);
 /* The board backend (the first backend of the session that runs on a board), or NULL when
  * the view has no board op. Borrowed. */
+/**
+ * xrt_session_get_board_backend:
+ * Returns: (transfer none) (nullable)
+ */
 XrtBackend *xrt_session_get_board_backend (XrtSession *session);
 /* The session's backends in priority order (XrtBackend*, borrowed). */
+/**
+ * xrt_session_get_backends:
+ * Returns: (transfer none) (element-type XrtBackend)
+ */
 GPtrArray *xrt_session_get_backends (XrtSession *session);
 /* backendBindings: the backend an op runs on (borrowed), or NULL for an op not in the view. */
+/**
+ * xrt_session_get_op_backend:
+ * Returns: (transfer none) (nullable)
+ */
 XrtBackend *xrt_session_get_op_backend (XrtSession *session, gint64 op_id);
 
 gboolean xrt_session_apply (XrtSession *session, GError **error);
 gboolean xrt_session_is_applied (XrtSession *session);
 
 /* getForwards (after apply): XrtForward entries in execution order; borrowed. */
+/**
+ * xrt_session_get_forwards: (skip)
+ */
 GArray *xrt_session_get_forwards (XrtSession *session);
+/* The same one by one, for bindings: the count, and step @index (NULL past the end). */
+guint xrt_session_get_n_forwards (XrtSession *session);
+/**
+ * xrt_session_get_forward:
+ * Returns: (transfer none) (nullable)
+ */
+const XrtForward *xrt_session_get_forward (XrtSession *session, guint index);
+/* A step's op ids (merged launch members), v_ids read from outside and v_ids produced. */
+/**
+ * xrt_forward_get_merge_from:
+ * @n: (out)
+ * Returns: (transfer none) (array length=n)
+ */
+const gint64 *xrt_forward_get_merge_from (const XrtForward *step, guint *n);
+/**
+ * xrt_forward_get_input_ids:
+ * @n: (out)
+ * Returns: (transfer none) (array length=n)
+ */
+const gint64 *xrt_forward_get_input_ids (const XrtForward *step, guint *n);
+/**
+ * xrt_forward_get_output_ids:
+ * @n: (out)
+ * Returns: (transfer none) (array length=n)
+ */
+const gint64 *xrt_forward_get_output_ids (const XrtForward *step, guint *n);
 
 /* forward(inputs): @inputs are XrtTensor* for the values that come from outside the view,
  * in order (for a whole network: one per network input). Returns the network outputs as
  * new host tensors (a GPtrArray owning XrtTensor refs). */
+/**
+ * xrt_session_forward:
+ * @inputs: (element-type XrtTensor) (nullable)
+ * Returns: (transfer container) (element-type XrtTensor)
+ */
 GPtrArray *xrt_session_forward (XrtSession *session, GPtrArray *inputs, GError **error);
 /* forward(inputs, outputs): writes every output of the view into the caller's tensors
  * (host or device memory; all outputs, each of the right size). Each tensor goes to the
@@ -113,6 +186,11 @@ GPtrArray *xrt_session_forward (XrtSession *session, GPtrArray *inputs, GError *
  * that hardop (for this forward its place is the caller's bytes: no copy, no memcpy time
  * on the Output op); the others (host tensors, values of host ops such as DetPostZG, values
  * sharing a chunk) are copied after the run. */
+/**
+ * xrt_session_forward_into:
+ * @inputs: (element-type XrtTensor) (nullable)
+ * @outputs: (element-type XrtTensor)
+ */
 gboolean xrt_session_forward_into (XrtSession *session, GPtrArray *inputs, GPtrArray *outputs, GError **error);
 /* stepTo(op_id): runs from where the last step stopped up to and including @op_id and
  * returns the op's outputs as host tensors: the values a merge-off run gives, whatever the
@@ -127,11 +205,20 @@ gboolean xrt_session_forward_into (XrtSession *session, GPtrArray *inputs, GPtrA
  * when NULL, the inputs given so far. Inputs from outside are taken from @inputs in
  * order. After the last op the position goes back to the start. forward() always starts
  * a new forward. */
+/**
+ * xrt_session_step_to:
+ * @inputs: (element-type XrtTensor) (nullable)
+ * Returns: (transfer container) (element-type XrtTensor)
+ */
 GPtrArray *xrt_session_step_to (XrtSession *session, gint64 op_id, GPtrArray *inputs, GError **error);
 
 /* sub(start[, end]): a session over ops [start, end) of this session's network sharing its
  * backends (end G_MAXINT = to the end; negative indices count from the end). Fails when the
  * range splits a merged launch. After apply. */
+/**
+ * xrt_session_sub:
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_sub (XrtSession *session, gint start, gint end, GError **error);
 
 /* Pre/post callbacks around every forward step. @outputs are the step's output tensors
@@ -139,16 +226,54 @@ XrtSession *xrt_session_sub (XrtSession *session, gint start, gint end, GError *
  * values that leave it (read after it or network outputs; its inner values are gone by
  * its end — stepTo gives those), in the step's output_ids order. A launch that stepTo
  * stops inside gets its pre-callback when it starts and its post-callback when it ends. */
+/**
+ * XrtSessionCallback:
+ * @session: the session
+ * @step: the forward step
+ * @outputs: (element-type XrtTensor): the step's output tensors (host copies)
+ * @user_data: (closure): the data given with the callback
+ */
 typedef void (*XrtSessionCallback) (XrtSession *session, const XrtForward *step, GPtrArray *outputs,
                                     gpointer user_data);
+/**
+ * xrt_session_set_pre_callback: (skip)
+ */
 void xrt_session_set_pre_callback (XrtSession *session, XrtSessionCallback func, gpointer user_data);
+/**
+ * xrt_session_set_post_callback: (skip)
+ */
 void xrt_session_set_post_callback (XrtSession *session, XrtSessionCallback func, gpointer user_data);
+/**
+ * xrt_session_set_pre_callback_full:
+ * @session: a session
+ * @func: (scope notified) (nullable): the callback, or %NULL for none
+ * @user_data: (closure func): its data
+ * @destroy: (destroy user_data) (nullable): frees @user_data when the callback is replaced or
+ *   the session goes
+ *
+ * The same, with a destroy notify (for bindings and callers whose data the session keeps).
+ */
+void xrt_session_set_pre_callback_full (XrtSession *session, XrtSessionCallback func, gpointer user_data,
+                                        GDestroyNotify destroy);
+/**
+ * xrt_session_set_post_callback_full:
+ * @session: a session
+ * @func: (scope notified) (nullable): the callback, or %NULL for none
+ * @user_data: (closure func): its data
+ * @destroy: (destroy user_data) (nullable): frees @user_data when the callback is replaced or
+ *   the session goes
+ */
+void xrt_session_set_post_callback_full (XrtSession *session, XrtSessionCallback func, gpointer user_data,
+                                         GDestroyNotify destroy);
 
 /* setLogIO / setLogTime: a line per step, in the vendor's style
  * ("opId: 655 opType: HardOp(Cast) Inputs: (…) Outputs: (…)"), written to @stream
  * (default stderr; set with xrt_session_set_log_stream). */
 void xrt_session_set_log_io (XrtSession *session, gboolean flag);
 void xrt_session_set_log_time (XrtSession *session, gboolean flag);
+/**
+ * xrt_session_set_log_stream: (skip)
+ */
 void xrt_session_set_log_stream (XrtSession *session, FILE *stream);
 
 /* setDumpOutputs(flag, dir, format): after each step, every output value is written as
@@ -158,12 +283,21 @@ void xrt_session_set_log_stream (XrtSession *session, FILE *stream);
  * outputs there, from ETM or OCM (the manifest's "memory" and "address"), so the files
  * equal a merge-off dump's; the manifest is "complete" and its note says so. Its timings
  * then include one launch overhead per stop. */
+/**
+ * xrt_session_set_dump_outputs:
+ * @dir: (nullable) (type filename)
+ * @format: (nullable)
+ */
 gboolean xrt_session_set_dump_outputs (XrtSession *session, gboolean flag, const char *dir, const char *format,
                                        GError **error);
 
 /* enableTimeProfile / timeProfileResults (per step: total, memcpy, hard, other in ms). */
 void xrt_session_enable_time_profile (XrtSession *session, gboolean enable);
 /* The last profiled forward's results, borrowed: valid until the next forward. NULL before. */
+/**
+ * xrt_session_get_time_profile:
+ * Returns: (transfer none) (nullable)
+ */
 const ZwProfile *xrt_session_get_time_profile (XrtSession *session);
 /* totalTime of the last forward, ms (simulated board time + host time). */
 double xrt_session_get_total_time (XrtSession *session);
@@ -178,7 +312,18 @@ double xrt_session_get_total_time (XrtSession *session);
  * then (the .raw) beside the JSON found, then at the path recorded; the error names every
  * place looked at, or the digest that differs. A version-1 snapshot (no network_files)
  * needs @network. */
+/**
+ * xrt_session_dump_snapshot:
+ * @path: (type filename)
+ */
 gboolean xrt_session_dump_snapshot (XrtSession *session, const char *path, GError **error);
+/**
+ * xrt_session_new_from_snapshot:
+ * @path: (type filename)
+ * @network: (nullable)
+ * @device: (nullable)
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_new_from_snapshot (const char *path, XirNetwork *network, XrtDevice *device,
                                            GError **error);
 
@@ -189,6 +334,11 @@ XrtSession *xrt_session_new_from_snapshot (const char *path, XirNetwork *network
 
 /* fork: a session for another thread, sharing WEIGHT and INSTR, with its own FTMP;
  * applied if this one is. */
+/**
+ * xrt_session_fork:
+ * Returns: (transfer full)
+ */
 XrtSession *xrt_session_fork (XrtSession *session, GError **error);
 
 G_END_DECLS
+

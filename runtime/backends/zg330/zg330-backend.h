@@ -81,15 +81,36 @@ struct _Zg330BackendClass {
 
 /* Backend.init(network_view, device): takes every HardOp of @view (other ops are left to
  * other backends). @device must be a ZG330 device (mock://zg330). */
+/**
+ * zg330_backend_new:
+ * Returns: (transfer full)
+ */
 Zg330Backend *zg330_backend_new (XirNetworkView *view, XrtDevice *device, GError **error);
+/**
+ * zg330_backend_ref: (skip)
+ */
 Zg330Backend *zg330_backend_ref (Zg330Backend *backend);
+/**
+ * zg330_backend_unref: (skip)
+ */
 void zg330_backend_unref (Zg330Backend *backend);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Zg330Backend, zg330_backend_unref)
 
 /* Does this backend take the op? (HardOps compiled for @zhuget) */
+/**
+ * zg330_backend_supports_op: (skip)
+ */
 gboolean zg330_backend_supports_op (const XirOp *op);
 
+/**
+ * zg330_backend_get_view:
+ * Returns: (transfer none)
+ */
 XirNetworkView *zg330_backend_get_view (Zg330Backend *backend);
+/**
+ * zg330_backend_get_device:
+ * Returns: (transfer none)
+ */
 XrtDevice *zg330_backend_get_device (Zg330Backend *backend);
 /* Per-process id of the backend (zg330backend_id). */
 gint zg330_backend_get_id (Zg330Backend *backend);
@@ -145,6 +166,10 @@ gboolean zg330_backend_apply_with_plan (Zg330Backend *backend, const ZwDeployRep
 /* Backend.fork: another backend of the same view and device with the same options for use
  * from another thread; it shares WEIGHT and INSTR with this one and has its own FTMP (and
  * INPUT/OUTPUT). Applied, with this one's plan, when this one is. */
+/**
+ * zg330_backend_fork:
+ * Returns: (transfer full)
+ */
 Zg330Backend *zg330_backend_fork (Zg330Backend *backend, GError **error);
 
 /* Reads ETM back and checks every instruction and weight; the first bad one fails with
@@ -153,14 +178,28 @@ gboolean zg330_backend_precheck (Zg330Backend *backend, GError **error);
 
 /* Writes <dir>/<network>_zg330_<id>.log (text) and .json (the deploy report) atomically.
  * @dir NULL means <cwd>/.icraft/logs. After apply. Fills @json_path if not NULL. */
+/**
+ * zg330_backend_log:
+ * @dir: (nullable) (type filename)
+ * @json_path: (out) (optional) (transfer full) (type filename)
+ */
 gboolean zg330_backend_log (Zg330Backend *backend, const char *dir, char **json_path, GError **error);
 
 /* The deploy report (after apply; before apply, a report with the logic facts only).
  * Returns a new reference. */
+/**
+ * zg330_backend_get_report:
+ * Returns: (transfer full)
+ */
 ZwDeployReport *zg330_backend_get_report (Zg330Backend *backend);
 
 /* Physical place of a value after apply: region name ("ETM", "OCM") and address.
  * FALSE for values that live on the host or are not the backend's. */
+/**
+ * zg330_backend_get_value_place:
+ * @region: (out) (transfer none)
+ * @addr: (out)
+ */
 gboolean zg330_backend_get_value_place (Zg330Backend *backend, gint64 v_id, const char **region, guint64 *addr);
 
 /* ---- running (used by the session) ---- */
@@ -168,13 +207,22 @@ gboolean zg330_backend_get_value_place (Zg330Backend *backend, gint64 v_id, cons
 /* OCM is a scratchpad of whichever network runs (as on the chip), and the icore runs one
  * program at a time: a forward brackets its launches with begin/end so that backends on one
  * device (other networks, forks in other threads) take turns. Re-entrant. */
+/**
+ * zg330_backend_forward_begin: (skip)
+ */
 void zg330_backend_forward_begin (Zg330Backend *backend);
+/**
+ * zg330_backend_forward_end: (skip)
+ */
 void zg330_backend_forward_end (Zg330Backend *backend);
 
 /* Launches, in execution order (the report's "launches": merged op id, members). */
 guint zg330_backend_get_n_launches (Zg330Backend *backend);
 /* Runs launch @index on the board: one icoreCalc over its instructions. Fills the simulated
  * icore time and the host sync time in ms (0 for a merged launch's sync). After apply. */
+/**
+ * zg330_backend_run_launch: (skip)
+ */
 gboolean zg330_backend_run_launch (Zg330Backend *backend, guint index, double *icore_ms, double *sync_ms,
                                    GError **error);
 
@@ -187,10 +235,16 @@ gboolean zg330_backend_run_launch (Zg330Backend *backend, guint index, double *i
  * needs zg330_backend_can_resume_launch(): the board must not have run anything since the
  * partial launch stopped there (OCM and FTMP hold what it left). Fills @layer_count with
  * the launch's layers done at the stop. After apply. */
+/**
+ * zg330_backend_run_launch_part: (skip)
+ */
 gboolean zg330_backend_run_launch_part (Zg330Backend *backend, guint index, gint64 after_op_id, gint64 until_op_id,
                                         guint *layer_count, double *icore_ms, double *sync_ms, GError **error);
 /* Did the last partial launch of this backend stop launch @index after op @after_op_id,
  * with no other launch on the board since? */
+/**
+ * zg330_backend_can_resume_launch: (skip)
+ */
 gboolean zg330_backend_can_resume_launch (Zg330Backend *backend, guint index, gint64 after_op_id);
 
 /* forward(inputs, outputs): until zg330_backend_unbind_outputs(), the network output
@@ -198,7 +252,13 @@ gboolean zg330_backend_can_resume_launch (Zg330Backend *backend, guint index, gi
  * place of its OUTPUT chunk. FALSE, changing nothing, when it cannot be: the value shares
  * its compiler chunk with others, lives in OCM, is not an OUTPUT value of this backend, or
  * @chunk is on another region or too small. The backend keeps a reference meanwhile. */
+/**
+ * zg330_backend_bind_output: (skip)
+ */
 gboolean zg330_backend_bind_output (Zg330Backend *backend, gint64 v_id, XrtMemChunk *chunk, guint64 offset);
+/**
+ * zg330_backend_unbind_outputs: (skip)
+ */
 void zg330_backend_unbind_outputs (Zg330Backend *backend);
 
 G_END_DECLS

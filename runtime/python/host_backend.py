@@ -1,0 +1,18 @@
+"""host_backend — the vendor's HostBackend module on Zhuge Workbench's runtime."""
+import xrt
+from _zhuge import Host, XrtError
+
+__all__ = ["HostBackend"]
+
+
+class HostBackend(xrt.Backend):
+    """The host's backend: Input, Output, Cast, Resize and the board IP models (DetPostZG,
+    ImageMake, DetPost), timed by the board's cost model."""
+
+    _vendor_name = "HostBackend"
+
+    def __init__(self, backend):
+        obj = backend._obj if isinstance(backend, xrt.Backend) else backend
+        if not isinstance(obj, Host.Backend):
+            raise XrtError(f"HostBackend(backend): the backend is a {obj.get_name()}")
+        self._obj = obj

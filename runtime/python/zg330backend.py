@@ -1,0 +1,158 @@
+"""zg330backend — the vendor's ZG330Backend module on Zhuge Workbench's runtime.
+
+    from zg330backend import *
+    zg = ZG330Backend(sess.backends[0])
+    zg.disableMergeHardOp(); zg.disableEtmOptimize(); zg.ocmOptimize(OcmOpt.BEST_SCORE)
+    zg.logic_segment_map[SegmentType.FTMP].byte_size
+"""
+import enum
+
+import xrt
+from _zhuge import Zg330, Zw, XrtError, call, unsupported, wrap
+
+__all__ = ["ZG330Backend", "OcmOpt", "SegmentType", "ZG330Device"]
+
+
+class OcmOpt(enum.IntEnum):
+    """OCM options (ZG330Backend manual §2.3.5)."""
+    BEST_SCORE = -1
+    NONE = 0
+    OPTION1 = 1
+    OPTION2 = 2
+    OPTION3 = 3
+
+
+class SegmentType(enum.IntEnum):
+    WEIGHT = 0
+    INSTR = 1
+    FTMP = 2
+    INPUT = 3
+    OUTPUT = 4
+
+
+class _Segment:
+    """A LogicSegment / PhySegment as the manual's §3.3, §3.5."""
+
+    def __init__(self, seg_type, info, physical):
+        self.type = SegmentType(seg_type)
+        self.byte_size = info.phy_size if physical else info.byte_size
+        self.logic_addr = info.logic_addr
+        self.phy_addr = info.phy_addr
+        self.user_used = bool(info.user_used)
+
+    def __repr__(self):
+        return f"Segment({self.type.name}, byte_size={self.byte_size})"
+
+
+class _ValueInfo:
+    """ValueInfo (manual §3.1)."""
+
+    def __init__(self, v):
+        self.v_id = v.v_id
+        self.segment = SegmentType(v.segment)
+        self.is_ocm = bool(v.is_ocm)
+        self.is_host = bool(v.is_host)
+        self.real = bool(v.real)
+        self.logic_addr = v.logic_addr
+        self.phy_addr = v.phy_addr
+        self.byte_size = v.byte_size
+        self.shape = list(v.get_shape())
+
+    def __repr__(self):
+        return f"ValueInfo(v_id={self.v_id}, {self.segment.name}, ocm={self.is_ocm}, phy=0x{self.phy_addr:x})"
+
+
+class ZG330Backend(xrt.Backend):
+    """The ZG330Backend of a session or of Backend.Create: options before apply, precheck and
+    log after, the deploy facts (logic and physical segments, ValueInfo, HardOpInfo)."""
+
+    _vendor_name = "ZG330Backend"
+    _gi_class = Zg330.Backend
+
+    def __init__(self, backend):
+        obj = backend._obj if isinstance(backend, xrt.Backend) else backend
+        if not isinstance(obj, self._gi_class):
+            raise XrtError(f"{type(self).__name__}(backend): the backend is a {obj.get_name()}")
+        self._obj = obj
+
+    @staticmethod
+    def Init():
+        unsupported("ZG330Backend.Init() then init(network, device): use Backend.Create(ZG330Backend, view, device)")
+
+    def _zg(self):
+        return self._obj
+
+    def disableMergeHardOp(self):
+        call(Zg330.Backend.disable_merge_hardop, self._obj)
+
+    def disableEtmOptimize(self):
+        call(Zg330.Backend.disable_etm_optimize, self._obj)
+
+    def ocmOptimize(self, option):
+        call(Zg330.Backend.ocm_optimize, self._obj, int(option))
+
+    def userReuseSegment(self, chunk, seg_type):
+        call(Zg330.Backend.user_reuse_segment, self._obj, chunk._obj, int(seg_type))
+
+    def userConnectNetwork(self, chunk, v_id):
+        call(Zg330.Backend.user_connect_network, self._obj, chunk._obj, v_id)
+
+    def precheck(self):
+        call(Zg330.Backend.precheck, self._obj)
+
+    def log(self, dir=None):
+        """Writes the deploy log (text and JSON) and returns the JSON's path."""
+        return call(Zg330.Backend.log, self._obj, dir)
+
+    def _report(self):
+        return Zg330.Backend.get_report(self._obj)
+
+    @property
+    def logic_segment_map(self):
+        if not self._obj.is_applied():
+            call(Zg330.Backend.get_logic_segment_size, self._obj, int(SegmentType.FTMP))
+        r = self._report()
+        return {SegmentType(t): _Segment(t, r.get_segment(t), False) for t in range(5)}
+
+    @property
+    def phy_segment_map(self):
+        r = self._report()
+        return {SegmentType(t): _Segment(t, r.get_segment(t), True) for t in range(5)}
+
+    @property
+    def value_info(self):
+        r = self._report()
+        return {v.v_id: _ValueInfo(v) for v in (r.get_value(i) for i in range(r.get_n_values()))}
+
+    @property
+    def hardop_info(self):
+        r = self._report()
+        out = {}
+        for i in range(r.get_n_hardops()):
+            h = r.get_hardop(i)
+            out[h.op_id] = {"weights_phy_addr": h.weights_phy_addr, "weights_size": h.weights_size,
+                            "instr_phy_addr": h.instr_phy_addr, "instr_size": h.instr_size,
+                            "sync_idx": tuple(h.sync_idx), "merged_into": h.merged_into}
+        return out
+
+    def mergeHardOp(self):
+        return Zg330.Backend.get_merge_hardop(self._obj)
+
+    def etmOptimize(self):
+        return Zg330.Backend.get_etm_optimize(self._obj)
+
+    def ocmOpt(self):
+        return OcmOpt(Zg330.Backend.get_ocm_opt(self._obj))
+
+    def report(self):
+        """The deploy report as text (what `xrt-run plan` prints)."""
+        return self._report().to_text()
+
+
+class ZG330Device:
+    """ZG330Device calls of the vendor's xrt module: not bound here (the simulated board's
+    registers are reachable with Device.readReg/writeReg)."""
+
+    def __init__(self, device):
+        unsupported("ZG330Device(device) (icoreCalc, layerCount, configTimer …: the simulator runs launches "
+                    "through Session.forward)")
