@@ -20,6 +20,7 @@ struct _ZwApplication
   ZwStyleManager *style;
   char *screenshot;
   char *view;
+  char *compare_compile;      /* --compare-compile: the other compile of the network opened */
   ZwWindow *screenshot_window;
   gulong after_paint_id;
   GdkFrameClock *clock;
@@ -164,6 +165,8 @@ zw_application_activate (GApplication *app)
   win = new_window (self);
   gtk_window_present (GTK_WINDOW (win));
   gtk_widget_activate_action (GTK_WIDGET (win), "win.open-demo", NULL);
+  if (self->compare_compile != NULL)
+    zw_window_compare_compile (win, self->compare_compile);
 }
 
 static void
@@ -203,6 +206,9 @@ zw_application_open (GApplication *app, GFile **files, int n_files, const char *
       gtk_window_present (GTK_WINDOW (win));
       /* a screenshot cannot wait for an answer: missing params are synthesised */
       zw_window_open (win, path, self->screenshot != NULL);
+      /* queued after the open: the network just opened is compile A */
+      if (self->compare_compile != NULL)
+        zw_window_compare_compile (win, self->compare_compile);
       /* a file opens in its own view; an explicit --view wins */
       if (self->view != NULL)
         g_object_set (win, "view", self->view, NULL);
@@ -216,14 +222,15 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   ZwApplication *self = ZW_APPLICATION (app);
   static const char *views[] = { "segments", "memory", "ocm", "merges", "timing", "compare", "tensors", "diff",
-                                 "logs", NULL };
+                                 "logs", "compiles", NULL };
 
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "view", "s", &self->view);
+  g_variant_dict_lookup (options, "compare-compile", "^ay", &self->compare_compile);
   if (self->view != NULL && !g_strv_contains (views, self->view))
     {
       g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm, merges, timing, compare, "
-                    "tensors, diff or logs)\n"),
+                    "tensors, diff, logs or compiles)\n"),
                   self->view);
       return 2;
     }
@@ -361,6 +368,7 @@ zw_application_finalize (GObject *object)
 
   g_free (self->screenshot);
   g_free (self->view);
+  g_free (self->compare_compile);
   G_OBJECT_CLASS (zw_application_parent_class)->finalize (object);
 }
 
@@ -385,8 +393,11 @@ zw_application_init (ZwApplication *self)
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
     { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
-      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff or logs"),
+      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff, logs or compiles"),
       N_("NAME") },
+    { "compare-compile", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Compare the network opened with another compile of it (e.g. its Buyi JSON), shown in Compiles"),
+      N_("OTHER.json") },
     G_OPTION_ENTRY_NULL
   };
   const GActionEntry actions[] = {

@@ -8,6 +8,7 @@
 
 #include "backends/zg330/zg330-backend.h"
 #include "devices/zg330-sim.h"
+#include "report/zw-compare.h"
 #include "xrt/xrt-session.h"
 #include "xrt/xrt-tensor.h"
 
@@ -28,6 +29,7 @@ typedef struct {
   Zg330Profile *base_profile;
   char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
   char *dump_format;
+  char *compare_path;            /* compare the network with this other compile of it */
   /* in/out */
   XirNetwork *net;
   XrtSession *session;           /* reused for Forward with the same options */
@@ -36,6 +38,8 @@ typedef struct {
   ZwRun *run;
   ZwProfile *profile;            /* the last forward's time profile (a copy) */
   gboolean params_missing;
+  ZwCompileCompare *compile_compare;   /* of a compare_path job */
+  char *compare_warning;         /* what it could not do (a forward that failed) */
 } ZwJob;
 
 struct _ZwRunController
@@ -52,6 +56,7 @@ struct _ZwRunController
 
   GCancellable *cancellable;     /* of the running job, NULL when idle */
   gboolean running_load;
+  gboolean running_compare;
   guint serial;
   /* the queued request (coalesced) */
   gboolean pending;
@@ -61,6 +66,10 @@ struct _ZwRunController
   guint pending_iterations;
   char *pending_dump_dir;
   char *pending_dump_format;
+  char *pending_compare_path;    /* a compile comparison, run after the pending request */
+  gboolean pending_compare_synthetic;
+  ZwCompileCompare *compile_compare;   /* the last comparison, until taken */
+  char *compare_warning;
 
   double progress;
   char *status;
@@ -69,7 +78,7 @@ struct _ZwRunController
 G_DEFINE_FINAL_TYPE (ZwRunController, zw_run_controller, G_TYPE_OBJECT)
 
 enum { PROP_0, PROP_BUSY, PROP_PROGRESS, PROP_STATUS, N_PROPS };
-enum { RUN_FINISHED, NETWORK_LOADED, FAILED, N_SIGNALS };
+enum { RUN_FINISHED, NETWORK_LOADED, FAILED, COMPILES_COMPARED, N_SIGNALS };
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -82,6 +91,9 @@ zw_job_free (ZwJob *job)
   g_free (job->load_path);
   g_free (job->dump_dir);
   g_free (job->dump_format);
+  g_free (job->compare_path);
+  g_free (job->compare_warning);
+  g_clear_pointer (&job->compile_compare, zw_compile_compare_free);
   g_clear_pointer (&job->profile, zw_profile_free);
   g_clear_pointer (&job->base_profile, zg330_profile_free);
   g_clear_pointer (&job->net, xir_network_unref);
@@ -424,6 +436,87 @@ options_equal (const ZwRunOptions *a, const ZwRunOptions *b)
          && !differs (a->etm_bandwidth, b->etm_bandwidth);
 }
 
+/* One side of a compile comparison: @job's network (loaded first when @job has a
+ * load_path) deployed on a board of its own with the job's options (a chip whose compiler
+ * placed every value keeps the file's placement) and forwarded once. The report is a new
+ * reference; the profile stays in job->profile, NULL when the forward failed (then
+ * @forward_error says why: the deploy figures still compare). */
+static ZwDeployReport *
+compare_side (ZwJob *job, const char *which, double fraction, GCancellable *cancellable, char **forward_error,
+              GError **error)
+{
+  g_autofree char *status = NULL;
+  g_autoptr (GError) local = NULL;
+  double total_ms;
+
+  if (job->load_path != NULL && !job_load (job, error))
+    return NULL;
+  if (job->run != NULL)   /* a deploy log, not a network */
+    {
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                   _("%s: a deploy report, not a network: open the network JSON to compare compiles"), job->load_path);
+      return NULL;
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  status = g_strdup_printf (_("Comparing compiles: deploying %s"), which);
+  job_report (job, fraction, status);
+  if (!job_apply (job, error))
+    return NULL;
+  job->iterations = 1;
+  if (!job_forward (job, cancellable, &total_ms, &local))
+    {
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      *forward_error = g_strdup_printf (_("%s: the forward failed, its times are unknown: %s"), which, local->message);
+      g_clear_pointer (&job->profile, zw_profile_free);
+    }
+  return xrt_backend_get_report (xrt_session_get_board_backend (job->session));
+}
+
+static gboolean
+job_compare_compiles (ZwJob *job, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (ZwDeployReport) report_a = NULL, report_b = NULL;
+  g_autofree char *warn_a = NULL, *warn_b = NULL;
+  ZwJob *other;
+  gboolean ok = FALSE;
+
+  if (job->net == NULL)
+    {
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                   _("Open a network first: it is compile A of the comparison"));
+      return FALSE;
+    }
+  /* B is a job of its own (its network, board and session), reporting progress as this one */
+  other = g_new0 (ZwJob, 1);
+  other->serial = job->serial;
+  other->controller = job->controller;
+  other->context = g_main_context_ref (job->context);
+  other->load_path = g_strdup (job->compare_path);
+  other->synthetic_params = job->synthetic_params;
+  other->options = job->options;
+  other->base_profile = zg330_profile_copy (job->base_profile);
+
+  if ((report_a = compare_side (job, "A", 0.05, cancellable, &warn_a, error)) == NULL)
+    goto out;
+  if ((report_b = compare_side (other, "B", 0.5, cancellable, &warn_b, error)) == NULL)
+    {
+      job->params_missing = other->params_missing;
+      goto out;
+    }
+  job->compile_compare = zw_compare_compiles (report_a, job->profile, report_b, other->profile);
+  if (warn_a != NULL || warn_b != NULL)
+    job->compare_warning = g_strjoin ("\n", warn_a != NULL ? warn_a : warn_b, warn_a != NULL ? warn_b : NULL, NULL);
+  ok = TRUE;
+out:
+  zw_job_free (other);
+  return ok;
+}
+
 static void
 job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
@@ -451,6 +544,12 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     goto fail;
+  if (job->compare_path != NULL)
+    {
+      if (!job_compare_compiles (job, cancellable, &error))
+        goto fail;
+      goto done;
+    }
 
   if (job->mode != ZW_RUN_MODE_FORWARD || job->session == NULL || !options_equal (&job->options, &job->session_options))
     {
@@ -516,12 +615,20 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->session_options = job->session_options;
     }
 
+  if (ok && job->compile_compare != NULL)
+    {
+      g_clear_pointer (&self->compile_compare, zw_compile_compare_free);
+      g_free (self->compare_warning);
+      self->compile_compare = g_steal_pointer (&job->compile_compare);
+      self->compare_warning = g_steal_pointer (&job->compare_warning);
+      g_signal_emit (self, signals[COMPILES_COMPARED], 0);
+    }
   if (ok && job->run != NULL)
     g_signal_emit (self, signals[RUN_FINISHED], 0, job->run);
   else if (!ok && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_signal_emit (self, signals[FAILED], 0, error, job->load_path, job->params_missing);
 
-  if (!self->pending)
+  if (!self->pending && self->pending_compare_path == NULL)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
   start_next (self);
 }
@@ -532,26 +639,35 @@ start_next (ZwRunController *self)
   g_autoptr (GTask) task = NULL;
   ZwJob *job;
 
-  if (self->cancellable != NULL || !self->pending)
+  if (self->cancellable != NULL || (!self->pending && self->pending_compare_path == NULL))
     return;
-  self->pending = FALSE;
 
   job = g_new0 (ZwJob, 1);
+  if (!self->pending)
+    {
+      /* a compile comparison waits for the request before it (the network it compares) */
+      job->compare_path = g_steal_pointer (&self->pending_compare_path);
+      job->synthetic_params = self->pending_compare_synthetic;
+    }
+  else
+    {
+      self->pending = FALSE;
+      job->load_path = g_steal_pointer (&self->pending_path);
+      job->synthetic_params = self->pending_synthetic;
+      job->mode = self->pending_mode;
+      job->iterations = self->pending_iterations;
+      job->dump_dir = g_steal_pointer (&self->pending_dump_dir);
+      job->dump_format = g_steal_pointer (&self->pending_dump_format);
+    }
   job->serial = ++self->serial;
   job->controller = self;
   job->context = g_main_context_ref_thread_default ();
-  job->load_path = g_steal_pointer (&self->pending_path);
-  job->synthetic_params = self->pending_synthetic;
-  job->mode = self->pending_mode;
-  job->iterations = self->pending_iterations;
-  job->dump_dir = g_steal_pointer (&self->pending_dump_dir);
-  job->dump_format = g_steal_pointer (&self->pending_dump_format);
   job->options = self->options;
   job->base_profile = zg330_profile_copy (self->base_profile);
   if (job->load_path == NULL && self->net != NULL)
     {
       job->net = xir_network_ref (self->net);
-      if (self->session != NULL)
+      if (self->session != NULL && job->compare_path == NULL)
         {
           job->session = xrt_session_ref (self->session);
           job->session_options = self->session_options;
@@ -559,6 +675,7 @@ start_next (ZwRunController *self)
     }
 
   self->running_load = job->load_path != NULL;
+  self->running_compare = job->compare_path != NULL;
   self->cancellable = g_cancellable_new ();
   set_progress (self, 0.0, _("Starting"));
   task = g_task_new (self, self->cancellable, job_done, NULL);
@@ -631,11 +748,39 @@ zw_run_controller_request_dump (ZwRunController *self, const char *dir, const ch
 }
 
 void
+zw_run_controller_compare_compile (ZwRunController *self, const char *path, gboolean synthetic_params)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (path != NULL);
+
+  /* a comparison in progress is superseded (a load or run is not: it makes compile A) */
+  if (self->cancellable != NULL && self->running_compare)
+    g_cancellable_cancel (self->cancellable);
+  g_free (self->pending_compare_path);
+  self->pending_compare_path = g_strdup (path);
+  self->pending_compare_synthetic = synthetic_params;
+  start_next (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+ZwCompileCompare *
+zw_run_controller_take_compile_compare (ZwRunController *self, char **warning)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  if (warning != NULL)
+    *warning = g_steal_pointer (&self->compare_warning);
+  else
+    g_clear_pointer (&self->compare_warning, g_free);
+  return g_steal_pointer (&self->compile_compare);
+}
+
+void
 zw_run_controller_cancel (ZwRunController *self)
 {
   g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
 
   self->pending = FALSE;
+  g_clear_pointer (&self->pending_compare_path, g_free);
   g_clear_pointer (&self->pending_path, g_free);
   g_clear_pointer (&self->pending_dump_dir, g_free);
   g_clear_pointer (&self->pending_dump_format, g_free);
@@ -668,6 +813,9 @@ zw_run_controller_finalize (GObject *object)
   g_free (self->pending_path);
   g_free (self->pending_dump_dir);
   g_free (self->pending_dump_format);
+  g_free (self->pending_compare_path);
+  g_clear_pointer (&self->compile_compare, zw_compile_compare_free);
+  g_free (self->compare_warning);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
 }
@@ -707,6 +855,8 @@ zw_run_controller_class_init (ZwRunControllerClass *klass)
                                           NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                   G_TYPE_NONE, 3, G_TYPE_ERROR, G_TYPE_STRING, G_TYPE_BOOLEAN);
+  signals[COMPILES_COMPARED] = g_signal_new ("compiles-compared", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                             NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -761,7 +911,7 @@ gboolean
 zw_run_controller_get_busy (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
-  return self->cancellable != NULL || self->pending;
+  return self->cancellable != NULL || self->pending || self->pending_compare_path != NULL;
 }
 
 double

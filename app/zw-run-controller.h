@@ -18,12 +18,15 @@
  *   "failed"         (GError *error, const char *path, gboolean params_missing)
  *                    a request failed; @params_missing: the network loaded but its .raw is
  *                    missing or bad (open again with synthetic params to go on)
+ *   "compiles-compared" ()                                a compile comparison is ready
+ *                    (zw_run_controller_take_compile_compare)
  * Properties: "busy" (gboolean), "progress" (double 0..1), "status" (string), all read-only.
  */
 #pragma once
 
 #include <gio/gio.h>
 #include "devices/zg330-timing.h"
+#include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
 #include "xir/xir-network.h"
 #include "zw-run.h"
@@ -80,6 +83,18 @@ void zw_run_controller_request (ZwRunController *self, ZwRunMode mode, guint ite
  * values included; with merge on only what a board gives (the launches' ETM outputs). The
  * run keeps @dir (zw_run_get_dump_dir). */
 void zw_run_controller_request_dump (ZwRunController *self, const char *dir, const char *format);
+/* Queues a comparison of the current network (compile A) with another compile of the same
+ * model at @path (compile B, e.g. the Buyi compile of a ZG330 network): each is deployed on
+ * a board of its own (the one it was compiled for; the current options where the runtime
+ * plans, the file's placement where the compiler did) and forwarded once, in a worker
+ * thread like every job, after the request queued before it. @synthetic_params: B's params
+ * are synthesised when its .raw is missing or bad. A forward that fails leaves that side's
+ * times unknown (the comparison's warning says so). "compiles-compared" or "failed"
+ * follows; a newer comparison supersedes this one, and cancel drops it. */
+void zw_run_controller_compare_compile (ZwRunController *self, const char *path, gboolean synthetic_params);
+/* The last comparison (transfer full; NULL when none is waiting) and its warning (may be
+ * NULL; a new string, or NULL when nothing failed). */
+ZwCompileCompare *zw_run_controller_take_compile_compare (ZwRunController *self, char **warning);
 /* Cancels the job in progress and drops queued requests. */
 void zw_run_controller_cancel (ZwRunController *self);
 

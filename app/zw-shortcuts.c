@@ -15,6 +15,10 @@ static const ZwShortcut shortcuts[] = {
   { N_("Files"), "win.export-file", NULL, NULL, N_("Export the current view to a given file") },
   { N_("Files"), "win.compare-file-pair", NULL, NULL, N_("Compare two given time profiles (drag and drop)") },
   { N_("Files"), "win.diff-folders", NULL, NULL, N_("Diff given dump folders (drag and drop)") },
+  { N_("Files"), "win.compare-compile", NULL, NULL,
+    N_("Compare the open network with another compile of it (main menu)") },
+  { N_("Files"), "win.compare-compile-file", NULL, NULL,
+    N_("Compare with a given compile (command line: --compare-compile)") },
   /* runs */
   { N_("Runs"), "win.run", NULL, "<Control>r", N_("Apply and forward") },
   { N_("Runs"), "win.apply", NULL, "<Control><Shift>a", N_("Apply (deploy) with the current options") },
@@ -38,6 +42,7 @@ static const ZwShortcut shortcuts[] = {
   { N_("Views"), "win.view", "'tensors'", "<Control>7", N_("Tensors view") },
   { N_("Views"), "win.view", "'diff'", "<Control>8", N_("Dump diff view") },
   { N_("Views"), "win.view", "'logs'", "<Control>9", N_("Logs view") },
+  { N_("Views"), "win.view", "'compiles'", "<Control>0", N_("Compiles view") },
   /* window */
   { N_("Window"), "win.toggle-sidebar", NULL, "F9", N_("Show or hide the sidebar") },
   { N_("Window"), "win.show-shortcuts", NULL, "<Control>question", N_("Keyboard shortcuts") },

@@ -9,6 +9,7 @@
 #include "report/zw-compare.h"
 #include "zw-application.h"
 #include "zw-compare-view.h"
+#include "zw-compile-compare-view.h"
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
 #include "zw-file-kind.h"
@@ -24,8 +25,11 @@
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
 
-#define N_VIEWS 9
-enum { VIEW_SEGMENTS, VIEW_MEMORY, VIEW_OCM, VIEW_MERGES, VIEW_TIMING, VIEW_COMPARE, VIEW_TENSORS, VIEW_DIFF, VIEW_LOGS };
+#define N_VIEWS 10
+enum {
+  VIEW_SEGMENTS, VIEW_MEMORY, VIEW_OCM, VIEW_MERGES, VIEW_TIMING, VIEW_COMPARE, VIEW_TENSORS, VIEW_DIFF, VIEW_LOGS,
+  VIEW_COMPILES
+};
 
 static const struct {
   const char *name;
@@ -40,6 +44,7 @@ static const struct {
   { "tensors", N_("Tensors") },
   { "diff", N_("Dump Diff") },
   { "logs", N_("Logs") },
+  { "compiles", N_("Compiles") },
 };
 
 /* What the second file chooser is for (one is open at a time). */
@@ -48,6 +53,7 @@ typedef enum {
   CHOOSE_DUMP,
   CHOOSE_COMPARE_FILES,
   CHOOSE_DIFF_FOLDERS,
+  CHOOSE_COMPILE,
 } ChooserPurpose;
 
 struct _ZwWindow
@@ -679,6 +685,7 @@ on_aux_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
         case CHOOSE_DIFF_FOLDERS:
           zw_window_diff_dumps (self, first, paths->len >= 2 ? g_ptr_array_index (paths, 1) : NULL);
           break;
+        case CHOOSE_COMPILE: zw_window_compare_compile (self, first); break;
         }
     }
   g_clear_object (&self->aux_chooser);
@@ -743,6 +750,46 @@ action_diff_dumps (GtkWidget *widget, const char *name, GVariant *param)
   run_aux_chooser (ZW_WINDOW (widget), CHOOSE_DIFF_FOLDERS,
                    _("Choose Two Dump Folders (or One to Compare with the Current Run)"),
                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, TRUE, _("_Diff"));
+}
+
+static void
+action_compare_compile (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  run_aux_chooser (ZW_WINDOW (widget), CHOOSE_COMPILE,
+                   _("Choose Another Compile of This Network (e.g. its Buyi or ZG330 JSON)"),
+                   GTK_FILE_CHOOSER_ACTION_OPEN, FALSE, _("_Compare"));
+}
+
+static void
+action_compare_compile_file (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  zw_window_compare_compile (ZW_WINDOW (widget), g_variant_get_string (param, NULL));
+}
+
+void
+zw_window_compare_compile (ZwWindow *self, const char *path)
+{
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+  /* the other compile's params are rarely at hand (a Buyi .raw for a ZG330 user): missing
+   * ones are synthesised, as for the network of a screenshot */
+  zw_run_controller_compare_compile (self->controller, path, TRUE);
+}
+
+static void
+on_compiles_compared (ZwRunController *controller, ZwWindow *self)
+{
+  g_autofree char *warning = NULL;
+  ZwCompileCompare *cmp = zw_run_controller_take_compile_compare (controller, &warning);
+
+  if (cmp == NULL)
+    return;
+  zw_compile_compare_view_take_compare (ZW_COMPILE_COMPARE_VIEW (self->views[VIEW_COMPILES]), cmp);
+  show_banner (self, warning, NULL);
+  set_view (self, "compiles");
 }
 
 static void
@@ -1211,6 +1258,7 @@ update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors", live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-compile", live);
 }
 
 /* ---- object ----------------------------------------------------------------------------------- */
@@ -1438,6 +1486,8 @@ zw_window_class_init (ZwWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.diff-folders", "as", action_diff_folders);
   gtk_widget_class_install_action (widget_class, "win.compare-files", NULL, action_compare_files);
   gtk_widget_class_install_action (widget_class, "win.compare-file-pair", "as", action_compare_file_pair);
+  gtk_widget_class_install_action (widget_class, "win.compare-compile", NULL, action_compare_compile);
+  gtk_widget_class_install_action (widget_class, "win.compare-compile-file", "s", action_compare_compile_file);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.view", "view");
   gtk_widget_class_install_property_action (widget_class, "win.merge-hardop", "merge-hardop");
@@ -1490,6 +1540,7 @@ build_header (ZwWindow *self)
   g_menu_append (dumps, _("Dump Tensors (_SQB)"), "win.dump-tensors::SQB");
   g_menu_append (dumps, _("_Diff Dump Folders…"), "win.diff-dumps");
   g_menu_append (dumps, _("_Compare Time Profiles…"), "win.compare-files");
+  g_menu_append (dumps, _("Compare with _Another Compile…"), "win.compare-compile");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (dumps));
   g_menu_append (files, _("_Export View…"), "win.export");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (files));
@@ -1543,6 +1594,7 @@ zw_window_init (ZwWindow *self)
   self->views[VIEW_TENSORS] = zw_tensor_view_new (self->selection);
   self->views[VIEW_DIFF] = zw_dump_diff_view_new (self->selection);
   self->views[VIEW_LOGS] = zw_log_view_new ();
+  self->views[VIEW_COMPILES] = zw_compile_compare_view_new (self->selection);
   for (guint i = 0; i < N_VIEWS; i++)
     {
       gtk_widget_set_hexpand (self->views[i], TRUE);
@@ -1605,13 +1657,13 @@ zw_window_init (ZwWindow *self)
 
   paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (paned), self->sidebar);
-  /* nine views: their switcher heads the views' pane (in the header bar it would make
+  /* ten views: their switcher heads the views' pane (in the header bar it would make
    * the window wider than a laptop screen) */
   {
     GtkWidget *views_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
     GtkWidget *switcher = gtk_stack_switcher_new ();
     gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (self->stack));
-    /* the theme gives switcher buttons a wide minimum: as wide as their labels, all nine
+    /* the theme gives switcher buttons a wide minimum: as wide as their labels, all ten
      * fit a 1280-pixel window next to the sidebar */
     {
       g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
@@ -1624,7 +1676,7 @@ zw_window_init (ZwWindow *self)
     }
     GtkWidget *switcher_scroller = gtk_scrolled_window_new ();
     gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
-    /* narrower than its nine buttons (a small window, a long translation) it scrolls */
+    /* narrower than its ten buttons (a small window, a long translation) it scrolls */
     gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (switcher_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
     gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (switcher_scroller), TRUE);
     gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (switcher_scroller), switcher);
@@ -1697,6 +1749,7 @@ zw_window_init (ZwWindow *self)
   g_signal_connect (self->controller, "run-finished", G_CALLBACK (on_run_finished), self);
   g_signal_connect (self->controller, "network-loaded", G_CALLBACK (on_network_loaded), self);
   g_signal_connect (self->controller, "failed", G_CALLBACK (on_failed), self);
+  g_signal_connect (self->controller, "compiles-compared", G_CALLBACK (on_compiles_compared), self);
   g_signal_connect (self->controller, "notify::busy", G_CALLBACK (on_busy_changed), self);
   g_signal_connect (self->controller, "notify::progress", G_CALLBACK (on_progress_changed), self);
   g_signal_connect (self->controller, "notify::status", G_CALLBACK (on_progress_changed), self);

@@ -1,11 +1,12 @@
 /* zw-window.h — the workbench window: header bar, sidebar (options + run history), views.
  *
- * Nine views in one stack: the deploy views (Segments, Memory, OCM, Merges) share one
+ * Ten views in one stack: the deploy views (Segments, Memory, OCM, Merges) share one
  * ZwSelection whose report is the run selected in the history; Timing shows the selected
  * forward's time profile (with its report: merge members, planner estimate) or a time file;
  * Compare the two runs marked in the history or two time files; Tensors a dump folder or
  * the selected run's dumps; Dump Diff two dump folders (or one against the selected run's
- * dumps); Logs the selected run's deploy log or a text file. Work goes to a
+ * dumps); Logs the selected run's deploy log or a text file; Compiles the open network side by
+ * side with another compile of the same model (e.g. for ZG330 and for Buyi). Work goes to a
  * ZwRunController (GTask + GCancellable); the window only reacts to its signals.
  *
  * Files (command line, Open, recent files, drag and drop) open where they belong: networks
@@ -25,8 +26,8 @@
  *   win.run             Ctrl+R   deploy, then forward
  *   win.cancel          Escape   cancel the work in progress
  *   win.toggle-sidebar  F9       (property action on "sidebar-visible")
- *   win.view (s)        Ctrl+1…9 "segments", "memory", "ocm", "merges", "timing", "compare",
- *                                "tensors", "diff", "logs" (property "view")
+ *   win.view (s)        Ctrl+1…9, 0  "segments", "memory", "ocm", "merges", "timing", "compare",
+ *                                "tensors", "diff", "logs", "compiles" (property "view")
  *   win.merge-hardop, win.etm-optimize (b), win.ocm-option (s: none/option1/option2/
  *                                option3/best): property actions; changing one re-applies
  *   win.select-run (u), win.toggle-compare (u)   by position in the history
@@ -39,6 +40,9 @@
  *   win.diff-dumps      Ctrl+D         choose two dump folders (or one: against the run's)
  *   win.diff-folders (as)        the same with one or two given folders
  *   win.compare-files   Ctrl+Shift+C   choose two time profiles; win.compare-file-pair (as)
+ *   win.compare-compile              choose another compile of the open network; both deploy
+ *                                    and forward once in the background, then Compiles shows
+ *                                    them; win.compare-compile-file (s) with a given path
  *
  * Properties: the option properties above, "iterations" (forwards per Forward), "view",
  * "sidebar-visible", "busy" (read-only),
@@ -75,6 +79,9 @@ void zw_window_open_paths (ZwWindow *self, const char *const *paths);
 gboolean zw_window_open_dump (ZwWindow *self, const char *dir);
 /* Diffs @dir_a with @dir_b (NULL: the selected run's dumps) in the Dump Diff view. */
 gboolean zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b);
+/* Compares the open network with another compile of it at @path (win.compare-compile-file):
+ * queued after the work in progress; the result shows in the Compiles view. */
+void zw_window_compare_compile (ZwWindow *self, const char *path);
 /* Compares two time profile files in the Compare view. */
 gboolean zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b);
 /* Queues one forward dumping every value in @format into a new temporary folder (removed

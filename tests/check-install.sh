@@ -1,10 +1,12 @@
 #!/bin/sh
-# check-install.sh BUILDDIR SRCDIR — `meson install` into a DESTDIR, check the tree, then build
-# the README's C example against the installed pkg-config file and run a forward with it. TAP.
-build=${1:?build dir}; src=${2:?source dir}
+# check-install.sh BUILDDIR SRCDIR [PYTHON] — `meson install` into a DESTDIR, check the tree, then
+# build the README's C example against the installed pkg-config file and run a forward with it;
+# with PYTHON (one with PyGObject), import the installed typelibs and Python package from the
+# DESTDIR tree and run a forward through them. TAP.
+build=${1:?build dir}; src=${2:?source dir}; py=${3:-}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
-echo "1..3"
+echo "1..4"
 if meson install -C "$build" --destdir "$dest" --no-rebuild >"$dest/install.log" 2>&1; then
   echo "ok 1 /install/meson-install-destdir"
 else
@@ -48,4 +50,43 @@ if cc -std=c11 $sanflags -o "$dest/example" "$src/tests/example-forward.c" $(pkg
   echo "ok 3 /install/pkg-config-example-runs # $(cat "$dest/run.log")"
 else
   echo "not ok 3 /install/pkg-config-example-runs"; sed 's/^/# /' "$dest/cc.log" "$dest/run.log" 2>/dev/null | tail -20
+fi
+
+# 4: the introspection data and the vendor-named Python package, imported from the tree
+if [ -z "$py" ]; then
+  echo "ok 4 /install/python-package # SKIP no Python with PyGObject (python3-gi), or introspection disabled"
+  exit 0
+fi
+typelib=$(find "$root" -name 'Xrt-1.0.typelib' | head -1)
+gir=$(find "$root" -name 'Xrt-1.0.gir' | head -1)
+pkg=$(find "$root" -name 'zg330backend.py' | head -1)
+if [ -z "$typelib" ] || [ -z "$gir" ] || [ -z "$pkg" ]; then
+  echo "not ok 4 /install/python-package # typelib: ${typelib:-missing}, gir: ${gir:-missing}, package: ${pkg:-missing}"
+  exit 0
+fi
+preload=""
+if [ "$san" != "none" ]; then
+  preload="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
+fi
+if env -u PYTHONPATH GI_TYPELIB_PATH="$(dirname "$typelib")" LD_LIBRARY_PATH="$libdir" PYTHONPATH="$(dirname "$pkg")" \
+     LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 "$py" - "$root/share/zhuge-workbench/networks" >"$dest/py.log" 2>&1 <<'PY'
+import sys, os
+import xir
+from xrt import *
+from zg330backend import *
+from host_backend import *
+import xrt
+assert os.path.dirname(xrt.__file__) == os.environ["PYTHONPATH"], xrt.__file__
+d = sys.argv[1]
+net = xir.Network.CreateFromJsonFile(os.path.join(d, "tiny_ZG.json")).loadParamsFromFile(os.path.join(d, "tiny_ZG.raw"))
+sess = Session.Create([ZG330Backend, HostBackend], net.view(0), [Device.Open("mock://zg330"), HostDevice.Default()])
+sess.apply()
+v = net.inputs()[0]
+outs = sess.forward([Tensor.fromBytes(bytes(v.storageBytes()), v)])
+print(f"python forward: {len(outs)} output(s), {outs[0].size()} bytes")
+PY
+then
+  echo "ok 4 /install/python-package # $(tail -1 "$dest/py.log")"
+else
+  echo "not ok 4 /install/python-package"; sed 's/^/# /' "$dest/py.log" | tail -20
 fi

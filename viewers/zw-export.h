@@ -3,8 +3,8 @@
  * Images go through each view's plain cairo draw function (the same one its snapshot
  * calls) into a cairo image, SVG or PDF surface, so an export needs no display and looks
  * like the widget at the size asked. Views understood: the deploy views (segment, memory,
- * OCM, merge: through zw_view_render_cairo) and the timing, compare, tensor, dump diff and
- * log views. Colours: the widget's theme when it is realized, else the light default.
+ * OCM, merge: through zw_view_render_cairo) and the timing, compare, compile compare, tensor,
+ * dump diff and log views. Colours: the widget's theme when it is realized, else the light default.
  * Files are written atomically (g_file_set_contents).
  *
  * CSV (RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; lines end

@@ -61,6 +61,15 @@ class Operation:
     def compileTarget(self):
         return self._obj.target.text
 
+    def inputs(self):
+        return [wrap(Value, v) for v in self._obj.get_inputs()]
+
+    def outputs(self):
+        return [wrap(Value, v) for v in self._obj.get_outputs()]
+
+    def outputsNum(self):
+        return len(self._obj.get_outputs())
+
     def __repr__(self):
         return f"xir.Operation(op_id={self.op_id}, {self.typeKey()})"
 

@@ -1,6 +1,8 @@
-/* zw-compare.c — per-op deltas of two time profiles; two deploy reports side by side. */
+/* zw-compare.c — per-op deltas of two time profiles; two deploy reports side by side; two
+ * compiles of one model aligned op by op. */
 #include "report/zw-compare.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -305,4 +307,510 @@ zw_deploy_compare_free (ZwDeployCompare *cmp)
   zw_deploy_summary_clear (&cmp->a);
   zw_deploy_summary_clear (&cmp->b);
   g_free (cmp);
+}
+
+/* ---- two compiles of one model ------------------------------------------------------ */
+
+static const struct {
+  const char *key;
+  const char *label;
+  ZwCompileUnit unit;
+} total_meta[ZW_COMPILE_N_TOTALS] = {
+  [ZW_COMPILE_TOTAL_ETM_WEIGHT] = { "etm.weight", N_("ETM WEIGHT"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_ETM_INSTR] = { "etm.instr", N_("ETM INSTR"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_ETM_FTMP] = { "etm.ftmp", N_("ETM FTMP"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_ETM_INPUT] = { "etm.input", N_("ETM INPUT"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_ETM_OUTPUT] = { "etm.output", N_("ETM OUTPUT"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_ETM_ALL] = { "etm.total", N_("ETM total"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_OCM_BYTES] = { "ocm.bytes", N_("OCM bytes placed"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_OCM_PEAK] = { "ocm.peak", N_("OCM peak"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_HARDOPS] = { "hardops", N_("Hardops"), ZW_COMPILE_UNIT_COUNT },
+  [ZW_COMPILE_TOTAL_LAUNCHES] = { "launches", N_("Launches"), ZW_COMPILE_UNIT_COUNT },
+  [ZW_COMPILE_TOTAL_TIME] = { "time.total", N_("Simulated time"), ZW_COMPILE_UNIT_MS },
+  [ZW_COMPILE_TOTAL_HARD_TIME] = { "time.hard", N_("Hard time"), ZW_COMPILE_UNIT_MS },
+  [ZW_COMPILE_TOTAL_MEMCPY_TIME] = { "time.memcpy", N_("Memcpy time"), ZW_COMPILE_UNIT_MS },
+  [ZW_COMPILE_TOTAL_OTHER_TIME] = { "time.other", N_("Other time"), ZW_COMPILE_UNIT_MS },
+};
+
+gboolean
+zw_compile_logical_nchw (const gint64 *shape, guint rank, const char *layout, gint64 out[4])
+{
+  static const char axes[] = "NCHW";
+  gint64 nchw[4] = { 1, 1, 1, 1 };
+  const char *p = layout;
+  guint dim = 0;
+
+  for (guint k = 0; k < 4; k++)
+    out[k] = -1;
+  if (shape == NULL || layout == NULL)
+    return FALSE;
+  if (g_str_has_prefix (p, "@layout("))
+    p += strlen ("@layout(");
+  while (*p != '\0' && *p != ')')
+    {
+      char axis = *p++;
+      const char *which;
+
+      if (!g_ascii_isalpha (axis) && axis != '*')
+        return FALSE;
+      while (g_ascii_isdigit (*p))   /* a block's size: the shape says it too */
+        p++;
+      if (dim >= rank)
+        return FALSE;
+      which = axis != '*' ? strchr (axes, g_ascii_toupper (axis)) : NULL;
+      if (which != NULL)
+        nchw[which - axes] *= shape[dim];
+      dim++;
+    }
+  if (dim != rank || dim == 0)
+    return FALSE;
+  memcpy (out, nchw, sizeof nchw);
+  return TRUE;
+}
+
+/* One hardop of a compile, with what the alignment and the rows need. */
+typedef struct {
+  const ZwOpInfo *op;
+  const ZwValueInfo *out;     /* first output, NULL when the report has none */
+  gint64 nchw[4];
+  gboolean known;
+} CompileOp;
+
+static GArray *
+compile_ops (const ZwDeployReport *r)
+{
+  GArray *ops = g_array_new (FALSE, TRUE, sizeof (CompileOp));
+  g_autoptr (GHashTable) first_out = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  /* values are listed by producer in output order: the first one seen is the first output */
+  for (guint i = 0; i < r->values->len; i++)
+    {
+      const ZwValueInfo *v = &g_array_index (r->values, ZwValueInfo, i);
+      if (v->producer >= 0 && !g_hash_table_contains (first_out, &v->producer))
+        g_hash_table_insert (first_out, (gpointer) &v->producer, (gpointer) v);
+    }
+  for (guint i = 0; i < r->ops->len; i++)
+    {
+      const ZwOpInfo *o = &g_array_index (r->ops, ZwOpInfo, i);
+      CompileOp c = { 0 };
+
+      if (g_strcmp0 (o->kind, "HardOp") != 0)
+        continue;
+      c.op = o;
+      c.out = g_hash_table_lookup (first_out, &o->op_id);
+      c.known = c.out != NULL && zw_compile_logical_nchw ((const gint64 *) c.out->shape->data, c.out->shape->len,
+                                                          c.out->layout, c.nchw);
+      if (!c.known)
+        for (guint k = 0; k < 4; k++)
+          c.nchw[k] = -1;
+      g_array_append_val (ops, c);
+    }
+  return ops;
+}
+
+static gboolean
+compile_ops_match (const CompileOp *x, const CompileOp *y)
+{
+  if (g_strcmp0 (x->op->op_class, y->op->op_class) != 0 || x->known != y->known)
+    return FALSE;
+  if (x->known)
+    return memcmp (x->nchw, y->nchw, sizeof x->nchw) == 0;
+  /* no logical shape: the stored shapes must be the same (or both absent) */
+  if ((x->out == NULL) != (y->out == NULL))
+    return FALSE;
+  return x->out == NULL
+         || (x->out->shape->len == y->out->shape->len
+             && memcmp (x->out->shape->data, y->out->shape->data, sizeof (gint64) * x->out->shape->len) == 0);
+}
+
+/* op id -> profile row; a merged launch's row is found by its own (merged) op id */
+static GHashTable *
+profile_index (const ZwProfile *p)
+{
+  GHashTable *index = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; p != NULL && i < p->rows->len; i++)
+    {
+      ZwProfileRow *row = g_ptr_array_index (p->rows, i);
+      if (!g_hash_table_contains (index, &row->op_id))
+        g_hash_table_insert (index, &row->op_id, row);
+    }
+  return index;
+}
+
+/* The profile row of a launch of several ops when it is not under the launch's op id (a
+ * file that numbered it otherwise): the row whose merge_from is the launch's. */
+static const ZwProfileRow *
+profile_find_launch (const ZwProfile *p, const ZwLaunch *l)
+{
+  for (guint i = 0; p != NULL && i < p->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (p->rows, i);
+      if (row->merge_from->len == l->merge_from->len && l->merge_from->len > 0
+          && memcmp (row->merge_from->data, l->merge_from->data, sizeof (gint64) * l->merge_from->len) == 0)
+        return row;
+    }
+  return NULL;
+}
+
+static void
+op_side_fill (ZwCompileOpSide *s, const CompileOp *c, const ZwDeployReport *r, const ZwProfile *p,
+              GHashTable *rows)
+{
+  const ZwProfileRow *row = NULL;
+  const ZwLaunch *launch = NULL;
+
+  s->present = TRUE;
+  s->op_id = c->op->op_id;
+  s->index = c->op->index;
+  memcpy (s->nchw, c->nchw, sizeof s->nchw);
+  s->v_id = c->out != NULL ? c->out->v_id : -1;
+  s->layout = c->out != NULL ? g_strdup (c->out->layout) : NULL;
+  s->out_bytes = c->out != NULL ? c->out->byte_size : 0;
+  s->place = c->out == NULL ? ZW_COMPILE_PLACE_NONE
+             : c->out->is_host ? ZW_COMPILE_PLACE_HOST
+             : c->out->is_ocm  ? ZW_COMPILE_PLACE_OCM
+                               : ZW_COMPILE_PLACE_ETM;
+  s->launch_op_id = -1;
+  s->ms = s->hard_ms = NAN;
+  if (c->op->launch >= 0 && (guint) c->op->launch < r->launches->len)
+    {
+      launch = &g_array_index (r->launches, ZwLaunch, c->op->launch);
+      s->launch_op_id = launch->op_id;
+      s->merged = launch->merge_from->len > 1;
+      s->launch_first = s->merged && g_array_index (launch->merge_from, gint64, 0) == c->op->op_id;
+    }
+  if (p == NULL)
+    return;
+  if (!s->merged)
+    row = g_hash_table_lookup (rows, &s->op_id);
+  else if (s->launch_first)
+    {
+      row = g_hash_table_lookup (rows, &s->launch_op_id);
+      if (row == NULL)
+        row = profile_find_launch (p, launch);
+    }
+  if (row != NULL)
+    {
+      s->ms = row->total_ms;
+      s->hard_ms = row->hard_ms;
+    }
+}
+
+static void
+op_row_free (gpointer data)
+{
+  ZwCompileOpRow *row = data;
+
+  g_free (row->op_class);
+  g_free (row->a.layout);
+  g_free (row->b.layout);
+  g_free (row);
+}
+
+static void
+compile_info_init (ZwCompileInfo *info, const ZwDeployReport *r, const ZwProfile *p)
+{
+  info->network = g_strdup (r->network_name != NULL ? r->network_name : "");
+  info->path = g_strdup (r->network_path);
+  info->device_url = g_strdup (r->device_url != NULL ? r->device_url : "");
+  info->merge_hardop = r->merge_hardop;
+  info->etm_optimize = r->etm_optimize;
+  info->ocm_chosen = r->ocm_chosen;
+  info->ocm_capacity = r->ocm_capacity;
+  info->has_profile = p != NULL;
+  for (guint i = 0; i < r->ops->len && info->chip == NULL; i++)
+    {
+      const ZwOpInfo *o = &g_array_index (r->ops, ZwOpInfo, i);
+      if (g_strcmp0 (o->kind, "HardOp") == 0 && o->backend != NULL && *o->backend != '\0')
+        info->chip = g_strdup (o->backend);
+    }
+  if (info->chip == NULL)
+    info->chip = g_strdup ("?");
+}
+
+static void
+compile_info_clear (ZwCompileInfo *info)
+{
+  g_clear_pointer (&info->network, g_free);
+  g_clear_pointer (&info->path, g_free);
+  g_clear_pointer (&info->chip, g_free);
+  g_clear_pointer (&info->device_url, g_free);
+}
+
+/* The totals of one side, by ZwCompileTotalKind (NaN: no figure). */
+static void
+compile_totals (const ZwDeployReport *r, const ZwProfile *p, double out[ZW_COMPILE_N_TOTALS])
+{
+  guint64 etm = 0, ocm = 0, peak = 0;
+  guint n_hardops = 0;
+
+  for (guint s = 0; s < ZW_N_SEGMENTS; s++)
+    {
+      out[ZW_COMPILE_TOTAL_ETM_WEIGHT + s] = (double) r->segments[s].byte_size;
+      etm += r->segments[s].byte_size;
+    }
+  out[ZW_COMPILE_TOTAL_ETM_ALL] = (double) etm;
+  for (guint i = 0; i < r->chunks->len; i++)
+    {
+      const ZwChunkInfo *c = &g_array_index (r->chunks, ZwChunkInfo, i);
+      if (c->in_ocm)
+        ocm += c->size;
+    }
+  for (guint i = 0; i < r->ops->len; i++)
+    {
+      peak = MAX (peak, zw_deploy_report_ocm_live_bytes (r, (gint) i));
+      n_hardops += g_strcmp0 (g_array_index (r->ops, ZwOpInfo, i).kind, "HardOp") == 0;
+    }
+  out[ZW_COMPILE_TOTAL_OCM_BYTES] = (double) ocm;
+  out[ZW_COMPILE_TOTAL_OCM_PEAK] = (double) peak;
+  out[ZW_COMPILE_TOTAL_HARDOPS] = n_hardops;
+  out[ZW_COMPILE_TOTAL_LAUNCHES] = r->launches->len;
+  if (p == NULL)
+    {
+      out[ZW_COMPILE_TOTAL_TIME] = out[ZW_COMPILE_TOTAL_HARD_TIME] = NAN;
+      out[ZW_COMPILE_TOTAL_MEMCPY_TIME] = out[ZW_COMPILE_TOTAL_OTHER_TIME] = NAN;
+      return;
+    }
+  if (p->has_totals)
+    {
+      out[ZW_COMPILE_TOTAL_TIME] = p->total_ms;
+      out[ZW_COMPILE_TOTAL_HARD_TIME] = p->total_hard_ms;
+      out[ZW_COMPILE_TOTAL_MEMCPY_TIME] = p->total_memcpy_ms;
+      out[ZW_COMPILE_TOTAL_OTHER_TIME] = p->total_other_ms;
+      return;
+    }
+  out[ZW_COMPILE_TOTAL_TIME] = out[ZW_COMPILE_TOTAL_HARD_TIME] = 0;
+  out[ZW_COMPILE_TOTAL_MEMCPY_TIME] = out[ZW_COMPILE_TOTAL_OTHER_TIME] = 0;
+  for (guint i = 0; i < p->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (p->rows, i);
+      out[ZW_COMPILE_TOTAL_TIME] += row->total_ms;
+      out[ZW_COMPILE_TOTAL_HARD_TIME] += row->hard_ms;
+      out[ZW_COMPILE_TOTAL_MEMCPY_TIME] += row->memcpy_ms;
+      out[ZW_COMPILE_TOTAL_OTHER_TIME] += row->other_ms;
+    }
+}
+
+ZwCompileCompare *
+zw_compare_compiles (const ZwDeployReport *a, const ZwProfile *pa, const ZwDeployReport *b, const ZwProfile *pb)
+{
+  ZwCompileCompare *c;
+  g_autoptr (GArray) ops_a = NULL, ops_b = NULL;
+  g_autoptr (GHashTable) rows_a = NULL, rows_b = NULL;
+  g_autofree guint *lcs = NULL;
+  double ta[ZW_COMPILE_N_TOTALS], tb[ZW_COMPILE_N_TOTALS];
+  guint n, m, i, j;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  c = g_new0 (ZwCompileCompare, 1);
+  compile_info_init (&c->a, a, pa);
+  compile_info_init (&c->b, b, pb);
+  compile_totals (a, pa, ta);
+  compile_totals (b, pb, tb);
+  for (guint k = 0; k < ZW_COMPILE_N_TOTALS; k++)
+    {
+      ZwCompileTotal *t = &c->totals[k];
+      t->kind = (ZwCompileTotalKind) k;
+      t->key = total_meta[k].key;
+      t->label = total_meta[k].label;
+      t->unit = total_meta[k].unit;
+      t->a = ta[k];
+      t->b = tb[k];
+      t->ratio = isnan (t->a) || isnan (t->b) ? NAN : ratio_of (t->a, t->b);
+    }
+
+  /* longest common subsequence of the two hardop sequences (a few hundred ops: the
+   * (n+1) x (m+1) table is small) */
+  ops_a = compile_ops (a);
+  ops_b = compile_ops (b);
+  n = ops_a->len;
+  m = ops_b->len;
+  c->n_hardops_a = n;
+  c->n_hardops_b = m;
+  lcs = g_new0 (guint, (gsize) (n + 1) * (m + 1));
+#define LCS(x, y) lcs[(gsize) (x) * (m + 1) + (y)]
+  for (i = n; i-- > 0;)
+    for (j = m; j-- > 0;)
+      LCS (i, j) = compile_ops_match (&g_array_index (ops_a, CompileOp, i), &g_array_index (ops_b, CompileOp, j))
+                       ? LCS (i + 1, j + 1) + 1
+                       : MAX (LCS (i + 1, j), LCS (i, j + 1));
+
+  rows_a = profile_index (pa);
+  rows_b = profile_index (pb);
+  c->rows = g_ptr_array_new_with_free_func (op_row_free);
+  i = j = 0;
+  while (i < n || j < m)
+    {
+      const CompileOp *x = i < n ? &g_array_index (ops_a, CompileOp, i) : NULL;
+      const CompileOp *y = j < m ? &g_array_index (ops_b, CompileOp, j) : NULL;
+      ZwCompileOpRow *row = g_new0 (ZwCompileOpRow, 1);
+
+      row->a.v_id = row->b.v_id = -1;
+      row->a.launch_op_id = row->b.launch_op_id = -1;
+      row->a.ms = row->a.hard_ms = row->b.ms = row->b.hard_ms = NAN;
+      for (guint k = 0; k < 4; k++)
+        row->a.nchw[k] = row->b.nchw[k] = -1;
+      if (x != NULL && y != NULL && compile_ops_match (x, y) && LCS (i, j) == LCS (i + 1, j + 1) + 1)
+        {
+          row->side = ZW_COMPARE_BOTH;
+          op_side_fill (&row->a, x, a, pa, rows_a);
+          op_side_fill (&row->b, y, b, pb, rows_b);
+          c->n_aligned++;
+          i++;
+          j++;
+        }
+      else if (y == NULL || (x != NULL && LCS (i + 1, j) >= LCS (i, j + 1)))
+        {
+          /* A's op first: ops only in A come before B's at a tie (A is the reference) */
+          row->side = ZW_COMPARE_ONLY_A;
+          op_side_fill (&row->a, x, a, pa, rows_a);
+          c->n_only_a++;
+          i++;
+        }
+      else
+        {
+          row->side = ZW_COMPARE_ONLY_B;
+          op_side_fill (&row->b, y, b, pb, rows_b);
+          c->n_only_b++;
+          j++;
+        }
+      row->op_class = g_strdup (row->a.present ? g_array_index (ops_a, CompileOp, i - 1).op->op_class
+                                               : g_array_index (ops_b, CompileOp, j - 1).op->op_class);
+      g_ptr_array_add (c->rows, row);
+    }
+#undef LCS
+  return c;
+}
+
+void
+zw_compile_compare_free (ZwCompileCompare *cmp)
+{
+  if (cmp == NULL)
+    return;
+  compile_info_clear (&cmp->a);
+  compile_info_clear (&cmp->b);
+  g_clear_pointer (&cmp->rows, g_ptr_array_unref);
+  g_free (cmp);
+}
+
+char *
+zw_compile_info_label (const ZwCompileInfo *info)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+  return g_strdup_printf ("%s (%s)", info->network != NULL ? info->network : "", info->chip != NULL ? info->chip : "?");
+}
+
+const char *
+zw_compile_place_to_string (ZwCompilePlace place)
+{
+  switch (place)
+    {
+    case ZW_COMPILE_PLACE_ETM: return "ETM";
+    case ZW_COMPILE_PLACE_OCM: return "OCM";
+    case ZW_COMPILE_PLACE_HOST: return "host";
+    case ZW_COMPILE_PLACE_NONE:
+    default: return "";
+    }
+}
+
+static cJSON *
+json_number (double v)
+{
+  if (isnan (v))
+    return cJSON_CreateNull ();
+  if (isinf (v))
+    return cJSON_CreateString (v > 0 ? "inf" : "-inf");
+  return cJSON_CreateNumber (v);
+}
+
+static cJSON *
+info_to_json (const ZwCompileInfo *info)
+{
+  cJSON *o = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (o, "network", info->network);
+  if (info->path != NULL)
+    cJSON_AddStringToObject (o, "path", info->path);
+  else
+    cJSON_AddNullToObject (o, "path");
+  cJSON_AddStringToObject (o, "chip", info->chip);
+  cJSON_AddStringToObject (o, "device", info->device_url);
+  cJSON_AddBoolToObject (o, "merge_hardop", info->merge_hardop);
+  cJSON_AddBoolToObject (o, "etm_optimize", info->etm_optimize);
+  cJSON_AddStringToObject (o, "ocm_chosen", zw_ocm_opt_to_string (info->ocm_chosen));
+  cJSON_AddNumberToObject (o, "ocm_capacity", (double) info->ocm_capacity);
+  cJSON_AddBoolToObject (o, "has_profile", info->has_profile);
+  return o;
+}
+
+static cJSON *
+op_side_to_json (const ZwCompileOpSide *s)
+{
+  cJSON *o = cJSON_CreateObject ();
+  cJSON *nchw = cJSON_CreateArray ();
+
+  cJSON_AddNumberToObject (o, "op_id", (double) s->op_id);
+  cJSON_AddNumberToObject (o, "index", s->index);
+  cJSON_AddNumberToObject (o, "v_id", (double) s->v_id);
+  for (guint k = 0; k < 4; k++)
+    cJSON_AddItemToArray (nchw, cJSON_CreateNumber ((double) s->nchw[k]));
+  cJSON_AddItemToObject (o, "nchw", nchw);
+  if (s->layout != NULL)
+    cJSON_AddStringToObject (o, "layout", s->layout);
+  else
+    cJSON_AddNullToObject (o, "layout");
+  cJSON_AddStringToObject (o, "place", zw_compile_place_to_string (s->place));
+  cJSON_AddNumberToObject (o, "out_bytes", (double) s->out_bytes);
+  cJSON_AddBoolToObject (o, "merged", s->merged);
+  cJSON_AddBoolToObject (o, "launch_first", s->launch_first);
+  cJSON_AddNumberToObject (o, "launch_op_id", (double) s->launch_op_id);
+  cJSON_AddItemToObject (o, "ms", json_number (s->ms));
+  cJSON_AddItemToObject (o, "hard_ms", json_number (s->hard_ms));
+  return o;
+}
+
+cJSON *
+zw_compile_compare_to_json (const ZwCompileCompare *cmp)
+{
+  static const char *units[] = { "bytes", "count", "ms" };
+  static const char *sides[] = { "both", "a", "b" };
+  cJSON *root, *totals, *ops;
+
+  g_return_val_if_fail (cmp != NULL, NULL);
+  root = cJSON_CreateObject ();
+  cJSON_AddStringToObject (root, "format", "zhuge-compile-compare");
+  cJSON_AddNumberToObject (root, "version", 1);
+  cJSON_AddItemToObject (root, "a", info_to_json (&cmp->a));
+  cJSON_AddItemToObject (root, "b", info_to_json (&cmp->b));
+  totals = cJSON_AddArrayToObject (root, "totals");
+  for (guint k = 0; k < ZW_COMPILE_N_TOTALS; k++)
+    {
+      const ZwCompileTotal *t = &cmp->totals[k];
+      cJSON *o = cJSON_CreateObject ();
+      cJSON_AddStringToObject (o, "key", t->key);
+      cJSON_AddStringToObject (o, "label", t->label);
+      cJSON_AddStringToObject (o, "unit", units[t->unit]);
+      cJSON_AddItemToObject (o, "a", json_number (t->a));
+      cJSON_AddItemToObject (o, "b", json_number (t->b));
+      cJSON_AddItemToObject (o, "ratio", json_number (t->ratio));
+      cJSON_AddItemToArray (totals, o);
+    }
+  cJSON_AddNumberToObject (root, "n_aligned", cmp->n_aligned);
+  cJSON_AddNumberToObject (root, "n_only_a", cmp->n_only_a);
+  cJSON_AddNumberToObject (root, "n_only_b", cmp->n_only_b);
+  ops = cJSON_AddArrayToObject (root, "ops");
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompileOpRow *row = g_ptr_array_index (cmp->rows, i);
+      cJSON *o = cJSON_CreateObject ();
+      cJSON_AddStringToObject (o, "side", sides[row->side]);
+      cJSON_AddStringToObject (o, "class", row->op_class != NULL ? row->op_class : "");
+      if (row->a.present)
+        cJSON_AddItemToObject (o, "a", op_side_to_json (&row->a));
+      if (row->b.present)
+        cJSON_AddItemToObject (o, "b", op_side_to_json (&row->b));
+      cJSON_AddItemToArray (ops, o);
+    }
+  return root;
 }

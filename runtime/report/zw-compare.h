@@ -1,4 +1,5 @@
-/* zw-compare.h — compare two runs: time profiles per op, deploy reports side by side.
+/* zw-compare.h — compare two runs: time profiles per op, deploy reports side by side; and two
+ * compiles of one model for two chips, aligned op by op (see "two compiles" below).
  *
  * Profiles: rows are matched by op_id; a merged launch matches only a launch with the same
  * op id and the same merge_from (a profile that lost merge_from, e.g. a vendor text file,
@@ -17,6 +18,7 @@
 #pragma once
 
 #include <glib.h>
+#include <cjson/cJSON.h>
 
 #include "report/zw-deploy-report.h"
 #include "report/zw-profile.h"
@@ -102,5 +104,155 @@ void zw_deploy_summary_clear (ZwDeploySummary *summary);
 ZwDeployCompare *zw_deploy_compare (const ZwDeployReport *a, const ZwDeployReport *b);
 void zw_deploy_compare_free (ZwDeployCompare *cmp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDeployCompare, zw_deploy_compare_free)
+
+/* ---- two compiles of one model ---------------------------------------------------------
+ *
+ * zw_compare_compiles() puts two compiles of one model side by side — typically the ZG330
+ * compile (ops on @zhuget(330), deployed by ZG330Backend) and the Buyi compile (ops on
+ * @buyit, placed by the Buyi compiler) — from their deploy reports and, when given, the
+ * simulated time profiles of one forward each.  Nothing here needs a device or a backend:
+ * a report loaded from disk compares the same as a live one.
+ *
+ * Totals (ZwCompileTotals.rows, in the order of ZwCompileTotalKind): ETM bytes per segment
+ * (the report's segments[].byte_size) and their sum; OCM bytes (the sizes of the chunks
+ * placed in OCM, summed) and the OCM peak (the most OCM bytes live at one op index);
+ * hardops; launches; simulated total, hard, memcpy and other time (the profile's totals,
+ * host ops included).  Each row holds A, B and ratio = B / A (1 when both are 0, +inf when
+ * only A is 0, NaN when a side has no figure: a time without a profile).
+ *
+ * Per-op rows: op ids differ between two compiles (and so do origin op ids), so the hardops
+ * of A and B (report->ops with kind "HardOp", in execution order) are aligned by a longest
+ * common subsequence on the key (op class, logical N, C, H, W of the op's first output).
+ * The logical shape comes from the report's value (its shape and layout): every upper-case
+ * axis N/C/H/W multiplies with its lower-case block (NCHWc32 [1,2,88,160,32] is N 1, C 64,
+ * H 88, W 160; padding channels count); an absent axis is 1; a layout that does not match
+ * the shape's rank gives no logical shape (N = C = H = W = -1) and such an op matches only
+ * an op of the same class whose stored shape is the same.  Ops that do not align appear as
+ * rows with one side empty (ZW_COMPARE_ONLY_A / _ONLY_B) at their place in execution order
+ * (e.g. ZG330's Reshape and Cast at the input, which Buyi does in its ImageMake host op).
+ * Host ops (Input, ImageMake, DetPost, Output …) are not rows: their time is in the totals.
+ *
+ * Per-op time comes from the profile by op id.  A merged launch's time cannot be split per
+ * op: the launch's whole time is given on its first member (launch_first TRUE) and every
+ * member carries merged = TRUE with the launch's op id; the other members' time is NaN.  An
+ * op the profile does not list (no profile, or another run) has NaN time.
+ *
+ * Ownership: the result is plain data owned by the caller (zw_compile_compare_free).
+ */
+
+typedef enum {
+  ZW_COMPILE_TOTAL_ETM_WEIGHT,
+  ZW_COMPILE_TOTAL_ETM_INSTR,
+  ZW_COMPILE_TOTAL_ETM_FTMP,
+  ZW_COMPILE_TOTAL_ETM_INPUT,
+  ZW_COMPILE_TOTAL_ETM_OUTPUT,
+  ZW_COMPILE_TOTAL_ETM_ALL,       /* the five segments' sum */
+  ZW_COMPILE_TOTAL_OCM_BYTES,     /* chunks placed in OCM, sizes summed */
+  ZW_COMPILE_TOTAL_OCM_PEAK,      /* most OCM bytes live at one op index */
+  ZW_COMPILE_TOTAL_HARDOPS,
+  ZW_COMPILE_TOTAL_LAUNCHES,
+  ZW_COMPILE_TOTAL_TIME,          /* simulated ms of the forward (host ops included) */
+  ZW_COMPILE_TOTAL_HARD_TIME,
+  ZW_COMPILE_TOTAL_MEMCPY_TIME,
+  ZW_COMPILE_TOTAL_OTHER_TIME,
+  ZW_COMPILE_N_TOTALS
+} ZwCompileTotalKind;
+
+typedef enum {
+  ZW_COMPILE_UNIT_BYTES,
+  ZW_COMPILE_UNIT_COUNT,
+  ZW_COMPILE_UNIT_MS,
+} ZwCompileUnit;
+
+typedef struct {
+  ZwCompileTotalKind kind;
+  const char *key;            /* stable name for files: "etm.weight", "time.total" … */
+  const char *label;          /* untranslated msgid ("ETM WEIGHT"); show it through _() */
+  ZwCompileUnit unit;
+  double a, b;                /* NaN when that side has no figure */
+  double ratio;               /* B / A (see the top) */
+} ZwCompileTotal;
+
+/* Where an op's first output lives after deployment. */
+typedef enum {
+  ZW_COMPILE_PLACE_NONE,      /* no side, or no output value in the report */
+  ZW_COMPILE_PLACE_ETM,
+  ZW_COMPILE_PLACE_OCM,
+  ZW_COMPILE_PLACE_HOST,
+} ZwCompilePlace;
+
+/* One side of a per-op row. */
+typedef struct {
+  gboolean present;
+  gint64 op_id;
+  guint index;                /* op index in its report (execution order) */
+  gint64 v_id;                /* its first output, -1 when none */
+  gint64 nchw[4];             /* logical N, C, H, W (-1 when unknown) */
+  char *layout;               /* the output's layout as in the report, NULL when none */
+  ZwCompilePlace place;
+  guint64 out_bytes;          /* the output's byte size */
+  gboolean merged;            /* in a launch of several hardops */
+  gboolean launch_first;      /* merged and first of its launch: the time is the launch's */
+  gint64 launch_op_id;        /* the launch that runs it (merged op id or its own), -1 */
+  double ms, hard_ms;         /* from the profile; NaN when not known (see the top) */
+} ZwCompileOpSide;
+
+typedef struct {
+  ZwCompareSide side;         /* BOTH when aligned */
+  char *op_class;             /* "Conv2d" (A's, else B's) */
+  ZwCompileOpSide a, b;
+} ZwCompileOpRow;
+
+/* The facts that name one compile. */
+typedef struct {
+  char *network;              /* the report's network name */
+  char *path;                 /* the network file, may be NULL */
+  char *chip;                 /* the backend of its hardops ("ZG330", "Buyi"), else "?" */
+  char *device_url;
+  gboolean merge_hardop, etm_optimize;
+  ZwOcmOpt ocm_chosen;
+  guint64 ocm_capacity;
+  gboolean has_profile;
+} ZwCompileInfo;
+
+typedef struct {
+  ZwCompileInfo a, b;
+  ZwCompileTotal totals[ZW_COMPILE_N_TOTALS];
+  GPtrArray *rows;            /* ZwCompileOpRow*, in execution order */
+  guint n_hardops_a, n_hardops_b;
+  guint n_aligned, n_only_a, n_only_b;
+} ZwCompileCompare;
+
+/* zw_compare_compiles:
+ * Compares compile A (@a, its profile @pa) with compile B (@b, @pb).  @a and @b are
+ * required; @pa and @pb may be NULL (no forward: the times are NaN).  The reports are only
+ * read, not kept. */
+ZwCompileCompare *zw_compare_compiles (const ZwDeployReport *a, const ZwProfile *pa, const ZwDeployReport *b,
+                                       const ZwProfile *pb);
+void zw_compile_compare_free (ZwCompileCompare *cmp);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwCompileCompare, zw_compile_compare_free)
+
+/* "yolov5s_plin (Buyi)": how views and the CLI name a side (a new string). */
+char *zw_compile_info_label (const ZwCompileInfo *info);
+/* "ETM", "OCM", "host" or "" (not translated: the manual's words). */
+const char *zw_compile_place_to_string (ZwCompilePlace place);
+
+/* zw_compile_compare_to_json:
+ * {"format": "zhuge-compile-compare", "version": 1,
+ *  "a"|"b": {"network", "path", "chip", "device", "merge_hardop", "etm_optimize", "ocm_chosen",
+ *            "ocm_capacity", "has_profile"},
+ *  "totals": [{"key", "label", "unit": "bytes"|"count"|"ms", "a", "b", "ratio"}],
+ *  "n_aligned", "n_only_a", "n_only_b",
+ *  "ops": [{"side": "both"|"a"|"b", "class", "a"|"b": {"op_id", "index", "v_id", "nchw": [4],
+ *           "layout", "place", "out_bytes", "merged", "launch_first", "launch_op_id", "ms",
+ *           "hard_ms"} (absent for the empty side)}]}
+ * Unknown figures (NaN) are null, +inf is the string "inf".  A new cJSON tree. */
+cJSON *zw_compile_compare_to_json (const ZwCompileCompare *cmp);
+
+/* zw_compile_logical_nchw:
+ * The logical N, C, H, W of a value of @shape (@rank dims) in @layout ("NCHWc32" or
+ * "@layout(NCHWc32)"), as described at the top.  FALSE (and -1s) when the layout is not
+ * understood or does not match the rank. */
+gboolean zw_compile_logical_nchw (const gint64 *shape, guint rank, const char *layout, gint64 out[4]);
 
 G_END_DECLS

@@ -6,6 +6,13 @@
  *                       [--json OUT] [--all]
  *   xrt-run report stats DIR|FILE.ftmp [--net NET.json] [--v-id N] [--format SFB] [--bins N]
  *                       [--at n,c,h,w] [--channel C --heatmap-csv OUT] [--channels]
+ *   xrt-run report compare-compiles A.json B.json [--json OUT] [--no-forward]
+ *
+ * compare-compiles deploys two compiles of one model (e.g. the ZG330 and the Buyi compile),
+ * each on the board it was compiled for with its chip's default options, runs one forward
+ * of each (seeded inputs; synthetic params when no .raw sits beside the JSON) and prints the
+ * totals side by side and the hardops aligned op by op (report/zw-compare.h).  A forward
+ * that fails is reported and its times are left unknown; the deploy figures still print.
  *
  * diff exits 0 when no value diverges and 1 when one does (or an input is bad: then the
  * message says which file); compare exits 1 on a regression only with --fail-on-regression.
@@ -18,6 +25,7 @@
 #include "report/zw-dump-diff.h"
 #include "report/zw-profile.h"
 #include "report/zw-tensor-stats.h"
+#include "xrt/xrt-session.h"
 
 #include <cjson/cJSON.h>
 #include <glib/gi18n.h>
@@ -618,6 +626,210 @@ cmd_stats (int argc, char **argv)
   return XRT_RUN_EXIT_OK;
 }
 
+/* ---- compare-compiles ------------------------------------------------------------------ */
+
+/* One compile deployed on its own board (mock://zg330, mock://buyi) with the chip's
+ * defaults; @profile gets a copy of one forward's time profile, NULL when the forward fails
+ * (@forward_error says why). FALSE only when the network cannot be loaded or deployed. */
+static gboolean
+deploy_and_run (const char *path, gboolean forward, ZwDeployReport **report, ZwProfile **profile,
+                GError **forward_error, GError **error)
+{
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) sess = NULL;
+  g_autoptr (GPtrArray) inputs = NULL;
+  g_autoptr (GPtrArray) outputs = NULL;
+  g_autofree char *raw = NULL;
+  GPtrArray *values;
+  const char *url;
+
+  *report = NULL;
+  *profile = NULL;
+  if ((net = xir_network_new_from_json_file (path, error)) == NULL)
+    return FALSE;
+  if (g_str_has_suffix (path, ".json"))
+    raw = g_strdup_printf ("%.*s.raw", (int) (strlen (path) - 5), path);
+  if (raw != NULL && g_file_test (raw, G_FILE_TEST_EXISTS))
+    {
+      if (!xir_network_load_params_from_file (net, raw, error))
+        return FALSE;
+    }
+  else
+    {
+      g_printerr (_("xrt-run: no .raw beside %s: using synthetic params (seed 330)\n"), path);
+      xir_network_fake_params (net, 330);
+    }
+  if ((view = xir_network_view (net, 0, G_MAXINT, error)) == NULL)
+    return FALSE;
+  url = xrt_backend_default_device_for_view (view);
+  if ((dev = xrt_device_open (url != NULL ? url : "mock://zg330", error)) == NULL)
+    return FALSE;
+  if ((sess = xrt_session_new_for_device (view, dev, error)) == NULL || !xrt_session_apply (sess, error))
+    return FALSE;
+  if (xrt_session_get_board_backend (sess) == NULL
+      || (*report = xrt_backend_get_report (xrt_session_get_board_backend (sess))) == NULL)
+    {
+      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT, _("%s: the deployment gave no deploy report"), path);
+      return FALSE;
+    }
+  if (!forward)
+    return TRUE;
+  /* seeded inputs, as `xrt-run run` gives its first forward */
+  inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  values = xir_network_view_get_inputs (view);
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      g_autofree guint8 *bytes = g_malloc (MAX (v->storage_bytes, 1));
+      GRand *rand = g_rand_new_with_seed (1000 + k);
+      XrtTensor *t;
+
+      for (guint64 i = 0; i < v->storage_bytes; i++)
+        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+      g_rand_free (rand);
+      if ((t = xrt_tensor_new_host (net, v, bytes, v->storage_bytes, forward_error)) == NULL)
+        return TRUE;
+      g_ptr_array_add (inputs, t);
+    }
+  xrt_session_enable_time_profile (sess, TRUE);
+  outputs = xrt_session_forward (sess, inputs, forward_error);
+  if (outputs != NULL && xrt_session_get_time_profile (sess) != NULL)
+    *profile = zw_profile_copy (xrt_session_get_time_profile (sess));
+  return TRUE;
+}
+
+static char *
+fmt_total (double v, ZwCompileUnit unit)
+{
+  if (isnan (v))
+    return g_strdup ("-");
+  switch (unit)
+    {
+    case ZW_COMPILE_UNIT_BYTES: return g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) v);
+    case ZW_COMPILE_UNIT_COUNT: return g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) v);
+    case ZW_COMPILE_UNIT_MS:
+    default: return g_strdup_printf ("%.4f", v);
+    }
+}
+
+static char *
+fmt_op_time (const ZwCompileOpSide *s)
+{
+  if (!s->present)
+    return g_strdup ("");
+  if (s->merged && !s->launch_first)
+    return g_strdup (_("merged"));
+  if (isnan (s->ms))
+    return g_strdup ("-");
+  return g_strdup_printf (s->merged ? "%.4f*" : "%.4f", s->ms);
+}
+
+static char *
+fmt_nchw (const gint64 nchw[4])
+{
+  if (nchw[0] < 0)
+    return g_strdup ("?");
+  return g_strdup_printf ("%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, nchw[0],
+                          nchw[1], nchw[2], nchw[3]);
+}
+
+static void
+print_compile_compare (const ZwCompileCompare *c)
+{
+  const ZwCompileInfo *infos[2] = { &c->a, &c->b };
+  gboolean any_merged = FALSE;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *label = zw_compile_info_label (infos[k]);
+      printf (_("%s: %s on %s (%s; merge %s, ETM optimize %s, OCM %s)%s\n"), k == 0 ? "A" : "B", label,
+              infos[k]->device_url, infos[k]->path != NULL ? infos[k]->path : "-",
+              infos[k]->merge_hardop ? _("on") : _("off"), infos[k]->etm_optimize ? _("on") : _("off"),
+              zw_ocm_opt_to_string (infos[k]->ocm_chosen), infos[k]->has_profile ? "" : _(" — no forward: times unknown"));
+    }
+  printf ("\n%-26s %16s %16s %10s\n", "", "A", "B", "B/A");
+  for (guint k = 0; k < ZW_COMPILE_N_TOTALS; k++)
+    {
+      const ZwCompileTotal *t = &c->totals[k];
+      g_autofree char *a = fmt_total (t->a, t->unit), *b = fmt_total (t->b, t->unit), *ratio = fmt_ratio (t->ratio);
+      g_autofree char *label = g_strdup_printf ("%s%s", _(t->label), t->unit == ZW_COMPILE_UNIT_BYTES ? _(" (bytes)")
+                                                : t->unit == ZW_COMPILE_UNIT_MS ? " (ms)" : "");
+      printf ("%-26s %16s %16s %10s\n", label, a, b, ratio);
+    }
+  printf (_("\nHardops aligned by execution order on (class, logical n,c,h,w of the first output): %u aligned, "
+            "%u only in A, %u only in B\n"), c->n_aligned, c->n_only_a, c->n_only_b);
+  printf ("%-10s %8s %8s  %-18s %-5s %-5s %12s %12s\n", _("class"), _("A op"), _("B op"), _("n,c,h,w"), _("A at"),
+          _("B at"), _("A ms"), _("B ms"));
+  for (guint i = 0; i < c->rows->len; i++)
+    {
+      const ZwCompileOpRow *r = g_ptr_array_index (c->rows, i);
+      g_autofree char *a_id = r->a.present ? g_strdup_printf ("%" G_GINT64_FORMAT, r->a.op_id) : g_strdup ("-");
+      g_autofree char *b_id = r->b.present ? g_strdup_printf ("%" G_GINT64_FORMAT, r->b.op_id) : g_strdup ("-");
+      g_autofree char *shape = fmt_nchw (r->a.present ? r->a.nchw : r->b.nchw);
+      g_autofree char *a_ms = fmt_op_time (&r->a), *b_ms = fmt_op_time (&r->b);
+
+      any_merged = any_merged || r->a.merged || r->b.merged;
+      printf ("%-10.10s %8s %8s  %-18s %-5s %-5s %12s %12s  %s\n", r->op_class, a_id, b_id, shape,
+              zw_compile_place_to_string (r->a.place), zw_compile_place_to_string (r->b.place), a_ms, b_ms,
+              r->side == ZW_COMPARE_ONLY_A ? _("only in A") : r->side == ZW_COMPARE_ONLY_B ? _("only in B") : "");
+    }
+  if (any_merged)
+    printf ("%s\n", _("* the time of a whole merged launch, given on its first op (a launch's time cannot be split "
+                      "per op); its other ops say “merged”"));
+}
+
+static int
+cmd_compare_compiles (int argc, char **argv)
+{
+  g_autofree char *json_out = NULL;
+  gboolean no_forward = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_out, N_("Also write the comparison as JSON"), N_("OUT") },
+    { "no-forward", 0, 0, G_OPTION_ARG_NONE, &no_forward, N_("Deploy only: no forward, no times"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("A.json B.json — two compiles of one model (e.g. for ZG330 "
+                                                           "and for Buyi) side by side: ETM and OCM bytes, launches, "
+                                                           "simulated time, per op"));
+  g_autoptr (ZwDeployReport) ra = NULL, rb = NULL;
+  g_autoptr (ZwProfile) pa = NULL, pb = NULL;
+  g_autoptr (ZwCompileCompare) c = NULL;
+  GError *error = NULL, *fa = NULL, *fb = NULL;
+  int rc;
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
+    return rc;
+  if (argc != 3)
+    return usage_error ("compare-compiles", _("expected two network JSON files A and B"));
+  if (!deploy_and_run (argv[1], !no_forward, &ra, &pa, &fa, &error)
+      || !deploy_and_run (argv[2], !no_forward, &rb, &pb, &fb, &error))
+    {
+      g_clear_error (&fa);
+      g_clear_error (&fb);
+      return xrt_run_fail (error);
+    }
+  if (fa != NULL)
+    g_printerr (_("xrt-run: warning: the forward of A failed, its times are unknown: %s\n"), fa->message);
+  if (fb != NULL)
+    g_printerr (_("xrt-run: warning: the forward of B failed, its times are unknown: %s\n"), fb->message);
+  g_clear_error (&fa);
+  g_clear_error (&fb);
+  c = zw_compare_compiles (ra, pa, rb, pb);
+  print_compile_compare (c);
+  if (json_out)
+    {
+      cJSON *root = zw_compile_compare_to_json (c);
+      g_autofree char *text = cJSON_Print (root);
+      cJSON_Delete (root);
+      if (!zw_file_set_contents (json_out, text, -1, &error))
+        return xrt_run_fail (error);
+    }
+  return XRT_RUN_EXIT_OK;
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -631,6 +843,8 @@ static const Sub subs[] = {
   { "compare", N_("Per-op delta and ratio of two time profiles, or two deploy reports side by side"), cmd_compare },
   { "diff", N_("Compare two dump folders: per-value error and the first divergent value"), cmd_diff },
   { "stats", N_("Statistics, histogram and values of one dumped tensor"), cmd_stats },
+  { "compare-compiles", N_("Two compiles of one model (ZG330, Buyi) deployed and run side by side, op by op"),
+    cmd_compare_compiles },
 };
 
 int
@@ -641,12 +855,12 @@ xrt_run_cmd_report (int argc, char **argv)
       FILE *out = argc < 2 ? stderr : stdout;
       fprintf (out, "%s\n\n", _("Usage: xrt-run report SUBCOMMAND [OPTIONS…]"));
       for (guint i = 0; i < G_N_ELEMENTS (subs); i++)
-        fprintf (out, "  %-10s %s\n", subs[i].name, _(subs[i].summary));
+        fprintf (out, "  %-17s %s\n", subs[i].name, _(subs[i].summary));
       return argc < 2 ? XRT_RUN_EXIT_USAGE : XRT_RUN_EXIT_OK;
     }
   for (guint i = 0; i < G_N_ELEMENTS (subs); i++)
     if (strcmp (argv[1], subs[i].name) == 0)
       return subs[i].run (argc - 1, argv + 1);
-  g_printerr (_("xrt-run report: unknown subcommand “%s” (profile, compare, diff, stats)\n"), argv[1]);
+  g_printerr (_("xrt-run report: unknown subcommand “%s” (profile, compare, diff, stats, compare-compiles)\n"), argv[1]);
   return XRT_RUN_EXIT_USAGE;
 }

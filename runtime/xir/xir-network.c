@@ -1927,5 +1927,19 @@ const char *
 xir_value_get_layout_text (const XirValue *value)
 {
   g_return_val_if_fail (value != NULL, NULL);
-  return value->layout.text ? value->layout.text : "*";
+  return value->layout.text[0] != '\0' ? value->layout.text : "*";
+}
+
+GPtrArray *
+xir_op_get_inputs (const XirOp *op)
+{
+  g_return_val_if_fail (op != NULL, NULL);
+  return op->inputs;
+}
+
+GPtrArray *
+xir_op_get_outputs (const XirOp *op)
+{
+  g_return_val_if_fail (op != NULL, NULL);
+  return op->outputs;
 }

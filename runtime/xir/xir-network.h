@@ -270,6 +270,21 @@ struct _XirOp {
 #define XIR_TYPE_OP (xir_op_get_type ())
 GType xir_op_get_type (void);
 
+/**
+ * xir_op_get_inputs:
+ * @op: an op
+ *
+ * Returns: (transfer none) (element-type XirValue): the op's input values (for bindings)
+ */
+GPtrArray *xir_op_get_inputs (const XirOp *op);
+/**
+ * xir_op_get_outputs:
+ * @op: an op
+ *
+ * Returns: (transfer none) (element-type XirValue): the op's output values (for bindings)
+ */
+GPtrArray *xir_op_get_outputs (const XirOp *op);
+
 /* Attribute of an op by JSON key (anything kept in attrs), or NULL. */
 /**
  * xir_op_get_attr: (skip)
