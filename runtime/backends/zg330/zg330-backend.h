@@ -28,7 +28,7 @@ G_BEGIN_DECLS
 #define ZG330_BACKEND_ERROR (zg330_backend_error_quark ())
 GQuark zg330_backend_error_quark (void);
 
-typedef enum {
+typedef enum /*< lowercase_name=zg330_backend_error >*/ {
   ZG330_BACKEND_ERROR_CALL_ORDER,   /* e.g. an option after apply, precheck before apply */
   ZG330_BACKEND_ERROR_UNSUPPORTED,  /* an op or layout the backend cannot deploy */
   ZG330_BACKEND_ERROR_USER_CHUNK,   /* a user chunk of the wrong size, alignment or region */
