@@ -129,15 +129,27 @@ typedef struct {
  * board", version "device" "buyi"): the same engine, registers and timing model.
  * @url (nullable, default "mock://zg330", or "mock://buyi") is what xrt_device_get_url() reports.
  * xrt_device_open("mock://zg330…") calls this.  New reference or NULL. */
+/**
+ * zg330_sim_open: (skip)
+ */
 XrtDevice          *zg330_sim_open            (const Zg330Profile *profile,
                                                const char         *url,
                                                GError            **error);
 
+/**
+ * zg330_sim_is_sim: (skip)
+ */
 gboolean            zg330_sim_is_sim          (XrtDevice *device);
 
 /* The device's profile (borrowed).  The clock setters change it: do not read it while
  * another thread sets clocks; zg330_sim_dup_profile() gives a private copy. */
+/**
+ * zg330_sim_get_profile: (skip)
+ */
 const Zg330Profile *zg330_sim_get_profile     (XrtDevice *device);
+/**
+ * zg330_sim_dup_profile: (skip)
+ */
 Zg330Profile       *zg330_sim_dup_profile     (XrtDevice *device);
 
 /* zg330_sim_set_timing_field:
@@ -145,6 +157,9 @@ Zg330Profile       *zg330_sim_dup_profile     (XrtDevice *device);
  * fixed costs, tile_bytes) like zg330_profile_set_field().  Fields that size the stores
  * or the grid (etm_base, etm_bytes, ocm_bytes, mpe_rows, mpe_cols, fpga_version) fail with
  * XRT_ERROR_PROFILE: open another board with a profile that has them. */
+/**
+ * zg330_sim_set_timing_field: (skip)
+ */
 gboolean            zg330_sim_set_timing_field (XrtDevice  *device,
                                                 const char *field,
                                                 double      value,
@@ -157,6 +172,9 @@ gboolean            zg330_sim_set_timing_field (XrtDevice  *device,
  * Errors: XRT_ERROR_INVALID_ARGUMENT (0 bytes, no run callback), XRT_ERROR_OUT_OF_RANGE
  * (outside ETM), XRT_ERROR_OVERLAP (overlaps a binding; its range is named),
  * XRT_ERROR_CLOSED.  On error nothing is taken: the caller still owns @user_data. */
+/**
+ * zg330_sim_bind_hardop: (skip)
+ */
 gboolean            zg330_sim_bind_hardop     (XrtDevice             *device,
                                                guint64                instr_addr,
                                                guint64                instr_bytes,
@@ -166,22 +184,39 @@ gboolean            zg330_sim_bind_hardop     (XrtDevice             *device,
                                                GError               **error);
 
 /* Removes every binding that overlaps [addr, addr + size); returns how many. */
+/**
+ * zg330_sim_unbind_range: (skip)
+ */
 guint               zg330_sim_unbind_range    (XrtDevice *device,
                                                guint64    addr,
                                                guint64    size);
+/**
+ * zg330_sim_get_n_bindings: (skip)
+ */
 guint               zg330_sim_get_n_bindings  (XrtDevice *device);
 
 /* Fills @stats with the last launch's; FALSE (and zeroes) when nothing ran since open or
  * the last reset of level >= 1. */
+/**
+ * zg330_sim_get_last_launch: (skip)
+ */
 gboolean            zg330_sim_get_last_launch (XrtDevice        *device,
                                                Zg330LaunchStats *stats);
 
 /* ETM pages the store has allocated (touched by a write). */
+/**
+ * zg330_sim_get_etm_pages: (skip)
+ */
 guint               zg330_sim_get_etm_pages   (XrtDevice *device);
 
 /* ---- ZG330Device API (vendor names) ------------------------------------------ */
 
 /* getRowsCols: the MPE grid. */
+/**
+ * zg330_device_get_rows_cols:
+ * @rows: (out)
+ * @cols: (out)
+ */
 void      zg330_device_get_rows_cols    (XrtDevice *device,
                                          guint     *rows,
                                          guint     *cols);
@@ -190,6 +225,10 @@ void      zg330_device_get_rows_cols    (XrtDevice *device,
  * rid < rows (XRT_ERROR_INVALID_ARGUMENT otherwise).  The tile counters are per core
  * column (cid); every other register is shared by the array.  Same map and errors as
  * xrt_device_read_reg(), which addresses the master core's. */
+/**
+ * zg330_device_read_reg:
+ * @value: (out)
+ */
 gboolean  zg330_device_read_reg         (XrtDevice *device,
                                          guint      cid,
                                          guint      rid,
@@ -225,9 +264,17 @@ double    zg330_device_calc_time        (XrtDevice *device);
 /* configTimer / configProfiler: the ETM chunk the board writes per-layer records to (see
  * the layouts above); NULL stops recording.  The device keeps a reference.
  * XRT_ERROR_WRONG_REGION for a chunk that is not on this device's ETM. */
+/**
+ * zg330_device_config_timer:
+ * @chunk: (nullable)
+ */
 gboolean  zg330_device_config_timer     (XrtDevice   *device,
                                          XrtMemChunk *chunk,
                                          GError     **error);
+/**
+ * zg330_device_config_profiler:
+ * @chunk: (nullable)
+ */
 gboolean  zg330_device_config_profiler  (XrtDevice   *device,
                                          XrtMemChunk *chunk,
                                          GError     **error);
@@ -252,12 +299,19 @@ gboolean  zg330_device_set_ddr_clk_freq   (XrtDevice *device,
  * (end - start at the current icore clock), as a GArray of double.  Errors:
  * XRT_ERROR_INVALID_ARGUMENT without a timer chunk, XRT_ERROR_OUT_OF_RANGE when n
  * records do not fit in it. */
+/**
+ * zg330_device_get_layer_time:
+ * Returns: (transfer full) (element-type gdouble)
+ */
 GArray   *zg330_device_get_layer_time   (XrtDevice *device,
                                          guint      n_layers,
                                          GError   **error);
 
 /* showLayerTime(from, count): appends one line per layer (start, end, cycles, ms) to
  * @out; errors as zg330_device_get_layer_time(). */
+/**
+ * zg330_device_show_layer_time: (skip)
+ */
 gboolean  zg330_device_show_layer_time  (XrtDevice *device,
                                          guint      from_idx,
                                          guint      count,

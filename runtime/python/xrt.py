@@ -129,7 +129,7 @@ class Device:
         return self
 
     def readReg(self, addr):
-        return call(self._obj.read_reg, addr)
+        return call(self._obj.read_reg, addr)[1]
 
     def writeReg(self, addr, value):
         call(self._obj.write_reg, addr, value)

@@ -150,9 +150,58 @@ class ZG330Backend(xrt.Backend):
 
 
 class ZG330Device:
-    """ZG330Device calls of the vendor's xrt module: not bound here (the simulated board's
-    registers are reachable with Device.readReg/writeReg)."""
+    """The ZG330Device calls of the vendor's xrt module on a simulated board:
+    ZG330Device(device) with getRowsCols, readReg/writeReg(cid, rid, offset), icoreCalc,
+    layerCount, w/rTileCount, calcTime, configTimer/configProfiler, setMasterCID,
+    setIcoreClkFreq/setDDRClkFreq, getLayerTime."""
 
     def __init__(self, device):
-        unsupported("ZG330Device(device) (icoreCalc, layerCount, configTimer …: the simulator runs launches "
-                    "through Session.forward)")
+        self._dev = device
+        self._obj = device._obj
+        if self._obj.get_name() not in ("zg330", "buyi"):
+            raise XrtError(f"ZG330Device: {device.url()} is not a simulated ZG330 or Buyi board")
+
+    def getRowsCols(self):
+        return tuple(Zg330.device_get_rows_cols(self._obj))
+
+    def readReg(self, cid, rid, offset):
+        return call(Zg330.device_read_reg, self._obj, cid, rid, offset)[1]
+
+    def writeReg(self, cid, rid, offset, data):
+        call(Zg330.device_write_reg, self._obj, cid, rid, offset, data)
+
+    def icoreCalc(self, addr, size):
+        call(Zg330.device_icore_calc, self._obj, addr, size)
+
+    def layerCount(self):
+        return Zg330.device_layer_count(self._obj)
+
+    def wTileCount(self, cid):
+        return Zg330.device_w_tile_count(self._obj, cid)
+
+    def rTileCount(self, cid):
+        return Zg330.device_r_tile_count(self._obj, cid)
+
+    def calcTime(self):
+        return Zg330.device_calc_time(self._obj)
+
+    def configTimer(self, chunk):
+        call(Zg330.device_config_timer, self._obj, chunk._obj if chunk is not None else None)
+
+    def configProfiler(self, chunk):
+        call(Zg330.device_config_profiler, self._obj, chunk._obj if chunk is not None else None)
+
+    def setMasterCID(self, cid):
+        call(Zg330.device_set_master_cid, self._obj, cid)
+
+    def setIcoreClkFreq(self, freq_hz):
+        call(Zg330.device_set_icore_clk_freq, self._obj, int(freq_hz))
+
+    def setDDRClkFreq(self, freq_hz):
+        call(Zg330.device_set_ddr_clk_freq, self._obj, int(freq_hz))
+
+    def getLayerTime(self, n_layers):
+        return list(call(Zg330.device_get_layer_time, self._obj, n_layers))
+
+    def mmuModeSwitch(self, is_on):
+        unsupported("ZG330Device.mmuModeSwitch (the backend keeps the MMU context itself: manual §1.6)")
