@@ -580,6 +580,59 @@ test_real_sample_synthetic (void)
   assert_views_render ();
 }
 
+/* The real Buyi compile of the same model (issue 13): it opens on mock://buyi, deploys the
+ * compiler's placement, every deploy view draws it, a dump holds the ETM values and the
+ * tensor view lists them, the timing view draws the forward's profile. */
+static void
+test_real_buyi_synthetic (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_BY.json", NULL);
+  ZwRun *run;
+  ZwTensorView *tensors;
+  guint n = n_runs ();
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the real Buyi compile (ZW_SHARED_DIR/real) is absent");
+      return;
+    }
+  activate ("win.open-file", g_variant_new_string (path));
+  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), "yolov5s_plin_BY"));
+  activate ("win.use-synthetic-params", NULL);
+  run = wait_for_run (n + 1);
+  g_assert_null (zw_window_get_banner_message (win));
+  g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, "mock://buyi");
+  g_assert_cmpuint (zw_run_get_report (run)->n_ops, ==, 89);
+  g_assert_cmpuint (zw_run_get_report (run)->segments[ZW_SEGMENT_FTMP].byte_size, ==, 10137600);
+  g_assert_false (zw_run_get_report (run)->merge_hardop);
+  assert_views_render ();
+
+  /* a dump on Buyi: the ETM values, the OCM ones named in the manifest */
+  activate ("win.dump-tensors", g_variant_new_string ("SQB"));
+  run = wait_for_run (n + 2);
+  g_assert_nonnull (zw_run_get_dump_dir (run));
+  tensors = ZW_TENSOR_VIEW (zw_window_get_view (win, "tensors"));
+  g_assert_cmpuint (zw_tensor_view_get_n_values (tensors), >, 10);
+  {
+    static const char *views[] = { "tensors", "timing" };
+    for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+      {
+        GtkWidget *view = zw_window_get_view (win, views[i]);
+        g_autoptr (GdkTexture) texture = NULL;
+        PixelFacts facts;
+        activate ("win.view", g_variant_new_string (views[i]));
+        wait_for_frames ();
+        texture = render_widget (view);
+        facts = pixel_facts (texture);
+        g_test_message ("Buyi %s: %" G_GUINT64_FORMAT " non-background pixels, %u colours", views[i],
+                        facts.non_background, facts.n_colours);
+        g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 50);
+        g_assert_cmpuint (facts.n_colours, >=, 4);
+      }
+  }
+}
+
 static void
 test_screenshot_end_to_end (void)
 {
@@ -1406,6 +1459,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/open/real-sample-with-synthetic-params", test_real_sample_synthetic);
   g_test_add_func ("/app/screenshot/writes-png-of-window", test_screenshot_end_to_end);
   g_test_add_func ("/app/screenshot/rejects-unknown-view", test_screenshot_rejects_unknown_view);
+  /* last (a suite of its own, run after the others): it leaves the window on a Buyi network */
+  g_test_add_func ("/app/buyi/real-compile-with-synthetic-params", test_real_buyi_synthetic);
 
   status = g_test_run ();
   /* let the worker of a cancelled job hand back its result before the window goes */
