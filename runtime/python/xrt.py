@@ -195,6 +195,10 @@ class Backend:
         d = self._obj.get_device()
         return wrap(Device, d) if d is not None else HostDevice.Default()
 
+    def is_type(self, backend_class):
+        """As the manual's backend_bindings[i].is_type(HostBackend)."""
+        return self._obj.get_name() == backend_class._vendor_name
+
     def isOpSupported(self, op):
         return self._obj.owns_op(op.op_id)
 
@@ -231,7 +235,13 @@ class Session:
         return s
 
     @staticmethod
-    def CreateWithSnapshot(path, network=None, device=None):
+    def CreateWithSnapshot(path, backends=None, devices=None, network=None, device=None):
+        """CreateWithSnapshot(file, [BuyiBackend, HostBackend], [device, HostDevice.Default()]) as
+        the manual writes it, or with network= and device= keywords. The backends are the ones
+        the snapshot records; the board is the first device that is not the host (or, with
+        none, the default board of the recorded backend)."""
+        if device is None and devices:
+            device = next((d for d in devices if d is not None and getattr(d, "_obj", None) is not None), None)
         s = wrap(Session, call(Xrt.Session.new_from_snapshot, str(path), network._obj if network else None,
                                device._obj if device else None))
         s._keep = []

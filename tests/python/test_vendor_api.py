@@ -49,6 +49,8 @@ def test_2_2_1_session_create(tiny, device):
     assert HostBackend(sess.backends[1]).name() == "HostBackend"
     bindings = sess.backendBindings()
     kinds = {op.op_id: op.typeKey() for op in network.ops()}
+    hard = [op_id for op_id, k in kinds.items() if k == "icraft::xir::HardOp"]
+    assert bindings[hard[0]].is_type(ZG330Backend) and not bindings[hard[0]].is_type(HostBackend)
     for op_id, backend in bindings.items():
         expected = "ZG330Backend" if kinds[op_id] == "icraft::xir::HardOp" else "HostBackend"
         assert backend.name() == expected
@@ -224,7 +226,8 @@ def test_snapshot_round_trip(tiny, device, tmp_path):
     sess.apply()
     path = tmp_path / "tiny.snapshot"
     sess.dumpSnapshot(str(path))
-    restored = Session.CreateWithSnapshot(str(path), network=tiny, device=Device.Open("mock://zg330"))
+    restored = Session.CreateWithSnapshot(str(path), [ZG330Backend, HostBackend],
+                                          [Device.Open("mock://zg330"), HostDevice.Default()], network=tiny)
     assert ZG330Backend(restored.backends[0]).ocmOpt() == OcmOpt.OPTION2
     t, _ = input_tensor(tiny, 8)
     a = [x.tobytes() for x in sess.forward([t])]
