@@ -60,6 +60,14 @@ on_after_paint (GdkFrameClock *clock, ZwApplication *self)
 {
   /* rows bound during the first frame's layout (the run history's) resize in the next
    * one: take the second frame */
+  /* a view that began background work in these frames (the graph's layout): wait for it */
+  if (zw_window_get_busy (self->screenshot_window))
+    {
+      g_signal_handler_disconnect (clock, self->after_paint_id);
+      self->after_paint_id = 0;
+      g_clear_object (&self->clock);
+      return;
+    }
   if (++self->frames < 2)
     {
       gtk_widget_queue_draw (GTK_WIDGET (self->screenshot_window));
@@ -222,7 +230,7 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   ZwApplication *self = ZW_APPLICATION (app);
   static const char *views[] = { "segments", "memory", "ocm", "merges", "timing", "compare", "tensors", "diff",
-                                 "logs", "compiles", NULL };
+                                 "logs", "compiles", "graph", NULL };
 
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "view", "s", &self->view);
@@ -230,7 +238,7 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
   if (self->view != NULL && !g_strv_contains (views, self->view))
     {
       g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm, merges, timing, compare, "
-                    "tensors, diff, logs or compiles)\n"),
+                    "tensors, diff, logs, compiles or graph)\n"),
                   self->view);
       return 2;
     }
@@ -393,7 +401,7 @@ zw_application_init (ZwApplication *self)
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
     { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
-      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff, logs or compiles"),
+      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff, logs, compiles or graph"),
       N_("NAME") },
     { "compare-compile", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Compare the network opened with another compile of it (e.g. its Buyi JSON), shown in Compiles"),

@@ -9,6 +9,7 @@
 #include "backends/zg330/zg330-backend.h"
 #include "devices/zg330-sim.h"
 #include "report/zw-compare.h"
+#include "report/zw-deploy-graph.h"
 #include "xrt/xrt-session.h"
 #include "xrt/xrt-tensor.h"
 
@@ -198,6 +199,14 @@ job_load (ZwJob *job, GError **error)
       cJSON_Delete (root);
       if (report == NULL)
         return FALSE;
+      /* a report written without the graph: the network it names, if it is still there */
+      if (!zw_deploy_report_has_graph (report) && report->network_path != NULL
+          && g_file_test (report->network_path, G_FILE_TEST_IS_REGULAR))
+        {
+          g_autoptr (XirNetwork) net = xir_network_new_from_json_file (report->network_path, NULL);
+          if (net != NULL)
+            zw_deploy_report_attach_network (report, net);
+        }
       job->run = zw_run_new_from_log (report, job->load_path);
       return TRUE;
     }
@@ -474,7 +483,11 @@ compare_side (ZwJob *job, const char *which, double fraction, GCancellable *canc
       *forward_error = g_strdup_printf (_("%s: the forward failed, its times are unknown: %s"), which, local->message);
       g_clear_pointer (&job->profile, zw_profile_free);
     }
-  return xrt_backend_get_report (xrt_session_get_board_backend (job->session));
+  {
+    ZwDeployReport *report = xrt_backend_get_report (xrt_session_get_board_backend (job->session));
+    zw_deploy_report_attach_network (report, job->net);
+    return report;
+  }
 }
 
 static gboolean
@@ -558,6 +571,7 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
         goto fail;
     }
   report = xrt_backend_get_report (xrt_session_get_board_backend (job->session));
+  zw_deploy_report_attach_network (report, job->net);
   if (job->mode != ZW_RUN_MODE_APPLY && job->iterations > 0)
     {
       if (!job_forward (job, cancellable, &total_ms, &error))

@@ -13,6 +13,7 @@
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
 #include "zw-file-kind.h"
+#include "zw-graph-view.h"
 #include "zw-log-view.h"
 #include "zw-memory-view.h"
 #include "zw-merge-view.h"
@@ -25,10 +26,10 @@
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
 
-#define N_VIEWS 10
+#define N_VIEWS 11
 enum {
   VIEW_SEGMENTS, VIEW_MEMORY, VIEW_OCM, VIEW_MERGES, VIEW_TIMING, VIEW_COMPARE, VIEW_TENSORS, VIEW_DIFF, VIEW_LOGS,
-  VIEW_COMPILES
+  VIEW_COMPILES, VIEW_GRAPH
 };
 
 static const struct {
@@ -45,6 +46,7 @@ static const struct {
   { "diff", N_("Dump Diff") },
   { "logs", N_("Logs") },
   { "compiles", N_("Compiles") },
+  { "graph", N_("Graph") },
 };
 
 /* What the second file chooser is for (one is open at a time). */
@@ -102,6 +104,7 @@ struct _ZwWindow
   guint reapply_source;
   gboolean syncing;       /* the window itself sets the options: no re-apply */
   gboolean selecting_new; /* a run just finished is being selected */
+  gboolean syncing_selection; /* copying a selection between the views' two selections */
 };
 
 G_DEFINE_FINAL_TYPE (ZwWindow, zw_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -1259,6 +1262,9 @@ update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-compile", live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-back", zw_selection_can_go_back (self->selection));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-forward",
+                                 zw_selection_can_go_forward (self->selection));
 }
 
 /* ---- object ----------------------------------------------------------------------------------- */
@@ -1271,6 +1277,56 @@ set_string (ZwWindow *self, char **field, const char *value, guint prop)
   g_free (*field);
   *field = g_strdup (value);
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/* ---- one selection everywhere --------------------------------------------------------- */
+
+static void
+on_graph_busy (ZwWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* The Timing view has a selection of its own (its report only while it matches the profile
+ * shown): an op or value selected there is selected everywhere, and the other way round. */
+static void
+on_selection_changed (ZwSelection *from, GParamSpec *pspec, ZwWindow *self)
+{
+  ZwSelection *to;
+
+  (void) pspec;
+  if (self->syncing_selection)
+    return;
+  if (from == self->timing_selection && g_str_equal (pspec->name, "report"))
+    {
+      from = self->selection;   /* the Timing view got its report: show the selection there */
+      to = self->timing_selection;
+    }
+  else
+    to = from == self->selection ? self->timing_selection : self->selection;
+  if (zw_selection_get_report (to) == NULL || zw_selection_get_report (to) != zw_selection_get_report (from))
+    return;
+  self->syncing_selection = TRUE;
+  if (to == self->selection)
+    zw_selection_select (to, zw_selection_get_selected_op (from), zw_selection_get_selected_value (from));
+  else
+    {
+      zw_selection_set_selected_op (to, zw_selection_get_selected_op (from));
+      zw_selection_set_selected_value (to, zw_selection_get_selected_value (from));
+    }
+  self->syncing_selection = FALSE;
+}
+
+static void
+action_select_history (GtkWidget *widget, const char *action, GVariant *param)
+{
+  ZwWindow *self = ZW_WINDOW (widget);
+
+  (void) param;
+  if (g_str_equal (action, "win.select-back"))
+    zw_selection_go_back (self->selection);
+  else
+    zw_selection_go_forward (self->selection);
 }
 
 static void
@@ -1488,6 +1544,8 @@ zw_window_class_init (ZwWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.compare-file-pair", "as", action_compare_file_pair);
   gtk_widget_class_install_action (widget_class, "win.compare-compile", NULL, action_compare_compile);
   gtk_widget_class_install_action (widget_class, "win.compare-compile-file", "s", action_compare_compile_file);
+  gtk_widget_class_install_action (widget_class, "win.select-back", NULL, action_select_history);
+  gtk_widget_class_install_action (widget_class, "win.select-forward", NULL, action_select_history);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar", "sidebar-visible");
   gtk_widget_class_install_property_action (widget_class, "win.view", "view");
   gtk_widget_class_install_property_action (widget_class, "win.merge-hardop", "merge-hardop");
@@ -1595,6 +1653,17 @@ zw_window_init (ZwWindow *self)
   self->views[VIEW_DIFF] = zw_dump_diff_view_new (self->selection);
   self->views[VIEW_LOGS] = zw_log_view_new ();
   self->views[VIEW_COMPILES] = zw_compile_compare_view_new (self->selection);
+  self->views[VIEW_GRAPH] = zw_graph_view_new (self->selection);
+  /* a screenshot of the graph waits for its layout, as for a run */
+  g_signal_connect_swapped (self->views[VIEW_GRAPH], "notify::busy", G_CALLBACK (on_graph_busy), self);
+  /* one selection everywhere: the Timing view's follows the others' and back */
+  g_signal_connect (self->selection, "notify::selected-op", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect (self->selection, "notify::selected-value", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect (self->timing_selection, "notify::selected-op", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect (self->timing_selection, "notify::selected-value", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect (self->timing_selection, "notify::report", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->selection, "notify::can-go-back", G_CALLBACK (update_actions), self);
+  g_signal_connect_swapped (self->selection, "notify::can-go-forward", G_CALLBACK (update_actions), self);
   for (guint i = 0; i < N_VIEWS; i++)
     {
       gtk_widget_set_hexpand (self->views[i], TRUE);
@@ -1794,7 +1863,8 @@ gboolean
 zw_window_get_busy (ZwWindow *self)
 {
   g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
-  return self->controller != NULL && zw_run_controller_get_busy (self->controller);
+  return (self->controller != NULL && zw_run_controller_get_busy (self->controller))
+         || (self->views[VIEW_GRAPH] != NULL && zw_graph_view_get_busy (ZW_GRAPH_VIEW (self->views[VIEW_GRAPH])));
 }
 
 const char *

@@ -257,6 +257,7 @@ test_run_toml_and_errors (void)
 int
 main (int argc, char **argv)
 {
+  zw_test_socket_mode_from_args (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/info/real-sample-counts", test_info_real);
   g_test_add_func ("/cli/info/json-summary", test_info_json);

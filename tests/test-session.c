@@ -62,7 +62,7 @@ test_all_combinations (gconstpointer data)
 
   if (net == NULL)
     return;
-  dev = xrt_device_open ("mock://zg330", NULL);
+  dev = zw_test_open_device ("mock://zg330");
   inputs = zw_test_seeded_inputs (net, 17);
   for (int merge = 1; merge >= 0; merge--)
     for (int etm = 1; etm >= 0; etm--)
@@ -93,7 +93,7 @@ static void
 test_step_to_and_sub (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 3);
   g_autoptr (GPtrArray) whole = NULL;
@@ -157,7 +157,7 @@ static void
 test_forward_into_ring (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 4);
   g_autoptr (GPtrArray) ref = NULL;
@@ -197,8 +197,8 @@ static void
 test_snapshot_round_trip (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("resnet18");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
-  g_autoptr (XrtDevice) dev2 = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
+  g_autoptr (XrtDevice) dev2 = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_OPTION2);
   g_autoptr (XrtSession) r = NULL;
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 5);
@@ -274,7 +274,7 @@ static void
 test_fork_two_threads (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (XrtSession) f = NULL;
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 6);
@@ -315,7 +315,7 @@ static void
 test_time_profile (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 8);
   g_autoptr (GError) error = NULL;
   struct { gboolean merge; ZwOcmOpt ocm; double hard, sync; guint rows, launches; } runs[3] = {
@@ -375,7 +375,7 @@ test_dumps (void)
 
   if (net == NULL)
     return;
-  dev = xrt_device_open ("mock://zg330", NULL);
+  dev = zw_test_open_device ("mock://zg330");
   s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
   inputs = zw_test_seeded_inputs (net, 9);
@@ -482,7 +482,7 @@ static void
 test_log_io_lines (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 1);
   g_autoptr (GPtrArray) outs = NULL;
@@ -526,7 +526,7 @@ static void
 test_callbacks_and_forwards (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 2);
   g_autoptr (GPtrArray) outs = NULL;
@@ -555,7 +555,7 @@ static void
 test_bad_inputs (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
   g_autoptr (XrtSession) s = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
@@ -585,6 +585,7 @@ main (int argc, char **argv)
 {
   static const char *nets[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s", "real" };
 
+  zw_test_socket_mode_from_args (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     {

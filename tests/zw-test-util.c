@@ -4,6 +4,7 @@
 #include "xrt/xrt-tensor.h"
 
 #include <gio/gio.h>
+#include <string.h>
 
 char *
 zw_test_shared_file (const char *rel)
@@ -71,13 +72,36 @@ zw_test_xrt_run (ZwRun *r, ...)
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) arg);
   va_end (ap);
+  /* the suites' second run (ZW_TEST_SOCKET): `run` of a ZG330 network on a zhuge-board */
+  if (g_getenv ("ZW_TEST_SOCKET") != NULL && argv->len > 2 && strcmp (argv->pdata[1], "run") == 0
+      && g_str_has_suffix (argv->pdata[2], "_ZG.json"))
+    {
+      gboolean has_device = FALSE;
+      for (guint i = 0; i < argv->len; i++)
+        has_device |= strcmp (argv->pdata[i], "--device") == 0;
+      if (!has_device)
+        {
+          g_ptr_array_add (argv, (gpointer) "--device");
+          g_ptr_array_add (argv, (gpointer) zw_test_device_url ("mock://zg330"));
+        }
+    }
   g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error);
-  g_assert_no_error (error);
-  r->status = g_subprocess_get_exit_status (proc);
+  for (guint attempt = 0;; attempt++)
+    {
+      g_clear_object (&proc);
+      g_clear_pointer (&r->out, g_free);
+      g_clear_pointer (&r->err, g_free);
+      proc = g_subprocess_newv ((const char *const *) argv->pdata,
+                                G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error);
+      g_assert_no_error (error);
+      r->status = g_subprocess_get_exit_status (proc);
+      /* the previous run's board session may take a moment to end */
+      if (attempt >= 100 || r->err == NULL || strstr (r->err, "is busy with another client") == NULL)
+        break;
+      g_usleep (20000);
+    }
 }
 
 cJSON *
@@ -168,4 +192,186 @@ zw_test_seeded_inputs (XirNetwork *net, guint32 seed)
     }
   g_rand_free (rand);
   return inputs;
+}
+
+/* ---- boards over a socket -------------------------------------------------------------- */
+
+#include <signal.h>
+#include <sys/prctl.h>
+
+static void
+board_child_setup (gpointer data)
+{
+  (void) data;
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static ZwBoard *
+board_startv (const char *kind, va_list ap)
+{
+  const char *exe = g_getenv ("ZW_TEST_BOARD");
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) in = NULL;
+  g_autofree char *line = NULL;
+  const char *arg, *colon;
+  ZwBoard *b;
+
+  if (exe == NULL)
+    {
+      g_test_skip ("$ZW_TEST_BOARD (the zhuge-board program) is not set");
+      return NULL;
+    }
+  g_ptr_array_add (argv, (gpointer) exe);
+  g_ptr_array_add (argv, (gpointer) "--listen");
+  g_ptr_array_add (argv, (gpointer) "127.0.0.1:0");
+  g_ptr_array_add (argv, (gpointer) "--board");
+  g_ptr_array_add (argv, (gpointer) kind);
+  g_ptr_array_add (argv, (gpointer) "--exit-after");
+  g_ptr_array_add (argv, (gpointer) "900");
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  g_ptr_array_add (argv, NULL);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, board_child_setup, NULL, NULL);
+  b = g_new0 (ZwBoard, 1);
+  b->kind = g_strdup (kind);
+  b->proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  /* "zhuge-board: serving KIND on 127.0.0.1:PORT" (or EOF if it failed to start) */
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (b->proc));
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  colon = strrchr (line, ':');
+  g_assert_nonnull (colon);
+  b->port = (guint) g_ascii_strtoull (colon + 1, NULL, 10);
+  g_assert_cmpuint (b->port, >, 0);
+  b->url = g_strdup_printf ("socket://%s@127.0.0.1:%u", kind, b->port);
+  return b;
+}
+
+ZwBoard *
+zw_test_board_start (const char *kind, ...)
+{
+  va_list ap;
+  ZwBoard *b;
+
+  va_start (ap, kind);
+  b = board_startv (kind, ap);
+  va_end (ap);
+  return b;
+}
+
+void
+zw_test_board_stop (ZwBoard *b)
+{
+  if (b == NULL)
+    return;
+  if (b->proc)
+    {
+      g_subprocess_send_signal (b->proc, SIGTERM);
+      g_subprocess_wait (b->proc, NULL, NULL);
+      g_object_unref (b->proc);
+    }
+  g_free (b->kind);
+  g_free (b->url);
+  g_free (b);
+}
+
+static GPtrArray *board_pool;   /* ZwBoard */
+
+static void
+board_pool_stop (void)
+{
+  g_clear_pointer (&board_pool, g_ptr_array_unref);
+}
+
+static const char *
+kind_of_mock (const char *mock_url)
+{
+  return g_str_has_prefix (mock_url, "mock://buyi") ? "buyi" : "zg330";
+}
+
+static ZwBoard *
+pool_add (const char *kind)
+{
+  ZwBoard *b = zw_test_board_start (kind, NULL);
+
+  g_assert_nonnull (b);
+  if (board_pool == NULL)
+    {
+      board_pool = g_ptr_array_new_with_free_func ((GDestroyNotify) zw_test_board_stop);
+      atexit (board_pool_stop);
+    }
+  g_ptr_array_add (board_pool, b);
+  return b;
+}
+
+const char *
+zw_test_device_url (const char *mock_url)
+{
+  const char *kind = kind_of_mock (mock_url);
+
+  if (g_getenv ("ZW_TEST_SOCKET") == NULL)
+    return mock_url;
+  for (guint i = 0; board_pool && i < board_pool->len; i++)
+    if (strcmp (((ZwBoard *) board_pool->pdata[i])->kind, kind) == 0)
+      return ((ZwBoard *) board_pool->pdata[i])->url;
+  return pool_add (kind)->url;
+}
+
+XrtDevice *
+zw_test_open_device (const char *mock_url)
+{
+  const char *kind = kind_of_mock (mock_url);
+  gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  if (g_getenv ("ZW_TEST_SOCKET") == NULL)
+    {
+      g_autoptr (GError) error = NULL;
+      XrtDevice *d = xrt_device_open (mock_url, &error);
+      g_assert_no_error (error);
+      return d;
+    }
+  zw_test_device_url (mock_url);
+  for (;;)
+    {
+      guint n_kind = 0;
+      for (guint i = 0; i < board_pool->len; i++)
+        {
+          ZwBoard *b = board_pool->pdata[i];
+          g_autoptr (GError) error = NULL;
+          XrtDevice *d;
+          if (strcmp (b->kind, kind) != 0)
+            continue;
+          n_kind++;
+          if ((d = xrt_device_open (b->url, &error)) != NULL)
+            return d;
+          g_assert_true (strstr (error->message, "busy") != NULL);
+        }
+      /* every board of this kind serves another device of the test: one more (at most 4) */
+      if (n_kind < 4)
+        pool_add (kind);
+      else
+        {
+          g_assert_cmpint (g_get_monotonic_time (), <, until);
+          g_usleep (10000);
+        }
+    }
+}
+
+void
+zw_test_socket_mode_from_args (int *argc, char ***argv)
+{
+  int j = 1;
+
+  for (int i = 1; i < *argc; i++)
+    if (strcmp ((*argv)[i], "--socket") == 0)
+      g_setenv ("ZW_TEST_SOCKET", "1", TRUE);
+    else
+      (*argv)[j++] = (*argv)[i];
+  *argc = j;
+  (*argv)[j] = NULL;
 }

@@ -42,3 +42,36 @@ cJSON *zw_test_op_json (cJSON *ops, const char *type, const char *target, gint64
 /* Iterates the main context until @done returns TRUE or 5 s pass (never sleeps unbounded:
  * a 20 ms tick wakes it). Returns @done's last answer. */
 gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
+
+/* ---- boards over a socket (issue 18) ---------------------------------------------------- */
+
+#include "xrt/xrt-device.h"
+#include <gio/gio.h>
+
+/* A zhuge-board process ($ZW_TEST_BOARD) the test started on a free loopback port: it dies
+ * with the test (PR_SET_PDEATHSIG), stops by itself after 15 minutes at the latest, and
+ * zw_test_board_stop() ends it. */
+typedef struct {
+  GSubprocess *proc;
+  guint port;
+  char *kind;
+  char *url;   /* socket://KIND@127.0.0.1:PORT */
+} ZwBoard;
+
+/* Starts a board of @kind ("zg330", "buyi") with the extra arguments (NULL-terminated, e.g.
+ * "--fault", "die@3"); NULL after g_test_skip() when $ZW_TEST_BOARD is not set. */
+ZwBoard *zw_test_board_start (const char *kind, ...) G_GNUC_NULL_TERMINATED;
+void     zw_test_board_stop  (ZwBoard *board);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwBoard, zw_test_board_stop)
+
+/* Opens @mock_url ("mock://zg330", "mock://buyi") — or, when $ZW_TEST_SOCKET is set (the
+ * suites' second run against a board), the same board kind served by a zhuge-board of a pool
+ * the test starts (another board when every one is busy), stopped at exit.  Asserts it opens. */
+XrtDevice *zw_test_open_device (const char *mock_url);
+/* The URL zw_test_open_device() would open for @mock_url (a board of the pool when in
+ * socket mode; it may be busy). */
+const char *zw_test_device_url (const char *mock_url);
+
+/* Takes "--socket" out of the arguments (before g_test_init) and, when it was there, runs
+ * the test against zhuge-board boards (sets $ZW_TEST_SOCKET). */
+void zw_test_socket_mode_from_args (int *argc, char ***argv);

@@ -160,6 +160,7 @@ struct _ZwLaunchRow
   ZwDeployReport *report;
   GHashTable *ops;   /* shared by the rows of one report */
   guint index;
+  gint64 member;     /* a member row (the op id) under its launch; -1 for a launch row */
 };
 
 G_DEFINE_FINAL_TYPE (ZwLaunchRow, zw_launch_row, G_TYPE_OBJECT)
@@ -192,7 +193,60 @@ zw_launch_row_new (ZwDeployReport *report, GHashTable *ops, guint index)
   row->report = zw_deploy_report_ref (report);
   row->ops = g_hash_table_ref (ops);
   row->index = index;
+  row->member = -1;
   return row;
+}
+
+/* The text of a member row's cell (an op of a merged launch). Caller frees. */
+static char *
+member_cell_text (const ZwLaunchRow *row, MergeColumn column)
+{
+  const ZwOpInfo *op = g_hash_table_lookup (row->ops, &row->member);
+
+  switch (column)
+    {
+    case COLUMN_LAUNCH:
+      return g_strdup ("");
+    case COLUMN_OP_ID:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, row->member);
+    case COLUMN_LAYERS:
+      return op != NULL ? g_strdup_printf ("%d", op->layer_count) : g_strdup ("");
+    case COLUMN_OPS:
+      return g_strdup ("");
+    case COLUMN_RANGE:
+      return op != NULL ? g_strdup_printf ("%u", op->index) : g_strdup ("");
+    case COLUMN_MEMBERS:
+      if (op == NULL)
+        return g_strdup ("");
+      return op->name != NULL && *op->name != '\0' && g_strcmp0 (op->name, op->op_class) != 0
+                 ? g_strdup_printf ("%s · %s", op->op_class, op->name) : g_strdup (op->op_class);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* The members of a merged launch, as rows under it (GtkTreeListModel's child model). */
+static GListModel *
+create_members (gpointer item, gpointer data)
+{
+  ZwLaunchRow *row = item;
+  const ZwLaunch *l;
+  GListStore *members;
+
+  (void) data;
+  if (row->member >= 0)
+    return NULL;
+  l = &g_array_index (row->report->launches, ZwLaunch, row->index);
+  if (l->merge_from->len < 2)
+    return NULL;
+  members = g_list_store_new (ZW_TYPE_LAUNCH_ROW);
+  for (guint i = 0; i < l->merge_from->len; i++)
+    {
+      g_autoptr (ZwLaunchRow) m = zw_launch_row_new (row->report, row->ops, row->index);
+      m->member = g_array_index (l->merge_from, gint64, i);
+      g_list_store_append (members, m);
+    }
+  return G_LIST_MODEL (members);
 }
 
 /* ---- the widget ---- */
@@ -201,6 +255,7 @@ struct _ZwMergeView
 {
   ZwView parent_instance;
   GListStore *store;
+  GtkTreeListModel *tree;
   GtkSingleSelection *model;
   GtkWidget *scrolled;
   GtkWidget *column_view;
@@ -215,6 +270,15 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   GtkWidget *label = gtk_label_new (NULL);
 
   (void) factory;
+  if (GPOINTER_TO_INT (data) == COLUMN_LAUNCH)
+    {
+      /* the tree: launch -> members */
+      GtkWidget *expander = gtk_tree_expander_new ();
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (item, expander);
+      return;
+    }
   gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) == COLUMN_MEMBERS ? 0 : 1);
   if (GPOINTER_TO_INT (data) == COLUMN_MEMBERS)
     {
@@ -228,24 +292,83 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
-  ZwLaunchRow *row = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (row->report, row->ops, row->index, (MergeColumn) GPOINTER_TO_INT (data));
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
+  ZwLaunchRow *row = gtk_tree_list_row_get_item (tree_row);
+  g_autofree char *text = row->member >= 0 ? member_cell_text (row, (MergeColumn) GPOINTER_TO_INT (data))
+                                           : cell_text (row->report, row->ops, row->index,
+                                                        (MergeColumn) GPOINTER_TO_INT (data));
+  GtkWidget *child = gtk_list_item_get_child (item);
 
   (void) factory;
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  if (GTK_IS_TREE_EXPANDER (child))
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+    }
+  gtk_label_set_text (GTK_LABEL (child), text);
+  g_object_unref (row);
+}
+
+/* The position of the row of @launch (its member @op when >= 0, expanding the launch). */
+static guint
+row_position (ZwMergeView *self, gint launch, gint64 op)
+{
+  GListModel *rows = G_LIST_MODEL (self->tree);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) tree_row = g_list_model_get_item (rows, i);
+      g_autoptr (ZwLaunchRow) row = gtk_tree_list_row_get_item (tree_row);
+      if (row->member >= 0 || (gint) row->index != launch)
+        continue;
+      if (op < 0 || !gtk_tree_list_row_is_expandable (tree_row))
+        return i;
+      gtk_tree_list_row_set_expanded (tree_row, TRUE);
+      for (guint k = i + 1; k < g_list_model_get_n_items (rows); k++)
+        {
+          g_autoptr (GtkTreeListRow) child_row = g_list_model_get_item (rows, k);
+          g_autoptr (ZwLaunchRow) child = gtk_tree_list_row_get_item (child_row);
+          if (child->member < 0)
+            break;
+          if (child->member == op)
+            return k;
+        }
+      return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* GTK 4.8's list views scroll to an item through their action (4.12 has scroll_to). */
+static void
+scroll_to_row (ZwMergeView *self, guint position)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (self->column_view); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
 }
 
 static void
 sync_from_selection (ZwMergeView *self)
 {
   ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
+  gint64 op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
+  guint position = GTK_INVALID_LIST_POSITION;
   gint launch = -1;
 
-  if (report != NULL && zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self))) >= 0)
-    launch = zw_report_launch_of_op (report, zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self))));
+  if (report != NULL && op >= 0)
+    launch = zw_report_launch_of_op (report, op);
   self->syncing = TRUE;
-  gtk_single_selection_set_selected (self->model, launch >= 0 ? (guint) launch : GTK_INVALID_LIST_POSITION);
+  if (launch >= 0)
+    {
+      const ZwLaunch *l = &g_array_index (report->launches, ZwLaunch, launch);
+      position = row_position (self, launch, l->op_id == op ? -1 : op);
+    }
+  gtk_single_selection_set_selected (self->model, position);
   self->syncing = FALSE;
+  if (position != GTK_INVALID_LIST_POSITION)
+    scroll_to_row (self, position);
 }
 
 static void
@@ -282,10 +405,13 @@ on_row_selected (ZwMergeView *self)
 
   if (self->syncing || report == NULL)
     return;
-  row = gtk_single_selection_get_selected_item (self->model);
-  if (row != NULL)
-    zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
-                                  g_array_index (report->launches, ZwLaunch, row->index).op_id);
+  if (gtk_single_selection_get_selected_item (self->model) == NULL)
+    return;
+  row = gtk_tree_list_row_get_item (gtk_single_selection_get_selected_item (self->model));
+  zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
+                                row->member >= 0 ? row->member
+                                                 : g_array_index (report->launches, ZwLaunch, row->index).op_id);
+  g_object_unref (row);
 }
 
 static void
@@ -295,6 +421,7 @@ zw_merge_view_dispose (GObject *object)
 
   g_clear_pointer (&self->scrolled, gtk_widget_unparent);
   g_clear_object (&self->model);
+  g_clear_object (&self->tree);
   g_clear_object (&self->store);
   G_OBJECT_CLASS (zw_merge_view_parent_class)->dispose (object);
 }
@@ -325,7 +452,9 @@ static void
 zw_merge_view_init (ZwMergeView *self)
 {
   self->store = g_list_store_new (ZW_TYPE_LAUNCH_ROW);
-  self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
+  self->tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->store)), FALSE, FALSE, create_members,
+                                        NULL, NULL);
+  self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
   gtk_single_selection_set_autoselect (self->model, FALSE);
   gtk_single_selection_set_can_unselect (self->model, TRUE);
   g_signal_connect_swapped (self->model, "notify::selected", G_CALLBACK (on_row_selected), self);
@@ -371,4 +500,18 @@ zw_merge_view_get_n_rows (ZwMergeView *self)
 {
   g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), 0);
   return g_list_model_get_n_items (G_LIST_MODEL (self->store));
+}
+
+gint64
+zw_merge_view_get_selected_row_op (ZwMergeView *self)
+{
+  g_autoptr (ZwLaunchRow) row = NULL;
+  GtkTreeListRow *tree_row;
+
+  g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), -1);
+  tree_row = gtk_single_selection_get_selected_item (self->model);
+  if (tree_row == NULL)
+    return -1;
+  row = gtk_tree_list_row_get_item (tree_row);
+  return row->member >= 0 ? row->member : g_array_index (row->report->launches, ZwLaunch, row->index).op_id;
 }

@@ -13,7 +13,19 @@ struct _ZwSelection
   gint64 selected_op;
   double zoom_start;
   double zoom_end;
+  /* Back/Forward: every (op, value) the selection went through, and where we are in it */
+  GArray *history;        /* HistoryEntry */
+  guint history_pos;      /* index of the current entry (history->len == 0: none) */
+  gboolean navigating;    /* going back or forward: not a new entry */
 };
+
+typedef struct {
+  gint64 op;
+  gint64 value;
+} HistoryEntry;
+
+/* A long session's clicks: the oldest are dropped. */
+#define MAX_HISTORY 256
 
 enum {
   PROP_0,
@@ -22,6 +34,8 @@ enum {
   PROP_SELECTED_OP,
   PROP_ZOOM_START,
   PROP_ZOOM_END,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
   N_PROPS
 };
 
@@ -35,6 +49,7 @@ zw_selection_finalize (GObject *object)
   ZwSelection *self = ZW_SELECTION (object);
 
   g_clear_pointer (&self->report, zw_deploy_report_unref);
+  g_clear_pointer (&self->history, g_array_unref);
   G_OBJECT_CLASS (zw_selection_parent_class)->finalize (object);
 }
 
@@ -59,6 +74,12 @@ zw_selection_get_property (GObject *object, guint prop_id, GValue *value, GParam
       break;
     case PROP_ZOOM_END:
       g_value_set_double (value, self->zoom_end);
+      break;
+    case PROP_CAN_GO_BACK:
+      g_value_set_boolean (value, zw_selection_can_go_back (self));
+      break;
+    case PROP_CAN_GO_FORWARD:
+      g_value_set_boolean (value, zw_selection_can_go_forward (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -107,6 +128,11 @@ zw_selection_class_init (ZwSelectionClass *klass)
   properties[PROP_SELECTED_OP] = g_param_spec_int64 ("selected-op", NULL, NULL, -1, G_MAXINT64, -1, flags);
   properties[PROP_ZOOM_START] = g_param_spec_double ("zoom-start", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
   properties[PROP_ZOOM_END] = g_param_spec_double ("zoom-end", NULL, NULL, 0, G_MAXDOUBLE, 1, flags);
+  properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE,
+                                                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE,
+                                                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                                                              | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -117,6 +143,7 @@ zw_selection_init (ZwSelection *self)
   self->selected_op = -1;
   self->zoom_start = 0;
   self->zoom_end = 1;
+  self->history = g_array_new (FALSE, FALSE, sizeof (HistoryEntry));
 }
 
 ZwSelection *
@@ -153,9 +180,100 @@ zw_selection_set_report (ZwSelection *self, ZwDeployReport *report)
 
   g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+  self->navigating = TRUE;
   zw_selection_set_selected_value (self, -1);
   zw_selection_set_selected_op (self, -1);
+  self->navigating = FALSE;
+  /* another report: the ids of the history mean nothing there */
+  if (self->history->len > 0)
+    {
+      g_array_set_size (self->history, 0);
+      self->history_pos = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+    }
   zw_selection_zoom_fit (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* A new selection (not Back/Forward): drops the entries ahead, appends the current one. */
+static void
+record_history (ZwSelection *self)
+{
+  HistoryEntry e = { self->selected_op, self->selected_value };
+  gboolean could_back = zw_selection_can_go_back (self), could_forward = zw_selection_can_go_forward (self);
+
+  if (self->navigating || (e.op < 0 && e.value < 0))
+    return;
+  if (self->history->len > 0)
+    g_array_set_size (self->history, self->history_pos + 1);
+  g_array_append_val (self->history, e);
+  if (self->history->len > MAX_HISTORY)
+    g_array_remove_index (self->history, 0);
+  self->history_pos = self->history->len - 1;
+  if (could_back != zw_selection_can_go_back (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+  if (could_forward != zw_selection_can_go_forward (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+}
+
+gboolean
+zw_selection_can_go_back (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), FALSE);
+  return self->history->len > 0 && self->history_pos > 0;
+}
+
+gboolean
+zw_selection_can_go_forward (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), FALSE);
+  return self->history->len > 0 && self->history_pos + 1 < self->history->len;
+}
+
+static gboolean
+go_to (ZwSelection *self, guint pos)
+{
+  HistoryEntry e = g_array_index (self->history, HistoryEntry, pos);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->history_pos = pos;
+  self->navigating = TRUE;
+  zw_selection_set_selected_op (self, e.op);
+  zw_selection_set_selected_value (self, e.value);
+  self->navigating = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
+}
+
+gboolean
+zw_selection_go_back (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), FALSE);
+  return zw_selection_can_go_back (self) && go_to (self, self->history_pos - 1);
+}
+
+gboolean
+zw_selection_go_forward (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), FALSE);
+  return zw_selection_can_go_forward (self) && go_to (self, self->history_pos + 1);
+}
+
+void
+zw_selection_select (ZwSelection *self, gint64 op_id, gint64 v_id)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+
+  /* one entry in the history for the pair */
+  g_object_freeze_notify (G_OBJECT (self));
+  self->navigating = TRUE;
+  zw_selection_set_selected_op (self, op_id);
+  zw_selection_set_selected_value (self, v_id);
+  self->navigating = FALSE;
+  record_history (self);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -176,6 +294,7 @@ zw_selection_set_selected_value (ZwSelection *self, gint64 v_id)
   if (v_id == self->selected_value)
     return;
   self->selected_value = v_id;
+  record_history (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_VALUE]);
 }
 
@@ -197,6 +316,7 @@ zw_selection_set_selected_op (ZwSelection *self, gint64 op_id)
   if (op_id == self->selected_op)
     return;
   self->selected_op = op_id;
+  record_history (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_OP]);
 }
 

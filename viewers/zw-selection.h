@@ -11,7 +11,13 @@
  *   "selected-op"     gint64 op_id, -1 for none
  *   "zoom-start"      double op index, >= 0
  *   "zoom-end"        double op index, > zoom-start, <= n_ops
- * Setting the report resets the selection to -1/-1 and the zoom to [0, n_ops].
+ *   "can-go-back", "can-go-forward"  gboolean, read-only: the selection history
+ * Setting the report resets the selection to -1/-1, the zoom to [0, n_ops] and the history.
+ *
+ * One selection everywhere: every view that shows ops or values selects through here and
+ * brings the selected one into sight when it changes. Each change of the selected op or
+ * value (by any view) is an entry of the history; Back and Forward walk it (the window
+ * binds Alt+Left/Alt+Right) without adding entries.
  */
 #pragma once
 
@@ -40,6 +46,15 @@ void zw_selection_set_selected_value (ZwSelection *self, gint64 v_id);
 gint64 zw_selection_get_selected_op (ZwSelection *self);
 /* Any negative op_id, or one not in the report, means none (-1). */
 void zw_selection_set_selected_op (ZwSelection *self, gint64 op_id);
+
+/* Selects an op and a value at once (either -1): one history entry. */
+void zw_selection_select (ZwSelection *self, gint64 op_id, gint64 v_id);
+
+gboolean zw_selection_can_go_back (ZwSelection *self);
+gboolean zw_selection_can_go_forward (ZwSelection *self);
+/* Back to the previous selection of the history (FALSE at its start); Forward again. */
+gboolean zw_selection_go_back (ZwSelection *self);
+gboolean zw_selection_go_forward (ZwSelection *self);
 
 double zw_selection_get_zoom_start (ZwSelection *self);
 double zw_selection_get_zoom_end (ZwSelection *self);

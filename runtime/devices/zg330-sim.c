@@ -1,5 +1,7 @@
 /* zg330-sim.c — the simulated ZG330 board: stores, registers, hardop dispatch, timing. */
 #include "devices/zg330-sim.h"
+#include "devices/zg330-remote.h"
+#include "devices/zg330-wire.h"
 
 #include <string.h>
 
@@ -160,6 +162,7 @@ typedef struct {
   guint64         addr;
   guint64         bytes;
   Zg330HardopExec exec;
+  Zg330HardopPrepareFunc prepare;  /* a call binding (exec.run unused), or NULL */
   gpointer        user_data;
   GDestroyNotify  destroy;
 } Binding;
@@ -212,8 +215,9 @@ binding_unref (gpointer data)
 static const XrtDeviceClass zg330_sim_class;
 static const XrtDeviceClass buyi_sim_class;
 
-gboolean
-zg330_sim_is_sim (XrtDevice *device)
+/* The board simulator runs in this process (mock://). */
+static gboolean
+is_local (XrtDevice *device)
 {
   const XrtDeviceClass *klass;
 
@@ -223,6 +227,12 @@ zg330_sim_is_sim (XrtDevice *device)
   return klass == &zg330_sim_class || klass == &buyi_sim_class;
 }
 
+gboolean
+zg330_sim_is_sim (XrtDevice *device)
+{
+  return is_local (device) || (device != NULL && zg330_remote_is_remote (device));
+}
+
 static Zg330Sim *
 sim_of (XrtDevice *device)
 {
@@ -230,7 +240,7 @@ sim_of (XrtDevice *device)
 }
 
 #define RETURN_SIM_OR(device, val)                         \
-  g_return_val_if_fail (zg330_sim_is_sim (device), val);   \
+  g_return_val_if_fail (is_local (device), val);           \
   Zg330Sim *sim = sim_of (device)
 
 static gboolean
@@ -243,6 +253,42 @@ sim_check_open (XrtDevice *device, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+/* A remote board's core (cid, rid) and offset, checked as check_core() does for a local one. */
+static gboolean
+check_remote_core (XrtDevice *device, guint cid, guint rid, guint32 offset, GError **error)
+{
+  const Zg330Profile *p = zg330_remote_get_profile (device);
+
+  if (!sim_check_open (device, error))
+    return FALSE;
+  if (cid >= p->mpe_cols || rid >= p->mpe_rows)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: core (cid %u, rid %u) is outside the %ux%u MPE grid",
+                   xrt_device_get_url (device), cid, rid, p->mpe_rows, p->mpe_cols);
+      return FALSE;
+    }
+  if (offset % 4 != 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: register offset 0x%x is not 4-byte aligned",
+                   xrt_device_get_url (device), offset);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A counter of a remote board (0 when the board cannot be read, as for a cid out of range). */
+static guint32
+remote_reg (XrtDevice *device, guint32 cid, guint32 offset)
+{
+  guint32 v = 0;
+
+  if (!zg330_remote_read_reg (device, cid, cid == ZG330_WIRE_MASTER_CORE ? cid : 0, offset, &v, NULL))
+    return 0;
+  return v;
 }
 
 /* Clears the registers (reset level 0, power-on). */
@@ -411,6 +457,8 @@ gboolean
 zg330_device_read_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
                        guint32 *value, GError **error)
 {
+  if (zg330_remote_is_remote (device))
+    return check_remote_core (device, cid, rid, offset, error) && zg330_remote_read_reg (device, cid, rid, offset, value, error);
   RETURN_SIM_OR (device, FALSE);
   gboolean ok;
 
@@ -426,6 +474,8 @@ gboolean
 zg330_device_write_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
                         guint32 value, GError **error)
 {
+  if (zg330_remote_is_remote (device))
+    return check_remote_core (device, cid, rid, offset, error) && zg330_remote_write_reg (device, cid, rid, offset, value, error);
   RETURN_SIM_OR (device, FALSE);
   gboolean ok;
 
@@ -462,6 +512,10 @@ ranges_overlap (guint64 a, guint64 a_size, guint64 b, guint64 b_size)
   return a < b ? b - a < a_size : a - b < b_size;
 }
 
+static gboolean bind_locked_check (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes,
+                                   const Zg330HardopExec *exec, Zg330HardopPrepareFunc prepare, gpointer user_data,
+                                   GDestroyNotify destroy, GError **error);
+
 gboolean
 zg330_sim_bind_hardop (XrtDevice             *device,
                        guint64                instr_addr,
@@ -470,6 +524,20 @@ zg330_sim_bind_hardop (XrtDevice             *device,
                        gpointer               user_data,
                        GDestroyNotify         destroy,
                        GError               **error)
+{
+  if (zg330_remote_is_remote (device))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE,
+                   "device %s: a run callback cannot cross to the board process; bind the hardop as a call "
+                   "(zg330_sim_bind_hardop_call)", xrt_device_get_url (device));
+      return FALSE;
+    }
+  return bind_locked_check (device, instr_addr, instr_bytes, exec, NULL, user_data, destroy, error);
+}
+
+static gboolean
+bind_locked_check (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, const Zg330HardopExec *exec,
+                   Zg330HardopPrepareFunc prepare, gpointer user_data, GDestroyNotify destroy, GError **error)
 {
   RETURN_SIM_OR (device, FALSE);
   Binding *b;
@@ -520,6 +588,7 @@ zg330_sim_bind_hardop (XrtDevice             *device,
   b->addr = instr_addr;
   b->bytes = instr_bytes;
   b->exec = *exec;
+  b->prepare = prepare;
   b->user_data = user_data;
   b->destroy = destroy;
   g_ptr_array_insert (sim->bindings, idx, b);
@@ -527,9 +596,34 @@ zg330_sim_bind_hardop (XrtDevice             *device,
   return TRUE;
 }
 
+static gboolean
+call_binding_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GError **error)
+{
+  (void) device;
+  (void) user_data;
+  (void) work;
+  g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "a call binding ran as a callback");
+  return FALSE;
+}
+
+gboolean
+zg330_sim_bind_hardop_call (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, gboolean merged,
+                            Zg330HardopPrepareFunc prepare, gpointer user_data, GDestroyNotify destroy,
+                            GError **error)
+{
+  Zg330HardopExec exec = { call_binding_run, merged };
+
+  g_return_val_if_fail (prepare != NULL, FALSE);
+  if (device != NULL && zg330_remote_is_remote (device))
+    return zg330_remote_bind (device, instr_addr, instr_bytes, merged, prepare, user_data, destroy, error);
+  return bind_locked_check (device, instr_addr, instr_bytes, &exec, prepare, user_data, destroy, error);
+}
+
 guint
 zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_unbind_range (device, addr, size);
   RETURN_SIM_OR (device, 0);
   g_autoptr (GPtrArray) removed = g_ptr_array_new_with_free_func (binding_unref);
 
@@ -552,6 +646,8 @@ zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
 guint
 zg330_sim_get_n_bindings (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_get_n_bindings (device);
   RETURN_SIM_OR (device, 0);
   guint n;
 
@@ -738,7 +834,19 @@ sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 s
       GError *local = NULL;
 
       stats.n_hardops++;
-      if (!b->exec.run (device, b->user_data, &work, &local))
+      if (b->prepare != NULL)
+        {
+          Zg330HardopCall call = { 0 };
+          gboolean ran = b->prepare (device, b->user_data, &call, &local)
+                         && zg330_hardop_call_run (device, &call, &work, &local);
+          zg330_hardop_call_clear (&call);
+          if (ran)
+            {
+              account_hardop (sim, &work, &stats);
+              continue;
+            }
+        }
+      if (local != NULL || !b->exec.run (device, b->user_data, &work, &local))
         {
           if (local == NULL)
             g_set_error (&local, XRT_ERROR, XRT_ERROR_EXEC,
@@ -771,6 +879,8 @@ sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 s
 gboolean
 zg330_device_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_icore_calc (device, addr, size, error);
   RETURN_SIM_OR (device, FALSE);
   gboolean ok;
 
@@ -783,6 +893,8 @@ zg330_device_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError *
 gboolean
 zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_get_last_launch (device, stats);
   RETURN_SIM_OR (device, FALSE);
   gboolean have;
 
@@ -802,6 +914,15 @@ zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
 void
 zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
 {
+  if (device != NULL && zg330_remote_is_remote (device))
+    {
+      const Zg330Profile *p = zg330_remote_get_profile (device);
+      if (rows)
+        *rows = p->mpe_rows;
+      if (cols)
+        *cols = p->mpe_cols;
+      return;
+    }
   g_return_if_fail (zg330_sim_is_sim (device));
   Zg330Sim *sim = sim_of (device);
 
@@ -814,6 +935,8 @@ zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
 guint32
 zg330_device_layer_count (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    return remote_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_REG_LAYER_CNT);
   RETURN_SIM_OR (device, 0);
   guint32 v;
 
@@ -826,6 +949,8 @@ zg330_device_layer_count (XrtDevice *device)
 guint32
 zg330_device_w_tile_count (XrtDevice *device, guint cid)
 {
+  if (zg330_remote_is_remote (device))
+    return cid < zg330_remote_get_profile (device)->mpe_cols ? remote_reg (device, cid, ZG330_REG_WTILE_CNT) : 0;
   RETURN_SIM_OR (device, 0);
   guint32 v = 0;
 
@@ -839,6 +964,8 @@ zg330_device_w_tile_count (XrtDevice *device, guint cid)
 guint32
 zg330_device_r_tile_count (XrtDevice *device, guint cid)
 {
+  if (zg330_remote_is_remote (device))
+    return cid < zg330_remote_get_profile (device)->mpe_cols ? remote_reg (device, cid, ZG330_REG_RTILE_CNT) : 0;
   RETURN_SIM_OR (device, 0);
   guint32 v = 0;
 
@@ -852,6 +979,11 @@ zg330_device_r_tile_count (XrtDevice *device, guint cid)
 double
 zg330_device_calc_time (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    {
+      Zg330LaunchStats st;
+      return zg330_remote_get_last_launch (device, &st) ? st.icore_ms : 0.0;
+    }
   RETURN_SIM_OR (device, 0.0);
   double ms;
 
@@ -897,6 +1029,8 @@ config_chunk (XrtDevice *device, XrtMemChunk **slot, XrtMemChunk *chunk, const c
 gboolean
 zg330_device_config_timer (XrtDevice *device, XrtMemChunk *chunk, GError **error)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_config_chunk (device, FALSE, chunk, error);
   RETURN_SIM_OR (device, FALSE);
   return config_chunk (device, &sim->timer_chunk, chunk, "timer", error);
 }
@@ -904,6 +1038,8 @@ zg330_device_config_timer (XrtDevice *device, XrtMemChunk *chunk, GError **error
 gboolean
 zg330_device_config_profiler (XrtDevice *device, XrtMemChunk *chunk, GError **error)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_config_chunk (device, TRUE, chunk, error);
   RETURN_SIM_OR (device, FALSE);
   return config_chunk (device, &sim->profiler_chunk, chunk, "profiler", error);
 }
@@ -911,6 +1047,8 @@ zg330_device_config_profiler (XrtDevice *device, XrtMemChunk *chunk, GError **er
 gboolean
 zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_set_master_cid (device, master_cid, error);
   RETURN_SIM_OR (device, FALSE);
   gboolean ok = TRUE;
 
@@ -931,6 +1069,8 @@ zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error
 guint
 zg330_device_get_master_cid (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_get_master_cid (device);
   RETURN_SIM_OR (device, 0);
   guint cid;
 
@@ -948,9 +1088,9 @@ gboolean
 zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
                             GError **error)
 {
-  RETURN_SIM_OR (device, FALSE);
   gboolean ok;
 
+  g_return_val_if_fail (zg330_sim_is_sim (device), FALSE);
   g_return_val_if_fail (field != NULL, FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (structural_fields); i++)
     if (strcmp (field, structural_fields[i]) == 0)
@@ -961,6 +1101,9 @@ zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
                      xrt_device_get_url (device), field);
         return FALSE;
       }
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_set_timing_field (device, field, value, error);
+  Zg330Sim *sim = sim_of (device);
   g_rec_mutex_lock (&sim->lock);
   ok = zg330_profile_set_field (sim->profile, field, value, error);
   g_rec_mutex_unlock (&sim->lock);
@@ -982,6 +1125,8 @@ zg330_device_set_ddr_clk_freq (XrtDevice *device, guint64 freq_hz, GError **erro
 const Zg330Profile *
 zg330_sim_get_profile (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_get_profile (device);
   RETURN_SIM_OR (device, NULL);
   return sim->profile;
 }
@@ -989,6 +1134,8 @@ zg330_sim_get_profile (XrtDevice *device)
 Zg330Profile *
 zg330_sim_dup_profile (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_profile_copy (zg330_remote_get_profile (device));
   RETURN_SIM_OR (device, NULL);
   Zg330Profile *copy;
 
@@ -1001,6 +1148,8 @@ zg330_sim_dup_profile (XrtDevice *device)
 guint
 zg330_sim_get_etm_pages (XrtDevice *device)
 {
+  if (zg330_remote_is_remote (device))
+    return zg330_remote_get_etm_pages (device);
   RETURN_SIM_OR (device, 0);
   guint n;
 
@@ -1010,17 +1159,17 @@ zg330_sim_get_etm_pages (XrtDevice *device)
   return n;
 }
 
-/* Reads @count timer records from @from (lock held).  NULL + error when impossible. */
+/* Reads @count timer records from @from of @chunk (NULL: no timer).  NULL + error when
+ * impossible. */
 static guint8 *
-read_timer_records (XrtDevice *device, Zg330Sim *sim, guint from, guint count,
-                    GError **error)
+read_timer_records (XrtDevice *device, XrtMemChunk *chunk, guint from, guint count, GError **error)
 {
   guint8 *buf;
   guint64 offset = (guint64) from * ZG330_TIMER_RECORD_BYTES;
   gsize bytes = (gsize) count * ZG330_TIMER_RECORD_BYTES;
   GError *local = NULL;
 
-  if (sim->timer_chunk == NULL)
+  if (chunk == NULL)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
                    "device %s: no timer chunk: call configTimer before reading layer times",
@@ -1028,7 +1177,7 @@ read_timer_records (XrtDevice *device, Zg330Sim *sim, guint from, guint count,
       return NULL;
     }
   buf = g_malloc (MAX (bytes, 1));
-  if (!xrt_mem_chunk_read (sim->timer_chunk, offset, buf, bytes, &local))
+  if (!xrt_mem_chunk_read (chunk, offset, buf, bytes, &local))
     {
       g_propagate_prefixed_error (error, local, "device %s: layers [%u, %u) of the timer: ",
                                   xrt_device_get_url (device), from, from + count);
@@ -1038,29 +1187,51 @@ read_timer_records (XrtDevice *device, Zg330Sim *sim, guint from, guint count,
   return buf;
 }
 
+/* The timer records [from, from + count) and the profile that turns them into ms (a copy). */
+static guint8 *
+timer_records (XrtDevice *device, guint from, guint count, Zg330Profile **profile, GError **error)
+{
+  guint8 *buf;
+
+  if (zg330_remote_is_remote (device))
+    {
+      g_autoptr (XrtMemChunk) chunk = zg330_remote_get_timer_chunk (device);
+      buf = read_timer_records (device, chunk, from, count, error);
+      if (buf != NULL)
+        *profile = zg330_profile_copy (zg330_remote_get_profile (device));
+      return buf;
+    }
+  else
+    {
+      RETURN_SIM_OR (device, NULL);
+      g_rec_mutex_lock (&sim->lock);
+      buf = read_timer_records (device, sim->timer_chunk, from, count, error);
+      if (buf != NULL)
+        *profile = zg330_profile_copy (sim->profile);
+      g_rec_mutex_unlock (&sim->lock);
+      return buf;
+    }
+}
+
 GArray *
 zg330_device_get_layer_time (XrtDevice *device, guint n_layers, GError **error)
 {
-  RETURN_SIM_OR (device, NULL);
+  g_autoptr (Zg330Profile) profile = NULL;
   g_autofree guint8 *buf = NULL;
   GArray *times;
 
-  g_rec_mutex_lock (&sim->lock);
-  buf = read_timer_records (device, sim, 0, n_layers, error);
+  g_return_val_if_fail (zg330_sim_is_sim (device), NULL);
+  buf = timer_records (device, 0, n_layers, &profile, error);
   if (buf == NULL)
-    {
-      g_rec_mutex_unlock (&sim->lock);
-      return NULL;
-    }
+    return NULL;
   times = g_array_sized_new (FALSE, FALSE, sizeof (double), n_layers);
   for (guint i = 0; i < n_layers; i++)
     {
       const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
       guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
-      double ms = zg330_timing_cycles_to_ms (sim->profile, end >= start ? end - start : 0);
+      double ms = zg330_timing_cycles_to_ms (profile, end >= start ? end - start : 0);
       g_array_append_val (times, ms);
     }
-  g_rec_mutex_unlock (&sim->lock);
   return times;
 }
 
@@ -1068,17 +1239,14 @@ gboolean
 zg330_device_show_layer_time (XrtDevice *device, guint from_idx, guint count, GString *out,
                               GError **error)
 {
-  RETURN_SIM_OR (device, FALSE);
+  g_autoptr (Zg330Profile) profile = NULL;
   g_autofree guint8 *buf = NULL;
 
+  g_return_val_if_fail (zg330_sim_is_sim (device), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
-  g_rec_mutex_lock (&sim->lock);
-  buf = read_timer_records (device, sim, from_idx, count, error);
+  buf = timer_records (device, from_idx, count, &profile, error);
   if (buf == NULL)
-    {
-      g_rec_mutex_unlock (&sim->lock);
-      return FALSE;
-    }
+    return FALSE;
   for (guint i = 0; i < count; i++)
     {
       const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
@@ -1087,9 +1255,8 @@ zg330_device_show_layer_time (XrtDevice *device, guint from_idx, guint count, GS
       g_string_append_printf (out, "layer %5u: start %12" G_GUINT64_FORMAT " end %12"
                               G_GUINT64_FORMAT " cycles %10" G_GUINT64_FORMAT " %10.6f ms\n",
                               from_idx + i, start, end, cycles,
-                              zg330_timing_cycles_to_ms (sim->profile, cycles));
+                              zg330_timing_cycles_to_ms (profile, cycles));
     }
-  g_rec_mutex_unlock (&sim->lock);
   return TRUE;
 }
 

@@ -38,7 +38,13 @@
  * and written from any thread; page creation in ETM is serialised.
  *
  * Ownership: functions taking XrtDevice* require a device opened as mock://zg330 or
- * mock://buyi (zg330_sim_is_sim()); anything else is a programming error (g_return_if_fail).
+ * mock://buyi, or a board served by `zhuge-board` and opened as socket://NAME@HOST:PORT
+ * (zg330_sim_is_sim() is TRUE for all three); anything else is a programming error
+ * (g_return_if_fail).  On a socket:// board every call below goes over the wire
+ * (devices/zg330-wire.h) and a transport failure is an XRT_ERROR_DEVICE or
+ * XRT_ERROR_TIMEOUT naming the URL and the operation; calls without a GError report 0.
+ * Hardops cross the wire as Zg330HardopCall data (zg330_sim_bind_hardop_call()); a run
+ * callback (zg330_sim_bind_hardop()) only binds on an in-process board.
  */
 #pragma once
 
@@ -46,6 +52,7 @@
 
 #include "xrt/xrt-device.h"
 #include "devices/zg330-timing.h"
+#include "devices/zg330-hardop-call.h"
 
 G_BEGIN_DECLS
 
@@ -182,6 +189,35 @@ gboolean            zg330_sim_bind_hardop     (XrtDevice             *device,
                                                gpointer               user_data,
                                                GDestroyNotify         destroy,
                                                GError               **error);
+
+/**
+ * Zg330HardopPrepareFunc:
+ * Describes the bound hardop as the board is to run it now (its operands' places may change
+ * between launches: the active MMU context, a caller's tensor).  Fills @call (cleared by the
+ * board); FALSE with an error naming the op when it cannot.  Called at each launch that runs
+ * the binding, with the device's launch lock held, before the hardops of the launch run.
+ */
+typedef gboolean (*Zg330HardopPrepareFunc) (XrtDevice       *device,
+                                            gpointer         user_data,
+                                            Zg330HardopCall *call,
+                                            GError         **error);
+
+/* zg330_sim_bind_hardop_call:
+ * Binds the instructions at ETM [@instr_addr, @instr_addr + @instr_bytes) to the hardop
+ * @prepare describes; a launch runs it with zg330_hardop_call_run() on the board — in this
+ * process for mock://, in the board process for socket://.  @merged as in Zg330HardopExec.
+ * Ownership and errors as zg330_sim_bind_hardop(). */
+/**
+ * zg330_sim_bind_hardop_call: (skip)
+ */
+gboolean            zg330_sim_bind_hardop_call (XrtDevice             *device,
+                                                guint64                instr_addr,
+                                                guint64                instr_bytes,
+                                                gboolean               merged,
+                                                Zg330HardopPrepareFunc prepare,
+                                                gpointer               user_data,
+                                                GDestroyNotify         destroy,
+                                                GError               **error);
 
 /* Removes every binding that overlaps [addr, addr + size); returns how many. */
 /**

@@ -77,7 +77,17 @@ void zw_launch_init (ZwLaunch *l) { memset (l, 0, sizeof *l); l->merge_from = in
 void zw_chunk_info_init (ZwChunkInfo *c) { memset (c, 0, sizeof *c); c->v_ids = int64_array (); c->ocm_addr = G_MAXUINT64; }
 void zw_ocm_option_result_init (ZwOcmOptionResult *o) { memset (o, 0, sizeof *o); o->picks = int64_array (); }
 
-static void op_clear (gpointer p) { ZwOpInfo *o = p; g_free (o->kind); g_free (o->op_class); g_free (o->backend); }
+static void
+op_clear (gpointer p)
+{
+  ZwOpInfo *o = p;
+  g_free (o->kind);
+  g_free (o->op_class);
+  g_free (o->backend);
+  g_free (o->name);
+  g_clear_pointer (&o->inputs, g_array_unref);
+  g_clear_pointer (&o->outputs, g_array_unref);
+}
 static void value_clear (gpointer p)
 {
   ZwValueInfo *v = p;
@@ -266,6 +276,13 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
       STR (o, "backend", op->backend);
       NUM (o, "layer_count", op->layer_count);
       NUM (o, "launch", op->launch);
+      if (op->name != NULL)
+        STR (o, "name", op->name);
+      if (op->inputs != NULL && op->outputs != NULL)
+        {
+          cJSON_AddItemToObject (o, "inputs", json_int64s (op->inputs));
+          cJSON_AddItemToObject (o, "outputs", json_int64s (op->outputs));
+        }
       cJSON_AddItemToArray (arr, o);
     }
   arr = cJSON_AddArrayToObject (root, "values");
@@ -648,6 +665,17 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           op.backend = rd_str (&rd, it, path, "backend");
           op.layer_count = rd_int (&rd, it, path, "layer_count");
           op.launch = rd_int (&rd, it, path, "launch");
+          /* optional: the graph, when the writer knew the network */
+          if (cJSON_GetObjectItemCaseSensitive (it, "name") != NULL)
+            op.name = rd_str (&rd, it, path, "name");
+          if (cJSON_GetObjectItemCaseSensitive (it, "inputs") != NULL
+              || cJSON_GetObjectItemCaseSensitive (it, "outputs") != NULL)
+            {
+              op.inputs = int64_array ();
+              op.outputs = int64_array ();
+              rd_int64s (&rd, it, path, "inputs", op.inputs);
+              rd_int64s (&rd, it, path, "outputs", op.outputs);
+            }
           g_array_append_val (r->ops, op);
           if (rd.failed)
             break;

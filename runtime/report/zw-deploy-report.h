@@ -11,7 +11,8 @@
  *   "options":  { "merge_hardop", "etm_optimize", "ocm_requested", "ocm_chosen" },   // OcmOpt names
  *   "segments": [ { "type": "WEIGHT"|"INSTR"|"FTMP"|"INPUT"|"OUTPUT", "logic_addr", "byte_size",
  *                   "phy_addr", "phy_size", "user_used" } ],
- *   "ops":      [ { "index", "op_id", "kind", "class", "backend", "layer_count", "launch" } ],
+ *   "ops":      [ { "index", "op_id", "kind", "class", "backend", "layer_count", "launch",
+ *                   "name", "inputs": [v_ids], "outputs": [v_ids] } ],   // the last three optional
  *   "values":   [ { "v_id", "producer", "segment", "real", "fake_from", "real_to": [..],
  *                   "is_ocm", "is_host", "logic_addr", "phy_addr", "byte_size", "chunk", "chunk_offset",
  *                   "first", "last", "shape": [..], "dtype", "layout" } ],
@@ -102,6 +103,11 @@ typedef struct {
   char *backend;     /* "ZG330" or "Host" */
   gint layer_count;
   gint launch;       /* index into launches, -1 for host ops */
+  /* The graph (optional: NULL when the report was written without it; see
+   * zw_deploy_report_attach_network in zw-deploy-graph.h): */
+  char *name;        /* the op's "name" in the network JSON */
+  GArray *inputs;    /* gint64 v_ids the op reads, in the op's order */
+  GArray *outputs;   /* gint64 v_ids it writes */
 } ZwOpInfo;
 
 typedef struct {

@@ -23,6 +23,7 @@ int xrt_run_cmd_plan (int argc, char **argv);
 int xrt_run_cmd_run (int argc, char **argv);
 int xrt_run_cmd_check (int argc, char **argv);
 int xrt_run_cmd_report (int argc, char **argv);
+int xrt_run_cmd_sweep (int argc, char **argv);
 
 /* The options of `xrt-run run`, from the command line or a config file. */
 typedef struct {

@@ -7,6 +7,7 @@
  *   xrt-run plan --buffers FILE.csv [--output SOLUTION.csv] [--capacity BYTES]
  *   xrt-run check REPORT.json
  *   xrt-run report profile|compare|diff|stats …   (see xrt-run-report.c)
+ *   xrt-run sweep NET.json [--what-if ocm=512K,1M] [--what-if icore=800M,1G] [--csv F] [--json F]
  *
  * Exit codes: 0 success, 1 bad input (a file or a value), 2 usage error.
  */
@@ -37,6 +38,8 @@ static const Command commands[] = {
     xrt_run_cmd_check },
   { "report", N_("Offline analysis: convert and compare time profiles, diff dump folders, tensor statistics"),
     xrt_run_cmd_report },
+  { "sweep", N_("Every option combination x a what-if grid: simulated time, FTMP/OCM/ETM bytes, the Pareto front"),
+    xrt_run_cmd_sweep },
 };
 
 int

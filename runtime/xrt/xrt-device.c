@@ -45,7 +45,8 @@ kind_free (gpointer p)
 static void
 ensure_builtin_kinds (void)
 {
-  /* the transports to real boards: recognised so that their URLs get a clear answer */
+  /* the transports to real boards: recognised so that their URLs get a clear answer (a
+   * device kind that serves one replaces its entry: socket:// is devices/zg330-remote.c) */
   if (kinds == NULL)
     {
       kinds = g_ptr_array_new_with_free_func (kind_free);
@@ -332,7 +333,8 @@ xrt_device_new (const XrtDeviceClass *klass, const char *url, gpointer impl)
   sep = strstr (url, "://");
   if (sep)
     {
-      const char *end = sep + 3 + strcspn (sep + 3, "/?");
+      /* socket://NAME@HOST:PORT names the board NAME */
+      const char *end = sep + 3 + strcspn (sep + 3, "/?@");
       device->scheme = g_ascii_strdown (url, sep - url);
       device->name = g_ascii_strdown (sep + 3, end - (sep + 3));
     }

@@ -8,7 +8,9 @@
  *                                OCM and HOST regions, registers, icore execution and
  *                                timing from data/devices/zg330.json
  *   mock://zg330?profile=PATH    the same board with another device profile
- *   socket://…, axi://…          recognised, but not available in this build
+ *   socket://NAME@HOST:PORT      a simulated board served by `zhuge-board` over TCP
+ *                                (devices/zg330-wire.h), NAME its kind: zg330 or buyi
+ *   axi://…                      recognised, but not available in this build
  *
  * Ownership: XrtDevice is reference counted (atomic).  Regions returned by the getters
  * are borrowed and live at least as long as the device; chunks keep their region alive
@@ -31,7 +33,8 @@ G_BEGIN_DECLS
 /* xrt_device_open:
  * Opens the device named by @url (see above).  Errors: XRT_ERROR_URL for a malformed URL,
  * an unknown scheme (the message lists the supported ones), an unknown mock device or an
- * unknown URL parameter; XRT_ERROR_NOT_AVAILABLE for socket:// and axi://;
+ * unknown URL parameter; XRT_ERROR_NOT_AVAILABLE for axi://; XRT_ERROR_DEVICE when a
+ * socket:// board cannot be reached or is busy;
  * XRT_ERROR_PROFILE when the device profile does not load.  Returns a new reference. */
 /**
  * xrt_device_open:

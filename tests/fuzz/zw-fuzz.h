@@ -23,7 +23,9 @@
   X (buffers_csv)            \
   X (file_kind)              \
   X (snapshot)               \
-  X (run_config)
+  X (run_config)             \
+  X (board_protocol)         \
+  X (client_protocol)
 
 #define ZW_FUZZ_DECLARE(name) int zw_fuzz_##name (const uint8_t *data, size_t size);
 ZW_FUZZ_HARNESSES (ZW_FUZZ_DECLARE)

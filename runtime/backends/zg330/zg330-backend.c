@@ -138,6 +138,9 @@ struct _Zg330Backend {
   double option_cost_ms[4];
   GArray *option_picks[4];   /* chunk ids per option, for the report */
   guint64 option_peak[4];
+  gboolean options_pending;  /* OPTION1..3 not planned at apply (not needed for the one
+                              * asked): planned once, when a report first shows them */
+  GMutex options_lock;
   Program *program;
 
   /* compiler-placed chips (Buyi): the segments' addresses from the network's tags, and the
@@ -365,6 +368,7 @@ zg330_backend_init (Zg330Backend *self)
   self->launches = g_array_new (FALSE, TRUE, sizeof (BLaunch));
   self->part_launch = -1;
   g_array_set_clear_func (self->launches, blaunch_clear);
+  g_mutex_init (&self->options_lock);
 }
 
 Zg330Backend *
@@ -728,6 +732,7 @@ zg330_backend_finalize (GObject *object)
   for (guint i = 0; i < 4; i++)
     g_clear_pointer (&self->option_picks[i], g_array_unref);
   zg330_ocm_result_clear (&self->ocm_result);
+  g_mutex_clear (&self->options_lock);
   g_clear_pointer (&self->chunks, g_array_unref);
   g_clear_pointer (&self->launches, g_array_unref);
   g_hash_table_unref (self->user_connect);
@@ -1054,6 +1059,53 @@ build_ocm_problem (Zg330Backend *self, guint **chunk_of_ocm)
   return p;
 }
 
+/* Keeps option @opt's cost, peak and picks (chunk ids) for the report. */
+static void
+keep_option (Zg330Backend *self, const Zg330OcmProblem *p, int opt, const Zg330OcmResult *r)
+{
+  self->option_cost_ms[opt] = r->cost_ms;
+  self->option_peak[opt] = r->peak_bytes;
+  g_clear_pointer (&self->option_picks[opt], g_array_unref);
+  self->option_picks[opt] = g_array_sized_new (FALSE, FALSE, sizeof (gint64), r->picked->len);
+  for (guint k = 0; k < r->picked->len; k++)
+    {
+      guint pc = g_array_index (r->picked, guint, k);
+      gint64 id = g_array_index (p->chunks, Zg330OcmChunk, pc).id;
+      g_array_append_val (self->option_picks[opt], id);
+    }
+}
+
+/* Plans the options apply did not need, once (the same problem, so the same picks as if
+ * they had been planned at apply). */
+static void
+options_complete (Zg330Backend *self)
+{
+  g_mutex_lock (&self->options_lock);
+  if (self->options_pending)
+    {
+      g_autofree guint *map = NULL;
+      Zg330OcmProblem *p = build_ocm_problem (self, &map);
+
+      for (int opt = 1; opt <= 3; opt++)
+        {
+          Zg330OcmResult r = { 0 };
+          g_autoptr (GError) error = NULL;
+
+          if (self->option_picks[opt] != NULL)
+            continue;
+          if (zg330_ocm_plan (p, opt, &r, &error))
+            keep_option (self, p, opt, &r);
+          else
+            g_warning ("OCM %s of %s: %s", zg330_ocm_opt_to_string (opt), xir_network_get_name (self->net),
+                       error->message);
+          zg330_ocm_result_clear (&r);
+        }
+      zg330_ocm_problem_free (p);
+      self->options_pending = FALSE;
+    }
+  g_mutex_unlock (&self->options_lock);
+}
+
 static gboolean
 plan_ocm (Zg330Backend *self, GError **error)
 {
@@ -1086,30 +1138,28 @@ plan_ocm (Zg330Backend *self, GError **error)
   self->none_cost_ms = zg330_ocm_estimate (p, NULL);
   /* Every option's picks and cost are kept for the report, whichever is applied; the
    * applied one is taken from these runs (BEST_SCORE: the cheapest, ties to the lower
-   * option, as the planner's own BEST_SCORE does) rather than planned a second time. */
+   * option, as the planner's own BEST_SCORE does) rather than planned a second time.  Only
+   * BEST_SCORE needs all three now: for another option the rest are planned when a report
+   * first shows them (options_complete). */
   {
     Zg330OcmResult results[4] = { { 0 } };
     int chosen = 0;
 
+    for (int opt = 1; opt <= 3; opt++)
+      g_clear_pointer (&self->option_picks[opt], g_array_unref);
     for (int opt = 1; opt <= 3 && ok; opt++)
       {
         Zg330OcmResult *r = &results[opt];
+        if (self->ocm_requested != ZW_OCM_BEST_SCORE && self->ocm_requested != opt)
+          continue;
         ok = zg330_ocm_plan (p, opt, r, error);
         if (!ok)
           break;
-        self->option_cost_ms[opt] = r->cost_ms;
-        self->option_peak[opt] = r->peak_bytes;
-        g_clear_pointer (&self->option_picks[opt], g_array_unref);
-        self->option_picks[opt] = g_array_new (FALSE, FALSE, sizeof (gint64));
-        for (guint k = 0; k < r->picked->len; k++)
-          {
-            guint pc = g_array_index (r->picked, guint, k);
-            gint64 id = g_array_index (p->chunks, Zg330OcmChunk, pc).id;
-            g_array_append_val (self->option_picks[opt], id);
-          }
+        keep_option (self, p, opt, r);
         if (self->ocm_requested == ZW_OCM_BEST_SCORE && (chosen == 0 || r->cost_ms < results[chosen].cost_ms))
           chosen = opt;
       }
+    self->options_pending = ok && self->ocm_requested != ZW_OCM_BEST_SCORE;
     if (ok && self->ocm_requested >= ZW_OCM_OPTION1)
       chosen = self->ocm_requested;
     if (ok && chosen == 0)
@@ -1279,8 +1329,10 @@ zg330_backend_get_value_place (Zg330Backend *self, gint64 v_id, const char **reg
   return TRUE;
 }
 
+/* The hardop as the board is to run it now: the places come from the active backend (the
+ * MMU context) and its caller's tensors of this forward. */
 static gboolean
-bound_op_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GError **error)
+bound_op_prepare (XrtDevice *device, gpointer user_data, Zg330HardopCall *call, GError **error)
 {
   BoundOp *b = user_data;
   Zg330Backend *self = b->prog->active;
@@ -1313,7 +1365,7 @@ bound_op_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GError *
         off += ((XirValue *) g_ptr_array_index (op->params, k))->storage_bytes;
       }
   }
-  ok = zg330_hardop_run (&bind, work, error);
+  ok = zg330_hardop_prepare (&bind, call, error);
   g_free (bind.inputs);
   g_free (bind.outputs);
   g_free (bind.params);
@@ -1323,8 +1375,6 @@ bound_op_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GError *
 static gboolean
 bind_program (Zg330Backend *self, GError **error)
 {
-  static const Zg330HardopExec exec_merged = { bound_op_run, TRUE };
-  static const Zg330HardopExec exec_single = { bound_op_run, FALSE };
   guint64 base = xrt_mem_chunk_get_addr (self->phy[ZW_SEGMENT_INSTR]);
   g_autofree char *key = g_strdup_printf ("%p:%" G_GINT64_MODIFIER "x", (void *) self->device, base);
   Program *prog;
@@ -1358,8 +1408,8 @@ bind_program (Zg330Backend *self, GError **error)
       b = g_new0 (BoundOp, 1);
       b->prog = prog;
       b->hardop = i;
-      if (!zg330_sim_bind_hardop (self->device, base + self->instr_offset[i], self->instr_size[i],
-                                  self->merge_hardop ? &exec_merged : &exec_single, b, g_free, error))
+      if (!zg330_sim_bind_hardop_call (self->device, base + self->instr_offset[i], self->instr_size[i],
+                                       self->merge_hardop, bound_op_prepare, b, g_free, error))
         {
           g_prefix_error (error, "op %" G_GINT64_FORMAT ": ", ((XirOp *) g_ptr_array_index (self->hardops, i))->op_id);
           return FALSE;
@@ -1772,6 +1822,7 @@ zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, G
   g_free (self->etm_method);
   self->etm_method = g_strdup_printf ("restored (%s)", plan->etm_method ? plan->etm_method : "");
   self->none_cost_ms = plan->none_cost_ms;
+  self->options_pending = FALSE;   /* the plan's options are the report's */
   for (guint i = 0; i < plan->ocm_options->len; i++)
     {
       const ZwOcmOptionResult *o = &g_array_index (plan->ocm_options, ZwOcmOptionResult, i);
@@ -2357,6 +2408,11 @@ zg330_backend_get_report (Zg330Backend *self)
   r->etm_time_limit_hit = self->etm_time_limit_hit;
   r->ocm_capacity = profile->ocm_bytes;
   r->none_cost_ms = self->none_cost_ms;
+  options_complete (self);
+  g_autoptr (GHashTable) size_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint c = self->chunks->len; c-- > 0;)   /* the first chunk of an id wins, as a scan finds it */
+    g_hash_table_insert (size_of, &g_array_index (self->chunks, BChunk, c).id,
+                         &g_array_index (self->chunks, BChunk, c).size);
   for (int opt = 1; opt <= 3; opt++)
     if (self->option_picks[opt] != NULL)
       {
@@ -2367,10 +2423,9 @@ zg330_backend_get_report (Zg330Backend *self)
         o.peak_bytes = self->option_peak[opt];
         for (guint k = 0; k < self->option_picks[opt]->len; k++)
           {
-            gint64 id = g_array_index (self->option_picks[opt], gint64, k);
-            for (guint c = 0; c < self->chunks->len; c++)
-              if (g_array_index (self->chunks, BChunk, c).id == id)
-                o.bytes += g_array_index (self->chunks, BChunk, c).size;
+            const guint64 *size = g_hash_table_lookup (size_of, &g_array_index (self->option_picks[opt], gint64, k));
+            if (size != NULL)
+              o.bytes += *size;
           }
         g_array_append_vals (o.picks, self->option_picks[opt]->data, self->option_picks[opt]->len);
         g_array_append_val (r->ocm_options, o);

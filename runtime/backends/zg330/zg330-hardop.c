@@ -220,6 +220,8 @@ zg330_hardop_describe (const XirOp *op, Zg330HardopDesc *d, GError **error)
       return TRUE;
     case ZG330_HARDOP_CAST:
       return expect_arity (op, 1, 1, 0, error);
+    case ZG330_N_HARDOP_KINDS:
+      break;
     case ZG330_HARDOP_MAXPOOL2D:
     case ZG330_HARDOP_UPSAMPLE:
       if (!expect_arity (op, 1, 1, 0, error))
@@ -298,30 +300,23 @@ zg330_hardop_work (const Zg330HardopDesc *d, const gboolean *input_in_ocm, const
 
 /* ---- execution ------------------------------------------------------------------ */
 
-typedef struct {
-  Zg330KernelTensor t;
-  guint8 *data;
-  float *scales;     /* owned products normratio x scale, or NULL */
-} Buf;
-
-static void
-buf_clear (Buf *b)
+static Zg330CallRegion
+place_region (const Zg330Place *place)
 {
-  g_free (b->data);
-  b->data = NULL;
-  g_clear_pointer (&b->scales, g_free);
+  return g_strcmp0 (xrt_mem_region_get_name (place->region), "OCM") == 0 ? ZG330_CALL_OCM : ZG330_CALL_ETM;
 }
 
+/* The kernel descriptor of @v at @place, as buf_init read it before the board ran calls. */
 static gboolean
-buf_init (Buf *b, const XirOp *op, const XirValue *v, const Zg330Place *place, gboolean read, GError **error)
+call_tensor (const XirOp *op, const XirValue *v, const Zg330Place *place, Zg330CallTensor *t, GError **error)
 {
-  guint k;
+  guint n, c, h, w, k;
+  g_autofree float *owned = NULL;
+  const float *scales;
 
-  memset (b, 0, sizeof *b);
-  if (!value_dims (op, v, &b->t.n, &b->t.c, &b->t.h, &b->t.w, &k, error))
+  memset (t, 0, sizeof *t);
+  if (!value_dims (op, v, &n, &c, &h, &w, &k, error))
     return FALSE;
-  b->t.layout = k ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC;
-  b->t.k = k;
   if (v->element.storage.bits != 8 || (v->element.storage.kind != XIR_SCALAR_SINT && v->element.storage.kind != XIR_SCALAR_UINT))
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC,
@@ -329,178 +324,131 @@ buf_init (Buf *b, const XirOp *op, const XirValue *v, const Zg330Place *place, g
                    op->op_id, op->hard_class, v->v_id);
       return FALSE;
     }
-  b->t.dtype = v->element.storage.kind == XIR_SCALAR_SINT ? ZG330_KERNEL_DTYPE_SINT8 : ZG330_KERNEL_DTYPE_UINT8;
-  b->t.scales = value_kernel_scales (v, &b->scales);
-  b->t.size = v->storage_bytes;
-  b->data = g_malloc0 (MAX (v->storage_bytes, 1));
-  b->t.data = b->data;
-  if (read && !xrt_mem_region_read (place->region, place->addr, b->data, v->storage_bytes, error))
+  if (c > ZG330_CALL_MAX_SCALES)
     {
-      g_prefix_error (error, "op %" G_GINT64_FORMAT " (%s): reading input v_id %" G_GINT64_FORMAT ": ", op->op_id,
-                      op->hard_class, v->v_id);
-      buf_clear (b);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "op %" G_GINT64_FORMAT " (%s): v_id %" G_GINT64_FORMAT ": %u channels; "
+                   "the board takes at most %u", op->op_id, op->hard_class, v->v_id, c, (guint) ZG330_CALL_MAX_SCALES);
       return FALSE;
+    }
+  t->v_id = v->v_id;
+  t->layout = k ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC;
+  t->dtype = v->element.storage.kind == XIR_SCALAR_SINT ? ZG330_KERNEL_DTYPE_SINT8 : ZG330_KERNEL_DTYPE_UINT8;
+  t->n = n;
+  t->c = c;
+  t->h = h;
+  t->w = w;
+  t->k = k;
+  t->size = v->storage_bytes;
+  t->region = place_region (place);
+  t->addr = place->addr;
+  /* the kernels read one scale per channel; a shorter list repeats its last entry */
+  scales = value_kernel_scales (v, &owned);
+  if (scales != NULL && c > 0)
+    {
+      guint have = owned != NULL ? MAX (v->element.n_scales, v->element.n_norm_ratios) : v->element.n_scales;
+      t->n_scales = c;
+      t->scales = g_new (float, c);
+      for (guint i = 0; i < c; i++)
+        t->scales[i] = scales[MIN (i, have - 1)];
     }
   return TRUE;
 }
 
-/* A conv's int32 accumulator needs one input scale. A Buyi input whose channels carry
- * different scales (a concat of values with their own norm ratios) is first brought to the
- * largest of them, channel by channel: q' = round-half-even (q x s[c] / s_max), which
- * cannot overflow (s[c] / s_max <= 1). The board's own way is not public (its instruction
- * words are opaque): this is the behavioural model's assumption, stated in zg330-hardop.h. */
-static void
-uniform_input_scale (Buf *b)
-{
-  const float *s = b->t.scales;
-  float smax;
-  gboolean same = TRUE;
-  gsize n = b->t.size;
-  guint cb_k = b->t.layout == ZG330_KERNEL_LAYOUT_NCHWC ? MAX (b->t.k, 1) : b->t.c;
-
-  if (s == NULL || b->t.c < 2)
-    return;
-  smax = s[0];
-  for (guint c = 1; c < b->t.c; c++)
-    {
-      same &= s[c] == s[0];
-      smax = MAX (smax, s[c]);
-    }
-  if (same)
-    return;
-  for (gsize i = 0; i < n; i++)
-    {
-      guint ch;
-      double q;
-      if (b->t.layout == ZG330_KERNEL_LAYOUT_NCHWC)
-        {
-          gsize plane = (gsize) b->t.h * b->t.w * cb_k;
-          guint cb = (guint) ((i / plane) % ((b->t.c + cb_k - 1) / cb_k));
-          ch = cb * cb_k + (guint) (i % cb_k);
-        }
-      else
-        ch = (guint) (i % cb_k);
-      if (ch >= b->t.c)
-        continue;
-      q = b->t.dtype == ZG330_KERNEL_DTYPE_SINT8 ? (double) (gint8) b->data[i] : (double) b->data[i];
-      q = nearbyint (q * (double) s[ch] / (double) smax);
-      b->data[i] = b->t.dtype == ZG330_KERNEL_DTYPE_SINT8 ? (guint8) (gint8) CLAMP (q, -128, 127)
-                                                         : (guint8) CLAMP (q, 0, 255);
-    }
-  g_free (b->scales);
-  b->scales = g_new (float, b->t.c);
-  for (guint c = 0; c < b->t.c; c++)
-    b->scales[c] = smax;
-  b->t.scales = b->scales;
-}
-
 gboolean
-zg330_hardop_run (const Zg330HardopBinding *bind, Zg330OpWork *work, GError **error)
+zg330_hardop_prepare (const Zg330HardopBinding *bind, Zg330HardopCall *call, GError **error)
 {
   const Zg330HardopDesc *d = &bind->desc;
   const XirOp *op = d->op;
   g_autofree gboolean *in_ocm = g_new0 (gboolean, MAX (op->inputs->len, 1));
   g_autofree gboolean *out_ocm = g_new0 (gboolean, MAX (op->outputs->len, 1));
-  Buf ins[8] = { 0 };
-  Buf out = { 0 };
   guint n_in = op->inputs->len;
-  gboolean ok = FALSE;
 
+  memset (call, 0, sizeof *call);
   for (guint i = 0; i < n_in; i++)
-    in_ocm[i] = g_strcmp0 (xrt_mem_region_get_name (bind->inputs[i].region), "OCM") == 0;
+    in_ocm[i] = place_region (&bind->inputs[i]) == ZG330_CALL_OCM;
   for (guint i = 0; i < op->outputs->len; i++)
-    out_ocm[i] = g_strcmp0 (xrt_mem_region_get_name (bind->outputs[i].region), "OCM") == 0;
-  zg330_hardop_work (d, in_ocm, out_ocm, work);
+    out_ocm[i] = place_region (&bind->outputs[i]) == ZG330_CALL_OCM;
+  call->op_id = op->op_id;
+  call->kind = d->kind;
+  call->zero_copy = d->zero_copy;
+  zg330_hardop_work (d, in_ocm, out_ocm, &call->work);
+  call->kernel_h = d->kernel_h;
+  call->kernel_w = d->kernel_w;
+  call->stride_h = d->stride_h;
+  call->stride_w = d->stride_w;
+  call->pad_top = d->pad_top;
+  call->pad_left = d->pad_left;
   if (d->zero_copy)
     return TRUE;
-  if (n_in > G_N_ELEMENTS (ins))
+  if (n_in > ZG330_CALL_MAX_INPUTS)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "op %" G_GINT64_FORMAT " (%s): %u inputs; the board model takes at most %u",
-                   op->op_id, op->hard_class, n_in, (guint) G_N_ELEMENTS (ins));
+                   op->op_id, op->hard_class, n_in, (guint) ZG330_CALL_MAX_INPUTS);
       return FALSE;
     }
+  call->n_inputs = n_in;
   for (guint i = 0; i < n_in; i++)
-    if (!buf_init (&ins[i], op, g_ptr_array_index (op->inputs, i), &bind->inputs[i], TRUE, error))
-      goto out;
-  if (!buf_init (&out, op, g_ptr_array_index (op->outputs, 0), &bind->outputs[0], FALSE, error))
-    goto out;
+    if (!call_tensor (op, g_ptr_array_index (op->inputs, i), &bind->inputs[i], &call->inputs[i], error))
+      goto fail;
+  if (!call_tensor (op, g_ptr_array_index (op->outputs, 0), &bind->outputs[0], &call->output, error))
+    goto fail;
+  if (d->kind == ZG330_HARDOP_CONV2D)
+    {
+      const XirValue *wv = g_ptr_array_index (op->params, 0);
+      const XirValue *bv = op->params->len > 1 ? g_ptr_array_index (op->params, 1) : NULL;
+      Zg330CallWeights *cw = &call->weights;
+      g_autofree float *owned = NULL;
+      const float *scales = value_kernel_scales (wv, &owned);
+      guint o = (guint) (wv->shape[0] * wv->shape[4]);
 
-  switch (d->kind)
-    {
-    case ZG330_HARDOP_CONV2D:
-      {
-        const XirValue *wv = g_ptr_array_index (op->params, 0);
-        const XirValue *bv = op->params->len > 1 ? g_ptr_array_index (op->params, 1) : NULL;
-        g_autofree guint8 *wdata = g_malloc (MAX (wv->storage_bytes, 1));
-        g_autofree guint8 *bdata = bv ? g_malloc (MAX (bv->storage_bytes, 1)) : NULL;
-        g_autofree float *wscales = NULL;
-        Zg330KernelWeights kw = { 0 };
-        Zg330ConvParams cp = { d->stride_h, d->stride_w, d->pad_top, d->pad_left };
+      cw->v_id = wv->v_id;
+      for (guint i = 0; i < 6; i++)
+        cw->dims[i] = (guint32) wv->shape[i];
+      cw->size = wv->storage_bytes;
+      cw->region = place_region (&bind->params[0]);
+      cw->addr = bind->params[0].addr;
+      if (scales != NULL && o > 0 && o <= ZG330_CALL_MAX_SCALES)
+        {
+          guint have = owned != NULL ? MAX (wv->element.n_scales, wv->element.n_norm_ratios) : wv->element.n_scales;
+          cw->n_scales = o;
+          cw->scales = g_new (float, o);
+          for (guint i = 0; i < o; i++)
+            cw->scales[i] = scales[MIN (i, have - 1)];
+        }
+      if (bv != NULL)
+        {
+          cw->has_bias = TRUE;
+          cw->bias_v_id = bv->v_id;
+          cw->bias_size = bv->storage_bytes;
+          cw->bias_region = place_region (&bind->params[1]);
+          cw->bias_addr = bind->params[1].addr;
+        }
+    }
+  return TRUE;
 
-        if (!xrt_mem_region_read (bind->params[0].region, bind->params[0].addr, wdata, wv->storage_bytes, error)
-            || (bv && !xrt_mem_region_read (bind->params[1].region, bind->params[1].addr, bdata, bv->storage_bytes, error)))
-          {
-            g_prefix_error (error, "op %" G_GINT64_FORMAT " (Conv2d): reading weights: ", op->op_id);
-            goto out;
-          }
-        kw.ob = (guint) wv->shape[0];
-        kw.ib = (guint) wv->shape[1];
-        kw.kh = (guint) wv->shape[2];
-        kw.kw = (guint) wv->shape[3];
-        kw.ko = (guint) wv->shape[4];
-        kw.ki = (guint) wv->shape[5];
-        kw.data = (const gint8 *) wdata;
-        kw.size = wv->storage_bytes;
-        kw.scales = value_kernel_scales (wv, &wscales);
-        kw.bias = bdata;
-        kw.bias_size = bv ? bv->storage_bytes : 0;
-        uniform_input_scale (&ins[0]);
-        ok = zg330_kernel_conv2d (&ins[0].t, &kw, &cp, &out.t, error);
-        break;
-      }
-    case ZG330_HARDOP_ADD:
-      ok = zg330_kernel_add (&ins[0].t, &ins[1].t, &out.t, error);
-      break;
-    case ZG330_HARDOP_CONCAT:
-      {
-        const Zg330KernelTensor *ts[G_N_ELEMENTS (ins)];
-        for (guint i = 0; i < n_in; i++)
-          ts[i] = &ins[i].t;
-        ok = zg330_kernel_concat (ts, n_in, &out.t, error);
-        break;
-      }
-    case ZG330_HARDOP_MAXPOOL2D:
-      {
-        Zg330PoolParams pp = { d->kernel_h, d->kernel_w, d->stride_h, d->stride_w, d->pad_top, d->pad_left };
-        ok = zg330_kernel_maxpool2d (&ins[0].t, &pp, &out.t, error);
-        break;
-      }
-    case ZG330_HARDOP_UPSAMPLE:
-      ok = zg330_kernel_upsample_nearest (&ins[0].t, d->stride_h, d->stride_w, &out.t, error);
-      break;
-    case ZG330_HARDOP_RESHAPE:
-      ok = zg330_kernel_reshape (&ins[0].t, &out.t, error);
-      break;
-    case ZG330_HARDOP_CAST:
-      ok = zg330_kernel_cast (&ins[0].t, &out.t, error);
-      break;
-    }
-  if (!ok)
+fail:
+  zg330_hardop_call_clear (call);
+  return FALSE;
+}
+
+gboolean
+zg330_hardop_run (const Zg330HardopBinding *bind, Zg330OpWork *work, GError **error)
+{
+  Zg330HardopCall call;
+  XrtDevice *device = bind->outputs[0].region ? xrt_mem_region_get_device (bind->outputs[0].region) : NULL;
+  gboolean ok;
+
+  if (!zg330_hardop_prepare (bind, &call, error))
+    return FALSE;
+  if (device == NULL && !call.zero_copy)
     {
-      if (error && *error && !g_str_has_prefix ((*error)->message, "op "))
-        g_prefix_error (error, "op %" G_GINT64_FORMAT " (%s): ", op->op_id, op->hard_class);
-      goto out;
+      g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "op %" G_GINT64_FORMAT " (%s): the output's region belongs to no device",
+                   call.op_id, zg330_hardop_kind_to_string (call.kind));
+      zg330_hardop_call_clear (&call);
+      return FALSE;
     }
-  if (!xrt_mem_region_write (bind->outputs[0].region, bind->outputs[0].addr, out.data,
-                             ((XirValue *) g_ptr_array_index (op->outputs, 0))->storage_bytes, error))
-    {
-      g_prefix_error (error, "op %" G_GINT64_FORMAT " (%s): writing the output: ", op->op_id, op->hard_class);
-      ok = FALSE;
-    }
-out:
-  for (guint i = 0; i < n_in && i < G_N_ELEMENTS (ins); i++)
-    buf_clear (&ins[i]);
-  buf_clear (&out);
+  ok = zg330_hardop_call_run (device, &call, work, error);
+  zg330_hardop_call_clear (&call);
   return ok;
 }
 

@@ -36,18 +36,9 @@
 #include "xir/xir-network.h"
 #include "xrt/xrt-mem.h"
 #include "devices/zg330-timing.h"
+#include "devices/zg330-hardop-call.h"   /* Zg330HardopKind, Zg330HardopCall: what the board runs */
 
 G_BEGIN_DECLS
-
-typedef enum {
-  ZG330_HARDOP_CONV2D,
-  ZG330_HARDOP_ADD,
-  ZG330_HARDOP_CONCAT,
-  ZG330_HARDOP_MAXPOOL2D,
-  ZG330_HARDOP_UPSAMPLE,
-  ZG330_HARDOP_RESHAPE,
-  ZG330_HARDOP_CAST,
-} Zg330HardopKind;
 
 /* The validated description of one HardOp (geometry inferred once, at init). */
 typedef struct {
@@ -84,8 +75,15 @@ typedef struct {
   Zg330Place *params;        /* op->params->len entries (weights, bias) in ETM */
 } Zg330HardopBinding;
 
-/* Runs the op: reads its inputs and params from their places, computes, writes its
- * outputs, and fills @work. Errors name the op id and the address. */
+/* The placed op as the board runs it (devices/zg330-hardop-call.h): kernel descriptors, the
+ * scales the kernels read, each operand's region and address, and the work.  Fails with an
+ * error naming the op and the value when an operand is not a feature map the board runs.
+ * Clear @call with zg330_hardop_call_clear(). */
+gboolean zg330_hardop_prepare (const Zg330HardopBinding *binding, Zg330HardopCall *call, GError **error);
+
+/* Runs the op on the device of its places: zg330_hardop_prepare() then
+ * zg330_hardop_call_run().  Reads its inputs and params, computes, writes its outputs, and
+ * fills @work. Errors name the op id and the address. */
 gboolean zg330_hardop_run (const Zg330HardopBinding *binding, Zg330OpWork *work, GError **error);
 
 void zg330_hardop_binding_free (Zg330HardopBinding *binding);

@@ -407,40 +407,93 @@ ctx_set (Ctx *x, guint c, gboolean in)
 
 /* ---- OPTION1: global scoring ---------------------------------------------------- */
 
+/* A chunk's place in OPTION1's queue: the best score first, ties to the lower index (the
+ * order a scan by index would pick in). */
+typedef struct {
+  guint  c;
+  double score;
+} Scored;
+
+static gint
+cmp_scored (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const Scored *sa = a, *sb = b;
+
+  (void) data;
+  if (sa->score != sb->score)
+    return sa->score > sb->score ? -1 : 1;
+  return sa->c < sb->c ? -1 : sa->c > sb->c;
+}
+
+/* (Re)queues chunk @c by its score on top of the working set: queued while it gains. */
+static void
+rescore (Ctx *x, guint c, Scored *entry, GSequenceIter **where, GSequence *queue)
+{
+  gint64 g = ctx_gain (x, c);
+
+  if (where[c] != NULL)
+    {
+      g_sequence_remove (where[c]);
+      where[c] = NULL;
+    }
+  if (g > 0)
+    {
+      entry[c].c = c;
+      entry[c].score = (double) g / ((double) x->asz[c] * (double) (x->ch[c].last - x->ch[c].first + 1));
+      where[c] = g_sequence_insert_sorted (queue, &entry[c], cmp_scored, NULL);
+    }
+}
+
+/* Greedy: repeatedly the chunk of best score (gain per aligned byte x lifetime) that still
+ * fits.  A pick changes the gain only of chunks that share an op with it, so only those
+ * are re-scored; the load only grows, so a chunk found not to fit is dropped for good.
+ * The picks are those of rescanning every chunk at every step, in O(n log n). */
 static void
 plan_option1 (Ctx *x)
 {
   gboolean *alive = g_memdup2 (x->cand, sizeof (gboolean) * MAX (x->nc, 1));
+  Scored *entry = g_new0 (Scored, MAX (x->nc, 1));
+  GSequenceIter **where = g_new0 (GSequenceIter *, MAX (x->nc, 1));
+  guint *seen = g_new (guint, MAX (x->nc, 1));
+  GSequence *queue = g_sequence_new (NULL);
+  guint round = 0;
 
-  for (;;)
+  for (guint c = 0; c < x->nc; c++)
+    seen[c] = G_MAXUINT;
+  for (guint c = 0; c < x->nc; c++)
+    if (alive[c] && !x->in[c])
+      rescore (x, c, entry, where, queue);
+  while (!g_sequence_is_empty (queue))
     {
-      guint best = G_MAXUINT;
-      double best_score = 0.0;
-      for (guint c = 0; c < x->nc; c++)
+      GSequenceIter *top = g_sequence_get_begin_iter (queue);
+      guint best = ((Scored *) g_sequence_get (top))->c;
+
+      g_sequence_remove (top);
+      where[best] = NULL;
+      if (!ctx_fits (x, best))
         {
-          if (!alive[c] || x->in[c])
-            continue;
-          /* The load only grows, so a chunk that no longer fits never will. */
-          if (!ctx_fits (x, c))
+          alive[best] = FALSE;
+          continue;
+        }
+      ctx_set (x, best, TRUE);
+      round++;
+      for (guint k = x->cops_start[best]; k < x->cops_start[best + 1]; k++)
+        {
+          const GArray *acc = g_array_index (x->p->ops, Zg330OcmOp, x->cops[k]).accesses;
+          for (guint i = 0; acc && i < acc->len; i++)
             {
-              alive[c] = FALSE;
-              continue;
-            }
-          gint64 g = ctx_gain (x, c);
-          if (g <= 0)
-            continue;
-          double score = (double) g / ((double) x->asz[c]
-                                       * (double) (x->ch[c].last - x->ch[c].first + 1));
-          if (best == G_MAXUINT || score > best_score)
-            {
-              best = c;
-              best_score = score;
+              guint c = g_array_index (acc, Zg330OcmAccess, i).chunk;
+              if (c == best || !alive[c] || x->in[c] || seen[c] == round)
+                continue;
+              seen[c] = round;
+              rescore (x, c, entry, where, queue);
             }
         }
-      if (best == G_MAXUINT)
-        break;
-      ctx_set (x, best, TRUE);
     }
+  g_sequence_free (queue);
+  g_free (seen);
+  g_free (where);
+  g_free (entry);
   g_free (alive);
 }
 
@@ -479,6 +532,18 @@ plan_option3 (Ctx *x)
               ctx_set (x, c, TRUE);
               g_array_append_val (live, c);
             }
+        }
+      if (x->load[t] > x->cap)
+        {
+          /* Chunks dead before t are never evicted: drop them, keeping the order. */
+          guint kept = 0;
+          for (guint i = 0; i < live->len; i++)
+            {
+              guint c = g_array_index (live, guint, i);
+              if (x->ch[c].last >= t)
+                g_array_index (live, guint, kept++) = c;
+            }
+          g_array_set_size (live, kept);
         }
       while (x->load[t] > x->cap)
         {

@@ -1,0 +1,294 @@
+/* zg330-sweep.c — every option combination at every what-if point (see the header). */
+#include "backends/zg330/zg330-sweep.h"
+
+#include "backends/zg330/zg330-backend.h"
+#include "devices/zg330-sim.h"
+#include "devices/zg330-timing.h"
+#include "report/zw-deploy-check.h"
+#include "xrt/xrt-device.h"
+#include "xrt/xrt-session.h"
+#include "xrt/xrt-tensor.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+static void
+axis_clear (gpointer data)
+{
+  Zg330SweepAxis *a = data;
+
+  g_clear_pointer (&a->name, g_free);
+  g_clear_pointer (&a->values, g_array_unref);
+  g_clear_pointer (&a->labels, g_ptr_array_unref);
+}
+
+GArray *
+zg330_sweep_axes_new (void)
+{
+  GArray *axes = g_array_new (FALSE, TRUE, sizeof (Zg330SweepAxis));
+
+  g_array_set_clear_func (axes, axis_clear);
+  return axes;
+}
+
+/* "512K", "1M", "800M", "1.5G", "2097152": a positive number with an optional unit. */
+static gboolean
+parse_amount (const char *text, double unit, double *out)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+
+  if (end == text || !(v > 0))
+    return FALSE;
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K': v *= unit; end++; break;
+    case 'M': v *= unit * unit; end++; break;
+    case 'G': v *= unit * unit * unit; end++; break;
+    default: break;
+    }
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end != '\0' || !(v < 1e15))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+zg330_sweep_parse_what_if (GArray *axes, const char *text, GError **error)
+{
+  g_return_val_if_fail (axes != NULL && text != NULL, FALSE);
+  const char *eq = strchr (text, '=');
+  g_autofree char *name = eq ? g_strndup (text, (gsize) (eq - text)) : NULL;
+  gboolean ocm;
+
+  if (name == NULL || (strcmp (name, "ocm") != 0 && strcmp (name, "icore") != 0))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--what-if “%s”: expected ocm=SIZE,… or icore=HZ,…", text);
+      return FALSE;
+    }
+  for (guint i = 0; i < axes->len; i++)
+    if (strcmp (g_array_index (axes, Zg330SweepAxis, i).name, name) == 0)
+      {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--what-if “%s”: %s is given twice", text, name);
+        return FALSE;
+      }
+  ocm = strcmp (name, "ocm") == 0;
+  Zg330SweepAxis axis = { g_strdup (name), g_array_new (FALSE, FALSE, sizeof (double)),
+                          g_ptr_array_new_with_free_func (g_free) };
+  g_auto (GStrv) parts = g_strsplit (eq + 1, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      double v;
+      if (!parse_amount (parts[i], ocm ? 1024.0 : 1000.0, &v) || (ocm && v != (double) (guint64) v))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--what-if “%s”: “%s” is not a %s", text,
+                       parts[i], ocm ? "size in bytes (512K, 1M, 2097152)" : "clock in Hz (800M, 1G)");
+          axis_clear (&axis);
+          return FALSE;
+        }
+      g_array_append_val (axis.values, v);
+      g_ptr_array_add (axis.labels, g_strdup (parts[i]));
+    }
+  if (axis.values->len == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--what-if “%s”: no values", text);
+      axis_clear (&axis);
+      return FALSE;
+    }
+  g_array_append_val (axes, axis);
+  return TRUE;
+}
+
+/* ---- rows ------------------------------------------------------------------------ */
+
+typedef struct {
+  XirNetwork         *net;
+  XirNetworkView     *view;
+  const char         *url;
+  GPtrArray          *profiles;     /* Zg330Profile* per grid point */
+  ZwSweep            *sweep;        /* rows preallocated: each job writes its own */
+  gboolean            keep_reports;
+  guint32             seed;
+} Run;
+
+static const ZwOcmOpt ocm_options[] = { ZW_OCM_NONE, ZW_OCM_OPTION1, ZW_OCM_OPTION2, ZW_OCM_OPTION3,
+                                        ZW_OCM_BEST_SCORE };
+#define N_COMBOS (2 * 2 * G_N_ELEMENTS (ocm_options))
+
+static GPtrArray *
+seeded_inputs (XirNetwork *net, guint32 seed, GError **error)
+{
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+  GPtrArray *values = xir_network_get_inputs (net);
+
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      g_autoptr (GRand) rand = g_rand_new_with_seed (seed + k);
+      g_autofree guint8 *bytes = g_malloc (MAX (v->storage_bytes, 1));
+      for (guint64 i = 0; i < v->storage_bytes; i++)
+        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
+      XrtTensor *t = xrt_tensor_new_host (net, v, bytes, v->storage_bytes, error);
+      if (t == NULL)
+        return NULL;
+      g_ptr_array_add (inputs, t);
+    }
+  return g_steal_pointer (&inputs);
+}
+
+static gboolean
+run_row (Run *run, ZwSweepRow *row, const Zg330Profile *profile, GError **error)
+{
+  g_autoptr (XrtDevice) dev = zg330_sim_open (profile, run->url, error);
+  if (dev == NULL)
+    return FALSE;
+  g_autoptr (XrtSession) s = xrt_session_new_for_device (run->view, dev, error);
+  if (s == NULL)
+    return FALSE;
+  XrtBackend *board = xrt_session_get_board_backend (s);
+  if (board == NULL || !ZG330_IS_BACKEND (board))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: no op runs on a ZG330 board",
+                   xir_network_get_path (run->net));
+      return FALSE;
+    }
+  Zg330Backend *zg = ZG330_BACKEND (board);
+  if (!zg330_backend_set_options (zg, row->merge_hardop, row->etm_optimize, row->ocm_requested, error)
+      || !xrt_session_apply (s, error))
+    return FALSE;
+
+  g_autoptr (ZwDeployReport) r = zg330_backend_get_report (zg);
+  g_autoptr (GError) check = NULL;
+  row->checked = zw_deploy_report_check (r, NULL, &check);
+  if (!row->checked)
+    g_warning ("sweep row %u: the plan fails the checker: %s", row->index, check->message);
+  row->ocm_chosen = r->ocm_chosen;
+  row->ftmp_bytes = r->ftmp_bytes;
+  row->launches = r->launches->len;
+  row->ocm_capacity = profile->ocm_bytes;
+  row->icore_clock_hz = profile->icore_clock_hz;
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    row->etm_bytes += r->segments[t].byte_size;
+  for (guint i = 0; i < r->chunks->len; i++)
+    {
+      const ZwChunkInfo *c = &g_array_index (r->chunks, ZwChunkInfo, i);
+      if (c->in_ocm)
+        row->ocm_bytes += c->size;
+    }
+
+  g_autoptr (GPtrArray) inputs = seeded_inputs (run->net, run->seed, error);
+  if (inputs == NULL)
+    return FALSE;
+  xrt_session_enable_time_profile (s, TRUE);
+  g_autoptr (GPtrArray) outs = xrt_session_forward (s, inputs, error);
+  if (outs == NULL)
+    return FALSE;
+  const ZwProfile *p = xrt_session_get_time_profile (s);
+  row->simulated_ms = p ? p->total_ms : 0.0;
+  if (run->keep_reports)
+    row->report = g_steal_pointer (&r);
+  return TRUE;
+}
+
+static void
+row_job (gpointer data, gpointer user_data)
+{
+  Run *run = user_data;
+  guint index = GPOINTER_TO_UINT (data) - 1;
+  ZwSweepRow *row = &g_array_index (run->sweep->rows, ZwSweepRow, index);
+  g_autoptr (GError) error = NULL;
+
+  if (!run_row (run, row, g_ptr_array_index (run->profiles, index / N_COMBOS), &error))
+    row->error = g_strdup (error->message);
+}
+
+static guint
+thread_count (const Zg330SweepOptions *options)
+{
+  const char *env = g_getenv ("ZW_SWEEP_THREADS");
+
+  if (options && options->n_threads > 0)
+    return options->n_threads;
+  if (env != NULL && g_ascii_strtoull (env, NULL, 10) > 0)
+    return (guint) MIN (g_ascii_strtoull (env, NULL, 10), 64);
+  return MAX (g_get_num_processors (), 1);
+}
+
+ZwSweep *
+zg330_sweep_run (XirNetwork *net, const char *device_url, const Zg330SweepOptions *options, GError **error)
+{
+  g_return_val_if_fail (net != NULL, NULL);
+  const char *url = device_url ? device_url : "mock://zg330";
+  g_autoptr (XrtDevice) base = xrt_device_open (url, error);
+  if (base == NULL)
+    return NULL;
+  if (!zg330_sim_is_sim (base))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: a sweep needs a simulated board", url);
+      return NULL;
+    }
+  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, error);
+  if (view == NULL)
+    return NULL;
+
+  /* the grid: the cartesian product of the axes, the first axis slowest */
+  g_autoptr (GPtrArray) profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) zg330_profile_free);
+  g_autoptr (ZwSweep) sweep = zw_sweep_new ();
+  GArray *axes = options ? options->axes : NULL;
+  guint n_points = 1;
+  for (guint a = 0; axes && a < axes->len; a++)
+    n_points *= g_array_index (axes, Zg330SweepAxis, a).values->len;
+  for (guint p = 0; p < n_points; p++)
+    {
+      Zg330Profile *prof = zg330_sim_dup_profile (base);
+      g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+      guint rest = p;
+      g_ptr_array_add (profiles, prof);
+      for (guint a = axes ? axes->len : 0; a-- > 0;)
+        {
+          const Zg330SweepAxis *axis = &g_array_index (axes, Zg330SweepAxis, a);
+          guint k = rest % axis->values->len;
+          double v = g_array_index (axis->values, double, k);
+          rest /= axis->values->len;
+          if (!(strcmp (axis->name, "ocm") == 0 ? zg330_profile_set_ocm_bytes (prof, (guint64) v, error)
+                                                : zg330_profile_set_icore_clock_hz (prof, v, error)))
+            return NULL;
+          g_ptr_array_insert (parts, 0, g_strdup_printf ("%s=%s", axis->name,
+                                                         (char *) g_ptr_array_index (axis->labels, k)));
+        }
+      g_ptr_array_add (parts, NULL);
+      g_ptr_array_add (sweep->what_if, g_strjoinv (",", (char **) parts->pdata));
+    }
+
+  sweep->network_name = g_strdup (xir_network_get_name (net));
+  sweep->network_path = g_strdup (xir_network_get_path (net));
+  for (guint p = 0; p < n_points; p++)
+    for (int m = 1; m >= 0; m--)
+      for (int e = 1; e >= 0; e--)
+        for (guint o = 0; o < G_N_ELEMENTS (ocm_options); o++)
+          {
+            ZwSweepRow row;
+            zw_sweep_row_init (&row);
+            row.index = sweep->rows->len;
+            row.merge_hardop = m;
+            row.etm_optimize = e;
+            row.ocm_requested = row.ocm_chosen = ocm_options[o];
+            g_free (row.what_if);
+            row.what_if = g_strdup (g_ptr_array_index (sweep->what_if, p));
+            g_array_append_val (sweep->rows, row);
+          }
+
+  Run run = { net, view, url, profiles, sweep, options && options->keep_reports,
+              options && options->input_seed ? options->input_seed : 330 };
+  GThreadPool *pool = g_thread_pool_new (row_job, &run, (gint) thread_count (options), TRUE, error);
+  if (pool == NULL)
+    return NULL;
+  for (guint i = 0; i < sweep->rows->len; i++)
+    g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+  g_thread_pool_free (pool, FALSE, TRUE);
+  zw_sweep_compute_front (sweep);
+  return g_steal_pointer (&sweep);
+}

@@ -1,0 +1,52 @@
+/* zg330-sweep.h — runs a sweep (report/zw-sweep.h): one ZG330 network deployed with every
+ * option combination (merge x ETM optimize x OCM option: 20) at every point of a what-if
+ * grid of device figures, each row on its own simulated board, one forward each with
+ * seeded inputs, its plan checked by the independent checker (zw-deploy-check.h).
+ *
+ * Rows run in a GThreadPool.  Each row's plan and simulated profile depend on its inputs
+ * only (plans are bounded by work, the simulated time comes from the device profile), and
+ * every row lands at its own index, so the sweep is the same at any thread count and load.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "report/zw-sweep.h"
+#include "xir/xir-network.h"
+
+G_BEGIN_DECLS
+
+/* One what-if axis ("ocm", "icore"): its values, in the order given. */
+typedef struct {
+  char    *name;       /* "ocm" or "icore" */
+  GArray  *values;     /* double: bytes for ocm, Hz for icore */
+  GPtrArray *labels;   /* char*: the values as the user wrote them ("512K", "1G") */
+} Zg330SweepAxis;
+
+/* zg330_sweep_parse_what_if:
+ * Parses one `--what-if NAME=V1,V2,…` argument into @axes (an array of Zg330SweepAxis;
+ * create it with zg330_sweep_axes_new()).  NAME is "ocm" (bytes, with K, M or G = 1024^n)
+ * or "icore" (Hz, with K, M or G = 1000^n).  A name given twice is an error.  FALSE with
+ * G_OPTION_ERROR_BAD_VALUE naming the argument and what is wrong. */
+GArray  *zg330_sweep_axes_new      (void);
+gboolean zg330_sweep_parse_what_if (GArray *axes, const char *text, GError **error);
+
+typedef struct {
+  GArray  *axes;          /* Zg330SweepAxis, may be NULL or empty: the profile as it is */
+  guint    n_threads;     /* 0: ZW_SWEEP_THREADS, else the processors */
+  gboolean keep_reports;  /* keep each row's deploy report (ZwSweepRow.report) */
+  guint32  input_seed;    /* the forward's inputs (default 330 when 0) */
+} Zg330SweepOptions;
+
+/* zg330_sweep_run:
+ * @net: a network with params (for a forward), compiled for the ZG330
+ * @device_url: (nullable): the board whose profile the grid varies (default mock://zg330)
+ * Runs every row and computes the front.  A row that fails (a plan that does not fit the
+ * what-if OCM, say) carries its error and stays off the front; the call fails only when
+ * the network or the grid is unusable (G_IO_ERROR_INVALID_ARGUMENT or the device's error). */
+ZwSweep *zg330_sweep_run (XirNetwork              *net,
+                          const char              *device_url,
+                          const Zg330SweepOptions *options,
+                          GError                 **error);
+
+G_END_DECLS

@@ -1,0 +1,58 @@
+/* zw-deploy-graph.c — attach the network's graph (op inputs, outputs, names) to a report. */
+#include "report/zw-deploy-graph.h"
+
+static GArray *
+value_ids (const GPtrArray *values)
+{
+  GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (gint64), values != NULL ? values->len : 0);
+
+  for (guint i = 0; values != NULL && i < values->len; i++)
+    {
+      const XirValue *v = g_ptr_array_index (values, i);
+      g_array_append_val (ids, v->v_id);
+    }
+  return ids;
+}
+
+void
+zw_deploy_report_attach_network (ZwDeployReport *report, const XirNetwork *net)
+{
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  g_return_if_fail (report != NULL);
+  g_return_if_fail (net != NULL);
+
+  for (guint i = 0; i < xir_network_get_n_ops (net); i++)
+    {
+      XirOp *op = xir_network_get_op (net, i);
+      g_hash_table_insert (by_id, &op->op_id, op);
+    }
+  for (guint i = 0; i < report->ops->len; i++)
+    {
+      ZwOpInfo *info = &g_array_index (report->ops, ZwOpInfo, i);
+      const XirOp *op = g_hash_table_lookup (by_id, &info->op_id);
+
+      if (op == NULL)
+        continue;
+      g_free (info->name);
+      info->name = g_strdup (op->name != NULL ? op->name : "");
+      g_clear_pointer (&info->inputs, g_array_unref);
+      g_clear_pointer (&info->outputs, g_array_unref);
+      info->inputs = value_ids (op->inputs);
+      info->outputs = value_ids (op->outputs);
+    }
+}
+
+gboolean
+zw_deploy_report_has_graph (const ZwDeployReport *report)
+{
+  g_return_val_if_fail (report != NULL, FALSE);
+
+  for (guint i = 0; i < report->ops->len; i++)
+    {
+      const ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, i);
+      if (op->inputs == NULL || op->outputs == NULL)
+        return FALSE;
+    }
+  return report->ops->len > 0;
+}

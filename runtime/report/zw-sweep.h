@@ -1,0 +1,88 @@
+/* zw-sweep.h — a sweep: one network deployed and run with every option combination
+ * (merge x ETM optimize x OCM option: 20) at every point of a what-if grid of device
+ * figures (OCM size, icore clock), as the runtime's backend produced it (`xrt-run sweep`,
+ * zg330-sweep.h) and the workbench's Sweep view reads it.
+ *
+ * Each row: the options, the what-if point, the simulated time of one forward (board +
+ * host, from the device profile, never the dev host's clock), the FTMP bytes, the OCM bytes
+ * (the chunks placed in OCM), the ETM bytes (every logic segment: WEIGHT + INSTR + FTMP +
+ * INPUT + OUTPUT), the launches, and whether its plan passed the independent checker
+ * (zw-deploy-check.h).  The Pareto front is of simulated time vs ETM bytes over the rows
+ * that ran: a row is on it when no other row is at least as good in both and better in one.
+ * The recommendation is the fastest row of the front (ties: fewer ETM bytes, then the lower
+ * row index).
+ *
+ * JSON ("format": "zhuge-sweep", "version": 1):
+ * { "network": { "name", "path" },
+ *   "what_if": [ "ocm=512K,icore=800M", … ]            // the grid points ("" = as profiled)
+ *   "rows": [ { "index", "merge_hardop", "etm_optimize", "ocm_requested", "ocm_chosen",
+ *               "what_if", "ocm_capacity", "icore_clock_hz", "simulated_ms", "ftmp_bytes",
+ *               "ocm_bytes", "etm_bytes", "launches", "checked", "on_front", "error" } ],
+ *   "recommended": row index or -1 }
+ * CSV: a header line and one line per row, the same fields.
+ */
+#pragma once
+
+#include <glib.h>
+#include <cjson/cJSON.h>
+
+#include "report/zw-deploy-report.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint     index;
+  gboolean  merge_hardop;
+  gboolean  etm_optimize;
+  ZwOcmOpt  ocm_requested;
+  ZwOcmOpt  ocm_chosen;
+  char     *what_if;          /* the grid point, "" when the profile is used as it is */
+  guint64   ocm_capacity;     /* the board's OCM bytes at that point */
+  double    icore_clock_hz;
+  double    simulated_ms;     /* one forward, board + host */
+  guint64   ftmp_bytes;
+  guint64   ocm_bytes;
+  guint64   etm_bytes;
+  guint     launches;
+  gboolean  checked;          /* the plan passed zw_deploy_report_check() */
+  gboolean  on_front;
+  char     *error;            /* NULL, or why the row did not run (it is then off the front) */
+  ZwDeployReport *report;     /* the row's plan when the runner was asked to keep it, else NULL */
+} ZwSweepRow;
+
+typedef struct {
+  gint       ref_count;
+  char      *network_name;
+  char      *network_path;
+  GPtrArray *what_if;         /* char*, the grid points in row order */
+  GArray    *rows;            /* ZwSweepRow, by index */
+  gint       recommended;     /* row index, -1 when no row ran */
+} ZwSweep;
+
+ZwSweep *zw_sweep_new   (void);
+ZwSweep *zw_sweep_ref   (ZwSweep *sweep);
+void     zw_sweep_unref (ZwSweep *sweep);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwSweep, zw_sweep_unref)
+
+/* Initialises a row before it is appended (index and strings empty, report NULL). */
+void zw_sweep_row_init (ZwSweepRow *row);
+
+/* Marks the Pareto front (time vs ETM bytes) of the rows without an error and sets the
+ * recommendation.  Call after the rows are filled; idempotent. */
+void zw_sweep_compute_front (ZwSweep *sweep);
+
+/* TRUE if row @a is at least as good as @b in time and ETM bytes and better in one. */
+gboolean zw_sweep_row_dominates (const ZwSweepRow *a, const ZwSweepRow *b);
+
+/* The sweep as JSON (a new tree) / CSV text (g_free) / files written atomically. */
+cJSON   *zw_sweep_to_json   (const ZwSweep *sweep);
+char    *zw_sweep_to_csv    (const ZwSweep *sweep);
+gboolean zw_sweep_save_json (const ZwSweep *sweep, const char *path, GError **error);
+gboolean zw_sweep_save_csv  (const ZwSweep *sweep, const char *path, GError **error);
+
+/* Reads a sweep JSON back (reports are not part of it).  NULL with ZW_REPORT_ERROR_*
+ * naming the file and the field. */
+ZwSweep *zw_sweep_load           (const char *path, GError **error);
+ZwSweep *zw_sweep_new_from_json  (const cJSON *json, const char *origin, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,601 @@
+/* test-graph.c — the graph view and the one selection of every view: offscreen renders with
+ * pixel assertions (suite render) and the widget's interactions (suite display). */
+#include "zw-test-util.h"
+#include "backends/zg330/zg330-backend.h"
+#include "report/zw-deploy-graph.h"
+#include "xrt/xrt-session.h"
+#include <glib/gstdio.h>
+#include <math.h>
+#include "zw-graph-view.h"
+#include "zw-memory-view.h"
+#include "zw-merge-view.h"
+#include "zw-segment-view.h"
+#include "zw-selection.h"
+#include "zw-view-render.h"
+
+#include <string.h>
+
+static gboolean have_display;
+
+/* The ZG330 deployment of a demo network (or "real"), with its graph attached as the
+ * workbench does. */
+static ZwDeployReport *
+deploy (const char *name, gboolean merge)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XirNetwork) net = zw_test_load_net (name);
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) sess = NULL;
+  ZwDeployReport *report;
+
+  if (net == NULL)
+    return NULL;
+  view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_assert_no_error (error);
+  dev = xrt_device_open (g_str_equal (name, "real-buyi") ? "mock://buyi" : "mock://zg330", &error);
+  g_assert_no_error (error);
+  sess = xrt_session_new_for_device (view, dev, &error);
+  g_assert_no_error (error);
+  if (!merge)
+    g_assert_true (zg330_backend_disable_merge_hardop (ZG330_BACKEND (xrt_session_get_board_backend (sess)), &error));
+  g_assert_true (xrt_session_apply (sess, &error));
+  g_assert_no_error (error);
+  report = xrt_backend_get_report (xrt_session_get_board_backend (sess));
+  zw_deploy_report_attach_network (report, net);
+  return report;
+}
+
+static guint
+n_merged_launches (const ZwDeployReport *report)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < report->launches->len; i++)
+    n += g_array_index (report->launches, ZwLaunch, i).merge_from->len > 1;
+  return n;
+}
+
+static guint32
+pixel (cairo_surface_t *s, int x, int y)
+{
+  return ((guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s)))[x] & 0xffffff;
+}
+
+static guint32
+rgb_of (const GdkRGBA *c)
+{
+  return ((guint32) lround (c->red * 255) << 16) | ((guint32) lround (c->green * 255) << 8)
+         | (guint32) lround (c->blue * 255);
+}
+
+/* Colours as cairo rounds them: within one step per channel. */
+static gboolean
+near (guint32 a, guint32 b)
+{
+  for (int shift = 0; shift < 24; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > 1)
+      return FALSE;
+  return TRUE;
+}
+
+/* Connected regions (4-neighbourhood) of pixels of one of @colors, of at least @min_area
+ * pixels: the node boxes (their text leaves small islands inside letters). */
+static guint
+count_regions (cairo_surface_t *s, const guint32 *colors, guint n_colors, guint min_area)
+{
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  g_autofree guint8 *seen = g_new0 (guint8, (gsize) w * h);
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint));
+  guint regions = 0;
+
+  for (int start = 0; start < w * h; start++)
+    {
+      guint32 c0 = pixel (s, start % w, start / w);
+      gboolean match = FALSE;
+      guint area = 0;
+      for (guint k = 0; k < n_colors; k++)
+        match |= near (c0, colors[k]);
+      if (seen[start] || !match)
+        continue;
+      seen[start] = 1;
+      g_array_append_val (stack, start);
+      while (stack->len > 0)
+        {
+          gint p = g_array_index (stack, gint, stack->len - 1);
+          int x = p % w, y = p / w;
+          const int nb[4][2] = { { x - 1, y }, { x + 1, y }, { x, y - 1 }, { x, y + 1 } };
+          g_array_set_size (stack, stack->len - 1);
+          area++;
+          for (int k = 0; k < 4; k++)
+            {
+              int nx = nb[k][0], ny = nb[k][1];
+              if (nx < 0 || ny < 0 || nx >= w || ny >= h || seen[ny * w + nx] || !near (pixel (s, nx, ny), c0))
+                continue;
+              seen[ny * w + nx] = 1;
+              {
+                gint q = ny * w + nx;
+                g_array_append_val (stack, q);
+              }
+            }
+        }
+      if (area >= min_area)
+        regions++;
+    }
+  return regions;
+}
+
+/* The whole layout at @scale into one image. */
+static cairo_surface_t *
+render_layout (const ZwGraphLayout *layout, double scale, ZwSelection *selection, const ZwViewStyle *style)
+{
+  int w = (int) ceil (layout->width * scale) + 4, h = (int) ceil (layout->height * scale) + 4;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cairo_t *cr = cairo_create (s);
+  ZwGraphViewport vp;
+
+  zw_graph_viewport_init (&vp);
+  vp.scale = scale;
+  vp.minimap = FALSE;
+  vp.legend = FALSE;
+  vp.x = vp.y = -2 / scale;
+  zw_graph_view_draw_layout (cr, w, h, layout, &vp, selection, style);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static void
+check_boxes_and_groups (ZwDeployReport *report)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwGraphLayout) layout = zw_graph_layout_new (report, NULL, &error);
+  ZwViewStyle style;
+  guint32 node_colors[ZW_GRAPH_N_NODE_KINDS], group;
+  cairo_surface_t *s;
+  GdkRGBA c;
+  guint boxes, groups, edges_expected = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (layout);
+  g_assert_false (layout->edges_guessed);
+  g_assert_cmpuint (layout->nodes->len, ==, report->ops->len);
+  /* one edge per value and reader */
+  for (guint i = 0; i < report->ops->len; i++)
+    edges_expected += g_array_index (report->ops, ZwOpInfo, i).inputs->len;
+  g_assert_cmpuint (layout->edges->len, <=, edges_expected);
+  g_assert_cmpuint (layout->edges->len, >=, report->ops->len - 1);
+
+  zw_view_style_init_default (&style);
+  for (int k = 0; k < ZW_GRAPH_N_NODE_KINDS; k++)
+    {
+      c = zw_graph_view_node_color (&style, (ZwGraphNodeKind) k);
+      node_colors[k] = rgb_of (&c);
+    }
+  c = zw_graph_view_group_color (&style);
+  group = rgb_of (&c);
+  /* half size: one line of text per box, no value labels over them */
+  s = render_layout (layout, 0.5, NULL, &style);
+  boxes = count_regions (s, node_colors, ZW_GRAPH_N_NODE_KINDS, 200);
+  for (int k = 0; k < ZW_GRAPH_N_NODE_KINDS; k++)
+    {
+      guint n_kind = 0;
+      for (guint i = 0; i < layout->nodes->len; i++)
+        n_kind += g_array_index (layout->nodes, ZwGraphNode, i).kind == (ZwGraphNodeKind) k;
+      g_test_message ("kind %d: %u nodes, %u boxes", k, n_kind, count_regions (s, &node_colors[k], 1, 200));
+    }
+  groups = count_regions (s, &group, 1, 20);
+  g_test_message ("%s: %u ops, %u boxes, %u merged launches, %u groups drawn", report->network_name,
+                  report->ops->len, boxes, n_merged_launches (report), groups);
+  if (g_getenv ("ZW_TEST_GRAPH_PNG") != NULL)
+    cairo_surface_write_to_png (s, g_getenv ("ZW_TEST_GRAPH_PNG"));
+  g_assert_cmpuint (boxes, ==, report->ops->len);
+  g_assert_cmpuint (groups, ==, n_merged_launches (report));
+  cairo_surface_destroy (s);
+}
+
+static void
+test_demo_boxes_and_groups (void)
+{
+  g_autoptr (ZwDeployReport) merged = deploy ("yolov5s", TRUE);
+  g_autoptr (ZwDeployReport) unmerged = deploy ("yolov5s", FALSE);
+
+  g_assert_cmpuint (n_merged_launches (merged), >, 0);
+  check_boxes_and_groups (merged);
+  g_assert_cmpuint (n_merged_launches (unmerged), ==, 0);
+  check_boxes_and_groups (unmerged);
+}
+
+/* The real networks: the ZG330 compile (DetPostZG a custom op) and the Buyi compile. */
+static void
+test_real_networks (void)
+{
+  g_autoptr (ZwDeployReport) zg = deploy ("real", TRUE);
+  g_autoptr (ZwDeployReport) by = NULL;
+  g_autoptr (XirNetwork) net = NULL;
+
+  if (zg == NULL)
+    return;
+  check_boxes_and_groups (zg);
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (ZwGraphLayout) layout = zw_graph_layout_new (zg, NULL, &error);
+    guint custom = 0;
+    for (guint i = 0; i < layout->nodes->len; i++)
+      custom += g_array_index (layout->nodes, ZwGraphNode, i).kind == ZW_GRAPH_NODE_CUSTOM;
+    g_assert_cmpuint (custom, ==, 1);   /* DetPostZG */
+  }
+  /* the Buyi compile, through BuyiBackend on mock://buyi */
+  {
+    g_autofree char *path = zw_test_shared_file ("real/yolov5s_plin_BY.json");
+    g_autoptr (GError) error = NULL;
+    g_autoptr (XirNetworkView) view = NULL;
+    g_autoptr (XrtDevice) dev = NULL;
+    g_autoptr (XrtSession) sess = NULL;
+    if (path == NULL)
+      return;
+    net = xir_network_new_from_json_file (path, &error);
+    g_assert_no_error (error);
+    xir_network_fake_params (net, 330);
+    view = xir_network_view (net, 0, G_MAXINT, &error);
+    dev = xrt_device_open ("mock://buyi", &error);
+    g_assert_no_error (error);
+    sess = xrt_session_new_for_device (view, dev, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (xrt_session_get_board_backend (sess)), ==, "BuyiBackend");
+    g_assert_true (xrt_session_apply (sess, &error));
+    by = xrt_backend_get_report (xrt_session_get_board_backend (sess));
+    zw_deploy_report_attach_network (by, net);
+    check_boxes_and_groups (by);
+  }
+}
+
+/* A report from disk without the graph (an older writer): edges approximated, same nodes. */
+static void
+test_report_from_disk (void)
+{
+  g_autoptr (ZwDeployReport) live = deploy ("tiny", TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-graph-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "report.json", NULL);
+  g_autoptr (ZwDeployReport) loaded = NULL;
+  g_autoptr (ZwGraphLayout) a = NULL, b = NULL;
+
+  g_assert_true (zw_deploy_report_save (live, path, &error));
+  loaded = zw_deploy_report_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (zw_deploy_report_has_graph (loaded));
+  a = zw_graph_layout_new (live, NULL, &error);
+  b = zw_graph_layout_new (loaded, NULL, &error);
+  g_assert_cmpuint (a->nodes->len, ==, b->nodes->len);
+  g_assert_cmpuint (a->edges->len, ==, b->edges->len);
+  g_assert_cmpfloat (a->width, ==, b->width);
+  g_assert_cmpfloat (a->height, ==, b->height);
+  /* without the graph */
+  for (guint i = 0; i < loaded->ops->len; i++)
+    {
+      ZwOpInfo *op = &g_array_index (loaded->ops, ZwOpInfo, i);
+      g_clear_pointer (&op->inputs, g_array_unref);
+      g_clear_pointer (&op->outputs, g_array_unref);
+    }
+  g_clear_pointer (&b, zw_graph_layout_unref);
+  b = zw_graph_layout_new (loaded, NULL, &error);
+  g_assert_true (b->edges_guessed);
+  g_assert_cmpuint (b->nodes->len, ==, live->ops->len);
+  g_assert_cmpuint (b->edges->len, >, 0);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static gboolean
+surfaces_differ (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  guint n = 0;
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      n += pixel (a, x, y) != pixel (b, x, y);
+  return n > 20;
+}
+
+/* Selecting an op (as the graph does) changes the pixels of the memory timeline, the
+ * merges and the graph; selecting a launch in the merges changes the graph's. */
+static void
+test_selection_changes_every_view (void)
+{
+  g_autoptr (ZwDeployReport) report = deploy ("yolov5s", FALSE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  ZwViewDrawFunc draws[] = { zw_memory_view_draw, zw_merge_view_draw, zw_graph_view_draw };
+  const char *names[] = { "memory", "merges", "graph" };
+  cairo_surface_t *before[G_N_ELEMENTS (draws)];
+  const ZwOpInfo *hardop = NULL;
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  zw_selection_set_report (sel, report);
+  for (guint i = 0; i < report->ops->len && hardop == NULL; i++)
+    if (g_array_index (report->ops, ZwOpInfo, i).launch >= 2)
+      hardop = &g_array_index (report->ops, ZwOpInfo, i);
+  g_assert_nonnull (hardop);
+  for (guint v = 0; v < G_N_ELEMENTS (draws); v++)
+    before[v] = zw_view_render_image (draws[v], 900, 600, report, sel, &style);
+  zw_selection_set_selected_op (sel, hardop->op_id);
+  for (guint v = 0; v < G_N_ELEMENTS (draws); v++)
+    {
+      cairo_surface_t *after = zw_view_render_image (draws[v], 900, 600, report, sel, &style);
+      g_test_message ("%s view", names[v]);
+      g_assert_true (surfaces_differ (before[v], after));
+      cairo_surface_destroy (after);
+      cairo_surface_destroy (before[v]);
+    }
+  /* the graph centres a selected op at 100 %: its box has the accent outline */
+  {
+    cairo_surface_t *s = zw_view_render_image (zw_graph_view_draw, 900, 600, report, sel, &style);
+    guint32 accent = rgb_of (&style.accent);
+    guint n = 0;
+    for (int y = 250; y < 350; y++)
+      for (int x = 300; x < 600; x++)
+        n += near (pixel (s, x, y), accent);
+    g_assert_cmpuint (n, >, 100);
+    cairo_surface_destroy (s);
+  }
+}
+
+/* Back and Forward walk the selections without adding to them. */
+static void
+test_selection_history (void)
+{
+  g_autoptr (ZwDeployReport) report = deploy ("tiny", TRUE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  gint64 a = g_array_index (report->ops, ZwOpInfo, 1).op_id, b = g_array_index (report->ops, ZwOpInfo, 2).op_id;
+  gint64 v = g_array_index (report->values, ZwValueInfo, 0).v_id;
+
+  zw_selection_set_report (sel, report);
+  g_assert_false (zw_selection_can_go_back (sel));
+  zw_selection_set_selected_op (sel, a);
+  zw_selection_set_selected_op (sel, b);
+  zw_selection_select (sel, a, v);
+  g_assert_true (zw_selection_can_go_back (sel));
+  g_assert_false (zw_selection_can_go_forward (sel));
+  g_assert_true (zw_selection_go_back (sel));
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, b);
+  g_assert_cmpint (zw_selection_get_selected_value (sel), ==, -1);
+  g_assert_true (zw_selection_go_back (sel));
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, a);
+  g_assert_false (zw_selection_go_back (sel));
+  g_assert_true (zw_selection_go_forward (sel));
+  g_assert_true (zw_selection_go_forward (sel));
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, a);
+  g_assert_cmpint (zw_selection_get_selected_value (sel), ==, v);
+  g_assert_false (zw_selection_can_go_forward (sel));
+  /* a new selection after going back drops what was ahead */
+  zw_selection_go_back (sel);
+  zw_selection_set_selected_op (sel, g_array_index (report->ops, ZwOpInfo, 0).op_id);
+  g_assert_false (zw_selection_can_go_forward (sel));
+  /* another report: no history */
+  zw_selection_set_report (sel, NULL);
+  g_assert_false (zw_selection_can_go_back (sel));
+}
+
+/* ---- display ---- */
+
+static gboolean
+laid_out (gpointer view)
+{
+  return zw_graph_view_get_layout (view) != NULL && !zw_graph_view_get_busy (view)
+         && gtk_widget_get_width (zw_graph_view_get_canvas (view)) > 0;
+}
+
+static GtkGesture *
+find_click (GtkWidget *widget)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_CLICK (c))
+        return GTK_GESTURE (c);
+    }
+  return NULL;
+}
+
+static void
+iterate (void)
+{
+  for (int i = 0; i < 10; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+test_display_graph (void)
+{
+  g_autoptr (ZwDeployReport) report = deploy ("yolov5s", TRUE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  GtkWidget *window, *box, *graph, *merges, *canvas;
+  ZwGraphLayout *layout;
+  const ZwGraphViewport *vp;
+  gint node;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  graph = zw_graph_view_new (sel);
+  merges = zw_merge_view_new (sel);
+  gtk_widget_set_hexpand (graph, TRUE);
+  gtk_box_append (GTK_BOX (box), graph);
+  gtk_box_append (GTK_BOX (box), merges);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  zw_selection_set_report (sel, report);
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* laid out in the background, then shown */
+  g_assert_true (zw_test_wait_until (laid_out, graph));
+  layout = zw_graph_view_get_layout (ZW_GRAPH_VIEW (graph));
+  g_assert_cmpuint (layout->nodes->len, ==, report->ops->len);
+  canvas = zw_graph_view_get_canvas (ZW_GRAPH_VIEW (graph));
+  vp = zw_graph_view_get_viewport (ZW_GRAPH_VIEW (graph));
+
+  /* a click on a node selects its op; the merges view selects its launch */
+  node = -1;
+  for (guint i = 0; i < layout->nodes->len && node < 0; i++)
+    {
+      const ZwGraphNode *n = &g_array_index (layout->nodes, ZwGraphNode, i);
+      double sx = (n->x - vp->x) * vp->scale, sy = (n->y - vp->y) * vp->scale;
+      if (n->kind == ZW_GRAPH_NODE_HARDOP && sx > 20 && sy > 20 && sx < gtk_widget_get_width (canvas) - 200
+          && sy < gtk_widget_get_height (canvas) - 200)
+        {
+          node = (gint) i;
+          g_signal_emit_by_name (find_click (canvas), "pressed", 1, sx, sy);
+        }
+    }
+  g_assert_cmpint (node, >=, 0);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, g_array_index (layout->nodes, ZwGraphNode, node).op_id);
+  iterate ();
+  /* the merges tree opened the launch and selected the member's row */
+  g_assert_cmpint (zw_merge_view_get_selected_row_op (ZW_MERGE_VIEW (merges)), ==,
+                   g_array_index (layout->nodes, ZwGraphNode, node).op_id);
+
+  /* Down follows an output edge to a reader, Up goes back along an input */
+  {
+    gint64 from = zw_selection_get_selected_op (sel);
+    gint64 to;
+    gboolean is_reader = FALSE;
+    g_assert_true (gtk_widget_activate_action (graph, "graph.down", NULL));
+    to = zw_selection_get_selected_op (sel);
+    g_assert_cmpint (to, !=, from);
+    for (guint i = 0; i < layout->edges->len; i++)
+      {
+        const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+        is_reader |= g_array_index (layout->nodes, ZwGraphNode, e->from).op_id == from
+                     && g_array_index (layout->nodes, ZwGraphNode, e->to).op_id == to;
+      }
+    g_assert_true (is_reader);
+    g_assert_true (gtk_widget_activate_action (graph, "graph.up", NULL));
+    g_assert_cmpint (zw_selection_get_selected_op (sel), !=, to);
+    /* Back (what Alt+Left does) returns to the reader */
+    g_assert_true (zw_selection_go_back (sel));
+    g_assert_cmpint (zw_selection_get_selected_op (sel), ==, to);
+  }
+
+  /* zoom and fit */
+  {
+    double s0 = vp->scale;
+    g_assert_true (gtk_widget_activate_action (graph, "graph.zoom-in", NULL));
+    g_assert_cmpfloat (vp->scale, >, s0);
+    g_assert_true (gtk_widget_activate_action (graph, "graph.zoom-fit", NULL));
+    g_assert_cmpfloat (vp->scale * layout->height, <=, gtk_widget_get_height (canvas) + 1);
+    g_assert_true (gtk_widget_activate_action (graph, "graph.zoom-100", NULL));
+    g_assert_cmpfloat (vp->scale, ==, 1.0);
+  }
+
+  /* another view selects an op far away: the graph brings it into sight */
+  {
+    gint64 last = g_array_index (report->ops, ZwOpInfo, report->ops->len - 2).op_id;
+    const ZwGraphNode *n = &g_array_index (layout->nodes, ZwGraphNode, zw_graph_layout_node_of_op (layout, last));
+    double sy;
+    zw_selection_set_selected_op (sel, last);
+    sy = (n->y - vp->y) * vp->scale;
+    g_assert_cmpfloat (sy, >=, 0);
+    g_assert_cmpfloat (sy, <=, gtk_widget_get_height (canvas));
+  }
+
+  /* search by class, name or op id; Enter (next match) selects the matches in turn */
+  {
+    const ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, 3);
+    g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, op->op_id);
+    guint n_conv = zw_graph_view_search (ZW_GRAPH_VIEW (graph), "conv2d");
+    g_assert_cmpuint (n_conv, >, 10);
+    g_assert_true (zw_graph_view_next_match (ZW_GRAPH_VIEW (graph)));
+    g_assert_cmpstr (zw_deploy_report_find_op (report, zw_selection_get_selected_op (sel))->op_class, ==, "Conv2d");
+    g_assert_cmpuint (zw_graph_view_search (ZW_GRAPH_VIEW (graph), id), >=, 1);
+    g_assert_true (zw_graph_view_next_match (ZW_GRAPH_VIEW (graph)));
+    g_assert_cmpint (zw_selection_get_selected_op (sel), ==, op->op_id);
+    g_assert_cmpuint (zw_graph_view_search (ZW_GRAPH_VIEW (graph), "no-such-op"), ==, 0);
+    g_assert_false (zw_graph_view_next_match (ZW_GRAPH_VIEW (graph)));
+    /* Ctrl+F opens the search entry */
+    g_assert_true (gtk_widget_activate_action (graph, "graph.find", NULL));
+  }
+
+  /* a click on an edge selects its value */
+  {
+    const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, layout->edges->len / 2);
+    const double *p = &g_array_index (layout->points, double, 2 * (e->first_point + e->n_points / 2));
+    zw_graph_view_search (ZW_GRAPH_VIEW (graph), "");
+    zw_selection_set_selected_op (sel, -1);
+    gtk_widget_activate_action (graph, "graph.zoom-100", NULL);
+    /* centre the edge's middle point */
+    zw_selection_set_selected_value (sel, e->v_id);
+    zw_selection_set_selected_value (sel, -1);
+    if (zw_graph_layout_node_at (layout, p[0], p[1]) < 0
+        && zw_graph_layout_edge_at (layout, p[0], p[1], 5) >= 0)
+      {
+        gint64 v = g_array_index (layout->edges, ZwGraphEdge, zw_graph_layout_edge_at (layout, p[0], p[1], 5)).v_id;
+        g_signal_emit_by_name (find_click (canvas), "pressed", 1, (p[0] - vp->x) * vp->scale,
+                               (p[1] - vp->y) * vp->scale);
+        g_assert_cmpint (zw_selection_get_selected_value (sel), ==, v);
+      }
+  }
+
+  /* the merges view selects a launch: the graph draws its group outlined (pixels change) */
+  {
+    cairo_surface_t *a = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 400);
+    cairo_surface_t *b = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 400);
+    cairo_t *cr;
+    ZwViewStyle style;
+    zw_view_style_init_default (&style);
+    zw_selection_set_selected_op (sel, -1);
+    cr = cairo_create (a);
+    zw_graph_view_draw_layout (cr, 600, 400, layout, vp, sel, &style);
+    cairo_destroy (cr);
+    zw_selection_set_selected_op (sel, g_array_index (report->launches, ZwLaunch, 0).op_id);
+    g_assert_cmpint (zw_merge_view_get_selected_row_op (ZW_MERGE_VIEW (merges)), ==,
+                     g_array_index (report->launches, ZwLaunch, 0).op_id);
+    cr = cairo_create (b);
+    zw_graph_view_draw_layout (cr, 600, 400, layout, vp, sel, &style);
+    cairo_destroy (cr);
+    cairo_surface_flush (a);
+    cairo_surface_flush (b);
+    g_assert_true (surfaces_differ (a, b));
+    cairo_surface_destroy (a);
+    cairo_surface_destroy (b);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean render = TRUE, display = TRUE;
+
+  for (int i = 1; i + 1 < argc; i++)
+    if (g_str_equal (argv[i], "--suite"))
+      {
+        render = g_str_equal (argv[i + 1], "render");
+        display = g_str_equal (argv[i + 1], "display");
+        memmove (&argv[i], &argv[i + 2], sizeof (char *) * (gsize) (argc - i - 1));
+        argc -= 2;
+        break;
+      }
+  g_test_init (&argc, &argv, NULL);
+  have_display = display && gtk_init_check ();
+  if (render)
+    {
+      g_test_add_func ("/graph/render/demo-has-a-box-per-op-and-a-group-per-merged-launch", test_demo_boxes_and_groups);
+      g_test_add_func ("/graph/render/real-zg330-and-buyi-networks", test_real_networks);
+      g_test_add_func ("/graph/render/report-from-disk-draws-the-same-graph", test_report_from_disk);
+      g_test_add_func ("/graph/render/selecting-an-op-changes-every-view", test_selection_changes_every_view);
+      g_test_add_func ("/selection/history-back-and-forward", test_selection_history);
+    }
+  if (display)
+    g_test_add_func ("/graph/display/click-keys-zoom-search-and-linked-views", test_display_graph);
+  return g_test_run ();
+}

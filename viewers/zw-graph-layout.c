@@ -1,0 +1,570 @@
+/* zw-graph-layout.c — the network graph laid out by graphviz (dot), read back as plain data. */
+#include "zw-graph-layout.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* graphviz keeps global state (its layout engines are not reentrant): one layout at a time. */
+static GMutex graphviz_lock;
+
+/* Node size in points: three lines of text (class, name, id · layers · backend). */
+#define NODE_W_IN 2.3
+#define NODE_H_IN 0.75
+/* Above this many ops, clusters cost dot minutes: groups become the boxes around their
+ * members instead (merged launches run consecutive ops, which dot keeps together anyway). */
+#define MAX_CLUSTERED_OPS 1500
+/* Bigger networks are laid out in parts of this many consecutive ops. */
+#define PART_OPS 600
+#define PART_GAP 48
+
+static ZwGraphNodeKind
+node_kind (const ZwOpInfo *op)
+{
+  if (op->kind != NULL && g_str_has_prefix (op->kind, "customop::"))
+    return ZW_GRAPH_NODE_CUSTOM;
+  if (g_strcmp0 (op->backend, "Host") == 0 || op->launch < 0)
+    return ZW_GRAPH_NODE_HOST;
+  return ZW_GRAPH_NODE_HARDOP;
+}
+
+static void
+layout_free (ZwGraphLayout *l)
+{
+  if (l->draw_cache != NULL && l->draw_cache_free != NULL)
+    l->draw_cache_free (l->draw_cache);
+  g_clear_pointer (&l->report, zw_deploy_report_unref);
+  g_clear_pointer (&l->nodes, g_array_unref);
+  g_clear_pointer (&l->edges, g_array_unref);
+  g_clear_pointer (&l->groups, g_array_unref);
+  g_clear_pointer (&l->points, g_array_unref);
+  g_clear_pointer (&l->node_of_op, g_hash_table_unref);
+  g_free (l);
+}
+
+ZwGraphLayout *
+zw_graph_layout_ref (ZwGraphLayout *layout)
+{
+  g_return_val_if_fail (layout != NULL, NULL);
+  g_atomic_int_inc (&layout->ref_count);
+  return layout;
+}
+
+void
+zw_graph_layout_unref (ZwGraphLayout *layout)
+{
+  if (layout != NULL && g_atomic_int_dec_and_test (&layout->ref_count))
+    layout_free (layout);
+}
+
+/* One edge to lay out: a value from the node that writes it to a node that reads it. */
+typedef struct {
+  gint64 v_id;
+  guint from, to;
+} PlannedEdge;
+
+static GArray *
+plan_edges (const ZwDeployReport *report, GHashTable *node_of_op, gboolean *guessed)
+{
+  GArray *edges = g_array_new (FALSE, FALSE, sizeof (PlannedEdge));
+  g_autoptr (GHashTable) writer = g_hash_table_new (g_int64_hash, g_int64_equal);
+  gboolean have_graph = report->ops->len > 0;
+
+  for (guint i = 0; i < report->ops->len; i++)
+    {
+      const ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, i);
+      if (op->inputs == NULL || op->outputs == NULL)
+        have_graph = FALSE;
+    }
+  *guessed = !have_graph;
+  if (have_graph)
+    {
+      for (guint i = 0; i < report->ops->len; i++)
+        {
+          const ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, i);
+          for (guint k = 0; k < op->outputs->len; k++)
+            g_hash_table_insert (writer, &g_array_index (op->outputs, gint64, k), GUINT_TO_POINTER (i + 1));
+        }
+      for (guint i = 0; i < report->ops->len; i++)
+        {
+          const ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, i);
+          for (guint k = 0; k < op->inputs->len; k++)
+            {
+              guint from = GPOINTER_TO_UINT (g_hash_table_lookup (writer, &g_array_index (op->inputs, gint64, k)));
+              PlannedEdge e = { g_array_index (op->inputs, gint64, k), 0, i };
+              if (from == 0 || from - 1 == i)
+                continue;
+              e.from = from - 1;
+              g_array_append_val (edges, e);
+            }
+        }
+      return edges;
+    }
+  /* No graph in the report: producer -> the op at the value's last use. */
+  for (guint i = 0; i < report->values->len; i++)
+    {
+      const ZwValueInfo *v = &g_array_index (report->values, ZwValueInfo, i);
+      guint from = GPOINTER_TO_UINT (g_hash_table_lookup (node_of_op, &v->producer));
+      PlannedEdge e = { v->v_id, 0, 0 };
+
+      if (from == 0 || v->last < 0 || (guint) v->last >= report->ops->len || (guint) v->last == from - 1)
+        continue;
+      e.from = from - 1;
+      e.to = (guint) v->last;
+      g_array_append_val (edges, e);
+    }
+  return edges;
+}
+
+static void
+point_min_max (ZwGraphEdge *e, double x, double y)
+{
+  e->x0 = MIN (e->x0, x);
+  e->y0 = MIN (e->y0, y);
+  e->x1 = MAX (e->x1, x);
+  e->y1 = MAX (e->y1, y);
+}
+
+/* The point at t in [0,1] along the bezier spline's control polygon pieces. */
+static void
+spline_middle (const double *p, guint n, double *x, double *y)
+{
+  guint pieces = n >= 4 ? (n - 1) / 3 : 0;
+
+  if (pieces == 0)
+    {
+      *x = n > 0 ? p[0] : 0;
+      *y = n > 0 ? p[1] : 0;
+      return;
+    }
+  {
+    double t = pieces / 2.0;
+    guint k = MIN ((guint) floor (t), pieces - 1);
+    double u = t - k, a = (1 - u) * (1 - u) * (1 - u), b = 3 * u * (1 - u) * (1 - u), c = 3 * u * u * (1 - u),
+           d = u * u * u;
+    const double *q = p + 2 * (3 * k);
+    *x = a * q[0] + b * q[2] + c * q[4] + d * q[6];
+    *y = a * q[1] + b * q[3] + c * q[5] + d * q[7];
+  }
+}
+
+/* Lays the nodes [first, end) and the edges between them out with dot, below @y_offset;
+ * appends the edges (marking them in @placed) and returns the part's size. */
+static gboolean
+layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gboolean clustered, double y_offset,
+             double *width, double *height, gboolean *placed, GError **error)
+{
+  g_autofree Agnode_t **agnodes = g_new0 (Agnode_t *, MAX (end - first, 1));
+  g_autofree Agedge_t **agedges = g_new0 (Agedge_t *, MAX (planned->len, 1));
+  g_autofree Agraph_t **clusters = g_new0 (Agraph_t *, MAX (l->groups->len, 1));
+  GVC_t *gvc;
+  Agraph_t *g;
+  char name[64];
+  double top, left;
+
+  g_mutex_lock (&graphviz_lock);
+  gvc = gvContext ();
+  g = agopen ((char *) "network", Agdirected, NULL);
+  agattr (g, AGRAPH, (char *) "rankdir", (char *) "TB");
+  agattr (g, AGRAPH, (char *) "nodesep", (char *) "0.3");
+  agattr (g, AGRAPH, (char *) "ranksep", (char *) "0.5");
+  agattr (g, AGRAPH, (char *) "margin", (char *) "8");
+  agattr (g, AGNODE, (char *) "shape", (char *) "box");
+  agattr (g, AGNODE, (char *) "fixedsize", (char *) "true");
+  g_snprintf (name, sizeof name, "%g", NODE_W_IN);
+  agattr (g, AGNODE, (char *) "width", name);
+  g_snprintf (name, sizeof name, "%g", NODE_H_IN);
+  agattr (g, AGNODE, (char *) "height", name);
+  agattr (g, AGNODE, (char *) "label", (char *) "");
+
+  for (guint i = first; i < end; i++)
+    {
+      ZwGraphNode *n = &g_array_index (l->nodes, ZwGraphNode, i);
+      Agraph_t *parent = g;
+      if (clustered && n->group >= 0)
+        {
+          if (clusters[n->group] == NULL)
+            {
+              g_snprintf (name, sizeof name, "cluster_%d", n->group);
+              clusters[n->group] = agsubg (g, name, 1);
+              agsafeset (clusters[n->group], (char *) "margin", (char *) "10", (char *) "");
+            }
+          parent = clusters[n->group];
+        }
+      g_snprintf (name, sizeof name, "n%u", i);
+      agnodes[i - first] = agnode (parent, name, 1);
+    }
+  for (guint i = 0; i < planned->len; i++)
+    {
+      const PlannedEdge *pe = &g_array_index (planned, PlannedEdge, i);
+      if (pe->from < first || pe->from >= end || pe->to < first || pe->to >= end)
+        continue;
+      g_snprintf (name, sizeof name, "e%u", i);
+      agedges[i] = agedge (g, agnodes[pe->from - first], agnodes[pe->to - first], name, 1);
+    }
+
+  if (gvLayout (gvc, g, "dot") != 0)
+    {
+      agclose (g);
+      gvFreeContext (gvc);
+      g_mutex_unlock (&graphviz_lock);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: graphviz could not lay the graph out",
+                   l->report->network_name != NULL ? l->report->network_name : "network");
+      return FALSE;
+    }
+
+  top = GD_bb (g).UR.y;
+  left = GD_bb (g).LL.x;
+  *width = GD_bb (g).UR.x - GD_bb (g).LL.x;
+  *height = GD_bb (g).UR.y - GD_bb (g).LL.y;
+#define X(px) ((px) - left)
+#define Y(py) (y_offset + top - (py))
+  for (guint i = first; i < end; i++)
+    {
+      ZwGraphNode *n = &g_array_index (l->nodes, ZwGraphNode, i);
+      n->x = X (ND_coord (agnodes[i - first]).x);
+      n->y = Y (ND_coord (agnodes[i - first]).y);
+      n->w = ND_width (agnodes[i - first]) * 72;
+      n->h = ND_height (agnodes[i - first]) * 72;
+    }
+  for (guint i = 0; i < planned->len; i++)
+    {
+      const PlannedEdge *pe = &g_array_index (planned, PlannedEdge, i);
+      ZwGraphEdge e = { 0 };
+      splines *spl;
+      const ZwGraphNode *a, *b;
+
+      if (agedges[i] == NULL)
+        continue;
+      spl = ED_spl (agedges[i]);
+      a = &g_array_index (l->nodes, ZwGraphNode, pe->from);
+      b = &g_array_index (l->nodes, ZwGraphNode, pe->to);
+      placed[i] = TRUE;
+      e.v_id = pe->v_id;
+      e.from = pe->from;
+      e.to = pe->to;
+      e.first_point = l->points->len / 2;
+      e.x0 = e.x1 = a->x;
+      e.y0 = e.y1 = a->y;
+      if (spl != NULL && spl->size > 0 && spl->list[0].size > 0)
+        {
+          bezier *bz = &spl->list[0];
+          for (int k = 0; k < bz->size; k++)
+            {
+              double p[2] = { X (bz->list[k].x), Y (bz->list[k].y) };
+              g_array_append_vals (l->points, p, 2);
+              point_min_max (&e, p[0], p[1]);
+            }
+          e.n_points = (guint) bz->size;
+          e.tip_x = X (bz->eflag ? bz->ep.x : bz->list[bz->size - 1].x);
+          e.tip_y = Y (bz->eflag ? bz->ep.y : bz->list[bz->size - 1].y);
+        }
+      else
+        {
+          /* no spline (should not happen with dot): a straight line between the boxes */
+          double p[8] = { a->x, a->y + a->h / 2, a->x, a->y + a->h / 2, b->x, b->y - b->h / 2, b->x, b->y - b->h / 2 };
+          g_array_append_vals (l->points, p, 8);
+          e.n_points = 4;
+          e.tip_x = b->x;
+          e.tip_y = b->y - b->h / 2;
+        }
+      point_min_max (&e, e.tip_x, e.tip_y);
+      spline_middle (&g_array_index (l->points, double, 2 * e.first_point), e.n_points, &e.mid_x, &e.mid_y);
+      g_array_append_val (l->edges, e);
+    }
+#undef X
+#undef Y
+  gvFreeLayout (gvc, g);
+  agclose (g);
+  gvFreeContext (gvc);
+  g_mutex_unlock (&graphviz_lock);
+  return TRUE;
+}
+
+ZwGraphLayout *
+zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (ZwGraphLayout) l = NULL;
+  g_autoptr (GArray) planned = NULL;
+  g_autofree gint *group_of_launch = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean clustered;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  l = g_new0 (ZwGraphLayout, 1);
+  l->ref_count = 1;
+  l->report = zw_deploy_report_ref (report);
+  l->nodes = g_array_sized_new (FALSE, TRUE, sizeof (ZwGraphNode), report->ops->len);
+  l->edges = g_array_new (FALSE, TRUE, sizeof (ZwGraphEdge));
+  l->groups = g_array_new (FALSE, TRUE, sizeof (ZwGraphGroup));
+  l->points = g_array_new (FALSE, FALSE, sizeof (double));
+  l->node_of_op = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; i < report->ops->len; i++)
+    {
+      const ZwOpInfo *op = &g_array_index (report->ops, ZwOpInfo, i);
+      ZwGraphNode n = { 0 };
+      n.op_id = op->op_id;
+      n.op_index = i;
+      n.kind = node_kind (op);
+      n.group = -1;
+      g_array_append_val (l->nodes, n);
+    }
+  for (guint i = 0; i < l->nodes->len; i++)
+    {
+      ZwGraphNode *n = &g_array_index (l->nodes, ZwGraphNode, i);
+      g_hash_table_insert (l->node_of_op, &n->op_id, GUINT_TO_POINTER (i + 1));
+    }
+  group_of_launch = g_new (gint, MAX (report->launches->len, 1));
+  for (guint i = 0; i < report->launches->len; i++)
+    {
+      const ZwLaunch *launch = &g_array_index (report->launches, ZwLaunch, i);
+      group_of_launch[i] = -1;
+      if (launch->merge_from->len > 1)
+        {
+          ZwGraphGroup grp = { (gint) i, launch->op_id, 0, 0, 0, 0 };
+          group_of_launch[i] = (gint) l->groups->len;
+          g_array_append_val (l->groups, grp);
+          for (guint k = 0; k < launch->merge_from->len; k++)
+            {
+              gint node = zw_graph_layout_node_of_op (l, g_array_index (launch->merge_from, gint64, k));
+              if (node >= 0)
+                g_array_index (l->nodes, ZwGraphNode, node).group = group_of_launch[i];
+            }
+        }
+    }
+  planned = plan_edges (report, l->node_of_op, &l->edges_guessed);
+  clustered = report->ops->len <= MAX_CLUSTERED_OPS;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  /* Big networks are laid out in parts of consecutive ops stacked top to bottom: dot's
+   * coordinate pass grows faster than linearly (minutes for 10,000 ops in one graph, seconds
+   * in parts). An edge between two parts is a straight spline of our own. */
+  {
+    guint part_size = l->nodes->len > MAX_CLUSTERED_OPS ? PART_OPS : MAX (l->nodes->len, 1);
+    g_autofree guint *part_of_node = g_new0 (guint, MAX (l->nodes->len, 1));
+    g_autoptr (GArray) part_of_edge = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autoptr (GArray) part_w = g_array_new (FALSE, FALSE, sizeof (double));
+    g_autofree gboolean *placed = g_new0 (gboolean, MAX (planned->len, 1));
+    double y = 0;
+
+    for (guint first = 0, part = 0; first < l->nodes->len; first += part_size, part++)
+      {
+        guint end = MIN (first + part_size, l->nodes->len);
+        double w = 0, h = 0;
+        if (g_cancellable_set_error_if_cancelled (cancellable, error))
+          return NULL;
+        for (guint i = first; i < end; i++)
+          part_of_node[i] = part;
+        if (!layout_part (l, planned, first, end, clustered, y, &w, &h, placed, error))
+          return NULL;
+        while (part_of_edge->len < l->edges->len)
+          g_array_append_val (part_of_edge, part);
+        g_array_append_val (part_w, w);
+        y += h + (end < l->nodes->len ? PART_GAP : 0);
+        l->width = MAX (l->width, w);
+      }
+    l->height = y;
+    /* centre the parts */
+    for (guint i = 0; i < l->nodes->len; i++)
+      g_array_index (l->nodes, ZwGraphNode, i).x += (l->width - g_array_index (part_w, double, part_of_node[i])) / 2;
+    for (guint i = 0; i < l->edges->len; i++)
+      {
+        ZwGraphEdge *e = &g_array_index (l->edges, ZwGraphEdge, i);
+        double dx = (l->width - g_array_index (part_w, double, g_array_index (part_of_edge, guint, i))) / 2;
+        for (guint k = 0; k < e->n_points; k++)
+          g_array_index (l->points, double, 2 * (e->first_point + k)) += dx;
+        e->tip_x += dx;
+        e->mid_x += dx;
+        e->x0 += dx;
+        e->x1 += dx;
+      }
+    /* the edges between parts */
+    for (guint i = 0; i < planned->len; i++)
+      {
+        PlannedEdge *pe = &g_array_index (planned, PlannedEdge, i);
+        const ZwGraphNode *a = &g_array_index (l->nodes, ZwGraphNode, pe->from);
+        const ZwGraphNode *b = &g_array_index (l->nodes, ZwGraphNode, pe->to);
+        ZwGraphEdge e = { 0 };
+        double ax = a->x, ay = a->y + a->h / 2, bx = b->x, by = b->y - b->h / 2;
+        double p[8] = { ax, ay, ax, ay + (by - ay) / 3, bx, by - (by - ay) / 3, bx, by };
+
+        if (placed[i])
+          continue;
+        e.v_id = pe->v_id;
+        e.from = pe->from;
+        e.to = pe->to;
+        e.first_point = l->points->len / 2;
+        e.n_points = 4;
+        g_array_append_vals (l->points, p, 8);
+        e.tip_x = bx;
+        e.tip_y = by;
+        e.x0 = MIN (ax, bx);
+        e.x1 = MAX (ax, bx);
+        e.y0 = MIN (ay, by);
+        e.y1 = MAX (ay, by);
+        spline_middle (p, 4, &e.mid_x, &e.mid_y);
+        g_array_append_val (l->edges, e);
+      }
+  }
+
+  /* Groups: the box around their members (graphviz's cluster box, with its margin, when
+   * clustered — the same box up to the margin). */
+  for (guint i = 0; i < l->groups->len; i++)
+    {
+      ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, i);
+      gboolean any = FALSE;
+      grp->x0 = grp->y0 = G_MAXDOUBLE;
+      grp->x1 = grp->y1 = -G_MAXDOUBLE;
+      for (guint k = 0; k < l->nodes->len; k++)
+        {
+          const ZwGraphNode *n = &g_array_index (l->nodes, ZwGraphNode, k);
+          if (n->group != (gint) i)
+            continue;
+          any = TRUE;
+          grp->x0 = MIN (grp->x0, n->x - n->w / 2 - 8);
+          grp->y0 = MIN (grp->y0, n->y - n->h / 2 - 26);
+          grp->x1 = MAX (grp->x1, n->x + n->w / 2 + 8);
+          grp->y1 = MAX (grp->y1, n->y + n->h / 2 + 6);
+        }
+      if (!any)
+        grp->x0 = grp->y0 = grp->x1 = grp->y1 = 0;
+    }
+  l->seconds = (g_get_monotonic_time () - t0) / 1e6;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  return g_steal_pointer (&l);
+}
+
+gint
+zw_graph_layout_node_of_op (const ZwGraphLayout *layout, gint64 op_id)
+{
+  g_return_val_if_fail (layout != NULL, -1);
+  return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (layout->node_of_op, &op_id)) - 1;
+}
+
+gint
+zw_graph_layout_node_at (const ZwGraphLayout *layout, double x, double y)
+{
+  g_return_val_if_fail (layout != NULL, -1);
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const ZwGraphNode *n = &g_array_index (layout->nodes, ZwGraphNode, i);
+      if (fabs (x - n->x) <= n->w / 2 && fabs (y - n->y) <= n->h / 2)
+        return (gint) i;
+    }
+  return -1;
+}
+
+static double
+segment_distance (double px, double py, double ax, double ay, double bx, double by)
+{
+  double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy, t;
+
+  t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  t = CLAMP (t, 0, 1);
+  return hypot (px - (ax + t * dx), py - (ay + t * dy));
+}
+
+gint
+zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, double tolerance)
+{
+  gint best = -1;
+  double best_d = tolerance;
+
+  g_return_val_if_fail (layout != NULL, -1);
+
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+      const double *p = &g_array_index (layout->points, double, 2 * e->first_point);
+
+      if (x < e->x0 - tolerance || x > e->x1 + tolerance || y < e->y0 - tolerance || y > e->y1 + tolerance)
+        continue;
+      /* the spline sampled along each bezier piece */
+      for (guint k = 0; k + 3 < e->n_points; k += 3)
+        {
+          const double *q = p + 2 * k;
+          double lx = q[0], ly = q[1];
+          for (int s = 1; s <= 8; s++)
+            {
+              double u = s / 8.0, a = (1 - u) * (1 - u) * (1 - u), b = 3 * u * (1 - u) * (1 - u),
+                     c = 3 * u * u * (1 - u), d = u * u * u;
+              double nx = a * q[0] + b * q[2] + c * q[4] + d * q[6], ny = a * q[1] + b * q[3] + c * q[5] + d * q[7];
+              double dist = segment_distance (x, y, lx, ly, nx, ny);
+              if (dist < best_d)
+                {
+                  best_d = dist;
+                  best = (gint) i;
+                }
+              lx = nx;
+              ly = ny;
+            }
+        }
+      if (e->n_points >= 1)
+        {
+          const double *q = p + 2 * (e->n_points - 1);
+          double dist = segment_distance (x, y, q[0], q[1], e->tip_x, e->tip_y);
+          if (dist < best_d)
+            {
+              best_d = dist;
+              best = (gint) i;
+            }
+        }
+    }
+  return best;
+}
+
+gint
+zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id)
+{
+  g_return_val_if_fail (layout != NULL, -1);
+
+  for (guint i = 0; i < layout->edges->len; i++)
+    if (g_array_index (layout->edges, ZwGraphEdge, i).v_id == v_id)
+      return (gint) i;
+  return -1;
+}
+
+static ZwGraphLayout *cached_layout;
+
+ZwGraphLayout *
+zw_graph_layout_get_cached (ZwDeployReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  if (cached_layout == NULL || cached_layout->report != report)
+    {
+      g_autoptr (GError) error = NULL;
+      ZwGraphLayout *l = zw_graph_layout_new (report, NULL, &error);
+      if (l == NULL)
+        {
+          g_warning ("%s", error->message);
+          return NULL;
+        }
+      g_clear_pointer (&cached_layout, zw_graph_layout_unref);
+      cached_layout = l;
+    }
+  return cached_layout;
+}
+
+ZwGraphLayout *
+zw_graph_layout_peek_cached (ZwDeployReport *report)
+{
+  return cached_layout != NULL && cached_layout->report == report ? cached_layout : NULL;
+}
+
+void
+zw_graph_layout_set_cached (ZwGraphLayout *layout)
+{
+  g_return_if_fail (layout != NULL);
+  zw_graph_layout_ref (layout);
+  g_clear_pointer (&cached_layout, zw_graph_layout_unref);
+  cached_layout = layout;
+}

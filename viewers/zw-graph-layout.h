@@ -1,0 +1,94 @@
+/* zw-graph-layout.h — the network graph of a deploy report, laid out by graphviz.
+ *
+ * Ops are nodes, values are edges (one per reading op), merged launches are clusters. The
+ * layered layout (node positions and edge splines) is graphviz's dot (cgraph + gvc); the
+ * graph view draws the result with cairo in its own theme, never through graphviz's
+ * renderers. A layout is immutable once computed, so it may be made in a worker thread
+ * (graphviz itself is not thread-safe: layouts are computed one at a time) and read by the
+ * main thread. Coordinates are graphviz points with y growing downwards, origin at the top
+ * left of the drawing's bounding box.
+ *
+ * The edges come from the report's op inputs/outputs (zw-deploy-graph.h); a report without
+ * them gets one edge per value from its producer to the op that last reads it
+ * ("edges_guessed").
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include "report/zw-deploy-report.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  ZW_GRAPH_NODE_HARDOP,  /* run by the board backend */
+  ZW_GRAPH_NODE_HOST,    /* a host op (Input, Output, Cast, Resize, …) */
+  ZW_GRAPH_NODE_CUSTOM,  /* a custom op (customop::…: DetPostZG, ImageMake, …) */
+  ZW_GRAPH_N_NODE_KINDS
+} ZwGraphNodeKind;
+
+typedef struct {
+  gint64 op_id;
+  guint op_index;        /* into report->ops */
+  ZwGraphNodeKind kind;
+  double x, y;           /* centre */
+  double w, h;
+  gint group;            /* index into groups, -1 */
+} ZwGraphNode;
+
+typedef struct {
+  gint64 v_id;
+  guint from, to;        /* node indices */
+  guint first_point;     /* into points (x, y pairs): a cubic bezier spline, 1 + 3k points */
+  guint n_points;
+  double tip_x, tip_y;   /* the arrow's tip (on the reading op's border) */
+  double mid_x, mid_y;   /* the middle of the spline: where its label goes */
+  double x0, y0, x1, y1; /* bounding box */
+} ZwGraphEdge;
+
+typedef struct {
+  gint launch;           /* index into report->launches */
+  gint64 op_id;          /* the merged op id */
+  double x0, y0, x1, y1;
+} ZwGraphGroup;
+
+typedef struct {
+  gint ref_count;
+  ZwDeployReport *report;
+  GArray *nodes;         /* ZwGraphNode, in report->ops order */
+  GArray *edges;         /* ZwGraphEdge */
+  GArray *groups;        /* ZwGraphGroup: the launches that merge more than one op */
+  GArray *points;        /* double x, y pairs */
+  double width, height;
+  gboolean edges_guessed;
+  double seconds;        /* measured (shown only) */
+  GHashTable *node_of_op;  /* gint64 op_id -> node index + 1 */
+  gpointer draw_cache;     /* the view's (main thread): minimap surface */
+  GDestroyNotify draw_cache_free;
+} ZwGraphLayout;
+
+/* Lays @report out (may take seconds for 10,000 ops; call from a worker for big
+ * networks). NULL with G_IO_ERROR_CANCELLED when @cancellable fired, G_IO_ERROR_FAILED when
+ * graphviz failed. */
+ZwGraphLayout *zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancellable, GError **error);
+ZwGraphLayout *zw_graph_layout_ref (ZwGraphLayout *layout);
+void zw_graph_layout_unref (ZwGraphLayout *layout);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwGraphLayout, zw_graph_layout_unref)
+
+/* The node of an op (a merged launch's op id gives -1), -1 when absent. */
+gint zw_graph_layout_node_of_op (const ZwGraphLayout *layout, gint64 op_id);
+/* The node at layout point (x, y), -1 for none. */
+gint zw_graph_layout_node_at (const ZwGraphLayout *layout, double x, double y);
+/* The edge passing within @tolerance of (x, y), -1 for none. */
+gint zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, double tolerance);
+/* The first edge of @v_id, -1 when it has none. */
+gint zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id);
+
+/* The layout of @report from a one-entry cache of the main thread, computed now when the
+ * cache holds another report (the offscreen drawing's path). Borrowed. */
+ZwGraphLayout *zw_graph_layout_get_cached (ZwDeployReport *report);
+/* The cached layout when it is @report's, else NULL (never computes). Borrowed. */
+ZwGraphLayout *zw_graph_layout_peek_cached (ZwDeployReport *report);
+/* Puts @layout (computed elsewhere, e.g. by the view's worker) in that cache. */
+void zw_graph_layout_set_cached (ZwGraphLayout *layout);
+
+G_END_DECLS
