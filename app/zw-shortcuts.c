@@ -44,8 +44,8 @@ static const ZwShortcut shortcuts[] = {
   { N_("Views"), "win.view", "'logs'", "<Control>9", N_("Logs view") },
   { N_("Views"), "win.view", "'compiles'", "<Control>0", N_("Compiles view") },
   { N_("Views"), "win.view", "'graph'", "<Control>minus", N_("Graph view") },
-  { N_("Views"), "win.select-back", NULL, "<Alt>Left", N_("Back to the previous selection (every view follows)") },
-  { N_("Views"), "win.select-forward", NULL, "<Alt>Right", N_("Forward to the next selection") },
+  { N_("Views"), "win.select-back", NULL, "<Alt>Left", N_("Previous selection") },
+  { N_("Views"), "win.select-forward", NULL, "<Alt>Right", N_("Next selection") },
   /* window */
   { N_("Window"), "win.toggle-sidebar", NULL, "F9", N_("Show or hide the sidebar") },
   { N_("Window"), "win.show-shortcuts", NULL, "<Control>question", N_("Keyboard shortcuts") },
@@ -62,20 +62,20 @@ static const ZwShortcut shortcuts[] = {
   { N_("Timing view"), "timing.pan-left", NULL, "a", N_("Pan left (also drag)") },
   { N_("Timing view"), "timing.pan-right", NULL, "d", N_("Pan right") },
   { N_("Timing view"), "timing.zoom-fit", NULL, "f", N_("Zoom to fit") },
-  { N_("Graph view"), "graph.find", NULL, "<Control>f", N_("Find an op by id, name or class (Enter: next)") },
+  { N_("Logs view"), "log.find", NULL, "<Control>f", N_("Search the log") },
+  { N_("Logs view"), "log.next-match", NULL, "<Control>g", N_("Next match (also Enter)") },
+  { N_("Logs view"), "log.previous-match", NULL, "<Control><Shift>g", N_("Previous match (also Shift+Enter)") },
+  { N_("Graph view"), "graph.find", NULL, "<Control>f", N_("Find an op (id, name, class)") },
   { N_("Graph view"), "graph.find-next", NULL, "<Control>g", N_("Next match") },
   { N_("Graph view"), "graph.zoom-in", NULL, "plus", N_("Zoom in (also Ctrl+wheel)") },
   { N_("Graph view"), "graph.zoom-out", NULL, "minus", N_("Zoom out") },
   { N_("Graph view"), "graph.zoom-fit", NULL, "0", N_("Zoom to fit") },
   { N_("Graph view"), "graph.zoom-100", NULL, "1", N_("Zoom to actual size") },
-  { N_("Graph view"), "graph.minimap", NULL, "m", N_("Show or hide the minimap") },
-  { N_("Graph view"), "graph.down", NULL, "Down", N_("Follow the selected op's output to the op that reads it") },
-  { N_("Graph view"), "graph.up", NULL, "Up", N_("Back along the first input to the op that wrote it") },
-  { N_("Graph view"), "graph.left", NULL, "Left", N_("The op to the left on the same rank") },
-  { N_("Graph view"), "graph.right", NULL, "Right", N_("The op to the right on the same rank") },
-  { N_("Logs view"), "log.find", NULL, "<Control>f", N_("Search the log") },
-  { N_("Logs view"), "log.next-match", NULL, "<Control>g", N_("Next match (also Enter)") },
-  { N_("Logs view"), "log.previous-match", NULL, "<Control><Shift>g", N_("Previous match (also Shift+Enter)") },
+  { N_("Graph view"), "graph.minimap", NULL, "m", N_("Minimap") },
+  { N_("Graph view"), "graph.down", NULL, "Down", N_("Next op along an output") },
+  { N_("Graph view"), "graph.up", NULL, "Up", N_("Previous op along an input") },
+  { N_("Graph view"), "graph.left", NULL, "Left", N_("Op to the left") },
+  { N_("Graph view"), "graph.right", NULL, "Right", N_("Op to the right") },
 };
 
 const ZwShortcut *
@@ -121,6 +121,9 @@ section_of (const char *group)
     return N_("Files and Runs");
   if (g_str_equal (group, "Views") || g_str_equal (group, "Window"))
     return N_("Views and Window");
+  /* a section of its own: with the other views' keys it would be wider than a screen */
+  if (g_str_equal (group, "Graph view"))
+    return N_("Graph view");
   return N_("Inside the Views");
 }
 

@@ -21,6 +21,7 @@
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
 #include "zw-log-view.h"
+#include "zw-graph-view.h"
 #include "zw-memory-view.h"
 #include "zw-merge-view.h"
 #include "zw-shortcuts.h"
@@ -1378,6 +1379,7 @@ test_shortcuts_list_every_action (void)
   assert_class_actions_listed (ZW_TYPE_MEMORY_VIEW, found, "memory.");
   assert_class_actions_listed (ZW_TYPE_TIMING_VIEW, found, "timing.");
   assert_class_actions_listed (ZW_TYPE_LOG_VIEW, found, "log.");
+  assert_class_actions_listed (ZW_TYPE_GRAPH_VIEW, found, "graph.");
   for (guint i = 0; app_actions[i] != NULL; i++)
     {
       g_autofree char *full = g_strconcat ("app.", app_actions[i], NULL);
@@ -1386,11 +1388,11 @@ test_shortcuts_list_every_action (void)
         listed = listed || g_str_equal (table[k].action, full);
       g_assert_true (listed);
     }
-  /* Ctrl+1…9 and Ctrl+0: one per view */
+  /* Ctrl+1…9, Ctrl+0 and Ctrl+- (the graph): one per view */
   for (guint k = 0; k < n_table; k++)
     if (g_str_equal (table[k].action, "win.view"))
       views++;
-  g_assert_cmpuint (views, ==, 10);
+  g_assert_cmpuint (views, ==, 11);
   /* none of them is one GTK keeps for itself: Ctrl+Shift+D and Ctrl+Shift+I open the
    * inspector (or its "enable the inspector?" dialog) instead of our action */
   for (guint k = 0; k < n_table; k++)

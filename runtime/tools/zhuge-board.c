@@ -242,10 +242,27 @@ on_run (GThreadedSocketService *service, GSocketConnection *conn, GObject *sourc
     {
       Zg330WireReply rep = { .type = ZG330_WIRE_BUSY };
       g_autoptr (GByteArray) out = NULL;
+      guint8 head[ZG330_WIRE_HEADER_BYTES], drain[4096];
+      Zg330WireHeader h = { 0 };
+
+      /* read the client's HELLO first and close gracefully: a socket closed with unread
+       * bytes resets the connection, and the client would never see why */
+      g_socket_set_timeout (sock, 2);
+      if (recv_exact (sock, head, sizeof head) && zg330_wire_header_decode (head, &h, NULL))
+        for (guint32 left = h.length; left > 0;)
+          {
+            guint32 n = MIN (left, (guint32) sizeof drain);
+            if (!recv_exact (sock, drain, n))
+              break;
+            left -= n;
+          }
       rep.message = g_strdup_printf (_("the %s board serves another client"), board.kind);
       out = zg330_wire_encode_reply (0, &rep);
-      send_frame (sock, ZG330_WIRE_BUSY, 0, out->data, out->len);
+      send_frame (sock, ZG330_WIRE_BUSY, h.seq, out->data, out->len);
       zg330_wire_reply_clear (&rep);
+      g_socket_shutdown (sock, FALSE, TRUE, NULL);
+      while (g_socket_receive (sock, (gchar *) drain, sizeof drain, NULL, NULL) > 0)
+        ;
       if (board.verbose)
         g_printerr (_("zhuge-board: %s refused: busy\n"), who);
       return TRUE;
