@@ -175,6 +175,37 @@ test_profile_and_registers (void)
 
 /* ---- URLs, busy, versions ----------------------------------------------------------------- */
 
+/* The vendor's users name their boards with a label (socket://haps-zg330@…, ZG330Backend
+ * manual §2.1): a name that carries the board's kind opens it, and a session deploys on it. */
+static void
+test_vendor_style_name (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) sess = NULL;
+  g_autoptr (GPtrArray) inputs = NULL, outs = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *url = NULL;
+
+  if (board == NULL)
+    return;
+  url = g_strdup_printf ("socket://haps-zg330@127.0.0.1:%u", board->port);
+  dev = open_retrying (url);
+  view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_assert_no_error (error);
+  sess = xrt_session_new_for_device (view, dev, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (xrt_backend_get_name (xrt_session_get_board_backend (sess)), ==, "ZG330Backend");
+  g_assert_true (xrt_session_apply (sess, &error));
+  g_assert_no_error (error);
+  inputs = zw_test_seeded_inputs (net, 3);
+  outs = xrt_session_forward (sess, inputs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (outs->len, ==, 1);
+}
+
 static void
 test_urls (void)
 {
@@ -505,6 +536,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/socket/identical/real-yolov5s", "real", test_identical);
   g_test_add_func ("/socket/board/profile-and-registers-as-announced", test_profile_and_registers);
   g_test_add_func ("/socket/url/refuses-bad-urls-and-names-an-unreachable-board", test_urls);
+  g_test_add_func ("/socket/url/vendor-style-board-name", test_vendor_style_name);
   g_test_add_func ("/socket/board/one-client-others-told-busy", test_busy);
   g_test_add_func ("/socket/version/board-refuses-naming-both", test_version_mismatch);
   g_test_add_func ("/socket/version/client-refuses-naming-both", test_client_refuses_version);

@@ -576,7 +576,8 @@ backend_init (XrtBackend *backend, XirNetworkView *view, XrtDevice *device, GErr
 
   CHECK_ARG (view != NULL, "view", FALSE);
   CHECK_ARG (device != NULL, "device", FALSE);
-  if (!zg330_sim_is_sim (device) || g_ascii_strcasecmp (xrt_device_get_name (device), klass->device_name) != 0)
+  /* the board's chip as its profile states it (a socket board may be named "haps-zg330") */
+  if (!zg330_sim_is_sim (device) || g_ascii_strcasecmp (zg330_sim_get_profile (device)->chip, klass->chip) != 0)
     {
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
                    "device %s: the %s needs a %s device (mock://%s)", xrt_device_get_url (device), bclass->name,
