@@ -52,6 +52,16 @@ screenshot_finish (ZwApplication *self)
       g_printerr ("zhuge-workbench: %s\n", banner);
       self->exit_status = 1;
     }
+  else
+    {
+      ZwRun *run = zw_window_get_selected_run (self->screenshot_window);
+      /* the image is of made-up weights when the network had no .raw: say so (the run's
+       * title in the history says it too) */
+      if (run != NULL && zw_run_get_synthetic_params (run))
+        g_printerr (_("zhuge-workbench: %s: no .raw params beside the network: the screenshot deployed and ran "
+                      "synthetic params (deterministic, as xrt-run fake-params)\n"),
+                    zw_run_get_network_name (run));
+    }
   g_application_quit (G_APPLICATION (self));
 }
 

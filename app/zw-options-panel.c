@@ -2,6 +2,7 @@
 #include "zw-options-panel.h"
 
 #include <glib/gi18n.h>
+#include "zw-view.h"
 
 struct _ZwOptionsPanel
 {
@@ -22,6 +23,8 @@ struct _ZwOptionsPanel
   double etm_gbps;
   guint iterations;
   gboolean editable;
+  char *device_url;         /* "" : the simulated board of the compile target */
+  GtkWidget *device_entry;
 };
 
 G_DEFINE_FINAL_TYPE (ZwOptionsPanel, zw_options_panel, GTK_TYPE_WIDGET)
@@ -37,6 +40,7 @@ enum {
   PROP_ETM_GBPS,
   PROP_ITERATIONS,
   PROP_EDITABLE,
+  PROP_DEVICE_URL,
   N_PROPS
 };
 
@@ -162,8 +166,30 @@ zw_options_panel_get_property (GObject *object, guint prop_id, GValue *value, GP
     case PROP_ETM_GBPS: g_value_set_double (value, self->etm_gbps); break;
     case PROP_ITERATIONS: g_value_set_uint (value, self->iterations); break;
     case PROP_EDITABLE: g_value_set_boolean (value, self->editable); break;
+    case PROP_DEVICE_URL: g_value_set_string (value, self->device_url); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+set_device_url (ZwOptionsPanel *self, const char *url)
+{
+  g_autofree char *clean = g_strstrip (g_strdup (url != NULL ? url : ""));
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->device_entry)), clean) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->device_entry), clean);
+  if (g_strcmp0 (self->device_url, clean) == 0)
+    return;
+  g_free (self->device_url);
+  self->device_url = g_steal_pointer (&clean);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVICE_URL]);
+}
+
+/* The URL takes effect when typed in full (Enter), not at every key. */
+static void
+on_device_activate (GtkEntry *entry, ZwOptionsPanel *self)
+{
+  set_device_url (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 static void
@@ -182,6 +208,7 @@ zw_options_panel_set_property (GObject *object, guint prop_id, const GValue *val
     case PROP_ETM_GBPS: set_double (self, &self->etm_gbps, g_value_get_double (value), prop_id); break;
     case PROP_ITERATIONS: set_uint (self, &self->iterations, g_value_get_uint (value), prop_id); break;
     case PROP_EDITABLE: set_boolean (self, &self->editable, g_value_get_boolean (value), prop_id); break;
+    case PROP_DEVICE_URL: set_device_url (self, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -202,6 +229,7 @@ zw_options_panel_finalize (GObject *object)
 
   g_free (self->ocm_option);
   g_free (self->ocm_chosen);
+  g_free (self->device_url);
   G_OBJECT_CLASS (zw_options_panel_parent_class)->finalize (object);
 }
 
@@ -226,6 +254,7 @@ zw_options_panel_class_init (ZwOptionsPanelClass *klass)
   properties[PROP_ETM_GBPS] = g_param_spec_double ("etm-gbps", NULL, NULL, 0.1, 1000, 12.8, rw);
   properties[PROP_ITERATIONS] = g_param_spec_uint ("iterations", NULL, NULL, 1, 100000, 1, rw);
   properties[PROP_EDITABLE] = g_param_spec_boolean ("editable", NULL, NULL, TRUE, rw);
+  properties[PROP_DEVICE_URL] = g_param_spec_string ("device-url", NULL, NULL, "", rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -263,13 +292,6 @@ spin_row (GtkGrid *grid, int row, const char *label_text, const char *unit, GtkA
 static void
 zw_options_panel_init (ZwOptionsPanel *self)
 {
-  static const char *ocm_labels[] = {
-    N_("None"),
-    N_("Option 1 — global score"),
-    N_("Option 2 — dynamic programming"),
-    N_("Option 3 — evict by score"),
-    N_("Best score"),
-  };
   GtkWidget *merge, *etm, *grid, *buttons, *apply, *forward, *iterations, *best_row;
   GtkCheckButton *group = NULL;
 
@@ -306,7 +328,9 @@ zw_options_panel_init (ZwOptionsPanel *self)
   gtk_box_append (GTK_BOX (self->options_box), heading (_("OCM option")));
   for (guint i = 0; i < G_N_ELEMENTS (ocm_ids); i++)
     {
-      GtkWidget *radio = gtk_check_button_new_with_label (_(ocm_labels[i]));
+      /* the options' names as every view says them, with what each does */
+      g_autofree char *label = zw_ocm_opt_dup_long_name (ocm_ids[i].opt);
+      GtkWidget *radio = gtk_check_button_new_with_label (label);
       g_object_set_data (G_OBJECT (radio), "ocm-id", (gpointer) ocm_ids[i].id);
       if (group != NULL)
         gtk_check_button_set_group (GTK_CHECK_BUTTON (radio), group);
@@ -340,6 +364,21 @@ zw_options_panel_init (ZwOptionsPanel *self)
   g_object_bind_property (self, "icore-mhz", self->icore_adj, "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_object_bind_property (self, "etm-gbps", self->etm_adj, "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_box_append (GTK_BOX (self->options_box), grid);
+
+  /* the board: empty for the simulated one of the compile target, or a URL (a board served
+   * by zhuge-board); Enter applies on it */
+  gtk_box_append (GTK_BOX (self->options_box), heading (_("Device")));
+  self->device_url = g_strdup ("");
+  self->device_entry = gtk_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->device_entry), _("simulated (mock://zg330, mock://buyi)"));
+  gtk_widget_set_tooltip_text (self->device_entry,
+                               _("The board of the next apply: empty for the simulated board of the network's compile "
+                                 "target, or a URL such as socket://zg330@127.0.0.1:5001 (a board served by "
+                                 "zhuge-board). Press Enter to apply on it."));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->device_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Device URL"),
+                                  -1);
+  g_signal_connect (self->device_entry, "activate", G_CALLBACK (on_device_activate), self);
+  gtk_box_append (GTK_BOX (self->options_box), self->device_entry);
 
   /* Apply, then Forward N times: the header bar has them too, this row says the count */
   buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);

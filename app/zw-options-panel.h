@@ -10,6 +10,9 @@
  *   "etm-gbps"      double     device profile: ETM bandwidth in GB/s (1e9 bytes/s)
  *   "iterations"    guint      forwards per Forward
  *   "editable"      gboolean   FALSE for an offline log: everything is shown read-only
+ *   "device-url"    string     the board of the next apply ("" : the simulated board of the
+ *                              compile target; socket://zg330@HOST:PORT a zhuge-board); set when
+ *                              the entry is activated (Enter), not at every key
  * Its Apply and Forward buttons activate "win.apply" and "win.forward".
  */
 #pragma once

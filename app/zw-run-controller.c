@@ -8,6 +8,7 @@
 
 #include "backends/zg330/zg330-backend.h"
 #include "devices/zg330-sim.h"
+#include "xrt/xrt-device.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-graph.h"
 #include "xrt/xrt-session.h"
@@ -27,6 +28,7 @@ typedef struct {
   ZwRunMode mode;
   guint iterations;
   ZwRunOptions options;
+  char *device_url;              /* the board to deploy on (NULL: the simulated one of the target) */
   Zg330Profile *base_profile;
   char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
   char *dump_format;
@@ -35,10 +37,13 @@ typedef struct {
   XirNetwork *net;
   XrtSession *session;           /* reused for Forward with the same options */
   ZwRunOptions session_options;
+  char *session_device_url;
   /* out */
   ZwRun *run;
   ZwProfile *profile;            /* the last forward's time profile (a copy) */
   gboolean params_missing;
+  char *params_message;          /* why the network has no params (a plan was made instead) */
+  GError *forward_error;         /* a plan made, but the forward asked for needs params */
   ZwCompileCompare *compile_compare;   /* of a compare_path job */
   char *compare_warning;         /* what it could not do (a forward that failed) */
 } ZwJob;
@@ -54,6 +59,8 @@ struct _ZwRunController
   char *net_path;
   XrtSession *session;
   ZwRunOptions session_options;
+  char *session_device_url;
+  char *device_url;              /* NULL: the simulated board of the compile target */
 
   GCancellable *cancellable;     /* of the running job, NULL when idle */
   gboolean running_load;
@@ -94,6 +101,10 @@ zw_job_free (ZwJob *job)
   g_free (job->dump_format);
   g_free (job->compare_path);
   g_free (job->compare_warning);
+  g_free (job->device_url);
+  g_free (job->session_device_url);
+  g_free (job->params_message);
+  g_clear_error (&job->forward_error);
   g_clear_pointer (&job->compile_compare, zw_compile_compare_free);
   g_clear_pointer (&job->profile, zw_profile_free);
   g_clear_pointer (&job->base_profile, zg330_profile_free);
@@ -224,17 +235,17 @@ job_load (ZwJob *job, GError **error)
         return TRUE;
       if (!job->synthetic_params)
         {
+          /* segments, memory, OCM and merges need no weights: the network opens planned */
           job->params_missing = TRUE;
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
+          job->params_message = g_strdup (local->message);
+          return TRUE;
         }
     }
   else if (!job->synthetic_params)
     {
       job->params_missing = TRUE;
-      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_PARAMS,
-                   _("%s: no params file %s beside it"), job->load_path, raw);
-      return FALSE;
+      job->params_message = g_strdup_printf (_("%s: no params file %s beside it"), job->load_path, raw);
+      return TRUE;
     }
   /* the same seed as xrt-run, so the CLI and the workbench deploy the same bytes */
   xir_network_fake_params (job->net, 330);
@@ -275,32 +286,105 @@ job_profile (ZwJob *job, const char *chip, GError **error)
   return g_steal_pointer (&profile);
 }
 
-static gboolean
-job_apply (ZwJob *job, GError **error)
+/* The board of a deployment: the one the options name (any URL scheme, e.g. a board served
+ * by zhuge-board at socket://zg330@HOST:PORT), else a simulated board of the network's
+ * compile target (mock://zg330, mock://buyi), a new one per deployment with the what-if
+ * profile (the profile may size its stores). */
+static XrtDevice *
+job_open_device (ZwJob *job, XirNetworkView *view, GError **error)
 {
   g_autoptr (Zg330Profile) profile = NULL;
+  g_autoptr (GError) local = NULL;
+  const char *url = xrt_backend_default_device_for_view (view);
+  XrtDevice *device;
+
+  if (url == NULL || !g_str_has_prefix (url, "mock://"))
+    {
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                   _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
+                   xir_network_get_path (job->net));
+      return NULL;
+    }
+  if (job->device_url != NULL)
+    {
+      if ((device = xrt_device_open (job->device_url, &local)) == NULL)
+        {
+          if (strstr (local->message, job->device_url) != NULL)
+            g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
+          else
+            /* TRANSLATORS: %s the device URL typed in the options, then the reason */
+            g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, _("Device %s: %s"),
+                         job->device_url, local->message);
+          return NULL;
+        }
+      return device;
+    }
+  if ((profile = job_profile (job, url + strlen ("mock://"), error)) == NULL)
+    return NULL;
+  return zg330_sim_open (profile, url, error);
+}
+
+/* A plan without params: segments, ETM placement, OCM options and merges are computed at
+ * init from the network alone (the board backend plans on demand); only apply and forward
+ * need the weights. */
+static gboolean
+job_plan (ZwJob *job, GError **error)
+{
   g_autoptr (XrtDevice) device = NULL;
   g_autoptr (XirNetworkView) view = NULL;
-  g_autoptr (XrtSession) session = NULL;
-  XrtBackend *board;
+  g_autoptr (XrtBackend) board = NULL;
+  g_autoptr (GError) local = NULL;
+  g_autoptr (ZwDeployReport) report = NULL;
+  GType type;
   Zg330Backend *zg;
-  const char *url;
 
   if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
     return FALSE;
-  /* the board the network was compiled for: mock://zg330, mock://buyi */
-  url = xrt_backend_default_device_for_view (view);
-  if (url == NULL || !g_str_has_prefix (url, "mock://"))
+  if ((device = job_open_device (job, view, error)) == NULL)
+    return FALSE;
+  type = xrt_backend_find_for_view (view);
+  if (type == G_TYPE_INVALID || (board = xrt_backend_new_of_type (type, view, device, error)) == NULL)
+    {
+      if (type == G_TYPE_INVALID)
+        g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                     _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
+                     xir_network_get_path (job->net));
+      return FALSE;
+    }
+  zg = ZG330_IS_BACKEND (board) ? ZG330_BACKEND (board) : NULL;
+  if (zg == NULL)
     {
       g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
                    _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
                    xir_network_get_path (job->net));
       return FALSE;
     }
-  if ((profile = job_profile (job, url + strlen ("mock://"), error)) == NULL)
+  if (!ZG330_BACKEND_GET_CLASS (zg)->compiler_placed
+      && !zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
     return FALSE;
-  /* a board per deployment: the profile may size its stores */
-  if ((device = zg330_sim_open (profile, url, error)) == NULL)
+  if (zg330_backend_get_logic_segment_size (zg, ZW_SEGMENT_FTMP, &local) == 0 && local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  report = zg330_backend_get_report (zg);
+  zw_deploy_report_attach_network (report, job->net);
+  job->run = zw_run_new (report, ZW_RUN_PLAN, 0, -1);
+  return TRUE;
+}
+
+static gboolean
+job_apply (ZwJob *job, GError **error)
+{
+  g_autoptr (XrtDevice) device = NULL;
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtSession) session = NULL;
+  XrtBackend *board;
+  Zg330Backend *zg;
+
+  if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
+    return FALSE;
+  if ((device = job_open_device (job, view, error)) == NULL)
     return FALSE;
   if ((session = xrt_session_new_for_device (view, device, error)) == NULL)
     return FALSE;
@@ -323,6 +407,8 @@ job_apply (ZwJob *job, GError **error)
   g_clear_pointer (&job->session, xrt_session_unref);
   job->session = g_steal_pointer (&session);
   job->session_options = job->options;
+  g_free (job->session_device_url);
+  job->session_device_url = g_strdup (job->device_url);
   return TRUE;
 }
 
@@ -512,6 +598,7 @@ job_compare_compiles (ZwJob *job, GCancellable *cancellable, GError **error)
   other->load_path = g_strdup (job->compare_path);
   other->synthetic_params = job->synthetic_params;
   other->options = job->options;
+  other->device_url = g_strdup (job->device_url);
   other->base_profile = zg330_profile_copy (job->base_profile);
 
   if ((report_a = compare_side (job, "A", 0.05, cancellable, &warn_a, error)) == NULL)
@@ -564,7 +651,32 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
       goto done;
     }
 
-  if (job->mode != ZW_RUN_MODE_FORWARD || job->session == NULL || !options_equal (&job->options, &job->session_options))
+  if (!xir_network_has_params (job->net))
+    {
+      /* no weights: the plan at once, and a forward waits for params (the banner offers them) */
+      if (job->params_message == NULL)
+        job->params_message = g_strdup_printf (_("%s: the network has no params (.raw): it is planned, not deployed"),
+                                               xir_network_get_path (job->net));
+      job->params_missing = TRUE;
+      if (job->mode != ZW_RUN_MODE_FORWARD || job->load_path != NULL)
+        {
+          job_report (job, 0.1, _("Planning"));
+          if (!job_plan (job, &error))
+            goto fail;
+        }
+      /* the banner stays while the network has no params: it offers them for a forward */
+      /* TRANSLATORS: %s why there are no params (names the file) */
+      g_set_error (&error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_PARAMS,
+                   _("%s. Segments, memory, OCM and merges are shown; a forward needs params."),
+                   job->params_message);
+      if (job->run == NULL)
+        goto fail;
+      /* the plan is the run; the failure only says why no forward ran */
+      job->forward_error = g_steal_pointer (&error);
+      goto done;
+    }
+  if (job->mode != ZW_RUN_MODE_FORWARD || job->session == NULL || !options_equal (&job->options, &job->session_options)
+      || g_strcmp0 (job->device_url, job->session_device_url) != 0)
     {
       job_report (job, 0.1, _("Applying"));
       if (!job_apply (job, &error))
@@ -579,6 +691,10 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
       iterations = job->iterations;
     }
   job->run = zw_run_new (report, iterations > 0 ? ZW_RUN_FORWARD : ZW_RUN_APPLY, iterations, total_ms);
+  {
+    guint64 seed;
+    zw_run_set_synthetic_params (job->run, xir_network_get_params_seed (job->net, &seed));
+  }
   if (job->profile != NULL)
     zw_run_take_profile (job->run, g_steal_pointer (&job->profile));
   if (iterations > 0 && job->dump_dir != NULL)
@@ -610,7 +726,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   /* what the worker made becomes current whether or not the rest of the job succeeded:
    * a network that loaded but failed to apply is still the open network */
-  if (job->load_path != NULL && job->net != NULL && !job->params_missing)
+  if (job->load_path != NULL && job->net != NULL)
     {
       g_clear_pointer (&self->net, xir_network_unref);
       self->net = xir_network_ref (job->net);
@@ -627,6 +743,8 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
           self->session = xrt_session_ref (job->session);
         }
       self->session_options = job->session_options;
+      g_free (self->session_device_url);
+      self->session_device_url = g_strdup (job->session_device_url);
     }
 
   if (ok && job->compile_compare != NULL)
@@ -639,8 +757,12 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   if (ok && job->run != NULL)
     g_signal_emit (self, signals[RUN_FINISHED], 0, job->run);
+  if (ok && job->forward_error != NULL)
+    g_signal_emit (self, signals[FAILED], 0, job->forward_error, job->load_path ? job->load_path : self->net_path,
+                   job->params_missing);
   else if (!ok && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_signal_emit (self, signals[FAILED], 0, error, job->load_path, job->params_missing);
+    g_signal_emit (self, signals[FAILED], 0, error, job->load_path != NULL ? job->load_path : self->net_path,
+                   job->params_missing);
 
   if (!self->pending && self->pending_compare_path == NULL)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -677,6 +799,7 @@ start_next (ZwRunController *self)
   job->controller = self;
   job->context = g_main_context_ref_thread_default ();
   job->options = self->options;
+  job->device_url = g_strdup (self->device_url);
   job->base_profile = zg330_profile_copy (self->base_profile);
   if (job->load_path == NULL && self->net != NULL)
     {
@@ -685,6 +808,7 @@ start_next (ZwRunController *self)
         {
           job->session = xrt_session_ref (self->session);
           job->session_options = self->session_options;
+          job->session_device_url = g_strdup (self->session_device_url);
         }
     }
 
@@ -824,6 +948,8 @@ zw_run_controller_finalize (GObject *object)
 
   g_clear_pointer (&self->base_profile, zg330_profile_free);
   g_free (self->net_path);
+  g_free (self->device_url);
+  g_free (self->session_device_url);
   g_free (self->pending_path);
   g_free (self->pending_dump_dir);
   g_free (self->pending_dump_format);
@@ -961,4 +1087,21 @@ zw_run_controller_get_network (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
   return self->net;
+}
+
+void
+zw_run_controller_set_device_url (ZwRunController *self, const char *url)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_free (self->device_url);
+  self->device_url = url != NULL && *url != '\0' ? g_strstrip (g_strdup (url)) : NULL;
+  if (self->device_url != NULL && *self->device_url == '\0')
+    g_clear_pointer (&self->device_url, g_free);
+}
+
+const char *
+zw_run_controller_get_device_url (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->device_url;
 }

@@ -17,7 +17,8 @@
  *   "network-loaded" (const char *path)                   a network became current
  *   "failed"         (GError *error, const char *path, gboolean params_missing)
  *                    a request failed; @params_missing: the network loaded but its .raw is
- *                    missing or bad (open again with synthetic params to go on)
+ *                    missing or bad: it was planned without params (a "plan" run came
+ *                    before this signal) and a forward needs synthetic params (open again)
  *   "compiles-compared" ()                                a compile comparison is ready
  *                    (zw_run_controller_take_compile_compare)
  * Properties: "busy" (gboolean), "progress" (double 0..1), "status" (string), all read-only.
@@ -39,6 +40,7 @@ GQuark zw_run_controller_error_quark (void);
 typedef enum {
   ZW_RUN_CONTROLLER_ERROR_NO_PARAMS,   /* the network's .raw is missing or does not load */
   ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,  /* apply or forward with no network open */
+  ZW_RUN_CONTROLLER_ERROR_DEVICE,      /* the device URL of the options does not open */
 } ZwRunControllerError;
 
 /* What to do after (or instead of) loading. */
@@ -106,5 +108,12 @@ const char *zw_run_controller_get_network_path (ZwRunController *self);
 gboolean zw_run_controller_has_network (ZwRunController *self);
 /* The current network (borrowed; valid until another network is opened), or NULL. */
 XirNetwork *zw_run_controller_get_network (ZwRunController *self);
+
+/* The board of the next apply: a device URL (socket://zg330@HOST:PORT for a board served by
+ * zhuge-board, mock://zg330, ...) or NULL/"" for the simulated board of the network's
+ * compile target with the what-if profile. A URL that does not open fails the apply with
+ * ZW_RUN_CONTROLLER_ERROR_DEVICE (the message names the URL). */
+void zw_run_controller_set_device_url (ZwRunController *self, const char *url);
+const char *zw_run_controller_get_device_url (ZwRunController *self);
 
 G_END_DECLS

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #define MAX_COMPARED 2
+/* more than five rows of three lines in sight before the history scrolls (issue 16) */
+#define MIN_HISTORY_HEIGHT 340
 
 struct _ZwRunHistory
 {
@@ -15,6 +17,8 @@ struct _ZwRunHistory
   GtkWidget *scroller;
   GtkWidget *list;
   GPtrArray *compared;   /* ZwRun refs in marking order */
+  guint scroll_tick;
+  guint scroll_frames;
 };
 
 G_DEFINE_FINAL_TYPE (ZwRunHistory, zw_run_history, GTK_TYPE_WIDGET)
@@ -27,6 +31,8 @@ static GParamSpec *properties[N_PROPS];
 static void
 row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *group = gtk_label_new (NULL);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title = gtk_label_new (NULL);
@@ -54,15 +60,44 @@ row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_d
   gtk_widget_set_valign (compare, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (box), texts);
   gtk_box_append (GTK_BOX (box), compare);
-  gtk_widget_set_margin_top (box, 4);
-  gtk_widget_set_margin_bottom (box, 4);
+  gtk_widget_set_margin_top (box, 2);
+  gtk_widget_set_margin_bottom (box, 2);
   gtk_widget_set_margin_start (box, 6);
   gtk_widget_set_margin_end (box, 6);
+  /* runs are grouped by network: a heading where the network changes */
+  gtk_label_set_xalign (GTK_LABEL (group), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (group), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (group, "dim-label");
+  gtk_widget_add_css_class (group, "caption-heading");
+  gtk_widget_set_margin_start (group, 6);
+  gtk_widget_set_margin_top (group, 4);
+  gtk_box_append (GTK_BOX (outer), group);
+  gtk_box_append (GTK_BOX (outer), box);
+  g_object_set_data (G_OBJECT (item), "group", group);
   g_object_set_data (G_OBJECT (item), "title", title);
   g_object_set_data (G_OBJECT (item), "summary", summary);
   g_object_set_data (G_OBJECT (item), "figures", figures);
   g_object_set_data (G_OBJECT (item), "compare", compare);
-  gtk_list_item_set_child (item, box);
+  gtk_list_item_set_child (item, outer);
+}
+
+/* The network heading of the row at @position: shown where the network differs from the
+ * previous row's (runs only ever append, so a bound row's neighbour does not change). */
+static void
+bind_group (GtkListItem *item, ZwRun *run, GListModel *model)
+{
+  GtkWidget *group = g_object_get_data (G_OBJECT (item), "group");
+  guint position = gtk_list_item_get_position (item);
+  const char *name = zw_run_get_network_name (run);
+  gboolean first = TRUE;
+
+  if (position != GTK_INVALID_LIST_POSITION && position > 0 && model != NULL)
+    {
+      g_autoptr (ZwRun) prev = g_list_model_get_item (model, position - 1);
+      first = prev == NULL || g_strcmp0 (zw_run_get_network_name (prev), name) != 0;
+    }
+  gtk_label_set_text (GTK_LABEL (group), name);
+  gtk_widget_set_visible (group, first);
 }
 
 static void
@@ -74,10 +109,13 @@ row_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_da
   char *newline = strchr (summary, '\n');
   GBinding *binding;
 
+  g_autofree char *tooltip = g_strconcat (title, "\n", summary, NULL);
+
   (void) factory;
-  (void) user_data;
+  bind_group (item, run, ZW_RUN_HISTORY (user_data)->model);
   gtk_label_set_text (g_object_get_data (G_OBJECT (item), "title"), title);
-  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), summary);
+  /* the labels are ellipsized: the full text is the row's tooltip */
+  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), tooltip);
   /* the summary's two lines: options, then figures */
   if (newline != NULL)
     *newline = '\0';
@@ -126,10 +164,35 @@ on_run_compare (ZwRun *run, GParamSpec *pspec, ZwRunHistory *self)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_COMPARED]);
 }
 
+/* The newest run in sight: once the list has laid the new row out, scroll to the end. */
+static gboolean
+scroll_to_end (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  ZwRunHistory *self = ZW_RUN_HISTORY (widget);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller));
+  double end = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+  guint *frames = data;
+
+  (void) clock;
+  if (gtk_adjustment_get_value (adj) < end)
+    gtk_adjustment_set_value (adj, end);
+  /* the list sizes rows it binds over a frame or two: follow them, then stop */
+  if (++*frames < 4)
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_items_changed (GListModel *model, guint position, guint removed, guint added, ZwRunHistory *self)
 {
   (void) removed;
+  if (added > 0 && position + added == g_list_model_get_n_items (model))
+    {
+      self->scroll_frames = 0;
+      if (self->scroll_tick == 0)
+        self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_end, &self->scroll_frames, NULL);
+    }
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr (ZwRun) run = g_list_model_get_item (model, i);
@@ -166,7 +229,7 @@ zw_run_history_constructed (GObject *object)
   g_signal_connect_object (self->selection, "notify::selected-item", G_CALLBACK (on_selected_item), self, 0);
 
   g_signal_connect (factory, "setup", G_CALLBACK (row_setup), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (row_bind), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (row_bind), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (row_unbind), NULL);
   self->list = gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)), factory);
   gtk_widget_add_css_class (self->list, "navigation-sidebar");
@@ -176,6 +239,7 @@ zw_run_history_constructed (GObject *object)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->list);
   gtk_widget_set_vexpand (self->scroller, TRUE);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), MIN_HISTORY_HEIGHT);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 }
 
@@ -184,6 +248,9 @@ zw_run_history_dispose (GObject *object)
 {
   ZwRunHistory *self = ZW_RUN_HISTORY (object);
 
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+  self->scroll_tick = 0;
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
@@ -297,4 +364,11 @@ zw_run_history_get_compare_runs (ZwRunHistory *self)
   for (guint i = 0; i < self->compared->len; i++)
     g_ptr_array_add (out, g_ptr_array_index (self->compared, i));
   return out;
+}
+
+GtkWidget *
+zw_run_history_get_scroller (ZwRunHistory *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_HISTORY (self), NULL);
+  return self->scroller;
 }

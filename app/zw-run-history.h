@@ -26,4 +26,7 @@ void zw_run_history_set_selected_run (ZwRunHistory *self, ZwRun *run);
  * borrowed ZwRun pointers (0, 1 or 2 of them). */
 GPtrArray *zw_run_history_get_compare_runs (ZwRunHistory *self);
 
+/* The scrolled window of the list (tests: what is in sight). */
+GtkWidget *zw_run_history_get_scroller (ZwRunHistory *self);
+
 G_END_DECLS

@@ -2,7 +2,9 @@
 #include "zw-run.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 #include "zw-selection.h"
+#include "zw-view.h"
 
 struct _ZwRun
 {
@@ -18,6 +20,7 @@ struct _ZwRun
   gboolean compare;
   ZwProfile *profile;
   char *dump_dir;
+  gboolean synthetic_params;
   char *dump_format;
 };
 
@@ -105,7 +108,7 @@ zw_run_class_init (ZwRunClass *klass)
   object_class->set_property = zw_run_set_property;
 
   properties[PROP_REPORT] = g_param_spec_boxed ("report", NULL, NULL, ZW_TYPE_DEPLOY_REPORT, ro);
-  properties[PROP_KIND] = g_param_spec_int ("kind", NULL, NULL, ZW_RUN_APPLY, ZW_RUN_LOG, ZW_RUN_APPLY, ro);
+  properties[PROP_KIND] = g_param_spec_int ("kind", NULL, NULL, ZW_RUN_APPLY, ZW_RUN_PROFILE, ZW_RUN_APPLY, ro);
   properties[PROP_INDEX] = g_param_spec_uint ("index", NULL, NULL, 0, G_MAXUINT, 0, rw);
   properties[PROP_MERGE_HARDOP] = g_param_spec_boolean ("merge-hardop", NULL, NULL, TRUE, ro);
   properties[PROP_ETM_OPTIMIZE] = g_param_spec_boolean ("etm-optimize", NULL, NULL, TRUE, ro);
@@ -165,6 +168,53 @@ zw_run_new_from_log (ZwDeployReport *report, const char *path)
 
   self->path = g_strdup (path);
   return self;
+}
+
+ZwRun *
+zw_run_new_from_profile (ZwProfile *profile, const char *path)
+{
+  g_autoptr (ZwDeployReport) report = zw_deploy_report_new ();
+  ZwRun *self;
+
+  g_return_val_if_fail (profile != NULL && path != NULL, NULL);
+  if (profile->network != NULL && *profile->network != '\0')
+    report->network_name = g_strdup (profile->network);
+  else
+    {
+      /* "yolov5s_time.txt" -> "yolov5s": the vendor names the file after the network */
+      g_autofree char *base = g_path_get_basename (path);
+      char *dot = strrchr (base, '.');
+      if (dot != NULL)
+        *dot = '\0';
+      if (g_str_has_suffix (base, "_time"))
+        base[strlen (base) - 5] = '\0';
+      report->network_name = g_strdup (base);
+    }
+  self = zw_run_new (report, ZW_RUN_PROFILE, 0, profile->has_totals ? profile->total_ms : -1);
+  self->path = g_strdup (path);
+  zw_run_take_profile (self, profile);
+  return self;
+}
+
+gboolean
+zw_run_get_synthetic_params (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), FALSE);
+  return self->synthetic_params;
+}
+
+void
+zw_run_set_synthetic_params (ZwRun *self, gboolean synthetic)
+{
+  g_return_if_fail (ZW_IS_RUN (self));
+  self->synthetic_params = synthetic;
+}
+
+const char *
+zw_run_get_network_name (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->report->network_name != NULL ? self->report->network_name : "";
 }
 
 ZwDeployReport *
@@ -289,25 +339,20 @@ zw_run_set_compare (ZwRun *self, gboolean compare)
 const char *
 zw_ocm_opt_get_label (ZwOcmOpt opt)
 {
-  switch (opt)
-    {
-    case ZW_OCM_NONE: return _("None");
-    case ZW_OCM_OPTION1: return _("Option 1");
-    case ZW_OCM_OPTION2: return _("Option 2");
-    case ZW_OCM_OPTION3: return _("Option 3");
-    case ZW_OCM_BEST_SCORE: return _("Best score");
-    default: return "?";
-    }
+  /* one name everywhere: the views' */
+  return zw_ocm_opt_get_name (opt);
 }
 
-char *
-zw_run_dup_title (ZwRun *self)
+static char *
+dup_kind_title (ZwRun *self)
 {
-  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
-
   switch (self->kind)
     {
     case ZW_RUN_FORWARD:
+      if (self->dump_dir != NULL)
+        /* TRANSLATORS: a forward that dumped its tensors (they are in the Tensors view) */
+        return g_strdup_printf (_("#%u Forward ×%u + dump — %s"), self->index, self->iterations,
+                                self->report->network_name);
       /* TRANSLATORS: a run in the history: its number and the forwards it ran */
       return g_strdup_printf (_("#%u Forward ×%u — %s"), self->index, self->iterations, self->report->network_name);
     case ZW_RUN_LOG:
@@ -315,10 +360,36 @@ zw_run_dup_title (ZwRun *self)
         g_autofree char *base = g_path_get_basename (self->path ? self->path : "");
         return g_strdup_printf (_("#%u Log — %s"), self->index, base);
       }
+    case ZW_RUN_PROFILE:
+      {
+        g_autofree char *base = g_path_get_basename (self->path ? self->path : "");
+        /* TRANSLATORS: a time profile file opened from disk, in the run history */
+        return g_strdup_printf (_("#%u Time profile — %s"), self->index, base);
+      }
+    case ZW_RUN_PLAN:
+      /* TRANSLATORS: a network planned without its params (.raw): not deployed, not run */
+      return g_strdup_printf (_("#%u Plan (no params) — %s"), self->index, self->report->network_name);
     case ZW_RUN_APPLY:
     default:
       return g_strdup_printf (_("#%u Apply — %s"), self->index, self->report->network_name);
     }
+}
+
+char *
+zw_run_dup_title (ZwRun *self)
+{
+  char *title;
+
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  title = dup_kind_title (self);
+  if (self->synthetic_params)
+    {
+      /* TRANSLATORS: a run title, then a note that its weights are made up */
+      char *marked = g_strdup_printf (_("%s (synthetic params)"), title);
+      g_free (title);
+      title = marked;
+    }
+  return title;
 }
 
 char *
@@ -332,6 +403,14 @@ zw_run_dup_summary (ZwRun *self)
 
   g_return_val_if_fail (ZW_IS_RUN (self), NULL);
 
+  if (self->kind == ZW_RUN_PROFILE)
+    {
+      guint n = self->profile != NULL ? self->profile->rows->len : 0;
+      g_autofree char *ops = g_strdup_printf (ngettext ("%u op", "%u ops", n), n);
+      time = self->total_ms >= 0 ? g_strdup_printf (_("%.3f ms"), self->total_ms) : g_strdup (_("no totals"));
+      /* TRANSLATORS: a time profile in the run history: its rows and total, then its file */
+      return g_strdup_printf (_("time profile · %s · %s\n%s"), ops, time, self->path);
+    }
   ftmp = g_format_size_full (self->report->ftmp_bytes, G_FORMAT_SIZE_IEC_UNITS);
   ocm = g_format_size_full (self->ocm_bytes, G_FORMAT_SIZE_IEC_UNITS);
   if (self->report->ocm_requested == ZW_OCM_BEST_SCORE)

@@ -33,6 +33,8 @@ typedef enum {
   ZW_RUN_APPLY,    /* deployed, not run */
   ZW_RUN_FORWARD,  /* deployed and run forward */
   ZW_RUN_LOG,      /* a deploy log opened from disk */
+  ZW_RUN_PLAN,     /* planned without params (no .raw): logic facts only, not deployed */
+  ZW_RUN_PROFILE,  /* a time profile opened from disk (an empty report: no deployment) */
 } ZwRunKind;
 
 #define ZW_TYPE_RUN (zw_run_get_type ())
@@ -42,6 +44,15 @@ G_DECLARE_FINAL_TYPE (ZwRun, zw_run, ZW, RUN, GObject)
 ZwRun *zw_run_new (ZwDeployReport *report, ZwRunKind kind, guint iterations, double total_ms);
 /* An offline run of a deploy log (options and figures read from the report). */
 ZwRun *zw_run_new_from_log (ZwDeployReport *report, const char *path);
+/* A time profile file in the history (takes @profile): its report is empty, named after the
+ * profile's network (or the file). */
+ZwRun *zw_run_new_from_profile (ZwProfile *profile, const char *path);
+/* The network the run is of: the report's name, the profile's, else the file's base name. */
+const char *zw_run_get_network_name (ZwRun *self);
+/* The run deployed deterministic synthetic params (no .raw, or "Use synthetic params"):
+ * its title says so. Set by the run controller before the run is handed over. */
+gboolean zw_run_get_synthetic_params (ZwRun *self);
+void zw_run_set_synthetic_params (ZwRun *self, gboolean synthetic);
 
 /* Borrowed; the run keeps it as long as it lives. */
 ZwDeployReport *zw_run_get_report (ZwRun *self);

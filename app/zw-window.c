@@ -87,6 +87,8 @@ struct _ZwWindow
   char *tensors_dir;             /* the dump folder the Tensors view shows */
   GPtrArray *temp_dumps;         /* folders of "Dump tensors" runs, removed with the window */
   guint compare_source;
+  GtkWidget *empty_states[N_VIEWS];   /* what to do when a view has nothing (Tensors, Timing) */
+  gboolean compare_from_runs;    /* the Compare view shows two marked runs (not two files) */
   GSettings *settings;           /* the application's (NULL without schema) */
   gboolean state_saved;
   gboolean attached;             /* to the application's recent files and settings */
@@ -260,6 +262,17 @@ on_option_changed (GObject *panel, GParamSpec *pspec, ZwWindow *self)
     self->reapply_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, reapply_idle, self, NULL);
 }
 
+/* The device URL of the options: the next apply opens that board (errors: the banner). */
+static void
+on_device_url_changed (GObject *panel, GParamSpec *pspec, ZwWindow *self)
+{
+  g_autofree char *url = NULL;
+
+  g_object_get (panel, "device-url", &url, NULL);
+  zw_run_controller_set_device_url (self->controller, url);
+  on_option_changed (panel, pspec, self);
+}
+
 /* Shows a run's options in the panel without re-applying. */
 static void
 sync_options_from_run (ZwWindow *self, ZwRun *run)
@@ -325,6 +338,9 @@ banner_for_warnings (ZwWindow *self, const char *path, GPtrArray *warnings)
   show_banner (self, message, NULL);
 }
 
+static void on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self);
+static void update_empty_states (ZwWindow *self);
+
 static void
 open_profile (ZwWindow *self, const char *path)
 {
@@ -338,9 +354,12 @@ open_profile (ZwWindow *self, const char *path)
       banner_for_error (self, path, error);
       return;
     }
-  /* a file's op ids need not be the selected run's: no report behind it */
-  zw_selection_set_report (self->timing_selection, NULL);
-  zw_timing_view_set_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]), profile);
+  /* the file becomes a run of the history (selecting it shows it in Timing and names it in
+   * the title); a file's op ids need not be a deployment's: no report behind it */
+  {
+    g_autoptr (ZwRun) run = zw_run_new_from_profile (g_steal_pointer (&profile), path);
+    on_run_finished (NULL, run, self);
+  }
   banner_for_warnings (self, path, warnings);
   set_view (self, "timing");
   set_shown_file (self, path);
@@ -383,6 +402,7 @@ zw_window_open_dump (ZwWindow *self, const char *dir)
   self->tensors_dir = g_strdup (dir);
   messages = zw_tensor_view_get_messages (view);
   banner_for_warnings (self, dir, messages);
+  update_empty_states (self);
   set_view (self, "tensors");
   set_shown_file (self, dir);
   return TRUE;
@@ -454,6 +474,7 @@ zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
   label_b = g_path_get_basename (path_b);
   zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
   zw_compare_view_set_reports (view, NULL, NULL);
+  self->compare_from_runs = FALSE;
   set_view (self, "compare");
   set_shown_file (self, path_b);
   return TRUE;
@@ -472,7 +493,15 @@ update_compare_idle (gpointer data)
 
   self->compare_source = 0;
   if (marked->len < 2)
-    return G_SOURCE_REMOVE;
+    {
+      /* a run unmarked: its comparison goes (the view says how to make one) — but two time
+       * files compared stay until another comparison replaces them */
+      if (self->compare_from_runs)
+        zw_compare_view_clear (view);
+      self->compare_from_runs = FALSE;
+      return G_SOURCE_REMOVE;
+    }
+  self->compare_from_runs = TRUE;
   a = g_ptr_array_index (marked, 0);
   b = g_ptr_array_index (marked, 1);
   label_a = zw_run_dup_title (a);
@@ -495,6 +524,88 @@ on_run_compare (ZwRun *run, GParamSpec *pspec, ZwWindow *self)
     self->compare_source = g_idle_add (update_compare_idle, self);
 }
 
+/* ---- empty states that teach (issue 16 item 4) -------------------------------------------
+ * Kept in the window, over the views (their files belong to the views' owners): a view with
+ * nothing to show says how to get something, with the button that does it. */
+
+static GtkWidget *
+empty_state_new (const char *text, const char *button_label, const char *action, GVariant *target)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *button = gtk_button_new_with_mnemonic (button_label);
+
+  gtk_widget_add_css_class (box, "view");
+  gtk_widget_set_halign (box, GTK_ALIGN_FILL);
+  gtk_widget_set_valign (box, GTK_ALIGN_FILL);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_valign (label, GTK_ALIGN_END);
+  gtk_widget_set_vexpand (label, TRUE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  if (target != NULL)
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (button, GTK_ALIGN_START);
+  gtk_widget_set_vexpand (button, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), button);
+  g_object_set_data (G_OBJECT (box), "text", label);
+  return box;
+}
+
+/* The page of view @i in the stack: the view, with its empty state over it if it has one. */
+static GtkWidget *
+wrap_empty_state (ZwWindow *self, guint i)
+{
+  GtkWidget *overlay, *empty;
+
+  if (i == VIEW_TENSORS)
+    empty = empty_state_new (_("No tensors yet. Dump tensors to inspect them: a forward writes every value (the "
+                               "OCM-resident ones too) and this view shows their heatmaps, histograms and "
+                               "statistics."),
+                             _("_Dump Tensors"), "win.dump-tensors", g_variant_new_string ("SFB"));
+  else if (i == VIEW_TIMING)
+    empty = empty_state_new (_("No times in this run: an Apply deploys without running. Run a forward to see "
+                               "each layer's time."),
+                             _("Run a _Forward"), "win.forward", NULL);
+  else
+    return self->views[i];
+  overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), self->views[i]);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), empty);
+  self->empty_states[i] = empty;
+  return overlay;
+}
+
+static void
+update_empty_states (ZwWindow *self)
+{
+  ZwRun *run = self->history != NULL ? zw_run_history_get_selected_run (ZW_RUN_HISTORY (self->history)) : NULL;
+
+  if (self->empty_states[VIEW_TENSORS] != NULL)
+    gtk_widget_set_visible (self->empty_states[VIEW_TENSORS],
+                            zw_tensor_view_get_n_values (ZW_TENSOR_VIEW (self->views[VIEW_TENSORS])) == 0);
+  /* Timing: a run without a profile (an Apply, a plan, a log) — not before any run, nor when
+   * a time file was opened into the view */
+  if (self->empty_states[VIEW_TIMING] != NULL)
+    gtk_widget_set_visible (self->empty_states[VIEW_TIMING], run != NULL && zw_run_get_profile (run) == NULL);
+}
+
+const char *
+zw_window_get_empty_state (ZwWindow *self, const char *view)
+{
+  g_return_val_if_fail (ZW_IS_WINDOW (self), NULL);
+  for (guint i = 0; i < N_VIEWS; i++)
+    if (g_strcmp0 (view_pages[i].name, view) == 0 && self->empty_states[i] != NULL
+        && gtk_widget_get_visible (self->empty_states[i]))
+      return gtk_label_get_text (g_object_get_data (G_OBJECT (self->empty_states[i]), "text"));
+  return NULL;
+}
+
 /* A run selected in the history: its profile in Timing, its deploy log in Logs, its dumps
  * (if it made any) in Tensors. */
 static void
@@ -504,7 +615,8 @@ show_run_in_views (ZwWindow *self, ZwRun *run)
   g_autofree char *text = NULL;
   g_autofree char *origin = NULL;
 
-  zw_selection_set_report (self->timing_selection, profile != NULL ? zw_run_get_report (run) : NULL);
+  zw_selection_set_report (self->timing_selection, profile != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE
+                                                       ? zw_run_get_report (run) : NULL);
   zw_timing_view_set_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]), profile);
   if (run == NULL)
     return;
@@ -947,23 +1059,33 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
   const char *chosen = NULL;
 
   (void) pspec;
-  zw_selection_set_report (self->selection, run ? zw_run_get_report (run) : NULL);
+  /* a time profile file has no deployment: the deploy views keep the one they show */
+  if (run == NULL || zw_run_get_kind (run) != ZW_RUN_PROFILE)
+    zw_selection_set_report (self->selection, run ? zw_run_get_report (run) : NULL);
+  /* a time profile file leaves the live network (and its options) as they are */
   offline = run != NULL && zw_run_get_kind (run) == ZW_RUN_LOG;
   if (offline != self->offline)
     {
       self->offline = offline;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFLINE]);
     }
-  if (run != NULL && (!self->selecting_new || offline))
+  if (run != NULL && (!self->selecting_new || offline) && zw_run_get_kind (run) != ZW_RUN_PROFILE)
     sync_options_from_run (self, run);
   if (run != NULL && zw_run_get_ocm_requested (run) == ZW_OCM_BEST_SCORE)
     chosen = zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run));
   g_object_set (self->options, "ocm-chosen", chosen, "editable", !offline, NULL);
   show_run_in_views (self, run);
+  update_empty_states (self);
   if (run != NULL)
     {
       g_autofree char *title = NULL;
-      if (offline)
+      if (zw_run_get_kind (run) == ZW_RUN_PROFILE)
+        {
+          g_autofree char *base = g_path_get_basename (zw_run_get_path (run));
+          /* TRANSLATORS: window title for a time profile opened from disk */
+          title = g_strdup_printf (_("%s (time profile) — Zhuge Workbench"), base);
+        }
+      else if (offline)
         {
           g_autofree char *base = g_path_get_basename (zw_run_get_path (run));
           /* TRANSLATORS: window title for a deploy log opened from disk */
@@ -1668,8 +1790,10 @@ zw_window_init (ZwWindow *self)
     {
       gtk_widget_set_hexpand (self->views[i], TRUE);
       gtk_widget_set_vexpand (self->views[i], TRUE);
-      gtk_stack_add_titled (GTK_STACK (self->stack), self->views[i], view_pages[i].name, _(view_pages[i].title));
+      gtk_stack_add_titled (GTK_STACK (self->stack), wrap_empty_state (self, i), view_pages[i].name,
+                            _(view_pages[i].title));
     }
+  update_empty_states (self);
   g_signal_connect (self->stack, "notify::visible-child-name", G_CALLBACK (on_stack_child), self);
 
   gtk_window_set_titlebar (GTK_WINDOW (self), build_header (self));
@@ -1692,6 +1816,7 @@ zw_window_init (ZwWindow *self)
                                      "notify::ocm-kib", "notify::icore-mhz", "notify::etm-gbps" };
     for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
       g_signal_connect (self->options, watched[i], G_CALLBACK (on_option_changed), self);
+    g_signal_connect (self->options, "notify::device-url", G_CALLBACK (on_device_url_changed), self);
   }
   options_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (options_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -1936,4 +2061,18 @@ zw_window_save_png (ZwWindow *self, const char *path, GError **error)
   /* through zw_file_set_contents: a crash never leaves half a PNG */
   bytes = gdk_texture_save_to_png_bytes (texture);
   return zw_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), error);
+}
+
+GtkWidget *
+zw_window_get_history (ZwWindow *self)
+{
+  g_return_val_if_fail (ZW_IS_WINDOW (self), NULL);
+  return self->history;
+}
+
+GtkWidget *
+zw_window_get_options_panel (ZwWindow *self)
+{
+  g_return_val_if_fail (ZW_IS_WINDOW (self), NULL);
+  return self->options;
 }

@@ -103,6 +103,12 @@ gboolean zw_window_get_busy (ZwWindow *self);
 const char *zw_window_get_banner_message (ZwWindow *self);
 /* The view widget of @name (a "view" name above), borrowed; NULL for an unknown name. */
 GtkWidget *zw_window_get_view (ZwWindow *self, const char *name);
+/* The text of @view's empty state ("tensors", "timing") while it shows, else NULL. */
+const char *zw_window_get_empty_state (ZwWindow *self, const char *view);
+/* The options panel of the sidebar (a ZwOptionsPanel). */
+GtkWidget *zw_window_get_options_panel (ZwWindow *self);
+/* The run history widget (a ZwRunHistory). */
+GtkWidget *zw_window_get_history (ZwWindow *self);
 
 /* Renders the window as it is now (it must be mapped) into a texture; caller owns it. */
 GdkTexture *zw_window_render_texture (ZwWindow *self, GError **error);

@@ -23,6 +23,12 @@
 #include "zw-log-view.h"
 #include "zw-graph-view.h"
 #include "zw-memory-view.h"
+#include "zw-run-history.h"
+#include "zw-segment-view.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
 #include "zw-merge-view.h"
 #include "zw-shortcuts.h"
 #include "zw-tensor-view.h"
@@ -567,17 +573,37 @@ test_real_sample_synthetic (void)
       g_test_skip ("the real sample (ZW_SHARED_DIR/real) is absent");
       return;
     }
-  /* no .raw beside it: the banner offers synthetic params */
+  /* no .raw beside it (issue 16 item 3): planned at once — segments, memory, OCM and merges
+   * need no weights — and the banner offers synthetic params for a forward */
   activate ("win.open-file", g_variant_new_string (path));
+  run = wait_for_run (n + 1);
   g_assert_true (wait_for (has_banner, NULL, 60));
   g_test_message ("%s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "yolov5s_plin_352x640_ZG"));
-  g_assert_cmpuint (n_runs (), ==, n);
+  g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
+  g_assert_cmpuint (zw_run_get_report (run)->n_ops, ==, 91);
+  g_assert_cmpuint (zw_run_get_report (run)->segments[ZW_SEGMENT_FTMP].byte_size, >, 0);
+  g_assert_cmpuint (zw_run_get_report (run)->launches->len, >, 0);
+  g_assert_cmpuint (zw_run_get_report (run)->values->len, >, 0);
+  assert_views_render ();
+  /* an option flipped re-plans (still no params): a second plan, the banner not lost to it */
+  activate ("win.apply", NULL);
+  run = wait_for_run (n + 2);
+  g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
+  /* a forward asks for params again */
+  activate ("win.forward", NULL);
+  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_assert_cmpuint (n_runs (), ==, n + 2);
   activate ("win.use-synthetic-params", NULL);
-  run = wait_for_run (n + 1);
+  run = wait_for_run (n + 3);
   g_assert_null (zw_window_get_banner_message (win));
   g_assert_cmpstr (zw_run_get_report (run)->network_name, ==, "yolov5s_plin_352x640");
   g_assert_cmpuint (zw_run_get_report (run)->n_ops, ==, 91);
+  g_assert_true (zw_run_get_synthetic_params (run));
+  {
+    g_autofree char *title = zw_run_dup_title (run);
+    g_assert_nonnull (strstr (title, "synthetic params"));
+  }
   assert_views_render ();
 }
 
@@ -600,6 +626,12 @@ test_real_buyi_synthetic (void)
   activate ("win.open-file", g_variant_new_string (path));
   g_assert_true (wait_for (has_banner, NULL, 60));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "yolov5s_plin_BY"));
+  /* planned without params at once (issue 16 item 3): the compiler's placement */
+  g_assert_cmpuint (n_runs (), ==, n + 1);
+  g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), ==, ZW_RUN_PLAN);
+  g_assert_cmpuint (zw_run_get_report (zw_window_get_selected_run (win))->segments[ZW_SEGMENT_FTMP].byte_size, ==,
+                    10137600);
+  n++;
   activate ("win.use-synthetic-params", NULL);
   run = wait_for_run (n + 1);
   g_assert_null (zw_window_get_banner_message (win));
@@ -1409,6 +1441,349 @@ test_shortcuts_list_every_action (void)
   gtk_window_destroy (shortcuts);
 }
 
+static gboolean
+compare_empty (gpointer data)
+{
+  return zw_compare_view_get_compare (data) == NULL && zw_compare_view_get_deploy_compare (data) == NULL;
+}
+
+/* Compare (issue 16 items 4, 5): merge on against merge off compares launch against members
+ * (no "only A" rows); A and B swap; unmarking a run clears the comparison. */
+static void
+test_compare_merge_swap_unmark (void)
+{
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  g_autoptr (GPtrArray) marked = zw_window_get_compare_runs (win);
+  const ZwProfileCompare *cmp;
+  ZwRun *on, *off;
+  double a_ms, b_ms;
+  gboolean merge;
+  guint n;
+
+  for (guint i = 0; i < marked->len; i++)
+    zw_run_set_compare (g_ptr_array_index (marked, i), FALSE);
+  g_object_get (win, "merge-hardop", &merge, NULL);
+  if (!merge)
+    {
+      activate ("win.merge-hardop", NULL);
+      wait_for_run (n_runs () + 1);
+    }
+  n = n_runs ();
+  activate ("win.run", NULL);
+  on = wait_for_run (n + 1);
+  activate ("win.merge-hardop", NULL);
+  wait_for_run (n + 2);
+  activate ("win.run", NULL);
+  off = wait_for_run (n + 3);
+  g_assert_true (zw_run_get_merge_hardop (on));
+  g_assert_false (zw_run_get_merge_hardop (off));
+  zw_run_set_compare (on, TRUE);
+  zw_run_set_compare (off, TRUE);
+  g_assert_true (wait_for (compare_shown, view, 10));
+  cmp = zw_compare_view_get_compare (view);
+  g_test_message ("%u matched, %u only A, %u only B, %u merged launches mapped", cmp->n_matched, cmp->n_only_a,
+                  cmp->n_only_b, cmp->n_merge_mapped);
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_assert_cmpuint (cmp->n_merge_mapped, >, 0);
+  a_ms = cmp->a_total_ms;
+  b_ms = cmp->b_total_ms;
+  /* B becomes the reference */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "compare.swap", NULL));
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_cmpfloat_with_epsilon (cmp->a_total_ms, b_ms, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cmp->b_total_ms, a_ms, 1e-9);
+  g_assert_cmpint (zw_compare_view_get_deploy_compare (view)->a.merge_hardop, ==, FALSE);
+  /* unmarked: nothing compared (the view teaches how to compare) */
+  zw_run_set_compare (on, FALSE);
+  g_assert_true (wait_for (compare_empty, view, 10));
+  zw_run_set_compare (off, FALSE);
+  activate ("win.merge-hardop", NULL);
+  wait_for_run (n + 4);
+}
+
+/* ---- issue 16: empty states (item 4), segments (item 8), units and names (item 9), the
+ * device URL of the options (issue 18's leftover) ---------------------------------------- */
+
+static void
+test_empty_states_teach (void)
+{
+  guint n = n_runs ();
+  const char *text;
+
+  /* nothing dumped yet: Tensors says how, with the button */
+  text = zw_window_get_empty_state (win, "tensors");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "Dump tensors"));
+  /* the demo opened with a forward: Timing has times */
+  g_assert_null (zw_window_get_empty_state (win, "timing"));
+  /* an Apply has none: Timing says to run a forward, and its button does */
+  activate ("win.apply", NULL);
+  wait_for_run (n + 1);
+  text = zw_window_get_empty_state (win, "timing");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "forward"));
+  activate ("win.forward", NULL);
+  wait_for_run (n + 2);
+  g_assert_null (zw_window_get_empty_state (win, "timing"));
+}
+
+/* Physical addresses are where the board's allocator put each segment: above the board's
+ * own buffers, so they differ from the logic offsets; the legend says the heights are not to
+ * scale and what the lines inside a block are. */
+static void
+test_segments_physical_and_legend (void)
+{
+  ZwDeployReport *r = zw_run_get_report (zw_window_get_selected_run (win));
+
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    {
+      g_test_message ("%u: logic 0x%" G_GINT64_MODIFIER "x phy 0x%" G_GINT64_MODIFIER "x +%" G_GUINT64_FORMAT, t,
+                      r->segments[t].logic_addr, r->segments[t].phy_addr, r->segments[t].phy_size);
+      if (r->segments[t].phy_size > 0)
+        g_assert_cmpuint (r->segments[t].phy_addr, >=, 76 * 1024 * 1024);
+    }
+  g_assert_cmpuint (r->segments[ZW_SEGMENT_WEIGHT].phy_addr, !=, r->segments[ZW_SEGMENT_WEIGHT].logic_addr);
+  g_assert_cmpuint (r->segments[ZW_SEGMENT_FTMP].phy_addr, !=, r->segments[ZW_SEGMENT_FTMP].logic_addr);
+  g_assert_nonnull (strstr (zw_segment_view_get_legend (), "not to scale"));
+  g_assert_nonnull (strstr (zw_segment_view_get_legend (), "FTMP chunks"));
+  g_assert_nonnull (strstr (zw_segment_view_get_legend (), "allocated"));
+  assert_view_draws ("segments");
+}
+
+static gboolean strv_has_substring (GPtrArray *texts, const char *needle);
+
+static void
+collect_check_labels (GtkWidget *widget, GPtrArray *out)
+{
+  if (GTK_IS_CHECK_BUTTON (widget) && gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)) != NULL)
+    g_ptr_array_add (out, g_strdup (gtk_check_button_get_label (GTK_CHECK_BUTTON (widget))));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_check_labels (c, out);
+}
+
+static void
+test_units_and_names (void)
+{
+  g_autoptr (GPtrArray) radios = g_ptr_array_new_with_free_func (g_free);
+  const char *note;
+  g_autofree char *summary = NULL;
+
+  /* one unit per axis: 0 … 2 MiB in steps of 256 KiB all in MiB */
+  for (guint64 b = 0; b <= 2 * 1024 * 1024; b += 256 * 1024)
+    {
+      g_autofree char *label = zw_format_axis_bytes ((double) b, 2.0 * 1024 * 1024);
+      g_test_message ("%s", label);
+      g_assert_true (g_str_has_suffix (label, " MiB"));
+      g_assert_null (strstr (label, "KiB"));
+    }
+  /* an OCM option has one name: the sidebar's radio starts with what the charts and the
+   * history say */
+  collect_check_labels (zw_window_get_options_panel (win), radios);
+  g_assert_true (strv_has_substring (radios, "Option 1 — global score"));
+  g_assert_cmpstr (zw_ocm_opt_get_label (ZW_OCM_OPTION1), ==, zw_ocm_opt_get_name (ZW_OCM_OPTION1));
+  summary = zw_run_dup_summary (zw_window_get_selected_run (win));
+  g_assert_null (strstr (summary, "OPTION"));
+  /* the merge view says what Layers, Ops and the member's "(n layers)" are */
+  note = zw_merge_view_get_note (ZW_MERGE_VIEW (zw_window_get_view (win, "merges")));
+  g_assert_nonnull (strstr (note, "Layers"));
+  g_assert_nonnull (strstr (note, "Ops"));
+}
+
+static GtkWidget *
+find_entry (GtkWidget *widget)
+{
+  if (GTK_IS_ENTRY (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_entry (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+type_device_url (const char *url)
+{
+  GtkWidget *entry = find_entry (zw_window_get_options_panel (win));
+
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), url);
+  g_signal_emit_by_name (entry, "activate");
+}
+
+static void
+test_device_url_socket_board (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  ZwRun *mock = zw_window_get_selected_run (win);
+  g_autofree char *bad = NULL;
+  guint n = n_runs ();
+  ZwRun *run;
+
+  if (board == NULL)
+    return;
+  /* the next apply deploys on the board served by zhuge-board */
+  type_device_url (board->url);
+  run = wait_for_run (n + 1);
+  g_assert_null (zw_window_get_banner_message (win));
+  g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, board->url);
+  /* the socket board allocates as the simulated one does */
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    g_assert_cmpuint (zw_run_get_report (run)->segments[t].phy_addr, ==,
+                      zw_run_get_report (mock)->segments[t].phy_addr);
+  activate ("win.forward", NULL);
+  run = wait_for_run (n + 2);
+  g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
+  g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, board->url);
+  /* a board that is not there: the banner names the URL, no run */
+  bad = g_strdup_printf ("socket://zg330@127.0.0.1:%u", board->port == 1 ? 2 : 1);
+  type_device_url (bad);
+  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_test_message ("%s", zw_window_get_banner_message (win));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), bad));
+  g_assert_cmpuint (n_runs (), ==, n + 2);
+  /* empty: the simulated board again */
+  type_device_url ("");
+  run = wait_for_run (n + 3);
+  g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, "mock://zg330");
+}
+
+/* ---- issue 16: the run history (item 6), time profiles in it, --screenshot's params ---------- */
+
+/* Labels under @widget that are drawn: their texts, and the tooltips of widgets with one. */
+static void
+collect_texts (GtkWidget *widget, const char *css_class, GPtrArray *labels, GPtrArray *tooltips)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget) && (css_class == NULL || gtk_widget_has_css_class (widget, css_class)))
+    g_ptr_array_add (labels, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
+  if (tooltips != NULL && gtk_widget_get_tooltip_text (widget) != NULL)
+    g_ptr_array_add (tooltips, g_strdup (gtk_widget_get_tooltip_text (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_texts (c, css_class, labels, tooltips);
+}
+
+static gboolean
+strv_has_substring (GPtrArray *texts, const char *needle)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (strstr (g_ptr_array_index (texts, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_history_usability (void)
+{
+  g_autofree char *tiny = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  GtkWidget *history = zw_window_get_history (win);
+  GtkWidget *scroller = zw_run_history_get_scroller (ZW_RUN_HISTORY (history));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_autoptr (GPtrArray) headings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) tooltips = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *title = NULL;
+  guint n = n_runs ();
+  ZwRun *run;
+
+  /* a second network after the first: its runs under a heading of their own */
+  activate ("win.open-file", g_variant_new_string (tiny));
+  run = wait_for_run (++n);
+  g_assert_cmpstr (zw_run_get_network_name (run), ==, "tiny");
+  /* a dump run says it is one */
+  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  run = wait_for_run (++n);
+  title = zw_run_dup_title (run);
+  g_assert_nonnull (strstr (title, "dump"));
+  for (guint i = 0; i < 6; i++)
+    {
+      activate ("win.apply", NULL);
+      wait_for_run (++n);
+    }
+  wait_for_frames ();
+  wait_for_frames ();
+  /* the newest run is in sight, and more than five rows are */
+  g_test_message ("history: value %.0f page %.0f upper %.0f, height %d", gtk_adjustment_get_value (adj),
+                  gtk_adjustment_get_page_size (adj), gtk_adjustment_get_upper (adj), gtk_widget_get_height (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj), >=,
+                     gtk_adjustment_get_upper (adj) - 1);
+  collect_texts (scroller, "heading", titles, tooltips);
+  g_assert_cmpuint (titles->len, >, 5);
+  {
+    g_autofree char *newest = zw_run_dup_title (zw_window_get_selected_run (win));
+    g_assert_true (strv_has_substring (titles, newest));
+    /* the full text of a row in its tooltip: title, options, figures */
+    g_assert_true (strv_has_substring (tooltips, newest));
+    g_assert_true (strv_has_substring (tooltips, "FTMP"));
+  }
+  /* the network heading where the network changes */
+  collect_texts (scroller, "caption-heading", headings, NULL);
+  g_assert_true (strv_has_substring (headings, "tiny"));
+  /* the tests after this one work on the demo */
+  activate ("win.open-demo", NULL);
+  wait_for_run (++n);
+}
+
+static void
+test_profile_in_history (void)
+{
+  g_autofree char *path = vendor_time_file ();
+  const char *title;
+  guint n = n_runs ();
+  ZwRun *run;
+
+  if (path == NULL)
+    {
+      g_test_skip ("the vendor time file (ZW_SHARED_DIR/real) is absent");
+      return;
+    }
+  activate ("win.open-file", g_variant_new_string (path));
+  run = wait_for_run (n + 1);
+  g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PROFILE);
+  g_assert_nonnull (zw_run_get_profile (run));
+  title = gtk_window_get_title (GTK_WINDOW (win));
+  g_test_message ("title: %s", title);
+  g_assert_nonnull (strstr (title, "bytetrack_BY_int8_time.txt"));
+  /* the tests after this one work on the demo's last run */
+  activate ("win.select-run", g_variant_new_uint32 (n - 1));
+  g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), !=, ZW_RUN_PROFILE);
+}
+
+/* --screenshot of a network without its .raw says that it used synthetic params */
+static void
+test_screenshot_says_synthetic (void)
+{
+  const char *exe = g_getenv ("ZW_APP");
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
+  g_autofree char *png = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+
+  if (exe == NULL || !g_file_test (net, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("ZW_APP or the real sample is absent");
+      return;
+    }
+  png = g_build_filename (dir, "segments.png", NULL);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error, exe, "--screenshot", png, "--view", "segments",
+                           net, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error));
+  g_assert_no_error (error);
+  g_test_message ("stderr: %s", err);
+  g_assert_true (g_subprocess_get_successful (proc));
+  g_assert_nonnull (strstr (err, "synthetic params"));
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1437,7 +1812,11 @@ main (int argc, char *argv[])
   win = ZW_WINDOW (windows->data);
 
   g_test_add_func ("/app/start/opens-demo-deployed", test_start_opens_demo);
+  g_test_add_func ("/app/start/empty-states-teach", test_empty_states_teach);
   g_test_add_func ("/app/views/each-renders-the-deployment", test_views_render);
+  g_test_add_func ("/app/views/segments-physical-where-the-board-allocated", test_segments_physical_and_legend);
+  g_test_add_func ("/app/views/one-unit-per-axis-one-name-per-option", test_units_and_names);
+  g_test_add_func ("/app/options/device-url-opens-socket-board", test_device_url_socket_board);
   g_test_add_func ("/app/options/ocm-none-to-best-changes-ocm-bytes", test_ocm_none_to_best);
   g_test_add_func ("/app/options/merge-off-adds-launches", test_merge_off_more_launches);
   g_test_add_func ("/app/options/etm-optimize-off-ftmp-is-sum-of-chunks", test_etm_off_sum_of_chunks);
@@ -1458,6 +1837,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/settings/persist-across-two-instances", test_settings_persist);
   g_test_add_func ("/app/shortcuts/window-lists-every-action", test_shortcuts_list_every_action);
   g_test_add_func ("/app/screenshot/time-file-in-timing-view", test_screenshot_of_time_file);
+  g_test_add_func ("/app/compare/merge-on-off-op-for-op-swap-and-unmark-clears", test_compare_merge_swap_unmark);
+  g_test_add_func ("/app/history/tooltip-newest-in-sight-dump-marked-grouped", test_history_usability);
+  g_test_add_func ("/app/history/time-profile-is-a-run-and-titles-the-window", test_profile_in_history);
+  g_test_add_func ("/app/screenshot/says-it-used-synthetic-params", test_screenshot_says_synthetic);
   g_test_add_func ("/app/open/real-sample-with-synthetic-params", test_real_sample_synthetic);
   g_test_add_func ("/app/screenshot/writes-png-of-window", test_screenshot_end_to_end);
   g_test_add_func ("/app/screenshot/rejects-unknown-view", test_screenshot_rejects_unknown_view);

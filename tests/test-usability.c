@@ -68,6 +68,83 @@ test_run_summary (void)
   g_assert_true (strstr (run.out, "slowest") < strstr (run.out, "Wrote"));
 }
 
+/* Compare (issue 16 item 5): merge on against merge off compares launch for members, not
+ * "only in A" rows; a vendor time file whose op ids were renumbered matches by op kind and
+ * order. */
+static void
+remove_flat_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static char *
+profile_of (const char *net, const char *dir, const char *extra)
+{
+  g_auto (ZwRun) run = { 0 };
+
+  zw_test_xrt_run (&run, "run", net, "--profile", "--log-dir", dir, extra, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  return g_build_filename (dir, "yolov5s_time.txt", NULL);
+}
+
+static void
+test_compare_merge_and_renumbered (void)
+{
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
+  g_autofree char *dir_a = g_dir_make_tmp ("zw-cmp-a-XXXXXX", NULL);
+  g_autofree char *dir_b = g_dir_make_tmp ("zw-cmp-b-XXXXXX", NULL);
+  g_autofree char *a = profile_of (net, dir_a, NULL);
+  g_autofree char *b = profile_of (net, dir_b, "--no-merge");
+
+  g_assert_nonnull (a);
+  g_autofree char *renumbered = g_build_filename (dir_b, "renumbered_time.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_auto (ZwRun) merge = { 0 };
+  g_auto (ZwRun) renum = { 0 };
+
+  g_autofree char *a_json = g_build_filename (dir_a, "yolov5s_time.json", NULL);
+  g_autofree char *b_json = g_build_filename (dir_b, "yolov5s_time.json", NULL);
+
+  /* the JSON profiles keep each launch's merge_from (the vendor's text does not) */
+  zw_test_xrt_run (&merge, "report", "compare", a_json, b_json, NULL);
+  g_test_message ("%s", merge.out);
+  g_assert_cmpint (merge.status, ==, 0);
+  g_assert_nonnull (strstr (merge.out, " 0 only in A, 0 only in B"));
+  g_assert_nonnull (strstr (merge.out, "merge on vs off"));
+
+  /* the same file with every op id moved by 1000: matched by kind and order */
+  g_assert_true (g_file_get_contents (b, &text, NULL, NULL));
+  for (const char *p = text; *p;)
+    {
+      const char *id = strstr (p, "op_id: ");
+      if (id == NULL)
+        {
+          g_string_append (out, p);
+          break;
+        }
+      g_string_append_len (out, p, id - p + 7);
+      p = id + 7;
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, g_ascii_strtoll (p, (char **) &p, 10) + 1000);
+    }
+  g_assert_true (g_file_set_contents (renumbered, out->str, -1, NULL));
+  zw_test_xrt_run (&renum, "report", "compare", b, renumbered, NULL);
+  g_test_message ("%s", renum.out);
+  g_assert_cmpint (renum.status, ==, 0);
+  g_assert_nonnull (strstr (renum.out, " 0 only in A, 0 only in B"));
+  g_assert_nonnull (strstr (renum.out, "op ids differ"));
+  remove_flat_dir (dir_a);
+  remove_flat_dir (dir_b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -75,5 +152,6 @@ main (int argc, char **argv)
   g_test_add_func ("/usability/cli/empty-dump-folder-says-empty", test_empty_dump_folder);
   g_test_add_func ("/usability/cli/md5-mismatch-names-no-md5", test_md5_names_the_option);
   g_test_add_func ("/usability/cli/run-summary-says-what-the-workbench-shows", test_run_summary);
+  g_test_add_func ("/usability/cli/compare-merge-on-off-and-renumbered-ids", test_compare_merge_and_renumbered);
   return g_test_run ();
 }

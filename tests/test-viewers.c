@@ -4,6 +4,7 @@
 #include "zw-selection.h"
 #include "zw-segment-view.h"
 #include "zw-memory-view.h"
+#include "report/zw-etm-traffic.h"
 #include "zw-ocm-view.h"
 #include "zw-merge-view.h"
 #include "zw-view-render.h"
@@ -233,6 +234,90 @@ test_memory_etm_optimize (void)
   cairo_surface_destroy (soff);
   deployed_clear (&on);
   deployed_clear (&off);
+}
+
+/* Memory traffic beside the occupancy: per op, ETM bytes read (up) and written (down), the
+ * busiest op's bars full height, an op that moves nothing none, and OCM placement visibly
+ * taking reads off ETM. */
+static guint
+count_in_rect (cairo_surface_t *s, double r[4], guint32 color)
+{
+  guint n = 0;
+  for (int y = (int) r[1]; y < (int) (r[1] + r[3]); y++)
+    for (int x = (int) r[0]; x < (int) (r[0] + r[2]); x++)
+      n += pixel_at (s, x, y) == color;
+  return n;
+}
+
+static void
+test_memory_traffic (void)
+{
+  Deployed none = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_NONE, FALSE);
+  Deployed best = deploy ("yolov5s", TRUE, TRUE, ZW_OCM_BEST_SCORE, FALSE);
+  g_autoptr (ZwEtmTraffic) tn = zw_etm_traffic_compute (none.report);
+  g_autoptr (ZwEtmTraffic) tb = zw_etm_traffic_compute (best.report);
+  ZwViewStyle style;
+  guint32 rd, wr;
+  cairo_surface_t *sn, *sb;
+  guint max_r = 0, max_w = 0, quiet = G_MAXUINT;
+  double r[4], pane[4];
+  guint read_px_none = 0, read_px_best = 0;
+
+  zw_view_style_init_default (&style);
+  rd = pixel_of (&style.segment[ZW_SEGMENT_INPUT]);
+  wr = pixel_of (&style.segment[ZW_SEGMENT_OUTPUT]);
+  g_assert_true (tn->exact);
+  for (guint i = 0; i < tn->n; i++)
+    {
+      if (tn->etm_read[i] > tn->etm_read[max_r])
+        max_r = i;
+      if (tn->etm_write[i] > tn->etm_write[max_w])
+        max_w = i;
+      if (quiet == G_MAXUINT && tn->etm_read[i] == 0 && tn->etm_write[i] == 0)
+        quiet = i;
+    }
+  g_assert_cmpuint (quiet, !=, G_MAXUINT);   /* Input: a host op */
+  g_assert_cmpuint (tb->total_etm_read, <, tn->total_etm_read);
+
+  sn = render (zw_memory_view_draw, none.report, NULL);
+  sb = render (zw_memory_view_draw, best.report, NULL);
+  /* the busiest reader's bar is read-coloured, and the busiest writer's write-coloured */
+  g_assert_true (zw_memory_view_traffic_bar (none.report, NULL, W, H, &style, max_r, FALSE, r));
+  g_assert_cmpfloat (r[3], >, 20);
+  g_assert_cmpuint (pixel_at (sn, (int) (r[0] + r[2] / 2), (int) (r[1] + r[3] / 2)), ==, rd);
+  g_assert_true (zw_memory_view_traffic_bar (none.report, NULL, W, H, &style, max_w, TRUE, r));
+  g_assert_cmpuint (pixel_at (sn, (int) (r[0] + r[2] / 2), (int) (r[1] + r[3] / 2)), ==, wr);
+  /* the op that moves nothing has no bar: nothing read- or write-coloured in its column */
+  g_assert_false (zw_memory_view_traffic_bar (none.report, NULL, W, H, &style, quiet, FALSE, r));
+  g_assert_true (zw_memory_view_traffic_bar (none.report, NULL, W, H, &style, max_r, FALSE, pane));
+  {
+    double col[4], down[4];
+    g_assert_true (zw_memory_view_traffic_bar (none.report, NULL, W, H, &style, max_w, TRUE, down));
+    /* its column (the x axis: op index over the plot, which starts after the 8 px margin
+     * and the 72 px axis), from the top of the tallest read bar to the bottom of the
+     * tallest write bar */
+    col[0] = floor (8.0 + 72.0 + (W - 16.0 - 72.0) * (quiet + 0.5) / none.report->ops->len);
+    col[2] = 1;
+    col[1] = pane[1];
+    col[3] = down[1] + down[3] - pane[1];
+    g_assert_cmpuint (count_in_rect (sn, col, rd) + count_in_rect (sn, col, wr), ==, 0);
+  }
+  /* OCM takes reads off ETM: fewer read-coloured pixels in the same pane */
+  for (guint i = 0; i < tn->n; i++)
+    {
+      if (zw_memory_view_traffic_bar (none.report, NULL, W, H, &style, i, FALSE, r))
+        read_px_none += count_in_rect (sn, r, rd);
+      if (zw_memory_view_traffic_bar (best.report, NULL, W, H, &style, i, FALSE, r))
+        read_px_best += count_in_rect (sb, r, rd);
+    }
+  g_test_message ("ETM read: %" G_GUINT64_FORMAT " bytes with OCM NONE (%u px), %" G_GUINT64_FORMAT
+                  " with BEST_SCORE (%u px)", tn->total_etm_read, read_px_none, tb->total_etm_read, read_px_best);
+  g_assert_cmpuint (read_px_best, <, read_px_none);
+  g_assert_cmpuint (read_px_best, >, 0);
+  cairo_surface_destroy (sn);
+  cairo_surface_destroy (sb);
+  deployed_clear (&none);
+  deployed_clear (&best);
 }
 
 static void
@@ -586,6 +671,7 @@ main (int argc, char **argv)
       g_test_add_func ("/viewers/render/segment/plot-filled-segment-colours-distinct", test_segment_render);
       g_test_add_func ("/viewers/render/segment/hit-test-and-selected-value", test_segment_hit_and_selection);
       g_test_add_func ("/viewers/render/memory/etm-optimize-changes-drawn-extent", test_memory_etm_optimize);
+      g_test_add_func ("/viewers/render/memory/etm-traffic-per-op-beside-occupancy", test_memory_traffic);
       g_test_add_func ("/viewers/render/memory/zoom-and-selected-value", test_memory_zoom_and_selection);
       g_test_add_func ("/viewers/render/ocm/chosen-option-highlighted", test_ocm_chosen_highlighted);
       g_test_add_func ("/viewers/render/merge/rows-follow-merge-option", test_merge_render);

@@ -5,6 +5,7 @@
  * ZW_VIEWS2_KEEP=<dir> keeps the rendered PNGs there for a look. */
 #include "zw-test-util.h"
 #include "report/zw-compare.h"
+#include "report/zw-deploy-graph.h"
 #include "report/zw-dump-diff.h"
 #include "report/zw-profile.h"
 #include "report/zw-tensor-stats.h"
@@ -162,10 +163,19 @@ typedef struct {
   ZwTimingState state;
 } TimingArgs;
 
+/* The lanes' heights depend on the profile drawn (the Merged lane is thin without merges):
+ * the lane queries below use the last profile and report drawn. */
+static const ZwProfile *lane_profile;
+static ZwDeployReport *lane_report;
+#define LANE_PROFILE lane_profile
+#define LANE_REPORT lane_report
+
 static void
 draw_timing (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
 {
   TimingArgs *a = data;
+  lane_profile = a->profile;
+  lane_report = a->report;
   zw_timing_view_draw (cr, w, h, a->profile, a->report, &a->state, style);
 }
 
@@ -223,7 +233,7 @@ count_runs_from (cairo_surface_t *s, int width, int height, ZwTimingLane lane, i
   guint runs = 0, pixels = 0;
   gboolean in = FALSE;
 
-  zw_timing_view_lane_extent (width, height, lane, &y0, &y1);
+  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
   for (int x = x_from; x < width; x++)
     {
       gboolean bar = pixel (s, x, (int) ((y0 + y1) / 2)) != pixel (s, x, (int) y0 + 1);
@@ -250,7 +260,7 @@ count_color (cairo_surface_t *s, int width, int height, ZwTimingLane lane, guint
   double y0, y1;
   guint n = 0;
 
-  zw_timing_view_lane_extent (width, height, lane, &y0, &y1);
+  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
   for (int x = 0; x < width; x++)
     n += near (pixel (s, x, (int) ((y0 + y1) / 2)), color, 2);
   return n;
@@ -319,7 +329,7 @@ test_timing_demo_run (void)
     a.state.t1 = starts[pick] + best;
     {
       double y0, y1;
-      zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_NPU, &y0, &y1);
+      zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_NPU, &y0, &y1);
       g_assert_cmpint (zw_timing_view_row_at (r.profile, r.report, &a.state, W, H, W / 2.0, (y0 + y1) / 2, NULL), ==,
                        (gint) pick);
     }
@@ -344,7 +354,7 @@ test_timing_merged_band (void)
   s = render (W, H, draw_timing, &a);
   keep_png (s, "timing-merged.png");
   zw_timing_layout (r.profile, &starts);
-  zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_MERGED, &y0, &y1);
+  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_MERGED, &y0, &y1);
   for (guint i = 0; i < r.profile->rows->len; i++)
     {
       const ZwProfileRow *row = g_ptr_array_index (r.profile->rows, i);
@@ -399,7 +409,7 @@ test_timing_vendor_file (void)
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_NPU, NULL), ==, 1);
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, 0);   /* the text lost merge_from */
   zw_timing_layout (p, &starts);
-  zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
   {
     /* ImageMake: hard 5.62 ms > total 0.129 ms, other negative: all hard, clipped to its total */
     double x = (zw_timing_view_x_of_time (p, &a.state, W, starts[2])
@@ -451,7 +461,7 @@ test_timing_flags_impossible_rows (void)
   g_assert_cmpfloat (starts[1], ==, 2);
   g_assert_cmpfloat (starts[2], ==, 3);
   g_assert_cmpfloat (starts[0], ==, 7);
-  zw_timing_view_lane_extent (W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
   {
     guint warn_image_make = 0, warn_input = 0, warn_output = 0;
     int ia = (int) zw_timing_view_x_of_time (p, &a.state, W, 2), ib = (int) zw_timing_view_x_of_time (p, &a.state, W, 3);
@@ -644,6 +654,103 @@ test_tensor_ocm_value (void)
   run_clear (&r);
 }
 
+/* Timing that reads like a profiler: layer classes, a range with its total, the Merged lane
+ * only as tall as it needs. */
+static void
+test_timing_profiler (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  Run off = run_net (net, FALSE, NULL, NULL), on = run_net (net, TRUE, NULL, NULL);
+  TimingArgs a = { .profile = off.profile, .report = off.report };
+  const int W = 1200, H = 420;
+  g_autofree double *starts = NULL;
+  double end, npu = 0, host = 0, got_npu, got_host, y0, y1, m0, m1, n0, n1;
+  guint n_rows;
+  ZwViewStyle style;
+  cairo_surface_t *s, *plain;
+
+  zw_view_style_init_default (&style);
+  zw_timing_state_init (&a.state);
+
+  /* the layer class from the report, not "HardOp" */
+  for (guint i = 0; i < off.profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (off.profile->rows, i);
+      const ZwOpInfo *op = zw_deploy_report_find_op (off.report, row->op_id);
+      g_autofree char *cls = zw_timing_row_layer_class (row, off.report);
+      if (op != NULL && g_strcmp0 (op->kind, "HardOp") == 0)
+        {
+          g_assert_cmpstr (cls, !=, "HardOp");
+          g_assert_nonnull (strstr (op->op_class, cls));
+        }
+    }
+  /* merged launches name their first member's class and how many more */
+  for (guint i = 0; i < on.profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (on.profile->rows, i);
+      g_autofree char *cls = zw_timing_row_layer_class (row, on.report);
+      if (zw_deploy_report_find_op (on.report, row->op_id) == NULL && zw_timing_row_lane (row) == ZW_TIMING_LANE_NPU
+          && row->merge_from != NULL && row->merge_from->len > 1)
+        g_assert_nonnull (strstr (cls, "more"));
+    }
+
+  /* the range total: the whole run is the sum of the rows, per lane */
+  end = zw_timing_layout (off.profile, &starts);
+  for (guint i = 0; i < off.profile->rows->len; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (off.profile->rows, i);
+      if (zw_timing_row_lane (row) == ZW_TIMING_LANE_NPU)
+        npu += MAX (row->total_ms, 0.0);
+      else
+        host += MAX (row->total_ms, 0.0);
+    }
+  zw_timing_range_total (off.profile, 0, end, &got_npu, &got_host, &n_rows);
+  g_assert_cmpfloat_with_epsilon (got_npu, npu, 1e-9 * MAX (1.0, npu));
+  g_assert_cmpfloat_with_epsilon (got_host, host, 1e-9 * MAX (1.0, host));
+  zw_timing_range_total (off.profile, end / 4, end / 2, &got_npu, &got_host, &n_rows);
+  g_assert_cmpfloat (got_npu + got_host, <=, end / 4 + 1e-9);
+  g_assert_cmpfloat (got_npu + got_host, >, 0);
+  g_assert_cmpuint (n_rows, >, 0);
+
+  /* the selection is drawn with its label box over the ruler, in the accent colour */
+  plain = render (W, H, draw_timing, &a);
+  a.state.sel_t0 = end / 4;
+  a.state.sel_t1 = end / 2;
+  s = render (W, H, draw_timing, &a);
+  keep_png (s, "timing-range.png");
+  {
+    double xa = zw_timing_view_x_of_time (off.profile, &a.state, W, end / 4);
+    double xb = zw_timing_view_x_of_time (off.profile, &a.state, W, end / 2);
+    int x = (int) ((xa + xb) / 2), y = 8 + 22 + 1;   /* MARGIN + TITLE_H: the ruler's top row */
+    g_assert_true (near (pixel (s, x, y), argb (&style.accent), 2));
+    g_assert_false (near (pixel (plain, x, y), argb (&style.accent), 2));
+  }
+  cairo_surface_destroy (s);
+  cairo_surface_destroy (plain);
+
+  /* merge off: the Merged lane is a thin line and the NPU lane has the height */
+  zw_timing_view_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_MERGED, &m0, &m1);
+  zw_timing_view_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_NPU, &n0, &n1);
+  g_assert_cmpfloat (m1 - m0, <=, 14);
+  zw_timing_view_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  g_assert_cmpfloat (m1 - m0, <, (y1 - n0) / 10);
+  /* …and the NPU bars are drawn down to where the old Merged third began */
+  s = render (W, H, draw_timing, &a);
+  {
+    guint bar_px = 0;
+    for (int x = 70; x < W - 10; x++)
+      bar_px += pixel (s, x, (int) n1 - 5) != pixel (s, x, (int) n0 + 1);
+    g_assert_cmpuint (bar_px, >, 0);
+    g_assert_cmpfloat (n1 - n0, >, (y1 - n0) * 0.45);
+  }
+  cairo_surface_destroy (s);
+  /* merge on: the lane has room for its bands */
+  zw_timing_view_lane_extent (on.profile, on.report, W, H, ZW_TIMING_LANE_MERGED, &m0, &m1);
+  g_assert_cmpfloat (m1 - m0, >, 20);
+  run_clear (&off);
+  run_clear (&on);
+}
+
 /* ---- dump diff ---- */
 
 typedef struct {
@@ -656,6 +763,12 @@ draw_diff (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
 {
   DiffArgs *a = data;
   zw_dump_diff_view_draw (cr, w, h, a->diff, a->selected, style);
+}
+
+static void
+draw_heatmaps (cairo_t *cr, int w, int h, const ZwViewStyle *style, gpointer data)
+{
+  zw_dump_diff_view_draw_heatmaps (cr, w, h, data, style);
 }
 
 static void
@@ -792,6 +905,65 @@ test_dump_diff_planted_byte (void)
     g_assert_false (near (pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
   }
   cairo_surface_destroy (s);
+
+  /* the row opens A, B and |A-B| heatmaps on its first differing coordinates: the planted
+   * element is the one cell where A and B differ and the brightest of |A-B| */
+  {
+    g_autoptr (ZwDumpFolder) fa = zw_dump_folder_load (da, net, NULL, &error);
+    g_autoptr (ZwDumpFolder) fb = zw_dump_folder_load (db, net, NULL, &error);
+    g_autoptr (GPtrArray) ta = zw_dump_diff_load_side (fa, net, NULL);
+    g_autoptr (GPtrArray) tb = zw_dump_diff_load_side (fb, net, NULL);
+    ZwDumpDiffHeatmaps hm = { diff->first, NULL, NULL, da, db };
+    guint8 hi_rgb[3], lo_rgb[3];
+    double cell[4], other[4];
+    int HW = 1200, HH = ZW_DUMP_DIFF_HEATMAPS_HEIGHT;
+    gint64 nh, nw;
+
+    for (guint i = 0; i < ta->len; i++)
+      if (((ZwTensor *) g_ptr_array_index (ta, i))->v_id == early->v_id)
+        hm.a = g_ptr_array_index (ta, i);
+    for (guint i = 0; i < tb->len; i++)
+      if (((ZwTensor *) g_ptr_array_index (tb, i))->v_id == early->v_id)
+        hm.b = g_ptr_array_index (tb, i);
+    g_assert_nonnull (hm.a);
+    g_assert_nonnull (hm.b);
+    s = render (HW, HH, draw_heatmaps, &hm);
+    keep_png (s, "dump-diff-heatmaps.png");
+    zw_tensor_view_colormap (1.0, hi_rgb);
+    zw_tensor_view_colormap (0.0, lo_rgb);
+    /* a neighbour of the planted element in the same channel, inside the window */
+    nh = want[2];
+    nw = want[3] > 0 ? want[3] - 1 : want[3] + 1;
+    for (int k = 0; k < 3; k++)
+      {
+        g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, k, want[2], want[3], cell));
+        g_assert_cmpfloat (cell[2], >=, 4);
+        /* the three heatmaps side by side, in order */
+        g_assert_cmpfloat (cell[0], >, k * (HW / 3.0) - 1);
+        g_assert_cmpfloat (cell[0], <, (k + 1) * (HW / 3.0));
+      }
+    {
+      guint32 at[3], next[3];
+      for (int k = 0; k < 3; k++)
+        {
+          g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, k, want[2], want[3], cell));
+          g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, k, nh, nw, other));
+          at[k] = pixel (s, (int) (cell[0] + cell[2] / 2), (int) (cell[1] + cell[3] / 2));
+          next[k] = pixel (s, (int) (other[0] + other[2] / 2), (int) (other[1] + other[3] / 2));
+        }
+      /* A and B differ at the planted element and agree beside it */
+      g_assert_false (near (at[0], at[1], 2));
+      g_assert_true (near (next[0], next[1], 0));
+      /* |A-B|: top of the colour map there, bottom beside it */
+      g_assert_true (near (at[2], 0xff000000u | (guint32) hi_rgb[0] << 16 | (guint32) hi_rgb[1] << 8 | hi_rgb[2], 2));
+      g_assert_true (near (next[2], 0xff000000u | (guint32) lo_rgb[0] << 16 | (guint32) lo_rgb[1] << 8 | lo_rgb[2], 2));
+    }
+    /* the planted element is outlined in the warning colour just outside its cell */
+    g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, 2, want[2], want[3], cell));
+    zw_view_style_init_default (&style);
+    g_assert_true (near (pixel (s, (int) cell[0] - 1, (int) (cell[1] + cell[3] / 2)), argb (&style.warning), 40));
+    cairo_surface_destroy (s);
+  }
   remove_dir (root);
   run_clear (&r);
 }
@@ -1047,6 +1219,72 @@ all_drawn (gpointer data)
   return zw_timing_view_get_n_rebuilds (ZW_TIMING_VIEW (views[0])) > 0;
 }
 
+static gboolean
+count_frame (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  (void) widget;
+  (void) clock;
+  ++*(guint *) data;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+frames_seen (gpointer data)
+{
+  return ((guint *) data)[0] >= ((guint *) data)[1];
+}
+
+/* Waits (bounded) until @widget has seen @n frames. */
+static void
+wait_frames (GtkWidget *widget, guint n)
+{
+  guint state[2] = { 0, n };
+  guint id = gtk_widget_add_tick_callback (widget, count_frame, state, NULL);
+  gtk_widget_queue_resize (widget);
+  zw_test_wait_until (frames_seen, state);
+  gtk_widget_remove_tick_callback (widget, id);
+}
+
+static gboolean
+adj_scrolled (gpointer data)
+{
+  return gtk_adjustment_get_value (data) > gtk_adjustment_get_lower (data);
+}
+
+static gboolean
+adj_at_top (gpointer data)
+{
+  return gtk_adjustment_get_value (data) == gtk_adjustment_get_lower (data);
+}
+
+static GtkWidget *
+find_scrolled (GtkWidget *w)
+{
+  if (GTK_IS_SCROLLED_WINDOW (w))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_scrolled (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_column_view (GtkWidget *w)
+{
+  if (GTK_IS_COLUMN_VIEW (w))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_column_view (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_display_widgets (void)
 {
@@ -1067,6 +1305,7 @@ test_display_widgets (void)
   da = g_build_filename (root, "a", NULL);
   db = g_build_filename (root, "b", NULL);
   r = run_net (net, FALSE, da, "SQB");
+  zw_deploy_report_attach_network (r.report, net);   /* as the workbench does: ops know their values */
   sel = zw_selection_new ();
   zw_selection_set_report (sel, r.report);
 
@@ -1132,6 +1371,71 @@ test_display_widgets (void)
                            ((ZwProfileRow *) g_ptr_array_index (p->rows, i))->op_id);
           break;
         }
+
+    /* the selected op's values are one click away: a button each, a click selects it */
+    {
+      const ZwOpInfo *op = zw_deploy_report_find_op (r.report, zw_selection_get_selected_op (sel));
+      GtkWidget *bar = zw_timing_view_get_values_bar (tv), *button = NULL;
+      guint n_buttons = 0;
+      gint64 v_id;
+      g_assert_nonnull (op);
+      g_assert_nonnull (op->outputs);
+      for (GtkWidget *c = gtk_widget_get_first_child (bar); c != NULL; c = gtk_widget_get_next_sibling (c))
+        if (GTK_IS_BUTTON (c))
+          {
+            n_buttons++;
+            button = c;   /* the last: an output */
+          }
+      g_assert_cmpuint (n_buttons, ==, op->inputs->len + op->outputs->len);
+      v_id = g_array_index (op->outputs, gint64, op->outputs->len - 1);
+      g_assert_nonnull (strstr (gtk_button_get_label (GTK_BUTTON (button)), "out"));
+      g_signal_emit_by_name (button, "clicked");
+      g_assert_cmpint (zw_selection_get_selected_value (sel), ==, v_id);
+      g_assert_true (gtk_widget_has_css_class (button, "suggested-action"));
+    }
+
+    /* the Name column shows layer names, never the vendor's "icraft::" class path */
+    {
+      g_autoptr (GPtrArray) table = zw_timing_view_table (tv);
+      for (guint i = 1; i < table->len; i++)
+        g_assert_null (strstr (((char **) g_ptr_array_index (table, i))[2], "icraft::"));
+    }
+
+    /* after a sort the list shows its top */
+    {
+      GtkWidget *cv = find_column_view (views[0]);
+      GtkAdjustment *adj = NULL;
+      g_assert_nonnull (cv);
+      adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cv));
+      /* scrolled down a little first, as a user would (once the list has laid out its rows) */
+      wait_frames (cv, 3);
+      g_assert_cmpfloat (gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj), >, 1);
+      gtk_adjustment_set_value (adj, MIN (40.0, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj)));
+      g_assert_true (zw_test_wait_until (adj_scrolled, adj));
+      g_assert_true (zw_timing_view_sort_by (tv, 3 /* total */, FALSE));
+      g_assert_true (zw_test_wait_until (adj_at_top, adj));
+      /* the whole header cell sorts: a click at the right end of the Total cell, far from
+       * its label, sorts by total, and again flips the order */
+      {
+        GtkWidget *header = gtk_widget_get_first_child (cv), *title = gtk_widget_get_first_child (header);
+        graphene_rect_t b;
+        g_autofree guint *o1 = NULL, *o2 = NULL;
+        for (int k = 0; k < 3; k++)
+          title = gtk_widget_get_next_sibling (title);   /* column 3: Total */
+        g_assert_true (gtk_widget_compute_bounds (title, header, &b));
+        g_assert_cmpint (zw_timing_view_click_header (tv, b.origin.x + b.size.width - 2), ==, 3);
+        o1 = zw_timing_view_get_table_order (tv, &n);
+        for (guint i = 1; i < n; i++)
+          g_assert_cmpfloat (((ZwProfileRow *) g_ptr_array_index (p->rows, o1[i - 1]))->total_ms, >=,
+                             ((ZwProfileRow *) g_ptr_array_index (p->rows, o1[i]))->total_ms);
+        g_assert_cmpint (zw_timing_view_click_header (tv, b.origin.x + 2), ==, 3);
+        o2 = zw_timing_view_get_table_order (tv, &n);
+        for (guint i = 1; i < n; i++)
+          g_assert_cmpfloat (((ZwProfileRow *) g_ptr_array_index (p->rows, o2[i - 1]))->total_ms, <=,
+                             ((ZwProfileRow *) g_ptr_array_index (p->rows, o2[i]))->total_ms);
+      }
+      g_assert_true (zw_timing_view_sort_by (tv, 0 /* op_id, as the export check below expects */, FALSE));
+    }
 
     /* the cached node is reused when nothing but the hover changes */
     zw_test_wait_until (all_drawn, views);
@@ -1214,6 +1518,55 @@ test_display_widgets (void)
     g_assert_true (zw_dump_diff_view_load (dv, da, db, net, NULL, NULL, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (zw_dump_diff_view_get_diff (dv)->warnings->len, >=, 1);
+    /* the selected row opens its heatmaps, the two folders named */
+    {
+      const ZwDumpDiff *d = zw_dump_diff_view_get_diff (dv);
+      ZwDumpDiffHeatmaps hm;
+      zw_dump_diff_view_get_heatmaps (dv, &hm);
+      g_assert_cmpstr (hm.name_a, ==, da);
+      g_assert_cmpstr (hm.name_b, ==, db);
+      for (guint i = 0; i < d->entries->len; i++)
+        {
+          const ZwDumpDiffEntry *e = g_ptr_array_index (d->entries, i);
+          if (e->status != ZW_DUMP_DIFF_COMPARED)
+            continue;
+          zw_dump_diff_view_select_value (dv, e->v_id);
+          zw_dump_diff_view_get_heatmaps (dv, &hm);
+          g_assert_true (hm.entry == e);
+          g_assert_nonnull (hm.a);
+          g_assert_nonnull (hm.b);
+          g_assert_cmpint (hm.a->v_id, ==, e->v_id);
+          break;
+        }
+    }
+    /* a value selected in another view scrolls its row into sight */
+    {
+      const ZwDumpDiff *d = zw_dump_diff_view_get_diff (dv);
+      const ZwDumpDiffEntry *last = NULL;
+      GtkWidget *area_sw = NULL;
+      GtkAdjustment *adj;
+      double y0, y1;
+      for (guint i = 0; i < d->entries->len; i++)
+        {
+          const ZwDumpDiffEntry *e = g_ptr_array_index (d->entries, i);
+          if (zw_deploy_report_find_value (r.report, e->v_id) != NULL)
+            last = e;
+        }
+      g_assert_nonnull (last);
+      area_sw = find_scrolled (GTK_WIDGET (dv));
+      g_assert_nonnull (area_sw);
+      adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (area_sw));
+      wait_frames (area_sw, 3);
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj));
+      zw_selection_set_selected_value (sel, last->v_id);
+      g_assert_cmpint (zw_dump_diff_view_get_selected_value (dv), ==, last->v_id);
+      g_assert_true (zw_dump_diff_view_row_extent (d, last->v_id, &y0, &y1));
+      g_test_message ("dump diff: row %g..%g, view %g..%g", y0, y1, gtk_adjustment_get_value (adj),
+                      gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+      g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >=, y1);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), <=, y0);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj), >=, y1);
+    }
   }
 
   /* log: search, next and previous wrap */
@@ -1296,6 +1649,7 @@ main (int argc, char **argv)
       g_test_add_func ("/views2/render/timing/merged-launches-as-bands", test_timing_merged_band);
       g_test_add_func ("/views2/render/timing/vendor-time-file", test_timing_vendor_file);
       g_test_add_func ("/views2/render/timing/impossible-rows-flagged-order-inferred", test_timing_flags_impossible_rows);
+      g_test_add_func ("/views2/render/timing/layer-class-range-total-merged-lane", test_timing_profiler);
       g_test_add_func ("/views2/render/tensor/ocm-value-heatmap-and-stats", test_tensor_ocm_value);
       g_test_add_func ("/views2/render/dump-diff/planted-byte-found-and-highlighted", test_dump_diff_planted_byte);
       g_test_add_func ("/views2/render/compare/regression-highlighted", test_compare_regression);

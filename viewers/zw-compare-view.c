@@ -10,6 +10,7 @@
 #define MARGIN 8.0
 #define LINE_H 18.0
 #define ROW_H 20.0
+#define SWAP_W 150.0
 
 typedef enum {
   COL_OP_ID,
@@ -71,6 +72,15 @@ zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp
   return i < cmp->rows->len ? (gint) i : -1;
 }
 
+/* A signed byte count in the units of the rest ("+1.5 MiB", "−512 bytes"). */
+static char *
+format_bytes_delta (gint64 delta)
+{
+  g_autofree char *abs = zw_format_bytes ((guint64) (delta < 0 ? -delta : delta));
+
+  return g_strdup_printf ("%s%s", delta > 0 ? "+" : delta < 0 ? "−" : "±", abs);
+}
+
 static char *
 cell_text (const ZwCompareRow *r, CompareColumn column)
 {
@@ -79,6 +89,12 @@ cell_text (const ZwCompareRow *r, CompareColumn column)
   switch (column)
     {
     case COL_OP_ID:
+      if (r->match == ZW_COMPARE_MATCH_KIND)
+        /* op ids differ between the compiles: A's and B's */
+        return g_strdup_printf ("%" G_GINT64_FORMAT "→%" G_GINT64_FORMAT, r->op_id, r->b_op_id);
+      if (r->match == ZW_COMPARE_MATCH_MERGE)
+        /* TRANSLATORS: a merged launch compared with its member ops (merge on vs off) */
+        return g_strdup_printf (_("%li (%u ops)"), (long) r->op_id, MAX (r->merge_from->len, 1));
       return g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
     case COL_CLASS:
       return g_strdup (zw_op_class_short (r->op_type, buf, sizeof buf));
@@ -127,25 +143,30 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
   deploy_line (p, MARGIN, y, w, _("Deploy"), la, lb, _("delta"), NULL);
   zw_painter_set_bold (p, FALSE);
   y += LINE_H;
-  g_snprintf (dl, sizeof dl, "%+" G_GINT64_FORMAT " B", d->ftmp_delta);
-  deploy_line (p, MARGIN, y, w, _("FTMP bytes"), fa, fb, dl, DELTA_COLOR (d->ftmp_delta));
+  {
+    g_autofree char *delta = format_bytes_delta (d->ftmp_delta);
+    deploy_line (p, MARGIN, y, w, _("FTMP bytes"), fa, fb, delta, DELTA_COLOR (d->ftmp_delta));
+  }
   y += LINE_H;
-  g_snprintf (a, sizeof a, "%s (%u chunks)", oa, d->a.n_ocm_chunks);
-  g_snprintf (b, sizeof b, "%s (%u chunks)", ob, d->b.n_ocm_chunks);
-  g_snprintf (dl, sizeof dl, "%+" G_GINT64_FORMAT " B", d->ocm_delta);
-  deploy_line (p, MARGIN, y, w, _("OCM bytes"), a, b, dl, NULL);
+  /* TRANSLATORS: OCM bytes and the number of chunks placed in OCM */
+  g_snprintf (a, sizeof a, ngettext ("%s (%u chunk)", "%s (%u chunks)", d->a.n_ocm_chunks), oa, d->a.n_ocm_chunks);
+  g_snprintf (b, sizeof b, ngettext ("%s (%u chunk)", "%s (%u chunks)", d->b.n_ocm_chunks), ob, d->b.n_ocm_chunks);
+  {
+    g_autofree char *delta = format_bytes_delta (d->ocm_delta);
+    deploy_line (p, MARGIN, y, w, _("OCM bytes"), a, b, delta, NULL);
+  }
   y += LINE_H;
   g_snprintf (a, sizeof a, "%u", d->a.n_launches);
   g_snprintf (b, sizeof b, "%u", d->b.n_launches);
   g_snprintf (dl, sizeof dl, "%+d", d->n_launches_delta);
   deploy_line (p, MARGIN, y, w, _("Launches"), a, b, dl, DELTA_COLOR (d->n_launches_delta));
   y += LINE_H;
-  g_snprintf (a, sizeof a, "%u (merge %s)", d->a.n_hardops, d->a.merge_hardop ? "on" : "off");
-  g_snprintf (b, sizeof b, "%u (merge %s)", d->b.n_hardops, d->b.merge_hardop ? "on" : "off");
+  g_snprintf (a, sizeof a, d->a.merge_hardop ? _("%u (merge on)") : _("%u (merge off)"), d->a.n_hardops);
+  g_snprintf (b, sizeof b, d->b.merge_hardop ? _("%u (merge on)") : _("%u (merge off)"), d->b.n_hardops);
   deploy_line (p, MARGIN, y, w, _("Hardops"), a, b, "", NULL);
   y += LINE_H;
-  g_snprintf (a, sizeof a, "%s → %s", zw_ocm_opt_to_string (d->a.ocm_requested), zw_ocm_opt_to_string (d->a.ocm_chosen));
-  g_snprintf (b, sizeof b, "%s → %s", zw_ocm_opt_to_string (d->b.ocm_requested), zw_ocm_opt_to_string (d->b.ocm_chosen));
+  g_snprintf (a, sizeof a, "%s → %s", zw_ocm_opt_get_name (d->a.ocm_requested), zw_ocm_opt_get_name (d->a.ocm_chosen));
+  g_snprintf (b, sizeof b, "%s → %s", zw_ocm_opt_get_name (d->b.ocm_requested), zw_ocm_opt_get_name (d->b.ocm_chosen));
   deploy_line (p, MARGIN, y, w, _("OCM option"), a, b, "", NULL);
   y += LINE_H;
   g_snprintf (a, sizeof a, "%.6g ms", d->a.estimated_ms);
@@ -174,13 +195,17 @@ zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare
   dim.alpha *= 0.7f;
   if (cmp == NULL && dcmp == NULL)
     {
-      zw_draw_empty (&p, width, MIN (height, 200), _("Nothing to compare"));
+      zw_draw_empty (&p, width, MIN (height, 200),
+                     _("Nothing to compare: mark two runs in the run history (their check boxes), or open two time "
+                       "profiles (Compare Time Files…)"));
       goto out;
     }
   g_snprintf (line, sizeof line, _("A: %s    B: %s"), la, lb);
   zw_painter_set_bold (&p, TRUE);
-  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN, NULL, line);
+  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN - SWAP_W, NULL, line);
   zw_painter_set_bold (&p, FALSE);
+  /* the header line is the control that chooses which run is A (a click swaps them) */
+  zw_painter_text (&p, width - MARGIN - SWAP_W, MARGIN, 0, 0, SWAP_W, &colors->accent, _("⇄ Swap A and B"));
   y = MARGIN + LINE_H;
   if (cmp != NULL)
     {
@@ -196,6 +221,14 @@ zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare
                     "%g ms)"),
                   cmp->n_matched, cmp->n_only_a, cmp->n_only_b, cmp->n_regressions, cmp->n_improvements,
                   cmp->options.tolerance * 100, cmp->options.min_delta_ms);
+      if (cmp->n_merge_mapped > 0 || cmp->n_kind_matched > 0)
+        {
+          char more[256];
+          /* TRANSLATORS: appended to the counts line: how rows were matched besides by op id */
+          g_snprintf (more, sizeof more, _("; %u merged launches against their ops, %u ops matched by type and order"),
+                      cmp->n_merge_mapped, cmp->n_kind_matched);
+          g_strlcat (line, more, sizeof line);
+        }
       zw_painter_text (&p, MARGIN, y + LINE_H, 0, 0, width - 2 * MARGIN, &dim, line);
       y += 2 * LINE_H;
       if (cmp->a_has_host_measured || cmp->b_has_host_measured)
@@ -309,6 +342,10 @@ struct _ZwCompareView
   ZwView parent_instance;
   ZwProfileCompare *cmp;
   ZwDeployCompare *dcmp;
+  /* what is compared (kept so that A and B can be swapped) */
+  ZwProfile *profile_a, *profile_b;
+  ZwCompareOptions options;
+  ZwDeployReport *report_a, *report_b;
   char *label_a, *label_b;
   gint selected;
   gboolean syncing;
@@ -339,6 +376,14 @@ zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwP
   g_return_if_fail (a != NULL && b != NULL);
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   self->cmp = zw_profile_compare (a, b, options);
+  g_clear_pointer (&self->profile_a, zw_profile_free);
+  g_clear_pointer (&self->profile_b, zw_profile_free);
+  self->profile_a = zw_profile_copy (a);
+  self->profile_b = zw_profile_copy (b);
+  if (options != NULL)
+    self->options = *options;
+  else
+    self->options = (ZwCompareOptions) ZW_COMPARE_OPTIONS_INIT;
   g_free (self->label_a);
   g_free (self->label_b);
   self->label_a = g_strdup (label_a);
@@ -352,9 +397,54 @@ zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const
 {
   g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  g_clear_pointer (&self->report_a, zw_deploy_report_unref);
+  g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   if (a != NULL && b != NULL)
-    self->dcmp = zw_deploy_compare (a, b);
+    {
+      self->dcmp = zw_deploy_compare (a, b);
+      self->report_a = zw_deploy_report_ref ((ZwDeployReport *) a);
+      self->report_b = zw_deploy_report_ref ((ZwDeployReport *) b);
+    }
   changed (self);
+}
+
+void
+zw_compare_view_swap (ZwCompareView *self)
+{
+  char *label;
+
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  if (self->cmp == NULL && self->dcmp == NULL)
+    return;
+  label = self->label_a;
+  self->label_a = self->label_b;
+  self->label_b = label;
+  if (self->profile_a != NULL && self->profile_b != NULL)
+    {
+      ZwProfile *p = self->profile_a;
+      self->profile_a = self->profile_b;
+      self->profile_b = p;
+      g_clear_pointer (&self->cmp, zw_profile_compare_free);
+      self->cmp = zw_profile_compare (self->profile_a, self->profile_b, &self->options);
+    }
+  if (self->report_a != NULL && self->report_b != NULL)
+    {
+      ZwDeployReport *r = self->report_a;
+      self->report_a = self->report_b;
+      self->report_b = r;
+      g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+      self->dcmp = zw_deploy_compare (self->report_a, self->report_b);
+    }
+  self->selected = -1;
+  changed (self);
+}
+
+static void
+action_swap (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  zw_compare_view_swap (ZW_COMPARE_VIEW (widget));
 }
 
 void
@@ -363,6 +453,10 @@ zw_compare_view_clear (ZwCompareView *self)
   g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  g_clear_pointer (&self->profile_a, zw_profile_free);
+  g_clear_pointer (&self->profile_b, zw_profile_free);
+  g_clear_pointer (&self->report_a, zw_deploy_report_unref);
+  g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   self->selected = -1;
   changed (self);
 }
@@ -413,7 +507,11 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwCompar
 {
   (void) gesture;
   (void) n_press;
-  (void) x;
+  if (y >= MARGIN && y < MARGIN + LINE_H && x >= gtk_widget_get_width (self->area) - MARGIN - SWAP_W)
+    {
+      zw_compare_view_swap (self);
+      return;
+    }
   zw_compare_view_select_row (self, zw_compare_view_row_at (self->cmp, self->dcmp, y));
 }
 
@@ -492,6 +590,10 @@ zw_compare_view_dispose (GObject *object)
   self->area = NULL;   /* the base class unparents the scrolled window */
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  g_clear_pointer (&self->profile_a, zw_profile_free);
+  g_clear_pointer (&self->profile_b, zw_profile_free);
+  g_clear_pointer (&self->report_a, zw_deploy_report_unref);
+  g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   g_clear_pointer (&self->label_a, g_free);
   g_clear_pointer (&self->label_b, g_free);
   G_OBJECT_CLASS (zw_compare_view_parent_class)->dispose (object);
@@ -506,6 +608,7 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
   object_class->dispose = zw_compare_view_dispose;
   ZW_VIEW_CLASS (klass)->selection_notify = zw_compare_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwcompareview");
+  gtk_widget_class_install_action (widget_class, "compare.swap", NULL, action_swap);
 }
 
 static void

@@ -42,6 +42,10 @@ void zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, cons
                                    const ZwCompareOptions *options, const char *label_a, const char *label_b);
 /* The two runs' deploy reports (both, or NULL to drop the deploy block). */
 void zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const ZwDeployReport *b);
+/* Makes B the reference (A) and A the other: the comparison and the deploy facts are made
+ * again the other way round. Also the view's action "compare.swap" and a click on its header
+ * line ("⇄ Swap A and B"). */
+void zw_compare_view_swap (ZwCompareView *self);
 /* Clears everything. */
 void zw_compare_view_clear (ZwCompareView *self);
 

@@ -1,10 +1,12 @@
 /* zw-dump-diff-view.c — per-value comparison of two dumps, first divergence highlighted. */
 #include "zw-dump-diff-view.h"
 #include "zw-draw-area.h"
+#include "zw-tensor-view.h"
 #include "zw-view-private.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #define MARGIN 8.0
 #define LINE_H 18.0
@@ -236,15 +238,187 @@ out:
   cairo_restore (cr);
 }
 
+/* ---- heatmaps of the selected row ---- */
+
+typedef struct {
+  gint64 n, c, h, w;         /* the coordinates shown */
+  gint64 r0, c0, rows, cols; /* the window of the channel */
+  double panel_w, top, scale;
+} HeatGeometry;
+
+#define HEAT_LEGEND_H 18.0
+
+static gboolean
+heat_geometry (const ZwDumpDiffHeatmaps *hm, int width, int height, HeatGeometry *g)
+{
+  const ZwTensor *t;
+  double ph;
+
+  if (hm == NULL || hm->entry == NULL || hm->a == NULL || hm->b == NULL
+      || hm->entry->status != ZW_DUMP_DIFF_COMPARED)
+    return FALSE;
+  t = hm->a;
+  if (t->h <= 0 || t->w <= 0 || t->c <= 0 || t->n <= 0 || hm->b->h != t->h || hm->b->w != t->w)
+    return FALSE;
+  if (hm->entry->n_differ > 0)
+    {
+      g->n = hm->entry->first_coords[0];
+      g->c = hm->entry->first_coords[1];
+      g->h = hm->entry->first_coords[2];
+      g->w = hm->entry->first_coords[3];
+    }
+  else
+    g->n = g->c = g->h = g->w = 0;
+  if (g->n >= t->n || g->c >= t->c || g->h >= t->h || g->w >= t->w)
+    return FALSE;
+  g->rows = MIN (t->h, ZW_DUMP_DIFF_HEATMAP_SPAN);
+  g->cols = MIN (t->w, ZW_DUMP_DIFF_HEATMAP_SPAN);
+  g->r0 = CLAMP (g->h - g->rows / 2, 0, t->h - g->rows);
+  g->c0 = CLAMP (g->w - g->cols / 2, 0, t->w - g->cols);
+  g->panel_w = floor ((width - 4 * MARGIN) / 3);
+  g->top = MARGIN + 2 * LINE_H + 4;
+  ph = height - g->top - HEAT_LEGEND_H - MARGIN;
+  g->scale = MIN (g->panel_w / g->cols, ph / g->rows);
+  if (g->scale >= 1)
+    g->scale = floor (g->scale);   /* whole pixels per element: every cell the same */
+  return g->scale > 0;
+}
+
+gboolean
+zw_dump_diff_view_heatmap_cell (const ZwDumpDiffHeatmaps *hm, int width, int height, int which, gint64 h, gint64 w,
+                                double rect[4])
+{
+  HeatGeometry g;
+
+  if (!heat_geometry (hm, width, height, &g) || which < 0 || which > 2 || h < g.r0 || h >= g.r0 + g.rows
+      || w < g.c0 || w >= g.c0 + g.cols)
+    return FALSE;
+  rect[0] = floor (MARGIN + which * (g.panel_w + MARGIN)) + floor ((w - g.c0) * g.scale);
+  rect[1] = floor (g.top) + floor ((h - g.r0) * g.scale);
+  rect[2] = g.scale;
+  rect[3] = g.scale;
+  return TRUE;
+}
+
+/* The window of channel (n, c) of @t, row-major; NULL when it cannot be read. */
+static float *
+heat_window (const ZwTensor *t, const HeatGeometry *g)
+{
+  g_autofree float *plane = zw_tensor_heatmap (t, g->n, g->c, FALSE, NULL);
+  float *out;
+
+  if (plane == NULL)
+    return NULL;
+  out = g_new (float, g->rows * g->cols);
+  for (gint64 r = 0; r < g->rows; r++)
+    memcpy (out + r * g->cols, plane + (g->r0 + r) * t->w + g->c0, sizeof (float) * g->cols);
+  return out;
+}
+
+void
+zw_dump_diff_view_draw_heatmaps (cairo_t *cr, int width, int height, const ZwDumpDiffHeatmaps *hm,
+                                 const ZwViewStyle *colors)
+{
+  g_autofree float *va = NULL, *vb = NULL, *vd = NULL;
+  double lo = INFINITY, hi = -INFINITY, dmax = 0;
+  const float *grids[3];
+  ZwPainter p;
+  HeatGeometry g;
+  GdkRGBA dim;
+  char line[512];
+
+  g_return_if_fail (cr != NULL && colors != NULL);
+  cairo_save (cr);
+  zw_cairo_set_color (cr, &colors->background);
+  cairo_paint (cr);
+  zw_painter_init (&p, cr, colors);
+  dim = colors->foreground;
+  dim.alpha *= 0.7f;
+  zw_cairo_set_color (cr, &colors->grid);
+  cairo_rectangle (cr, 0, 0, width, 1);
+  cairo_fill (cr);
+  if (hm == NULL || hm->entry == NULL)
+    {
+      zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN, &dim,
+                       _("Select a value to see A, B and |A−B| at its first difference"));
+      goto out;
+    }
+  if (!heat_geometry (hm, width, height, &g) || (va = heat_window (hm->a, &g)) == NULL
+      || (vb = heat_window (hm->b, &g)) == NULL)
+    {
+      g_snprintf (line, sizeof line, _("v_id %li: not compared element by element, no heatmaps"), (long) hm->entry->v_id);
+      zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN, &dim, line);
+      goto out;
+    }
+  vd = g_new (float, g.rows * g.cols);
+  for (gint64 i = 0; i < g.rows * g.cols; i++)
+    {
+      vd[i] = fabsf (va[i] - vb[i]);
+      if (isfinite (va[i]))
+        lo = MIN (lo, va[i]), hi = MAX (hi, va[i]);
+      if (isfinite (vb[i]))
+        lo = MIN (lo, vb[i]), hi = MAX (hi, vb[i]);
+      if (isfinite (vd[i]))
+        dmax = MAX (dmax, vd[i]);
+    }
+  if (!(lo <= hi))
+    lo = hi = 0;
+  if (hm->entry->n_differ > 0)
+    g_snprintf (line, sizeof line,
+                _("v_id %li, channel %li of batch %li around its first difference (h %li, w %li): A %.9g, B %.9g"),
+                (long) hm->entry->v_id, (long) g.c, (long) g.n, (long) g.h, (long) g.w, hm->entry->first_a,
+                hm->entry->first_b);
+  else
+    g_snprintf (line, sizeof line, _("v_id %li, channel %li of batch %li: A and B are equal"), (long) hm->entry->v_id,
+                (long) g.c, (long) g.n);
+  zw_painter_set_bold (&p, TRUE);
+  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN, NULL, line);
+  zw_painter_set_bold (&p, FALSE);
+  grids[0] = va;
+  grids[1] = vb;
+  grids[2] = vd;
+  for (int k = 0; k < 3; k++)
+    {
+      double x = floor (MARGIN + k * (g.panel_w + MARGIN)), y = floor (g.top);
+      double r[4];
+      g_autofree char *title = k == 0   ? g_strdup_printf (_("A: %s"), hm->name_a != NULL ? hm->name_a : "")
+                               : k == 1 ? g_strdup_printf (_("B: %s"), hm->name_b != NULL ? hm->name_b : "")
+                                        : g_strdup (_("|A−B|"));
+      g_autofree char *legend = NULL;
+
+      zw_painter_text (&p, x, MARGIN + LINE_H, 0, 0, g.panel_w, k == 2 ? &colors->warning : NULL, title);
+      zw_tensor_view_paint_grid (cr, x, y, g.scale, grids[k], g.rows, g.cols, k == 2 ? 0 : lo, k == 2 ? dmax : hi);
+      if (zw_dump_diff_view_heatmap_cell (hm, width, height, k, g.h, g.w, r) && hm->entry->n_differ > 0)
+        {
+          /* the first differing element, outlined outside its cell */
+          zw_cairo_set_color (cr, &colors->warning);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, r[0] - 1, r[1] - 1, r[2] + 2, r[3] + 2);
+          cairo_stroke (cr);
+        }
+      legend = g_strdup_printf (_("h %li–%li, w %li–%li · colour %.4g … %.4g"), (long) g.r0,
+                                (long) (g.r0 + g.rows - 1), (long) g.c0, (long) (g.c0 + g.cols - 1), k == 2 ? 0 : lo,
+                                k == 2 ? dmax : hi);
+      zw_painter_text (&p, x, y + g.rows * g.scale + 4, 0, 0, g.panel_w, &dim, legend);
+    }
+
+out:
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
 /* ---- widget ---- */
 
 struct _ZwDumpDiffView
 {
   ZwView parent_instance;
   ZwDumpDiff *diff;
+  GPtrArray *side_a, *side_b;   /* ZwTensor*: the values compared (NULL after set_diff) */
+  char *name_a, *name_b;
   gint64 selected;
   gboolean syncing;
   GtkWidget *area;
+  GtkWidget *heat;              /* the heatmaps under the table */
 };
 
 G_DEFINE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW_TYPE_VIEW)
@@ -256,30 +430,99 @@ area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoint
   zw_dump_diff_view_draw (cr, width, height, self->diff, self->selected, colors);
 }
 
+static const ZwTensor *
+side_find (GPtrArray *side, gint64 v_id)
+{
+  for (guint i = 0; side != NULL && i < side->len; i++)
+    if (((const ZwTensor *) g_ptr_array_index (side, i))->v_id == v_id)
+      return g_ptr_array_index (side, i);
+  return NULL;
+}
+
+void
+zw_dump_diff_view_get_heatmaps (ZwDumpDiffView *self, ZwDumpDiffHeatmaps *out)
+{
+  g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self) && out != NULL);
+  memset (out, 0, sizeof *out);
+  out->name_a = self->name_a;
+  out->name_b = self->name_b;
+  for (guint i = 0; self->diff != NULL && self->selected >= 0 && i < self->diff->entries->len; i++)
+    {
+      const ZwDumpDiffEntry *e = g_ptr_array_index (self->diff->entries, i);
+      if (e->v_id == self->selected)
+        out->entry = e;
+    }
+  if (out->entry != NULL)
+    {
+      out->a = side_find (self->side_a, out->entry->v_id);
+      out->b = side_find (self->side_b, out->entry->v_id);
+    }
+}
+
+static void
+heat_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+{
+  ZwDumpDiffHeatmaps hm;
+
+  zw_dump_diff_view_get_heatmaps (ZW_DUMP_DIFF_VIEW (user_data), &hm);
+  zw_dump_diff_view_draw_heatmaps (cr, width, height, &hm, colors);
+}
+
+static void
+set_diff_and_sides (ZwDumpDiffView *self, ZwDumpDiff *diff, GPtrArray *side_a, GPtrArray *side_b, const char *name_a,
+                    const char *name_b)
+{
+  g_clear_pointer (&self->side_a, g_ptr_array_unref);
+  g_clear_pointer (&self->side_b, g_ptr_array_unref);
+  g_clear_pointer (&self->name_a, g_free);
+  g_clear_pointer (&self->name_b, g_free);
+  zw_dump_diff_view_set_diff (self, diff);
+  self->side_a = side_a;
+  self->side_b = side_b;
+  self->name_a = g_strdup (name_a);
+  self->name_b = g_strdup (name_b);
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
+}
+
 void
 zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff)
 {
   g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
+  if (diff != self->diff)
+    {
+      /* sides given with another diff belong to that one */
+      g_clear_pointer (&self->side_a, g_ptr_array_unref);
+      g_clear_pointer (&self->side_b, g_ptr_array_unref);
+    }
   if (diff != self->diff)
     g_clear_pointer (&self->diff, zw_dump_diff_free);
   self->diff = diff;
   self->selected = diff != NULL && diff->first != NULL ? diff->first->v_id : -1;
   gtk_widget_set_size_request (self->area, 720, zw_dump_diff_view_content_height (diff));
   zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
 }
 
 gboolean
 zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir_b, XirNetwork *network,
                         const char *format, const ZwDumpDiffOptions *options, GError **error)
 {
-  ZwDumpDiff *diff;
+  g_autoptr (ZwDumpFolder) fa = NULL, fb = NULL;
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *ta, *tb;
 
   g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), FALSE);
   g_return_val_if_fail (dir_a != NULL && dir_b != NULL, FALSE);
-  diff = zw_dump_diff_folders (dir_a, dir_b, network, format, options, error);
-  if (diff == NULL)
+  /* zw_dump_diff_folders(), keeping both sides for the heatmaps */
+  fa = zw_dump_folder_load (dir_a, network, format, error);
+  if (fa == NULL)
     return FALSE;
-  zw_dump_diff_view_set_diff (self, diff);
+  fb = zw_dump_folder_load (dir_b, network, format, error);
+  if (fb == NULL)
+    return FALSE;
+  ta = zw_dump_diff_load_side (fa, network, warnings);
+  tb = zw_dump_diff_load_side (fb, network, warnings);
+  set_diff_and_sides (self, zw_dump_diff_tensors (ta, tb, network, options, warnings), ta, tb, dir_a, dir_b);
   return TRUE;
 }
 
@@ -300,6 +543,14 @@ zw_dump_diff_view_select_value (ZwDumpDiffView *self, gint64 v_id)
     return;
   self->selected = v_id;
   zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
+  /* the row scrolls into sight (selected here or in another view) */
+  {
+    double y0, y1;
+    GtkWidget *scrolled = gtk_widget_get_ancestor (self->area, GTK_TYPE_SCROLLED_WINDOW);
+    if (v_id >= 0 && scrolled != NULL && zw_dump_diff_view_row_extent (self->diff, v_id, &y0, &y1))
+      gtk_adjustment_clamp_page (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), y0, y1);
+  }
   if (v_id >= 0 && !self->syncing && zw_view_get_report (ZW_VIEW (self)) != NULL)
     {
       self->syncing = TRUE;
@@ -358,8 +609,28 @@ zw_dump_diff_view_table (ZwDumpDiffView *self)
 void
 zw_dump_diff_view_render (ZwDumpDiffView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
 {
+  ZwDumpDiffHeatmaps hm;
+  int table_h;
+
   g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
-  zw_dump_diff_view_draw (cr, width, height, self->diff, self->selected, colors);
+  /* the table, and the heatmaps under it when a row is open */
+  zw_dump_diff_view_get_heatmaps (self, &hm);
+  table_h = hm.entry != NULL && height > 2 * ZW_DUMP_DIFF_HEATMAPS_HEIGHT ? height - ZW_DUMP_DIFF_HEATMAPS_HEIGHT
+                                                                           : height;
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, table_h);
+  cairo_clip (cr);
+  zw_dump_diff_view_draw (cr, width, table_h, self->diff, self->selected, colors);
+  cairo_restore (cr);
+  if (table_h < height)
+    {
+      cairo_save (cr);
+      cairo_translate (cr, 0, table_h);
+      cairo_rectangle (cr, 0, 0, width, height - table_h);
+      cairo_clip (cr);
+      zw_dump_diff_view_draw_heatmaps (cr, width, height - table_h, &hm, colors);
+      cairo_restore (cr);
+    }
 }
 
 ZwSelection *
@@ -375,7 +646,12 @@ zw_dump_diff_view_dispose (GObject *object)
   ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (object);
 
   self->area = NULL;   /* the base class unparents the scrolled window */
+  self->heat = NULL;
   g_clear_pointer (&self->diff, zw_dump_diff_free);
+  g_clear_pointer (&self->side_a, g_ptr_array_unref);
+  g_clear_pointer (&self->side_b, g_ptr_array_unref);
+  g_clear_pointer (&self->name_a, g_free);
+  g_clear_pointer (&self->name_b, g_free);
   G_OBJECT_CLASS (zw_dump_diff_view_parent_class)->dispose (object);
 }
 
@@ -395,10 +671,29 @@ zw_dump_diff_view_init (ZwDumpDiffView *self)
 {
   static const ZwPointerHandlers handlers = { .released = G_CALLBACK (on_released) };
 
+  GtkWidget *scrolled, *paned;
+
   self->selected = -1;
   self->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, 720, zw_dump_diff_view_content_height (NULL));
   zw_widget_add_pointer_handlers (self->area, &handlers, self);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
+  /* the table above, the selected row's heatmaps below */
+  scrolled = gtk_widget_get_parent (self->area);
+  while (scrolled != NULL && !GTK_IS_SCROLLED_WINDOW (scrolled))
+    scrolled = gtk_widget_get_parent (scrolled);
+  g_assert (scrolled != NULL);
+  g_object_ref (scrolled);
+  gtk_widget_unparent (scrolled);
+  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
+  g_object_unref (scrolled);
+  self->heat = zw_draw_area_new (heat_draw, NULL, self);
+  gtk_widget_set_size_request (self->heat, 400, ZW_DUMP_DIFF_HEATMAPS_HEIGHT);
+  gtk_paned_set_end_child (GTK_PANED (paned), self->heat);
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_widget_set_parent (paned, GTK_WIDGET (self));
+  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200 + ZW_DUMP_DIFF_HEATMAPS_HEIGHT);
 }
 
 GtkWidget *

@@ -10,6 +10,13 @@
  * first divergent row is highlighted in the warning colour, later divergent rows have their
  * text in it. A click selects a value (and in the shared ZwSelection when the report has
  * it), so the tensor inspector can follow.
+ *
+ * Below the table, the selected row (the first divergent one after loading) opens three
+ * heatmaps side by side: A, B and |A−B| of the channel holding its first differing
+ * coordinates, a window of at most ZW_DUMP_DIFF_HEATMAP_SPAN x ZW_DUMP_DIFF_HEATMAP_SPAN
+ * elements around them with that element outlined, each titled with its folder. A and B
+ * share one colour range; |A−B| runs from 0 to its largest difference in the window. The
+ * cells are drawn by the tensor inspector's heatmap painter (zw_tensor_view_paint_grid).
  */
 #pragma once
 
@@ -32,6 +39,25 @@ gboolean zw_dump_diff_view_row_extent (const ZwDumpDiff *diff, gint64 v_id, doub
 /* The v_id of the row at @y, -1 for none. */
 gint64 zw_dump_diff_view_value_at (const ZwDumpDiff *diff, double y);
 
+/* What the heatmaps under the table show. */
+typedef struct {
+  const ZwDumpDiffEntry *entry;   /* the row (NULL: a hint to pick one) */
+  const ZwTensor *a, *b;          /* its two sides (NULL when a side does not have it) */
+  const char *name_a, *name_b;    /* the two folders */
+} ZwDumpDiffHeatmaps;
+
+#define ZW_DUMP_DIFF_HEATMAP_SPAN 24
+/* The height the heatmaps take under the table in the widget and in renders. */
+#define ZW_DUMP_DIFF_HEATMAPS_HEIGHT 300
+
+/* Draws the A, B and |A−B| heatmaps of @hm into @cr over [0,width]x[0,height]. */
+void zw_dump_diff_view_draw_heatmaps (cairo_t *cr, int width, int height, const ZwDumpDiffHeatmaps *hm,
+                                      const ZwViewStyle *colors);
+/* The drawn rectangle (x, y, w, h) of element (@h, @w) of the shown channel in heatmap
+ * @which (0 = A, 1 = B, 2 = |A−B|) of a drawing of that size; FALSE when it is not shown. */
+gboolean zw_dump_diff_view_heatmap_cell (const ZwDumpDiffHeatmaps *hm, int width, int height, int which, gint64 h,
+                                         gint64 w, double rect[4]);
+
 #define ZW_TYPE_DUMP_DIFF_VIEW (zw_dump_diff_view_get_type ())
 G_DECLARE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW, DUMP_DIFF_VIEW, ZwView)
 
@@ -40,7 +66,8 @@ ZwSelection *zw_dump_diff_view_get_selection (ZwDumpDiffView *self);
 
 /* Shows @diff (the view takes ownership; NULL clears). */
 void zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff);
-/* zw_dump_diff_folders() of @dir_a and @dir_b, shown; FALSE (and the view unchanged) when a
+/* zw_dump_diff_folders() of @dir_a and @dir_b, shown with the heatmaps of the selected row
+ * (the view keeps both sides' tensors); FALSE (and the view unchanged) when a
  * folder cannot be read at all. @network, @format and @options may be NULL. */
 gboolean zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir_b, XirNetwork *network,
                                  const char *format, const ZwDumpDiffOptions *options, GError **error);
@@ -48,6 +75,9 @@ gboolean zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const 
 const ZwDumpDiff *zw_dump_diff_view_get_diff (ZwDumpDiffView *self);
 
 void zw_dump_diff_view_select_value (ZwDumpDiffView *self, gint64 v_id);
+/* The heatmaps of the selected row as drawn (borrowed pointers, valid until the next load or
+ * selection). */
+void zw_dump_diff_view_get_heatmaps (ZwDumpDiffView *self, ZwDumpDiffHeatmaps *out);
 gint64 zw_dump_diff_view_get_selected_value (ZwDumpDiffView *self);
 
 /* One row per value, header first (CSV export). */

@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "report/zw-etm-traffic.h"
+
 #define MARGIN 8.0
 #define AXIS_W 72.0
 
@@ -19,6 +21,7 @@ typedef struct {
   double title_y;
   MemPane etm;
   MemPane ocm;          /* h == 0 when the device has no OCM */
+  MemPane traffic;      /* ETM bytes read (up) and written (down) per op; h == 0 without hardops */
   double axis_y;        /* x-axis labels */
 } MemLayout;
 
@@ -72,6 +75,18 @@ mem_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int
   top = MARGIN + 2 * line;
   bottom = height - MARGIN - 2 * line;
   avail = MAX (20.0, bottom - top);
+  /* the traffic pane under the occupancy, sharing its op-index axis */
+  l->traffic.x = MARGIN + AXIS_W;
+  l->traffic.w = MAX (20.0, width - 2 * MARGIN - AXIS_W);
+  l->traffic.h = report->hardops->len > 0 ? floor (avail * 0.22) : 0;
+  l->traffic.y = bottom - l->traffic.h;
+  l->traffic.empty = FALSE;
+  l->traffic.y_max = 1;
+  if (l->traffic.h > 0)
+    {
+      bottom -= l->traffic.h + line;
+      avail = MAX (20.0, bottom - top);
+    }
   l->etm.x = l->ocm.x = MARGIN + AXIS_W;
   l->etm.w = l->ocm.w = MAX (20.0, width - 2 * MARGIN - AXIS_W);
   l->etm.y = top;
@@ -97,7 +112,96 @@ mem_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int
       l->ocm.h = 0;
       l->ocm.y = bottom;
     }
-  l->axis_y = bottom + 2;
+  l->axis_y = (l->traffic.h > 0 ? l->traffic.y + l->traffic.h : bottom) + 2;
+}
+
+/* The bar of op index @i in the traffic pane (@write: below the middle line), unclipped;
+ * FALSE when it moves no bytes. */
+static gboolean
+traffic_bar (const MemLayout *l, const ZwEtmTraffic *t, guint i, gboolean write, double r[4])
+{
+  guint64 bytes;
+  double mid = l->traffic.y + floor (l->traffic.h / 2), half = floor (l->traffic.h / 2) - 2, hgt;
+
+  if (l->traffic.h <= 0 || i >= t->n || t->peak_etm == 0)
+    return FALSE;
+  bytes = write ? t->etm_write[i] : t->etm_read[i];
+  if (bytes == 0)
+    return FALSE;
+  hgt = MAX (1.0, round ((double) bytes / (double) t->peak_etm * half));
+  r[0] = floor (mem_x (l, i));
+  r[2] = MAX (1.0, floor (mem_x (l, i + 1.0)) - r[0]);
+  r[1] = write ? mid + 1 : mid - hgt;
+  r[3] = hgt;
+  return TRUE;
+}
+
+static void
+draw_traffic (ZwPainter *p, const ZwDeployReport *report, const MemLayout *l, const ZwViewStyle *style)
+{
+  cairo_t *cr = p->cr;
+  g_autoptr (ZwEtmTraffic) t = zw_etm_traffic_compute (report);
+  const MemPane *pane = &l->traffic;
+  double mid = pane->y + floor (pane->h / 2);
+  GdkRGBA dim = style->foreground;
+  g_autofree char *rd = zw_format_bytes (t->total_etm_read), *wr = zw_format_bytes (t->total_etm_write);
+  g_autofree char *peak = zw_format_bytes (t->peak_etm);
+  g_autofree char *title = NULL;
+  guint first, last;
+
+  dim.alpha *= 0.7f;
+  if (pane->h <= 0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, pane->x, pane->y, pane->w, pane->h);
+  cairo_clip (cr);
+  first = (guint) MAX (0.0, floor (l->zs));
+  last = (guint) MIN ((double) t->n, ceil (l->ze));
+  for (int write = 0; write < 2; write++)
+    {
+      zw_cairo_set_color (cr, write ? &style->segment[ZW_SEGMENT_OUTPUT] : &style->segment[ZW_SEGMENT_INPUT]);
+      for (guint i = first; i < last; i++)
+        {
+          double r[4];
+          if (traffic_bar (l, t, i, write, r))
+            cairo_rectangle (cr, r[0], r[1], r[2], r[3]);
+        }
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+  zw_cairo_set_color (cr, &style->grid);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, pane->x, mid + 0.5);
+  cairo_line_to (cr, pane->x + pane->w, mid + 0.5);
+  cairo_stroke (cr);
+  cairo_rectangle (cr, pane->x + 0.5, pane->y + 0.5, pane->w - 1, pane->h - 1);
+  cairo_stroke (cr);
+  /* axis: the busiest op's bytes at both ends, 0 in the middle */
+  zw_painter_text (p, pane->x - 4, pane->y + 2, 1, 0, AXIS_W - 4, &dim, peak);
+  zw_painter_text (p, pane->x - 4, mid, 1, 0.5, AXIS_W - 4, &dim, "0");
+  zw_painter_text (p, pane->x - 4, pane->y + pane->h - 2, 1, 1, AXIS_W - 4, &dim, peak);
+  if (!t->known)
+    title = g_strdup (_("ETM traffic: the report does not say what each op moves"));
+  else if (t->exact)
+    title = g_strdup_printf (_("ETM traffic per op (the board's cost model): read %s ↑, written %s ↓"), rd, wr);
+  else
+    title = g_strdup_printf (_("ETM traffic per op (recomputed from the placement): read %s ↑, written %s ↓"), rd, wr);
+  zw_painter_set_bold (p, TRUE);
+  zw_painter_text (p, pane->x + 4, pane->y + 2, 0, 0, pane->w - 8, &dim, title);
+  zw_painter_set_bold (p, FALSE);
+}
+
+gboolean
+zw_memory_view_traffic_bar (ZwDeployReport *report, ZwSelection *selection, int width, int height,
+                            const ZwViewStyle *colors, guint op_index, gboolean write, double rect[4])
+{
+  g_autoptr (ZwEtmTraffic) t = NULL;
+  MemLayout l;
+
+  g_return_val_if_fail (report != NULL && colors != NULL && rect != NULL, FALSE);
+  mem_layout (report, selection, width, height, colors, &l);
+  t = zw_etm_traffic_compute (report);
+  return traffic_bar (&l, t, op_index, write, rect);
 }
 
 /* The pane rectangle of a chunk, not clipped; FALSE when it is not drawn in a pane. */
@@ -204,7 +308,7 @@ draw_y_axis (ZwPainter *p, const MemPane *pane, const char *title)
                      _("no chunk placed here"));
   for (double b = 0; !pane->empty && b <= pane->y_max * 1.0001; b += step)
     {
-      g_autofree char *label = zw_format_bytes ((guint64) b);
+      g_autofree char *label = zw_format_axis_bytes (b, pane->y_max);   /* one unit per axis (issue 16) */
       double y = round (pane_y (pane, b)) + 0.5;
 
       zw_cairo_set_color (cr, &p->style->grid);
@@ -354,7 +458,7 @@ zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report,
     draw_y_axis (&p, &l.ocm, _("OCM"));
   {
     double step = MAX (1.0, zw_nice_step (l.ze - l.zs, MAX (2, (int) (l.etm.w / 90))));
-    double bottom = l.ocm.h > 0 ? l.ocm.y + l.ocm.h : l.etm.y + l.etm.h;
+    double bottom = l.traffic.h > 0 ? l.traffic.y + l.traffic.h : l.ocm.h > 0 ? l.ocm.y + l.ocm.h : l.etm.y + l.etm.h;
 
     cairo_set_line_width (cr, 1);
     for (double i = ceil (l.zs / step) * step; i <= l.ze; i += step)
@@ -385,6 +489,7 @@ zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report,
       cairo_rectangle (cr, mp->x + 0.5, mp->y + 0.5, mp->w - 1, mp->h - 1);
       cairo_stroke (cr);
     }
+  draw_traffic (&p, report, &l, colors);
 
   /* The selected op (a launch covers a range of op indices). */
   if (selection != NULL && zw_selection_get_selected_op (selection) >= 0)
@@ -673,7 +778,27 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   MemLayout l;
 
   (void) keyboard;
-  if (!widget_layout (self, &l) || (c = mem_chunk_at (report, &l, x, y)) == NULL)
+  if (!widget_layout (self, &l))
+    return FALSE;
+  if (l.traffic.h > 0 && y >= l.traffic.y && y < l.traffic.y + l.traffic.h && x >= l.traffic.x)
+    {
+      g_autoptr (ZwEtmTraffic) t = zw_etm_traffic_compute (report);
+      gint64 i = (gint64) floor (mem_index (&l, x));
+      g_autofree char *er = NULL, *ew = NULL, *orr = NULL, *ow = NULL;
+      g_autofree char *line = NULL;
+
+      if (i < 0 || i >= t->n)
+        return FALSE;
+      er = zw_format_bytes (t->etm_read[i]);
+      ew = zw_format_bytes (t->etm_write[i]);
+      orr = zw_format_bytes (t->ocm_read[i]);
+      ow = zw_format_bytes (t->ocm_write[i]);
+      line = g_strdup_printf (_("op index %lli (op %lli): ETM read %s, written %s; OCM read %s, written %s"),
+                              (long long) i, (long long) g_array_index (report->ops, ZwOpInfo, i).op_id, er, ew, orr, ow);
+      gtk_tooltip_set_text (tooltip, line);
+      return TRUE;
+    }
+  if ((c = mem_chunk_at (report, &l, x, y)) == NULL)
     return FALSE;
   size = zw_format_bytes (c->size);
   text = g_string_new (NULL);

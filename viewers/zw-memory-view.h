@@ -5,6 +5,11 @@
  * the OCM pane. The liveness lower bound is a line; the peak op index is marked with the
  * largest chunks live there. Ctrl+wheel and +/- zoom, drag pans, F fits, a click selects
  * the value (the chunk's first value) in the shared ZwSelection.
+ *
+ * Under the panes, on the same op-index axis, the memory traffic: per op the ETM bytes read
+ * (bars up, INPUT colour) and written (bars down, OUTPUT colour) from the cost model the
+ * board's timing uses (runtime/report/zw-etm-traffic.h), with the totals in its title and
+ * each op's ETM and OCM bytes in the tooltip.
  */
 #pragma once
 
@@ -25,6 +30,11 @@ ZwSelection *zw_memory_view_get_selection (ZwMemoryView *self);
  * @selection is NULL). Needs no display. */
 void zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                           const ZwViewStyle *colors);
+
+/* The drawn rectangle (x, y, w, h) of op index @op_index's ETM read (or, @write, write)
+ * bar in a drawing of that size; FALSE when the op moves no such bytes. */
+gboolean zw_memory_view_traffic_bar (ZwDeployReport *report, ZwSelection *selection, int width, int height,
+                                     const ZwViewStyle *colors, guint op_index, gboolean write, double rect[4]);
 
 /* The op index where live FTMP bytes peak (first such index), -1 for an empty report. */
 gint zw_memory_view_peak_index (ZwDeployReport *report, guint64 *peak_bytes);

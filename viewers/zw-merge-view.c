@@ -18,6 +18,12 @@ static const char *column_titles[N_COLUMNS] = {
   N_("Launch"), N_("Op id"), N_("Layers"), N_("Ops"), N_("Op indices"), N_("Members (class, layers)"),
 };
 
+/* What the columns count: a user saw "Layers 74 / Ops 88" and a "(0)" after a member. */
+static const char *columns_note =
+  N_("Layers: the NPU layers a launch runs; a hardop the hardware folds away (e.g. a Reshape) runs 0, so Layers "
+     "can be fewer than Ops. Ops: the hardops run as this one launch (merge on: consecutive icore hardops; the "
+     "launch gets a new op id). Members: op id, class and its layers.");
+
 /* The text of one cell: shared by the list and the drawn table. Caller frees. */
 #define MAX_MEMBERS_SHOWN 64
 
@@ -45,7 +51,9 @@ cell_text (const ZwDeployReport *report, GHashTable *ops, guint index, MergeColu
         {
           const ZwOpInfo *op = g_hash_table_lookup (ops, &l->op_id);
           if (op != NULL)
-            g_string_append_printf (s, "%s (%d)", op->op_class, op->layer_count);
+            /* TRANSLATORS: a hardop's class and how many NPU layers it runs */
+            g_string_append_printf (s, ngettext ("%s (%d layer)", "%s (%d layers)", op->layer_count), op->op_class,
+                                    op->layer_count);
         }
       /* A merged launch of a 10,000-op chain has 10,000 members: show the first ones. */
       for (guint i = 0; i < MIN (l->merge_from->len, MAX_MEMBERS_SHOWN); i++)
@@ -55,7 +63,11 @@ cell_text (const ZwDeployReport *report, GHashTable *ops, guint index, MergeColu
           if (i > 0)
             g_string_append (s, ", ");
           if (op != NULL)
-            g_string_append_printf (s, "%" G_GINT64_FORMAT " %s (%d)", id, op->op_class, op->layer_count);
+            {
+              g_string_append_printf (s, "%" G_GINT64_FORMAT " ", id);
+              g_string_append_printf (s, ngettext ("%s (%d layer)", "%s (%d layers)", op->layer_count), op->op_class,
+                                      op->layer_count);
+            }
           else
             g_string_append_printf (s, "%" G_GINT64_FORMAT, id);
         }
@@ -258,6 +270,8 @@ struct _ZwMergeView
   GtkTreeListModel *tree;
   GtkSingleSelection *model;
   GtkWidget *scrolled;
+  GtkWidget *box;      /* the note on what the columns count, above the list */
+  GtkWidget *note;
   GtkWidget *column_view;
   gboolean syncing;
 };
@@ -419,7 +433,9 @@ zw_merge_view_dispose (GObject *object)
 {
   ZwMergeView *self = ZW_MERGE_VIEW (object);
 
-  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  self->scrolled = NULL;
+  self->note = NULL;
+  g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->model);
   g_clear_object (&self->tree);
   g_clear_object (&self->store);
@@ -477,7 +493,20 @@ zw_merge_view_init (ZwMergeView *self)
 
   self->scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->column_view);
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  gtk_widget_set_vexpand (self->scrolled, TRUE);
+  self->note = gtk_label_new (_(columns_note));
+  gtk_label_set_wrap (GTK_LABEL (self->note), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->note), 0);
+  gtk_widget_add_css_class (self->note, "dim-label");
+  gtk_widget_add_css_class (self->note, "caption");
+  gtk_widget_set_margin_start (self->note, 8);
+  gtk_widget_set_margin_end (self->note, 8);
+  gtk_widget_set_margin_top (self->note, 4);
+  gtk_widget_set_margin_bottom (self->note, 4);
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (self->box), self->note);
+  gtk_box_append (GTK_BOX (self->box), self->scrolled);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 160);
 }
 
@@ -514,4 +543,11 @@ zw_merge_view_get_selected_row_op (ZwMergeView *self)
     return -1;
   row = gtk_tree_list_row_get_item (tree_row);
   return row->member >= 0 ? row->member : g_array_index (row->report->launches, ZwLaunch, row->index).op_id;
+}
+
+const char *
+zw_merge_view_get_note (ZwMergeView *self)
+{
+  g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), NULL);
+  return gtk_label_get_text (GTK_LABEL (self->note));
 }

@@ -29,4 +29,7 @@ gint64 zw_merge_view_get_selected_row_op (ZwMergeView *self);
 void zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                          const ZwViewStyle *colors);
 
+/* The note above the list that says what Layers, Ops and Members count. */
+const char *zw_merge_view_get_note (ZwMergeView *self);
+
 G_END_DECLS

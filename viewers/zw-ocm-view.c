@@ -184,8 +184,8 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
   {
     g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
     g_autofree char *title = g_strdup_printf (_("OCM options: capacity %s, asked %s, chosen %s"), cap,
-                                              zw_ocm_opt_to_string (report->ocm_requested),
-                                              zw_ocm_opt_to_string (report->ocm_chosen));
+                                              zw_ocm_opt_get_name (report->ocm_requested),
+                                              zw_ocm_opt_get_name (report->ocm_chosen));
     zw_painter_set_bold (&p, TRUE);
     zw_painter_text (&p, MARGIN, l.title_y, 0, 0, width - 2 * MARGIN, NULL, title);
     zw_painter_set_bold (&p, FALSE);
@@ -201,7 +201,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
 
       zw_painter_set_bold (&p, chosen);
       zw_painter_text (&p, MARGIN, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, LABEL_W - 6, chosen ? &colors->accent : NULL,
-                       zw_ocm_opt_to_string ((ZwOcmOpt) row));
+                       zw_ocm_opt_get_name ((ZwOcmOpt) row));
       if (cost < 0)
         {
           zw_painter_set_bold (&p, FALSE);
@@ -219,7 +219,9 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
         {
           g_autofree char *bytes = zw_format_bytes (o->bytes);
           double gain = report->none_cost_ms > 0 ? 100.0 * (report->none_cost_ms - cost) / report->none_cost_ms : 0;
-          figures = g_strdup_printf (_("%.3f ms (%+.0f%%), %u chunks, %s"), cost, -gain, o->picks->len, bytes);
+          /* TRANSLATORS: the option's method ("global score"), its estimated time and gain, chunks, bytes */
+          figures = g_strdup_printf (_("%s: %.3f ms (%+.0f%%), %u chunks, %s"), zw_ocm_opt_get_method ((ZwOcmOpt) row),
+                                     cost, -gain, o->picks->len, bytes);
           draw_picks (cr, report, chunks, &l, row, o, chosen ? &colors->accent : &colors->ocm);
         }
       if (chosen)
@@ -249,7 +251,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
     cairo_set_line_width (cr, 1);
     for (double b = 0; b <= l.occ_max * 1.0001; b += step)
       {
-        g_autofree char *label = zw_format_bytes ((guint64) b);
+        g_autofree char *label = zw_format_axis_bytes (b, l.occ_max);
         double y = round (l.occ_y + l.occ_h - b / l.occ_max * l.occ_h) + 0.5;
         zw_cairo_set_color (cr, &colors->grid);
         cairo_move_to (cr, l.occ_x, y);

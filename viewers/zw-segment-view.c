@@ -215,6 +215,14 @@ draw_block_contents (cairo_t *cr, const ZwDeployReport *report, const SegBlock *
     }
 }
 
+const char *
+zw_segment_view_get_legend (void)
+{
+  /* a new user asked whether the heights are to scale and what the thin lines are */
+  return _("Heights not to scale (bytes in the labels). Inner lines: left, FTMP chunks (reused over time); right, "
+           "values. Physical: where the board allocated each segment.");
+}
+
 void
 zw_segment_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                       const ZwViewStyle *colors)
@@ -321,6 +329,13 @@ zw_segment_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report
             }
         }
     }
+
+  {
+    GdkRGBA dim = colors->foreground;
+    dim.alpha *= 0.7f;
+    /* the line the layout keeps free below the blocks */
+    zw_painter_text (&p, MARGIN, height - MARGIN, 0, 1, width - 2 * MARGIN, &dim, zw_segment_view_get_legend ());
+  }
 
 out:
   zw_painter_clear (&p);

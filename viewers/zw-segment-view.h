@@ -30,4 +30,8 @@ void zw_segment_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *r
 /* The v_id drawn at (x, y) of a view of that size, -1 for none (hit testing, tooltips). */
 gint64 zw_segment_view_value_at (ZwDeployReport *report, int width, int height, double x, double y);
 
+/* The legend drawn under the blocks: heights not to scale, what the lines inside a block are,
+ * what the physical column shows. Translated; static. */
+const char *zw_segment_view_get_legend (void);
+
 G_END_DECLS

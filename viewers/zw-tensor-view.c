@@ -129,6 +129,68 @@ zw_tensor_view_coords_at (const ZwTensor *tensor, gint64 batch, int width, int h
 
 /* ---- drawing ---- */
 
+/* The heatmap's colours: one table of 256 steps of the colour map, NaN in magenta. */
+static void
+heat_lut_init (guint32 lut[256])
+{
+  for (int i = 0; i < 256; i++)
+    {
+      guint8 rgb[3];
+      zw_tensor_view_colormap (i / 255.0, rgb);
+      lut[i] = 0xff000000u | ((guint32) rgb[0] << 16) | ((guint32) rgb[1] << 8) | rgb[2];
+    }
+}
+
+static inline guint32
+heat_pixel (const guint32 lut[256], double v, double lo, double span)
+{
+  double f;
+
+  if (isnan (v))
+    return 0xffff00ffu;
+  f = span > 0 ? (v - lo) / span : 0.5;
+  return lut[(int) CLAMP (f * 255.0 + 0.5, 0.0, 255.0)];
+}
+
+void
+zw_tensor_view_paint_grid (cairo_t *cr, double x, double y, double scale, const float *values, gint64 rows,
+                           gint64 cols, double lo, double hi)
+{
+  int img_w, img_h, stride;
+  cairo_surface_t *img;
+  guint32 lut[256];
+  guint8 *pixels;
+
+  g_return_if_fail (cr != NULL && (values != NULL || rows * cols == 0));
+  img_w = (int) floor (cols * scale);
+  img_h = (int) floor (rows * scale);
+  if (img_w <= 0 || img_h <= 0 || scale <= 0)
+    return;
+  heat_lut_init (lut);
+  img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, img_w, img_h);
+  cairo_surface_flush (img);
+  pixels = cairo_image_surface_get_data (img);
+  stride = cairo_image_surface_get_stride (img);
+  /* each pixel the element under its centre, as in the grid of channels */
+  for (int py = 0; py < img_h; py++)
+    {
+      guint32 *line = (guint32 *) (pixels + (gsize) py * stride);
+      gint64 r = MIN ((gint64) ((py + 0.5) / scale), rows - 1);
+      for (int px = 0; px < img_w; px++)
+        {
+          gint64 c = MIN ((gint64) ((px + 0.5) / scale), cols - 1);
+          line[px] = heat_pixel (lut, values[r * cols + c], lo, hi - lo);
+        }
+    }
+  cairo_surface_mark_dirty (img);
+  cairo_save (cr);
+  cairo_set_source_surface (cr, img, floor (x), floor (y));
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (img);
+}
+
 static void
 draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const ZwTensorViewState *state, const Grid *g)
 {
@@ -139,7 +201,7 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
   int cw = MAX (1, (int) floor (t->w * g->scale)), ch = MAX (1, (int) floor (t->h * g->scale));
   gint64 batch = CLAMP (state->batch, 0, t->n - 1);
   cairo_surface_t *img;
-  guint32 lut[256], nan_px = 0xffff00ffu;
+  guint32 lut[256];
   const guint8 *bytes8;
   gboolean fast;
   guint8 *pixels;
@@ -149,12 +211,7 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
 
   if (img_w <= 0 || img_h <= 0)
     return;
-  for (int i = 0; i < 256; i++)
-    {
-      guint8 rgb[3];
-      zw_tensor_view_colormap (i / 255.0, rgb);
-      lut[i] = 0xff000000u | ((guint32) rgb[0] << 16) | ((guint32) rgb[1] << 8) | rgb[2];
-    }
+  heat_lut_init (lut);
   /* one image for the whole grid, each pixel the nearest element: the cost follows the
    * pixels drawn, not the tensor's size */
   img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, img_w, img_h);
@@ -184,8 +241,7 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
             {
               int level = t->q_elem == ZW_TENSOR_S8 ? (int) (gint8) b : b;
               double v = q ? (double) level : (double) ((float) level * scale);
-              double f = span > 0 ? (v - lo) / span : 0.5;
-              clut[b] = lut[(int) CLAMP (f * 255.0 + 0.5, 0.0, 255.0)];
+              clut[b] = heat_pixel (lut, v, lo, span);
             }
         }
       for (int y = 0; y < ch && oy + y < img_h; y++)
@@ -212,13 +268,7 @@ draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *stats, const 
                 }
               else
                 v = zw_tensor_get_float (t, idx);
-              if (isnan (v))
-                line[ox + x] = nan_px;
-              else
-                {
-                  double f = span > 0 ? (v - lo) / span : 0.5;
-                  line[ox + x] = lut[(int) CLAMP (f * 255.0 + 0.5, 0.0, 255.0)];
-                }
+              line[ox + x] = heat_pixel (lut, v, lo, span);
             }
         }
     }
@@ -466,6 +516,8 @@ struct _ZwTensorView
   GListStore *store;
   GtkSingleSelection *model;
   GtkWidget *column_view;
+  guint scroll_idle;        /* scrolls the list to scroll_to once laid out */
+  guint scroll_to;
   GtkWidget *quantized_toggle;
   GtkWidget *hover_label;
   GtkWidget *area;
@@ -632,6 +684,19 @@ on_row_selected (ZwTensorView *self)
     }
 }
 
+static gboolean
+scroll_idle_cb (gpointer data)
+{
+  ZwTensorView *self = data;
+
+  self->scroll_idle = 0;
+  /* the column view's list (a child) has the action (GTK 4.8: no gtk_column_view_scroll_to) */
+  for (GtkWidget *c = gtk_widget_get_first_child (self->column_view); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_activate_action (c, "list.scroll-to-item", "u", self->scroll_to))
+      break;
+  return G_SOURCE_REMOVE;
+}
+
 gboolean
 zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id)
 {
@@ -646,6 +711,13 @@ zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id)
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->model, found >= 0 ? (guint) found : GTK_INVALID_LIST_POSITION);
   show_entry (self, found);
+  /* selected here or anywhere else: the row scrolls into sight */
+  if (found >= 0 && self->column_view != NULL)
+    {
+      self->scroll_to = (guint) found;
+      if (self->scroll_idle == 0)
+        self->scroll_idle = g_idle_add (scroll_idle_cb, self);
+    }
   /* as a click does: the other views follow (when the report knows the value) */
   if (found >= 0 && zw_view_get_report (ZW_VIEW (self)) != NULL)
     zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)), v_id);
@@ -915,7 +987,9 @@ zw_tensor_view_dispose (GObject *object)
   /* the list's selection model notifies while the children go: not to us any more */
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_pointer (&self->paned, gtk_widget_unparent);
+  self->column_view = NULL;
   clear_selected (self);
   g_clear_object (&self->model);
   g_clear_object (&self->store);

@@ -52,6 +52,11 @@ gboolean zw_tensor_view_cell_rect (const ZwTensor *tensor, int width, int height
 
 /* The heatmap colour of @t in [0, 1] (a perceptual blue-green-yellow map). */
 void zw_tensor_view_colormap (double t, guint8 rgb[3]);
+/* Paints a @rows x @cols row-major grid of floats with its top-left at (@x, @y) (whole
+ * pixels), @scale pixels per element, coloured from @lo to @hi as the channel grid is (each
+ * pixel the element under its centre, NaN in magenta): the dump diff's heatmaps. */
+void zw_tensor_view_paint_grid (cairo_t *cr, double x, double y, double scale, const float *values, gint64 rows,
+                                gint64 cols, double lo, double hi);
 
 #define ZW_TYPE_TENSOR_VIEW (zw_tensor_view_get_type ())
 G_DECLARE_FINAL_TYPE (ZwTensorView, zw_tensor_view, ZW, TENSOR_VIEW, ZwView)

@@ -84,6 +84,8 @@ zw_timing_view_headline (const ZwProfile *profile)
 
 /* ---- geometry ---- */
 
+static gboolean profile_has_merged_in (const ZwProfile *profile, ZwDeployReport *report);
+
 typedef struct {
   double x0, x1;          /* plot area */
   double ruler_y0, ruler_y1;
@@ -93,9 +95,9 @@ typedef struct {
 } Geo;
 
 static void
-geo_compute (Geo *g, double end, const ZwTimingState *state, int width, int height)
+geo_compute (Geo *g, double end, const ZwTimingState *state, int width, int height, gboolean has_merged)
 {
-  double top, avail;
+  double top, avail, merged_h;
 
   g->x0 = MARGIN + LABEL_W;
   g->x1 = MAX (g->x0 + 1, width - MARGIN);
@@ -103,10 +105,13 @@ geo_compute (Geo *g, double end, const ZwTimingState *state, int width, int heig
   g->ruler_y1 = g->ruler_y0 + RULER_H;
   top = g->ruler_y1 + 4;
   avail = MAX (30.0, height - top - SUMMARY_H - MARGIN);
+  /* the Merged lane holds one band per launch: a strip of its own height, and only a
+   * labelled line when the profile merged nothing; NPU and Host share the rest */
+  merged_h = has_merged ? MIN (floor (avail * 0.2), 44.0) : 12.0;
   g->lane_y[ZW_TIMING_LANE_NPU][0] = top;
-  g->lane_y[ZW_TIMING_LANE_NPU][1] = top + floor (avail * 0.38);
+  g->lane_y[ZW_TIMING_LANE_NPU][1] = top + floor ((avail - merged_h - 6) * 0.55);
   g->lane_y[ZW_TIMING_LANE_MERGED][0] = g->lane_y[ZW_TIMING_LANE_NPU][1] + 2;
-  g->lane_y[ZW_TIMING_LANE_MERGED][1] = top + floor (avail * 0.62);
+  g->lane_y[ZW_TIMING_LANE_MERGED][1] = g->lane_y[ZW_TIMING_LANE_MERGED][0] + merged_h;
   g->lane_y[ZW_TIMING_LANE_HOST][0] = g->lane_y[ZW_TIMING_LANE_MERGED][1] + 4;
   g->lane_y[ZW_TIMING_LANE_HOST][1] = top + avail;
   g->summary_y = top + avail + 6;
@@ -135,17 +140,18 @@ zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, 
   Geo g;
 
   g_return_val_if_fail (profile != NULL, 0);
-  geo_compute (&g, zw_timing_layout (profile, NULL), state, width, 400);
+  geo_compute (&g, zw_timing_layout (profile, NULL), state, width, 400, FALSE);
   return geo_x (&g, t_ms);
 }
 
 void
-zw_timing_view_lane_extent (int width, int height, ZwTimingLane lane, double *y0, double *y1)
+zw_timing_view_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height,
+                            ZwTimingLane lane, double *y0, double *y1)
 {
   Geo g;
 
   g_return_if_fail (lane >= ZW_TIMING_LANE_NPU && lane <= ZW_TIMING_LANE_HOST);
-  geo_compute (&g, 1, NULL, width, height);
+  geo_compute (&g, 1, NULL, width, height, profile_has_merged_in (profile, report));
   if (y0)
     *y0 = g.lane_y[lane][0];
   if (y1)
@@ -184,6 +190,113 @@ row_members (const ZwProfileRow *row, GHashTable *launches)
   return NULL;
 }
 
+/* Whether some row of @profile is a merged launch (the Merged lane has bands). */
+static gboolean
+profile_has_merged (const ZwProfile *profile, GHashTable *launches)
+{
+  for (guint i = 0; profile != NULL && i < profile->rows->len; i++)
+    if (row_members (g_ptr_array_index (profile->rows, i), launches) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+profile_has_merged_in (const ZwProfile *profile, ZwDeployReport *report)
+{
+  g_autoptr (GHashTable) launches = index_launches (report);
+  return profile_has_merged (profile, launches);
+}
+
+/* The layer class of a row: the report's hardop class ("Conv2d"), else the class the
+ * vendor writes as the hardop's name ("icraft::xir::Conv2dNode"), else the op type's;
+ * a merged launch is its first member's class "+ N more". @ops and @launches: the report's
+ * indexes (may be NULL). */
+static const char *
+row_layer_class (const ZwProfileRow *row, GHashTable *ops, GHashTable *launches, char *buf, gsize size)
+{
+  const ZwOpInfo *op = ops != NULL ? g_hash_table_lookup (ops, &row->op_id) : NULL;
+  const GArray *members;
+
+  if (op != NULL && op->op_class != NULL && op->op_class[0] != '\0' && g_strcmp0 (op->op_class, op->kind) != 0)
+    return zw_op_class_short (op->op_class, buf, size);
+  members = row_members (row, launches);
+  if (op == NULL && members != NULL && members->len > 0 && ops != NULL)
+    {
+      const ZwOpInfo *first = g_hash_table_lookup (ops, &g_array_index (members, gint64, 0));
+      if (first != NULL && first->op_class != NULL && first->op_class[0] != '\0')
+        {
+          char cls[64];
+          zw_op_class_short (first->op_class, cls, sizeof cls);
+          if (members->len > 1)
+            g_snprintf (buf, size, _("%s + %u more"), cls, members->len - 1);
+          else
+            g_snprintf (buf, size, "%s", cls);
+          return buf;
+        }
+    }
+  if (row->op_name != NULL && strstr (row->op_name, "::") != NULL)
+    return zw_op_class_short (row->op_name, buf, size);
+  return zw_op_class_short (row->op_type, buf, size);
+}
+
+char *
+zw_timing_row_layer_class (const ZwProfileRow *row, ZwDeployReport *report)
+{
+  g_autoptr (GHashTable) ops = report != NULL ? zw_report_index_ops (report) : NULL;
+  g_autoptr (GHashTable) launches = index_launches (report);
+  char buf[128];
+
+  g_return_val_if_fail (row != NULL, NULL);
+  return g_strdup (row_layer_class (row, ops, launches, buf, sizeof buf));
+}
+
+/* The name the table shows: the layer's name, never the vendor's "icraft::xir::…Node"
+ * class path (a ZG hardop's name is its fused class: shown short, as "Conv2d"). */
+static char *
+row_layer_name (const ZwProfileRow *row, GHashTable *ops)
+{
+  const ZwOpInfo *op = ops != NULL ? g_hash_table_lookup (ops, &row->op_id) : NULL;
+  const char *name = row->op_name != NULL && row->op_name[0] != '\0' ? row->op_name : op != NULL ? op->name : NULL;
+  char buf[128];
+
+  if (name == NULL)
+    return g_strdup ("");
+  if (strstr (name, "::") != NULL)
+    return g_strdup (zw_op_class_short (name, buf, sizeof buf));
+  return g_strdup (name);
+}
+
+void
+zw_timing_range_total (const ZwProfile *profile, double t0, double t1, double *npu_ms, double *host_ms, guint *n_rows)
+{
+  g_autofree double *starts = NULL;
+  double npu = 0, host = 0;
+  guint n = 0;
+
+  if (profile != NULL && t1 > t0)
+    {
+      zw_timing_layout (profile, &starts);
+      for (guint i = 0; i < profile->rows->len; i++)
+        {
+          const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
+          double a = MAX (starts[i], t0), b = MIN (starts[i] + MAX (row->total_ms, 0.0), t1);
+          if (b <= a)
+            continue;
+          n++;
+          if (zw_timing_row_lane (row) == ZW_TIMING_LANE_NPU)
+            npu += b - a;
+          else
+            host += b - a;
+        }
+    }
+  if (npu_ms)
+    *npu_ms = npu;
+  if (host_ms)
+    *host_ms = host;
+  if (n_rows)
+    *n_rows = n;
+}
+
 /* The widths of the three parts of a bar of @w pixels (see the header on negative other). */
 static void
 bar_parts (const ZwProfileRow *row, double w, double parts[3])
@@ -219,7 +332,8 @@ zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const Z
   if (profile == NULL)
     return -1;
   end = zw_timing_layout (profile, &starts);
-  geo_compute (&g, end, state, width, height);
+  launches = index_launches (report);
+  geo_compute (&g, end, state, width, height, profile_has_merged (profile, launches));
   for (int l = ZW_TIMING_LANE_NPU; l <= ZW_TIMING_LANE_HOST; l++)
     if (y >= g.lane_y[l][0] && y < g.lane_y[l][1])
       lane = (ZwTimingLane) l;
@@ -227,7 +341,6 @@ zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const Z
     *lane_out = lane;
   if (lane == ZW_TIMING_LANE_NONE || x < g.x0 || x > g.x1)
     return -1;
-  launches = index_launches (report);
   for (guint i = 0; i < profile->rows->len; i++)
     {
       const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
@@ -287,10 +400,12 @@ draw_ruler (ZwPainter *p, const Geo *g, const ZwViewStyle *colors)
 }
 
 static void
-draw_selection_overlay (ZwPainter *p, const Geo *g, const ZwTimingState *state, const ZwViewStyle *colors)
+draw_selection_overlay (ZwPainter *p, const Geo *g, const ZwProfile *profile, const ZwTimingState *state,
+                        const ZwViewStyle *colors)
 {
-  double a, b;
-  char text[64];
+  double a, b, npu, host, tw;
+  guint n;
+  char text[256];
 
   if (state == NULL || state->sel_t1 <= state->sel_t0)
     return;
@@ -305,9 +420,21 @@ draw_selection_overlay (ZwPainter *p, const Geo *g, const ZwTimingState *state, 
   cairo_rectangle (p->cr, a, g->ruler_y0, 1, g->lane_y[ZW_TIMING_LANE_HOST][1] - g->ruler_y0);
   cairo_rectangle (p->cr, b - 1, g->ruler_y0, 1, g->lane_y[ZW_TIMING_LANE_HOST][1] - g->ruler_y0);
   cairo_fill (p->cr);
-  g_snprintf (text, sizeof text, "%.6g ms", state->sel_t1 - state->sel_t0);
+  /* the range and what ran in it: busy time per lane (the parts of bars inside it) */
+  zw_timing_range_total (profile, state->sel_t0, state->sel_t1, &npu, &host, &n);
+  g_snprintf (text, sizeof text, ngettext ("%.6g ms selected: NPU %.6g ms, host %.6g ms, %u op",
+                                           "%.6g ms selected: NPU %.6g ms, host %.6g ms, %u ops", n),
+              state->sel_t1 - state->sel_t0, npu, host, n);
   zw_painter_set_bold (p, TRUE);
-  zw_painter_text (p, (a + b) / 2, g->ruler_y0 + 2, 0.5, 0, 0, &colors->accent, text);
+  tw = zw_painter_text_width (p, text) + 8;
+  {
+    /* a label box over the ruler, kept inside the plot */
+    double cx = CLAMP ((a + b) / 2, g->x0 + tw / 2, MAX (g->x0 + tw / 2, g->x1 - tw / 2));
+    zw_cairo_set_color (p->cr, &colors->accent);
+    cairo_rectangle (p->cr, round (cx - tw / 2), g->ruler_y0, round (tw), RULER_H - 2);
+    cairo_fill (p->cr);
+    zw_painter_text (p, cx, g->ruler_y0 + (RULER_H - 2) / 2, 0.5, 0.5, 0, &colors->background, text);
+  }
   zw_painter_set_bold (p, FALSE);
 }
 
@@ -446,9 +573,9 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
       goto out;
     }
   end = zw_timing_layout (profile, &starts);
-  geo_compute (&g, end, state, width, height);
   launches = index_launches (report);
   ops = report != NULL ? zw_report_index_ops (report) : NULL;
+  geo_compute (&g, end, state, width, height, profile_has_merged (profile, launches));
 
   {
     g_autofree char *title = zw_timing_view_headline (profile);
@@ -549,8 +676,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
             }
           if (b - a > 40)
             {
-              char cls[64], text[128];
-              zw_op_class_short (row->op_type, cls, sizeof cls);
+              char cls[128], text[192];
+              row_layer_class (row, ops, launches, cls, sizeof cls);
               g_snprintf (text, sizeof text, "%s %" G_GINT64_FORMAT, cls, row->op_id);
               zw_painter_text (&p, MAX (a, g.x0) + 3, (y0 + y1) / 2, 0, 0.5, MIN (b, g.x1) - MAX (a, g.x0) - 6,
                                &colors->foreground, text);
@@ -607,7 +734,7 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
   cairo_restore (cr);
 
   if (overlays)
-    draw_selection_overlay (&p, &g, state, colors);
+    draw_selection_overlay (&p, &g, profile, state, colors);
   draw_summary (&p, &g, width, profile, report, colors);
 
 out:
@@ -710,6 +837,8 @@ typedef struct {
   ZwProfile *profile;
   ZwDeployReport *report;
   GHashTable *launches; /* index_launches (report) */
+  GHashTable *ops;      /* zw_report_index_ops (report) */
+  gboolean has_merged;  /* some row is a merged launch */
   guint64 *etm;        /* per row, with the report */
   guint *ocm;
   gboolean *has_mem;
@@ -723,6 +852,7 @@ timing_data_clear (gpointer data)
 
   g_clear_pointer (&d->profile, zw_profile_free);
   g_clear_pointer (&d->launches, g_hash_table_unref);
+  g_clear_pointer (&d->ops, g_hash_table_unref);
   g_clear_pointer (&d->report, zw_deploy_report_unref);
   g_free (d->etm);
   g_free (d->ocm);
@@ -810,6 +940,7 @@ totals_done:
 
       d->report = zw_deploy_report_ref (report);
       d->launches = index_launches (report);
+      d->ops = zw_report_index_ops (report);
       d->etm = g_new0 (guint64, MAX (n, 1u));
       d->ocm = g_new0 (guint, MAX (n, 1u));
       d->has_mem = g_new0 (gboolean, MAX (n, 1u));
@@ -841,6 +972,7 @@ totals_done:
           }
       }
     }
+  d->has_merged = profile_has_merged (d->profile, d->launches);
   return d;
 }
 
@@ -890,7 +1022,7 @@ cell_text (TimingData *d, guint index, TimingColumn column)
     case COL_CLASS:
       return g_strdup (zw_op_class_short (row->op_type, buf, sizeof buf));
     case COL_NAME:
-      return g_strdup (row->op_name != NULL ? row->op_name : "");
+      return row_layer_name (row, d->ops);
     case COL_TOTAL:
       return g_strdup_printf ("%.6g", row->total_ms);
     case COL_MEMCPY:
@@ -967,7 +1099,14 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
     case COL_OP_ID: x = (double) pa->op_id; y = (double) pb->op_id; break;
     case COL_CLASS:
       return g_strcmp0 (zw_op_class_short (pa->op_type, ca, sizeof ca), zw_op_class_short (pb->op_type, cb, sizeof cb));
-    case COL_NAME: return g_strcmp0 (pa->op_name, pb->op_name);
+    case COL_NAME:
+      {
+        g_autofree char *na = row_layer_name (pa, d->ops), *nb = row_layer_name (pb, d->ops);
+        int r = g_strcmp0 (na, nb);
+        if (r != 0)
+          return r < 0 ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+        break;
+      }
     case COL_TOTAL: x = pa->total_ms; y = pb->total_ms; break;
     case COL_MEMCPY: x = pa->memcpy_ms; y = pb->memcpy_ms; break;
     case COL_HARD: x = pa->hard_ms; y = pb->hard_ms; break;
@@ -1009,6 +1148,8 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 
 /* ---- the timeline area (a private widget inside the view) ---- */
 
+static void update_values_bar (ZwTimingView *self);
+
 struct _ZwTimingView
 {
   ZwView parent_instance;
@@ -1027,6 +1168,15 @@ struct _ZwTimingView
   GtkSingleSelection *model;
   GtkWidget *column_view;
   GtkColumnViewColumn *columns[N_COLS];
+  GtkWidget *table_scrolled;
+  GtkWidget *values_bar;     /* the selected op's values: one button each */
+  gint header_column;        /* the header cell pressed, -1 */
+  guint sort_changes;        /* the column view's sorter changed this often */
+  guint scroll_idle;
+  guint scroll_to;           /* the table row the idle scrolls into sight */
+  guint sort_changes_at_press;
+  gint sort_column;          /* what we know of the current sort (-1 unsorted) */
+  gboolean sort_descending;
   gboolean syncing;
 };
 
@@ -1074,7 +1224,7 @@ area_overlay (GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *c
       Geo g;
       double a, b;
 
-      geo_compute (&g, zw_timing_layout (profile, &starts), &self->state, width, height);
+      geo_compute (&g, zw_timing_layout (profile, &starts), &self->state, width, height, self->data->has_merged);
       a = MAX (g.x0, geo_x (&g, starts[self->state.hover_row]));
       b = MIN (g.x1, geo_x (&g, starts[self->state.hover_row] + MAX (row->total_ms, 0.0)));
       if (b - a < 1)
@@ -1088,9 +1238,9 @@ area_overlay (GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *c
       ZwPainter p;
       Geo g;
 
-      geo_compute (&g, self->end, &self->state, width, height);
+      geo_compute (&g, self->end, &self->state, width, height, self->data->has_merged);
       zw_painter_init (&p, cr, colors);
-      draw_selection_overlay (&p, &g, &self->state, colors);
+      draw_selection_overlay (&p, &g, profile, &self->state, colors);
       zw_painter_clear (&p);
       cairo_destroy (cr);
     }
@@ -1149,7 +1299,8 @@ area_time_at (ZwTimingView *self, double x)
 {
   Geo g;
 
-  geo_compute (&g, self->end, &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area));
+  geo_compute (&g, self->end, &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area),
+               self->data != NULL && self->data->has_merged);
   return g.t0 + (x - g.x0) / (g.x1 - g.x0) * (g.t1 - g.t0);
 }
 
@@ -1166,6 +1317,7 @@ zw_timing_view_select_row (ZwTimingView *self, gint row)
     {
       self->state.selected_row = row;
       view_invalidate (self);
+      update_values_bar (self);
     }
   if (row >= 0 && view_report (self) != NULL && !self->syncing)
     {
@@ -1188,6 +1340,115 @@ zw_timing_view_select_row (ZwTimingView *self, gint row)
       gtk_single_selection_set_selected (self->model, pos);
       self->syncing = FALSE;
     }
+}
+
+/* ---- the selected op's values, one click away ---- */
+
+static void
+on_value_clicked (GtkButton *button, ZwTimingView *self)
+{
+  gint64 v_id = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "zw-v-id")) - 1;
+  zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)), v_id);
+}
+
+static void
+mark_selected_value (ZwTimingView *self)
+{
+  gint64 sel = zw_selection_get_selected_value (zw_view_get_selection (ZW_VIEW (self)));
+
+  for (GtkWidget *c = gtk_widget_get_first_child (self->values_bar); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      gpointer data = g_object_get_data (G_OBJECT (c), "zw-v-id");
+      if (data == NULL)
+        continue;
+      if ((gint64) GPOINTER_TO_SIZE (data) - 1 == sel)
+        gtk_widget_add_css_class (c, "suggested-action");
+      else
+        gtk_widget_remove_css_class (c, "suggested-action");
+    }
+}
+
+static void
+add_value_button (ZwTimingView *self, ZwDeployReport *report, gint64 v_id, gboolean output, GHashTable *seen)
+{
+  const ZwValueInfo *v;
+  const char *where;
+  g_autofree char *label = NULL, *tip = NULL, *bytes = NULL;
+  GtkWidget *button;
+
+  if (!g_hash_table_add (seen, g_memdup2 (&v_id, sizeof v_id)))
+    return;
+  v = zw_deploy_report_find_value (report, v_id);
+  where = v == NULL ? "" : v->is_host ? "HOST" : v->is_ocm ? "OCM" : "ETM";
+  label = g_strdup_printf (output ? _("out %lld %s") : _("in %lld %s"), (long long) v_id, where);
+  bytes = zw_format_bytes (v != NULL ? v->byte_size : 0);
+  tip = g_strdup_printf (_("Select value %lld (%s, %s) in every view"), (long long) v_id, where, bytes);
+  button = gtk_button_new_with_label (label);
+  gtk_widget_set_tooltip_text (button, tip);
+  gtk_widget_add_css_class (button, "flat");
+  g_object_set_data (G_OBJECT (button), "zw-v-id", GSIZE_TO_POINTER ((gsize) (v_id + 1)));
+  g_signal_connect (button, "clicked", G_CALLBACK (on_value_clicked), self);
+  gtk_box_append (GTK_BOX (self->values_bar), button);
+}
+
+static void
+update_values_bar (ZwTimingView *self)
+{
+  ZwDeployReport *report;
+  const ZwProfile *profile = self->data != NULL ? self->data->profile : NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GArray) ops = g_array_new (FALSE, FALSE, sizeof (gint64));
+  const ZwProfileRow *row;
+  const GArray *members;
+  GtkWidget *child, *title;
+  g_autofree char *text = NULL;
+  guint n_buttons = 0;
+
+  if (self->values_bar == NULL)
+    return;
+  while ((child = gtk_widget_get_first_child (self->values_bar)) != NULL)
+    gtk_box_remove (GTK_BOX (self->values_bar), child);
+  if (profile == NULL || self->state.selected_row < 0 || (guint) self->state.selected_row >= profile->rows->len)
+    {
+      title = gtk_label_new (_("Select an op to list its values"));
+      gtk_widget_add_css_class (title, "dim-label");
+      gtk_box_append (GTK_BOX (self->values_bar), title);
+      return;
+    }
+  report = view_report (self);
+  row = g_ptr_array_index (profile->rows, self->state.selected_row);
+  text = g_strdup_printf (_("Values of op %lld:"), (long long) row->op_id);
+  title = gtk_label_new (text);
+  gtk_box_append (GTK_BOX (self->values_bar), title);
+  /* the op, or the members of its merged launch */
+  members = row_members (row, self->data->launches);
+  if (report != NULL && zw_deploy_report_find_op (report, row->op_id) != NULL)
+    g_array_append_val (ops, row->op_id);
+  else if (members != NULL)
+    g_array_append_vals (ops, members->data, members->len);
+  for (int out = 0; out < 2 && report != NULL; out++)
+    for (guint k = 0; k < ops->len; k++)
+      {
+        const ZwOpInfo *op = zw_deploy_report_find_op (report, g_array_index (ops, gint64, k));
+        const GArray *list = op == NULL ? NULL : out ? op->outputs : op->inputs;
+        for (guint j = 0; list != NULL && j < list->len; j++, n_buttons++)
+          add_value_button (self, report, g_array_index (list, gint64, j), out, seen);
+      }
+  if (n_buttons == 0)
+    {
+      GtkWidget *none = gtk_label_new (report == NULL ? _("(open the run's deploy report to list them)")
+                                                      : _("(the report does not list them)"));
+      gtk_widget_add_css_class (none, "dim-label");
+      gtk_box_append (GTK_BOX (self->values_bar), none);
+    }
+  mark_selected_value (self);
+}
+
+GtkWidget *
+zw_timing_view_get_values_bar (ZwTimingView *self)
+{
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
+  return self->values_bar;
 }
 
 /* ---- events ---- */
@@ -1268,7 +1529,8 @@ on_drag_update (GtkGestureDrag *gesture, double offset_x, double offset_y, ZwTim
       gtk_widget_queue_draw (self->area);
       return;
     }
-  geo_compute (&g, self->end, &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area));
+  geo_compute (&g, self->end, &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area),
+               self->data != NULL && self->data->has_merged);
   {
     double delta = -offset_x / (g.x1 - g.x0) * (self->drag_t1 - self->drag_t0);
     zw_timing_view_set_range (self, self->drag_t0 + delta, self->drag_t1 + delta);
@@ -1290,7 +1552,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   const ZwProfileRow *row;
   g_autoptr (GString) text = NULL;
   gint index;
-  char cls[64];
+  char cls[128];
 
   (void) widget;
   (void) keyboard;
@@ -1299,8 +1561,15 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   row = g_ptr_array_index (self->data->profile->rows, index);
   text = g_string_new (NULL);
-  g_string_append_printf (text, _("op %lld %s"), (long long) row->op_id,
-                          zw_op_class_short (row->op_type, cls, sizeof cls));
+  {
+    char kind[64];
+    row_layer_class (row, self->data->ops, self->data->launches, cls, sizeof cls);
+    zw_op_class_short (row->op_type, kind, sizeof kind);
+    if (g_strcmp0 (cls, kind) != 0)
+      g_string_append_printf (text, _("op %lld %s (%s)"), (long long) row->op_id, cls, kind);
+    else
+      g_string_append_printf (text, _("op %lld %s"), (long long) row->op_id, cls);
+  }
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("total %.6g ms: memcpy %.6g, hard %.6g, other %.6g"), row->total_ms, row->memcpy_ms,
                           row->hard_ms, row->other_ms);
@@ -1335,6 +1604,115 @@ action_nav (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
 /* ---- table ---- */
 
+static gboolean
+scroll_top_idle (gpointer data)
+{
+  ZwTimingView *self = data;
+  guint n = self->column_view != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->sorted)) : 0;
+
+  self->scroll_idle = 0;
+  if (self->scroll_to >= n)
+    return G_SOURCE_REMOVE;
+  /* the column view's list (a child) scrolls the row into sight (GTK 4.8 has no
+   * gtk_column_view_scroll_to; its list base has this action); after the list has its
+   * new rows, hence from an idle */
+  for (GtkWidget *c = gtk_widget_get_first_child (self->column_view); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_activate_action (c, "list.scroll-to-item", "u", self->scroll_to))
+      break;
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows table row @pos (sorted position) once the list is laid out. */
+static void
+scroll_table_to (ZwTimingView *self, guint pos)
+{
+  self->scroll_to = pos;
+  if (self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add (scroll_top_idle, self);
+}
+
+static void
+on_sorter_changed (ZwTimingView *self)
+{
+  self->sort_changes++;
+  /* the sort model re-sorted before us (it connected first); the list keeps its scroll
+   * offset: show the top once the list has its new items */
+  scroll_table_to (self, 0);
+  if (self->header_column >= 0)
+    {
+      /* GTK's own header click: it sorts a new column ascending and flips the same one */
+      self->sort_descending = self->sort_column == self->header_column ? !self->sort_descending : FALSE;
+      self->sort_column = self->header_column;
+    }
+}
+
+/* The column whose header cell holds x (header coordinates), -1 for none. */
+static gint
+header_column_at (ZwTimingView *self, GtkWidget *header, double x)
+{
+  gint visible = 0;
+
+  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL; title = gtk_widget_get_next_sibling (title))
+    {
+      graphene_rect_t b;
+      if (!gtk_widget_get_visible (title) || !gtk_widget_compute_bounds (title, header, &b))
+        continue;
+      if (x >= b.origin.x && x < b.origin.x + b.size.width)
+        {
+          /* the titles are the visible columns in order */
+          for (gint c = 0; c < N_COLS; c++)
+            if (gtk_column_view_column_get_visible (self->columns[c]) && visible-- == 0)
+              return c;
+          return -1;
+        }
+      visible++;
+    }
+  return -1;
+}
+
+static void
+on_header_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwTimingView *self)
+{
+  (void) n_press;
+  (void) y;
+  self->header_column = header_column_at (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture)), x);
+  self->sort_changes_at_press = self->sort_changes;
+}
+
+static void
+on_header_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwTimingView *self)
+{
+  gint column = self->header_column;
+
+  (void) gesture;
+  (void) n_press;
+  (void) x;
+  (void) y;
+  /* the title's own gesture (a child's) ran first: when it did not sort, the click landed
+   * beside the label, in the cell: sort as it would have */
+  if (column >= 0 && self->sort_changes == self->sort_changes_at_press)
+    {
+      self->header_column = -1;
+      zw_timing_view_sort_by (self, (guint) column, self->sort_column == column ? !self->sort_descending : FALSE);
+    }
+  self->header_column = -1;
+}
+
+gint
+zw_timing_view_click_header (ZwTimingView *self, double x)
+{
+  GtkWidget *header;
+  gint column;
+
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), -1);
+  header = gtk_widget_get_first_child (self->column_view);
+  column = header_column_at (self, header, x);
+  self->header_column = column;
+  self->sort_changes_at_press = self->sort_changes;
+  on_header_released (NULL, 1, x, 0, self);
+  return column;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
@@ -1367,6 +1745,7 @@ on_row_selected (ZwTimingView *self)
   row = gtk_single_selection_get_selected_item (self->model);
   self->state.selected_row = row != NULL ? (gint) row->index : -1;
   view_invalidate (self);
+  update_values_bar (self);
   if (row != NULL && view_report (self) != NULL)
     {
       self->syncing = TRUE;
@@ -1405,6 +1784,7 @@ rebuild_data (ZwTimingView *self, const ZwProfile *profile)
   full_range (self, &self->state.t0, &self->state.t1);
   reload (self);
   view_invalidate (self);
+  update_values_bar (self);
 }
 
 void
@@ -1443,6 +1823,8 @@ zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
           timing_data_unref (old);
         }
     }
+  else if (g_str_equal (pspec->name, "selected-value"))
+    mark_selected_value (self);
   else if (g_str_equal (pspec->name, "selected-op") && !self->syncing && self->data != NULL)
     {
       gint64 op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
@@ -1471,6 +1853,9 @@ zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
         self->syncing = TRUE;
         gtk_single_selection_set_selected (self->model, pos);
         self->syncing = FALSE;
+        /* an op selected elsewhere scrolls into sight here */
+        if (pos != GTK_INVALID_LIST_POSITION)
+          scroll_table_to (self, pos);
       }
     }
 }
@@ -1500,6 +1885,8 @@ zw_timing_view_sort_by (ZwTimingView *self, guint column, gboolean descending)
   g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), FALSE);
   if (column >= N_COLS)
     return FALSE;
+  self->sort_column = (gint) column;
+  self->sort_descending = descending;
   gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->column_view), self->columns[column],
                                   descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
   return TRUE;
@@ -1562,6 +1949,10 @@ zw_timing_view_dispose (GObject *object)
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   self->area = NULL;
+  self->values_bar = NULL;
+  self->table_scrolled = NULL;
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  g_signal_handlers_disconnect_by_data (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), self);
   g_clear_pointer (&self->paned, gtk_widget_unparent);
   g_clear_object (&self->model);
   g_clear_object (&self->sorted);
@@ -1646,6 +2037,36 @@ zw_timing_view_init (ZwTimingView *self)
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->column_view);
   gtk_widget_set_size_request (scrolled, -1, 120);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  self->table_scrolled = scrolled;
+  /* after a sort the list shows its top */
+  self->sort_column = -1;
+  self->header_column = -1;
+  g_signal_connect_swapped (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
+                            G_CALLBACK (on_sorter_changed), self);
+  /* the whole header cell sorts, not only its label */
+  {
+    GtkWidget *header = gtk_widget_get_first_child (self->column_view);
+    GtkGesture *click = gtk_gesture_click_new ();
+    g_assert (header != NULL);
+    gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_BUBBLE);
+    g_signal_connect (click, "pressed", G_CALLBACK (on_header_pressed), self);
+    g_signal_connect (click, "released", G_CALLBACK (on_header_released), self);
+    gtk_widget_add_controller (header, GTK_EVENT_CONTROLLER (click));
+  }
+
+  /* the selected op's values above the table */
+  {
+    GtkWidget *bar_scrolled = gtk_scrolled_window_new (), *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    self->values_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+    gtk_widget_set_margin_start (self->values_bar, 6);
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (bar_scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (bar_scrolled), self->values_bar);
+    gtk_box_append (GTK_BOX (box), bar_scrolled);
+    gtk_box_append (GTK_BOX (box), scrolled);
+    scrolled = box;
+    update_values_bar (self);
+  }
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (self->paned), self->area);

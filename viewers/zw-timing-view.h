@@ -28,9 +28,15 @@
  * report has it).  Actions: "timing.zoom-in", "timing.zoom-out", "timing.zoom-fit",
  * "timing.pan-left", "timing.pan-right".
  *
- * Table: one row per profile row — op_id, class, name, total, memcpy, hard, other,
- * is_io_process, ETM bytes written and OCM outputs (with a report) — sorted by clicking a
- * column header (a GtkCustomSorter per column under the column view's sorter, GTK 4.8).
+ * Bars are labelled with the layer class (the report's hardop class, "Conv2d", else the
+ * vendor's fused class name) and op id, and so is the tooltip; the drag-selected range
+ * shows its duration and the NPU and Host busy time inside it with its op count.
+ *
+ * Table: one row per profile row — op_id, class, name (the layer's, never "icraft::…"),
+ * total, memcpy, hard, other, is_io_process, ETM bytes written and OCM outputs (with a
+ * report) — sorted by clicking anywhere in a column's header cell (a GtkCustomSorter per
+ * column under the column view's sorter, GTK 4.8); after a sort the list shows its top.
+ * Above it, the selected op's values, one button each (a click selects the value).
  */
 #pragma once
 
@@ -83,7 +89,18 @@ gint zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, co
                             int height, double x, double y, ZwTimingLane *lane_out);
 /* The x of time @t_ms and the y range [y0, y1) of @lane in a drawing of that size. */
 double zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms);
-void zw_timing_view_lane_extent (int width, int height, ZwTimingLane lane, double *y0, double *y1);
+void zw_timing_view_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height,
+                                 ZwTimingLane lane, double *y0, double *y1);
+/* The Merged lane is a strip of its own height when the profile (with @report) has merged
+ * launches and a thin labelled line when it has none: NPU and Host share the rest. */
+
+/* The layer class shown on a row's bar and in its tooltip ("Conv2d"; a merged launch:
+ * "Conv2d + 4 more"), from @report (may be NULL) or the vendor's hardop name. */
+char *zw_timing_row_layer_class (const ZwProfileRow *row, ZwDeployReport *report);
+/* What ran in [@t0, @t1] ms: the busy time of the NPU and Host lanes inside it (the parts
+ * of bars inside the range) and how many rows overlap it. Each out may be NULL. */
+void zw_timing_range_total (const ZwProfile *profile, double t0, double t1, double *npu_ms, double *host_ms,
+                            guint *n_rows);
 
 /* Per-op report facts the table shows: bytes of the op's (launch's) outputs written to ETM
  * and the number of its outputs placed in OCM. FALSE when the report has no such op. */
@@ -110,11 +127,21 @@ void zw_timing_view_set_range (ZwTimingView *self, double t0, double t1);
  * report knows it. */
 void zw_timing_view_select_row (ZwTimingView *self, gint row);
 
+/* The bar above the table listing the selected row's op values (inputs, then outputs; a
+ * merged launch: its members'), one button each: a click selects that value in the shared
+ * selection (and so in Memory, OCM, Tensors …). */
+GtkWidget *zw_timing_view_get_values_bar (ZwTimingView *self);
+
 /* The table's rows in their current sort order, as indices into profile->rows (g_free). */
 guint *zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out);
 /* Sorts the table by column @column (0 = op_id … see zw_timing_view_table) as a header
  * click does; FALSE for a column that does not exist. */
 gboolean zw_timing_view_sort_by (ZwTimingView *self, guint column, gboolean descending);
+
+/* A click at @x (header coordinates) in the table's header row that GTK's title did not
+ * take (beside the label): sorts by that cell's column, ascending, or flips it when it is
+ * the current one. Returns the column, -1 for none. (What the header's own gesture runs.) */
+gint zw_timing_view_click_header (ZwTimingView *self, double x);
 
 /* The table as rows of strings (GStrv), the first one the header, in the current order (a
  * GPtrArray that frees its rows): what CSV export writes. */

@@ -1,6 +1,9 @@
 /* zw-view.c — base class of the selection-driven views: property, notify hook, cache. */
 #include "zw-view.h"
 #include "zw-view-private.h"
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
 
 typedef struct
 {
@@ -247,4 +250,72 @@ zw_widget_add_pointer_handlers (GtkWidget *widget, const ZwPointerHandlers *h, g
         g_signal_connect (click, "released", h->released, user_data);
       gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
     }
+}
+
+const char *
+zw_ocm_opt_get_name (ZwOcmOpt opt)
+{
+  switch (opt)
+    {
+    case ZW_OCM_NONE: return _("None");
+    case ZW_OCM_OPTION1: return _("Option 1");
+    case ZW_OCM_OPTION2: return _("Option 2");
+    case ZW_OCM_OPTION3: return _("Option 3");
+    case ZW_OCM_BEST_SCORE: return _("Best score");
+    default: return "?";
+    }
+}
+
+const char *
+zw_ocm_opt_get_method (ZwOcmOpt opt)
+{
+  switch (opt)
+    {
+    case ZW_OCM_OPTION1: return _("global score");
+    case ZW_OCM_OPTION2: return _("dynamic programming");
+    case ZW_OCM_OPTION3: return _("evict by score");
+    case ZW_OCM_NONE:
+    case ZW_OCM_BEST_SCORE:
+    default: return "";
+    }
+}
+
+char *
+zw_ocm_opt_dup_long_name (ZwOcmOpt opt)
+{
+  const char *method = zw_ocm_opt_get_method (opt);
+
+  if (*method == '\0')
+    return g_strdup (zw_ocm_opt_get_name (opt));
+  /* TRANSLATORS: an OCM option and what it does: "Option 1 — global score" */
+  return g_strdup_printf (_("%s — %s"), zw_ocm_opt_get_name (opt), method);
+}
+
+char *
+zw_format_axis_bytes (double bytes, double max)
+{
+  static const char *units[] = { N_("bytes"), N_("KiB"), N_("MiB"), N_("GiB") };
+  guint u = 0;
+  double scale = 1, v;
+
+  while (u + 1 < G_N_ELEMENTS (units) && max >= scale * 1024)
+    {
+      scale *= 1024;
+      u++;
+    }
+  v = bytes / scale;
+  if (u == 0)
+    return g_strdup_printf ("%.0f %s", v, _(units[u]));
+  {
+    /* steps of a fraction of the unit (0.25 MiB): up to two decimals, no trailing zeros */
+    char num[G_ASCII_DTOSTR_BUF_SIZE];
+    char *end;
+    g_snprintf (num, sizeof num, "%.2f", v);
+    end = num + strlen (num) - 1;
+    while (end > num && *end == '0')
+      *end-- = '\0';
+    if (end > num && (*end == '.' || *end == ','))
+      *end = '\0';
+    return g_strdup_printf ("%s %s", num, _(units[u]));
+  }
 }

@@ -74,7 +74,8 @@ read_operand (XrtDevice *device, Zg330CallRegion region, guint64 addr, guint8 **
 {
   XrtMemRegion *r = call_region (device, region);
 
-  if (size > ZG330_CALL_MAX_TENSOR_BYTES || (*data = g_try_malloc0 (MAX (size, 1))) == NULL)
+  /* not zeroed: a region's read fills every byte (unwritten ETM reads as zeros) */
+  if (size > ZG330_CALL_MAX_TENSOR_BYTES || (*data = g_try_malloc (MAX (size, 1))) == NULL)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY, "%" G_GUINT64_FORMAT " bytes: too large for the board",
                    size);

@@ -521,7 +521,12 @@ struct ConvJob {
   /* grouped path */
   guint groups, I, Og;
   gint16 *xs, *ws;
+  /* depthwise path: zero-padded [N][Hp][Wp][Cp] input, [tap][Cp] weights (Cp: C in
+   * blocks of DW_BLK) */
+  guint Cp;
 };
+
+#define DW_BLK 32u
 
 static inline void
 requant_tile_c (const gint32 *acc, guint T, const gint32 *corr, const double *mul,
@@ -894,6 +899,144 @@ conv_pack_weights (gpointer data, guint ob)
     job->corr[o0 + oo] = job->in_signed ? (gint32) (128 * sums[oo]) : 0;
 }
 
+/* ---- packed weights, kept between calls ----------------------------------------------
+ *
+ * A forward runs every conv with the same weights again: their packing (a transpose with
+ * the bias correction sums) is kept, keyed by everything it depends on and by the weight
+ * bytes themselves (a hash to find the entry, then a byte comparison: a changed byte is
+ * a different key, so weights edited in ETM are packed anew, never served stale).  The
+ * cache holds at most PACK_CACHE_BYTES, oldest out first; entries are reference counted so
+ * a conv may use one while another thread evicts it. */
+
+#define PACK_CACHE_BYTES ((gsize) 256 << 20)
+
+typedef struct {
+  guint64 hash;
+  guint ob, ib, kh, kw, ko, ki, C, O;
+  gboolean in_signed, generic;
+  gsize n_bytes;            /* weight bytes the packing reads */
+  gint8 *src;               /* a copy of them */
+  gint8 *wpack;
+  gint32 *corr;
+  gsize footprint;
+} PackedWeights;
+
+static GMutex pack_lock;
+static GHashTable *pack_table;  /* PackedWeights* (as key and value) */
+static GQueue pack_order = G_QUEUE_INIT;
+static gsize pack_bytes;
+
+static void
+packed_weights_free (gpointer p)
+{
+  PackedWeights *pw = p;
+
+  g_free (pw->src);
+  g_free (pw->wpack);
+  g_free (pw->corr);
+}
+
+static guint64
+bytes_hash (const guint8 *d, gsize n)
+{
+  guint64 h = G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ n;
+  gsize i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    {
+      guint64 v;
+      memcpy (&v, d + i, 8);
+      h = (h ^ v) * G_GUINT64_CONSTANT (0x100000001B3);
+      h ^= h >> 29;
+    }
+  for (; i < n; i++)
+    h = (h ^ d[i]) * G_GUINT64_CONSTANT (0x100000001B3);
+  return h;
+}
+
+static guint
+packed_weights_hash (gconstpointer p)
+{
+  return (guint) ((const PackedWeights *) p)->hash;
+}
+
+static gboolean
+packed_weights_equal (gconstpointer a, gconstpointer b)
+{
+  const PackedWeights *x = a, *y = b;
+
+  return x->hash == y->hash && x->ob == y->ob && x->ib == y->ib && x->kh == y->kh && x->kw == y->kw
+         && x->ko == y->ko && x->ki == y->ki && x->C == y->C && x->O == y->O && x->in_signed == y->in_signed
+         && x->generic == y->generic && x->n_bytes == y->n_bytes && memcmp (x->src, y->src, x->n_bytes) == 0;
+}
+
+static void
+packed_weights_unref (PackedWeights *pw)
+{
+  g_atomic_rc_box_release_full (pw, packed_weights_free);
+}
+
+static void conv_pack_weights (gpointer data, guint ob);
+
+/* The packed weights of @job (job->wpack and job->corr point into the entry returned,
+ * which the caller releases with packed_weights_unref()). */
+static PackedWeights *
+packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
+{
+  PackedWeights key = { 0 }, *pw;
+  gsize wsize = job->wblock * job->obe;
+
+  key.ob = wt->ob; key.ib = wt->ib; key.kh = wt->kh; key.kw = wt->kw; key.ko = wt->ko; key.ki = wt->ki;
+  key.C = job->C;
+  key.O = job->O;
+  key.in_signed = job->in_signed;
+  key.generic = job->tile == tile_generic;
+  key.n_bytes = (gsize) wt->ob * wt->ko * wt->ib * wt->ki * wt->kh * wt->kw;
+  key.src = (gint8 *) wt->data;
+  key.hash = bytes_hash ((const guint8 *) wt->data, key.n_bytes);
+
+  g_mutex_lock (&pack_lock);
+  if (pack_table == NULL)
+    pack_table = g_hash_table_new (packed_weights_hash, packed_weights_equal);
+  pw = g_hash_table_lookup (pack_table, &key);
+  if (pw != NULL)
+    g_atomic_rc_box_acquire (pw);
+  g_mutex_unlock (&pack_lock);
+  if (pw == NULL)
+    {
+      pw = g_atomic_rc_box_new0 (PackedWeights);
+      *pw = key;
+      pw->src = g_memdup2 (wt->data, key.n_bytes);
+      pw->wpack = g_malloc0 (wsize);
+      pw->corr = g_new0 (gint32, (gsize) job->obe * OBLK);
+      pw->footprint = key.n_bytes + wsize + (gsize) job->obe * OBLK * sizeof (gint32);
+      job->wpack = pw->wpack;
+      job->corr = pw->corr;
+      parallel_for (job->obe, conv_pack_weights, job);
+      if (pw->footprint <= PACK_CACHE_BYTES / 4)
+        {
+          g_mutex_lock (&pack_lock);
+          if (!g_hash_table_contains (pack_table, pw))
+            {
+              g_hash_table_add (pack_table, g_atomic_rc_box_acquire (pw));
+              g_queue_push_tail (&pack_order, pw);
+              pack_bytes += pw->footprint;
+              while (pack_bytes > PACK_CACHE_BYTES)
+                {
+                  PackedWeights *old = g_queue_pop_head (&pack_order);
+                  g_hash_table_remove (pack_table, old);
+                  pack_bytes -= old->footprint;
+                  packed_weights_unref (old);
+                }
+            }
+          g_mutex_unlock (&pack_lock);
+        }
+    }
+  job->wpack = pw->wpack;
+  job->corr = pw->corr;
+  return pw;
+}
+
 /* Grouped / depthwise convs are absent from the networks seen so far: a direct loop
  * over int16 copies keeps them simple and exact. */
 static void
@@ -934,6 +1077,97 @@ conv_grouped_row (gpointer data, guint item)
               = (guint8) round_clamp (v, job->lo, job->hi);
         }
       }
+}
+
+/* Depthwise convs (one input channel per output channel) run across channels: the input
+ * is copied once into a zero-padded int16 [n][h][w][c] array, so every tap is one
+ * contiguous multiply-add over a block of channels with a fixed trip count (vectorised by
+ * the compiler) and no bounds test.  The zeros of the padding add nothing, so each
+ * accumulator is the exact sum of the scalar loop's, and the requantisation is the same
+ * expression per element. */
+static void
+conv_dw_pack_row (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint n = item / job->H, h = item % job->H;
+  const guint8 *src = job->in->data;
+  gint16 *dst = job->xs + (((gsize) n * job->Hp + h + job->pt) * job->Wp + job->pl) * job->Cp;
+
+  src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
+  for (guint c = 0; c < job->C;)
+    {
+      guint run = channel_run (job->in, c);
+      const guint8 *sp = src + job->in_addr.chan[c];
+      gint16 *d = dst + c;
+      for (guint w = 0; w < job->W; w++, sp += job->in_addr.pix, d += job->Cp)
+        if (job->in_signed)
+          for (guint k = 0; k < run; k++)
+            d[k] = (gint8) sp[k];
+        else
+          for (guint k = 0; k < run; k++)
+            d[k] = sp[k];
+      c += run;
+    }
+}
+
+GENERIC_CLONES static void
+conv_dw_row (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint n = item / job->OH, oh = item % job->OH;
+  guint8 *out = job->out->data;
+  gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
+
+  for (guint ow = 0; ow < job->OW; ow++)
+    for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+      {
+        gint32 acc[DW_BLK] = { 0 };
+        guint nvalid = MIN (DW_BLK, job->C - cb);
+
+        for (guint r = 0; r < job->KH; r++)
+          {
+            const gint16 *xr = job->xs + (((gsize) n * job->Hp + (gsize) oh * job->sh + r) * job->Wp
+                                          + (gsize) ow * job->sw) * job->Cp + cb;
+            const gint16 *wr = job->ws + (gsize) r * job->KW * job->Cp + cb;
+            for (guint s = 0; s < job->KW; s++)
+              {
+                const gint16 *xp = xr + (gsize) s * job->Cp, *wp = wr + (gsize) s * job->Cp;
+                for (guint j = 0; j < DW_BLK; j++)
+                  acc[j] += (gint32) xp[j] * (gint32) wp[j];
+              }
+          }
+        for (guint j = 0; j < nvalid; j++)
+          {
+            guint o = cb + j;
+            double v = (double) acc[j] * job->mul[o];
+            v = v + job->add[o];
+            out[row_base + job->out_addr.chan[o] + (gsize) ow * job->out_addr.pix]
+                = (guint8) round_clamp (v, job->lo, job->hi);
+          }
+      }
+}
+
+static void
+conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *weights)
+{
+  gint64 pb = (gint64) (job->OH - 1) * job->sh + job->KH - job->H - job->pt;
+  gint64 pr = (gint64) (job->OW - 1) * job->sw + job->KW - job->W - job->pl;
+
+  job->Cp = (job->C + DW_BLK - 1) / DW_BLK * DW_BLK;
+  job->Hp = job->pt + job->H + (guint) MAX (pb, 0);
+  job->Wp = job->pl + job->W + (guint) MAX (pr, 0);
+  job->xs = g_new0 (gint16, (gsize) job->N * job->Hp * job->Wp * job->Cp);
+  job->ws = g_new0 (gint16, (gsize) job->KH * job->KW * job->Cp);
+  for (guint o = 0; o < job->O; o++)
+    for (guint r = 0; r < job->KH; r++)
+      for (guint s = 0; s < job->KW; s++)
+        job->ws[((gsize) r * job->KW + s) * job->Cp + o] = (gint16) weight_at (weights, o, 0, r, s);
+  addr_init (&job->in_addr, in);
+  parallel_for (job->N * job->H, conv_dw_pack_row, job);
+  addr_clear (&job->in_addr);
+  parallel_for (job->N * job->OH, conv_dw_row, job);
+  g_free (job->xs);
+  g_free (job->ws);
 }
 
 static gboolean
@@ -1116,7 +1350,15 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
   job.in_signed = in->dtype == ZG330_KERNEL_DTYPE_SINT8;
   addr_init (&job.out_addr, out);
 
-  if (groups > 1)
+  if (groups > 1 && weights->ib * weights->ki == 1 && out->c == groups)
+    {
+      job.groups = groups;
+      job.I = 1;
+      job.Og = 1;
+      conv_job_requant (&job, in, weights, out, job.O);
+      conv_depthwise (&job, in, weights);
+    }
+  else if (groups > 1)
     {
       const guint8 *src = in->data;
       Addr ia;
@@ -1170,9 +1412,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
        * plain loops; zero outside O x C. */
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
-      job.wpack = g_malloc0 (job.wblock * job.obe);
-      job.corr = g_new0 (gint32, (gsize) job.obe * OBLK);
-      parallel_for (job.obe, conv_pack_weights, &job);
+      PackedWeights *packed = packed_weights_get (&job, weights);
       conv_job_requant (&job, in, weights, out, job.obe * OBLK);
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
@@ -1184,8 +1424,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       parallel_for (job.N * job.obe * job.OH, conv_row, &job);
 
       g_free (job.pin);
-      g_free (job.wpack);
-      g_free (job.corr);
+      packed_weights_unref (packed);
     }
 
   zero_padding (out);

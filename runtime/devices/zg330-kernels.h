@@ -4,7 +4,9 @@
  * hardop of a network by one of these models.  They are pure functions over host byte
  * buffers: the caller (the simulator) reads the operands out of its ETM/OCM stores,
  * calls a kernel, and writes the result back.  No kernel keeps state between calls
- * except the shared worker pool (see zg330_kernel_set_threads()).
+ * except the shared worker pool (see zg330_kernel_set_threads()) and conv's packed
+ * weights, kept by their bytes (a call with other bytes packs again: the weights are read
+ * from the board's memory at every launch, only their packing is reused).
  *
  * Layouts (vendor names, see the xir manual section "Layout"):
  *   NHWC      plain; byte of (n,c,h,w) at ((n*H + h)*W + w)*C + c.

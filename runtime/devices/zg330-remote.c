@@ -1137,6 +1137,8 @@ open_socket_board (const char *url, const char *rest, GHashTable *params, GError
   ocm = xrt_mem_region_new_device ("OCM", 0, r->profile->ocm_bytes, &rstore_ops, s, rstore_free);
   host = xrt_mem_region_new_host ("HOST", HOST_CAPACITY);
   r->etm = etm;
+  /* the board's own buffers, as the simulated board has them (same addresses both ways) */
+  zg330_sim_reserve_board_memory (etm, r->profile);
   xrt_device_add_mem_region (device, etm, TRUE);
   xrt_device_add_mem_region (device, ocm, FALSE);
   xrt_device_add_mem_region (device, host, FALSE);

@@ -1436,6 +1436,44 @@ static const XrtDeviceClass buyi_sim_class = {
   .write_reg = klass_write_reg,
 };
 
+/* What else lives in a board's PL DDR before a network deploys: the board's firmware and
+ * the driver's command rings at the bottom, then the camera's frame buffers (sizes assumed,
+ * as a Linux board with the NPU driver and a camera pipeline has). So a segment's physical
+ * address is where the board's allocator put it, not its logical offset. The socket board's
+ * runtime side (zg330-remote.c) reserves the same, so both allocate the same addresses. */
+static const struct {
+  guint64 offset, bytes;
+} board_reserved[] = {
+  { 0, 64 * 1024 * 1024 },                  /* firmware, NPU driver rings */
+  { 64 * 1024 * 1024, 12 * 1024 * 1024 },   /* camera frame buffers */
+};
+
+guint64
+zg330_sim_reserve_board_memory (XrtMemRegion *etm, const Zg330Profile *profile)
+{
+  guint64 reserved = 0;
+
+  g_return_val_if_fail (etm != NULL && profile != NULL, 0);
+  /* Buyi: the compiler placed every value at absolute ETM addresses, the whole ETM is the
+   * network's; a what-if ETM too small to hold the board's own buffers has none */
+  if (profile->chip != NULL && g_ascii_strcasecmp (profile->chip, "Buyi") == 0)
+    return 0;
+  if (profile->etm_bytes < 1024 * 1024 * 1024)
+    return 0;
+  for (guint i = 0; i < G_N_ELEMENTS (board_reserved); i++)
+    {
+      /* not auto-freed: they stay the board's until the device closes */
+      XrtMemChunk *chunk = xrt_mem_region_malloc_at (etm, profile->etm_base + board_reserved[i].offset,
+                                                     board_reserved[i].bytes, FALSE, NULL);
+      if (chunk != NULL)
+        {
+          reserved += board_reserved[i].bytes;
+          xrt_mem_chunk_unref (chunk);
+        }
+    }
+  return reserved;
+}
+
 XrtDevice *
 zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
 {
@@ -1486,6 +1524,7 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   host = xrt_mem_region_new_host ("HOST", HOST_CAPACITY);
   sim->etm = etm;
   sim->ocm = ocm;
+  zg330_sim_reserve_board_memory (etm, profile);
   xrt_device_add_mem_region (device, etm, TRUE);
   xrt_device_add_mem_region (device, ocm, FALSE);
   xrt_device_add_mem_region (device, host, FALSE);

@@ -56,24 +56,150 @@ row_new (const ZwProfileRow *src)
   return r;
 }
 
+static gboolean
+merge_has (const ZwProfileRow *merged, gint64 op_id)
+{
+  for (guint k = 0; k < merged->merge_from->len; k++)
+    if (g_array_index (merged->merge_from, gint64, k) == op_id)
+      return TRUE;
+  return FALSE;
+}
+
+/* Rows of @x (not yet matched, not merged themselves) that are members of @merged, a launch
+ * of the other side: merge on against merge off. Marks them in @group_of with @id. */
+static guint
+map_members (const ZwProfileRow *merged, const ZwProfile *x, const gint *match_x, gint *group_of, gint id)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < x->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (x->rows, i);
+      if (match_x[i] < 0 && group_of[i] < 0 && r->merge_from->len == 0 && merge_has (merged, r->op_id))
+        {
+          group_of[i] = id;
+          n++;
+        }
+    }
+  return n;
+}
+
+static const char *
+row_kind (const ZwProfileRow *r)
+{
+  return r->op_type != NULL ? r->op_type : "";
+}
+
+/* Two compiles number their ops differently: the rows still unmatched are aligned by op kind
+ * in execution order (a longest common subsequence of their op types). */
+static guint
+match_by_kind (const ZwProfile *a, const ZwProfile *b, gint *match_a, gint *match_b, const gint *group_a,
+               const gint *group_b)
+{
+  g_autoptr (GArray) ia = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) ib = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree guint *len = NULL;
+  guint n, m, i, j, matched = 0;
+
+  for (i = 0; i < a->rows->len; i++)
+    if (match_a[i] < 0 && group_a[i] < 0)
+      g_array_append_val (ia, i);
+  for (j = 0; j < b->rows->len; j++)
+    if (match_b[j] < 0 && group_b[j] < 0)
+      g_array_append_val (ib, j);
+  n = ia->len;
+  m = ib->len;
+  if (n == 0 || m == 0 || (guint64) (n + 1) * (m + 1) > 16u * 1024 * 1024)
+    return 0;
+  len = g_new0 (guint, (gsize) (n + 1) * (m + 1));
+#define L(x, y) len[(gsize) (x) * (m + 1) + (y)]
+  for (i = n; i-- > 0;)
+    for (j = m; j-- > 0;)
+      {
+        const ZwProfileRow *ra = g_ptr_array_index (a->rows, g_array_index (ia, guint, i));
+        const ZwProfileRow *rb = g_ptr_array_index (b->rows, g_array_index (ib, guint, j));
+        L (i, j) = g_strcmp0 (row_kind (ra), row_kind (rb)) == 0 ? L (i + 1, j + 1) + 1
+                                                                   : MAX (L (i + 1, j), L (i, j + 1));
+      }
+  for (i = 0, j = 0; i < n && j < m;)
+    {
+      guint x = g_array_index (ia, guint, i), y = g_array_index (ib, guint, j);
+      if (g_strcmp0 (row_kind (g_ptr_array_index (a->rows, x)), row_kind (g_ptr_array_index (b->rows, y))) == 0)
+        {
+          match_a[x] = (gint) y;
+          match_b[y] = (gint) x;
+          matched++;
+          i++;
+          j++;
+        }
+      else if (L (i + 1, j) >= L (i, j + 1))
+        i++;
+      else
+        j++;
+    }
+#undef L
+  return matched;
+}
+
+static void
+row_set_a (ZwCompareRow *r, const ZwProfileRow *ar)
+{
+  r->a_ms += ar->total_ms;
+  r->a_hard_ms += ar->hard_ms;
+  r->a_memcpy_ms += ar->memcpy_ms;
+  r->a_other_ms += ar->other_ms;
+}
+
+static void
+row_set_b (ZwCompareRow *r, const ZwProfileRow *br)
+{
+  r->b_ms += br->total_ms;
+  r->b_hard_ms += br->hard_ms;
+  r->b_memcpy_ms += br->memcpy_ms;
+  r->b_other_ms += br->other_ms;
+}
+
+static void
+row_finish_both (ZwProfileCompare *c, ZwCompareRow *r)
+{
+  r->side = ZW_COMPARE_BOTH;
+  r->delta_ms = r->b_ms - r->a_ms;
+  r->ratio = ratio_of (r->a_ms, r->b_ms);
+  r->regression = r->ratio > 1.0 + c->options.tolerance && r->delta_ms > c->options.min_delta_ms;
+  r->improvement = r->ratio < 1.0 / (1.0 + c->options.tolerance) && -r->delta_ms > c->options.min_delta_ms;
+  c->n_matched++;
+  c->n_regressions += r->regression;
+  c->n_improvements += r->improvement;
+}
+
 ZwProfileCompare *
 zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptions *options)
 {
   static const ZwCompareOptions defaults = ZW_COMPARE_OPTIONS_INIT;
   ZwProfileCompare *c;
   g_autoptr (GHashTable) by_id = NULL;   /* op_id -> GArray of B row indices, in order */
-  g_autofree gboolean *used = NULL;
+  g_autofree gint *match_a = NULL, *match_b = NULL;   /* the other side's row, -1 */
+  g_autofree gint *group_a = NULL, *group_b = NULL;   /* a member of the other side's launch row, -1 */
+  g_autofree gboolean *emitted_b = NULL;               /* a B launch row already made (its A members) */
+  guint n_by_id = 0;
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
   c = g_new0 (ZwProfileCompare, 1);
   c->options = options ? *options : defaults;
   c->rows = g_ptr_array_new_with_free_func (row_free);
   by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
-  used = g_new0 (gboolean, MAX (b->rows->len, 1));
+  match_a = g_new (gint, MAX (a->rows->len, 1));
+  group_a = g_new (gint, MAX (a->rows->len, 1));
+  match_b = g_new (gint, MAX (b->rows->len, 1));
+  group_b = g_new (gint, MAX (b->rows->len, 1));
+  emitted_b = g_new0 (gboolean, MAX (b->rows->len, 1));
+  for (guint i = 0; i < a->rows->len; i++)
+    match_a[i] = group_a[i] = -1;
   for (guint i = 0; i < b->rows->len; i++)
     {
       const ZwProfileRow *br = g_ptr_array_index (b->rows, i);
       GArray *list = g_hash_table_lookup (by_id, &br->op_id);
+      match_b[i] = group_b[i] = -1;
       if (!list)
         {
           list = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -82,50 +208,100 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
       g_array_append_val (list, i);
     }
 
+  /* 1. by op id: the first unused B row with this op id (and merge group) */
   for (guint i = 0; i < a->rows->len; i++)
     {
       const ZwProfileRow *ar = g_ptr_array_index (a->rows, i);
       GArray *list = g_hash_table_lookup (by_id, &ar->op_id);
-      const ZwProfileRow *br = NULL;
-      ZwCompareRow *r = row_new (ar);
 
-      /* the first unused B row with this op id (and merge group) */
-      for (guint k = 0; list && k < list->len && !br; k++)
+      for (guint k = 0; list && k < list->len && match_a[i] < 0; k++)
         {
           guint j = g_array_index (list, guint, k);
-          const ZwProfileRow *cand = g_ptr_array_index (b->rows, j);
-          if (!used[j] && same_merge (ar, cand))
+          if (match_b[j] < 0 && same_merge (ar, g_ptr_array_index (b->rows, j)))
             {
-              used[j] = TRUE;
-              br = cand;
+              match_b[j] = (gint) i;
+              match_a[i] = (gint) j;
+              n_by_id++;
             }
         }
-      r->a_ms = ar->total_ms;
-      r->a_hard_ms = ar->hard_ms;
-      r->a_memcpy_ms = ar->memcpy_ms;
-      r->a_other_ms = ar->other_ms;
-      if (br)
+    }
+  /* 2. a merged launch of one side against its members on the other (merge on vs off) */
+  for (guint i = 0; i < a->rows->len; i++)
+    {
+      const ZwProfileRow *ar = g_ptr_array_index (a->rows, i);
+      if (match_a[i] < 0 && ar->merge_from->len > 0 && map_members (ar, b, match_b, group_b, (gint) i) > 0)
+        c->n_merge_mapped++;
+    }
+  for (guint j = 0; j < b->rows->len; j++)
+    {
+      const ZwProfileRow *br = g_ptr_array_index (b->rows, j);
+      if (match_b[j] < 0 && group_b[j] < 0 && br->merge_from->len > 0
+          && map_members (br, a, match_a, group_a, (gint) j) > 0)
+        c->n_merge_mapped++;
+    }
+  /* 3. op ids that mostly differ (two compiles, e.g. two vendor time files): by kind and order */
+  if (n_by_id * 2 < MIN (a->rows->len, b->rows->len))
+    c->n_kind_matched = match_by_kind (a, b, match_a, match_b, group_a, group_b);
+
+  for (guint i = 0; i < a->rows->len; i++)
+    {
+      const ZwProfileRow *ar = g_ptr_array_index (a->rows, i);
+      ZwCompareRow *r;
+
+      if (group_a[i] >= 0)
         {
-          r->side = ZW_COMPARE_BOTH;
-          r->b_ms = br->total_ms;
-          r->b_hard_ms = br->hard_ms;
-          r->b_memcpy_ms = br->memcpy_ms;
-          r->b_other_ms = br->other_ms;
-          r->delta_ms = r->b_ms - r->a_ms;
-          r->ratio = ratio_of (r->a_ms, r->b_ms);
-          r->regression = r->ratio > 1.0 + c->options.tolerance && r->delta_ms > c->options.min_delta_ms;
-          r->improvement = r->ratio < 1.0 / (1.0 + c->options.tolerance) && -r->delta_ms > c->options.min_delta_ms;
-          c->n_matched++;
-          c->n_regressions += r->regression;
-          c->n_improvements += r->improvement;
-          if (r->merge_from->len == 0 && br->merge_from->len > 0)
-            g_array_append_vals (r->merge_from, br->merge_from->data, br->merge_from->len);
+          /* a member of B's launch: the launch's row is made at its first member, with the
+           * members' times summed on A's side */
+          guint j = (guint) group_a[i];
+          const ZwProfileRow *br = g_ptr_array_index (b->rows, j);
+          if (emitted_b[j])
+            continue;
+          emitted_b[j] = TRUE;
+          r = row_new (br);
+          r->match = ZW_COMPARE_MATCH_MERGE;
+          r->b_op_id = br->op_id;
+          for (guint k = i; k < a->rows->len; k++)
+            if (group_a[k] == (gint) j)
+              row_set_a (r, g_ptr_array_index (a->rows, k));
+          row_set_b (r, br);
+          row_finish_both (c, r);
         }
       else
         {
-          r->side = ZW_COMPARE_ONLY_A;
-          r->delta_ms = -r->a_ms;
-          c->n_only_a++;
+          r = row_new (ar);
+          r->b_op_id = ar->op_id;
+          row_set_a (r, ar);
+          if (match_a[i] >= 0)
+            {
+              const ZwProfileRow *br = g_ptr_array_index (b->rows, match_a[i]);
+              r->match = br->op_id == ar->op_id ? ZW_COMPARE_MATCH_ID : ZW_COMPARE_MATCH_KIND;
+              r->b_op_id = br->op_id;
+              row_set_b (r, br);
+              row_finish_both (c, r);
+              if (r->merge_from->len == 0 && br->merge_from->len > 0)
+                g_array_append_vals (r->merge_from, br->merge_from->data, br->merge_from->len);
+            }
+          else
+            {
+              gboolean grouped = FALSE;
+              for (guint j = 0; j < b->rows->len; j++)
+                if (group_b[j] == (gint) i)
+                  {
+                    row_set_b (r, g_ptr_array_index (b->rows, j));
+                    grouped = TRUE;
+                  }
+              if (grouped)
+                {
+                  r->match = ZW_COMPARE_MATCH_MERGE;
+                  row_finish_both (c, r);
+                }
+              else
+                {
+                  r->side = ZW_COMPARE_ONLY_A;
+                  r->delta_ms = -r->a_ms;
+                  c->n_only_a++;
+                }
+            }
         }
       c->a_total_ms += r->a_ms;
       c->b_total_ms += r->b_ms;
@@ -134,16 +310,14 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
       g_ptr_array_add (c->rows, r);
     }
   for (guint j = 0; j < b->rows->len; j++)
-    if (!used[j])
+    if (match_b[j] < 0 && group_b[j] < 0 && !emitted_b[j])
       {
         const ZwProfileRow *br = g_ptr_array_index (b->rows, j);
         ZwCompareRow *r = row_new (br);
 
         r->side = ZW_COMPARE_ONLY_B;
-        r->b_ms = br->total_ms;
-        r->b_hard_ms = br->hard_ms;
-        r->b_memcpy_ms = br->memcpy_ms;
-        r->b_other_ms = br->other_ms;
+        r->b_op_id = br->op_id;
+        row_set_b (r, br);
         r->delta_ms = r->b_ms;
         c->n_only_b++;
         c->b_total_ms += r->b_ms;

@@ -4,6 +4,11 @@
  * Profiles: rows are matched by op_id; a merged launch matches only a launch with the same
  * op id and the same merge_from (a profile that lost merge_from, e.g. a vendor text file,
  * matches by op id alone).  A repeated op id matches its n-th occurrence to the n-th.
+ * A merged launch left unmatched matches its members on the other side (merge on against
+ * merge off): one row, the launch's time against the members' sum (match MERGE).  When
+ * fewer than half of the rows match by op id (two compiles number their ops differently,
+ * e.g. two vendor time files), the rows left are aligned by op type in execution order (a
+ * longest common subsequence; match KIND, b_op_id is B's op id).
  * For each pair: delta = B - A and ratio = B / A (total, hard, memcpy, other); a regression
  * is ratio > 1 + tolerance and delta > min_delta_ms (an improvement the mirror image).
  * Rows appear in A's order; rows only in B follow, in B's order.  Only simulated times are
@@ -38,8 +43,14 @@ typedef enum {
   ZW_COMPARE_ONLY_B,
 } ZwCompareSide;
 
+typedef enum {
+  ZW_COMPARE_MATCH_ID,       /* the same op id (or a row on one side only) */
+  ZW_COMPARE_MATCH_MERGE,    /* a merged launch against its members' rows on the other side */
+  ZW_COMPARE_MATCH_KIND,     /* op ids differ between compiles: the same op type, in order */
+} ZwCompareMatch;
+
 typedef struct {
-  gint64 op_id;
+  gint64 op_id;              /* A's (B's for a row only in B, or a B launch of A's members) */
   char *op_type;
   char *op_name;
   GArray *merge_from;        /* gint64 (A's, else B's) */
@@ -53,6 +64,8 @@ typedef struct {
                               * NaN for a row on one side only */
   gboolean regression;
   gboolean improvement;
+  ZwCompareMatch match;
+  gint64 b_op_id;            /* B's op id (the same as op_id unless matched by kind) */
 } ZwCompareRow;
 
 typedef struct {
@@ -65,6 +78,8 @@ typedef struct {
    * side for a labelled line; never in the rows, deltas, ratios or verdicts above */
   gboolean a_has_host_measured, b_has_host_measured;
   double a_host_measured_ms, b_host_measured_ms;
+  guint n_merge_mapped;      /* merged launches matched to their members (MATCH_MERGE rows) */
+  guint n_kind_matched;      /* rows matched by op type and order (MATCH_KIND) */
 } ZwProfileCompare;
 
 /* zw_profile_compare: @options may be NULL (defaults). */

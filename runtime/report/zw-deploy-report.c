@@ -328,6 +328,13 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
       cJSON_AddItemToArray (sync, cJSON_CreateNumber (h->sync_idx[1]));
       NUM (o, "merged_into", h->merged_into);
       NUM (o, "est_ms", h->est_ms);
+      if (h->has_traffic)
+        {
+          NUM (o, "etm_read_bytes", h->etm_read_bytes);
+          NUM (o, "etm_write_bytes", h->etm_write_bytes);
+          NUM (o, "ocm_read_bytes", h->ocm_read_bytes);
+          NUM (o, "ocm_write_bytes", h->ocm_write_bytes);
+        }
       cJSON_AddItemToArray (arr, o);
     }
   arr = cJSON_AddArrayToObject (root, "launches");
@@ -750,6 +757,14 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           /* optional: reports written before it existed still load */
           if (cJSON_GetObjectItemCaseSensitive (it, "est_ms") != NULL)
             h.est_ms = rd_num (&rd, it, path, "est_ms");
+          if (cJSON_GetObjectItemCaseSensitive (it, "etm_read_bytes") != NULL)
+            {
+              h.has_traffic = TRUE;
+              h.etm_read_bytes = rd_u64 (&rd, it, path, "etm_read_bytes");
+              h.etm_write_bytes = rd_u64 (&rd, it, path, "etm_write_bytes");
+              h.ocm_read_bytes = rd_u64 (&rd, it, path, "ocm_read_bytes");
+              h.ocm_write_bytes = rd_u64 (&rd, it, path, "ocm_write_bytes");
+            }
           g_array_append_val (r->hardops, h);
           if (rd.failed)
             break;

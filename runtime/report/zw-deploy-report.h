@@ -19,7 +19,10 @@
  *   "hardops":  [ { "op_id", "weights_logic_addr", "weights_size", "instr_logic_addr", "instr_size",
  *                   "weights_phy_addr", "instr_phy_addr", "sync_idx": [launch, layer_count],
  *                   "merged_into",          // the merged op id of its launch, -1 when not merged
- *                   "est_ms" } ],           // the cost model's time of the op under this placement
+ *                   "est_ms",               // the cost model's time of the op under this placement
+ *                   "etm_read_bytes", "etm_write_bytes", "ocm_read_bytes", "ocm_write_bytes" } ],
+ *                   // the bytes the cost model moves for it (Zg330OpWork: weights and instructions
+ *                   // count as ETM reads); optional on reading (has_traffic FALSE without them)
  *   "launches": [ { "op_id", "merge_from": [..], "layer_count", "first", "last" } ],
  *   "chunks":   [ { "id", "size", "first", "last", "ftmp_offset", "in_ocm", "ocm_addr", "eligible",
  *                   "v_ids": [..] } ],
@@ -144,6 +147,11 @@ typedef struct {
   double est_ms;          /* the timing model's estimate of the op (its inputs and outputs where
                            * the plan put them): what the OCM options minimise, and what the
                            * board then simulates, launch costs aside */
+  gboolean has_traffic;   /* the four figures below were written by the backend */
+  guint64 etm_read_bytes; /* what the cost model moves for the op under this placement, as */
+  guint64 etm_write_bytes;/* the board's timing charges it (zg330_hardop_work): weights and */
+  guint64 ocm_read_bytes; /* instructions are ETM reads; a zero-copy op moves nothing */
+  guint64 ocm_write_bytes;
 } ZwHardOpInfo;
 
 typedef struct {

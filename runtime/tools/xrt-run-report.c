@@ -229,6 +229,14 @@ cmd_compare (int argc, char **argv)
   printf (_("%u ops matched, %u only in A, %u only in B; %u regressions (ratio > %.3f and delta > %g ms), "
             "%u faster\n"), c->n_matched, c->n_only_a, c->n_only_b, c->n_regressions, 1.0 + tolerance, min_delta,
           c->n_improvements);
+  if (c->n_merge_mapped > 0)
+    printf (ngettext ("%u merged launch compared with its member ops on the other side (merge on vs off)\n",
+                      "%u merged launches compared with their member ops on the other side (merge on vs off)\n",
+                      c->n_merge_mapped), c->n_merge_mapped);
+  if (c->n_kind_matched > 0)
+    printf (ngettext ("%u op matched by op type and order: the op ids differ between the two compiles\n",
+                      "%u ops matched by op type and order: the op ids differ between the two compiles\n",
+                      c->n_kind_matched), c->n_kind_matched);
   if (csv)
     {
       g_autofree char *text = zw_profile_compare_to_csv (c);

@@ -32,86 +32,182 @@ xir_set_error (GError **error, XirError code, const char *origin, const char *fo
 
 /* ---- small JSON accessors ----------------------------------------------- */
 
-/* Context of the object being parsed, for error messages. */
-typedef struct {
+/* Context of the object being parsed, for error messages. The "where" text ("op 5 (ops[3]):
+ * inputs[0] (v_id 7): dtype") is formatted only when an error needs it: a large network has
+ * hundreds of thousands of contexts and no error. */
+typedef enum {
+  CTX_FIXED,        /* text */
+  CTX_OP_INDEX,     /* "ops[index]" */
+  CTX_OP,           /* "op id (ops[index])" */
+  CTX_VALUE_INDEX,  /* "parent: text[index]" */
+  CTX_VALUE,        /* "parent: text[index] (v_id id)" */
+  CTX_SUFFIX,       /* "parent: text" */
+} CtxKind;
+
+typedef struct Ctx Ctx;
+struct Ctx {
   const char *origin;
+  const Ctx *parent;
+  CtxKind kind;
+  const char *text;
+  guint index;
+  gint64 id;
+  gboolean formatted;  /* where[] holds the text (a cache, filled through a const pointer) */
   char where[160];
-} Ctx;
+};
+
+static void
+ctx_init (Ctx *ctx, const char *origin, const Ctx *parent, CtxKind kind, const char *text, guint index, gint64 id)
+{
+  ctx->origin = origin;
+  ctx->parent = parent;
+  ctx->kind = kind;
+  ctx->text = text;
+  ctx->index = index;
+  ctx->id = id;
+  ctx->formatted = FALSE;
+}
+
+static const char *
+ctx_where (const Ctx *c)
+{
+  Ctx *ctx = (Ctx *) c;  /* every Ctx is a non-const local: the cast only fills the cache */
+
+  if (ctx->formatted)
+    return ctx->where;
+  switch (ctx->kind)
+    {
+    case CTX_FIXED:
+      g_strlcpy (ctx->where, ctx->text, sizeof ctx->where);
+      break;
+    case CTX_OP_INDEX:
+      g_snprintf (ctx->where, sizeof ctx->where, "ops[%u]", ctx->index);
+      break;
+    case CTX_OP:
+      g_snprintf (ctx->where, sizeof ctx->where, "op %" G_GINT64_FORMAT " (ops[%u])", ctx->id, ctx->index);
+      break;
+    case CTX_VALUE_INDEX:
+      g_snprintf (ctx->where, sizeof ctx->where, "%s: %s[%u]", ctx_where (ctx->parent), ctx->text, ctx->index);
+      break;
+    case CTX_VALUE:
+      g_snprintf (ctx->where, sizeof ctx->where, "%s: %s[%u] (v_id %" G_GINT64_FORMAT ")",
+                  ctx_where (ctx->parent), ctx->text, ctx->index, ctx->id);
+      break;
+    case CTX_SUFFIX:
+      g_snprintf (ctx->where, sizeof ctx->where, "%s: %s", ctx_where (ctx->parent), ctx->text);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  ctx->formatted = TRUE;
+  return ctx->where;
+}
+
+/* The children of @obj named @keys, each the first of its name as
+ * cJSON_GetObjectItemCaseSensitive() would find it, in one pass over the object instead of
+ * one scan per key. */
+static void
+json_fields (const cJSON *obj, const char *const *keys, guint n_keys, const cJSON **items)
+{
+  memset (items, 0, sizeof *items * n_keys);
+  for (const cJSON *c = obj ? obj->child : NULL; c != NULL && c->string != NULL; c = c->next)
+    for (guint k = 0; k < n_keys; k++)
+      if (c->string[0] == keys[k][0] && items[k] == NULL && strcmp (c->string, keys[k]) == 0)
+        {
+          items[k] = c;
+          break;
+        }
+}
 
 static gboolean
-json_get_int64 (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required,
-                gint64 *out, GError **error)
+item_int64 (const Ctx *ctx, const cJSON *item, const char *key, gboolean required, gint64 *out, GError **error)
 {
-  const cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
-
   if (item == NULL)
     {
       if (required)
         {
-          xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx->where, key);
+          xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx_where (ctx), key);
           return FALSE;
         }
       return TRUE;
     }
   if (!cJSON_IsNumber (item))
     {
-      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a number", ctx->where, key);
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a number", ctx_where (ctx), key);
       return FALSE;
     }
   if (zw_json_int64 (item, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, out) != ZW_NUM_OK)
     {
       xir_set_error (error, XIR_ERROR_RANGE, ctx->origin,
-                     "%s: field \"%s\" must be an integer below 2^53, got %g", ctx->where, key,
+                     "%s: field \"%s\" must be an integer below 2^53, got %g", ctx_where (ctx), key,
                      item->valuedouble);
       return FALSE;
     }
   return TRUE;
 }
 
-static const char *
-json_get_string (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required, GError **error)
+static gboolean
+json_get_int64 (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required,
+                gint64 *out, GError **error)
 {
-  const cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+  return item_int64 (ctx, cJSON_GetObjectItemCaseSensitive (obj, key), key, required, out, error);
+}
 
+static const char *
+item_string (const Ctx *ctx, const cJSON *item, const char *key, gboolean required, GError **error)
+{
   if (item == NULL)
     {
       if (required)
-        xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx->where, key);
+        xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx_where (ctx), key);
       return required ? NULL : "";
     }
   if (!cJSON_IsString (item))
     {
-      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a string", ctx->where, key);
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be a string", ctx_where (ctx), key);
       return NULL;
     }
   return item->valuestring;
+}
+
+static const char *
+json_get_string (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required, GError **error)
+{
+  return item_string (ctx, cJSON_GetObjectItemCaseSensitive (obj, key), key, required, error);
+}
+
+static const cJSON *
+item_typed (const Ctx *ctx, const cJSON *item, const char *key, gboolean required,
+            cJSON_bool (*is_type) (const cJSON *), const char *type_name, GError **error)
+{
+  if (item == NULL)
+    {
+      if (required)
+        xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx_where (ctx), key);
+      return NULL;
+    }
+  if (!is_type (item))
+    {
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be %s", ctx_where (ctx), key,
+                     type_name);
+      return NULL;
+    }
+  return item;
 }
 
 static const cJSON *
 json_get_typed (const Ctx *ctx, const cJSON *obj, const char *key, gboolean required,
                 cJSON_bool (*is_type) (const cJSON *), const char *type_name, GError **error)
 {
-  const cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
-
-  if (item == NULL)
-    {
-      if (required)
-        xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"%s\"", ctx->where, key);
-      return NULL;
-    }
-  if (!is_type (item))
-    {
-      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: field \"%s\" must be %s", ctx->where, key, type_name);
-      return NULL;
-    }
-  return item;
+  return item_typed (ctx, cJSON_GetObjectItemCaseSensitive (obj, key), key, required, is_type, type_name, error);
 }
 
 /* ---- vendor string parsers ---------------------------------------------- */
 
-/* Matches "@prefix(" … ")" and returns the inside, or NULL. */
-static char *
-strip_wrapper (const char *text, const char *prefix)
+/* Matches "@prefix(" … ")" and returns where the inside starts (not a copy) and its length, or
+ * NULL. Most strings of a network are parsed through this: no allocation per string. */
+static const char *
+wrapper_inner (const char *text, const char *prefix, gsize *inner_len)
 {
   gsize plen = strlen (prefix);
   gsize len;
@@ -121,7 +217,8 @@ strip_wrapper (const char *text, const char *prefix)
   len = strlen (text);
   if (len < plen + 1 || text[len - 1] != ')')
     return NULL;
-  return g_strndup (text + plen, len - plen - 1);
+  *inner_len = len - plen - 1;
+  return text + plen;
 }
 
 static gboolean
@@ -140,6 +237,22 @@ parse_uint_full (const char *text, int base, guint64 max, guint64 *out)
   return TRUE;
 }
 
+/* parse_uint_full() of the @len bytes at @text (a part of a longer string). */
+static gboolean
+parse_uint_span (const char *text, gsize len, int base, guint64 max, guint64 *out)
+{
+  char buf[64];
+
+  if (len < sizeof buf)
+    {
+      memcpy (buf, text, len);
+      buf[len] = '\0';
+      return parse_uint_full (buf, base, max, out);
+    }
+  g_autofree char *copy = g_strndup (text, len);
+  return parse_uint_full (copy, base, max, out);
+}
+
 gboolean
 xir_parse_scalar_type (const char *text, XirScalarType *out, GError **error)
 {
@@ -150,12 +263,13 @@ xir_parse_scalar_type (const char *text, XirScalarType *out, GError **error)
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
-      g_autofree char *inner = strip_wrapper (text, kinds[i].prefix);
+      gsize len;
+      const char *inner = wrapper_inner (text, kinds[i].prefix, &len);
       guint64 bits;
 
       if (inner == NULL)
         continue;
-      if (!parse_uint_full (inner, 10, 64, &bits) || bits == 0)
+      if (!parse_uint_span (inner, len, 10, 64, &bits) || bits == 0)
         break;
       if (kinds[i].kind == XIR_SCALAR_FP && bits != 16 && bits != 32 && bits != 64)
         break;
@@ -190,13 +304,15 @@ xir_layout_index_of (const XirLayout *layout, char axis)
 gboolean
 xir_parse_layout (const char *text, XirLayout *out, GError **error)
 {
-  g_autofree char *inner = strip_wrapper (text, "@layout(");
+  gsize len = 0;
+  const char *inner = wrapper_inner (text, "@layout(", &len);
   const char *p;
 
   memset (out, 0, sizeof *out);
-  if (inner == NULL || *inner == '\0' || strlen (inner) >= sizeof out->text)
+  if (inner == NULL || len == 0 || len >= sizeof out->text)
     goto bad;
-  g_strlcpy (out->text, inner, sizeof out->text);
+  memcpy (out->text, inner, len);  /* NUL-terminated by the memset */
+  inner = out->text;
   if (strcmp (inner, "*") == 0)
     {
       out->any_rank = TRUE;
@@ -248,16 +364,17 @@ xir_parse_mtype (const char *text, XirMemType *out, GError **error)
       return TRUE;
     }
   {
-    g_autofree char *inner = strip_wrapper (text, "@chunk(");
+    gsize len;
+    const char *inner = wrapper_inner (text, "@chunk(", &len);
     if (inner != NULL)
       {
-        char *at = strchr (inner, '@');
+        const char *at = memchr (inner, '@', len);
         guint64 id, off;
 
         if (at == NULL)
           goto bad;
-        *at = '\0';
-        if (!parse_uint_full (inner, 10, G_MAXINT64, &id) || !parse_uint_full (at + 1, 10, G_MAXINT64, &off))
+        if (!parse_uint_span (inner, (gsize) (at - inner), 10, G_MAXINT64, &id)
+            || !parse_uint_span (at + 1, len - (gsize) (at - inner) - 1, 10, G_MAXINT64, &off))
           goto bad;
         out->kind = XIR_MEM_CHUNK;
         out->chunk_id = (gint64) id;
@@ -266,12 +383,13 @@ xir_parse_mtype (const char *text, XirMemType *out, GError **error)
       }
   }
   {
-    g_autofree char *etm = strip_wrapper (text, "@etm(");
-    g_autofree char *ocm = strip_wrapper (text, "@ocm(");
+    gsize elen = 0, olen = 0;
+    const char *etm = wrapper_inner (text, "@etm(", &elen);
+    const char *ocm = wrapper_inner (text, "@ocm(", &olen);
     const char *inner = etm ? etm : ocm;
     guint64 addr;
 
-    if (inner != NULL && parse_uint_full (inner, 0, G_MAXINT64, &addr))
+    if (inner != NULL && parse_uint_span (inner, etm ? elen : olen, 0, G_MAXINT64, &addr))
       {
         out->kind = etm ? XIR_MEM_ETM : XIR_MEM_OCM;
         out->addr = addr;
@@ -326,121 +444,210 @@ xir_op_kind_to_string (XirOpKind kind)
     }
 }
 
+
+/* The powers of ten that a double holds exactly. */
+static const double exact_pow10[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* g_ascii_strtod() of @text, whose usual form in the vendor's lists ("0.0054445593", "-3")
+ * is read directly: with at most 2^53 as digits and at most 22 decimals, the quotient of two
+ * exact doubles, rounded once, is the correctly rounded value strtod gives (Clinger's fast
+ * path). Anything else (exponents, hex, inf, long digit strings, leading blanks) goes to
+ * g_ascii_strtod; errno as it sets it. */
+static double
+ascii_strtod (const char *text, char **end)
+{
+  const char *p = text;
+  guint64 m = 0;
+  guint n_digits = 0, n_significant = 0, n_decimals = 0;
+  gboolean neg = FALSE, point = FALSE;
+
+  if (*p == '-' || *p == '+')
+    neg = *p++ == '-';
+  for (;; p++)
+    {
+      if (*p == '.' && !point)
+        {
+          point = TRUE;
+          continue;
+        }
+      if (*p < '0' || *p > '9')
+        break;
+      n_digits++;
+      n_decimals += point;
+      if (m == 0 && *p == '0')
+        continue;
+      if (++n_significant <= 15)
+        m = m * 10 + (guint64) (*p - '0');
+    }
+  if (n_digits == 0 || n_significant > 15 || n_decimals >= G_N_ELEMENTS (exact_pow10)
+      || *p == 'e' || *p == 'E' || *p == 'x' || *p == 'X' || *p == 'p' || *p == 'P')
+    {
+      errno = 0;
+      return g_ascii_strtod (text, end);
+    }
+  errno = 0;
+  *end = (char *) p;
+  double v = (double) m / exact_pow10[n_decimals];
+  return neg ? -v : v;
+}
+
 #define XIR_MAX_SCALES (1u << 24)
 
 /* The run-length lists of the vendor strings: "@scales([axis=A]N*s,s,…)",
  * "@exp_scales([axis=A]N*m/e/s,…)" (m×2^-e, and the original scale s) and
  * "@norm_ratios([axis=A]N*r,…)". @arity is the number of '/'-separated numbers per item;
  * the lists come back expanded, one double array per position. */
+typedef struct {
+  guint64 count;
+  double v[3];
+} RleItem;
+
+/* The items come back as written (count and numbers) in @items_out: @stack (of
+ * RLE_STACK_ITEMS) or, for a longer list, an array to g_free(); the callers expand them into
+ * their arrays at their final type. (No allocation for the usual list: an array growing past
+ * 1 KiB would make malloc consolidate its fast bins, per value.) */
+#define RLE_STACK_ITEMS 64
 static gboolean
-parse_rle_list (const char *text, const char *wrapper, guint arity, gint *axis, double **cols, guint *n_out)
+parse_rle_list (const char *text, const char *wrapper, guint arity, gint *axis, RleItem *stack,
+                RleItem **items_out, gsize *n_items_out, guint *n_out)
 {
-  g_autofree char *inner = strip_wrapper (text, wrapper);
-  char *close, *end = NULL;
+  gsize len = 0;
+  const char *inner = wrapper_inner (text, wrapper, &len), *close, *p, *stop;
+  char *end = NULL;
   gint64 ax;
   guint64 total = 0;
+  RleItem *items = stack;
+  gsize n_items = 0, cap_items = RLE_STACK_ITEMS;
 
-  for (guint c = 0; c < arity; c++)
-    cols[c] = NULL;
-  if (inner == NULL || strncmp (inner, "[axis=", 6) != 0 || (close = strchr (inner, ']')) == NULL)
+  if (inner == NULL || len < 6 || strncmp (inner, "[axis=", 6) != 0
+      || (close = memchr (inner, ']', len)) == NULL)
     return FALSE;
-  *close = '\0';
-  errno = 0;
-  ax = g_ascii_strtoll (inner + 6, &end, 10);
-  if (errno != 0 || end == inner + 6 || *end != '\0' || ax < -16 || ax > 16)
-    return FALSE;
-  /* Two passes over the items: count, then fill arrays of the right size (a growing array
-   * per value is most of the load time of a large network). */
-  for (int pass = 0; pass < 2; pass++)
+  {
+    char buf[32];
+    gsize alen = (gsize) (close - (inner + 6));
+    g_autofree char *heap = alen >= sizeof buf ? g_strndup (inner + 6, alen) : NULL;
+    char *atext = heap ? heap : buf;
+
+    if (heap == NULL)
+      {
+        memcpy (buf, inner + 6, alen);
+        buf[alen] = '\0';
+      }
+    errno = 0;
+    ax = g_ascii_strtoll (atext, &end, 10);
+    if (errno != 0 || end == atext || *end != '\0' || ax < -16 || ax > 16)
+      return FALSE;
+  }
+  /* One pass reads the items (count and numbers); the callers allocate their arrays at
+   * their size: every number is parsed once and no array grows per channel. */
+  p = close + 1;
+  stop = inner + len;
+  while (p < stop)
     {
-      const char *p = close + 1;
-      guint64 at = 0;
+      const char *item_end = memchr (p, ',', (gsize) (stop - p));
+      gsize ilen = (gsize) ((item_end ? item_end : stop) - p);
+      char buf[128];
+      g_autofree char *heap = NULL;
+      char *item = buf, *it, *star;
+      RleItem r = { 1, { 0, 0, 0 } };
 
-      if (pass == 1)
-        for (guint c = 0; c < arity; c++)
-          cols[c] = g_new (double, MAX (total, 1));
-      while (*p != '\0')
+      if (ilen >= sizeof buf)
+        item = heap = g_malloc (ilen + 1);
+      memcpy (item, p, ilen);
+      item[ilen] = '\0';
+      it = g_strstrip (item);
+      star = strchr (it, '*');
+      if (star != NULL)
         {
-          const char *item_end = strchr (p, ',');
-          g_autofree char *item = g_strndup (p, item_end ? (gsize) (item_end - p) : strlen (p));
-          char *it = g_strstrip (item);
-          char *star = strchr (it, '*');
-          guint64 count = 1;
-          double v[3];
-
-          if (star != NULL)
-            {
-              *star = '\0';
-              if (!parse_uint_full (it, 10, XIR_MAX_SCALES, &count) || count == 0)
-                goto bad;
-              it = star + 1;
-            }
-          for (guint c = 0; c < arity; c++)
-            {
-              errno = 0;
-              v[c] = g_ascii_strtod (it, &end);
-              if (errno != 0 || end == it || !isfinite (v[c]) || fabs (v[c]) > FLT_MAX)
-                goto bad;
-              if (c + 1 < arity)
-                {
-                  if (*end != '/')
-                    goto bad;
-                  it = end + 1;
-                }
-            }
-          if (*end != '\0')
+          *star = '\0';
+          if (!parse_uint_full (it, 10, XIR_MAX_SCALES, &r.count) || r.count == 0)
             goto bad;
-          if (pass == 0)
-            {
-              total += count;
-              if (total > XIR_MAX_SCALES)
-                goto bad;
-            }
-          else
-            for (guint64 k = 0; k < count; k++, at++)
-              for (guint c = 0; c < arity; c++)
-                cols[c][at] = v[c];
-          if (item_end == NULL)
-            break;
-          p = item_end + 1;
-          if (*p == '\0')
-            goto bad;  /* trailing comma */
+          it = star + 1;
         }
+      for (guint c = 0; c < arity; c++)
+        {
+          r.v[c] = ascii_strtod (it, &end);
+          if (errno != 0 || end == it || !isfinite (r.v[c]) || fabs (r.v[c]) > FLT_MAX)
+            goto bad;
+          if (c + 1 < arity)
+            {
+              if (*end != '/')
+                goto bad;
+              it = end + 1;
+            }
+        }
+      if (*end != '\0')
+        goto bad;
+      total += r.count;
+      if (total > XIR_MAX_SCALES)
+        goto bad;
+      if (n_items == cap_items)
+        {
+          items = items == stack ? g_memdup2 (stack, sizeof (RleItem) * cap_items) : items;
+          cap_items *= 2;
+          items = g_renew (RleItem, items, cap_items);
+        }
+      items[n_items++] = r;
+      if (item_end == NULL)
+        break;
+      p = item_end + 1;
+      if (p == stop)
+        goto bad;  /* trailing comma */
     }
   *axis = (gint) ax;
+  *items_out = items;
+  *n_items_out = n_items;
   *n_out = (guint) total;
   return TRUE;
 
 bad:
-  for (guint c = 0; c < arity; c++)
-    g_clear_pointer (&cols[c], g_free);
+  if (items != stack)
+    g_free (items);
   return FALSE;
 }
 
-static float *
-doubles_to_floats (const double *d, guint n)
+static void
+rle_items_free (RleItem *items, RleItem *stack)
 {
-  float *f = g_new (float, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    f[i] = (float) d[i];
+  if (items != stack)
+    g_free (items);
+}
+
+/* Item @col of every item, expanded, as floats (an array of MAX (total, 1)). */
+static float *
+rle_expand_floats (const RleItem *items, gsize n_items, guint total, guint col)
+{
+  float *f = g_new (float, MAX (total, 1));
+  guint at = 0;
+
+  for (gsize i = 0; i < n_items; i++)
+    {
+      float x = (float) items[i].v[col];
+      for (guint64 k = 0; k < items[i].count; k++)
+        f[at++] = x;
+    }
   return f;
 }
 
 gboolean
 xir_parse_scales (const char *text, gint *axis, float **scales, guint *n_scales, GError **error)
 {
-  double *col[1];
+  RleItem stack[RLE_STACK_ITEMS], *items = NULL;
+  gsize n_items;
   guint n;
 
-  if (!parse_rle_list (text, "@scales(", 1, axis, col, &n))
+  if (!parse_rle_list (text, "@scales(", 1, axis, stack, &items, &n_items, &n))
     {
       g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
                    "unknown scales \"%s\" (expected @scales([axis=A]N*s,s,…))", text ? text : "(null)");
       return FALSE;
     }
-  *scales = doubles_to_floats (col[0], n);
+  *scales = rle_expand_floats (items, n_items, n, 0);
   *n_scales = n;
-  g_free (col[0]);
+  rle_items_free (items, stack);
   return TRUE;
 }
 
@@ -448,30 +655,32 @@ gboolean
 xir_parse_exp_scales (const char *text, gint *axis, float **scales, gint32 **mantissas, gint32 **exponents,
                       guint *n_scales, GError **error)
 {
-  double *col[3];
-  guint n;
+  RleItem stack[RLE_STACK_ITEMS], *items = NULL;
+  gsize n_items;
+  guint n, at = 0;
 
-  if (!parse_rle_list (text, "@exp_scales(", 3, axis, col, &n))
+  if (!parse_rle_list (text, "@exp_scales(", 3, axis, stack, &items, &n_items, &n))
     goto bad;
-  for (guint i = 0; i < n; i++)
-    if (col[0][i] != floor (col[0][i]) || col[1][i] != floor (col[1][i]) || fabs (col[0][i]) > G_MAXINT32
-        || col[1][i] < -64 || col[1][i] > 64)
-      {
-        for (guint c = 0; c < 3; c++)
-          g_free (col[c]);
-        goto bad;
-      }
-  *scales = doubles_to_floats (col[2], n);
+  for (gsize i = 0; i < n_items; i++)
+    {
+      const double *v = items[i].v;
+      if (v[0] != floor (v[0]) || v[1] != floor (v[1]) || fabs (v[0]) > G_MAXINT32 || v[1] < -64 || v[1] > 64)
+        {
+          rle_items_free (items, stack);
+          goto bad;
+        }
+    }
+  *scales = rle_expand_floats (items, n_items, n, 2);
   *mantissas = g_new (gint32, MAX (n, 1));
   *exponents = g_new (gint32, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      (*mantissas)[i] = (gint32) col[0][i];
-      (*exponents)[i] = (gint32) col[1][i];
-    }
+  for (gsize i = 0; i < n_items; i++)
+    for (guint64 k = 0; k < items[i].count; k++, at++)
+      {
+        (*mantissas)[at] = (gint32) items[i].v[0];
+        (*exponents)[at] = (gint32) items[i].v[1];
+      }
   *n_scales = n;
-  for (guint c = 0; c < 3; c++)
-    g_free (col[c]);
+  rle_items_free (items, stack);
   return TRUE;
 
 bad:
@@ -484,18 +693,19 @@ bad:
 gboolean
 xir_parse_norm_ratios (const char *text, gint *axis, float **ratios, guint *n_ratios, GError **error)
 {
-  double *col[1];
+  RleItem stack[RLE_STACK_ITEMS], *items = NULL;
+  gsize n_items;
   guint n;
 
-  if (!parse_rle_list (text, "@norm_ratios(", 1, axis, col, &n))
+  if (!parse_rle_list (text, "@norm_ratios(", 1, axis, stack, &items, &n_items, &n))
     {
       g_set_error (error, XIR_ERROR, XIR_ERROR_VALUE,
                    "unknown norm ratios \"%s\" (expected @norm_ratios([axis=A]N*r,r,…))", text ? text : "(null)");
       return FALSE;
     }
-  *ratios = doubles_to_floats (col[0], n);
+  *ratios = rle_expand_floats (items, n_items, n, 0);
   *n_ratios = n;
-  g_free (col[0]);
+  rle_items_free (items, stack);
   return TRUE;
 }
 
@@ -718,16 +928,16 @@ xir_chunk_free (XirChunk *c)
 }
 
 static gboolean
-parse_scalar_field (const Ctx *ctx, const cJSON *obj, const char *key, XirScalarType *out, GError **error)
+parse_scalar_field (const Ctx *ctx, const cJSON *item, const char *key, XirScalarType *out, GError **error)
 {
-  const char *s = json_get_string (ctx, obj, key, TRUE, error);
+  const char *s = item_string (ctx, item, key, TRUE, error);
   GError *local = NULL;
 
   if (s == NULL)
     return FALSE;
   if (!xir_parse_scalar_type (s, out, &local))
     {
-      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s: %s", ctx->where, key, local->message);
+      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s: %s", ctx_where (ctx), key, local->message);
       g_error_free (local);
       return FALSE;
     }
@@ -753,7 +963,7 @@ parse_calibrated (const Ctx *ctx, const cJSON *e, XirElementType *el, GError **e
         el->n_calibrated = n;
       else if (n != el->n_calibrated)
         {
-          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s has %u numbers but min has %u", ctx->where,
+          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s has %u numbers but min has %u", ctx_where (ctx),
                          keys[k], n, el->n_calibrated);
           return FALSE;
         }
@@ -762,7 +972,7 @@ parse_calibrated (const Ctx *ctx, const cJSON *e, XirElementType *el, GError **e
         {
           if (zw_json_double (x, -G_MAXDOUBLE, G_MAXDOUBLE, &(*cols[k])[i]) != ZW_NUM_OK)
             {
-              xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s[%u] must be a finite number", ctx->where,
+              xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: %s[%u] must be a finite number", ctx_where (ctx),
                              keys[k], i);
               return FALSE;
             }
@@ -772,26 +982,32 @@ parse_calibrated (const Ctx *ctx, const cJSON *e, XirElementType *el, GError **e
   return TRUE;
 }
 
+/* The keys of an element type object. */
+enum { EL_TYPE_KEY, EL_STORAGE, EL_EXPRESSED, EL_NORMRATIO, EL_SCALE, EL_ZERO_POINTS, N_EL_KEYS };
+static const char *const element_keys[N_EL_KEYS] = {
+  "_type_key", "storage_dtype", "expressed_dtype", "normratio", "scale", "zero_points",
+};
+
+/* @e: the dtype's "element_dtype" (NULL if missing) */
 static gboolean
-parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **error)
+parse_element (const Ctx *ctx, const cJSON *e, XirElementType *el, GError **error)
 {
-  const cJSON *e = cJSON_GetObjectItemCaseSensitive (dtype, "element_dtype");
-  Ctx sub = *ctx;
+  Ctx sub;
   const char *type_key, *scale;
-  const cJSON *zps;
+  const cJSON *zps, *f[N_EL_KEYS];
   GError *local = NULL;
 
   memset (el, 0, sizeof *el);
   if (e == NULL)
     {
-      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"element_dtype\"", ctx->where);
+      xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: missing field \"element_dtype\"", ctx_where (ctx));
       return FALSE;
     }
   if (cJSON_IsString (e))
     {
       if (!xir_parse_scalar_type (e->valuestring, &el->storage, &local))
         {
-          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: element_dtype: %s", ctx->where, local->message);
+          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: element_dtype: %s", ctx_where (ctx), local->message);
           g_error_free (local);
           return FALSE;
         }
@@ -800,11 +1016,12 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
   if (!cJSON_IsObject (e))
     {
       xir_set_error (error, XIR_ERROR_FIELD, ctx->origin,
-                     "%s: field \"element_dtype\" must be a string or a QuantizedType object", ctx->where);
+                     "%s: field \"element_dtype\" must be a string or a QuantizedType object", ctx_where (ctx));
       return FALSE;
     }
-  g_snprintf (sub.where, sizeof sub.where, "%s: element_dtype", ctx->where);
-  type_key = json_get_string (&sub, e, "_type_key", TRUE, error);
+  ctx_init (&sub, ctx->origin, ctx, CTX_SUFFIX, "element_dtype", 0, 0);
+  json_fields (e, element_keys, N_EL_KEYS, f);
+  type_key = item_string (&sub, f[EL_TYPE_KEY], "_type_key", TRUE, error);
   if (type_key == NULL)
     return FALSE;
   if (strcmp (type_key, "icraft::xir::QuantizedType") == 0)
@@ -819,17 +1036,17 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
     {
       xir_set_error (error, XIR_ERROR_VALUE, ctx->origin,
                      "%s: unknown element type \"%s\" (expected QuantizedType, NormalizedQuantizedType, "
-                     "NormalizedType or CalibratedType)", sub.where, type_key);
+                     "NormalizedType or CalibratedType)", ctx_where (&sub), type_key);
       return FALSE;
     }
   el->quantized = el->kind == XIR_ELEMENT_QUANTIZED || el->kind == XIR_ELEMENT_NORMALIZED_QUANTIZED;
   el->scale_axis = -1;
   el->norm_axis = -1;
-  if (!parse_scalar_field (&sub, e, "storage_dtype", &el->storage, error))
+  if (!parse_scalar_field (&sub, f[EL_STORAGE], "storage_dtype", &el->storage, error))
     return FALSE;
-  if (cJSON_GetObjectItemCaseSensitive (e, "expressed_dtype") != NULL)
+  if (f[EL_EXPRESSED] != NULL)
     {
-      if (!parse_scalar_field (&sub, e, "expressed_dtype", &el->expressed, error))
+      if (!parse_scalar_field (&sub, f[EL_EXPRESSED], "expressed_dtype", &el->expressed, error))
         return FALSE;
     }
   else
@@ -839,12 +1056,12 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
     }
   if (el->kind == XIR_ELEMENT_NORMALIZED || el->kind == XIR_ELEMENT_NORMALIZED_QUANTIZED)
     {
-      const char *ratios = json_get_string (&sub, e, "normratio", TRUE, error);
+      const char *ratios = item_string (&sub, f[EL_NORMRATIO], "normratio", TRUE, error);
       if (ratios == NULL)
         return FALSE;
       if (!xir_parse_norm_ratios (ratios, &el->norm_axis, &el->norm_ratios, &el->n_norm_ratios, &local))
         {
-          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: normratio: %s", sub.where, local->message);
+          xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: normratio: %s", ctx_where (&sub), local->message);
           g_error_free (local);
           return FALSE;
         }
@@ -853,7 +1070,7 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
     return parse_calibrated (&sub, e, el, error);
   if (!el->quantized)
     return TRUE;
-  scale = json_get_string (&sub, e, "scale", TRUE, error);
+  scale = item_string (&sub, f[EL_SCALE], "scale", TRUE, error);
   if (scale == NULL)
     return FALSE;
   if (g_str_has_prefix (scale, "@exp_scales(")
@@ -861,25 +1078,25 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
                                    &el->n_scales, &local)
           : !xir_parse_scales (scale, &el->scale_axis, &el->scales, &el->n_scales, &local))
     {
-      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: scale: %s", sub.where, local->message);
+      xir_set_error (error, XIR_ERROR_VALUE, ctx->origin, "%s: scale: %s", ctx_where (&sub), local->message);
       g_error_free (local);
       return FALSE;
     }
-  zps = json_get_typed (&sub, e, "zero_points", FALSE, cJSON_IsArray, "an array", error);
-  if (zps == NULL && cJSON_GetObjectItemCaseSensitive (e, "zero_points") != NULL)
+  zps = item_typed (&sub, f[EL_ZERO_POINTS], "zero_points", FALSE, cJSON_IsArray, "an array", error);
+  if (zps == NULL && f[EL_ZERO_POINTS] != NULL)
     return FALSE;
   if (zps != NULL)
     {
       guint n = (guint) cJSON_GetArraySize (zps), i = 0;
       const cJSON *z;
 
-      el->zero_points = g_new0 (gint64, MAX (n, 1));
+      el->zero_points = n > 0 ? g_new0 (gint64, n) : NULL;
       cJSON_ArrayForEach (z, zps)
         {
           if (zw_json_int64 (z, -G_GINT64_CONSTANT (1000000000000000), G_GINT64_CONSTANT (1000000000000000),
                              &el->zero_points[i]) != ZW_NUM_OK)
             {
-              xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: zero_points[%u] must be an integer", sub.where, i);
+              xir_set_error (error, XIR_ERROR_FIELD, ctx->origin, "%s: zero_points[%u] must be an integer", ctx_where (&sub), i);
               return FALSE;
             }
           i++;
@@ -889,14 +1106,40 @@ parse_element (const Ctx *ctx, const cJSON *dtype, XirElementType *el, GError **
   return TRUE;
 }
 
-/* Parses a Value or Params object into a new XirValue. */
+/* The keys of a Value or Params object, and of its dtype. */
+enum { V_ID, V_TYPE_KEY, V_NAME, V_ALLOW_NO_DATA, V_DTYPE, V_MTYPE, V_TAGS, N_V_KEYS };
+static const char *const value_keys[N_V_KEYS] = {
+  "v_id", "_type_key", "name", "_allow_no_data", "dtype", "mtype", "tags",
+};
+enum { D_TYPE_KEY, D_ELEMENT, D_LAYOUT, D_SHAPE, D_MERGED_DISTRS, N_D_KEYS };
+static const char *const dtype_keys[N_D_KEYS] = {
+  "_type_key", "element_dtype", "layout", "shape", "merged_distrs",
+};
+
+/* @s as item_string() found it in @item: a copy, or with @take the tree's own string, taken
+ * out of it (cJSON allocates with malloc, as g_free frees: no cJSON_InitHooks here). */
+static char *
+string_keep (const cJSON *item, const char *s, gboolean take)
+{
+  if (take && item != NULL && item->valuestring == s)
+    {
+      ((cJSON *) item)->valuestring = NULL;
+      return (char *) s;
+    }
+  return g_strdup (s);
+}
+
+/* Parses a Value or Params object into a new XirValue. @consume: nothing reads @obj later
+ * (no comparison with it), so its strings and "tags" may be taken out of it instead of
+ * copied. */
 static XirValue *
-parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, gboolean is_params, GError **error)
+parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, gboolean is_params,
+             gboolean consume, GArray *no_consumers, GError **error)
 {
   g_autoptr (GError) local = NULL;
   XirValue *v = g_new0 (XirValue, 1);
-  Ctx ctx = *op_ctx;
-  const cJSON *dtype, *shape, *distrs, *tags, *item, *anod;
+  Ctx ctx;
+  const cJSON *dtype, *shape, *distrs, *tags, *item, *anod, *f[N_V_KEYS], *df[N_D_KEYS];
   const char *type_key, *name, *mtype, *layout;
   guint64 n_elements = 1;
   guint i;
@@ -905,76 +1148,77 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
   v->producer = -1;
   v->first_use = -1;
   v->last_use = -1;
-  g_snprintf (ctx.where, sizeof ctx.where, "%s: %s[%u]", op_ctx->where, field, idx);
+  ctx_init (&ctx, op_ctx->origin, op_ctx, CTX_VALUE_INDEX, field, idx, 0);
   if (!cJSON_IsObject (obj))
     {
-      xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: must be an object", ctx.where);
+      xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: must be an object", ctx_where (&ctx));
       goto fail;
     }
-  if (!json_get_int64 (&ctx, obj, "v_id", TRUE, &v->v_id, error))
+  json_fields (obj, value_keys, N_V_KEYS, f);
+  if (!item_int64 (&ctx, f[V_ID], "v_id", TRUE, &v->v_id, error))
     goto fail;
-  g_snprintf (ctx.where, sizeof ctx.where, "%s: %s[%u] (v_id %" G_GINT64_FORMAT ")",
-              op_ctx->where, field, idx, v->v_id);
-  type_key = json_get_string (&ctx, obj, "_type_key", TRUE, error);
+  ctx_init (&ctx, op_ctx->origin, op_ctx, CTX_VALUE, field, idx, v->v_id);
+  type_key = item_string (&ctx, f[V_TYPE_KEY], "_type_key", TRUE, error);
   if (type_key == NULL)
     goto fail;
   if (strcmp (type_key, is_params ? "icraft::xir::Params" : "icraft::xir::Value") != 0)
     {
       xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: _type_key is \"%s\", expected \"%s\"",
-                     ctx.where, type_key, is_params ? "icraft::xir::Params" : "icraft::xir::Value");
+                     ctx_where (&ctx), type_key, is_params ? "icraft::xir::Params" : "icraft::xir::Value");
       goto fail;
     }
   v->is_params = is_params;
-  name = json_get_string (&ctx, obj, "name", FALSE, error);
+  name = item_string (&ctx, f[V_NAME], "name", FALSE, error);
   if (name == NULL)
     goto fail;
-  v->name = g_strdup (name);
-  anod = cJSON_GetObjectItemCaseSensitive (obj, "_allow_no_data");
+  v->name = string_keep (f[V_NAME], name, consume);
+  anod = f[V_ALLOW_NO_DATA];
   if (anod != NULL)
     {
       if (!cJSON_IsBool (anod))
         {
-          xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: field \"_allow_no_data\" must be a boolean", ctx.where);
+          xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: field \"_allow_no_data\" must be a boolean", ctx_where (&ctx));
           goto fail;
         }
       v->allow_no_data = cJSON_IsTrue (anod);
     }
 
-  dtype = json_get_typed (&ctx, obj, "dtype", TRUE, cJSON_IsObject, "an object", error);
+  dtype = item_typed (&ctx, f[V_DTYPE], "dtype", TRUE, cJSON_IsObject, "an object", error);
   if (dtype == NULL)
     goto fail;
   {
-    Ctx dctx = ctx;
+    Ctx dctx;
     const char *dkey;
 
-    g_snprintf (dctx.where, sizeof dctx.where, "%s: dtype", ctx.where);
-    dkey = json_get_string (&dctx, dtype, "_type_key", TRUE, error);
+    ctx_init (&dctx, ctx.origin, &ctx, CTX_SUFFIX, "dtype", 0, 0);
+    json_fields (dtype, dtype_keys, N_D_KEYS, df);
+    dkey = item_string (&dctx, df[D_TYPE_KEY], "_type_key", TRUE, error);
     if (dkey == NULL)
       goto fail;
     if (strcmp (dkey, "icraft::xir::TensorType") != 0)
       {
         xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: unknown type \"%s\" (expected icraft::xir::TensorType)",
-                       dctx.where, dkey);
+                       ctx_where (&dctx), dkey);
         goto fail;
       }
-    if (!parse_element (&dctx, dtype, &v->element, error))
+    if (!parse_element (&dctx, df[D_ELEMENT], &v->element, error))
       goto fail;
-    layout = json_get_string (&dctx, dtype, "layout", TRUE, error);
+    layout = item_string (&dctx, df[D_LAYOUT], "layout", TRUE, error);
     if (layout == NULL)
       goto fail;
     if (!xir_parse_layout (layout, &v->layout, &local))
       {
-        xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: layout: %s", dctx.where, local->message);
+        xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: layout: %s", ctx_where (&dctx), local->message);
         goto fail;
       }
-    shape = json_get_typed (&dctx, dtype, "shape", TRUE, cJSON_IsArray, "an array", error);
+    shape = item_typed (&dctx, df[D_SHAPE], "shape", TRUE, cJSON_IsArray, "an array", error);
     if (shape == NULL)
       goto fail;
     v->rank = (guint) cJSON_GetArraySize (shape);
     if (v->rank > XIR_LAYOUT_MAX_AXES)
       {
         xir_set_error (error, XIR_ERROR_RANGE, ctx.origin, "%s: shape has %u dimensions (at most %d)",
-                       dctx.where, v->rank, XIR_LAYOUT_MAX_AXES);
+                       ctx_where (&dctx), v->rank, XIR_LAYOUT_MAX_AXES);
         goto fail;
       }
     v->shape = g_new0 (gint64, MAX (v->rank, 1));
@@ -984,12 +1228,12 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
         if (zw_json_int64 (item, 0, G_GINT64_CONSTANT (4294967296), &v->shape[i]) != ZW_NUM_OK)
           {
             xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
-                           "%s: shape[%u] must be an integer in [0, 2^32]", dctx.where, i);
+                           "%s: shape[%u] must be an integer in [0, 2^32]", ctx_where (&dctx), i);
             goto fail;
           }
         if (v->shape[i] != 0 && n_elements > G_MAXUINT64 / 64 / (guint64) v->shape[i])
           {
-            xir_set_error (error, XIR_ERROR_RANGE, ctx.origin, "%s: shape is too large", dctx.where);
+            xir_set_error (error, XIR_ERROR_RANGE, ctx.origin, "%s: shape is too large", ctx_where (&dctx));
             goto fail;
           }
         n_elements *= (guint64) v->shape[i];
@@ -998,13 +1242,13 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
     if (n_elements > ((guint64) 1 << 40))
       {
         xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
-                       "%s: shape has %" G_GUINT64_FORMAT " elements (more than 2^40)", dctx.where, n_elements);
+                       "%s: shape has %" G_GUINT64_FORMAT " elements (more than 2^40)", ctx_where (&dctx), n_elements);
         goto fail;
       }
     if (!v->layout.any_rank && v->layout.n_axes != v->rank)
       {
         xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: layout \"%s\" has %u axes but shape has %u",
-                       dctx.where, v->layout.text, v->layout.n_axes, v->rank);
+                       ctx_where (&dctx), v->layout.text, v->layout.n_axes, v->rank);
         goto fail;
       }
     for (i = 0; !v->layout.any_rank && i < v->rank; i++)
@@ -1012,7 +1256,7 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
         {
           xir_set_error (error, XIR_ERROR_VALUE, ctx.origin,
                          "%s: layout \"%s\" axis '%c' is a block of %u but shape[%u] is %" G_GINT64_FORMAT,
-                         dctx.where, v->layout.text, v->layout.axes[i], v->layout.block[i], i, v->shape[i]);
+                         ctx_where (&dctx), v->layout.text, v->layout.axes[i], v->layout.block[i], i, v->shape[i]);
           goto fail;
         }
     v->n_elements = n_elements;
@@ -1021,11 +1265,11 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
       {
         xir_set_error (error, XIR_ERROR_RANGE, ctx.origin,
                        "%s: shape needs %" G_GUINT64_FORMAT " bytes, more than the 4 GiB a ZG330 can address",
-                       dctx.where, v->storage_bytes);
+                       ctx_where (&dctx), v->storage_bytes);
         goto fail;
       }
-    distrs = json_get_typed (&dctx, dtype, "merged_distrs", FALSE, cJSON_IsArray, "an array", error);
-    if (distrs == NULL && cJSON_GetObjectItemCaseSensitive (dtype, "merged_distrs") != NULL)
+    distrs = item_typed (&dctx, df[D_MERGED_DISTRS], "merged_distrs", FALSE, cJSON_IsArray, "an array", error);
+    if (distrs == NULL && df[D_MERGED_DISTRS] != NULL)
       goto fail;
     v->n_merged_distrs = distrs ? (guint) cJSON_GetArraySize (distrs) : 0;
     v->merged_distrs = g_new0 (char *, v->n_merged_distrs + 1);
@@ -1035,29 +1279,35 @@ parse_value (const Ctx *op_ctx, const char *field, guint idx, const cJSON *obj, 
         {
           if (!cJSON_IsString (item))
             {
-              xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: merged_distrs[%u] must be a string", dctx.where, i);
+              xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: merged_distrs[%u] must be a string", ctx_where (&dctx), i);
               goto fail;
             }
-          v->merged_distrs[i++] = g_strdup (item->valuestring);
+          v->merged_distrs[i++] = string_keep (item, item->valuestring, consume);
         }
   }
 
-  mtype = json_get_string (&ctx, obj, "mtype", TRUE, error);
+  mtype = item_string (&ctx, f[V_MTYPE], "mtype", TRUE, error);
   if (mtype == NULL)
     goto fail;
   if (!xir_parse_mtype (mtype, &v->mtype, &local))
     {
-      xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: mtype: %s", ctx.where, local->message);
+      xir_set_error (error, XIR_ERROR_VALUE, ctx.origin, "%s: mtype: %s", ctx_where (&ctx), local->message);
       goto fail;
     }
-  tags = cJSON_GetObjectItemCaseSensitive (obj, "tags");
+  tags = f[V_TAGS];
   if (tags != NULL && !cJSON_IsObject (tags))
     {
-      xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: field \"tags\" must be an object", ctx.where);
+      xir_set_error (error, XIR_ERROR_FIELD, ctx.origin, "%s: field \"tags\" must be an object", ctx_where (&ctx));
       goto fail;
     }
-  v->tags = tags ? cJSON_Duplicate (tags, TRUE) : cJSON_CreateObject ();
-  v->consumers = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (tags == NULL)
+    v->tags = cJSON_CreateObject ();
+  else if (consume)
+    v->tags = cJSON_DetachItemViaPointer ((cJSON *) obj, (cJSON *) tags);
+  else
+    v->tags = cJSON_Duplicate (tags, TRUE);
+  /* params are read by no op: they share one empty list */
+  v->consumers = is_params ? g_array_ref (no_consumers) : g_array_new (FALSE, FALSE, sizeof (guint));
   return v;
 
 fail:
@@ -1107,10 +1357,23 @@ xir_op_free (XirOp *op)
   g_free (op);
 }
 
-static const char *const structural_keys[] = {
-  "_type_key", "compile_target", "inputs", "outputs", "name", "op_id", "tags",
-  "instr", "params", "origin_ops_id", "layer_count", NULL
+enum {
+  OP_TYPE_KEY, OP_COMPILE_TARGET, OP_INPUTS, OP_OUTPUTS, OP_NAME, OP_ID, OP_TAGS, OP_INSTR, OP_PARAMS,
+  OP_ORIGIN_OPS_ID, OP_LAYER_COUNT, N_OP_KEYS
 };
+static const char *const structural_keys[N_OP_KEYS] = {
+  "_type_key", "compile_target", "inputs", "outputs", "name", "op_id", "tags",
+  "instr", "params", "origin_ops_id", "layer_count",
+};
+
+static gboolean
+is_structural_key (const char *key)
+{
+  for (guint k = 0; k < N_OP_KEYS; k++)
+    if (key[0] == structural_keys[k][0] && strcmp (key, structural_keys[k]) == 0)
+      return TRUE;
+  return FALSE;
+}
 
 static gboolean
 parse_target (const Ctx *ctx, const char *text, XirCompileTarget *t, GError **error)
@@ -1125,10 +1388,11 @@ parse_target (const Ctx *ctx, const char *text, XirCompileTarget *t, GError **er
     t->kind = XIR_TARGET_BUYI;
   else if (g_str_has_prefix (text, "@zhuget"))
     {
-      g_autofree char *inner = strip_wrapper (text, "@zhuget(");
+      gsize len = 0;
+      const char *inner = wrapper_inner (text, "@zhuget(", &len);
       guint64 ver = 0;
 
-      if (strcmp (text, "@zhuget") != 0 && (inner == NULL || !parse_uint_full (inner, 10, 100000, &ver)))
+      if (strcmp (text, "@zhuget") != 0 && (inner == NULL || !parse_uint_span (inner, len, 10, 100000, &ver)))
         goto bad;
       t->kind = XIR_TARGET_ZHUGE;
       t->version = (gint) ver;
@@ -1141,7 +1405,7 @@ parse_target (const Ctx *ctx, const char *text, XirCompileTarget *t, GError **er
 bad:
   xir_set_error (error, XIR_ERROR_VALUE, ctx->origin,
                  "%s: compile_target \"%s\" is not a target (expected @hostt, @zhuget(330), @fpgat, @buyit …)",
-                 ctx->where, text);
+                 ctx_where (ctx), text);
   return FALSE;
 }
 
@@ -1220,6 +1484,7 @@ network_free (XirNetwork *net)
   g_clear_pointer (&net->inputs, g_ptr_array_unref);
   g_clear_pointer (&net->outputs, g_ptr_array_unref);
   g_clear_pointer (&net->chunks, g_ptr_array_unref);
+  g_clear_pointer (&net->no_consumers, g_array_unref);
   g_clear_pointer (&net->params_blob, g_bytes_unref);
   g_free (net->param_offsets);
   g_free (net);
@@ -1256,6 +1521,7 @@ network_alloc (const char *origin)
   net->outputs = g_ptr_array_new ();
   net->chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) xir_chunk_free);
   net->chunk_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  net->no_consumers = g_array_new (FALSE, FALSE, sizeof (guint));
   net->max_op_id = G_MININT64;
   return net;
 }
@@ -1276,18 +1542,88 @@ note_use (XirNetwork *net, XirValue *v, const XirOp *op)
     }
 }
 
+/* TRUE if @a and @b are written alike: the same keys in the same order, the same strings and
+ * numbers (exactly), the same nesting. Then parsing either gives the same value (the parse
+ * is a function of the text), so a value read again where it was written can skip
+ * cJSON_Compare's scan per key (quadratic in an object's keys); FALSE means only "ask
+ * cJSON_Compare". */
+static gboolean
+json_written_alike (const cJSON *a, const cJSON *b)
+{
+  if ((a->type & 0xFF) != (b->type & 0xFF))
+    return FALSE;
+  switch (a->type & 0xFF)
+    {
+    case cJSON_False:
+    case cJSON_True:
+    case cJSON_NULL:
+      return TRUE;
+    case cJSON_Number:
+      return a->valuedouble == b->valuedouble && a->valueint == b->valueint;
+    case cJSON_String:
+      return a->valuestring != NULL && b->valuestring != NULL && strcmp (a->valuestring, b->valuestring) == 0;
+    case cJSON_Array:
+    case cJSON_Object:
+      {
+        const cJSON *x = a->child, *y = b->child;
+
+        for (; x != NULL && y != NULL; x = x->next, y = y->next)
+          if ((a->type & 0xFF) == cJSON_Object
+              && (x->string == NULL || y->string == NULL || strcmp (x->string, y->string) != 0))
+            return FALSE;
+          else if (!json_written_alike (x, y))
+            return FALSE;
+        return x == NULL && y == NULL;
+      }
+    default:
+      return FALSE;
+    }
+}
+
+/* A streamed load keeps no JSON tree: a value's first appearance is kept as its text, and
+ * the text of the current op's inputs and outputs is known item by item. */
+typedef struct {
+  const char *text;
+  gsize len;
+} TextSpan;
+
+typedef struct XirLoadText XirLoadText;
+struct XirLoadText {
+  GHashTable *first;     /* v_id -> 1 + index in spans */
+  GArray *spans;         /* TextSpan: first appearances */
+  GArray *inputs;        /* TextSpan: the current op's "inputs" items */
+  GArray *outputs;       /* TextSpan: the current op's "outputs" items */
+};
+
+/* Is @item (whose text is @text) the same value as the first appearance @first_text, whose
+ * parse was accepted? The same bytes parse to the same tree; else their trees are compared as
+ * the whole-tree load compares them. */
+static gboolean
+same_as_first (const TextSpan *first_text, const TextSpan *text, const cJSON *item)
+{
+  cJSON *first;
+  gboolean same;
+
+  if (first_text->len == text->len && memcmp (first_text->text, text->text, text->len) == 0)
+    return TRUE;
+  first = cJSON_ParseWithLength (first_text->text, first_text->len);
+  same = first != NULL && (json_written_alike (first, item) || cJSON_Compare (first, item, TRUE));
+  cJSON_Delete (first);
+  return same;
+}
+
 /* Registers a value list of an op (inputs, outputs, params or instr). */
 static gboolean
-parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_obj, const char *field,
+parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *field_item, const char *field,
                   gboolean required, GPtrArray *dest, GError **error)
 {
-  const cJSON *arr = json_get_typed (ctx, op_obj, field, required, cJSON_IsArray, "an array", error);
+  const cJSON *arr = item_typed (ctx, field_item, field, required, cJSON_IsArray, "an array", error);
   const cJSON *item;
   guint idx = 0;
   gboolean is_params = dest == op->params || dest == op->instr;
 
   if (arr == NULL)
-    return !required && cJSON_GetObjectItemCaseSensitive (op_obj, field) == NULL;
+    return !required && field_item == NULL;
   cJSON_ArrayForEach (item, arr)
     {
       XirValue *v, *known;
@@ -1302,7 +1638,8 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
             {
               const cJSON *first = g_hash_table_lookup (net->json_of, &id);
               known = first ? g_hash_table_lookup (net->value_by_id, &id) : NULL;
-              if (known != NULL && !known->is_params && cJSON_Compare (first, item, TRUE))
+              if (known != NULL && !known->is_params
+                  && (json_written_alike (first, item) || cJSON_Compare (first, item, TRUE)))
                 {
                   note_use (net, known, op);
                   g_ptr_array_add (dest, known);
@@ -1311,7 +1648,30 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
                 }
             }
         }
-      v = parse_value (ctx, field, idx, item, is_params, error);
+      else if (dest == op->inputs && net->load_text != NULL && cJSON_IsObject (item)
+               && idx < net->load_text->inputs->len)
+        {
+          const cJSON *vid = cJSON_GetObjectItemCaseSensitive (item, "v_id");
+          gint64 id;
+          if (zw_json_int64 (vid, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) == ZW_NUM_OK)
+            {
+              guint first = GPOINTER_TO_UINT (g_hash_table_lookup (net->load_text->first, &id));
+              known = first ? g_hash_table_lookup (net->value_by_id, &id) : NULL;
+              if (known != NULL && !known->is_params
+                  && same_as_first (&g_array_index (net->load_text->spans, TextSpan, first - 1),
+                                    &g_array_index (net->load_text->inputs, TextSpan, idx), item))
+                {
+                  note_use (net, known, op);
+                  g_ptr_array_add (dest, known);
+                  idx++;
+                  continue;
+                }
+            }
+        }
+      /* the tree of a streamed op is freed after it is read; a whole tree's feature values
+       * stay for the comparisons (json_of) */
+      v = parse_value (ctx, field, idx, item, is_params, dest != op->outputs || net->load_text != NULL,
+                       net->no_consumers, error);
 
       if (v == NULL)
         return FALSE;
@@ -1322,7 +1682,7 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
             {
               xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
                              "%s: %s[%u]: v_id %" G_GINT64_FORMAT " is used twice (params v_ids must be unique)",
-                             ctx->where, field, idx, v->v_id);
+                             ctx_where (ctx), field, idx, v->v_id);
               xir_value_free (v);
               return FALSE;
             }
@@ -1341,7 +1701,7 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
             {
               xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
                              "%s: outputs[%u]: v_id %" G_GINT64_FORMAT " is already %s",
-                             ctx->where, idx, v->v_id,
+                             ctx_where (ctx), idx, v->v_id,
                              known->is_params ? "a params v_id" : "produced by an earlier op");
               xir_value_free (v);
               return FALSE;
@@ -1353,6 +1713,11 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
           g_hash_table_insert (net->value_by_id, &v->v_id, v);
           if (net->json_of != NULL)
             g_hash_table_insert (net->json_of, &v->v_id, (gpointer) item);
+          else if (net->load_text != NULL && idx < net->load_text->outputs->len)
+            {
+              g_array_append_val (net->load_text->spans, g_array_index (net->load_text->outputs, TextSpan, idx));
+              g_hash_table_insert (net->load_text->first, &v->v_id, GUINT_TO_POINTER (net->load_text->spans->len));
+            }
           g_ptr_array_add (dest, v);
         }
       else /* inputs */
@@ -1360,7 +1725,7 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
           if (known == NULL || known->is_params)
             {
               xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
-                             "%s: inputs[%u]: v_id %" G_GINT64_FORMAT " is %s", ctx->where, idx, v->v_id,
+                             "%s: inputs[%u]: v_id %" G_GINT64_FORMAT " is %s", ctx_where (ctx), idx, v->v_id,
                              known ? "a params v_id, not a feature value" : "not produced by any earlier op");
               xir_value_free (v);
               return FALSE;
@@ -1370,7 +1735,7 @@ parse_value_list (XirNetwork *net, const Ctx *ctx, XirOp *op, const cJSON *op_ob
               xir_set_error (error, XIR_ERROR_REFERENCE, ctx->origin,
                              "%s: inputs[%u]: v_id %" G_GINT64_FORMAT
                              ": dtype or mtype differs from where op index %d produced it",
-                             ctx->where, idx, v->v_id, known->producer);
+                             ctx_where (ctx), idx, v->v_id, known->producer);
               xir_value_free (v);
               return FALSE;
             }
@@ -1387,9 +1752,9 @@ static XirOp *
 parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError **error)
 {
   XirOp *op = g_new0 (XirOp, 1);
-  Ctx ctx = { origin, "" };
+  Ctx ctx;
   const char *type_key, *name, *target;
-  const cJSON *tags, *origin_ids, *item;
+  const cJSON *tags, *origin_ids, *item, *f[N_OP_KEYS];
   cJSON *child;
 
   op->network = net;
@@ -1400,30 +1765,31 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
   op->instr = g_ptr_array_new ();
   op->origin_ops_id = g_array_new (FALSE, FALSE, sizeof (gint64));
   op->attrs = cJSON_CreateObject ();
-  g_snprintf (ctx.where, sizeof ctx.where, "ops[%u]", index);
+  ctx_init (&ctx, origin, NULL, CTX_OP_INDEX, NULL, index, 0);
   if (!cJSON_IsObject (obj))
     {
-      xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: must be an object", ctx.where);
+      xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: must be an object", ctx_where (&ctx));
       goto fail;
     }
-  if (!json_get_int64 (&ctx, obj, "op_id", TRUE, &op->op_id, error))
+  json_fields (obj, structural_keys, N_OP_KEYS, f);
+  if (!item_int64 (&ctx, f[OP_ID], "op_id", TRUE, &op->op_id, error))
     goto fail;
-  g_snprintf (ctx.where, sizeof ctx.where, "op %" G_GINT64_FORMAT " (ops[%u])", op->op_id, index);
+  ctx_init (&ctx, origin, NULL, CTX_OP, NULL, index, op->op_id);
   if (g_hash_table_contains (net->op_by_id, &op->op_id))
     {
       xir_set_error (error, XIR_ERROR_REFERENCE, origin, "%s: op_id %" G_GINT64_FORMAT " is used twice",
-                     ctx.where, op->op_id);
+                     ctx_where (&ctx), op->op_id);
       goto fail;
     }
-  type_key = json_get_string (&ctx, obj, "_type_key", TRUE, error);
+  type_key = item_string (&ctx, f[OP_TYPE_KEY], "_type_key", TRUE, error);
   if (type_key == NULL)
     goto fail;
   if (*type_key == '\0')
     {
-      xir_set_error (error, XIR_ERROR_VALUE, origin, "%s: _type_key is empty", ctx.where);
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "%s: _type_key is empty", ctx_where (&ctx));
       goto fail;
     }
-  op->type_key = g_strdup (type_key);
+  op->type_key = string_keep (f[OP_TYPE_KEY], type_key, TRUE);  /* ops are not compared */
   if (strcmp (type_key, "icraft::xir::Input") == 0)
     op->kind = XIR_OP_INPUT;
   else if (strcmp (type_key, "icraft::xir::Output") == 0)
@@ -1435,11 +1801,11 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
   else
     op->kind = XIR_OP_CUSTOM;
 
-  name = json_get_string (&ctx, obj, "name", FALSE, error);
+  name = item_string (&ctx, f[OP_NAME], "name", FALSE, error);
   if (name == NULL)
     goto fail;
-  op->name = g_strdup (name);
-  target = json_get_string (&ctx, obj, "compile_target", TRUE, error);
+  op->name = string_keep (f[OP_NAME], name, TRUE);
+  target = item_string (&ctx, f[OP_COMPILE_TARGET], "compile_target", TRUE, error);
   if (target == NULL || !parse_target (&ctx, target, &op->target, error))
     goto fail;
 
@@ -1451,23 +1817,23 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
           || strlen (op->name) <= strlen ("icraft::xir::Node"))
         {
           xir_set_error (error, XIR_ERROR_VALUE, origin,
-                         "%s: HardOp name \"%s\" is not a fused op class (icraft::xir::…Node)", ctx.where, op->name);
+                         "%s: HardOp name \"%s\" is not a fused op class (icraft::xir::…Node)", ctx_where (&ctx), op->name);
           goto fail;
         }
       /* "icraft::xir::Conv2dNode" -> "Conv2d" */
       op->hard_class = g_strndup (op->name + strlen ("icraft::xir::"),
                                   strlen (op->name) - strlen ("icraft::xir::") - strlen ("Node"));
-      if (!json_get_int64 (&ctx, obj, "layer_count", TRUE, &lc, error))
+      if (!item_int64 (&ctx, f[OP_LAYER_COUNT], "layer_count", TRUE, &lc, error))
         goto fail;
       if (lc < 0 || lc > G_MAXINT)
         {
           xir_set_error (error, XIR_ERROR_RANGE, origin, "%s: layer_count %" G_GINT64_FORMAT " is out of range",
-                         ctx.where, lc);
+                         ctx_where (&ctx), lc);
           goto fail;
         }
       op->layer_count = (gint) lc;
-      origin_ids = json_get_typed (&ctx, obj, "origin_ops_id", FALSE, cJSON_IsArray, "an array", error);
-      if (origin_ids == NULL && cJSON_GetObjectItemCaseSensitive (obj, "origin_ops_id") != NULL)
+      origin_ids = item_typed (&ctx, f[OP_ORIGIN_OPS_ID], "origin_ops_id", FALSE, cJSON_IsArray, "an array", error);
+      if (origin_ids == NULL && f[OP_ORIGIN_OPS_ID] != NULL)
         goto fail;
       if (origin_ids != NULL)
         cJSON_ArrayForEach (item, origin_ids)
@@ -1476,28 +1842,28 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
             if (zw_json_int64 (item, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) != ZW_NUM_OK)
               {
                 xir_set_error (error, XIR_ERROR_FIELD, origin,
-                               "%s: origin_ops_id must hold integers below 2^53 in magnitude", ctx.where);
+                               "%s: origin_ops_id must hold integers below 2^53 in magnitude", ctx_where (&ctx));
                 goto fail;
               }
             g_array_append_val (op->origin_ops_id, id);
           }
     }
 
-  if (!parse_value_list (net, &ctx, op, obj, "inputs", TRUE, op->inputs, error)
-      || !parse_value_list (net, &ctx, op, obj, "outputs", TRUE, op->outputs, error)
-      || !parse_value_list (net, &ctx, op, obj, "params", op->kind == XIR_OP_HARDOP, op->params, error)
-      || !parse_value_list (net, &ctx, op, obj, "instr", op->kind == XIR_OP_HARDOP, op->instr, error))
+  if (!parse_value_list (net, &ctx, op, f[OP_INPUTS], "inputs", TRUE, op->inputs, error)
+      || !parse_value_list (net, &ctx, op, f[OP_OUTPUTS], "outputs", TRUE, op->outputs, error)
+      || !parse_value_list (net, &ctx, op, f[OP_PARAMS], "params", op->kind == XIR_OP_HARDOP, op->params, error)
+      || !parse_value_list (net, &ctx, op, f[OP_INSTR], "instr", op->kind == XIR_OP_HARDOP, op->instr, error))
     goto fail;
   if (op->kind == XIR_OP_INPUT && op->inputs->len != 0)
     {
-      xir_set_error (error, XIR_ERROR_VALUE, origin, "%s: an Input op must have no inputs", ctx.where);
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "%s: an Input op must have no inputs", ctx_where (&ctx));
       goto fail;
     }
 
-  tags = cJSON_GetObjectItemCaseSensitive (obj, "tags");
+  tags = f[OP_TAGS];
   if (tags != NULL && !cJSON_IsObject (tags))
     {
-      xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: field \"tags\" must be an object", ctx.where);
+      xir_set_error (error, XIR_ERROR_FIELD, origin, "%s: field \"tags\" must be an object", ctx_where (&ctx));
       goto fail;
     }
   op->tags = tags ? cJSON_DetachItemViaPointer (obj, (cJSON *) tags) : cJSON_CreateObject ();
@@ -1507,13 +1873,9 @@ parse_op (XirNetwork *net, const char *origin, guint index, cJSON *obj, GError *
   while (child != NULL)
     {
       cJSON *next = child->next;
-      gboolean structural = FALSE;
 
-      for (guint k = 0; structural_keys[k] != NULL; k++)
-        if (strcmp (child->string, structural_keys[k]) == 0)
-          structural = TRUE;
-      if (!structural)
-        cJSON_AddItemToObject (op->attrs, child->string, cJSON_DetachItemViaPointer (obj, child));
+      if (!is_structural_key (child->string))
+        cJSON_AddItemToArray (op->attrs, cJSON_DetachItemViaPointer (obj, child));  /* with its key */
       child = next;
     }
   return op;
@@ -1559,15 +1921,14 @@ add_to_chunk (XirNetwork *net, XirValue *v, GError **error)
   return TRUE;
 }
 
+/* The network's own fields (everything at the top level but "ops"). */
 static gboolean
-build_network (XirNetwork *net, cJSON *root, GError **error)
+build_head (XirNetwork *net, const cJSON *root, GError **error)
 {
   const char *origin = net->path;
-  Ctx ctx = { origin, "network" };
-  const cJSON *ops, *tags;
+  Ctx ctx;
+  const cJSON *tags;
   const char *s;
-  cJSON *item;
-  guint index = 0;
   gint64 pb = 0;
   static const char *const strings[] = {
     "name", "ai_target", "framework_kind", "framework_version", "icraft_version", "icraft_xir_version",
@@ -1577,6 +1938,7 @@ build_network (XirNetwork *net, cJSON *root, GError **error)
     &net->icraft_version, &net->icraft_xir_version,
   };
 
+  ctx_init (&ctx, origin, NULL, CTX_FIXED, "network", 0, 0);
   if (!cJSON_IsObject (root))
     {
       xir_set_error (error, XIR_ERROR_FIELD, origin, "network: the top level must be an object");
@@ -1628,31 +1990,31 @@ build_network (XirNetwork *net, cJSON *root, GError **error)
       return FALSE;
     }
   net->tags = tags ? cJSON_Duplicate (tags, TRUE) : cJSON_CreateObject ();
+  return TRUE;
+}
 
-  ops = json_get_typed (&ctx, root, "ops", TRUE, cJSON_IsArray, "an array", error);
-  if (ops == NULL)
+/* Parses and registers the op at @index. */
+static gboolean
+build_op (XirNetwork *net, guint index, cJSON *item, GError **error)
+{
+  XirOp *op = parse_op (net, net->path, index, item, error);
+
+  if (op == NULL)
     return FALSE;
-  if (cJSON_GetArraySize (ops) == 0)
-    {
-      xir_set_error (error, XIR_ERROR_VALUE, origin, "network: \"ops\" is empty");
-      return FALSE;
-    }
-  cJSON_ArrayForEach (item, ops)
-    {
-      XirOp *op = parse_op (net, origin, index, item, error);
+  g_ptr_array_add (net->ops, op);
+  g_hash_table_insert (net->op_by_id, &op->op_id, op);
+  net->max_op_id = MAX (net->max_op_id, op->op_id);
+  net->total_instr_words += op->instr_words;
+  if (op->kind == XIR_OP_INPUT)
+    for (guint i = 0; i < op->outputs->len; i++)
+      g_ptr_array_add (net->inputs, g_ptr_array_index (op->outputs, i));
+  return TRUE;
+}
 
-      if (op == NULL)
-        return FALSE;
-      g_ptr_array_add (net->ops, op);
-      g_hash_table_insert (net->op_by_id, &op->op_id, op);
-      net->max_op_id = MAX (net->max_op_id, op->op_id);
-      net->total_instr_words += op->instr_words;
-      if (op->kind == XIR_OP_INPUT)
-        for (guint i = 0; i < op->outputs->len; i++)
-          g_ptr_array_add (net->inputs, g_ptr_array_index (op->outputs, i));
-      index++;
-    }
-
+/* What follows the ops: chunks, the params' total. */
+static gboolean
+build_tail (XirNetwork *net, GError **error)
+{
   for (guint i = 0; i < net->values->len; i++)
     if (!add_to_chunk (net, g_ptr_array_index (net->values, i), error))
       return FALSE;
@@ -1673,6 +2035,293 @@ build_network (XirNetwork *net, cJSON *root, GError **error)
     }
   g_ptr_array_sort (net->chunks, compare_chunks);
   return TRUE;
+}
+
+static gboolean
+build_network (XirNetwork *net, cJSON *root, GError **error)
+{
+  const char *origin = net->path;
+  Ctx ctx;
+  const cJSON *ops;
+  cJSON *item;
+  guint index = 0;
+
+  if (!build_head (net, root, error))
+    return FALSE;
+  ctx_init (&ctx, origin, NULL, CTX_FIXED, "network", 0, 0);
+  ops = json_get_typed (&ctx, root, "ops", TRUE, cJSON_IsArray, "an array", error);
+  if (ops == NULL)
+    return FALSE;
+  if (cJSON_GetArraySize (ops) == 0)
+    {
+      xir_set_error (error, XIR_ERROR_VALUE, origin, "network: \"ops\" is empty");
+      return FALSE;
+    }
+  cJSON_ArrayForEach (item, ops)
+    if (!build_op (net, index++, item, error))
+      return FALSE;
+  return build_tail (net, error);
+}
+
+/* ---- the streamed load ----------------------------------------------------------
+ *
+ * A large network's tree does not fit in any cache: walking it after the parse and freeing
+ * it cost more than the parse. So the usual file is read op by op: the top-level object and
+ * the "ops" array are framed here with cJSON's own rules (whitespace is any byte <= 32,
+ * cJSON_ParseWithLengthOpts() with the rest of the buffer parses each key and value, so every
+ * byte is judged by cJSON as in one parse), each op's tree is parsed, turned into an XirOp
+ * and freed while it is hot. Anything unusual (a syntax error, a BOM, a duplicate "ops",
+ * deep nesting, a field at fault) gives up and the whole-tree load runs instead: every error
+ * comes from one code path, with its exact message. The JSON of a value's first appearance
+ * is kept until the end, where later appearances are compared with it. */
+
+#define JSON_SKIP_WS(p, end) while ((p) < (end) && (unsigned char) *(p) <= 32) (p)++
+
+/* The number of '[' and '{' bytes in @n bytes at @s, eight at a time ('[' | 0x20 == '{'). */
+static gsize
+count_brackets (const char *s, gsize n)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101), low7 = ones * 0x7F;
+  gsize count = 0, i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    {
+      guint64 x;
+
+      memcpy (&x, s + i, 8);
+      x = (x | ones * 0x20) ^ (ones * '{');                /* a zero byte where a bracket was */
+      x = ~(((x & low7) + low7) | x | low7) >> 7;           /* 1 in each such byte, else 0 */
+      count += (gsize) ((x * ones) >> 56);                  /* the sum of the bytes */
+    }
+  for (; i < n; i++)
+    count += (s[i] | 0x20) == '{';
+  return count;
+}
+
+/* One JSON value at @p (cJSON parses it with the rest of the buffer, as in a whole parse);
+ * NULL if it does not parse, starts with something that is no value (a BOM that cJSON would
+ * skip at a buffer's start), or nests more than half of cJSON's limit (counting brackets,
+ * strings' included: the whole parse sees it deeper than this one). */
+static cJSON *
+json_piece (const char **p, const char *end)
+{
+  const char *start = *p, *after = NULL;
+  cJSON *item;
+  gsize brackets = 0;
+
+  if (start >= end || strchr ("{[\"-0123456789tfn", *start) == NULL || *start == '\0')
+    return NULL;
+  item = cJSON_ParseWithLengthOpts (start, (gsize) (end - start), &after, FALSE);
+  if (item == NULL)
+    return NULL;
+  brackets = count_brackets (start, (gsize) (after - start));
+  if (brackets >= CJSON_NESTING_LIMIT / 2)
+    {
+      cJSON_Delete (item);
+      return NULL;
+    }
+  *p = after;
+  return item;
+}
+
+/* Frames the JSON object at *@p (at its '{') member by member: @member reads each value
+ * (the key's string is handed over) and adds it to @obj. FALSE on anything unusual. */
+typedef gboolean (*MemberFunc) (cJSON *obj, char *key, const char **p, const char *end, gpointer data);
+
+static gboolean
+json_frame_object (cJSON *obj, const char **pp, const char *end, MemberFunc member, gpointer data)
+{
+  const char *p = *pp;
+
+  if (p >= end || *p != '{')
+    return FALSE;
+  p++;
+  JSON_SKIP_WS (p, end);
+  for (;;)
+    {
+      cJSON *key;
+      char *name;
+
+      if (p >= end || *p != '"' || (key = json_piece (&p, end)) == NULL)
+        return FALSE;
+      name = key->valuestring;
+      key->valuestring = NULL;
+      cJSON_Delete (key);
+      if (name == NULL)
+        return FALSE;
+      JSON_SKIP_WS (p, end);
+      if (p >= end || *p != ':')
+        {
+          cJSON_free (name);
+          return FALSE;
+        }
+      p++;
+      JSON_SKIP_WS (p, end);
+      if (!member (obj, name, &p, end, data))
+        return FALSE;
+      JSON_SKIP_WS (p, end);
+      if (p < end && *p == ',')
+        {
+          p++;
+          JSON_SKIP_WS (p, end);
+          continue;
+        }
+      if (p < end && *p == '}')
+        break;
+      return FALSE;
+    }
+  *pp = p + 1;
+  return TRUE;
+}
+
+/* Adds @value as @obj's member @key (taking the key string, as cJSON's parser does). */
+static void
+json_add_member (cJSON *obj, char *key, cJSON *value)
+{
+  value->string = key;
+  cJSON_AddItemToArray (obj, value);  /* an object's members are its children in order */
+}
+
+/* A member read as one piece. */
+static gboolean
+member_piece (cJSON *obj, char *key, const char **p, const char *end, gpointer data)
+{
+  cJSON *value = json_piece (p, end);
+
+  (void) data;
+  if (value == NULL)
+    {
+      cJSON_free (key);
+      return FALSE;
+    }
+  json_add_member (obj, key, value);
+  return TRUE;
+}
+
+/* A member of an op: "inputs" and "outputs" item by item, with each item's text. */
+static gboolean
+member_of_op (cJSON *obj, char *key, const char **pp, const char *end, gpointer data)
+{
+  XirLoadText *lt = data;
+  GArray *spans = strcmp (key, "inputs") == 0 ? lt->inputs : strcmp (key, "outputs") == 0 ? lt->outputs : NULL;
+  const char *p = *pp;
+  cJSON *arr;
+
+  if (spans == NULL || p >= end || *p != '[')
+    return member_piece (obj, key, pp, end, NULL);
+  if (spans->len > 0 || cJSON_GetObjectItemCaseSensitive (obj, key) != NULL)
+    {
+      cJSON_free (key);  /* a second "inputs": only a whole parse says what it means */
+      return FALSE;
+    }
+  arr = cJSON_CreateArray ();
+  json_add_member (obj, key, arr);
+  p++;
+  JSON_SKIP_WS (p, end);
+  if (p < end && *p == ']')
+    {
+      *pp = p + 1;
+      return TRUE;
+    }
+  for (;;)
+    {
+      TextSpan span = { p, 0 };
+      cJSON *item = json_piece (&p, end);
+
+      if (item == NULL)
+        return FALSE;
+      span.len = (gsize) (p - span.text);
+      g_array_append_val (spans, span);
+      cJSON_AddItemToArray (arr, item);
+      JSON_SKIP_WS (p, end);
+      if (p < end && *p == ',')
+        {
+          p++;
+          JSON_SKIP_WS (p, end);
+          continue;
+        }
+      if (p < end && *p == ']')
+        break;
+      return FALSE;
+    }
+  *pp = p + 1;
+  return TRUE;
+}
+
+typedef struct {
+  XirNetwork *net;
+  gboolean seen_ops;
+} StreamState;
+
+/* A member of the network: "ops" op by op, each built and freed at once. */
+static gboolean
+member_of_network (cJSON *obj, char *key, const char **pp, const char *end, gpointer data)
+{
+  StreamState *st = data;
+  XirLoadText *lt = st->net->load_text;
+  const char *p = *pp;
+
+  if (strcmp (key, "ops") != 0)
+    return member_piece (obj, key, pp, end, NULL);
+  cJSON_free (key);
+  if (st->seen_ops || p >= end || *p != '[')
+    return FALSE;
+  st->seen_ops = TRUE;
+  p++;
+  JSON_SKIP_WS (p, end);
+  for (guint index = 0;; index++)
+    {
+      cJSON *op = cJSON_CreateObject ();
+      gboolean ok;
+
+      g_array_set_size (lt->inputs, 0);
+      g_array_set_size (lt->outputs, 0);
+      ok = json_frame_object (op, &p, end, member_of_op, lt) && build_op (st->net, index, op, NULL);
+      cJSON_Delete (op);
+      if (!ok)
+        return FALSE;
+      JSON_SKIP_WS (p, end);
+      if (p < end && *p == ',')
+        {
+          p++;
+          JSON_SKIP_WS (p, end);
+          continue;
+        }
+      if (p < end && *p == ']')
+        break;
+      return FALSE;
+    }
+  *pp = p + 1;
+  return TRUE;
+}
+
+/* The streamed load, or NULL: then the whole-tree load gives the answer. */
+static XirNetwork *
+network_new_streamed (const char *data, gsize length, const char *origin)
+{
+  g_autoptr (XirNetwork) net = network_alloc (origin);
+  XirLoadText lt;
+  StreamState st = { net, FALSE };
+  cJSON *head = cJSON_CreateObject ();
+  const char *p = data, *end = data + length;
+  gboolean ok;
+
+  lt.first = g_hash_table_new (g_int64_hash, g_int64_equal);
+  lt.spans = g_array_new (FALSE, FALSE, sizeof (TextSpan));
+  lt.inputs = g_array_new (FALSE, FALSE, sizeof (TextSpan));
+  lt.outputs = g_array_new (FALSE, FALSE, sizeof (TextSpan));
+  net->load_text = &lt;
+  JSON_SKIP_WS (p, end);
+  /* what follows the top-level object is not read, as in cJSON_ParseWithLengthOpts () */
+  ok = json_frame_object (head, &p, end, member_of_network, &st) && st.seen_ops
+       && build_head (net, head, NULL) && build_tail (net, NULL);
+  net->load_text = NULL;
+  g_hash_table_unref (lt.first);
+  g_array_unref (lt.spans);
+  g_array_unref (lt.inputs);
+  g_array_unref (lt.outputs);
+  cJSON_Delete (head);
+  return ok ? g_steal_pointer (&net) : NULL;
 }
 
 /* Line and column of a byte offset, for JSON syntax errors. */
@@ -1709,6 +2358,9 @@ xir_network_new_from_json_data (const char *data, gsize length, const char *orig
       xir_set_error (error, XIR_ERROR_PARSE, origin, "the file is empty");
       return NULL;
     }
+  net = network_new_streamed (data, length, origin);
+  if (net != NULL)
+    return g_steal_pointer (&net);
   root = cJSON_ParseWithLengthOpts (data, length, &end, FALSE);
   if (root == NULL)
     {

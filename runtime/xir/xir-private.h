@@ -27,6 +27,8 @@ struct _XirNetwork {
   GPtrArray *chunks;        /* XirChunk*, owned, by id */
   GHashTable *chunk_by_id;  /* gint64* -> XirChunk* */
   GHashTable *json_of;      /* while loading: v_id -> the cJSON of its first appearance */
+  struct XirLoadText *load_text; /* while a streamed load: the texts of first appearances */
+  GArray *no_consumers;     /* the one empty consumers list that every params value shares */
   gint64 max_op_id;
   guint64 total_instr_words;
 

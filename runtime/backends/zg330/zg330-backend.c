@@ -2300,6 +2300,12 @@ zg330_backend_get_report (Zg330Backend *self)
           zg330_hardop_work (&self->descs[i], in_ocm, out_ocm, &work);
           h.est_ms = self->descs[i].zero_copy ? 0.0
                      : zg330_timing_cycles_to_ms (profile, zg330_timing_op_cycles (profile, &work));
+          /* the bytes behind that time, for the memory traffic views */
+          h.has_traffic = TRUE;
+          h.etm_read_bytes = work.etm_read_bytes;
+          h.etm_write_bytes = work.etm_write_bytes;
+          h.ocm_read_bytes = work.ocm_read_bytes;
+          h.ocm_write_bytes = work.ocm_write_bytes;
         }
         h.sync_idx[0] = launch;
         h.sync_idx[1] = (gint) cumulative;

@@ -1,0 +1,147 @@
+/* test-traffic.c — the memory traffic the views show is the board's cost model: each
+ * hardop's ETM/OCM bytes in the deploy report equal what zg330_hardop_work charges it under
+ * the plan's placement (and its estimate is that work's time); the report alone recomputes
+ * them; the figures survive the JSON. */
+#include "backends/zg330/zg330-backend.h"
+#include "backends/zg330/zg330-hardop.h"
+#include "devices/zg330-sim.h"
+#include "devices/zg330-timing.h"
+#include "report/zw-deploy-graph.h"
+#include "report/zw-etm-traffic.h"
+#include "xir/xir-network.h"
+#include "xrt/xrt-device.h"
+#include "zw-test-util.h"
+
+static gboolean
+value_in_ocm (const ZwDeployReport *r, const XirValue *v)
+{
+  const ZwValueInfo *vi = zw_deploy_report_find_value (r, v->v_id);
+  g_assert_nonnull (vi);
+  return vi->is_ocm;
+}
+
+static void
+test_per_op_bytes_are_the_board_model (gconstpointer data)
+{
+  const char *name = data;
+  g_autoptr (XirNetwork) net = zw_test_load_net (name);
+  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  const Zg330Profile *profile = zg330_sim_get_profile (dev);
+  static const ZwOcmOpt ocms[] = { ZW_OCM_NONE, ZW_OCM_BEST_SCORE };
+
+  for (int merge = 0; merge < 2; merge++)
+    for (guint o = 0; o < G_N_ELEMENTS (ocms); o++)
+      {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
+        g_autoptr (Zg330Backend) b = NULL;
+        g_autoptr (ZwDeployReport) r = NULL, back = NULL;
+        g_autoptr (ZwEtmTraffic) t = NULL, t_back = NULL;
+        guint64 sum_read = 0, sum_write = 0, ocm_bytes = 0;
+        guint same_from_report = 0, zero_copy = 0;
+        cJSON *json;
+
+        g_assert_no_error (error);
+        b = zg330_backend_new (view, dev, &error);
+        g_assert_no_error (error);
+        g_assert_true (zg330_backend_set_options (b, merge, TRUE, ocms[o], &error));
+        g_assert_true (zg330_backend_apply (b, &error));
+        r = zg330_backend_get_report (b);
+        zw_deploy_report_attach_network (r, net);
+        g_assert_cmpuint (r->hardops->len, >, 0);
+
+        for (guint i = 0; i < r->hardops->len; i++)
+          {
+            const ZwHardOpInfo *h = &g_array_index (r->hardops, ZwHardOpInfo, i);
+            const XirOp *op = xir_network_get_op_by_id (net, h->op_id);
+            g_autofree gboolean *in_ocm = NULL, *out_ocm = NULL;
+            Zg330HardopDesc desc;
+            Zg330OpWork work;
+            guint64 er, ew, orr, ow;
+
+            g_assert_nonnull (op);
+            g_assert_true (zg330_hardop_describe (op, &desc, &error));
+            g_assert_no_error (error);
+            in_ocm = g_new0 (gboolean, MAX (op->inputs->len, 1u));
+            out_ocm = g_new0 (gboolean, MAX (op->outputs->len, 1u));
+            for (guint k = 0; k < op->inputs->len; k++)
+              in_ocm[k] = value_in_ocm (r, g_ptr_array_index (op->inputs, k));
+            for (guint k = 0; k < op->outputs->len; k++)
+              out_ocm[k] = value_in_ocm (r, g_ptr_array_index (op->outputs, k));
+            /* the board's model under the report's placement */
+            zg330_hardop_work (&desc, in_ocm, out_ocm, &work);
+            g_assert_true (h->has_traffic);
+            g_assert_cmpuint (h->etm_read_bytes, ==, work.etm_read_bytes);
+            g_assert_cmpuint (h->etm_write_bytes, ==, work.etm_write_bytes);
+            g_assert_cmpuint (h->ocm_read_bytes, ==, work.ocm_read_bytes);
+            g_assert_cmpuint (h->ocm_write_bytes, ==, work.ocm_write_bytes);
+            /* …and the estimate the timing shows is that work's time */
+            if (desc.zero_copy)
+              {
+                zero_copy++;
+                g_assert_cmpfloat (h->est_ms, ==, 0.0);
+              }
+            else
+              g_assert_cmpfloat_with_epsilon (h->est_ms, zg330_timing_cycles_to_ms (profile, zg330_timing_op_cycles (profile, &work)),
+                                              1e-12);
+            sum_read += work.etm_read_bytes;
+            sum_write += work.etm_write_bytes;
+            ocm_bytes += work.ocm_read_bytes + work.ocm_write_bytes;
+            /* the report alone (a report saved before the fields existed) */
+            g_assert_true (zw_etm_traffic_from_placement (r, h, &er, &ew, &orr, &ow));
+            same_from_report += er == work.etm_read_bytes && ew == work.etm_write_bytes && orr == work.ocm_read_bytes
+                                && ow == work.ocm_write_bytes;
+          }
+        g_test_message ("%s merge=%d ocm=%s: %u hardops (%u zero-copy), ETM read %" G_GUINT64_FORMAT
+                        " written %" G_GUINT64_FORMAT ", OCM %" G_GUINT64_FORMAT "; recomputed from the report alone: %u "
+                        "of %u exact",
+                        name, merge, zw_ocm_opt_to_string (ocms[o]), r->hardops->len, zero_copy, sum_read, sum_write,
+                        ocm_bytes, same_from_report, r->hardops->len);
+        /* the report's placement tells the same story, hardop for hardop */
+        g_assert_cmpuint (same_from_report, ==, r->hardops->len);
+        if (ocms[o] == ZW_OCM_BEST_SCORE && r->ocm_chosen != ZW_OCM_NONE)
+          g_assert_cmpuint (ocm_bytes, >, 0);
+
+        /* the series by op index sums to the same totals */
+        t = zw_etm_traffic_compute (r);
+        g_assert_true (t->exact);
+        g_assert_true (t->known);
+        g_assert_cmpuint (t->n, ==, r->ops->len);
+        g_assert_cmpuint (t->total_etm_read, ==, sum_read);
+        g_assert_cmpuint (t->total_etm_write, ==, sum_write);
+
+        /* through the JSON: the same figures */
+        json = zw_deploy_report_to_json (r);
+        back = zw_deploy_report_from_json (json, "round-trip", &error);
+        cJSON_Delete (json);
+        g_assert_no_error (error);
+        t_back = zw_etm_traffic_compute (back);
+        g_assert_true (t_back->exact);
+        g_assert_cmpmem (t_back->etm_read, sizeof (guint64) * t->n, t->etm_read, sizeof (guint64) * t->n);
+        g_assert_cmpmem (t_back->etm_write, sizeof (guint64) * t->n, t->etm_write, sizeof (guint64) * t->n);
+
+        /* a report without them (older files) recomputes them from the placement */
+        for (guint i = 0; i < back->hardops->len; i++)
+          g_array_index (back->hardops, ZwHardOpInfo, i).has_traffic = FALSE;
+        g_clear_pointer (&t_back, zw_etm_traffic_free);
+        t_back = zw_etm_traffic_compute (back);
+        g_assert_false (t_back->exact);
+        g_assert_true (t_back->known);
+        g_assert_cmpuint (t_back->total_etm_read, ==, sum_read);
+        g_assert_cmpuint (t_back->total_etm_write, ==, sum_write);
+      }
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *nets[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
+
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/traffic/per-op-bytes-are-the-board-model/%s", nets[i]);
+      g_test_add_data_func (path, nets[i], test_per_op_bytes_are_the_board_model);
+    }
+  return g_test_run ();
+}
