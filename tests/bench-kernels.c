@@ -147,7 +147,7 @@ typedef struct {
   const char *name;
   guint c, h, w, k_in;
   guint oc, oh, ow;
-  guint kh, kw, ki;
+  guint kh, kw, ki;        /* ki 0: depthwise (one input channel per output channel) */
   guint s, pad;
 } Layer;
 
@@ -155,10 +155,10 @@ static void
 bench_layer (const Layer *l, double peak, double core_peak)
 {
   GRand *rand = g_rand_new_with_seed (1);
-  guint ib = (l->c + l->ki - 1) / l->ki, ob = l->oc / 32;
+  guint ki = l->ki ? l->ki : 1, ib = l->ki ? (l->c + l->ki - 1) / l->ki : 1, ob = l->oc / 32;
   Zg330KernelTensor in = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, l->c, l->h, l->w, l->k_in, NULL, NULL, 0 };
   Zg330KernelTensor out = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, l->oc, l->oh, l->ow, 32, NULL, NULL, 0 };
-  Zg330KernelWeights w = { ob, ib, l->kh, l->kw, 32, l->ki, NULL, 0, NULL, NULL, 0 };
+  Zg330KernelWeights w = { ob, ib, l->kh, l->kw, 32, ki, NULL, 0, NULL, NULL, 0 };
   Zg330ConvParams p = { l->s, l->s, l->pad, l->pad };
   float *in_scales = g_new (float, l->c), *out_scales = g_new (float, l->oc);
   float *w_scales = g_new (float, l->oc);
@@ -171,7 +171,7 @@ bench_layer (const Layer *l, double peak, double core_peak)
   out.size = zg330_kernel_tensor_get_size (&out);
   in.data = g_malloc (in.size);
   out.data = g_malloc (out.size);
-  w.size = (gsize) ob * 32 * ib * l->ki * l->kh * l->kw;
+  w.size = (gsize) ob * 32 * ib * ki * l->kh * l->kw;
   wd = g_malloc (w.size);
   for (gsize i = 0; i < in.size; i++)
     ((guint8 *) in.data)[i] = (guint8) g_rand_int (rand);
@@ -191,7 +191,7 @@ bench_layer (const Layer *l, double peak, double core_peak)
   w.bias = bias;
   w.bias_size = 2 * (gsize) l->oc;
 
-  macs = (double) l->oh * l->ow * l->oc * l->kh * l->kw * l->c;
+  macs = (double) l->oh * l->ow * l->oc * l->kh * l->kw * (l->ki ? l->c : 1);
   for (guint rep = 0; rep < CONV_REPS; rep++)
     {
       gint64 t0 = g_get_monotonic_time ();
@@ -335,6 +335,8 @@ main (void)
     { "1x4x44x80x32 1x1 128->128", 128, 44, 80, 32, 128, 44, 80, 1, 1, 32, 1, 0 },
     { "1x8x22x40x32 -> 512 ch 3x3 s2", 256, 22, 40, 32, 512, 11, 20, 3, 3, 32, 2, 1 },
     { "1x32x11x20x32 1x1 1024->512", 1024, 11, 20, 32, 512, 11, 20, 1, 1, 32, 1, 0 },
+    { "depthwise 96 ch 3x3 s2, 112x112", 96, 112, 112, 32, 96, 56, 56, 3, 3, 0, 2, 1 },
+    { "depthwise 192 ch 3x3 s1, 28x28", 192, 28, 28, 32, 192, 28, 28, 3, 3, 0, 1, 1 },
   };
   guint threads = zg330_kernel_get_threads ();
   double peak, peak1, core_peak, core_peak1;

@@ -667,7 +667,7 @@ test_real_buyi_synthetic (void)
 }
 
 static void
-test_screenshot_end_to_end (void)
+test_screenshot_view (const char *view_name, guint64 min_fraction)
 {
   const char *exe = g_getenv ("ZW_APP");
   g_autoptr (GError) error = NULL;
@@ -683,9 +683,9 @@ test_screenshot_end_to_end (void)
       return;
     }
   g_assert_no_error (error);
-  png = g_build_filename (dir, "ocm.png", NULL);
+  png = g_strdup_printf ("%s/%s.png", dir, view_name);
   /* same display and environment as this process (GDK_DEBUG included) */
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", "ocm", NULL);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", view_name, NULL);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
   g_assert_no_error (error);
@@ -696,10 +696,24 @@ test_screenshot_end_to_end (void)
                   facts.height, facts.non_background, facts.n_colours);
   g_assert_cmpuint (facts.width, >=, 800);
   g_assert_cmpuint (facts.height, >=, 500);
-  g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 10);
+  g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / min_fraction);
   g_assert_cmpuint (facts.n_colours, >=, 16);
   g_unlink (png);
   g_rmdir (dir);
+}
+
+static void
+test_screenshot_end_to_end (void)
+{
+  test_screenshot_view ("ocm", 10);
+}
+
+/* --screenshot --view graph: the graph is laid out in the background after the run, and
+ * the screenshot waits for it */
+static void
+test_screenshot_graph (void)
+{
+  test_screenshot_view ("graph", 20);
 }
 
 static void
@@ -1843,6 +1857,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/screenshot/says-it-used-synthetic-params", test_screenshot_says_synthetic);
   g_test_add_func ("/app/open/real-sample-with-synthetic-params", test_real_sample_synthetic);
   g_test_add_func ("/app/screenshot/writes-png-of-window", test_screenshot_end_to_end);
+  g_test_add_func ("/app/screenshot/graph-view", test_screenshot_graph);
   g_test_add_func ("/app/screenshot/rejects-unknown-view", test_screenshot_rejects_unknown_view);
   /* last (a suite of its own, run after the others): it leaves the window on a Buyi network */
   g_test_add_func ("/app/buyi/real-compile-with-synthetic-params", test_real_buyi_synthetic);

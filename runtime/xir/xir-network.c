@@ -5,6 +5,11 @@
  * non-structural attributes are detached from the cJSON tree and kept, the
  * rest of the tree is freed. Errors carry the file, the op id / value id and
  * the JSON path of the field at fault.
+ *
+ * A well-formed file is read op by op (see "the streamed load"): cJSON parses each op
+ * while the framing around the ops follows cJSON's own rules, so a large network never
+ * has its whole tree in memory. Anything that does not load that way is loaded again
+ * from one whole tree, which alone produces the error messages.
  */
 #include "xir/xir-private.h"
 
