@@ -501,7 +501,9 @@ draw_summary (ZwPainter *p, const Geo *g, int width, const ZwProfile *profile, Z
       zw_painter_text (p, x, y, 0, 0, col_w - 6, &dim, _(titles[k]));
       if (profile->has_summary)
         g_snprintf (line, sizeof line, "%.6g ms  (%s)", profile->summary[k].time_ms,
-                    profile->summary[k].device != NULL ? profile->summary[k].device : "Null");
+                    /* the vendor's "Null" device is no device: said in the user's language */
+                    profile->summary[k].device != NULL && g_strcmp0 (profile->summary[k].device, "Null") != 0
+                        ? profile->summary[k].device : C_("device", "none"));
       else
         g_strlcpy (line, "–", sizeof line);
       zw_painter_set_bold (p, TRUE);
@@ -539,7 +541,7 @@ draw_summary (ZwPainter *p, const Geo *g, int width, const ZwProfile *profile, Z
         }
       g_snprintf (line, sizeof line,
                   _("Planner estimate (OCM %s): %.6g ms, all in ETM %.6g ms  |  simulated NPU hard time %.6g ms"),
-                  zw_ocm_opt_to_string (report->ocm_chosen), est, report->none_cost_ms, npu_hard);
+                  zw_ocm_opt_get_name (report->ocm_chosen), est, report->none_cost_ms, npu_hard);
       zw_painter_text (p, MARGIN, y + 17, 0, 0, width - 2 * MARGIN, &dim, line);
     }
 }
@@ -1034,7 +1036,7 @@ cell_text (TimingData *d, guint index, TimingColumn column)
     case COL_OTHER:
       return g_strdup_printf ("%.6g", row->other_ms);
     case COL_IO:
-      return g_strdup (!row->has_io_process ? "" : row->is_io_process ? "true" : "false");
+      return g_strdup (!row->has_io_process ? "" : row->is_io_process ? "true" : "false");   /* as the vendor's file */
     case COL_ETM:
       return d->has_mem != NULL && d->has_mem[index] ? g_strdup_printf ("%" G_GUINT64_FORMAT, d->etm[index])
                                                      : g_strdup ("");
@@ -1729,10 +1731,15 @@ static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
   ZwTimingRow *row = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (row->data, row->index, (TimingColumn) GPOINTER_TO_INT (data));
+  TimingColumn column = (TimingColumn) GPOINTER_TO_INT (data);
+  g_autofree char *text = cell_text (row->data, row->index, column);
 
   (void) factory;
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  /* on screen in the user's words; the export keeps the vendor's true/false */
+  if (column == COL_IO && *text != '\0')
+    gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), g_str_equal (text, "true") ? _("yes") : _("no"));
+  else
+    gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
 static void
@@ -2031,6 +2038,9 @@ zw_timing_view_init (ZwTimingView *self)
       g_object_unref (sorter);
       gtk_column_view_column_set_resizable (self->columns[c], TRUE);
       gtk_column_view_column_set_expand (self->columns[c], c == COL_MEMBERS);
+      /* room for the class and the name in any language ("HardOp", not "Har…") */
+      if (c == COL_CLASS || c == COL_NAME)
+        gtk_column_view_column_set_fixed_width (self->columns[c], c == COL_CLASS ? 110 : 150);
       gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->columns[c]);
       g_object_unref (self->columns[c]);   /* the column view holds it */
     }
