@@ -103,6 +103,18 @@ test_binding (void)
     g_assert_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED);
     g_assert_nonnull (strstr (error->message, "merge"));
     g_clear_error (&error);
+    /* the compiler placed everything: no user chunks, said rather than ignored */
+    {
+      g_autoptr (XrtMemChunk) c = xrt_device_malloc (f.dev, "ETM", 1 << 20, &error);
+      g_assert_no_error (error);
+      g_assert_false (zg330_backend_user_connect_network (ZG330_BACKEND (board), c, 0, &error));
+      g_assert_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "userConnectNetwork"));
+      g_clear_error (&error);
+      g_assert_false (zg330_backend_user_reuse_segment (ZG330_BACKEND (board), c, ZW_SEGMENT_FTMP, &error));
+      g_assert_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED);
+      g_clear_error (&error);
+    }
     /* turning off what is off is fine */
     g_assert_true (zg330_backend_disable_merge_hardop (ZG330_BACKEND (board), &error));
     g_assert_no_error (error);

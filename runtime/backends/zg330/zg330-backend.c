@@ -893,6 +893,21 @@ check_user_chunk (Zg330Backend *self, XrtMemChunk *chunk, guint64 need, const ch
   return TRUE;
 }
 
+/* userReuseSegment / userConnectNetwork place segments and values where the user says: a
+ * chip whose compiler placed everything (Buyi) has no such freedom, and says so rather than
+ * ignoring the call. */
+static gboolean
+runtime_places (Zg330Backend *self, const char *call, GError **error)
+{
+  if (!ZG330_BACKEND_GET_CLASS (self)->compiler_placed)
+    return TRUE;
+  g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_UNSUPPORTED,
+               "%s: the %s deploys the compiler's own placement of %s (every address is in the network file): "
+               "it cannot place segments or values at a user's chunk", call, XRT_BACKEND_GET_CLASS (self)->name,
+               xir_network_get_name (self->net));
+  return FALSE;
+}
+
 gboolean
 zg330_backend_user_reuse_segment (Zg330Backend *self, XrtMemChunk *chunk, ZwSegmentType type, GError **error)
 {
@@ -900,7 +915,7 @@ zg330_backend_user_reuse_segment (Zg330Backend *self, XrtMemChunk *chunk, ZwSegm
 
   CHECK_ARG (self != NULL, "backend", FALSE);
   CHECK_ARG (chunk != NULL, "chunk", FALSE);
-  if (!before_apply (self, "userReuseSegment", error))
+  if (!before_apply (self, "userReuseSegment", error) || !runtime_places (self, "userReuseSegment", error))
     return FALSE;
   what = g_strdup_printf ("userReuseSegment(%s)", zw_segment_type_to_string (type));
   if (type != ZW_SEGMENT_WEIGHT && type != ZW_SEGMENT_INSTR && type != ZW_SEGMENT_FTMP)
@@ -930,6 +945,8 @@ zg330_backend_user_connect_network (Zg330Backend *self, XrtMemChunk *chunk, gint
 
   CHECK_ARG (self != NULL, "backend", FALSE);
   CHECK_ARG (chunk != NULL, "chunk", FALSE);
+  if (!runtime_places (self, "userConnectNetwork", error))
+    return FALSE;
   what = g_strdup_printf ("userConnectNetwork(v_id %" G_GINT64_FORMAT ")", v_id);
   v = xir_network_get_value (self->net, v_id);
   c = v ? chunk_for_value (self, v) : NULL;
