@@ -6,7 +6,8 @@
 name=$1 exe=$2 runs=$3 seeds=$4 corpus=$5
 work=$(dirname "$exe")/fuzz-work/$name
 found=$(dirname "$exe")/findings/$name
-mkdir -p "$work" "$found"
+# a harness the seed generator has no seeds for starts from the regression corpus alone
+mkdir -p "$work" "$found" "$seeds"
 # the log beside the corpus folder, not in it (libFuzzer reads every file there as an input)
 log=$(dirname "$exe")/fuzz-work/$name.log
 dict=$(dirname "$0")/dict/$name.dict
