@@ -2133,6 +2133,28 @@ json_piece (const char **p, const char *end)
  * (the key's string is handed over) and adds it to @obj. FALSE on anything unusual. */
 typedef gboolean (*MemberFunc) (cJSON *obj, char *key, const char **p, const char *end, gpointer data);
 
+
+/* After an item of an object or array (@close '}' or ']'): a ',' and more items, the
+ * closing bracket, or anything else (not the framing this reader takes). */
+typedef enum { JSON_BAD, JSON_MORE, JSON_CLOSED } JsonAfter;
+
+static JsonAfter
+json_after_item (const char **pp, const char *end, char close)
+{
+  const char *p = *pp;
+
+  JSON_SKIP_WS (p, end);
+  if (p < end && *p == ',')
+    {
+      p++;
+      JSON_SKIP_WS (p, end);
+      *pp = p;
+      return JSON_MORE;
+    }
+  *pp = p;
+  return p < end && *p == close ? JSON_CLOSED : JSON_BAD;
+}
+
 static gboolean
 json_frame_object (cJSON *obj, const char **pp, const char *end, MemberFunc member, gpointer data)
 {
@@ -2164,16 +2186,16 @@ json_frame_object (cJSON *obj, const char **pp, const char *end, MemberFunc memb
       JSON_SKIP_WS (p, end);
       if (!member (obj, name, &p, end, data))
         return FALSE;
-      JSON_SKIP_WS (p, end);
-      if (p < end && *p == ',')
+      switch (json_after_item (&p, end, '}'))
         {
-          p++;
-          JSON_SKIP_WS (p, end);
+        case JSON_MORE:
           continue;
+        case JSON_CLOSED:
+          break;
+        default:
+          return FALSE;
         }
-      if (p < end && *p == '}')
-        break;
-      return FALSE;
+      break;
     }
   *pp = p + 1;
   return TRUE;
@@ -2238,16 +2260,16 @@ member_of_op (cJSON *obj, char *key, const char **pp, const char *end, gpointer 
       span.len = (gsize) (p - span.text);
       g_array_append_val (spans, span);
       cJSON_AddItemToArray (arr, item);
-      JSON_SKIP_WS (p, end);
-      if (p < end && *p == ',')
+      switch (json_after_item (&p, end, ']'))
         {
-          p++;
-          JSON_SKIP_WS (p, end);
+        case JSON_MORE:
           continue;
+        case JSON_CLOSED:
+          break;
+        default:
+          return FALSE;
         }
-      if (p < end && *p == ']')
-        break;
-      return FALSE;
+      break;
     }
   *pp = p + 1;
   return TRUE;
@@ -2285,16 +2307,16 @@ member_of_network (cJSON *obj, char *key, const char **pp, const char *end, gpoi
       cJSON_Delete (op);
       if (!ok)
         return FALSE;
-      JSON_SKIP_WS (p, end);
-      if (p < end && *p == ',')
+      switch (json_after_item (&p, end, ']'))
         {
-          p++;
-          JSON_SKIP_WS (p, end);
+        case JSON_MORE:
           continue;
+        case JSON_CLOSED:
+          break;
+        default:
+          return FALSE;
         }
-      if (p < end && *p == ']')
-        break;
-      return FALSE;
+      break;
     }
   *pp = p + 1;
   return TRUE;
