@@ -149,13 +149,20 @@ typedef struct {
   guint oc, oh, ow;
   guint kh, kw, ki;        /* ki 0: depthwise (one input channel per output channel) */
   guint s, pad;
+  guint groups;            /* > 1: a grouped conv, ki = the input channels of a group */
+  const char *cls;         /* the conv class the summary groups it under */
 } Layer;
 
-static void
+/* The worst per-core-second percentage of the peak seen per class, for the summary. */
+static GHashTable *class_best;
+
+/* Returns the time of one conv, best of the repeats, in CPU-seconds. */
+static double
 bench_layer (const Layer *l, double peak, double core_peak)
 {
   GRand *rand = g_rand_new_with_seed (1);
-  guint ki = l->ki ? l->ki : 1, ib = l->ki ? (l->c + l->ki - 1) / l->ki : 1, ob = l->oc / 32;
+  guint ki = l->ki ? l->ki : 1, ob = l->oc / 32;
+  guint ib = l->groups > 1 ? 1 : l->ki ? (l->c + l->ki - 1) / l->ki : 1;
   Zg330KernelTensor in = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, l->c, l->h, l->w, l->k_in, NULL, NULL, 0 };
   Zg330KernelTensor out = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, l->oc, l->oh, l->ow, 32, NULL, NULL, 0 };
   Zg330KernelWeights w = { ob, ib, l->kh, l->kw, 32, ki, NULL, 0, NULL, NULL, 0 };
@@ -191,8 +198,10 @@ bench_layer (const Layer *l, double peak, double core_peak)
   w.bias = bias;
   w.bias_size = 2 * (gsize) l->oc;
 
-  macs = (double) l->oh * l->ow * l->oc * l->kh * l->kw * (l->ki ? l->c : 1);
-  for (guint rep = 0; rep < CONV_REPS; rep++)
+  macs = (double) l->oh * l->ow * l->oc * l->kh * l->kw
+         * (l->ki == 0 ? 1 : l->groups > 1 ? l->ki : l->c);
+  guint reps = g_getenv ("BENCH_REPS") ? (guint) g_ascii_strtoull (g_getenv ("BENCH_REPS"), NULL, 10) : CONV_REPS;
+  for (guint rep = 0; rep < MAX (reps, 1u); rep++)
     {
       gint64 t0 = g_get_monotonic_time ();
       double c0 = cpu_seconds (CLOCK_PROCESS_CPUTIME_ID);
@@ -208,6 +217,17 @@ bench_layer (const Layer *l, double peak, double core_peak)
     g_print (" = %5.1f %% of peak | %6.1f GMAC/s per core-second = %5.1f %% of core peak",
              100.0 * gmacs / peak, core_gmacs, 100.0 * core_gmacs / core_peak);
   g_print ("\n");
+  if (l->cls != NULL && core_peak > 0)
+    {
+      double *best_pct = g_hash_table_lookup (class_best, l->cls);
+      if (best_pct == NULL)
+        {
+          best_pct = g_new0 (double, 1);
+          *best_pct = G_MAXDOUBLE;
+          g_hash_table_insert (class_best, (gpointer) l->cls, best_pct);
+        }
+      *best_pct = MIN (*best_pct, 100.0 * core_gmacs / core_peak);
+    }
 
   g_free (in.data);
   g_free (out.data);
@@ -217,6 +237,7 @@ bench_layer (const Layer *l, double peak, double core_peak)
   g_free (out_scales);
   g_free (w_scales);
   g_rand_free (rand);
+  return best_cpu;
 }
 
 static guint
@@ -329,16 +350,25 @@ int
 main (void)
 {
   static const Layer layers[] = {
-    { "stem 3->32 6x6 s2, 352x640 (NCHWc3)", 3, 352, 640, 3, 32, 176, 320, 6, 6, 3, 2, 2 },
-    { "1x2x88x160x32 -> 64 ch 3x3 s1", 64, 88, 160, 32, 64, 88, 160, 3, 3, 32, 1, 1 },
-    { "1x2x88x160x32 -> 128 ch 3x3 s2", 64, 88, 160, 32, 128, 44, 80, 3, 3, 32, 2, 1 },
-    { "1x4x44x80x32 1x1 128->128", 128, 44, 80, 32, 128, 44, 80, 1, 1, 32, 1, 0 },
-    { "1x8x22x40x32 -> 512 ch 3x3 s2", 256, 22, 40, 32, 512, 11, 20, 3, 3, 32, 2, 1 },
-    { "1x32x11x20x32 1x1 1024->512", 1024, 11, 20, 32, 512, 11, 20, 1, 1, 32, 1, 0 },
-    { "depthwise 96 ch 3x3 s2, 112x112", 96, 112, 112, 32, 96, 56, 56, 3, 3, 0, 2, 1 },
-    { "depthwise 192 ch 3x3 s1, 28x28", 192, 28, 28, 32, 192, 28, 28, 3, 3, 0, 1, 1 },
+    { "stem 3->32 6x6 s2, 352x640 (NCHWc3)", 3, 352, 640, 3, 32, 176, 320, 6, 6, 3, 2, 2, 1, "stem (3 input channels)" },
+    { "1x2x88x160x32 -> 64 ch 3x3 s1", 64, 88, 160, 32, 64, 88, 160, 3, 3, 32, 1, 1, 1, "dense 3x3 stride 1" },
+    { "1x2x88x160x32 -> 128 ch 3x3 s2", 64, 88, 160, 32, 128, 44, 80, 3, 3, 32, 2, 1, 1, "dense 3x3 stride 2" },
+    { "1x4x44x80x32 1x1 128->128", 128, 44, 80, 32, 128, 44, 80, 1, 1, 32, 1, 0, 1, "dense 1x1" },
+    { "1x8x22x40x32 -> 512 ch 3x3 s2", 256, 22, 40, 32, 512, 11, 20, 3, 3, 32, 2, 1, 1, "dense 3x3 stride 2" },
+    { "1x32x11x20x32 1x1 1024->512", 1024, 11, 20, 32, 512, 11, 20, 1, 1, 32, 1, 0, 1, "dense 1x1" },
+    { "grouped 8x16 ch 3x3 s1, 128 ch 44x80", 128, 44, 80, 32, 128, 44, 80, 3, 3, 16, 1, 1, 8, "grouped 3x3, 16 ch/group" },
+    { "grouped 32x4 ch 3x3 s1, 128 ch 44x80", 128, 44, 80, 32, 128, 44, 80, 3, 3, 4, 1, 1, 32, "grouped 3x3, 4 ch/group" },
+    { "depthwise 96 ch 3x3 s2, 112x112", 96, 112, 112, 32, 96, 56, 56, 3, 3, 0, 2, 1, 96, "depthwise 3x3" },
+    { "depthwise 192 ch 3x3 s1, 28x28", 192, 28, 28, 32, 192, 28, 28, 3, 3, 0, 1, 1, 192, "depthwise 3x3" },
   };
-  guint threads = zg330_kernel_get_threads ();
+  /* The same depthwise with a 1x1 kernel: one multiply-add per output, so its time is the
+   * per-output work (requantisation, stores) a 3x3 depthwise cannot go below. */
+  static const Layer dw_floor = { "depthwise 192 ch 1x1 s1, 28x28", 192, 28, 28, 32, 192, 28, 28, 1, 1, 0, 1, 0, 192, NULL };
+  guint threads;
+
+  if (g_getenv ("BENCH_THREADS") != NULL)
+    zg330_kernel_set_threads ((guint) g_ascii_strtoull (g_getenv ("BENCH_THREADS"), NULL, 10));
+  threads = zg330_kernel_get_threads ();
   double peak, peak1, core_peak, core_peak1;
 
   use_vnni = strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0;
@@ -354,9 +384,35 @@ main (void)
   else
     g_print ("int8 peak: no SIMD microkernel for this CPU\n");
 
+  class_best = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_print ("conv2d, %s loops:\n", zg330_kernel_get_isa ());
   for (guint i = 0; i < G_N_ELEMENTS (layers); i++)
-    bench_layer (&layers[i], peak, core_peak);
+    if (g_getenv ("BENCH_LAYER") == NULL || strstr (layers[i].name, g_getenv ("BENCH_LAYER")) != NULL)
+      bench_layer (&layers[i], peak, core_peak);
+  if (g_getenv ("BENCH_LAYER") != NULL)
+    return 0;
+
+  if (core_peak > 0)
+    {
+      static const char *classes[] = { "stem (3 input channels)", "dense 3x3 stride 1", "dense 3x3 stride 2",
+                                       "dense 1x1", "grouped 3x3, 16 ch/group",
+                                       "grouped 3x3, 4 ch/group", "depthwise 3x3" };
+      double floor_cpu = bench_layer (&dw_floor, peak, core_peak);
+      double outputs = (double) dw_floor.oh * dw_floor.ow * dw_floor.oc;
+      double ns = floor_cpu * 1e9 / outputs;
+
+      g_print ("per-output floor (the 1x1 depthwise above: requantisation and stores, 1 MAC each): "
+               "%.3f ns per output, so a 3x3 depthwise (9 MACs per output) can reach at most "
+               "%.1f %% of the core peak on this machine\n",
+               ns, 100.0 * (9.0 / ns) / core_peak);
+      g_print ("conv classes, the slowest layer of each per core-second (goal of issue 17: every class >= 25 %%):\n");
+      for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+        {
+          double *pct = g_hash_table_lookup (class_best, classes[i]);
+          if (pct != NULL)
+            g_print ("  %-26s %5.1f %%%s\n", classes[i], *pct, *pct >= 25.0 ? "" : "  (below 25 %)");
+        }
+    }
 
   bench_real_network (peak);
 

@@ -470,6 +470,155 @@ test_conv_grouped (void)
   run_conv_case (&cc, 10);
 }
 
+/* A random depthwise or grouped conv: layouts, block sizes, dtypes, kernels 1-5, strides
+ * 1-3, any padding the geometry allows, partial channel blocks. */
+static void
+random_group_case (GRand *rand, gboolean depthwise, ConvCase *cc)
+{
+  static const guint blocks[] = { 0, 4, 8, 32 };
+  guint k_in = blocks[g_rand_int_range (rand, 0, 4)], k_out = blocks[g_rand_int_range (rand, 0, 4)];
+  guint groups, I, Og, far_h, far_w;
+
+  if (depthwise)
+    {
+      groups = (guint) g_rand_int_range (rand, 1, 80);
+      I = Og = 1;
+    }
+  else
+    {
+      groups = (guint) g_rand_int_range (rand, 2, 7);
+      I = (guint) g_rand_int_range (rand, 1, 25);
+      Og = (guint) g_rand_int_range (rand, 1, 41);
+    }
+  memset (cc, 0, sizeof *cc);
+  cc->in_layout = k_in ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC;
+  cc->out_layout = k_out ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC;
+  cc->in_dtype = g_rand_boolean (rand) ? ZG330_KERNEL_DTYPE_SINT8 : ZG330_KERNEL_DTYPE_UINT8;
+  cc->n = (guint) g_rand_int_range (rand, 1, 3);
+  cc->groups = groups;
+  cc->c = groups * I;
+  cc->oc = groups * Og;
+  cc->k_in = k_in;
+  cc->k_out = k_out;
+  cc->kh = (guint) g_rand_int_range (rand, 1, 6);
+  cc->kw = (guint) g_rand_int_range (rand, 1, 6);
+  cc->sh = (guint) g_rand_int_range (rand, 1, 4);
+  cc->sw = (guint) g_rand_int_range (rand, 1, 4);
+  cc->pt = (guint) g_rand_int_range (rand, 0, (gint) cc->kh);
+  cc->pl = (guint) g_rand_int_range (rand, 0, (gint) cc->kw);
+  far_h = (guint) g_rand_int_range (rand, 0, (gint) cc->pt + 1);
+  far_w = (guint) g_rand_int_range (rand, 0, (gint) cc->pl + 1);
+  cc->h = MAX (cc->kh, 1u) + (guint) g_rand_int_range (rand, 0, 14);
+  cc->w = MAX (cc->kw, 1u) + (guint) g_rand_int_range (rand, 0, 20);
+  cc->oh = (cc->h + cc->pt + far_h - cc->kh) / cc->sh + 1;
+  cc->ow = (cc->w + cc->pl + far_w - cc->kw) / cc->sw + 1;
+  /* the weights' blocks must tile I and O exactly when the conv is grouped */
+  cc->ki = I % 4 == 0 && g_rand_boolean (rand) ? 4 : 1;
+  cc->ko = cc->oc % 32 == 0 ? 32 : cc->oc % 4 == 0 ? 4 : 1;
+}
+
+static void
+test_conv_depthwise_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (330);
+
+  for (guint i = 0; i < 60; i++)
+    {
+      ConvCase cc;
+      random_group_case (rand, TRUE, &cc);
+      g_test_message ("depthwise case %u: C=%u %ux%u s%ux%u p%u,%u in %ux%u k_in %u k_out %u %s", i,
+                      cc.c, cc.kh, cc.kw, cc.sh, cc.sw, cc.pt, cc.pl, cc.h, cc.w, cc.k_in, cc.k_out,
+                      cc.in_dtype == ZG330_KERNEL_DTYPE_SINT8 ? "sint8" : "uint8");
+      run_conv_case (&cc, 1000 + i);
+    }
+}
+
+static void
+test_conv_grouped_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (331);
+
+  for (guint i = 0; i < 60; i++)
+    {
+      ConvCase cc;
+      random_group_case (rand, FALSE, &cc);
+      g_test_message ("grouped case %u: groups %u C=%u O=%u %ux%u s%ux%u in %ux%u k_in %u k_out %u", i,
+                      cc.groups, cc.c, cc.oc, cc.kh, cc.kw, cc.sh, cc.sw, cc.h, cc.w, cc.k_in, cc.k_out);
+      run_conv_case (&cc, 2000 + i);
+    }
+}
+
+/* The requantisation near its rounding boundaries and at the rails: a 1x1 conv of one
+ * input channel whose output scales put x*w*mul + bias on half-integers, a hair off them,
+ * and far beyond the int8 range, for dense and depthwise convs (the float requantisation
+ * must give the double rule's byte or fall back to it). */
+static void
+test_conv_requant_boundaries (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (332);
+
+  for (guint dw = 0; dw < 2; dw++)
+    for (guint round = 0; round < 8; round++)
+      {
+        guint C = dw ? 48 : 1, O = 48;
+        g_autoptr (TT) in = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, C, 4, 9, 32, 1.0f);
+        g_autoptr (TT) out = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8, 1, O, 4, 9, 32, 1.0f);
+        g_autoptr (TW) tw = tw_new (O / 16, 1, 1, 1, 16, 1, rand);
+        g_autofree gint *expect = g_new (gint, (gsize) O * 4 * 9);
+        Zg330ConvParams p = { 1, 1, 0, 0 };
+
+        tt_fill (in, rand);
+        for (gsize i = 0; i < tw->size; i++)     /* small weights: results near the range */
+          tw->data[i] = (gint8) g_rand_int_range (rand, -3, 4);
+        for (guint o = 0; o < O; o++)
+          {
+            /* mul = w_scale / out_scale: 1/2, 1/4, 3/8 (exact ties), those times 1 +- 2^-k,
+             * or 10^-6..10^3 */
+            static const double ties[] = { 0.5, 0.25, 0.375, 1.5, 2.0 };
+            double mul = ties[g_rand_int_range (rand, 0, G_N_ELEMENTS (ties))];
+            float bias = 0;
+            switch (g_rand_int_range (rand, 0, 4))
+              {
+              case 0: break;
+              case 1: mul *= 1.0 + ldexp (1.0, -g_rand_int_range (rand, 10, 30)); break;
+              case 2: mul *= 1.0 - ldexp (1.0, -g_rand_int_range (rand, 10, 30)); break;
+              default: mul = pow (10.0, g_rand_double_range (rand, -6.0, 3.0)); break;
+              }
+            if (g_rand_boolean (rand))
+              bias = (float) g_rand_int_range (rand, -300, 300) * 0.5f;   /* halves: more ties */
+            tw->scales[o] = (float) mul;    /* input and output scale 1: mul exactly */
+            out->scales[o] = 1.0f;
+            {
+              guint16 h = zw_float_to_fp16 (bias * out->scales[o]);
+              tw->bias[2 * o] = h & 0xff;
+              tw->bias[2 * o + 1] = h >> 8;
+            }
+          }
+        ref_conv (in, tw, 1, 1, 0, 0, dw ? C : 1, out, expect);
+        for (guint mode = 0; mode < 2; mode++)
+          {
+            g_autoptr (GError) error = NULL;
+            gsize mismatches = 0;
+            if (mode == 1 && !have_vnni ())
+              break;
+            zg330_kernel_set_generic_only (mode == 0);
+            g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
+            g_assert_no_error (error);
+            for (guint h = 0; h < 4; h++)
+              for (guint w = 0; w < 9; w++)
+                for (guint c = 0; c < O; c++)
+                  {
+                    gint e = expect[((gsize) h * 9 + w) * O + c], got = tt_get (out, 0, c, h, w);
+                    if (e != got && mismatches++ < 5)
+                      g_test_message ("%s mode %u: c=%u h=%u w=%u got %d expected %d",
+                                      dw ? "depthwise" : "dense", mode, c, h, w, got, e);
+                  }
+            g_assert_cmpuint (mismatches, ==, 0);
+          }
+        zg330_kernel_set_generic_only (FALSE);
+      }
+}
+
 static void
 test_conv_rounds_half_away (void)
 {
@@ -1069,6 +1218,9 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/partial-channel-blocks", test_conv_partial_channels);
   g_test_add_func ("/kernels/conv/depthwise-matches-reference", test_conv_depthwise);
   g_test_add_func ("/kernels/conv/grouped-matches-reference", test_conv_grouped);
+  g_test_add_func ("/kernels/conv/depthwise-random-shapes", test_conv_depthwise_random);
+  g_test_add_func ("/kernels/conv/grouped-random-shapes", test_conv_grouped_random);
+  g_test_add_func ("/kernels/conv/requant-ties-and-rails", test_conv_requant_boundaries);
   g_test_add_func ("/kernels/conv/rounds-half-away-from-zero", test_conv_rounds_half_away);
   g_test_add_func ("/kernels/conv/same-bytes-for-any-thread-count", test_conv_thread_invariant);
   g_test_add_func ("/kernels/conv/rejects-mismatches", test_conv_rejects);

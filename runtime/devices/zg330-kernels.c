@@ -499,7 +499,7 @@ typedef void (*TileFunc) (const ConvJob *job, const guint8 *x, const gint8 *w, g
 struct ConvJob {
   /* geometry */
   guint N, H, W, C, OH, OW, O, KH, KW, sh, sw, pt, pl;
-  guint Hp, Wp, ipad, nq, obe;
+  guint Hp, Wp, ipad, nq, obe;  /* obe: blocks of 32 outputs per group */
   gboolean in_signed;
   /* input and its padded, biased copy */
   const Zg330KernelTensor *in;
@@ -511,6 +511,9 @@ struct ConvJob {
   gsize wblock;               /* bytes of one 32-output block */
   gint32 *corr;
   double *mul, *add;
+  /* the same in float with each slot's error term, for the float requantisation that
+   * falls back to the double rule where it could differ (requant16_fast) */
+  float *mulf, *addf, *errf;
   gint lo, hi;
   /* output */
   const Zg330KernelTensor *out;
@@ -518,12 +521,15 @@ struct ConvJob {
   gboolean out_block_fast;    /* NCHWc32 output: a tile row is one contiguous run */
   TileFunc tile;
   const Zg330KernelWeights *weights;
-  /* grouped path */
-  guint groups, I, Og;
+  /* groups: the input's channels of group g sit at g*Ip in the padded copy (Ip: I in
+   * fours); output slot (block B, lane j) is channel (B/obe)*Og + (B%obe)*32 + j */
+  guint groups, I, Og, Ip;
   gint16 *xs, *ws;
   /* depthwise path: zero-padded [N][Hp][Wp][Cp] input, [tap][Cp] weights (Cp: C in
-   * blocks of DW_BLK) */
+   * blocks of DW_BLK); with VNNI, weights [g][kw][Cp][4] and the bias corrections */
   guint Cp;
+  gint8 *dw_wq;
+  gint32 *dw_corr;
 };
 
 #define DW_BLK 32u
@@ -569,7 +575,7 @@ tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, gui
             gint32 *a = acc + t * OBLK;
             /* Weights here are [tap][i][o 32]: the o loop has a fixed trip count and
              * contiguous operands, so compilers vectorise it even at -O2. */
-            for (guint i = 0; i < job->C; i++)
+            for (guint i = 0; i < job->I; i++)
               {
                 const gint8 *wi = wt + (gsize) i * OBLK;
                 gint32 xi = xp[i];
@@ -626,6 +632,57 @@ vnni_requant16 (__m512i acc, const gint32 *corr, const double *mul, const double
   _mm_storeu_si128 ((__m128i *) res, _mm512_cvtepi32_epi8 (r));
 }
 
+/* The same bytes as vnni_requant16() from float arithmetic, where that is provably so;
+ * FALSE (nothing written) when a lane is too close to a rounding boundary to tell.
+ *
+ * With u = 2^-24, a = acc - corr exact, v = fl(fl(a*mul) + add) the double rule's value:
+ * the float value v' = fl(fl(fl(a)*fl(mul)) + fl(add)) is within 4u|a mul| + 2u|add| of
+ * a*mul + add (three roundings of the product, two of the sum) and v within 2^-52 times
+ * as much, so |v' - v| < e = 8u|p| + errf, errf = 8u|add| + 2^-20 (twice the bound, p the
+ * float product).  When v' is at least e away from every half-integer, v rounds to the
+ * same integer as v' and is no tie, so round-half-away gives round-to-nearest of v'.
+ * v' is first held to [lo-4, hi+4]: a lane beyond it with e < 0.5 is beyond the rails for
+ * the double rule too.  A slot whose scale makes the bound meaningless (a float mul that
+ * overflows or is subnormal) has errf = +inf and always falls back. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR gboolean
+vnni_requant16_fast (__m512i acc, const gint32 *corr, const float *mulf, const float *addf,
+                     const float *errf, gint lo, gint hi, __m128i *res)
+{
+  const __m512 k = _mm512_set1_ps (1.0f / 2097152.0f);   /* 8u = 2^-21 */
+  __m512i a = _mm512_sub_epi32 (acc, _mm512_loadu_si512 (corr));
+  __m512 p = _mm512_mul_ps (_mm512_cvtepi32_ps (a), _mm512_loadu_ps (mulf));
+  __m512 v = _mm512_add_ps (p, _mm512_loadu_ps (addf));
+  __m512 e = _mm512_fmadd_ps (_mm512_abs_ps (p), k, _mm512_loadu_ps (errf));
+  __m512 vc = _mm512_min_ps (_mm512_max_ps (v, _mm512_set1_ps ((float) (lo - 4))),
+                             _mm512_set1_ps ((float) (hi + 4)));
+  __m512 r = _mm512_roundscale_ps (vc, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 d = _mm512_add_ps (_mm512_abs_ps (_mm512_sub_ps (vc, r)), e);
+  __m512i q;
+
+  /* not (d < 0.5): also true for a NaN, which an infinite errf can make */
+  if (_mm512_cmp_ps_mask (d, _mm512_set1_ps (0.5f), _CMP_NLT_UQ) != 0)
+    return FALSE;
+  q = _mm512_cvtps_epi32 (r);
+  q = _mm512_max_epi32 (_mm512_min_epi32 (q, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo));
+  *res = _mm512_cvtepi32_epi8 (q);
+  return TRUE;
+}
+
+/* The 16 bytes of 16 lanes of slot @s: the float path, else the double rule.  Returned in
+ * a register: a wider load of bytes just stored in halves would stall on forwarding. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR __m128i
+vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize s)
+{
+  __m128i r;
+  guint8 b[16];
+
+  if (vnni_requant16_fast (acc, corr, job->mulf + s, job->addf + s, job->errf + s, job->lo,
+                           job->hi, &r))
+    return r;
+  vnni_requant16 (acc, corr, job->mul + s, job->add + s, job->lo, job->hi, b);
+  return _mm_loadu_si128 ((const __m128i *) b);
+}
+
 static inline __attribute__ ((always_inline)) VNNI_ATTR void
 vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
              guint8 *res)
@@ -661,17 +718,17 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
       }
 
   {
-    const gint32 *corr = job->corr + ob * OBLK;
-    const double *mul = job->mul + ob * OBLK, *add = job->add + ob * OBLK;
+    const gsize s = (gsize) ob * OBLK;
+    const gint32 *corr = job->corr + s;
     /* Narrow convs (the image's 3-channel normaliser) have nothing in the upper half. */
-    gboolean upper = job->O - ob * OBLK > 16;
+    gboolean upper = job->Og - (ob % job->obe) * OBLK > 16;
 #pragma GCC unroll 12
     for (guint t = 0; t < T; t++)
       {
-        vnni_requant16 (a0[t], corr, mul, add, job->lo, job->hi, res + t * OBLK);
+        _mm_storeu_si128 ((__m128i *) (res + t * OBLK), vnni_requant16_slot (job, a0[t], corr, s));
         if (upper)
-          vnni_requant16 (a1[t], corr + 16, mul + 16, add + 16, job->lo, job->hi,
-                          res + t * OBLK + 16);
+          _mm_storeu_si128 ((__m128i *) (res + t * OBLK + 16),
+                            vnni_requant16_slot (job, a1[t], corr + 16, s + 16));
       }
   }
 }
@@ -767,9 +824,10 @@ conv_pack_row (gpointer data, guint item)
   src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
   for (guint c = 0; c < job->C;)
     {
-      guint run = channel_run (job->in, c);
+      /* a run stops at the end of its group: the next group starts at a multiple of Ip */
+      guint run = MIN (channel_run (job->in, c), job->I - c % job->I);
       const guint8 *s = src + job->in_addr.chan[c];
-      guint8 *d = dst + (gsize) job->pl * ipad + c;
+      guint8 *d = dst + (gsize) job->pl * ipad + (gsize) (c / job->I) * job->Ip + c % job->I;
       for (guint w = 0; w < job->W; w++, s += job->in_addr.pix, d += ipad)
         xor_copy (d, s, run, flip);
       c += run;
@@ -781,12 +839,14 @@ conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
             const guint8 *res)
 {
   guint8 *out = job->out->data;
-  guint nvalid = MIN (OBLK, job->O - ob * OBLK);
+  guint obg = ob % job->obe;                    /* the block within its group */
+  guint o0 = (ob / job->obe) * job->Og + obg * OBLK;
+  guint nvalid = MIN (OBLK, job->Og - obg * OBLK);
   gsize base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
 
-  if (job->out_block_fast && nvalid == OBLK)
+  if (job->out_block_fast && nvalid == OBLK && o0 % OBLK == 0)
     {
-      memcpy (out + base + job->out_addr.chan[ob * OBLK] + (gsize) ow0 * OBLK, res,
+      memcpy (out + base + job->out_addr.chan[o0] + (gsize) ow0 * OBLK, res,
               (gsize) T * OBLK);
       return;
     }
@@ -794,7 +854,7 @@ conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
     {
       gsize p = base + (gsize) (ow0 + t) * job->out_addr.pix;
       for (guint j = 0; j < nvalid; j++)
-        out[p + job->out_addr.chan[ob * OBLK + j]] = res[t * OBLK + j];
+        out[p + job->out_addr.chan[o0 + j]] = res[t * OBLK + j];
     }
 }
 
@@ -802,11 +862,13 @@ static void
 conv_row (gpointer data, guint item)
 {
   ConvJob *job = data;
+  guint nb = job->obe * job->groups;            /* output blocks of all groups */
   guint oh = item % job->OH;
-  guint ob = (item / job->OH) % job->obe;
-  guint n = item / job->OH / job->obe;
+  guint ob = (item / job->OH) % nb;
+  guint n = item / job->OH / nb;
   gsize ipad = job->ipad;
-  const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad;
+  const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad
+                       + (gsize) (ob / job->obe) * job->Ip;
   const gint8 *w = job->wpack + ob * job->wblock;
   guint8 res[TILE_MAX * OBLK];
 
@@ -844,11 +906,12 @@ conv_pack_weights (gpointer data, guint ob)
   ConvJob *job = data;
   const Zg330KernelWeights *wt = job->weights;
   gint8 *blk = job->wpack + ob * job->wblock;
-  guint o0 = ob * OBLK, nvalid = MIN (OBLK, job->O - o0);
+  guint obg = ob % job->obe, o0 = (ob / job->obe) * job->Og + obg * OBLK;
+  guint nvalid = MIN (OBLK, job->Og - obg * OBLK);
   gsize tap_bytes = (gsize) job->nq * 4 * OBLK;
   gint64 sums[OBLK] = { 0 };
 
-  if (wt->ko == OBLK && wt->ki % 4 == 0 && job->C % 4 == 0)
+  if (job->groups == 1 && wt->ko == OBLK && wt->ki % 4 == 0 && job->C % 4 == 0)
     {
       /* The vendor's OIHWo32i32: each [o 32][i Ki] block is a transpose of 4-byte
        * groups away from the packed form.  Walk the source in order. */
@@ -885,7 +948,7 @@ conv_pack_weights (gpointer data, guint ob)
         for (guint s = 0; s < job->KW; s++)
           {
             gint8 *dtap = blk + ((gsize) r * job->KW + s) * tap_bytes;
-            for (guint i = 0; i < job->C; i++)
+            for (guint i = 0; i < job->I; i++)
               {
                 gint v = weight_at (wt, o0 + oo, i, r, s);
                 if (job->tile == tile_generic)
@@ -896,7 +959,7 @@ conv_pack_weights (gpointer data, guint ob)
               }
           }
   for (guint oo = 0; oo < nvalid; oo++)
-    job->corr[o0 + oo] = job->in_signed ? (gint32) (128 * sums[oo]) : 0;
+    job->corr[(gsize) ob * OBLK + oo] = job->in_signed ? (gint32) (128 * sums[oo]) : 0;
 }
 
 /* ---- packed weights, kept between calls ----------------------------------------------
@@ -984,7 +1047,8 @@ static PackedWeights *
 packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
 {
   PackedWeights key = { 0 }, *pw;
-  gsize wsize = job->wblock * job->obe;
+  guint nb = job->obe * job->groups;
+  gsize wsize = job->wblock * nb;
 
   key.ob = wt->ob; key.ib = wt->ib; key.kh = wt->kh; key.kw = wt->kw; key.ko = wt->ko; key.ki = wt->ki;
   key.C = job->C;
@@ -1008,11 +1072,11 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
       *pw = key;
       pw->src = g_memdup2 (wt->data, key.n_bytes);
       pw->wpack = g_malloc0 (wsize);
-      pw->corr = g_new0 (gint32, (gsize) job->obe * OBLK);
-      pw->footprint = key.n_bytes + wsize + (gsize) job->obe * OBLK * sizeof (gint32);
+      pw->corr = g_new0 (gint32, (gsize) nb * OBLK);
+      pw->footprint = key.n_bytes + wsize + (gsize) nb * OBLK * sizeof (gint32);
       job->wpack = pw->wpack;
       job->corr = pw->corr;
-      parallel_for (job->obe, conv_pack_weights, job);
+      parallel_for (nb, conv_pack_weights, job);
       if (pw->footprint <= PACK_CACHE_BYTES / 4)
         {
           g_mutex_lock (&pack_lock);
@@ -1035,48 +1099,6 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
   job->wpack = pw->wpack;
   job->corr = pw->corr;
   return pw;
-}
-
-/* Grouped / depthwise convs are absent from the networks seen so far: a direct loop
- * over int16 copies keeps them simple and exact. */
-static void
-conv_grouped_row (gpointer data, guint item)
-{
-  ConvJob *job = data;
-  guint n = item / job->OH, oh = item % job->OH;
-  guint8 *out = job->out->data;
-  gsize taps = (gsize) job->KH * job->KW * job->I;
-
-  for (guint ow = 0; ow < job->OW; ow++)
-    for (guint o = 0; o < job->O; o++)
-      {
-        guint g = o / job->Og;
-        gint32 acc = 0;
-        for (guint r = 0; r < job->KH; r++)
-          {
-            gint ih = (gint) (oh * job->sh + r) - (gint) job->pt;
-            if (ih < 0 || ih >= (gint) job->H)
-              continue;
-            for (guint s = 0; s < job->KW; s++)
-              {
-                gint iw = (gint) (ow * job->sw + s) - (gint) job->pl;
-                if (iw < 0 || iw >= (gint) job->W)
-                  continue;
-                const gint16 *xp = job->xs + (((gsize) n * job->H + ih) * job->W + iw) * job->C
-                                   + (gsize) g * job->I;
-                const gint16 *wp = job->ws + o * taps + ((gsize) r * job->KW + s) * job->I;
-                for (guint i = 0; i < job->I; i++)
-                  acc += xp[i] * wp[i];
-              }
-          }
-        {
-          double v = (double) acc * job->mul[o];
-          v = v + job->add[o];
-          out[(gsize) n * job->out_addr.batch + job->out_addr.chan[o]
-              + (gsize) oh * job->out_addr.row + (gsize) ow * job->out_addr.pix]
-              = (guint8) round_clamp (v, job->lo, job->hi);
-        }
-      }
 }
 
 /* Depthwise convs (one input channel per output channel) run across channels: the input
@@ -1157,9 +1179,79 @@ conv_dw_row (gpointer data, guint item)
 }
 
 #if ZG330_HAVE_X86
-/* The same row with the requantisation 16 channels at a time (vnni_requant16: the
- * arithmetic of requant_tile_c, which the tests hold equal to the scalar rule); with few
- * taps per output it, not the multiply-adds, is most of a depthwise conv. */
+/* Depthwise convs with VNNI.  Four kernel rows at a time: a "quad row" holds, for every
+ * padded input column and channel, the four bytes of the input rows oh*sh + 4g .. + 3
+ * (biased by +128 when signed, as the dense path does), so one vpdpbusd multiplies four
+ * taps of 16 channels at once against weights laid out the same way ([g][kw][c][4], zero
+ * below the kernel).  An output pixel of 16 channels costs KW*ceil(KH/4) loads and
+ * multiply-adds, and its requantisation (float, falling back to the double rule) is then
+ * most of the work.  Each item (n, oh) builds its own quad rows, so nothing is shared
+ * between threads and the bytes do not depend on the thread count. */
+
+/* Quad row g of output row oh: [Wp][Cp][4] bytes. */
+static VNNI_ATTR void
+dw_build_quads (const ConvJob *job, guint n, guint oh, guint g, guint8 *q)
+{
+  const guint8 *src = job->in->data;
+  const guint8 flip = job->in_signed ? 0x80 : 0x00;
+  const guint8 *rows[4] = { NULL, NULL, NULL, NULL };
+  gboolean fast = job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC && job->in->k == DW_BLK;
+  guint cblocks = job->Cp / DW_BLK;
+
+  for (guint k = 0; k < 4; k++)
+    {
+      guint r = 4 * g + k;
+      gint h = (gint) (oh * job->sh + r) - (gint) job->pt;
+      if (r < job->KH && h >= 0 && h < (gint) job->H)
+        rows[k] = src + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
+    }
+  for (guint wp = 0; wp < job->Wp; wp++)
+    {
+      gint w = (gint) wp - (gint) job->pl;
+      guint8 *qp = q + (gsize) wp * job->Cp * 4;
+
+      if (w < 0 || w >= (gint) job->W)
+        {
+          /* a padding column: the biased zero in every row (rows below the kernel meet
+           * zero weights, so any bounded value would do) */
+          memset (qp, job->pad_value, (gsize) job->Cp * 4);
+          continue;
+        }
+      if (fast)
+        {
+          const __m256i fl = _mm256_set1_epi8 ((char) flip), pad = _mm256_set1_epi8 ((char) job->pad_value);
+          for (guint cb = 0; cb < cblocks; cb++)
+            {
+              gsize off = job->in_addr.chan[cb * DW_BLK] + (gsize) w * DW_BLK;
+#define DW_ROW(k) (rows[k] == NULL ? pad \
+                   : _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (rows[k] + off)), fl))
+              __m256i x0 = DW_ROW (0), x1 = DW_ROW (1), x2 = DW_ROW (2), x3 = DW_ROW (3);
+#undef DW_ROW
+              __m256i ab_lo, ab_hi, cd_lo, cd_hi, q0, q1, q2, q3;
+              ab_lo = _mm256_unpacklo_epi8 (x0, x1);   /* lanes: c 0-7 | 16-23 */
+              ab_hi = _mm256_unpackhi_epi8 (x0, x1);   /*        c 8-15 | 24-31 */
+              cd_lo = _mm256_unpacklo_epi8 (x2, x3);
+              cd_hi = _mm256_unpackhi_epi8 (x2, x3);
+              q0 = _mm256_unpacklo_epi16 (ab_lo, cd_lo);   /* c 0-3 | 16-19 */
+              q1 = _mm256_unpackhi_epi16 (ab_lo, cd_lo);   /* c 4-7 | 20-23 */
+              q2 = _mm256_unpacklo_epi16 (ab_hi, cd_hi);   /* c 8-11 | 24-27 */
+              q3 = _mm256_unpackhi_epi16 (ab_hi, cd_hi);   /* c 12-15 | 28-31 */
+              __m256i *d = (__m256i *) (qp + (gsize) cb * DW_BLK * 4);
+              _mm256_storeu_si256 (d + 0, _mm256_permute2x128_si256 (q0, q1, 0x20));
+              _mm256_storeu_si256 (d + 1, _mm256_permute2x128_si256 (q2, q3, 0x20));
+              _mm256_storeu_si256 (d + 2, _mm256_permute2x128_si256 (q0, q1, 0x31));
+              _mm256_storeu_si256 (d + 3, _mm256_permute2x128_si256 (q2, q3, 0x31));
+            }
+        }
+      else
+        for (guint c = 0; c < job->Cp; c++)
+          for (guint k = 0; k < 4; k++)
+            qp[(gsize) c * 4 + k] = rows[k] != NULL && c < job->C
+                                    ? (guint8) (rows[k][job->in_addr.chan[c] + (gsize) w * job->in_addr.pix] ^ flip)
+                                    : job->pad_value;
+    }
+}
+
 static VNNI_ATTR void
 conv_dw_row_vnni (gpointer data, guint item)
 {
@@ -1167,37 +1259,72 @@ conv_dw_row_vnni (gpointer data, guint item)
   guint n = item / job->OH, oh = item % job->OH;
   guint8 *out = job->out->data;
   gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
-  static const gint32 zeros[16] = { 0 };
+  gsize qrow = (gsize) job->Wp * job->Cp * 4;
+  guint G = (job->KH + 3) / 4;
+  guint8 *q = g_malloc (qrow * G);
+
+  for (guint g = 0; g < G; g++)
+    dw_build_quads (job, n, oh, g, q + g * qrow);
 
   for (guint ow = 0; ow < job->OW; ow++)
     for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
       {
-        gint32 acc[DW_BLK] = { 0 };
+        __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
         guint8 res[DW_BLK];
         guint nvalid = MIN (DW_BLK, job->C - cb);
 
-        for (guint r = 0; r < job->KH; r++)
+        for (guint g = 0; g < G; g++)
           {
-            const gint16 *xr = job->xs + (((gsize) n * job->Hp + (gsize) oh * job->sh + r) * job->Wp
-                                          + (gsize) ow * job->sw) * job->Cp + cb;
-            const gint16 *wr = job->ws + (gsize) r * job->KW * job->Cp + cb;
+            const guint8 *xq = q + g * qrow + ((gsize) ow * job->sw * job->Cp + cb) * 4;
+            const gint8 *wq = job->dw_wq + (((gsize) g * job->KW) * job->Cp + cb) * 4;
             for (guint s = 0; s < job->KW; s++)
               {
-                const gint16 *xp = xr + (gsize) s * job->Cp, *wp = wr + (gsize) s * job->Cp;
-                for (guint j = 0; j < DW_BLK; j++)
-                  acc[j] += (gint32) xp[j] * (gint32) wp[j];
+                const guint8 *xs = xq + (gsize) s * job->Cp * 4;
+                const gint8 *ws = wq + (gsize) s * job->Cp * 4;
+                a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs), _mm512_loadu_si512 (ws));
+                a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + 64), _mm512_loadu_si512 (ws + 64));
               }
           }
-        vnni_requant16 (_mm512_loadu_si512 (acc), zeros, job->mul + cb, job->add + cb, job->lo, job->hi, res);
-        if (nvalid > 16)
-          vnni_requant16 (_mm512_loadu_si512 (acc + 16), zeros, job->mul + cb + 16, job->add + cb + 16, job->lo,
-                          job->hi, res + 16);
+        __m128i r0 = vnni_requant16_slot (job, a0, job->dw_corr + cb, cb);
+        __m128i r1 = nvalid > 16 ? vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16)
+                                 : _mm_setzero_si128 ();
         if (job->out_block_fast && nvalid == DW_BLK)
-          memcpy (out + row_base + job->out_addr.chan[cb] + (gsize) ow * job->out_addr.pix, res, DW_BLK);
+          _mm256_storeu_si256 ((__m256i *) (out + row_base + job->out_addr.chan[cb] + (gsize) ow * job->out_addr.pix),
+                               _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1));
         else
-          for (guint j = 0; j < nvalid; j++)
-            out[row_base + job->out_addr.chan[cb + j] + (gsize) ow * job->out_addr.pix] = res[j];
+          {
+            _mm_storeu_si128 ((__m128i *) res, r0);
+            _mm_storeu_si128 ((__m128i *) (res + 16), r1);
+            for (guint j = 0; j < nvalid; j++)
+              out[row_base + job->out_addr.chan[cb + j] + (gsize) ow * job->out_addr.pix] = res[j];
+          }
       }
+  g_free (q);
+}
+
+static void
+conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
+{
+  guint G = (job->KH + 3) / 4;
+
+  job->pad_value = job->in_signed ? 0x80 : 0x00;
+  job->dw_wq = g_malloc0 ((gsize) G * job->KW * job->Cp * 4);
+  job->dw_corr = g_new0 (gint32, job->Cp);
+  for (guint o = 0; o < job->O; o++)
+    {
+      gint64 sum = 0;
+      for (guint r = 0; r < job->KH; r++)
+        for (guint s = 0; s < job->KW; s++)
+          {
+            gint v = weight_at (weights, o, 0, r, s);
+            job->dw_wq[(((gsize) (r / 4) * job->KW + s) * job->Cp + o) * 4 + r % 4] = (gint8) v;
+            sum += v;
+          }
+      job->dw_corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
+    }
+  parallel_for (job->N * job->OH, conv_dw_row_vnni, job);
+  g_free (job->dw_wq);
+  g_free (job->dw_corr);
 }
 #endif
 
@@ -1210,22 +1337,25 @@ conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeig
   job->Cp = (job->C + DW_BLK - 1) / DW_BLK * DW_BLK;
   job->Hp = job->pt + job->H + (guint) MAX (pb, 0);
   job->Wp = job->pl + job->W + (guint) MAX (pr, 0);
+  job->out_block_fast = job->out->layout == ZG330_KERNEL_LAYOUT_NCHWC && job->out->k == DW_BLK;
+  addr_init (&job->in_addr, in);
+#if ZG330_HAVE_X86
+  if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0)
+    {
+      conv_depthwise_vnni (job, weights);
+      addr_clear (&job->in_addr);
+      return;
+    }
+#endif
   job->xs = g_new0 (gint16, (gsize) job->N * job->Hp * job->Wp * job->Cp);
   job->ws = g_new0 (gint16, (gsize) job->KH * job->KW * job->Cp);
   for (guint o = 0; o < job->O; o++)
     for (guint r = 0; r < job->KH; r++)
       for (guint s = 0; s < job->KW; s++)
         job->ws[((gsize) r * job->KW + s) * job->Cp + o] = (gint16) weight_at (weights, o, 0, r, s);
-  addr_init (&job->in_addr, in);
   parallel_for (job->N * job->H, conv_dw_pack_row, job);
   addr_clear (&job->in_addr);
-  job->out_block_fast = job->out->layout == ZG330_KERNEL_LAYOUT_NCHWC && job->out->k == DW_BLK;
-#if ZG330_HAVE_X86
-  if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0)
-    parallel_for (job->N * job->OH, conv_dw_row_vnni, job);
-  else
-#endif
-    parallel_for (job->N * job->OH, conv_dw_row, job);
+  parallel_for (job->N * job->OH, conv_dw_row, job);
   g_free (job->xs);
   g_free (job->ws);
 }
@@ -1364,22 +1494,51 @@ conv_check (const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
   return TRUE;
 }
 
+/* The requantisation of every slot: with @blocked, slot (block B, lane j) holds output
+ * channel (B/obe)*Og + (B%obe)*32 + j (the dense path's blocks per group), else slot o
+ * holds channel o.  Slots without a channel keep 0 (their lanes are never stored). */
 static void
 conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
-                  const Zg330KernelTensor *out, guint n_slots)
+                  const Zg330KernelTensor *out, guint n_slots, gboolean blocked)
 {
   double s_in = scale_of (in, 0);
 
   job->mul = g_new0 (double, n_slots);
   job->add = g_new0 (double, n_slots);
-  for (guint o = 0; o < out->c; o++)
+  job->mulf = g_new0 (float, n_slots);
+  job->addf = g_new0 (float, n_slots);
+  job->errf = g_new0 (float, n_slots);
+  for (guint slot = 0; slot < n_slots; slot++)
     {
-      double s_out = scale_of (out, o);
-      job->mul[o] = (s_in * (double) wt->scales[o]) / s_out;
+      guint o = slot;
+      double s_out, m, a;
+
+      if (blocked)
+        {
+          guint b = slot / OBLK, j = slot % OBLK, obg = b % job->obe;
+          if (obg * OBLK + j >= job->Og)
+            continue;
+          o = (b / job->obe) * job->Og + obg * OBLK + j;
+        }
+      if (o >= out->c)
+        continue;
+      s_out = scale_of (out, o);
+      m = (s_in * (double) wt->scales[o]) / s_out;
+      a = 0;
       if (wt->bias)
-        job->add[o] = (double) zw_fp16_to_float ((guint16) (wt->bias[2 * o]
-                                                               | (wt->bias[2 * o + 1] << 8)))
-                      / s_out;
+        a = (double) zw_fp16_to_float ((guint16) (wt->bias[2 * o] | (wt->bias[2 * o + 1] << 8)))
+            / s_out;
+      job->mul[slot] = m;
+      job->add[slot] = a;
+      job->mulf[slot] = (float) m;
+      job->addf[slot] = (float) a;
+      /* the float path's error term (see vnni_requant16_fast): meaningless, so always
+       * the double rule, when the float scale or offset overflow or lose precision */
+      if (!isfinite (job->mulf[slot]) || !isfinite (job->addf[slot])
+          || (m != 0 && fabs (m) < 1e-30) || (a != 0 && fabs (a) < 1e-30))
+        job->errf[slot] = INFINITY;
+      else
+        job->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
     }
   dtype_range (out->dtype, &job->lo, &job->hi);
 }
@@ -1416,50 +1575,24 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.I = 1;
       job.Og = 1;
       /* mul and add read by blocks of DW_BLK channels */
-      conv_job_requant (&job, in, weights, out, (job.O + DW_BLK - 1) / DW_BLK * DW_BLK);
+      conv_job_requant (&job, in, weights, out, (job.O + DW_BLK - 1) / DW_BLK * DW_BLK, FALSE);
       conv_depthwise (&job, in, weights);
-    }
-  else if (groups > 1)
-    {
-      const guint8 *src = in->data;
-      Addr ia;
-      gsize taps;
-
-      job.groups = groups;
-      job.I = weights->ib * weights->ki;
-      job.Og = job.O / groups;
-      taps = (gsize) job.KH * job.KW * job.I;
-      conv_job_requant (&job, in, weights, out, job.O);
-      addr_init (&ia, in);
-      job.xs = g_new (gint16, (gsize) job.N * job.H * job.W * job.C);
-      for (guint n = 0; n < job.N; n++)
-        for (guint h = 0; h < job.H; h++)
-          for (guint w = 0; w < job.W; w++)
-            for (guint c = 0; c < job.C; c++)
-              job.xs[(((gsize) n * job.H + h) * job.W + w) * job.C + c]
-                  = (gint16) raw_value (src[n * ia.batch + ia.chan[c] + h * ia.row + w * ia.pix],
-                                        in->dtype);
-      addr_clear (&ia);
-      job.ws = g_new (gint16, (gsize) job.O * taps);
-      for (guint o = 0; o < job.O; o++)
-        for (guint r = 0; r < job.KH; r++)
-          for (guint s = 0; s < job.KW; s++)
-            for (guint i = 0; i < job.I; i++)
-              job.ws[o * taps + ((gsize) r * job.KW + s) * job.I + i]
-                  = (gint16) weight_at (weights, o, i, r, s);
-      parallel_for (job.N * job.OH, conv_grouped_row, &job);
-      g_free (job.xs);
-      g_free (job.ws);
     }
   else
     {
+      /* Dense and grouped convs: each group is a dense conv over its own channels of one
+       * padded copy of the input, its outputs in blocks of 32. */
       guint ntaps = job.KH * job.KW;
       gint64 pb = (gint64) (job.OH - 1) * job.sh + job.KH - job.H - job.pt;
       gint64 pr = (gint64) (job.OW - 1) * job.sw + job.KW - job.W - job.pl;
 
-      job.ipad = (job.C + 3) & ~3u;
-      job.nq = job.ipad / 4;
-      job.obe = (job.O + OBLK - 1) / OBLK;
+      job.groups = groups;
+      job.I = groups > 1 ? job.C / groups : job.C;
+      job.Og = job.O / groups;
+      job.Ip = (job.I + 3) & ~3u;
+      job.ipad = job.Ip * groups;
+      job.nq = job.Ip / 4;
+      job.obe = (job.Og + OBLK - 1) / OBLK;
       job.Hp = job.pt + job.H + (guint) MAX (pb, 0);
       job.Wp = job.pl + job.W + (guint) MAX (pr, 0);
       job.pad_value = job.in_signed ? 0x80 : 0x00;
@@ -1469,12 +1602,12 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
 #else
       job.tile = tile_generic;
 #endif
-      /* Weights: [ob][kh][kw][q][o 32][i 4] for VNNI, [ob][kh][kw][i][o 32] for the
-       * plain loops; zero outside O x C. */
+      /* Weights: [block][kh][kw][q][o 32][i 4] for VNNI, [block][kh][kw][i][o 32] for the
+       * plain loops; zero outside the group's Og x I. */
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
       PackedWeights *packed = packed_weights_get (&job, weights);
-      conv_job_requant (&job, in, weights, out, job.obe * OBLK);
+      conv_job_requant (&job, in, weights, out, job.groups * job.obe * OBLK, TRUE);
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
@@ -1482,7 +1615,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       parallel_for (job.N * job.Hp, conv_pack_row, &job);
       addr_clear (&job.in_addr);
 
-      parallel_for (job.N * job.obe * job.OH, conv_row, &job);
+      parallel_for (job.N * job.groups * job.obe * job.OH, conv_row, &job);
 
       g_free (job.pin);
       packed_weights_unref (packed);
@@ -1491,6 +1624,9 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
   zero_padding (out);
   g_free (job.mul);
   g_free (job.add);
+  g_free (job.mulf);
+  g_free (job.addf);
+  g_free (job.errf);
   addr_clear (&job.out_addr);
   return TRUE;
 }
