@@ -132,12 +132,80 @@ test_per_op_bytes_are_the_board_model (gconstpointer data)
       }
 }
 
+/* The report's lookups by id: first of equal ids, absent ids, an index rebuilt after the
+ * report grows, and lookups from several threads at once. */
+static gpointer
+lookup_thread (gpointer data)
+{
+  const ZwDeployReport *r = data;
+  guint found = 0;
+
+  for (gint64 id = 0; id < 4000; id++)
+    found += zw_deploy_report_find_value (r, id) != NULL;
+  return GUINT_TO_POINTER (found);
+}
+
+static void
+test_report_lookups (void)
+{
+  g_autoptr (ZwDeployReport) r = zw_deploy_report_new ();
+  static const gint64 ids[] = { 5, 3, 5, 9 };
+  GThread *threads[4];
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      ZwValueInfo v;
+      ZwChunkInfo c;
+      ZwOpInfo o = { 0 };
+      zw_value_info_init (&v);
+      v.v_id = ids[i];
+      v.byte_size = 100 + i;
+      g_array_append_val (r->values, v);
+      zw_chunk_info_init (&c);
+      c.id = ids[i];
+      c.size = 200 + i;
+      g_array_append_val (r->chunks, c);
+      o.op_id = ids[i];
+      o.index = i;
+      o.inputs = g_array_new (FALSE, FALSE, sizeof (gint64));
+      o.outputs = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_array_append_val (r->ops, o);
+    }
+  g_assert_cmpuint (zw_deploy_report_find_value (r, 5)->byte_size, ==, 100);   /* the first 5 */
+  g_assert_cmpuint (zw_deploy_report_find_value (r, 9)->byte_size, ==, 103);
+  g_assert_cmpuint (zw_deploy_report_find_chunk (r, 3)->size, ==, 201);
+  g_assert_cmpuint (zw_deploy_report_find_chunk (r, 5)->size, ==, 200);
+  g_assert_cmpuint (zw_deploy_report_find_op (r, 9)->index, ==, 3);
+  g_assert_null (zw_deploy_report_find_value (r, 4));
+  g_assert_null (zw_deploy_report_find_op (r, -1));
+  g_assert_null (zw_deploy_report_find_chunk (r, G_MAXINT64));
+
+  /* the report grows after a lookup: the new element is found */
+  for (gint64 id = 10; id < 3000; id++)
+    {
+      ZwValueInfo v;
+      zw_value_info_init (&v);
+      v.v_id = id;
+      v.byte_size = (guint64) id * 2;
+      g_array_append_val (r->values, v);
+    }
+  g_assert_cmpuint (zw_deploy_report_find_value (r, 2999)->byte_size, ==, 5998);
+  g_assert_cmpuint (zw_deploy_report_find_value (r, 5)->byte_size, ==, 100);
+  g_assert_null (zw_deploy_report_find_value (r, 3000));
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("lookup", lookup_thread, r);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (threads[i])), ==, 2990 + 3);
+}
+
 int
 main (int argc, char **argv)
 {
   static const char *nets[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
 
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report/lookups-by-id", test_report_lookups);
   for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     {
       g_autofree char *path = g_strdup_printf ("/traffic/per-op-bytes-are-the-board-model/%s", nets[i]);

@@ -108,10 +108,42 @@ struct_array (gsize size, GDestroyNotify clear)
   return a;
 }
 
+/* The lookups' indexes: (id, position) sorted by id, then position. */
+typedef struct {
+  gint64 id;
+  guint pos;
+} IdEntry;
+
+typedef struct {
+  GArray *entries;      /* IdEntry */
+  guint built_for;      /* the array length the entries describe */
+} IdIndex;
+
+typedef struct {
+  GMutex lock;
+  IdIndex values, ops, chunks;
+} ReportIndex;
+
+static void
+report_index_free (ReportIndex *ix)
+{
+  if (ix == NULL)
+    return;
+  g_clear_pointer (&ix->values.entries, g_array_unref);
+  g_clear_pointer (&ix->ops.entries, g_array_unref);
+  g_clear_pointer (&ix->chunks.entries, g_array_unref);
+  g_mutex_clear (&ix->lock);
+  g_free (ix);
+}
+
 ZwDeployReport *
 zw_deploy_report_new (void)
 {
   ZwDeployReport *r = g_new0 (ZwDeployReport, 1);
+  ReportIndex *ix = g_new0 (ReportIndex, 1);
+
+  g_mutex_init (&ix->lock);
+  r->index = ix;
 
   r->ref_count = 1;
   r->ops = struct_array (sizeof (ZwOpInfo), op_clear);
@@ -152,34 +184,83 @@ zw_deploy_report_unref (ZwDeployReport *r)
   g_array_unref (r->chunks);
   g_array_unref (r->connections);
   g_array_unref (r->ocm_options);
+  report_index_free (r->index);
   g_free (r);
+}
+
+static gint
+id_entry_cmp (gconstpointer a, gconstpointer b)
+{
+  const IdEntry *x = a, *y = b;
+
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;   /* the first of equal ids first */
+}
+
+/* The position in @array of the first element whose gint64 at @id_offset is @id, or -1;
+ * (re)builds @idx when the array's length changed. */
+static gint64
+index_lookup (const ZwDeployReport *r, IdIndex *idx, const GArray *array, gsize id_offset, gint64 id)
+{
+  ReportIndex *ix = r->index;
+  gint64 found = -1;
+  guint lo, hi;
+
+  g_mutex_lock (&ix->lock);
+  if (idx->entries == NULL || idx->built_for != array->len)
+    {
+      if (idx->entries == NULL)
+        idx->entries = g_array_new (FALSE, FALSE, sizeof (IdEntry));
+      g_array_set_size (idx->entries, array->len);
+      for (guint i = 0; i < array->len; i++)
+        {
+          IdEntry *e = &g_array_index (idx->entries, IdEntry, i);
+          memcpy (&e->id, array->data + (gsize) i * g_array_get_element_size ((GArray *) array) + id_offset,
+                  sizeof (gint64));
+          e->pos = i;
+        }
+      g_array_sort (idx->entries, id_entry_cmp);
+      idx->built_for = array->len;
+    }
+  lo = 0;
+  hi = idx->entries->len;
+  while (lo < hi)     /* the first entry with entry.id >= id */
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (idx->entries, IdEntry, mid).id < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < idx->entries->len && g_array_index (idx->entries, IdEntry, lo).id == id)
+    found = g_array_index (idx->entries, IdEntry, lo).pos;
+  g_mutex_unlock (&ix->lock);
+  return found;
 }
 
 const ZwValueInfo *
 zw_deploy_report_find_value (const ZwDeployReport *r, gint64 v_id)
 {
-  for (guint i = 0; i < r->values->len; i++)
-    if (g_array_index (r->values, ZwValueInfo, i).v_id == v_id)
-      return &g_array_index (r->values, ZwValueInfo, i);
-  return NULL;
+  gint64 i = index_lookup (r, &((ReportIndex *) r->index)->values, r->values,
+                           G_STRUCT_OFFSET (ZwValueInfo, v_id), v_id);
+  return i < 0 ? NULL : &g_array_index (r->values, ZwValueInfo, i);
 }
 
 const ZwOpInfo *
 zw_deploy_report_find_op (const ZwDeployReport *r, gint64 op_id)
 {
-  for (guint i = 0; i < r->ops->len; i++)
-    if (g_array_index (r->ops, ZwOpInfo, i).op_id == op_id)
-      return &g_array_index (r->ops, ZwOpInfo, i);
-  return NULL;
+  gint64 i = index_lookup (r, &((ReportIndex *) r->index)->ops, r->ops,
+                           G_STRUCT_OFFSET (ZwOpInfo, op_id), op_id);
+  return i < 0 ? NULL : &g_array_index (r->ops, ZwOpInfo, i);
 }
 
 const ZwChunkInfo *
 zw_deploy_report_find_chunk (const ZwDeployReport *r, gint64 id)
 {
-  for (guint i = 0; i < r->chunks->len; i++)
-    if (g_array_index (r->chunks, ZwChunkInfo, i).id == id)
-      return &g_array_index (r->chunks, ZwChunkInfo, i);
-  return NULL;
+  gint64 i = index_lookup (r, &((ReportIndex *) r->index)->chunks, r->chunks,
+                           G_STRUCT_OFFSET (ZwChunkInfo, id), id);
+  return i < 0 ? NULL : &g_array_index (r->chunks, ZwChunkInfo, i);
 }
 
 guint64

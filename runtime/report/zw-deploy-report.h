@@ -233,6 +233,8 @@ typedef struct {
   double none_cost_ms;
   GArray *ocm_options;    /* ZwOcmOptionResult, OPTION1..3 when computed */
   GArray *connections;    /* ZwConnectionInfo */
+  /* < private > */
+  gpointer index;         /* the lookups' sorted id indexes, built on first use */
 } ZwDeployReport;
 
 /* An empty report (arrays allocated, ready to fill). */
@@ -274,7 +276,9 @@ void zw_chunk_info_init (ZwChunkInfo *c);
  */
 void zw_ocm_option_result_init (ZwOcmOptionResult *o);
 
-/* Lookups (linear or indexed; NULL when absent). */
+/* Lookups by id, O(log n): each array's index is built on the first lookup and again
+ * when the array's length has changed since (a report is filled by appending).  With
+ * duplicate ids the first element wins.  Safe from several threads. */
 /**
  * zw_deploy_report_find_value:
  * Returns: (transfer none) (nullable)
