@@ -431,6 +431,33 @@ test_device_corrupt_read_caught_by_precheck (void)
   g_assert_no_error (error);
 }
 
+/* Operands in OCM are read in place (no copy) unless the board injects corrupted reads,
+ * which must count every read: a board armed for a read that never comes copies every
+ * operand, and its outputs must be the same bytes. */
+static void
+test_device_in_place_reads_same_as_copies (void)
+{
+  static const char *nets[] = { "yolov5s", "mobilenetv2" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
+    {
+      g_autoptr (XirNetwork) net = zw_test_load_net (nets[i]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (XrtDevice) dev_a = NULL, dev_b = NULL;
+      g_autoptr (XrtSession) a = session_on (net, "mock://zg330", &dev_a, &error);
+      g_autoptr (XrtSession) b = session_on (net, "mock://zg330?fault=corrupt_read@2000000000", &dev_b, &error);
+      g_autoptr (GPtrArray) inputs = seeded_inputs (net);
+      g_autoptr (GPtrArray) want = NULL, got = NULL;
+
+      g_assert_no_error (error);
+      want = xrt_session_forward (b, inputs, &error);
+      g_assert_no_error (error);
+      got = xrt_session_forward (a, inputs, &error);
+      g_assert_no_error (error);
+      assert_same_outputs (want, got);
+    }
+}
+
 /* Malformed fault plans are refused naming the URL. */
 static void
 test_device_fault_url_errors (void)
@@ -459,5 +486,6 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/device/launch-fails-then-next-forward-identical", test_device_launch_faults);
   g_test_add_func ("/faults/device/corrupt-read-caught-by-precheck", test_device_corrupt_read_caught_by_precheck);
   g_test_add_func ("/faults/device/bad-fault-url", test_device_fault_url_errors);
+  g_test_add_func ("/faults/device/in-place-reads-same-as-copies", test_device_in_place_reads_same_as_copies);
   return g_test_run ();
 }

@@ -50,24 +50,52 @@ zg330_hardop_call_copy (const Zg330HardopCall *src, Zg330HardopCall *dest)
 
 /* ---- running ------------------------------------------------------------------------ */
 
+static XrtMemRegion *
+call_region (XrtDevice *device, Zg330CallRegion region)
+{
+  return xrt_device_get_mem_region (device, region == ZG330_CALL_OCM ? "OCM" : "ETM", NULL);
+}
+
+/* An operand.  Its bytes are a copy read from the region, or (borrowed) the region's own
+ * bytes where it keeps them contiguous in host memory (OCM): no copy between layers whose
+ * values stay in OCM. */
 typedef struct {
   Zg330KernelTensor t;
   guint8 *data;
+  gboolean borrowed; /* data points into the region */
   float *scales;     /* owned (uniform input scale), or NULL */
 } Buf;
 
 static void
 buf_clear (Buf *b)
 {
+  if (b->borrowed)
+    b->data = NULL;
   g_clear_pointer (&b->data, g_free);
   g_clear_pointer (&b->scales, g_free);
 }
 
-static XrtMemRegion *
-call_region (XrtDevice *device, Zg330CallRegion region)
+/* The region's own bytes of [addr, addr + size), or NULL when they must be copied: the
+ * region keeps them elsewhere than in one host span (ETM pages), or the device injects
+ * corrupted reads (each read must then be counted, as a copy is). */
+static guint8 *
+borrow_operand (XrtDevice *device, Zg330CallRegion region, guint64 addr, guint64 size)
 {
-  return xrt_device_get_mem_region (device, region == ZG330_CALL_OCM ? "OCM" : "ETM", NULL);
+  XrtMemRegion *r = call_region (device, region);
+
+  if (r == NULL || size == 0 || size > ZG330_CALL_MAX_TENSOR_BYTES
+      || xrt_device_injects_fault (device, XRT_FAULT_CORRUPT_READ))
+    return NULL;
+  return xrt_mem_region_get_host_pointer (r, addr, (gsize) size);
 }
+
+static gboolean
+spans_overlap (const Zg330CallTensor *a, const Zg330CallTensor *b)
+{
+  return a->region == b->region && a->size > 0 && b->size > 0 && a->addr < b->addr + b->size
+         && b->addr < a->addr + a->size;
+}
+
 
 static gboolean
 read_operand (XrtDevice *device, Zg330CallRegion region, guint64 addr, guint8 **data, guint64 size, GError **error)
@@ -114,6 +142,8 @@ buf_init (Buf *b, XrtDevice *device, const Zg330HardopCall *call, const Zg330Cal
           return FALSE;
         }
     }
+  else if ((b->data = borrow_operand (device, ct->region, ct->addr, ct->size)) != NULL)
+    b->borrowed = TRUE;
   else if (!read_operand (device, ct->region, ct->addr, &b->data, ct->size, error))
     {
       g_prefix_error (error, "op %" G_GINT64_FORMAT " (%s): reading input v_id %" G_GINT64_FORMAT ": ", call->op_id,
@@ -149,6 +179,12 @@ uniform_input_scale (Buf *b)
     }
   if (same)
     return;
+  if (b->borrowed)      /* rescaled in a copy: the region's bytes stay the input's */
+    {
+      b->data = g_memdup2 (b->data, n);
+      b->borrowed = FALSE;
+      b->t.data = b->data;
+    }
   for (gsize i = 0; i < n; i++)
     {
       guint ch;
@@ -196,8 +232,33 @@ zg330_hardop_call_run (XrtDevice *device, const Zg330HardopCall *call, Zg330OpWo
   for (guint i = 0; i < n_in; i++)
     if (!buf_init (&ins[i], device, call, &call->inputs[i], TRUE, error))
       goto out;
-  if (!buf_init (&out, device, call, &call->output, FALSE, error))
-    goto out;
+  /* The output straight into the region when it keeps it in host memory and no input
+   * shares its bytes (the kernels read inputs while writing the output); zeroed first, as
+   * the copy would be, so bytes a kernel leaves alone read the same. */
+  {
+    gboolean direct = TRUE;
+    for (guint i = 0; i < n_in; i++)
+      direct &= !spans_overlap (&call->inputs[i], &call->output);
+    if (direct && (out.data = borrow_operand (device, call->output.region, call->output.addr,
+                                              call->output.size)) != NULL)
+      {
+        const Zg330CallTensor *ct = &call->output;
+        out.borrowed = TRUE;
+        memset (out.data, 0, (gsize) ct->size);
+        out.t.layout = ct->layout;
+        out.t.dtype = ct->dtype;
+        out.t.n = ct->n;
+        out.t.c = ct->c;
+        out.t.h = ct->h;
+        out.t.w = ct->w;
+        out.t.k = ct->k;
+        out.t.scales = ct->n_scales > 0 ? ct->scales : NULL;
+        out.t.data = out.data;
+        out.t.size = (gsize) ct->size;
+      }
+    else if (!buf_init (&out, device, call, &call->output, FALSE, error))
+      goto out;
+  }
 
   switch (call->kind)
     {
@@ -278,6 +339,7 @@ zg330_hardop_call_run (XrtDevice *device, const Zg330HardopCall *call, Zg330OpWo
         g_prefix_error (error, "op %" G_GINT64_FORMAT " (%s): ", call->op_id, cls);
       goto out;
     }
+  if (!out.borrowed)
   {
     XrtMemRegion *r = call_region (device, call->output.region);
     if (r == NULL || !xrt_mem_region_write (r, call->output.addr, out.data, (gsize) call->output.size, error))

@@ -219,6 +219,20 @@ xrt_device_take_fault (XrtDevice *device, XrtFaultKind kind, const char *what, G
   return TRUE;
 }
 
+gboolean
+xrt_device_injects_fault (XrtDevice *device, XrtFaultKind kind)
+{
+  gboolean any;
+
+  g_return_val_if_fail (device != NULL && kind < XRT_N_FAULTS, FALSE);
+  if (device->faults == NULL)
+    return FALSE;
+  g_mutex_lock (&device->lock);
+  any = device->faults->at[kind]->len > 0;
+  g_mutex_unlock (&device->lock);
+  return any;
+}
+
 /* ---- opening -------------------------------------------------------------- */
 
 XrtDevice *

@@ -277,4 +277,11 @@ typedef enum {
  */
 gboolean xrt_device_take_fault (XrtDevice *device, XrtFaultKind kind, const char *what, GError **error);
 
+/* For implementations: TRUE when the device injects @kind faults at all, so a caller that
+ * could skip a counted operation (a read served from a host pointer) must not. */
+/**
+ * xrt_device_injects_fault: (skip)
+ */
+gboolean xrt_device_injects_fault (XrtDevice *device, XrtFaultKind kind);
+
 G_END_DECLS
