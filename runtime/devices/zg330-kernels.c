@@ -524,6 +524,12 @@ struct ConvJob {
   /* groups: the input's channels of group g sit at g*Ip in the padded copy (Ip: I in
    * fours); output slot (block B, lane j) is channel (B/obe)*Og + (B%obe)*32 + j */
   guint groups, I, Og, Ip;
+  /* packed groups (VNNI, groups of fewer than 32 outputs): a block's 32 lanes hold NG
+   * groups of Ogp lanes (Og rounded up to a power of two); lane l of block B is output j =
+   * l % Ogp of group B*NG + l/Ogp.  Each lane takes its group's input quads through a
+   * dword permutation of the pixel's bytes: perm[(h * nq + q) * 16 + l] for half h. */
+  guint NG, Ogp, nb;          /* NG 0: one group per block (obe blocks per group) */
+  gint32 *perm;
   gint16 *xs, *ws;
   /* depthwise path: zero-padded [N][Hp][Wp][Cp] input, [tap][Cp] weights (Cp: C in
    * blocks of DW_BLK); with VNNI, weights [g][kw][Cp][4] and the bias corrections */
@@ -533,6 +539,28 @@ struct ConvJob {
 };
 
 #define DW_BLK 32u
+
+/* The float requantisation's per-slot figures (vnni_requant16_fast): the scale, the
+ * offset with the bias correction @corr folded in, and the offset's error term; +inf
+ * (always the double rule) where the float figures overflow or lose their precision. */
+static void
+requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
+{
+  job->mulf = g_new0 (float, n_slots);
+  job->addf = g_new0 (float, n_slots);
+  job->errf = g_new0 (float, n_slots);
+  for (guint slot = 0; slot < n_slots; slot++)
+    {
+      double m = job->mul[slot], a = job->add[slot] - (double) corr[slot] * m;
+      job->mulf[slot] = (float) m;
+      job->addf[slot] = (float) a;
+      if (!isfinite (job->mulf[slot]) || !isfinite (job->addf[slot])
+          || (m != 0 && fabs (m) < 1e-30) || (a != 0 && fabs (a) < 1e-30))
+        job->errf[slot] = INFINITY;
+      else
+        job->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
+    }
+}
 
 static inline void
 requant_tile_c (const gint32 *acc, guint T, const gint32 *corr, const double *mul,
@@ -635,36 +663,41 @@ vnni_requant16 (__m512i acc, const gint32 *corr, const double *mul, const double
 /* The same bytes as vnni_requant16() from float arithmetic, where that is provably so;
  * FALSE (nothing written) when a lane is too close to a rounding boundary to tell.
  *
- * With u = 2^-24, a = acc - corr exact, v = fl(fl(a*mul) + add) the double rule's value:
- * the float value v' = fl(fl(fl(a)*fl(mul)) + fl(add)) is within 4u|a mul| + 2u|add| of
- * a*mul + add (three roundings of the product, two of the sum) and v within 2^-52 times
- * as much, so |v' - v| < e = 8u|p| + errf, errf = 8u|add| + 2^-20 (twice the bound, p the
- * float product).  When v' is at least e away from every half-integer, v rounds to the
- * same integer as v' and is no tie, so round-half-away gives round-to-nearest of v'.
- * v' is first held to [lo-4, hi+4]: a lane beyond it with e < 0.5 is beyond the rails for
- * the double rule too.  A slot whose scale makes the bound meaningless (a float mul that
- * overflows or is subnormal) has errf = +inf and always falls back. */
+ * The double rule computes v = fl(fl((acc - corr)*mul) + add).  Here, with the bias
+ * correction folded into the offset (addf = fl(add - corr*mul), errf from it; see
+ * requant_float_init) and u = 2^-24: v' = fl(fl(fl(acc)*fl(mul)) + addf) is within
+ * 4u|acc mul| + 2u|add - corr mul| of the exact (acc - corr)*mul + add (three roundings
+ * of the product, two of the offset and the sum) and v within 2^-52 times as much, so
+ * |v' - v| < e = 8u|p| + errf, errf = 8u|addf| + 2^-20 (twice the bound, p the float
+ * product).  When v' is at least e away from every half-integer, v rounds to the same
+ * integer as v' and is no tie, so round-half-away gives round-to-nearest of v', and the
+ * rails clamp both alike.  Unclamped: a lane past 2^20 in size has e >= 0.5 and falls
+ * back, so the conversion to int32 never overflows.  Infinities and NaNs (an overflowing
+ * product, a slot whose errf is +inf because its float scale is meaningless) fail the
+ * test too. */
 static inline __attribute__ ((always_inline)) VNNI_ATTR gboolean
-vnni_requant16_fast (__m512i acc, const gint32 *corr, const float *mulf, const float *addf,
-                     const float *errf, gint lo, gint hi, __m128i *res)
+vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const float *errf,
+                     gint lo, gint hi, __m128i *res)
 {
   const __m512 k = _mm512_set1_ps (1.0f / 2097152.0f);   /* 8u = 2^-21 */
-  __m512i a = _mm512_sub_epi32 (acc, _mm512_loadu_si512 (corr));
-  __m512 p = _mm512_mul_ps (_mm512_cvtepi32_ps (a), _mm512_loadu_ps (mulf));
+  __m512 p = _mm512_mul_ps (_mm512_cvtepi32_ps (acc), _mm512_loadu_ps (mulf));
   __m512 v = _mm512_add_ps (p, _mm512_loadu_ps (addf));
   __m512 e = _mm512_fmadd_ps (_mm512_abs_ps (p), k, _mm512_loadu_ps (errf));
-  __m512 vc = _mm512_min_ps (_mm512_max_ps (v, _mm512_set1_ps ((float) (lo - 4))),
-                             _mm512_set1_ps ((float) (hi + 4)));
-  __m512 r = _mm512_roundscale_ps (vc, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 d = _mm512_add_ps (_mm512_abs_ps (_mm512_sub_ps (vc, r)), e);
+  __m512 r = _mm512_roundscale_ps (v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 d = _mm512_add_ps (_mm512_abs_ps (_mm512_sub_ps (v, r)), e);
   __m512i q;
 
-  /* not (d < 0.5): also true for a NaN, which an infinite errf can make */
+  /* not (d < 0.5): also true for a NaN */
   if (_mm512_cmp_ps_mask (d, _mm512_set1_ps (0.5f), _CMP_NLT_UQ) != 0)
     return FALSE;
   q = _mm512_cvtps_epi32 (r);
-  q = _mm512_max_epi32 (_mm512_min_epi32 (q, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo));
-  *res = _mm512_cvtepi32_epi8 (q);
+  if (lo == -128 && hi == 127)          /* sint8: the narrowing saturates to the rails */
+    *res = _mm512_cvtsepi32_epi8 (q);
+  else if (lo == 0 && hi == 255)        /* uint8: negatives to 0 first */
+    *res = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q, _mm512_setzero_si512 ()));
+  else
+    *res = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q, _mm512_set1_epi32 (hi)),
+                                                   _mm512_set1_epi32 (lo)));
   return TRUE;
 }
 
@@ -676,8 +709,7 @@ vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize 
   __m128i r;
   guint8 b[16];
 
-  if (vnni_requant16_fast (acc, corr, job->mulf + s, job->addf + s, job->errf + s, job->lo,
-                           job->hi, &r))
+  if (vnni_requant16_fast (acc, job->mulf + s, job->addf + s, job->errf + s, job->lo, job->hi, &r))
     return r;
   vnni_requant16 (acc, corr, job->mul + s, job->add + s, job->lo, job->hi, b);
   return _mm_loadu_si128 ((const __m128i *) b);
@@ -721,7 +753,8 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
     const gsize s = (gsize) ob * OBLK;
     const gint32 *corr = job->corr + s;
     /* Narrow convs (the image's 3-channel normaliser) have nothing in the upper half. */
-    gboolean upper = job->Og - (ob % job->obe) * OBLK > 16;
+    gboolean upper = job->NG > 0 ? ob * job->NG + 16 / job->Ogp < job->groups
+                                 : job->Og - (ob % job->obe) * OBLK > 16;
 #pragma GCC unroll 12
     for (guint t = 0; t < T; t++)
       {
@@ -731,6 +764,86 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
                             vnni_requant16_slot (job, a1[t], corr + 16, s + 16));
       }
   }
+}
+
+/* Packed groups: as vnni_tile_n, but each half's 16 lanes take their own groups' input
+ * quads: one 64-byte load of the pixel from the block's first group (the padded copy
+ * has room past its end), a dword permutation per half (two tables when the block's
+ * quads span more than 16 dwords). */
+static inline __attribute__ ((always_inline)) VNNI_ATTR void
+vnni_tile_packed_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
+                    guint8 *res)
+{
+  __m512i a0[TILE_MAX], a1[TILE_MAX];
+  const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
+  const gsize row_step = (gsize) job->Wp * ipad;
+  const guint nq = job->nq, KW = job->KW, KH = job->KH;
+  const gboolean two = job->NG * nq > 16;
+
+#pragma GCC unroll 12
+  for (guint t = 0; t < T; t++)
+    a0[t] = a1[t] = _mm512_setzero_si512 ();
+
+  for (guint r = 0; r < KH; r++)
+    for (guint s = 0; s < KW; s++)
+      {
+        const guint8 *xt = x + r * row_step + s * ipad;
+        const gint8 *wt = w + ((gsize) r * KW + s) * nq * 4 * OBLK;
+        for (guint q = 0; q < nq; q++)
+          {
+            __m512i w0 = _mm512_loadu_si512 (wt + (gsize) q * 128);
+            __m512i w1 = _mm512_loadu_si512 (wt + (gsize) q * 128 + 64);
+            __m512i p0 = _mm512_loadu_si512 (job->perm + (gsize) q * 16);
+            __m512i p1 = _mm512_loadu_si512 (job->perm + ((gsize) nq + q) * 16);
+#pragma GCC unroll 12
+            for (guint t = 0; t < T; t++)
+              {
+                const guint8 *xp = xt + t * pix_step;
+                __m512i lo = _mm512_loadu_si512 (xp), b0, b1;
+                if (two)
+                  {
+                    __m512i hi = _mm512_loadu_si512 (xp + 64);
+                    b0 = _mm512_permutex2var_epi32 (lo, p0, hi);
+                    b1 = _mm512_permutex2var_epi32 (lo, p1, hi);
+                  }
+                else
+                  {
+                    b0 = _mm512_permutexvar_epi32 (p0, lo);
+                    b1 = _mm512_permutexvar_epi32 (p1, lo);
+                  }
+                a0[t] = _mm512_dpbusd_epi32 (a0[t], b0, w0);
+                a1[t] = _mm512_dpbusd_epi32 (a1[t], b1, w1);
+              }
+          }
+      }
+
+  {
+    const gsize s = (gsize) ob * OBLK;
+    const gint32 *corr = job->corr + s;
+    gboolean upper = ob * job->NG + 16 / job->Ogp < job->groups;
+#pragma GCC unroll 12
+    for (guint t = 0; t < T; t++)
+      {
+        _mm_storeu_si128 ((__m128i *) (res + t * OBLK), vnni_requant16_slot (job, a0[t], corr, s));
+        if (upper)
+          _mm_storeu_si128 ((__m128i *) (res + t * OBLK + 16),
+                            vnni_requant16_slot (job, a1[t], corr + 16, s + 16));
+      }
+  }
+}
+
+static VNNI_ATTR void
+tile_vnni_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T,
+                  guint8 *res)
+{
+  switch (T)
+    {
+#define CASE(n) case n: vnni_tile_packed_n (job, x, w, ob, n, res); break;
+    CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6)
+    CASE (7) CASE (8) CASE (9) CASE (10) CASE (11) CASE (12)
+#undef CASE
+    default: g_assert_not_reached ();
+    }
 }
 
 static VNNI_ATTR void
@@ -834,27 +947,52 @@ conv_pack_row (gpointer data, guint item)
     }
 }
 
+/* The output channel of lane @j of block @ob, or -1 for a lane without one. */
+static inline gint64
+slot_channel (const ConvJob *job, guint ob, guint j)
+{
+  if (job->NG > 0)
+    {
+      guint g = ob * job->NG + j / job->Ogp, jj = j % job->Ogp;
+      return g < job->groups && jj < job->Og ? (gint64) g * job->Og + jj : -1;
+    }
+  else
+    {
+      guint obg = ob % job->obe;
+      return obg * OBLK + j < job->Og ? (gint64) (ob / job->obe) * job->Og + obg * OBLK + j : -1;
+    }
+}
+
+/* The group of block @ob's first lane (whose input quads the block's x pointer starts at). */
+static inline guint
+block_first_group (const ConvJob *job, guint ob)
+{
+  return job->NG > 0 ? ob * job->NG : ob / job->obe;
+}
+
 static void
 conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
             const guint8 *res)
 {
   guint8 *out = job->out->data;
-  guint obg = ob % job->obe;                    /* the block within its group */
-  guint o0 = (ob / job->obe) * job->Og + obg * OBLK;
-  guint nvalid = MIN (OBLK, job->Og - obg * OBLK);
   gsize base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
+  gint64 o0 = slot_channel (job, ob, 0);
+  gboolean contiguous = o0 >= 0 && o0 % OBLK == 0 && slot_channel (job, ob, OBLK - 1) == o0 + OBLK - 1
+                        && (job->NG == 0 || job->Og == job->Ogp);
 
-  if (job->out_block_fast && nvalid == OBLK && o0 % OBLK == 0)
+  if (job->out_block_fast && contiguous)
     {
       memcpy (out + base + job->out_addr.chan[o0] + (gsize) ow0 * OBLK, res,
               (gsize) T * OBLK);
       return;
     }
-  for (guint t = 0; t < T; t++)
+  for (guint j = 0; j < OBLK; j++)
     {
-      gsize p = base + (gsize) (ow0 + t) * job->out_addr.pix;
-      for (guint j = 0; j < nvalid; j++)
-        out[p + job->out_addr.chan[o0 + j]] = res[t * OBLK + j];
+      gint64 o = slot_channel (job, ob, j);
+      if (o < 0)
+        continue;
+      for (guint t = 0; t < T; t++)
+        out[base + (gsize) (ow0 + t) * job->out_addr.pix + job->out_addr.chan[o]] = res[t * OBLK + j];
     }
 }
 
@@ -862,13 +1000,13 @@ static void
 conv_row (gpointer data, guint item)
 {
   ConvJob *job = data;
-  guint nb = job->obe * job->groups;            /* output blocks of all groups */
+  guint nb = job->nb;                           /* output blocks of all groups */
   guint oh = item % job->OH;
   guint ob = (item / job->OH) % nb;
   guint n = item / job->OH / nb;
   gsize ipad = job->ipad;
   const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad
-                       + (gsize) (ob / job->obe) * job->Ip;
+                       + (gsize) block_first_group (job, ob) * job->Ip;
   const gint8 *w = job->wpack + ob * job->wblock;
   guint8 res[TILE_MAX * OBLK];
 
@@ -906,11 +1044,34 @@ conv_pack_weights (gpointer data, guint ob)
   ConvJob *job = data;
   const Zg330KernelWeights *wt = job->weights;
   gint8 *blk = job->wpack + ob * job->wblock;
-  guint obg = ob % job->obe, o0 = (ob / job->obe) * job->Og + obg * OBLK;
-  guint nvalid = MIN (OBLK, job->Og - obg * OBLK);
+  guint obg = ob % MAX (job->obe, 1u), o0 = (ob / MAX (job->obe, 1u)) * job->Og + obg * OBLK;
+  guint nvalid = job->NG > 0 ? 0 : MIN (OBLK, job->Og - obg * OBLK);
   gsize tap_bytes = (gsize) job->nq * 4 * OBLK;
   gint64 sums[OBLK] = { 0 };
 
+  if (job->NG > 0)
+    {
+      /* packed groups: lane l holds its own group's weights, [tap][q][l][i 4] */
+      for (guint l = 0; l < OBLK; l++)
+        {
+          gint64 o = slot_channel (job, ob, l);
+          if (o < 0)
+            continue;
+          for (guint r = 0; r < job->KH; r++)
+            for (guint s = 0; s < job->KW; s++)
+              {
+                gint8 *dtap = blk + ((gsize) r * job->KW + s) * tap_bytes;
+                for (guint i = 0; i < job->I; i++)
+                  {
+                    gint v = weight_at (wt, (guint) o, i, r, s);
+                    dtap[((gsize) (i / 4) * OBLK + l) * 4 + i % 4] = (gint8) v;
+                    sums[l] += v;
+                  }
+              }
+          job->corr[(gsize) ob * OBLK + l] = job->in_signed ? (gint32) (128 * sums[l]) : 0;
+        }
+      return;
+    }
   if (job->groups == 1 && wt->ko == OBLK && wt->ki % 4 == 0 && job->C % 4 == 0)
     {
       /* The vendor's OIHWo32i32: each [o 32][i Ki] block is a transpose of 4-byte
@@ -977,6 +1138,7 @@ typedef struct {
   guint64 hash;
   guint ob, ib, kh, kw, ko, ki, C, O;
   gboolean in_signed, generic;
+  guint NG;                 /* packed groups: a different packing of the same bytes */
   gsize n_bytes;            /* weight bytes the packing reads */
   gint8 *src;               /* a copy of them */
   gint8 *wpack;
@@ -1030,7 +1192,7 @@ packed_weights_equal (gconstpointer a, gconstpointer b)
 
   return x->hash == y->hash && x->ob == y->ob && x->ib == y->ib && x->kh == y->kh && x->kw == y->kw
          && x->ko == y->ko && x->ki == y->ki && x->C == y->C && x->O == y->O && x->in_signed == y->in_signed
-         && x->generic == y->generic && x->n_bytes == y->n_bytes && memcmp (x->src, y->src, x->n_bytes) == 0;
+         && x->generic == y->generic && x->NG == y->NG && x->n_bytes == y->n_bytes && memcmp (x->src, y->src, x->n_bytes) == 0;
 }
 
 static void
@@ -1047,7 +1209,7 @@ static PackedWeights *
 packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
 {
   PackedWeights key = { 0 }, *pw;
-  guint nb = job->obe * job->groups;
+  guint nb = job->nb;
   gsize wsize = job->wblock * nb;
 
   key.ob = wt->ob; key.ib = wt->ib; key.kh = wt->kh; key.kw = wt->kw; key.ko = wt->ko; key.ki = wt->ki;
@@ -1055,6 +1217,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
   key.O = job->O;
   key.in_signed = job->in_signed;
   key.generic = job->tile == tile_generic;
+  key.NG = job->NG;
   key.n_bytes = (gsize) wt->ob * wt->ko * wt->ib * wt->ki * wt->kh * wt->kw;
   key.src = (gint8 *) wt->data;
   key.hash = bytes_hash ((const guint8 *) wt->data, key.n_bytes);
@@ -1322,6 +1485,7 @@ conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
           }
       job->dw_corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
     }
+  requant_float_init (job, job->dw_corr, job->Cp);
   parallel_for (job->N * job->OH, conv_dw_row_vnni, job);
   g_free (job->dw_wq);
   g_free (job->dw_corr);
@@ -1495,8 +1659,8 @@ conv_check (const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
 }
 
 /* The requantisation of every slot: with @blocked, slot (block B, lane j) holds output
- * channel (B/obe)*Og + (B%obe)*32 + j (the dense path's blocks per group), else slot o
- * holds channel o.  Slots without a channel keep 0 (their lanes are never stored). */
+ * channel slot_channel (B, j) (the dense path's blocks), else slot o holds channel o.
+ * Slots without a channel keep 0 (their lanes are never stored). */
 static void
 conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
                   const Zg330KernelTensor *out, guint n_slots, gboolean blocked)
@@ -1505,9 +1669,6 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
 
   job->mul = g_new0 (double, n_slots);
   job->add = g_new0 (double, n_slots);
-  job->mulf = g_new0 (float, n_slots);
-  job->addf = g_new0 (float, n_slots);
-  job->errf = g_new0 (float, n_slots);
   for (guint slot = 0; slot < n_slots; slot++)
     {
       guint o = slot;
@@ -1515,10 +1676,10 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
 
       if (blocked)
         {
-          guint b = slot / OBLK, j = slot % OBLK, obg = b % job->obe;
-          if (obg * OBLK + j >= job->Og)
+          gint64 ch = slot_channel (job, slot / OBLK, slot % OBLK);
+          if (ch < 0)
             continue;
-          o = (b / job->obe) * job->Og + obg * OBLK + j;
+          o = (guint) ch;
         }
       if (o >= out->c)
         continue;
@@ -1530,15 +1691,6 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
             / s_out;
       job->mul[slot] = m;
       job->add[slot] = a;
-      job->mulf[slot] = (float) m;
-      job->addf[slot] = (float) a;
-      /* the float path's error term (see vnni_requant16_fast): meaningless, so always
-       * the double rule, when the float scale or offset overflow or lose precision */
-      if (!isfinite (job->mulf[slot]) || !isfinite (job->addf[slot])
-          || (m != 0 && fabs (m) < 1e-30) || (a != 0 && fabs (a) < 1e-30))
-        job->errf[slot] = INFINITY;
-      else
-        job->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
     }
   dtype_range (out->dtype, &job->lo, &job->hi);
 }
@@ -1593,12 +1745,33 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.ipad = job.Ip * groups;
       job.nq = job.Ip / 4;
       job.obe = (job.Og + OBLK - 1) / OBLK;
+      job.nb = job.groups * job.obe;
       job.Hp = job.pt + job.H + (guint) MAX (pb, 0);
       job.Wp = job.pl + job.W + (guint) MAX (pr, 0);
       job.pad_value = job.in_signed ? 0x80 : 0x00;
 
 #if ZG330_HAVE_X86
       job.tile = strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0 ? tile_vnni : tile_generic;
+      if (job.tile == tile_vnni && groups > 1 && job.Og <= 16)
+        {
+          /* packed groups, when a block's quads fit two 16-dword tables */
+          guint ogp = 1;
+          while (ogp < job.Og)
+            ogp *= 2;
+          if ((OBLK / ogp) * job.nq <= 32)
+            {
+              job.Ogp = ogp;
+              job.NG = OBLK / ogp;
+              job.obe = 1;
+              job.nb = (job.groups + job.NG - 1) / job.NG;
+              job.tile = tile_vnni_packed;
+              job.perm = g_new (gint32, 2 * (gsize) job.nq * 16);
+              for (guint h = 0; h < 2; h++)
+                for (guint q = 0; q < job.nq; q++)
+                  for (guint l = 0; l < 16; l++)
+                    job.perm[((gsize) h * job.nq + q) * 16 + l] = (gint32) (((16 * h + l) / ogp) * job.nq + q);
+            }
+        }
 #else
       job.tile = tile_generic;
 #endif
@@ -1607,17 +1780,22 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
       PackedWeights *packed = packed_weights_get (&job, weights);
-      conv_job_requant (&job, in, weights, out, job.groups * job.obe * OBLK, TRUE);
+      conv_job_requant (&job, in, weights, out, job.nb * OBLK, TRUE);
+      requant_float_init (&job, job.corr, job.nb * OBLK);
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
-      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad);
+      /* 128 bytes past the end: packed groups load two 64-byte vectors from the last
+       * pixel's last block (the bytes past it meet zero weights) */
+      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad + 128);
+      memset (job.pin + (gsize) job.N * job.Hp * job.Wp * job.ipad, job.pad_value, 128);
       parallel_for (job.N * job.Hp, conv_pack_row, &job);
       addr_clear (&job.in_addr);
 
-      parallel_for (job.N * job.groups * job.obe * job.OH, conv_row, &job);
+      parallel_for (job.N * job.nb * job.OH, conv_row, &job);
 
       g_free (job.pin);
+      g_free (job.perm);
       packed_weights_unref (packed);
     }
 
