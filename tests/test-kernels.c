@@ -815,6 +815,42 @@ test_add_requantises (void)
     }
 }
 
+/* A flat add large enough for the table path (2^18 bytes and more), every dtype pair,
+ * against the rule element by element. */
+static void
+test_add_large_flat (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (25);
+  static const Zg330KernelDType dt[] = { ZG330_KERNEL_DTYPE_SINT8, ZG330_KERNEL_DTYPE_UINT8 };
+
+  for (guint v = 0; v < 4; v++)
+    {
+      g_autoptr (GError) error = NULL;
+      Zg330KernelDType da = dt[v & 1], db = dt[v >> 1];
+      g_autoptr (TT) a = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, da, 2, 64, 40, 52, 32, 0.0668f);
+      g_autoptr (TT) b = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, db, 2, 64, 40, 52, 32, 0.1174f);
+      g_autoptr (TT) o = tt_new (ZG330_KERNEL_LAYOUT_NCHWC, v == 3 ? ZG330_KERNEL_DTYPE_UINT8 : ZG330_KERNEL_DTYPE_SINT8,
+                                 2, 64, 40, 52, 32, 0.137f);
+      gsize bad = 0;
+
+      g_assert_cmpuint (o->t.size, >=, (gsize) 1 << 18);
+      tt_fill (a, rand);
+      tt_fill (b, rand);
+      g_assert_true (zg330_kernel_add (&a->t, &b->t, &o->t, &error));
+      g_assert_no_error (error);
+      for (guint n = 0; n < 2; n++)
+        for (guint c = 0; c < 64; c++)
+          for (guint h = 0; h < 40; h++)
+            for (guint w = 0; w < 52; w++)
+              {
+                double x = (double) tt_get (a, n, c, h, w) * ((double) a->scales[c] / o->scales[c]);
+                x = x + (double) tt_get (b, n, c, h, w) * ((double) b->scales[c] / o->scales[c]);
+                bad += tt_get (o, n, c, h, w) != ref_round (x, o->t.dtype);
+              }
+      g_assert_cmpuint (bad, ==, 0);
+    }
+}
+
 static void
 test_add_rejects (void)
 {
@@ -944,6 +980,55 @@ test_maxpool_padding_never_wins (void)
   g_assert_no_error (error);
   ref_maxpool_check (in, out, 5, 1, 2);
   assert_padding_zero (out);
+}
+
+/* Random pools: layouts (the NCHWc32 block path and the others), both dtypes, windows
+ * 1-5, strides 1-3, padding, a requantising output, batch 2; against the naive max. */
+static void
+test_maxpool_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (26);
+  static const guint blocks[] = { 0, 4, 32, 32 };
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      guint kin = blocks[g_rand_int_range (rand, 0, 4)], kout = g_rand_boolean (rand) ? kin : blocks[g_rand_int_range (rand, 0, 4)];
+      Zg330KernelDType dt = g_rand_boolean (rand) ? ZG330_KERNEL_DTYPE_SINT8 : ZG330_KERNEL_DTYPE_UINT8;
+      guint C = (guint) g_rand_int_range (rand, 1, 90), k = (guint) g_rand_int_range (rand, 1, 6);
+      guint st = (guint) g_rand_int_range (rand, 1, 4), pad = (guint) g_rand_int_range (rand, 0, (gint) k);
+      guint H = k + (guint) g_rand_int_range (rand, 0, 12), W = k + (guint) g_rand_int_range (rand, 0, 15);
+      guint far = (guint) g_rand_int_range (rand, 0, (gint) pad + 1);
+      guint OH = (H + pad + far - k) / st + 1, OW = (W + pad + far - k) / st + 1;
+      gboolean rescale = g_rand_boolean (rand);
+      g_autoptr (TT) in = tt_new (kin ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC, dt, 2, C, H, W, kin, 0.05f);
+      g_autoptr (TT) out = tt_new (kout ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC, dt, 2, C, OH, OW, kout,
+                                   rescale ? 0.07f : 0.05f);
+      Zg330PoolParams p = { k, k, st, st, pad, pad };
+      gsize bad = 0;
+
+      tt_fill (in, rand);
+      g_assert_true (zg330_kernel_maxpool2d (&in->t, &p, &out->t, &error));
+      g_assert_no_error (error);
+      for (guint n = 0; n < 2; n++)
+        for (guint c = 0; c < C; c++)
+          for (guint oh = 0; oh < OH; oh++)
+            for (guint ow = 0; ow < OW; ow++)
+              {
+                gint best = G_MININT, want;
+                for (guint r = 0; r < k; r++)
+                  for (guint q = 0; q < k; q++)
+                    {
+                      gint h = (gint) (oh * st + r) - (gint) pad, w = (gint) (ow * st + q) - (gint) pad;
+                      if (h >= 0 && w >= 0 && h < (gint) H && w < (gint) W)
+                        best = MAX (best, tt_get (in, n, c, h, w));
+                    }
+                want = rescale ? ref_round ((double) best * ((double) 0.05f / (double) 0.07f), dt) : best;
+                bad += tt_get (out, n, c, oh, ow) != want;
+              }
+      g_assert_cmpuint (bad, ==, 0);
+      assert_padding_zero (out);
+    }
 }
 
 static void
@@ -1225,12 +1310,14 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/same-bytes-for-any-thread-count", test_conv_thread_invariant);
   g_test_add_func ("/kernels/conv/rejects-mismatches", test_conv_rejects);
   g_test_add_func ("/kernels/add/requantises-both-inputs", test_add_requantises);
+  g_test_add_func ("/kernels/add/large-flat-table", test_add_large_flat);
   g_test_add_func ("/kernels/add/rejects-shape-mismatch", test_add_rejects);
   g_test_add_func ("/kernels/concat/copies-aligned-blocks", test_concat_byte_copy);
   g_test_add_func ("/kernels/concat/requantises-unaligned-channels", test_concat_requantises_unaligned);
   g_test_add_func ("/kernels/concat/rejects-mismatches", test_concat_rejects);
   g_test_add_func ("/kernels/maxpool/padding-never-wins", test_maxpool_padding_never_wins);
   g_test_add_func ("/kernels/maxpool/stride2-and-rejects", test_maxpool_stride2);
+  g_test_add_func ("/kernels/maxpool/random-shapes", test_maxpool_random);
   g_test_add_func ("/kernels/upsample/nearest-integer-factor", test_upsample_nearest);
   g_test_add_func ("/kernels/reshape/byte-copy-and-rejects", test_reshape_byte_copy);
   g_test_add_func ("/kernels/cast/uint8-image-to-sint8", test_cast_uint8_to_int8);

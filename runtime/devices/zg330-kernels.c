@@ -1888,6 +1888,54 @@ scales_uniform (const Zg330KernelTensor *t)
   return TRUE;
 }
 
+/* add: the flat case's operands, and its table [a byte][b byte] when it has one. */
+typedef struct {
+  const guint8 *pa, *pb;
+  guint8 *po;
+  gsize n;
+  double ra, rb;
+  Zg330KernelDType da, db;
+  gint lo, hi;
+  guint8 *table;
+} AddJob;
+
+#define ADD_TABLE_MIN ((gsize) 1 << 18)  /* bytes from which the table pays for itself */
+#define ADD_PART ((gsize) 1 << 16)
+
+static inline guint8
+add_rule (const AddJob *job, guint8 x, guint8 y)
+{
+  double v = (double) raw_value (x, job->da) * job->ra;
+  v = v + (double) raw_value (y, job->db) * job->rb;
+  return (guint8) round_clamp (v, job->lo, job->hi);
+}
+
+static void
+add_part (const AddJob *job, gsize from, gsize to)
+{
+  for (gsize i = from; i < to; i++)
+    job->po[i] = add_rule (job, job->pa[i], job->pb[i]);
+}
+
+static void
+add_table_row (gpointer data, guint x)
+{
+  AddJob *job = data;
+
+  for (guint y = 0; y < 256; y++)
+    job->table[x * 256 + y] = add_rule (job, (guint8) x, (guint8) y);
+}
+
+static void
+add_part_table (gpointer data, guint part)
+{
+  AddJob *job = data;
+  gsize from = (gsize) part * ADD_PART, to = MIN (job->n, from + ADD_PART);
+
+  for (gsize i = from; i < to; i++)
+    job->po[i] = job->table[(guint) job->pa[i] << 8 | job->pb[i]];
+}
+
 gboolean
 zg330_kernel_add (const Zg330KernelTensor *a,
                   const Zg330KernelTensor *b,
@@ -1909,18 +1957,21 @@ zg330_kernel_add (const Zg330KernelTensor *a,
       && (out->layout == ZG330_KERNEL_LAYOUT_NHWC || out->c % out->k == 0)
       && scales_uniform (a) && scales_uniform (b) && scales_uniform (out))
     {
-      /* The common case: one flat loop over the bytes. */
-      const guint8 *pa = a->data, *pb = b->data;
-      guint8 *po = out->data;
-      gsize n = zg330_kernel_tensor_get_size (out);
-      double ra = (double) scale_of (a, 0) / (double) scale_of (out, 0);
-      double rb = (double) scale_of (b, 0) / (double) scale_of (out, 0);
-      for (gsize i = 0; i < n; i++)
+      /* The common case: one flat loop over the bytes.  A large one reads a table of
+       * the rule's 65536 results (computed by the same expression), in parallel. */
+      AddJob job = { a->data, b->data, out->data, zg330_kernel_tensor_get_size (out),
+                     (double) scale_of (a, 0) / (double) scale_of (out, 0),
+                     (double) scale_of (b, 0) / (double) scale_of (out, 0),
+                     a->dtype, b->dtype, lo, hi, NULL };
+      if (job.n >= ADD_TABLE_MIN)
         {
-          double v = (double) raw_value (pa[i], a->dtype) * ra;
-          v = v + (double) raw_value (pb[i], b->dtype) * rb;
-          po[i] = (guint8) round_clamp (v, lo, hi);
+          job.table = g_malloc (65536);
+          parallel_for (256, add_table_row, &job);
+          parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_table, &job);
+          g_free (job.table);
         }
+      else
+        add_part (&job, 0, job.n);
       return TRUE;
     }
 
@@ -2077,6 +2128,61 @@ check_same_channels (const char *op, const Zg330KernelTensor *in,
   return TRUE;
 }
 
+#define POOL_BLK 32u
+
+typedef struct {
+  const Zg330KernelTensor *in, *out;
+  const Zg330PoolParams *params;
+  const Requant *rq;
+  const Addr *ai, *ao;
+} PoolJob;
+
+/* One output row of one channel block: the window's max over 32 bytes at a time (a fixed
+ * trip count the compiler vectorises), then the requantisation table per channel. */
+GENERIC_CLONES static void
+pool_row_blocks (gpointer data, guint item)
+{
+  const PoolJob *job = data;
+  const Zg330KernelTensor *in = job->in, *out = job->out;
+  const Zg330PoolParams *pp = job->params;
+  guint cbs = n_blocks (out);
+  guint oh = item % out->h, cb = (item / out->h) % cbs, n = item / out->h / cbs;
+  gboolean sgn = in->dtype == ZG330_KERNEL_DTYPE_SINT8;
+  guint nvalid = MIN (POOL_BLK, in->c - cb * POOL_BLK);
+  gint h0 = (gint) (oh * pp->stride_h) - (gint) pp->pad_top;
+  gint h1 = MIN (h0 + (gint) pp->kernel_h, (gint) in->h);
+  const guint8 *src = (const guint8 *) in->data + n * job->ai->batch + job->ai->chan[cb * POOL_BLK];
+  guint8 *dst = (guint8 *) out->data + n * job->ao->batch + job->ao->chan[cb * POOL_BLK] + oh * job->ao->row;
+
+  h0 = MAX (h0, 0);
+  for (guint ow = 0; ow < out->w; ow++)
+    {
+      gint w0 = (gint) (ow * pp->stride_w) - (gint) pp->pad_left;
+      gint w1 = MIN (w0 + (gint) pp->kernel_w, (gint) in->w);
+      guint8 best[POOL_BLK];
+      guint8 *d = dst + (gsize) ow * POOL_BLK;
+
+      w0 = MAX (w0, 0);
+      memcpy (best, src + h0 * job->ai->row + w0 * POOL_BLK, POOL_BLK);
+      for (gint h = h0; h < h1; h++)
+        for (gint w = w0; w < w1; w++)
+          {
+            const guint8 *p = src + h * job->ai->row + w * POOL_BLK;
+            if (sgn)
+              for (guint k = 0; k < POOL_BLK; k++)
+                best[k] = (guint8) MAX ((gint8) best[k], (gint8) p[k]);
+            else
+              for (guint k = 0; k < POOL_BLK; k++)
+                best[k] = MAX (best[k], p[k]);
+          }
+      if (job->rq->identity)
+        memcpy (d, best, nvalid);
+      else
+        for (guint k = 0; k < nvalid; k++)
+          d[k] = requant_table (job->rq, cb * POOL_BLK + k)[best[k]];
+    }
+}
+
 gboolean
 zg330_kernel_maxpool2d (const Zg330KernelTensor *in,
                         const Zg330PoolParams   *params,
@@ -2110,6 +2216,14 @@ zg330_kernel_maxpool2d (const Zg330KernelTensor *in,
   requant_init (&rq, in, 0, out, 0, in->c);
   src = in->data;
   dst = out->data;
+  if (in->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->layout == ZG330_KERNEL_LAYOUT_NCHWC
+      && in->k == POOL_BLK && out->k == POOL_BLK)
+    {
+      /* NCHWc32 both sides: the max of whole 32-channel blocks, rows in parallel */
+      PoolJob job = { in, out, params, &rq, &ai, &ao };
+      parallel_for (out->n * n_blocks (out) * out->h, pool_row_blocks, &job);
+    }
+  else
   for (guint n = 0; n < out->n; n++)
     for (guint oh = 0; oh < out->h; oh++)
       {
