@@ -540,6 +540,29 @@ struct ConvJob {
 
 #define DW_BLK 32u
 
+/* The output channel of lane @j of block @ob, or -1 for a lane without one. */
+static inline gint64
+slot_channel (const ConvJob *job, guint ob, guint j)
+{
+  if (job->NG > 0)
+    {
+      guint g = ob * job->NG + j / job->Ogp, jj = j % job->Ogp;
+      return g < job->groups && jj < job->Og ? (gint64) g * job->Og + jj : -1;
+    }
+  else
+    {
+      guint obg = ob % job->obe;
+      return obg * OBLK + j < job->Og ? (gint64) (ob / job->obe) * job->Og + obg * OBLK + j : -1;
+    }
+}
+
+/* The group of block @ob's first lane (whose input quads the block's x pointer starts at). */
+static inline guint
+block_first_group (const ConvJob *job, guint ob)
+{
+  return job->NG > 0 ? ob * job->NG : ob / job->obe;
+}
+
 /* The float requantisation's per-slot figures (vnni_requant16_fast): the scale, the
  * offset with the bias correction @corr folded in, and the offset's error term; +inf
  * (always the double rule) where the float figures overflow or lose their precision. */
@@ -715,14 +738,21 @@ vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize 
   return _mm_loadu_si128 ((const __m128i *) b);
 }
 
+/* One tile: T output pixels x 32 output lanes in 24 accumulators.  Dense blocks broadcast
+ * one input dword (four channels of the lanes' one group) to all lanes; packed groups
+ * (@packed, a constant at each call site) give each half's 16 lanes their own groups'
+ * quads: one 64-byte load of the pixel from the block's first group (the padded copy has
+ * room past its end) and a dword permutation per half (two tables when the block's quads
+ * span more than 16 dwords). */
 static inline __attribute__ ((always_inline)) VNNI_ATTR void
 vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
-             guint8 *res)
+             const gboolean packed, guint8 *res)
 {
   __m512i a0[TILE_MAX], a1[TILE_MAX];
   const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
   const gsize row_step = (gsize) job->Wp * ipad;
   const guint nq = job->nq, KW = job->KW, KH = job->KH;
+  const gboolean two = packed && job->NG * nq > 16;
 
 #pragma GCC unroll 12
   for (guint t = 0; t < T; t++)
@@ -737,77 +767,32 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
           {
             __m512i w0 = _mm512_loadu_si512 (wt + (gsize) q * 128);
             __m512i w1 = _mm512_loadu_si512 (wt + (gsize) q * 128 + 64);
-#pragma GCC unroll 12
-            for (guint t = 0; t < T; t++)
+            __m512i p0 = _mm512_setzero_si512 (), p1 = _mm512_setzero_si512 ();
+            if (packed)
               {
-                gint32 v;
-                memcpy (&v, xt + t * pix_step + 4 * q, 4);
-                __m512i b = _mm512_set1_epi32 (v);
-                a0[t] = _mm512_dpbusd_epi32 (a0[t], b, w0);
-                a1[t] = _mm512_dpbusd_epi32 (a1[t], b, w1);
+                p0 = _mm512_loadu_si512 (job->perm + (gsize) q * 16);
+                p1 = _mm512_loadu_si512 (job->perm + ((gsize) nq + q) * 16);
               }
-          }
-      }
-
-  {
-    const gsize s = (gsize) ob * OBLK;
-    const gint32 *corr = job->corr + s;
-    /* Narrow convs (the image's 3-channel normaliser) have nothing in the upper half. */
-    gboolean upper = job->NG > 0 ? ob * job->NG + 16 / job->Ogp < job->groups
-                                 : job->Og - (ob % job->obe) * OBLK > 16;
-#pragma GCC unroll 12
-    for (guint t = 0; t < T; t++)
-      {
-        _mm_storeu_si128 ((__m128i *) (res + t * OBLK), vnni_requant16_slot (job, a0[t], corr, s));
-        if (upper)
-          _mm_storeu_si128 ((__m128i *) (res + t * OBLK + 16),
-                            vnni_requant16_slot (job, a1[t], corr + 16, s + 16));
-      }
-  }
-}
-
-/* Packed groups: as vnni_tile_n, but each half's 16 lanes take their own groups' input
- * quads: one 64-byte load of the pixel from the block's first group (the padded copy
- * has room past its end), a dword permutation per half (two tables when the block's
- * quads span more than 16 dwords). */
-static inline __attribute__ ((always_inline)) VNNI_ATTR void
-vnni_tile_packed_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
-                    guint8 *res)
-{
-  __m512i a0[TILE_MAX], a1[TILE_MAX];
-  const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
-  const gsize row_step = (gsize) job->Wp * ipad;
-  const guint nq = job->nq, KW = job->KW, KH = job->KH;
-  const gboolean two = job->NG * nq > 16;
-
-#pragma GCC unroll 12
-  for (guint t = 0; t < T; t++)
-    a0[t] = a1[t] = _mm512_setzero_si512 ();
-
-  for (guint r = 0; r < KH; r++)
-    for (guint s = 0; s < KW; s++)
-      {
-        const guint8 *xt = x + r * row_step + s * ipad;
-        const gint8 *wt = w + ((gsize) r * KW + s) * nq * 4 * OBLK;
-        for (guint q = 0; q < nq; q++)
-          {
-            __m512i w0 = _mm512_loadu_si512 (wt + (gsize) q * 128);
-            __m512i w1 = _mm512_loadu_si512 (wt + (gsize) q * 128 + 64);
-            __m512i p0 = _mm512_loadu_si512 (job->perm + (gsize) q * 16);
-            __m512i p1 = _mm512_loadu_si512 (job->perm + ((gsize) nq + q) * 16);
 #pragma GCC unroll 12
             for (guint t = 0; t < T; t++)
               {
                 const guint8 *xp = xt + t * pix_step;
-                __m512i lo = _mm512_loadu_si512 (xp), b0, b1;
-                if (two)
+                __m512i b0, b1;
+                if (!packed)
                   {
-                    __m512i hi = _mm512_loadu_si512 (xp + 64);
+                    gint32 v;
+                    memcpy (&v, xp + 4 * q, 4);
+                    b0 = b1 = _mm512_set1_epi32 (v);
+                  }
+                else if (two)
+                  {
+                    __m512i lo = _mm512_loadu_si512 (xp), hi = _mm512_loadu_si512 (xp + 64);
                     b0 = _mm512_permutex2var_epi32 (lo, p0, hi);
                     b1 = _mm512_permutex2var_epi32 (lo, p1, hi);
                   }
                 else
                   {
+                    __m512i lo = _mm512_loadu_si512 (xp);
                     b0 = _mm512_permutexvar_epi32 (p0, lo);
                     b1 = _mm512_permutexvar_epi32 (p1, lo);
                   }
@@ -820,7 +805,9 @@ vnni_tile_packed_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint o
   {
     const gsize s = (gsize) ob * OBLK;
     const gint32 *corr = job->corr + s;
-    gboolean upper = ob * job->NG + 16 / job->Ogp < job->groups;
+    /* lanes 16-31 hold no output (narrow convs such as the image's 3-channel normaliser,
+     * the last block of packed groups): skip their requantisation */
+    gboolean upper = slot_channel (job, ob, 16) >= 0;
 #pragma GCC unroll 12
     for (guint t = 0; t < T; t++)
       {
@@ -838,7 +825,7 @@ tile_vnni_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob,
 {
   switch (T)
     {
-#define CASE(n) case n: vnni_tile_packed_n (job, x, w, ob, n, res); break;
+#define CASE(n) case n: vnni_tile_n (job, x, w, ob, n, TRUE, res); break;
     CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6)
     CASE (7) CASE (8) CASE (9) CASE (10) CASE (11) CASE (12)
 #undef CASE
@@ -852,7 +839,7 @@ tile_vnni (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint 
 {
   switch (T)
     {
-#define CASE(n) case n: vnni_tile_n (job, x, w, ob, n, res); break;
+#define CASE(n) case n: vnni_tile_n (job, x, w, ob, n, FALSE, res); break;
     CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6)
     CASE (7) CASE (8) CASE (9) CASE (10) CASE (11) CASE (12)
 #undef CASE
@@ -945,29 +932,6 @@ conv_pack_row (gpointer data, guint item)
         xor_copy (d, s, run, flip);
       c += run;
     }
-}
-
-/* The output channel of lane @j of block @ob, or -1 for a lane without one. */
-static inline gint64
-slot_channel (const ConvJob *job, guint ob, guint j)
-{
-  if (job->NG > 0)
-    {
-      guint g = ob * job->NG + j / job->Ogp, jj = j % job->Ogp;
-      return g < job->groups && jj < job->Og ? (gint64) g * job->Og + jj : -1;
-    }
-  else
-    {
-      guint obg = ob % job->obe;
-      return obg * OBLK + j < job->Og ? (gint64) (ob / job->obe) * job->Og + obg * OBLK + j : -1;
-    }
-}
-
-/* The group of block @ob's first lane (whose input quads the block's x pointer starts at). */
-static inline guint
-block_first_group (const ConvJob *job, guint ob)
-{
-  return job->NG > 0 ? ob * job->NG : ob / job->obe;
 }
 
 static void
