@@ -240,7 +240,7 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   ZwApplication *self = ZW_APPLICATION (app);
   static const char *views[] = { "segments", "memory", "ocm", "merges", "timing", "compare", "tensors", "diff",
-                                 "logs", "compiles", "graph", NULL };
+                                 "logs", "compiles", "graph", "sweep", NULL };
 
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "view", "s", &self->view);
@@ -248,7 +248,7 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
   if (self->view != NULL && !g_strv_contains (views, self->view))
     {
       g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm, merges, timing, compare, "
-                    "tensors, diff, logs, compiles or graph)\n"),
+                    "tensors, diff, logs, compiles, graph or sweep)\n"),
                   self->view);
       return 2;
     }
@@ -411,7 +411,8 @@ zw_application_init (ZwApplication *self)
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
     { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
-      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff, logs, compiles or graph"),
+      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff, logs, compiles, graph or "
+         "sweep"),
       N_("NAME") },
     { "compare-compile", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Compare the network opened with another compile of it (e.g. its Buyi JSON), shown in Compiles"),
@@ -426,13 +427,14 @@ zw_application_init (ZwApplication *self)
   self->recent = gtk_string_list_new (NULL);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_parameter_string (
-      G_APPLICATION (self), _("[NET.json | REPORT.json | PROFILE (_time.txt, .json, .csv) | DUMP-FOLDER | LOG]"));
+      G_APPLICATION (self),
+      _("[NET.json | REPORT.json | PROFILE (_time.txt, .json, .csv) | SWEEP.json | DUMP-FOLDER | LOG]"));
   g_application_set_option_context_summary (
       G_APPLICATION (self),
       _("Shows how the ZG330 runtime deploys a network on the simulated board mock://zg330: segments, memory, "
-        "OCM options and hardop merges, per-layer timing, run comparisons, dumped tensors and logs. A time "
-        "profile, a dump folder or a text log opens in its own view. With no file, opens the bundled "
-        "YOLOv5s-like demo."));
+        "OCM options and hardop merges, per-layer timing, run comparisons, option sweeps, dumped tensors and "
+        "logs. A time profile, a sweep (xrt-run sweep --json), a dump folder or a text log opens in its own "
+        "view. With no file, opens the bundled YOLOv5s-like demo."));
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
 }
 

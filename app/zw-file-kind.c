@@ -75,10 +75,12 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
   /* a .json that is no JSON is a damaged network or report: the controller says how */
   if (*p == '{' || *p == '[' || g_str_has_suffix (base, ".json"))
     {
-      /* our profile JSON and Chrome traces say so near the top; everything else JSON is a
-       * network or a deploy report */
+      /* our profile JSON, sweeps and Chrome traces say so near the top; everything else
+       * JSON is a network or a deploy report */
       if (strstr (p, "\"zhuge-time-profile\"") != NULL || strstr (p, "\"traceEvents\"") != NULL)
         *kind = ZW_FILE_KIND_PROFILE;
+      else if (strstr (p, "\"zhuge-sweep\"") != NULL)
+        *kind = ZW_FILE_KIND_SWEEP;
       else
         *kind = ZW_FILE_KIND_NETWORK;
       return TRUE;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/zg330/zg330-backend.h"
+#include "backends/zg330/zg330-sweep.h"
 #include "devices/zg330-sim.h"
 #include "xrt/xrt-device.h"
 #include "report/zw-compare.h"
@@ -33,6 +34,8 @@ typedef struct {
   char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
   char *dump_format;
   char *compare_path;            /* compare the network with this other compile of it */
+  gboolean sweep;                /* sweep the network (with @sweep_axes) */
+  GArray *sweep_axes;
   /* in/out */
   XirNetwork *net;
   XrtSession *session;           /* reused for Forward with the same options */
@@ -46,6 +49,7 @@ typedef struct {
   GError *forward_error;         /* a plan made, but the forward asked for needs params */
   ZwCompileCompare *compile_compare;   /* of a compare_path job */
   char *compare_warning;         /* what it could not do (a forward that failed) */
+  ZwSweep *sweep_result;         /* of a sweep job */
 } ZwJob;
 
 struct _ZwRunController
@@ -78,6 +82,10 @@ struct _ZwRunController
   gboolean pending_compare_synthetic;
   ZwCompileCompare *compile_compare;   /* the last comparison, until taken */
   char *compare_warning;
+  gboolean pending_sweep;        /* a sweep, run after the pending request and comparison */
+  GArray *pending_sweep_axes;
+  gboolean running_sweep;
+  ZwSweep *sweep;                /* the last sweep, until taken */
 
   double progress;
   char *status;
@@ -86,7 +94,7 @@ struct _ZwRunController
 G_DEFINE_FINAL_TYPE (ZwRunController, zw_run_controller, G_TYPE_OBJECT)
 
 enum { PROP_0, PROP_BUSY, PROP_PROGRESS, PROP_STATUS, N_PROPS };
-enum { RUN_FINISHED, NETWORK_LOADED, FAILED, COMPILES_COMPARED, N_SIGNALS };
+enum { RUN_FINISHED, NETWORK_LOADED, FAILED, COMPILES_COMPARED, SWEEP_FINISHED, N_SIGNALS };
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -101,6 +109,8 @@ zw_job_free (ZwJob *job)
   g_free (job->dump_format);
   g_free (job->compare_path);
   g_free (job->compare_warning);
+  g_clear_pointer (&job->sweep_axes, g_array_unref);
+  g_clear_pointer (&job->sweep_result, zw_sweep_unref);
   g_free (job->device_url);
   g_free (job->session_device_url);
   g_free (job->params_message);
@@ -618,6 +628,49 @@ out:
 }
 
 static void
+on_sweep_progress (guint done, guint total, gpointer user_data)
+{
+  g_autofree char *status = g_strdup_printf (_("Sweep: %u of %u rows"), done, total);
+
+  /* from the sweep's threads: job_report only hands the figure to the main loop */
+  job_report (user_data, 0.05 + 0.95 * done / MAX (total, 1), status);
+}
+
+/* Every option combination at every what-if point, on the simulated board of the network's
+ * compile target (the sweep varies the runtime's options: a chip whose compiler placed every
+ * value has none). */
+static gboolean
+job_sweep (ZwJob *job, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (XirNetworkView) view = NULL;
+  const char *url;
+  Zg330SweepOptions options = { job->sweep_axes, 0, FALSE, 0 };
+
+  if (!xir_network_has_params (job->net))
+    {
+      /* the banner offers synthetic params, as for a forward */
+      job->params_missing = TRUE;
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_PARAMS,
+                   _("%s: the network has no params (.raw): a sweep runs a forward per row"),
+                   xir_network_get_path (job->net));
+      return FALSE;
+    }
+  if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
+    return FALSE;
+  url = xrt_backend_default_device_for_view (view);
+  if (g_strcmp0 (url, "mock://zg330") != 0)
+    {
+      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
+                   _("%s: a sweep varies the ZG330 runtime's options; this network is not compiled for the ZG330"),
+                   xir_network_get_path (job->net));
+      return FALSE;
+    }
+  job_report (job, 0.05, _("Sweep: starting"));
+  job->sweep_result = zg330_sweep_run_full (job->net, url, &options, cancellable, on_sweep_progress, job, error);
+  return job->sweep_result != NULL;
+}
+
+static void
 job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   ZwJob *job = task_data;
@@ -647,6 +700,12 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
   if (job->compare_path != NULL)
     {
       if (!job_compare_compiles (job, cancellable, &error))
+        goto fail;
+      goto done;
+    }
+  if (job->sweep)
+    {
+      if (!job_sweep (job, cancellable, &error))
         goto fail;
       goto done;
     }
@@ -755,6 +814,12 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->compare_warning = g_steal_pointer (&job->compare_warning);
       g_signal_emit (self, signals[COMPILES_COMPARED], 0);
     }
+  if (ok && job->sweep_result != NULL)
+    {
+      g_clear_pointer (&self->sweep, zw_sweep_unref);
+      self->sweep = g_steal_pointer (&job->sweep_result);
+      g_signal_emit (self, signals[SWEEP_FINISHED], 0);
+    }
   if (ok && job->run != NULL)
     g_signal_emit (self, signals[RUN_FINISHED], 0, job->run);
   if (ok && job->forward_error != NULL)
@@ -764,7 +829,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
     g_signal_emit (self, signals[FAILED], 0, error, job->load_path != NULL ? job->load_path : self->net_path,
                    job->params_missing);
 
-  if (!self->pending && self->pending_compare_path == NULL)
+  if (!self->pending && self->pending_compare_path == NULL && !self->pending_sweep)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
   start_next (self);
 }
@@ -775,15 +840,22 @@ start_next (ZwRunController *self)
   g_autoptr (GTask) task = NULL;
   ZwJob *job;
 
-  if (self->cancellable != NULL || (!self->pending && self->pending_compare_path == NULL))
+  if (self->cancellable != NULL || (!self->pending && self->pending_compare_path == NULL && !self->pending_sweep))
     return;
 
   job = g_new0 (ZwJob, 1);
-  if (!self->pending)
+  if (!self->pending && self->pending_compare_path != NULL)
     {
       /* a compile comparison waits for the request before it (the network it compares) */
       job->compare_path = g_steal_pointer (&self->pending_compare_path);
       job->synthetic_params = self->pending_compare_synthetic;
+    }
+  else if (!self->pending)
+    {
+      /* so does a sweep */
+      job->sweep = TRUE;
+      job->sweep_axes = g_steal_pointer (&self->pending_sweep_axes);
+      self->pending_sweep = FALSE;
     }
   else
     {
@@ -804,7 +876,7 @@ start_next (ZwRunController *self)
   if (job->load_path == NULL && self->net != NULL)
     {
       job->net = xir_network_ref (self->net);
-      if (self->session != NULL && job->compare_path == NULL)
+      if (self->session != NULL && job->compare_path == NULL && !job->sweep)
         {
           job->session = xrt_session_ref (self->session);
           job->session_options = self->session_options;
@@ -814,6 +886,7 @@ start_next (ZwRunController *self)
 
   self->running_load = job->load_path != NULL;
   self->running_compare = job->compare_path != NULL;
+  self->running_sweep = job->sweep;
   self->cancellable = g_cancellable_new ();
   set_progress (self, 0.0, _("Starting"));
   task = g_task_new (self, self->cancellable, job_done, NULL);
@@ -847,8 +920,9 @@ static void
 request_full (ZwRunController *self, ZwRunMode mode, guint iterations, const char *dump_dir, const char *dump_format)
 {
   /* a run in progress is stale now; a load in progress is not (its network is what the
-   * request is about), so it finishes and the request follows it */
-  if (self->cancellable != NULL && !self->running_load)
+   * request is about), so it finishes and the request follows it; nor is a sweep (it
+   * changes nothing the request deploys, and only Cancel should throw its rows away) */
+  if (self->cancellable != NULL && !self->running_load && !self->running_sweep)
     g_cancellable_cancel (self->cancellable);
   if (self->pending && self->pending_path != NULL)
     {
@@ -913,11 +987,55 @@ zw_run_controller_take_compile_compare (ZwRunController *self, char **warning)
 }
 
 void
+zw_run_controller_sweep (ZwRunController *self, GArray *axes)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+
+  /* a sweep in progress is superseded (a load or run is not: it makes the network swept) */
+  if (self->cancellable != NULL && self->running_sweep)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
+  self->pending_sweep_axes = axes;
+  self->pending_sweep = TRUE;
+  start_next (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+ZwSweep *
+zw_run_controller_take_sweep (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return g_steal_pointer (&self->sweep);
+}
+
+gboolean
+zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow *row, ZwRunOptions *options,
+                                         GError **error)
+{
+  g_autoptr (Zg330Profile) profile = NULL;
+
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (row != NULL && options != NULL, FALSE);
+
+  if ((profile = zg330_sweep_profile_for_point (self->base_profile, row->what_if, error)) == NULL)
+    return FALSE;
+  options->merge_hardop = row->merge_hardop;
+  options->etm_optimize = row->etm_optimize;
+  options->ocm = row->ocm_requested;
+  options->ocm_bytes = profile->ocm_bytes;
+  options->icore_clock_hz = profile->icore_clock_hz;
+  options->etm_bandwidth = profile->etm_bandwidth;
+  return TRUE;
+}
+
+void
 zw_run_controller_cancel (ZwRunController *self)
 {
   g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
 
   self->pending = FALSE;
+  self->pending_sweep = FALSE;
+  g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
   g_clear_pointer (&self->pending_compare_path, g_free);
   g_clear_pointer (&self->pending_path, g_free);
   g_clear_pointer (&self->pending_dump_dir, g_free);
@@ -956,6 +1074,8 @@ zw_run_controller_finalize (GObject *object)
   g_free (self->pending_compare_path);
   g_clear_pointer (&self->compile_compare, zw_compile_compare_free);
   g_free (self->compare_warning);
+  g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
+  g_clear_pointer (&self->sweep, zw_sweep_unref);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
 }
@@ -997,6 +1117,8 @@ zw_run_controller_class_init (ZwRunControllerClass *klass)
                                   G_TYPE_NONE, 3, G_TYPE_ERROR, G_TYPE_STRING, G_TYPE_BOOLEAN);
   signals[COMPILES_COMPARED] = g_signal_new ("compiles-compared", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                              NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SWEEP_FINISHED] = g_signal_new ("sweep-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                          NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -1051,7 +1173,7 @@ gboolean
 zw_run_controller_get_busy (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
-  return self->cancellable != NULL || self->pending || self->pending_compare_path != NULL;
+  return self->cancellable != NULL || self->pending || self->pending_compare_path != NULL || self->pending_sweep;
 }
 
 double

@@ -21,6 +21,7 @@
  *                    before this signal) and a forward needs synthetic params (open again)
  *   "compiles-compared" ()                                a compile comparison is ready
  *                    (zw_run_controller_take_compile_compare)
+ *   "sweep-finished" ()                                   a sweep is ready (zw_run_controller_take_sweep)
  * Properties: "busy" (gboolean), "progress" (double 0..1), "status" (string), all read-only.
  */
 #pragma once
@@ -29,6 +30,7 @@
 #include "devices/zg330-timing.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
+#include "report/zw-sweep.h"
 #include "xir/xir-network.h"
 #include "zw-run.h"
 
@@ -97,6 +99,23 @@ void zw_run_controller_compare_compile (ZwRunController *self, const char *path,
 /* The last comparison (transfer full; NULL when none is waiting) and its warning (may be
  * NULL; a new string, or NULL when nothing failed). */
 ZwCompileCompare *zw_run_controller_take_compile_compare (ZwRunController *self, char **warning);
+/* Queues a sweep of the current network (backends/zg330/zg330-sweep.h: the 20 combinations
+ * of merge, ETM optimize and OCM option at every point of @axes, an array of Zg330SweepAxis
+ * made by zg330_sweep_parse_what_if — may be NULL or empty: the profile as it is; taken),
+ * after the request queued before it, in a worker thread like every job: each row on a
+ * simulated board of its own, the progress row by row. Apply and forward requests wait for
+ * it; cancel stops the rows not yet started; a newer sweep supersedes it. "sweep-finished"
+ * or "failed" follows (a network without params fails with params_missing). */
+void zw_run_controller_sweep (ZwRunController *self, GArray *axes);
+/* The last sweep (transfer full; NULL when none is waiting). */
+ZwSweep *zw_run_controller_take_sweep (ZwRunController *self);
+/* The options that deploy sweep row @row again: its merge, ETM optimize and OCM option, and
+ * the device figures of its what-if point — the base profile with the point's figures, built
+ * by zg330_sweep_profile_for_point as the sweep built that row's board (the ETM bandwidth is
+ * the base profile's: a sweep does not vary it). FALSE with G_OPTION_ERROR_BAD_VALUE when the
+ * point does not parse (a damaged sweep file). Sets nothing: pass them to set_options. */
+gboolean zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow *row,
+                                                  ZwRunOptions *options, GError **error);
 /* Cancels the job in progress and drops queued requests. */
 void zw_run_controller_cancel (ZwRunController *self);
 

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "backends/zg330/zg330-sweep.h"
 #include "report/zw-compare.h"
 #include "zw-application.h"
 #include "zw-compare-view.h"
@@ -23,13 +24,14 @@
 #include "zw-run-history.h"
 #include "zw-segment-view.h"
 #include "zw-shortcuts.h"
+#include "zw-sweep-view.h"
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
 
-#define N_VIEWS 11
+#define N_VIEWS 12
 enum {
   VIEW_SEGMENTS, VIEW_MEMORY, VIEW_OCM, VIEW_MERGES, VIEW_TIMING, VIEW_COMPARE, VIEW_TENSORS, VIEW_DIFF, VIEW_LOGS,
-  VIEW_COMPILES, VIEW_GRAPH
+  VIEW_COMPILES, VIEW_GRAPH, VIEW_SWEEP
 };
 
 static const struct {
@@ -47,6 +49,7 @@ static const struct {
   { "logs", N_("Logs") },
   { "compiles", N_("Compiles") },
   { "graph", N_("Graph") },
+  { "sweep", N_("Sweep") },
 };
 
 /* What the second file chooser is for (one is open at a time). */
@@ -81,6 +84,8 @@ struct _ZwWindow
   GtkNativeDialog *chooser;
   GtkNativeDialog *aux_chooser;
   ChooserPurpose aux_purpose;
+  GtkWidget *sweep_dialog;       /* "Sweep Options…" while it is open */
+  char *sweep_what_if;           /* what its entry held the last time */
 
   ZwSelection *timing_selection; /* the Timing view's: the report only when it matches the profile */
   char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
@@ -572,6 +577,12 @@ wrap_empty_state (ZwWindow *self, guint i)
     empty = empty_state_new (_("No times in this run: an Apply deploys without running. Run a forward to see "
                                "each layer's time."),
                              _("Run a _Forward"), "win.forward", NULL);
+  else if (i == VIEW_SWEEP)
+    empty = empty_state_new (_("No sweep yet. A sweep deploys the open network with each of the 20 combinations "
+                               "of merge, ETM optimize and OCM option (at several OCM sizes and icore clocks if "
+                               "you ask), runs each once, and plots simulated time against ETM bytes with the "
+                               "Pareto front. A sweep JSON written by xrt-run sweep --json opens here too."),
+                             _("_Sweep Options…"), "win.sweep", NULL);
   else
     return self->views[i];
   overlay = gtk_overlay_new ();
@@ -593,6 +604,9 @@ update_empty_states (ZwWindow *self)
    * a time file was opened into the view */
   if (self->empty_states[VIEW_TIMING] != NULL)
     gtk_widget_set_visible (self->empty_states[VIEW_TIMING], run != NULL && zw_run_get_profile (run) == NULL);
+  if (self->empty_states[VIEW_SWEEP] != NULL)
+    gtk_widget_set_visible (self->empty_states[VIEW_SWEEP],
+                            zw_sweep_view_get_sweep (ZW_SWEEP_VIEW (self->views[VIEW_SWEEP])) == NULL);
 }
 
 const char *
@@ -704,6 +718,9 @@ zw_window_export (ZwWindow *self, const char *path, GError **error)
 
   view = current_view (self);
   lower = g_ascii_strdown (path, -1);
+  /* the Sweep view's data is the sweep: saved as xrt-run sweep writes it */
+  if (ZW_IS_SWEEP_VIEW (view) && (g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".json")))
+    return zw_sweep_view_save (ZW_SWEEP_VIEW (view), path, error);
   if (g_str_has_suffix (lower, ".csv"))
     return zw_export_view_csv (view, path, error);
   if (g_str_has_suffix (lower, ".json"))
@@ -832,10 +849,14 @@ run_aux_chooser (ZwWindow *self, ChooserPurpose purpose, const char *title, GtkF
 static void
 action_export (GtkWidget *widget, const char *name, GVariant *param)
 {
+  ZwWindow *self = ZW_WINDOW (widget);
+
   (void) name;
   (void) param;
-  run_aux_chooser (ZW_WINDOW (widget), CHOOSE_EXPORT,
-                   _("Export the View (.png, .svg, .pdf; .csv for its table; .json for the Chrome trace)"),
+  run_aux_chooser (self, CHOOSE_EXPORT,
+                   ZW_IS_SWEEP_VIEW (current_view (self))
+                       ? _("Export the Sweep (.png, .svg, .pdf; .json or .csv: the sweep as xrt-run sweep writes it)")
+                       : _("Export the View (.png, .svg, .pdf; .csv for its table; .json for the Chrome trace)"),
                    GTK_FILE_CHOOSER_ACTION_SAVE, FALSE, _("_Export"));
 }
 
@@ -905,6 +926,257 @@ on_compiles_compared (ZwRunController *controller, ZwWindow *self)
   zw_compile_compare_view_take_compare (ZW_COMPILE_COMPARE_VIEW (self->views[VIEW_COMPILES]), cmp);
   show_banner (self, warning, NULL);
   set_view (self, "compiles");
+}
+
+/* ---- sweeps ------------------------------------------------------------------------------------- */
+
+static void
+on_sweep_finished (ZwRunController *controller, ZwWindow *self)
+{
+  g_autoptr (ZwSweep) sweep = zw_run_controller_take_sweep (controller);
+
+  if (sweep == NULL)
+    return;
+  zw_sweep_view_set_sweep (ZW_SWEEP_VIEW (self->views[VIEW_SWEEP]), sweep);
+  update_empty_states (self);
+  set_view (self, "sweep");
+}
+
+static void
+open_sweep (ZwWindow *self, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwSweep) sweep = zw_sweep_load (path, &error);
+
+  show_banner (self, NULL, NULL);
+  if (sweep == NULL)
+    {
+      banner_for_error (self, path, error);
+      return;
+    }
+  zw_sweep_view_set_sweep (ZW_SWEEP_VIEW (self->views[VIEW_SWEEP]), sweep);
+  update_empty_states (self);
+  set_view (self, "sweep");
+  set_shown_file (self, path);
+}
+
+gboolean
+zw_window_sweep (ZwWindow *self, const char *what_if)
+{
+  g_autoptr (GArray) axes = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  if (!zw_run_controller_has_network (self->controller))
+    {
+      show_banner (self, _("Open a network first: a sweep deploys it with every option combination"), NULL);
+      return FALSE;
+    }
+  axes = zg330_sweep_axes_new ();
+  /* the CLI's --what-if arguments, one per axis, separated by “;” (spaces are no part of a
+   * value: "ocm=1M, 2M" is what was meant) */
+  parts = g_strsplit_set (what_if != NULL ? what_if : "", ";\n", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GString) axis = g_string_new (NULL);
+
+      for (const char *c = parts[i]; *c != '\0'; c++)
+        if (!g_ascii_isspace (*c))
+          g_string_append_c (axis, *c);
+      if (axis->len == 0)
+        continue;
+      if (!zg330_sweep_parse_what_if (axes, axis->str, &error))
+        {
+          /* TRANSLATORS: %s the runtime's message naming the what-if axis and what is wrong */
+          g_autofree char *message = g_strdup_printf (_("Sweep not started: %s"), error->message);
+          show_banner (self, message, NULL);
+          return FALSE;
+        }
+    }
+  show_banner (self, NULL, NULL);
+  g_free (self->sweep_what_if);
+  self->sweep_what_if = g_strdup (what_if);
+  zw_run_controller_sweep (self->controller, g_steal_pointer (&axes));
+  return TRUE;
+}
+
+/* The panel's ranges: a row's figures outside them are shown at the nearest end (the run
+ * itself gets the row's exact figures). */
+static void
+show_options_in_panel (ZwWindow *self, const ZwRunOptions *o)
+{
+  self->syncing = TRUE;
+  g_object_set (self->options, "merge-hardop", o->merge_hardop, "etm-optimize", o->etm_optimize, "ocm-option",
+                zw_options_panel_ocm_to_id (o->ocm), "ocm-kib",
+                (guint) CLAMP (o->ocm_bytes / 1024, 64, 1024 * 1024), "icore-mhz",
+                CLAMP (o->icore_clock_hz / 1e6, 1.0, 10000.0), "etm-gbps", CLAMP (o->etm_bandwidth / 1e9, 0.1, 1000.0),
+                NULL);
+  self->syncing = FALSE;
+}
+
+/* A row of the Sweep view opened (a click, Enter): deployed and run with its options and
+ * the device figures of its what-if point, so every view shows that run. */
+static void
+on_sweep_row_activated (ZwSweepView *view, guint index, ZwWindow *self)
+{
+  ZwSweep *sweep = zw_sweep_view_get_sweep (view);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *sweep_net = NULL, *open_net = NULL;
+  const ZwSweepRow *row;
+  ZwRunOptions options;
+  gboolean other_network;
+
+  if (sweep == NULL || index >= sweep->rows->len)
+    return;
+  row = &g_array_index (sweep->rows, ZwSweepRow, index);
+  if (!zw_run_controller_options_for_sweep_row (self->controller, row, &options, &error))
+    {
+      show_banner (self, error->message, NULL);
+      return;
+    }
+  /* the sweep's network: the open one, or its file (a sweep opened from disk) */
+  if (sweep->network_path != NULL && *sweep->network_path != '\0')
+    sweep_net = g_canonicalize_filename (sweep->network_path, NULL);
+  if (zw_run_controller_get_network_path (self->controller) != NULL)
+    open_net = g_canonicalize_filename (zw_run_controller_get_network_path (self->controller), NULL);
+  other_network = sweep_net != NULL && g_strcmp0 (sweep_net, open_net) != 0;
+  if (other_network && !g_file_test (sweep_net, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autofree char *message = g_strdup_printf (_("%s: the network of this sweep is not there: open it to run "
+                                                    "the sweep's rows"), sweep_net);
+      show_banner (self, message, NULL);
+      return;
+    }
+  if (!other_network && open_net == NULL)
+    {
+      show_banner (self, _("Open the network of this sweep to run its rows"), NULL);
+      return;
+    }
+  show_options_in_panel (self, &options);
+  g_clear_handle_id (&self->reapply_source, g_source_remove);
+  show_banner (self, NULL, NULL);
+  /* the row's exact figures, not the panel's (KiB, MHz) */
+  zw_run_controller_set_options (self->controller, &options);
+  if (other_network)
+    zw_run_controller_open (self->controller, sweep_net, FALSE, read_iterations (self));
+  else
+    zw_run_controller_request (self->controller, ZW_RUN_MODE_RUN, read_iterations (self));
+  if (zw_run_controller_get_device_url (self->controller) != NULL && *row->what_if != '\0')
+    {
+      g_autofree char *message =
+        /* TRANSLATORS: %u a sweep row, %s the device URL of the options, then the row's what-if point */
+        g_strdup_printf (_("Row #%u runs on %s, the board of the options: its what-if figures (%s) size the "
+                           "simulated board only"), row->index, zw_run_controller_get_device_url (self->controller),
+                         row->what_if);
+      show_banner (self, message, NULL);
+    }
+}
+
+static void
+on_sweep_dialog_run (GtkWidget *button, ZwWindow *self)
+{
+  GtkWidget *dialog = self->sweep_dialog;
+  g_autofree char *text = NULL;
+
+  (void) button;
+  if (dialog == NULL)
+    return;
+  text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (g_object_get_data (G_OBJECT (dialog), "entry"))));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  zw_window_sweep (self, text);
+}
+
+static void
+on_sweep_dialog_destroy (GtkWidget *dialog, ZwWindow *self)
+{
+  (void) dialog;
+  self->sweep_dialog = NULL;
+}
+
+/* "Sweep Options…": the what-if grid (optional), then the sweep runs in the background. */
+static void
+action_sweep (GtkWidget *widget, const char *name, GVariant *param)
+{
+  ZwWindow *self = ZW_WINDOW (widget);
+  GtkWidget *dialog, *box, *intro, *label, *entry, *hint, *buttons, *cancel, *run;
+  GtkEventController *keys;
+
+  (void) name;
+  (void) param;
+  if (self->sweep_dialog != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (self->sweep_dialog));
+      return;
+    }
+  dialog = gtk_window_new ();
+  gtk_window_set_title (GTK_WINDOW (dialog), _("Sweep Options"));
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 520, -1);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  intro = gtk_label_new (_("Deploys the open network with each of the 20 combinations of merge, ETM optimize and "
+                           "OCM option, each on a simulated board of its own, runs one forward of each, checks "
+                           "every plan, and marks the Pareto front of simulated time vs ETM bytes. The Sweep "
+                           "view shows it; a click on a row runs that row in every view."));
+  gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (intro), 60);
+  gtk_label_set_xalign (GTK_LABEL (intro), 0);
+  label = gtk_label_new_with_mnemonic (_("_What-if grid (optional)"));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  entry = gtk_entry_new ();
+  gtk_widget_set_name (entry, "sweep-what-if");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "ocm=1M,2M; icore=800M,1G");
+  gtk_editable_set_text (GTK_EDITABLE (entry), self->sweep_what_if != NULL ? self->sweep_what_if : "");
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
+  hint = gtk_label_new (_("Axes separated by “;”: ocm=SIZE,… (512K, 1M, 2M) and icore=HZ,… (800M, 1G), as "
+                          "xrt-run sweep --what-if. Every point of the grid gets the 20 combinations. Empty: the "
+                          "device profile as it is."));
+  gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (hint), 60);
+  gtk_label_set_xalign (GTK_LABEL (hint), 0);
+  gtk_widget_add_css_class (hint, "dim-label");
+  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
+  run = gtk_button_new_with_mnemonic (_("_Run Sweep"));
+  gtk_widget_set_name (run, "sweep-run");
+  gtk_widget_add_css_class (run, "suggested-action");
+  g_signal_connect (run, "clicked", G_CALLBACK (on_sweep_dialog_run), self);
+  gtk_box_append (GTK_BOX (buttons), cancel);
+  gtk_box_append (GTK_BOX (buttons), run);
+  gtk_box_append (GTK_BOX (box), intro);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), entry);
+  gtk_box_append (GTK_BOX (box), hint);
+  gtk_box_append (GTK_BOX (box), buttons);
+  gtk_window_set_child (GTK_WINDOW (dialog), box);
+  gtk_window_set_default_widget (GTK_WINDOW (dialog), run);
+  /* Escape closes it, as any dialog */
+  keys = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                          gtk_named_action_new ("window.close")));
+  gtk_widget_add_controller (dialog, keys);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_signal_connect (dialog, "destroy", G_CALLBACK (on_sweep_dialog_destroy), self);
+  self->sweep_dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+action_sweep_what_if (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  zw_window_sweep (ZW_WINDOW (widget), g_variant_get_string (param, NULL));
 }
 
 static void
@@ -1164,6 +1436,7 @@ zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params)
   switch (kind)
     {
     case ZW_FILE_KIND_PROFILE: open_profile (self, path); return;
+    case ZW_FILE_KIND_SWEEP: open_sweep (self, path); return;
     case ZW_FILE_KIND_DUMP: zw_window_open_dump (self, dir); return;
     case ZW_FILE_KIND_LOG: open_text_log (self, path); return;
     case ZW_FILE_KIND_UNKNOWN:
@@ -1384,6 +1657,8 @@ update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-compile", live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.sweep", live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.sweep-what-if", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-back", zw_selection_can_go_back (self->selection));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-forward",
                                  zw_selection_can_go_forward (self->selection));
@@ -1583,6 +1858,8 @@ zw_window_dispose (GObject *object)
   if (self->aux_chooser != NULL)
     gtk_native_dialog_destroy (self->aux_chooser);
   g_clear_object (&self->aux_chooser);
+  if (self->sweep_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->sweep_dialog));
   if (self->controller != NULL)
     {
       /* the worker keeps its own references; its result goes nowhere now */
@@ -1610,6 +1887,7 @@ zw_window_finalize (GObject *object)
   g_clear_pointer (&self->temp_dumps, g_ptr_array_unref);
   g_free (self->shown_file);
   g_free (self->tensors_dir);
+  g_free (self->sweep_what_if);
   g_clear_object (&self->recent_menu);
   g_free (self->ocm_option);
   g_free (self->view);
@@ -1666,6 +1944,8 @@ zw_window_class_init (ZwWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.compare-file-pair", "as", action_compare_file_pair);
   gtk_widget_class_install_action (widget_class, "win.compare-compile", NULL, action_compare_compile);
   gtk_widget_class_install_action (widget_class, "win.compare-compile-file", "s", action_compare_compile_file);
+  gtk_widget_class_install_action (widget_class, "win.sweep", NULL, action_sweep);
+  gtk_widget_class_install_action (widget_class, "win.sweep-what-if", "s", action_sweep_what_if);
   gtk_widget_class_install_action (widget_class, "win.select-back", NULL, action_select_history);
   gtk_widget_class_install_action (widget_class, "win.select-forward", NULL, action_select_history);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar", "sidebar-visible");
@@ -1721,6 +2001,7 @@ build_header (ZwWindow *self)
   g_menu_append (dumps, _("_Diff Dump Folders…"), "win.diff-dumps");
   g_menu_append (dumps, _("_Compare Time Profiles…"), "win.compare-files");
   g_menu_append (dumps, _("Compare with _Another Compile…"), "win.compare-compile");
+  g_menu_append (dumps, _("S_weep Options…"), "win.sweep");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (dumps));
   g_menu_append (files, _("_Export View…"), "win.export");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (files));
@@ -1776,6 +2057,8 @@ zw_window_init (ZwWindow *self)
   self->views[VIEW_LOGS] = zw_log_view_new ();
   self->views[VIEW_COMPILES] = zw_compile_compare_view_new (self->selection);
   self->views[VIEW_GRAPH] = zw_graph_view_new (self->selection);
+  self->views[VIEW_SWEEP] = zw_sweep_view_new (self->selection);
+  g_signal_connect (self->views[VIEW_SWEEP], "row-activated", G_CALLBACK (on_sweep_row_activated), self);
   /* a screenshot of the graph waits for its layout, as for a run */
   g_signal_connect_swapped (self->views[VIEW_GRAPH], "notify::busy", G_CALLBACK (on_graph_busy), self);
   /* one selection everywhere: the Timing view's follows the others' and back */
@@ -1944,6 +2227,7 @@ zw_window_init (ZwWindow *self)
   g_signal_connect (self->controller, "network-loaded", G_CALLBACK (on_network_loaded), self);
   g_signal_connect (self->controller, "failed", G_CALLBACK (on_failed), self);
   g_signal_connect (self->controller, "compiles-compared", G_CALLBACK (on_compiles_compared), self);
+  g_signal_connect (self->controller, "sweep-finished", G_CALLBACK (on_sweep_finished), self);
   g_signal_connect (self->controller, "notify::busy", G_CALLBACK (on_busy_changed), self);
   g_signal_connect (self->controller, "notify::progress", G_CALLBACK (on_progress_changed), self);
   g_signal_connect (self->controller, "notify::status", G_CALLBACK (on_progress_changed), self);
@@ -2068,6 +2352,13 @@ zw_window_get_history (ZwWindow *self)
 {
   g_return_val_if_fail (ZW_IS_WINDOW (self), NULL);
   return self->history;
+}
+
+ZwRunController *
+zw_window_get_run_controller (ZwWindow *self)
+{
+  g_return_val_if_fail (ZW_IS_WINDOW (self), NULL);
+  return self->controller;
 }
 
 GtkWidget *

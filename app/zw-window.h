@@ -6,12 +6,17 @@
  * Compare the two runs marked in the history or two time files; Tensors a dump folder or
  * the selected run's dumps; Dump Diff two dump folders (or one against the selected run's
  * dumps); Logs the selected run's deploy log or a text file; Compiles the open network side by
- * side with another compile of the same model (e.g. for ZG330 and for Buyi). Work goes to a
- * ZwRunController (GTask + GCancellable); the window only reacts to its signals.
+ * side with another compile of the same model (e.g. for ZG330 and for Buyi); Graph the network;
+ * Sweep a sweep of the open network (every option combination x a what-if grid, run by the
+ * controller) or a sweep JSON opened from disk — a row opened there (click, Enter) is deployed
+ * and run with its options and the device figures of its what-if point (the options panel
+ * shows them), so every view shows that run. Work goes to a ZwRunController (GTask +
+ * GCancellable); the window only reacts to its signals.
  *
  * Files (command line, Open, recent files, drag and drop) open where they belong: networks
  * and deploy reports through the controller, time profiles (vendor *_time.txt, our JSON
- * and CSV, Chrome traces) in Timing, dump folders in Tensors, other text in Logs; two time
+ * and CSV, Chrome traces) in Timing, sweeps ("format": "zhuge-sweep") in Sweep, dump folders
+ * in Tensors, other text in Logs; two time
  * profiles dropped together are compared, two dump folders diffed. A file that does not
  * load, or files of a folder that do not, show in the banner naming the file.
  *
@@ -26,8 +31,8 @@
  *   win.run             Ctrl+R   deploy, then forward
  *   win.cancel          Escape   cancel the work in progress
  *   win.toggle-sidebar  F9       (property action on "sidebar-visible")
- *   win.view (s)        Ctrl+1…9, 0  "segments", "memory", "ocm", "merges", "timing", "compare",
- *                                "tensors", "diff", "logs", "compiles" (property "view")
+ *   win.view (s)        Ctrl+1…9, 0, -, =  "segments", "memory", "ocm", "merges", "timing", "compare",
+ *                                "tensors", "diff", "logs", "compiles", "graph", "sweep" (property "view")
  *   win.merge-hardop, win.etm-optimize (b), win.ocm-option (s: none/option1/option2/
  *                                option3/best): property actions; changing one re-applies
  *   win.select-run (u), win.toggle-compare (u)   by position in the history
@@ -43,6 +48,13 @@
  *   win.compare-compile              choose another compile of the open network; both deploy
  *                                    and forward once in the background, then Compiles shows
  *                                    them; win.compare-compile-file (s) with a given path
+ *   win.sweep           Ctrl+Shift+S   "Sweep Options…": a what-if grid (optional), then the sweep
+ *                                    of the open network runs in the background (progress,
+ *                                    Cancel) and shows in Sweep; win.sweep-what-if (s) runs one
+ *                                    with that grid ("ocm=1M,2M; icore=800M,1G", the CLI's
+ *                                    --what-if axes separated by ";"; "" none); a grid that does
+ *                                    not parse shows in the banner
+ * In the Sweep view, .json and .csv exports save the sweep as xrt-run sweep writes it.
  *
  * Properties: the option properties above, "iterations" (forwards per Forward), "view",
  * "sidebar-visible", "busy" (read-only),
@@ -58,6 +70,7 @@
 
 #include <gtk/gtk.h>
 #include "zw-run.h"
+#include "zw-run-controller.h"
 #include "zw-selection.h"
 
 G_BEGIN_DECLS
@@ -87,6 +100,9 @@ gboolean zw_window_compare_files (ZwWindow *self, const char *path_a, const char
 /* Queues one forward dumping every value in @format into a new temporary folder (removed
  * with the window); the run shows in Tensors when it finishes. */
 void zw_window_dump_tensors (ZwWindow *self, const char *format);
+/* Queues a sweep of the open network with the what-if grid @what_if (see win.sweep-what-if);
+ * FALSE (banner) when no network is open or the grid does not parse. */
+gboolean zw_window_sweep (ZwWindow *self, const char *what_if);
 /* Exports the current view to @path by its extension (see win.export-file). */
 gboolean zw_window_export (ZwWindow *self, const char *path, GError **error);
 /* The last file shown offline, or NULL (the "shown-file" property). */
@@ -105,6 +121,8 @@ const char *zw_window_get_banner_message (ZwWindow *self);
 GtkWidget *zw_window_get_view (ZwWindow *self, const char *name);
 /* The text of @view's empty state ("tensors", "timing") while it shows, else NULL. */
 const char *zw_window_get_empty_state (ZwWindow *self, const char *view);
+/* The window's run controller (borrowed). */
+ZwRunController *zw_window_get_run_controller (ZwWindow *self);
 /* The options panel of the sidebar (a ZwOptionsPanel). */
 GtkWidget *zw_window_get_options_panel (ZwWindow *self);
 /* The run history widget (a ZwRunHistory). */

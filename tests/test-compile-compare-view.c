@@ -9,6 +9,7 @@
  * pair when ../shared is there. ZW_VIEWS2_KEEP=<dir> keeps the PNGs there for a look. */
 /* the test utility names xrt-run's result ZwRun, as the app names its runs: renamed here */
 #define ZwRun ZwCliRun
+#include "zw-test-pixels.h"
 #include "zw-test-util.h"
 #undef ZwRun
 #include "report/zw-compare.h"
@@ -98,44 +99,6 @@ demo_pair (void)
 
 /* ---- pixels ---- */
 
-static guint32
-pixel (cairo_surface_t *s, double x, double y)
-{
-  return *(guint32 *) (cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s) + (int) x * 4);
-}
-
-static guint32
-argb (const GdkRGBA *c)
-{
-  return 0xff000000u | ((guint32) lround (c->red * 255) << 16) | ((guint32) lround (c->green * 255) << 8)
-         | (guint32) lround (c->blue * 255);
-}
-
-static gboolean
-near (guint32 a, guint32 b, int tol)
-{
-  for (int shift = 0; shift < 24; shift += 8)
-    if (abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tol)
-      return FALSE;
-  return TRUE;
-}
-
-static guint32
-blend (const GdkRGBA *over, double alpha, guint32 under)
-{
-  guint32 out = 0xff000000u;
-  double o[3] = { over->red * 255, over->green * 255, over->blue * 255 };
-
-  alpha *= over->alpha;
-  for (int k = 0; k < 3; k++)
-    {
-      int shift = 16 - 8 * k;
-      double u = (under >> shift) & 0xff;
-      out |= (guint32) lround (o[k] * alpha + u * (1 - alpha)) << shift;
-    }
-  return out;
-}
-
 typedef struct {
   const ZwCompileCompare *cmp;
   gint selected;
@@ -182,7 +145,7 @@ static void
 check_render (const ZwCompileCompare *cmp, const ZwViewStyle *style, const char *name)
 {
   const int W = 1200;
-  guint32 bg = argb (&style->background);
+  guint32 bg = zw_test_argb (&style->background);
   const GdkRGBA *ca = &style->segment[ZW_SEGMENT_WEIGHT], *cb = &style->segment[ZW_SEGMENT_FTMP];
   gint one_sided = -1, both = -1;
   cairo_surface_t *s;
@@ -201,8 +164,8 @@ check_render (const ZwCompileCompare *cmp, const ZwViewStyle *style, const char 
   s = render_png (cmp, both, W, style, name);
 
   /* which compile is which: the swatches before "A" and "B" */
-  g_assert_true (near (pixel (s, 8 + 5, 8 + 9), argb (ca), 2));
-  g_assert_true (near (pixel (s, 8 + 5, 8 + 18 + 9), argb (cb), 2));
+  g_assert_true (zw_test_near (zw_test_pixel (s, 8 + 5, 8 + 9), zw_test_argb (ca), 2));
+  g_assert_true (zw_test_near (zw_test_pixel (s, 8 + 5, 8 + 18 + 9), zw_test_argb (cb), 2));
 
   /* headline bars */
   {
@@ -218,14 +181,14 @@ check_render (const ZwCompileCompare *cmp, const ZwViewStyle *style, const char 
         if (t->a > 0 && t->b > 0)
           g_assert_cmpfloat_with_epsilon ((bx1 - bx0) / (ax1 - ax0), t->b / t->a, 1e-9);
         if (ax1 - ax0 >= 2)
-          g_assert_true (near (pixel (s, (ax0 + ax1) / 2, (ay0 + ay1) / 2), argb (ca), 2));
+          g_assert_true (zw_test_near (zw_test_pixel (s, (ax0 + ax1) / 2, (ay0 + ay1) / 2), zw_test_argb (ca), 2));
         if (bx1 - bx0 >= 2)
-          g_assert_true (near (pixel (s, (bx0 + bx1) / 2, (by0 + by1) / 2), argb (cb), 2));
+          g_assert_true (zw_test_near (zw_test_pixel (s, (bx0 + bx1) / 2, (by0 + by1) / 2), zw_test_argb (cb), 2));
         /* past the shorter bar's end, its row is empty */
         if (bx1 > ax1 + 4)
-          g_assert_true (near (pixel (s, ax1 + 2, (ay0 + ay1) / 2), bg, 2));
+          g_assert_true (zw_test_near (zw_test_pixel (s, ax1 + 2, (ay0 + ay1) / 2), bg, 2));
         if (ax1 > bx1 + 4)
-          g_assert_true (near (pixel (s, bx1 + 2, (by0 + by1) / 2), bg, 2));
+          g_assert_true (zw_test_near (zw_test_pixel (s, bx1 + 2, (by0 + by1) / 2), bg, 2));
       }
     /* a forward with every hardop merged into few launches: A's launches bar is shorter */
     g_assert_cmpfloat (cmp->totals[ZW_COMPILE_TOTAL_LAUNCHES].a, <, cmp->totals[ZW_COMPILE_TOTAL_LAUNCHES].b);
@@ -239,12 +202,12 @@ check_render (const ZwCompileCompare *cmp, const ZwViewStyle *style, const char 
   zw_compile_compare_view_side_columns (TRUE, &bx0, &bx1);
   g_assert_true (zw_compile_compare_view_row_extent (cmp, (guint) one_sided, &y0, &y1));
   g_assert_cmpint (zw_compile_compare_view_row_at (cmp, (y0 + y1) / 2), ==, one_sided);
-  g_assert_true (near (pixel (s, bx0 + 2, (y0 + y1) / 2), blend (&style->grid, 0.75, bg), 3));
+  g_assert_true (zw_test_near (zw_test_pixel (s, bx0 + 2, (y0 + y1) / 2), zw_test_blend (&style->grid, 0.75, bg), 3));
   g_assert_true (zw_compile_compare_view_row_extent (cmp, (guint) both, &y0, &y1));
-  g_assert_false (near (pixel (s, bx0 + 2, (y0 + y1) / 2), blend (&style->grid, 0.75, bg), 3));
-  g_assert_true (near (pixel (s, bx0 + 2, (y0 + y1) / 2), bg, 2));
+  g_assert_false (zw_test_near (zw_test_pixel (s, bx0 + 2, (y0 + y1) / 2), zw_test_blend (&style->grid, 0.75, bg), 3));
+  g_assert_true (zw_test_near (zw_test_pixel (s, bx0 + 2, (y0 + y1) / 2), bg, 2));
   /* the selected row (the aligned one) is outlined in the accent colour */
-  g_assert_true (near (pixel (s, 9, (y0 + y1) / 2), argb (&style->accent), 3));
+  g_assert_true (zw_test_near (zw_test_pixel (s, 9, (y0 + y1) / 2), zw_test_argb (&style->accent), 3));
   cairo_surface_destroy (s);
 }
 
@@ -314,7 +277,7 @@ test_render_empty (void)
   /* the empty-state text is drawn (not just a background) */
   for (int y = 0; y < 200; y++)
     for (int x = 0; x < 600; x++)
-      n_fg += !near (pixel (s, x, y), argb (&style.background), 8);
+      n_fg += !zw_test_near (zw_test_pixel (s, x, y), zw_test_argb (&style.background), 8);
   g_assert_cmpuint (n_fg, >, 50);
   g_assert_cmpint (zw_compile_compare_view_row_at (NULL, 500), ==, -1);
   cairo_surface_destroy (s);
@@ -479,18 +442,9 @@ test_display_widget (void)
 int
 main (int argc, char **argv)
 {
-  gboolean render_suite = TRUE, display = TRUE;
+  gboolean render_suite, display;
 
-  /* "--suite render|display": our own option, removed before g_test_init sees it */
-  for (int i = 1; i + 1 < argc; i++)
-    if (g_str_equal (argv[i], "--suite"))
-      {
-        render_suite = g_str_equal (argv[i + 1], "render");
-        display = g_str_equal (argv[i + 1], "display");
-        memmove (&argv[i], &argv[i + 2], sizeof (char *) * (gsize) (argc - i - 1));
-        argc -= 2;
-        break;
-      }
+  zw_test_suites_from_args (&argc, &argv, &render_suite, &display);
   g_test_init (&argc, &argv, NULL);
   have_display = display && gtk_init_check ();
 

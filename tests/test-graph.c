@@ -574,17 +574,9 @@ test_display_graph (void)
 int
 main (int argc, char **argv)
 {
-  gboolean render = TRUE, display = TRUE;
+  gboolean render, display;
 
-  for (int i = 1; i + 1 < argc; i++)
-    if (g_str_equal (argv[i], "--suite"))
-      {
-        render = g_str_equal (argv[i + 1], "render");
-        display = g_str_equal (argv[i + 1], "display");
-        memmove (&argv[i], &argv[i + 2], sizeof (char *) * (gsize) (argc - i - 1));
-        argc -= 2;
-        break;
-      }
+  zw_test_suites_from_args (&argc, &argv, &render, &display);
   g_test_init (&argc, &argv, NULL);
   have_display = display && gtk_init_check ();
   if (render)

@@ -146,6 +146,84 @@ test_what_if_parse (void)
   g_assert_nonnull (strstr (error->message, "big"));
 }
 
+/* The board of a row again from its what-if point: the figures the row ran with. */
+static void
+test_profile_for_point (void)
+{
+  static const char *const grid[] = { "ocm=512K,2M", "icore=800M,1G", NULL };
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (ZwSweep) s = sweep (net, grid, 0, FALSE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Zg330Profile) base = zg330_profile_load_default (&error);
+  g_autoptr (Zg330Profile) same = NULL;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < s->rows->len; i++)
+    {
+      const ZwSweepRow *r = &g_array_index (s->rows, ZwSweepRow, i);
+      g_autoptr (Zg330Profile) p = zg330_sweep_profile_for_point (base, r->what_if, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (p->ocm_bytes, ==, r->ocm_capacity);
+      g_assert_cmpfloat (p->icore_clock_hz, ==, r->icore_clock_hz);
+      g_assert_cmpfloat (p->etm_bandwidth, ==, base->etm_bandwidth);
+    }
+  g_assert_cmpstr (g_array_index (s->rows, ZwSweepRow, 0).what_if, ==, "ocm=512K,icore=800M");
+  g_assert_cmpuint (g_array_index (s->rows, ZwSweepRow, 0).ocm_capacity, ==, 512 * 1024);
+  /* "" is the profile as it is */
+  same = zg330_sweep_profile_for_point (base, "", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (same->ocm_bytes, ==, base->ocm_bytes);
+  g_assert_cmpfloat (same->icore_clock_hz, ==, base->icore_clock_hz);
+  /* a damaged point (a hand-edited JSON) names itself */
+  g_assert_null (zg330_sweep_profile_for_point (base, "ocm=512K,dram=1G", &error));
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+  g_assert_nonnull (strstr (error->message, "dram=1G"));
+  g_clear_error (&error);
+  g_assert_null (zg330_sweep_profile_for_point (base, "icore=fast", &error));
+  g_assert_nonnull (strstr (error->message, "fast"));
+}
+
+static void
+on_progress (guint done, guint total, gpointer data)
+{
+  guint *counts = data;
+
+  /* from the pool's threads: the count of calls and the largest "done" seen */
+  g_atomic_int_inc ((gint *) &counts[0]);
+  for (guint seen = (guint) g_atomic_int_get ((gint *) &counts[1]); done > seen;
+       seen = (guint) g_atomic_int_get ((gint *) &counts[1]))
+    if (g_atomic_int_compare_and_exchange ((gint *) &counts[1], (gint) seen, (gint) done))
+      break;
+  g_atomic_int_set ((gint *) &counts[2], (gint) total);
+}
+
+/* Progress once per row; a cancelled sweep runs no row and says so. */
+static void
+test_progress_and_cancel (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwSweep) s = NULL;
+  Zg330SweepOptions opts = { NULL, 2, FALSE, 0 };
+  guint counts[3] = { 0, 0, 0 };
+
+  s = zg330_sweep_run_full (net, NULL, &opts, cancellable, on_progress, counts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->rows->len, ==, 20);
+  g_assert_cmpuint (counts[0], ==, 20);
+  g_assert_cmpuint (counts[1], ==, 20);
+  g_assert_cmpuint (counts[2], ==, 20);
+  g_clear_pointer (&s, zw_sweep_unref);
+
+  counts[0] = counts[1] = 0;
+  g_cancellable_cancel (cancellable);
+  s = zg330_sweep_run_full (net, NULL, &opts, cancellable, on_progress, counts, &error);
+  g_assert_null (s);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (counts[0], ==, 20);   /* every row reported, none ran */
+}
+
 static void
 test_cli (void)
 {
@@ -192,6 +270,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/sweep/yolov5s/rows-pass-checker-front-non-dominated", "yolov5s", test_demo);
   g_test_add_func ("/sweep/real/rows-pass-checker-front-non-dominated", test_real);
   g_test_add_func ("/sweep/same-at-any-thread-count", test_threads);
+  g_test_add_func ("/sweep/point/profile-again-from-what-if", test_profile_for_point);
+  g_test_add_func ("/sweep/run/progress-per-row-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/sweep/cli/table-csv-json", test_cli);
   return g_test_run ();
 }

@@ -3,6 +3,7 @@
  * realised in a window (suite display, under Xvfb).
  *
  * ZW_VIEWS2_KEEP=<dir> keeps the rendered PNGs there for a look. */
+#include "zw-test-pixels.h"
 #include "zw-test-util.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-graph.h"
@@ -87,45 +88,6 @@ run_net (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump
 }
 
 /* ---- pixels ---- */
-
-static guint32
-pixel (cairo_surface_t *s, int x, int y)
-{
-  return *(guint32 *) (cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s) + x * 4);
-}
-
-static guint32
-argb (const GdkRGBA *c)
-{
-  return 0xff000000u | ((guint32) lround (c->red * 255) << 16) | ((guint32) lround (c->green * 255) << 8)
-         | (guint32) lround (c->blue * 255);
-}
-
-static gboolean
-near (guint32 a, guint32 b, int tol)
-{
-  for (int shift = 0; shift < 24; shift += 8)
-    if (abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tol)
-      return FALSE;
-  return TRUE;
-}
-
-/* @over blended with @alpha on the opaque @under, as cairo does (within rounding). */
-static guint32
-blend (const GdkRGBA *over, double alpha, guint32 under)
-{
-  guint32 out = 0xff000000u;
-  double o[3] = { over->red * 255, over->green * 255, over->blue * 255 };
-
-  alpha *= over->alpha;
-  for (int k = 0; k < 3; k++)
-    {
-      int shift = 16 - 8 * k;
-      double u = (under >> shift) & 0xff;
-      out |= (guint32) lround (o[k] * alpha + u * (1 - alpha)) << shift;
-    }
-  return out;
-}
 
 static void
 keep_png (cairo_surface_t *surface, const char *name)
@@ -236,7 +198,7 @@ count_runs_from (cairo_surface_t *s, int width, int height, ZwTimingLane lane, i
   zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
   for (int x = x_from; x < width; x++)
     {
-      gboolean bar = pixel (s, x, (int) ((y0 + y1) / 2)) != pixel (s, x, (int) y0 + 1);
+      gboolean bar = zw_test_pixel (s, x, (int) ((y0 + y1) / 2)) != zw_test_pixel (s, x, (int) y0 + 1);
       if (bar && !in)
         runs++;
       pixels += bar;
@@ -262,7 +224,7 @@ count_color (cairo_surface_t *s, int width, int height, ZwTimingLane lane, guint
 
   zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
   for (int x = 0; x < width; x++)
-    n += near (pixel (s, x, (int) ((y0 + y1) / 2)), color, 2);
+    n += zw_test_near (zw_test_pixel (s, x, (int) ((y0 + y1) / 2)), color, 2);
   return n;
 }
 
@@ -306,8 +268,8 @@ test_timing_demo_run (void)
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_HOST, NULL), ==,
                     expected_runs (r.profile, &a.state, W, ZW_TIMING_LANE_HOST));
   /* the NPU bars show their hard time; no merge band */
-  g_assert_cmpuint (count_color (s, W, H, ZW_TIMING_LANE_NPU, argb (&style.segment[ZW_SEGMENT_WEIGHT])), >, 0);
-  g_assert_cmpuint (count_color (s, W, H, ZW_TIMING_LANE_NPU, argb (&style.segment[ZW_SEGMENT_WEIGHT])), <=, npu_pixels);
+  g_assert_cmpuint (count_color (s, W, H, ZW_TIMING_LANE_NPU, zw_test_argb (&style.segment[ZW_SEGMENT_WEIGHT])), >, 0);
+  g_assert_cmpuint (count_color (s, W, H, ZW_TIMING_LANE_NPU, zw_test_argb (&style.segment[ZW_SEGMENT_WEIGHT])), <=, npu_pixels);
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, 0);
 
   /* zoomed on one launch: it fills the plot and the hit test finds it */
@@ -365,7 +327,7 @@ test_timing_merged_band (void)
       x = (zw_timing_view_x_of_time (r.profile, &a.state, W, starts[i])
            + zw_timing_view_x_of_time (r.profile, &a.state, W, starts[i] + row->total_ms)) / 2;
       /* the band is there, under its launch, and names it */
-      g_assert_cmpuint (pixel (s, (int) x, (int) ((y0 + y1) / 2)), !=, pixel (s, (int) x, (int) y0 + 1));
+      g_assert_cmpuint (zw_test_pixel (s, (int) x, (int) ((y0 + y1) / 2)), !=, zw_test_pixel (s, (int) x, (int) y0 + 1));
       g_assert_cmpint (zw_timing_view_row_at (r.profile, r.report, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, (gint) i);
     }
   g_assert_cmpuint (merged, >, 0);
@@ -416,9 +378,9 @@ test_timing_vendor_file (void)
                 + zw_timing_view_x_of_time (p, &a.state, W, starts[2] + 0.12852)) / 2;
     double xd = (zw_timing_view_x_of_time (p, &a.state, W, starts[1])
                  + zw_timing_view_x_of_time (p, &a.state, W, starts[1] + 0.92957)) / 2;
-    g_assert_true (near (pixel (s, (int) x, (int) ((y0 + y1) / 2)), argb (&style.segment[ZW_SEGMENT_WEIGHT]), 2));
+    g_assert_true (zw_test_near (zw_test_pixel (s, (int) x, (int) ((y0 + y1) / 2)), zw_test_argb (&style.segment[ZW_SEGMENT_WEIGHT]), 2));
     /* DetPost: other time */
-    g_assert_true (near (pixel (s, (int) xd, (int) ((y0 + y1) / 2)), argb (&style.segment[ZW_SEGMENT_INPUT]), 2));
+    g_assert_true (zw_test_near (zw_test_pixel (s, (int) xd, (int) ((y0 + y1) / 2)), zw_test_argb (&style.segment[ZW_SEGMENT_INPUT]), 2));
     g_assert_cmpint (zw_timing_view_row_at (p, NULL, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, 2);
   }
   /* the end is the sum of the totals (laid end to end) */
@@ -467,11 +429,11 @@ test_timing_flags_impossible_rows (void)
     int ia = (int) zw_timing_view_x_of_time (p, &a.state, W, 2), ib = (int) zw_timing_view_x_of_time (p, &a.state, W, 3);
     int na = (int) zw_timing_view_x_of_time (p, &a.state, W, 0), nb = (int) zw_timing_view_x_of_time (p, &a.state, W, 2);
     for (int x = ia + 1; x < ib - 1; x++)
-      warn_image_make += near (pixel (s, x, (int) y0 + 1), argb (&style.warning), 2);
+      warn_image_make += zw_test_near (zw_test_pixel (s, x, (int) y0 + 1), zw_test_argb (&style.warning), 2);
     for (int x = na + 1; x < nb - 1; x++)
-      warn_input += near (pixel (s, x, (int) y0 + 1), argb (&style.warning), 2);
+      warn_input += zw_test_near (zw_test_pixel (s, x, (int) y0 + 1), zw_test_argb (&style.warning), 2);
     for (int x = (int) zw_timing_view_x_of_time (p, &a.state, W, 7) + 1; x < W - 10; x++)
-      warn_output += near (pixel (s, x, (int) y0 + 1), argb (&style.warning), 2);
+      warn_output += zw_test_near (zw_test_pixel (s, x, (int) y0 + 1), zw_test_argb (&style.warning), 2);
     g_assert_cmpuint (warn_image_make, ==, (guint) (ib - ia - 2));
     g_assert_cmpuint (warn_input, ==, 0);
     g_assert_cmpuint (warn_output, ==, 0);
@@ -616,8 +578,8 @@ test_tensor_ocm_value (void)
                 q = (gint8) bytes[(y * Wd + x) * C + c];
                 v = view == 0 ? q : (double) ((float) q * entry->type.scales[entry->type.n_scales == 1 ? 0 : c]);
                 zw_tensor_view_colormap ((v - range->min) / (range->max - range->min), rgb);
-                g_assert_true (near (pixel (s, px, py), 0xff000000u | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2], 2));
-                g_hash_table_add (colors, GUINT_TO_POINTER (pixel (s, px, py)));
+                g_assert_true (zw_test_near (zw_test_pixel (s, px, py), 0xff000000u | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2], 2));
+                g_hash_table_add (colors, GUINT_TO_POINTER (zw_test_pixel (s, px, py)));
                 checked++;
               }
         }
@@ -722,8 +684,8 @@ test_timing_profiler (void)
     double xa = zw_timing_view_x_of_time (off.profile, &a.state, W, end / 4);
     double xb = zw_timing_view_x_of_time (off.profile, &a.state, W, end / 2);
     int x = (int) ((xa + xb) / 2), y = 8 + 22 + 1;   /* MARGIN + TITLE_H: the ruler's top row */
-    g_assert_true (near (pixel (s, x, y), argb (&style.accent), 2));
-    g_assert_false (near (pixel (plain, x, y), argb (&style.accent), 2));
+    g_assert_true (zw_test_near (zw_test_pixel (s, x, y), zw_test_argb (&style.accent), 2));
+    g_assert_false (zw_test_near (zw_test_pixel (plain, x, y), zw_test_argb (&style.accent), 2));
   }
   cairo_surface_destroy (s);
   cairo_surface_destroy (plain);
@@ -739,7 +701,7 @@ test_timing_profiler (void)
   {
     guint bar_px = 0;
     for (int x = 70; x < W - 10; x++)
-      bar_px += pixel (s, x, (int) n1 - 5) != pixel (s, x, (int) n0 + 1);
+      bar_px += zw_test_pixel (s, x, (int) n1 - 5) != zw_test_pixel (s, x, (int) n0 + 1);
     g_assert_cmpuint (bar_px, >, 0);
     g_assert_cmpfloat (n1 - n0, >, (y1 - n0) * 0.45);
   }
@@ -896,13 +858,13 @@ test_dump_diff_planted_byte (void)
   g_assert_true (zw_dump_diff_view_row_extent (diff, early->v_id, &y0, &y1));
   g_assert_cmpint (zw_dump_diff_view_value_at (diff, (y0 + y1) / 2), ==, early->v_id);
   {
-    guint32 bg = argb (&style.background);
-    guint32 first_bg = blend (&style.warning, 0.30, bg);
+    guint32 bg = zw_test_argb (&style.background);
+    guint32 first_bg = zw_test_blend (&style.warning, 0.30, bg);
     int x = W - 20;   /* past the text of the last column */
-    g_assert_true (near (pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
+    g_assert_true (zw_test_near (zw_test_pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
     /* the later divergent row is not highlighted as the first */
     g_assert_true (zw_dump_diff_view_row_extent (diff, late->v_id, &y0, &y1));
-    g_assert_false (near (pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
+    g_assert_false (zw_test_near (zw_test_pixel (s, x, (int) ((y0 + y1) / 2)), first_bg, 3));
   }
   cairo_surface_destroy (s);
 
@@ -948,20 +910,20 @@ test_dump_diff_planted_byte (void)
         {
           g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, k, want[2], want[3], cell));
           g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, k, nh, nw, other));
-          at[k] = pixel (s, (int) (cell[0] + cell[2] / 2), (int) (cell[1] + cell[3] / 2));
-          next[k] = pixel (s, (int) (other[0] + other[2] / 2), (int) (other[1] + other[3] / 2));
+          at[k] = zw_test_pixel (s, (int) (cell[0] + cell[2] / 2), (int) (cell[1] + cell[3] / 2));
+          next[k] = zw_test_pixel (s, (int) (other[0] + other[2] / 2), (int) (other[1] + other[3] / 2));
         }
       /* A and B differ at the planted element and agree beside it */
-      g_assert_false (near (at[0], at[1], 2));
-      g_assert_true (near (next[0], next[1], 0));
+      g_assert_false (zw_test_near (at[0], at[1], 2));
+      g_assert_true (zw_test_near (next[0], next[1], 0));
       /* |A-B|: top of the colour map there, bottom beside it */
-      g_assert_true (near (at[2], 0xff000000u | (guint32) hi_rgb[0] << 16 | (guint32) hi_rgb[1] << 8 | hi_rgb[2], 2));
-      g_assert_true (near (next[2], 0xff000000u | (guint32) lo_rgb[0] << 16 | (guint32) lo_rgb[1] << 8 | lo_rgb[2], 2));
+      g_assert_true (zw_test_near (at[2], 0xff000000u | (guint32) hi_rgb[0] << 16 | (guint32) hi_rgb[1] << 8 | hi_rgb[2], 2));
+      g_assert_true (zw_test_near (next[2], 0xff000000u | (guint32) lo_rgb[0] << 16 | (guint32) lo_rgb[1] << 8 | lo_rgb[2], 2));
     }
     /* the planted element is outlined in the warning colour just outside its cell */
     g_assert_true (zw_dump_diff_view_heatmap_cell (&hm, HW, HH, 2, want[2], want[3], cell));
     zw_view_style_init_default (&style);
-    g_assert_true (near (pixel (s, (int) cell[0] - 1, (int) (cell[1] + cell[3] / 2)), argb (&style.warning), 40));
+    g_assert_true (zw_test_near (zw_test_pixel (s, (int) cell[0] - 1, (int) (cell[1] + cell[3] / 2)), zw_test_argb (&style.warning), 40));
     cairo_surface_destroy (s);
   }
   remove_dir (root);
@@ -1040,14 +1002,14 @@ test_compare_regression (void)
       guint32 px;
       g_assert_true (zw_compare_view_row_extent (cmp, dcmp, i, &y0, &y1));
       g_assert_cmpint (zw_compare_view_row_at (cmp, dcmp, (y0 + y1) / 2), ==, (gint) i);
-      px = pixel (s, 10, (int) ((y0 + y1) / 2));
+      px = zw_test_pixel (s, 10, (int) ((y0 + y1) / 2));
       if (i == slow_index)
         {
           g_assert_true (row->regression);
-          g_assert_true (near (px, blend (&style.warning, 0.28, argb (&style.background)), 3));
+          g_assert_true (zw_test_near (px, zw_test_blend (&style.warning, 0.28, zw_test_argb (&style.background)), 3));
         }
       else
-        g_assert_false (near (px, blend (&style.warning, 0.28, argb (&style.background)), 3));
+        g_assert_false (zw_test_near (px, zw_test_blend (&style.warning, 0.28, zw_test_argb (&style.background)), 3));
     }
   cairo_surface_destroy (s);
   run_clear (&r);
@@ -1080,9 +1042,9 @@ test_log_render_highlights (void)
   for (int y = 0; y < 200; y++)
     for (int x = 0; x < 500; x++)
       {
-        guint32 p = pixel (s, x, y);
-        accent += near (p, blend (&style.accent, 0.55, argb (&style.background)), 2);
-        warn += near (p, blend (&style.warning, 0.30, argb (&style.background)), 2);
+        guint32 p = zw_test_pixel (s, x, y);
+        accent += zw_test_near (p, zw_test_blend (&style.accent, 0.55, zw_test_argb (&style.background)), 2);
+        warn += zw_test_near (p, zw_test_blend (&style.warning, 0.30, zw_test_argb (&style.background)), 2);
       }
   /* "ocm" on line 2 (the current match) and "OCM" on line 3 */
   g_assert_cmpuint (warn, >, 20);
@@ -1628,18 +1590,9 @@ test_display_widgets (void)
 int
 main (int argc, char **argv)
 {
-  gboolean render_suite = TRUE, display = TRUE;
+  gboolean render_suite, display;
 
-  /* "--suite render|display": our own option, removed before g_test_init sees it */
-  for (int i = 1; i + 1 < argc; i++)
-    if (g_str_equal (argv[i], "--suite"))
-      {
-        render_suite = g_str_equal (argv[i + 1], "render");
-        display = g_str_equal (argv[i + 1], "display");
-        memmove (&argv[i], &argv[i + 2], sizeof (char *) * (gsize) (argc - i - 1));
-        argc -= 2;
-        break;
-      }
+  zw_test_suites_from_args (&argc, &argv, &render_suite, &display);
   g_test_init (&argc, &argv, NULL);
   have_display = display && gtk_init_check ();
 

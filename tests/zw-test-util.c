@@ -375,3 +375,18 @@ zw_test_socket_mode_from_args (int *argc, char ***argv)
   *argc = j;
   (*argv)[j] = NULL;
 }
+
+void
+zw_test_suites_from_args (int *argc, char ***argv, gboolean *render, gboolean *display)
+{
+  *render = *display = TRUE;
+  for (int i = 1; i + 1 < *argc; i++)
+    if (g_str_equal ((*argv)[i], "--suite"))
+      {
+        *render = g_str_equal ((*argv)[i + 1], "render");
+        *display = g_str_equal ((*argv)[i + 1], "display");
+        memmove (&(*argv)[i], &(*argv)[i + 2], sizeof (char *) * (gsize) (*argc - i - 1));
+        *argc -= 2;
+        break;
+      }
+}

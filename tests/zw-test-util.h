@@ -75,3 +75,7 @@ const char *zw_test_device_url (const char *mock_url);
 /* Takes "--socket" out of the arguments (before g_test_init) and, when it was there, runs
  * the test against zhuge-board boards (sets $ZW_TEST_SOCKET). */
 void zw_test_socket_mode_from_args (int *argc, char ***argv);
+
+/* "--suite render|display" (meson runs a view test binary once per suite): our own option,
+ * taken out of @argv before g_test_init sees it.  Without it both suites run. */
+void zw_test_suites_from_args (int *argc, char ***argv, gboolean *render, gboolean *display);

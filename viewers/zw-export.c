@@ -5,6 +5,7 @@
 #include "zw-timing-view.h"
 #include "zw-compare-view.h"
 #include "zw-compile-compare-view.h"
+#include "zw-sweep-view.h"
 #include "zw-tensor-view.h"
 #include "zw-dump-diff-view.h"
 #include "zw-log-view.h"
@@ -108,7 +109,8 @@ zw_export_can_draw (GtkWidget *view)
 
   g_return_val_if_fail (GTK_IS_WIDGET (view), FALSE);
   return ZW_IS_TIMING_VIEW (view) || ZW_IS_COMPARE_VIEW (view) || ZW_IS_COMPILE_COMPARE_VIEW (view) || ZW_IS_TENSOR_VIEW (view)
-         || ZW_IS_DUMP_DIFF_VIEW (view) || ZW_IS_LOG_VIEW (view) || zw_view_get_draw_func (view, &draw, &selection);
+         || ZW_IS_DUMP_DIFF_VIEW (view) || ZW_IS_LOG_VIEW (view) || ZW_IS_SWEEP_VIEW (view)
+         || zw_view_get_draw_func (view, &draw, &selection);
 }
 
 gboolean
@@ -135,6 +137,8 @@ zw_export_view_cairo (GtkWidget *view, cairo_t *cr, int width, int height, const
     zw_compare_view_render (ZW_COMPARE_VIEW (view), cr, width, height, colors);
   else if (ZW_IS_COMPILE_COMPARE_VIEW (view))
     zw_compile_compare_view_render (ZW_COMPILE_COMPARE_VIEW (view), cr, width, height, colors);
+  else if (ZW_IS_SWEEP_VIEW (view))
+    zw_sweep_view_render (ZW_SWEEP_VIEW (view), cr, width, height, colors);
   else if (ZW_IS_TENSOR_VIEW (view))
     zw_tensor_view_render (ZW_TENSOR_VIEW (view), cr, width, height, colors);
   else if (ZW_IS_DUMP_DIFF_VIEW (view))
@@ -195,6 +199,8 @@ zw_export_view_table (GtkWidget *view)
     return zw_compare_view_table (ZW_COMPARE_VIEW (view));
   if (ZW_IS_COMPILE_COMPARE_VIEW (view))
     return zw_compile_compare_view_table (ZW_COMPILE_COMPARE_VIEW (view));
+  if (ZW_IS_SWEEP_VIEW (view))
+    return zw_sweep_view_table (ZW_SWEEP_VIEW (view));
   if (ZW_IS_TENSOR_VIEW (view))
     return zw_tensor_view_table (ZW_TENSOR_VIEW (view));
   if (ZW_IS_DUMP_DIFF_VIEW (view))

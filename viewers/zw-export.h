@@ -3,8 +3,8 @@
  * Images go through each view's plain cairo draw function (the same one its snapshot
  * calls) into a cairo image, SVG or PDF surface, so an export needs no display and looks
  * like the widget at the size asked. Views understood: the deploy views (segment, memory,
- * OCM, merge: through zw_view_render_cairo) and the timing, compare, compile compare, tensor,
- * dump diff and log views. Colours: the widget's theme when it is realized, else the light default.
+ * OCM, merge: through zw_view_render_cairo) and the timing, compare, compile compare, sweep,
+ * tensor, dump diff and log views. Colours: the widget's theme when it is realized, else the light default.
  * Files are written atomically (g_file_set_contents).
  *
  * CSV (RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; lines end
@@ -46,7 +46,7 @@ gboolean zw_export_view (GtkWidget *view, int width, int height, const char *pat
 
 /* ---- tables ---- */
 
-/* The table of @view (timing, compare, tensor value list, dump diff) as rows of GStrv, the
+/* The table of @view (timing, compare, compiles, sweep, tensor value list, dump diff) as rows of GStrv, the
  * header first; NULL when @view has no table. */
 GPtrArray *zw_export_view_table (GtkWidget *view);
 /* @rows (GStrv each) as CSV text (a new string). */

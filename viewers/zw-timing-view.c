@@ -1,6 +1,7 @@
 /* zw-timing-view.c — timeline, op table and summary of a time profile. */
 #include "zw-timing-view.h"
 #include "zw-view-private.h"
+#include "zw-row-item.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -1055,44 +1056,16 @@ cell_text (TimingData *d, guint index, TimingColumn column)
     }
 }
 
-#define ZW_TYPE_TIMING_ROW (zw_timing_row_get_type ())
-G_DECLARE_FINAL_TYPE (ZwTimingRow, zw_timing_row, ZW, TIMING_ROW, GObject)
-
-struct _ZwTimingRow
-{
-  GObject parent_instance;
-  TimingData *data;
-  guint index;
-};
-
-G_DEFINE_FINAL_TYPE (ZwTimingRow, zw_timing_row, G_TYPE_OBJECT)
-
-static void
-zw_timing_row_finalize (GObject *object)
-{
-  g_clear_pointer (&ZW_TIMING_ROW (object)->data, timing_data_unref);
-  G_OBJECT_CLASS (zw_timing_row_parent_class)->finalize (object);
-}
-
-static void
-zw_timing_row_class_init (ZwTimingRowClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = zw_timing_row_finalize;
-}
-
-static void
-zw_timing_row_init (ZwTimingRow *self)
-{
-  (void) self;
-}
+/* A table row: a ZwRowItem whose data is the TimingData. */
+#define ROW_DATA(row) ((TimingData *) (row)->data)
 
 static int
 compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  const ZwTimingRow *ra = a, *rb = b;
-  const ZwProfileRow *pa = g_ptr_array_index (ra->data->profile->rows, ra->index);
-  const ZwProfileRow *pb = g_ptr_array_index (rb->data->profile->rows, rb->index);
-  TimingData *d = ra->data;
+  const ZwRowItem *ra = a, *rb = b;
+  const ZwProfileRow *pa = g_ptr_array_index (ROW_DATA (ra)->profile->rows, ra->index);
+  const ZwProfileRow *pb = g_ptr_array_index (ROW_DATA (rb)->profile->rows, rb->index);
+  TimingData *d = ROW_DATA (ra);
   double x = 0, y = 0;
   char ca[64], cb[64];
 
@@ -1334,7 +1307,7 @@ zw_timing_view_select_row (ZwTimingView *self, gint row)
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted)), pos = GTK_INVALID_LIST_POSITION;
       for (guint i = 0; row >= 0 && i < n; i++)
         {
-          g_autoptr (ZwTimingRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+          g_autoptr (ZwRowItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
           if ((gint) item->index == row)
             pos = i;
         }
@@ -1730,9 +1703,9 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
-  ZwTimingRow *row = gtk_list_item_get_item (item);
+  ZwRowItem *row = gtk_list_item_get_item (item);
   TimingColumn column = (TimingColumn) GPOINTER_TO_INT (data);
-  g_autofree char *text = cell_text (row->data, row->index, column);
+  g_autofree char *text = cell_text (ROW_DATA (row), row->index, column);
 
   (void) factory;
   /* on screen in the user's words; the export keeps the vendor's true/false */
@@ -1745,7 +1718,7 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 static void
 on_row_selected (ZwTimingView *self)
 {
-  ZwTimingRow *row;
+  ZwRowItem *row;
 
   if (self->syncing)
     return;
@@ -1757,7 +1730,7 @@ on_row_selected (ZwTimingView *self)
     {
       self->syncing = TRUE;
       zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
-                                    ((ZwProfileRow *) g_ptr_array_index (row->data->profile->rows, row->index))->op_id);
+                                    ((ZwProfileRow *) g_ptr_array_index (ROW_DATA (row)->profile->rows, row->index))->op_id);
       self->syncing = FALSE;
     }
 }
@@ -1769,10 +1742,8 @@ reload (ZwTimingView *self)
 
   for (guint i = 0; self->data != NULL && i < self->data->profile->rows->len; i++)
     {
-      ZwTimingRow *row = g_object_new (ZW_TYPE_TIMING_ROW, NULL);
-      row->data = timing_data_ref (self->data);
-      row->index = i;
-      g_ptr_array_add (rows, row);
+      g_ptr_array_add (rows, zw_row_item_new (self->data, (GBoxedCopyFunc) timing_data_ref,
+                                              (GDestroyNotify) timing_data_unref, i));
     }
   self->syncing = TRUE;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), rows->pdata, rows->len);
@@ -1853,7 +1824,7 @@ zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
         guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted)), pos = GTK_INVALID_LIST_POSITION;
         for (guint i = 0; found >= 0 && i < n; i++)
           {
-            g_autoptr (ZwTimingRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+            g_autoptr (ZwRowItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
             if ((gint) item->index == found)
               pos = i;
           }
@@ -1878,7 +1849,7 @@ zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out)
   order = g_new (guint, MAX (n, 1u));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (ZwTimingRow) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+      g_autoptr (ZwRowItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
       order[i] = item->index;
     }
   if (n_out)
@@ -2016,7 +1987,7 @@ zw_timing_view_init (ZwTimingView *self)
 
   /* the table: a sort model under the column view's own sorter, one custom sorter per
    * column, so header clicks sort (GTK 4.8 has no GtkColumnViewSorter API to read back) */
-  self->store = g_list_store_new (ZW_TYPE_TIMING_ROW);
+  self->store = g_list_store_new (ZW_TYPE_ROW_ITEM);
   self->column_view = gtk_column_view_new (NULL);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
                                           g_object_ref (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view))));

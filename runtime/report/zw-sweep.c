@@ -117,13 +117,15 @@ cJSON *
 zw_sweep_to_json (const ZwSweep *sweep)
 {
   cJSON *root = cJSON_CreateObject ();
-  cJSON *net = cJSON_AddObjectToObject (root, "network");
-  cJSON *grid = cJSON_AddArrayToObject (root, "what_if");
-  cJSON *rows;
+  cJSON *net, *grid, *rows;
 
   g_return_val_if_fail (sweep != NULL, root);
+  /* the format first: a reader that sniffs the top of a file (the workbench) finds it
+   * however long the grid is */
   cJSON_AddStringToObject (root, "format", SWEEP_FORMAT);
   cJSON_AddNumberToObject (root, "version", SWEEP_VERSION);
+  net = cJSON_AddObjectToObject (root, "network");
+  grid = cJSON_AddArrayToObject (root, "what_if");
   cJSON_AddStringToObject (net, "name", sweep->network_name ? sweep->network_name : "");
   cJSON_AddStringToObject (net, "path", sweep->network_path ? sweep->network_path : "");
   for (guint i = 0; i < sweep->what_if->len; i++)

@@ -102,6 +102,43 @@ zg330_sweep_parse_what_if (GArray *axes, const char *text, GError **error)
   return TRUE;
 }
 
+Zg330Profile *
+zg330_sweep_profile_for_point (const Zg330Profile *base, const char *what_if, GError **error)
+{
+  g_return_val_if_fail (base != NULL, NULL);
+  g_autoptr (Zg330Profile) profile = zg330_profile_copy (base);
+  g_auto (GStrv) parts = NULL;
+
+  if (what_if == NULL || *what_if == '\0')
+    return g_steal_pointer (&profile);
+  /* one value per axis: "ocm=512K,icore=800M", as the grid names its points */
+  parts = g_strsplit (what_if, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *eq = strchr (parts[i], '=');
+      gboolean ocm = eq != NULL && (gsize) (eq - parts[i]) == 3 && strncmp (parts[i], "ocm", 3) == 0;
+      gboolean icore = eq != NULL && (gsize) (eq - parts[i]) == 5 && strncmp (parts[i], "icore", 5) == 0;
+      double v;
+
+      if (!ocm && !icore)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "what-if point “%s”: “%s” is not ocm=SIZE or icore=HZ", what_if, parts[i]);
+          return NULL;
+        }
+      if (!parse_amount (eq + 1, ocm ? 1024.0 : 1000.0, &v) || (ocm && v != (double) (guint64) v))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "what-if point “%s”: “%s” is not a %s",
+                       what_if, eq + 1, ocm ? "size in bytes (512K, 1M, 2097152)" : "clock in Hz (800M, 1G)");
+          return NULL;
+        }
+      if (!(ocm ? zg330_profile_set_ocm_bytes (profile, (guint64) v, error)
+                : zg330_profile_set_icore_clock_hz (profile, v, error)))
+        return NULL;
+    }
+  return g_steal_pointer (&profile);
+}
+
 /* ---- rows ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -112,6 +149,10 @@ typedef struct {
   ZwSweep            *sweep;        /* rows preallocated: each job writes its own */
   gboolean            keep_reports;
   guint32             seed;
+  GCancellable       *cancellable;
+  Zg330SweepProgress  progress;
+  gpointer            progress_data;
+  guint               done;         /* rows finished (atomic) */
 } Run;
 
 static const ZwOcmOpt ocm_options[] = { ZW_OCM_NONE, ZW_OCM_OPTION1, ZW_OCM_OPTION2, ZW_OCM_OPTION3,
@@ -201,8 +242,13 @@ row_job (gpointer data, gpointer user_data)
   ZwSweepRow *row = &g_array_index (run->sweep->rows, ZwSweepRow, index);
   g_autoptr (GError) error = NULL;
 
-  if (!run_row (run, row, g_ptr_array_index (run->profiles, index / N_COMBOS), &error))
+  /* a cancelled sweep skips what has not started (the caller drops the rows) */
+  if (g_cancellable_set_error_if_cancelled (run->cancellable, &error))
     row->error = g_strdup (error->message);
+  else if (!run_row (run, row, g_ptr_array_index (run->profiles, index / N_COMBOS), &error))
+    row->error = g_strdup (error->message);
+  if (run->progress != NULL)
+    run->progress ((guint) g_atomic_int_add ((gint *) &run->done, 1) + 1, run->sweep->rows->len, run->progress_data);
 }
 
 static guint
@@ -219,6 +265,13 @@ thread_count (const Zg330SweepOptions *options)
 
 ZwSweep *
 zg330_sweep_run (XirNetwork *net, const char *device_url, const Zg330SweepOptions *options, GError **error)
+{
+  return zg330_sweep_run_full (net, device_url, options, NULL, NULL, NULL, error);
+}
+
+ZwSweep *
+zg330_sweep_run_full (XirNetwork *net, const char *device_url, const Zg330SweepOptions *options,
+                      GCancellable *cancellable, Zg330SweepProgress progress, gpointer progress_data, GError **error)
 {
   g_return_val_if_fail (net != NULL, NULL);
   const char *url = device_url ? device_url : "mock://zg330";
@@ -237,30 +290,31 @@ zg330_sweep_run (XirNetwork *net, const char *device_url, const Zg330SweepOption
   /* the grid: the cartesian product of the axes, the first axis slowest */
   g_autoptr (GPtrArray) profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) zg330_profile_free);
   g_autoptr (ZwSweep) sweep = zw_sweep_new ();
+  g_autoptr (Zg330Profile) base_profile = zg330_sim_dup_profile (base);
   GArray *axes = options ? options->axes : NULL;
   guint n_points = 1;
   for (guint a = 0; axes && a < axes->len; a++)
     n_points *= g_array_index (axes, Zg330SweepAxis, a).values->len;
   for (guint p = 0; p < n_points; p++)
     {
-      Zg330Profile *prof = zg330_sim_dup_profile (base);
       g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+      Zg330Profile *prof;
       guint rest = p;
-      g_ptr_array_add (profiles, prof);
       for (guint a = axes ? axes->len : 0; a-- > 0;)
         {
           const Zg330SweepAxis *axis = &g_array_index (axes, Zg330SweepAxis, a);
           guint k = rest % axis->values->len;
-          double v = g_array_index (axis->values, double, k);
           rest /= axis->values->len;
-          if (!(strcmp (axis->name, "ocm") == 0 ? zg330_profile_set_ocm_bytes (prof, (guint64) v, error)
-                                                : zg330_profile_set_icore_clock_hz (prof, v, error)))
-            return NULL;
           g_ptr_array_insert (parts, 0, g_strdup_printf ("%s=%s", axis->name,
                                                          (char *) g_ptr_array_index (axis->labels, k)));
         }
       g_ptr_array_add (parts, NULL);
       g_ptr_array_add (sweep->what_if, g_strjoinv (",", (char **) parts->pdata));
+      /* the board of the point from its name: a row is deployed again the same way */
+      prof = zg330_sweep_profile_for_point (base_profile, g_ptr_array_index (sweep->what_if, p), error);
+      if (prof == NULL)
+        return NULL;
+      g_ptr_array_add (profiles, prof);
     }
 
   sweep->network_name = g_strdup (xir_network_get_name (net));
@@ -282,13 +336,15 @@ zg330_sweep_run (XirNetwork *net, const char *device_url, const Zg330SweepOption
           }
 
   Run run = { net, view, url, profiles, sweep, options && options->keep_reports,
-              options && options->input_seed ? options->input_seed : 330 };
+              options && options->input_seed ? options->input_seed : 330, cancellable, progress, progress_data, 0 };
   GThreadPool *pool = g_thread_pool_new (row_job, &run, (gint) thread_count (options), TRUE, error);
   if (pool == NULL)
     return NULL;
   for (guint i = 0; i < sweep->rows->len; i++)
     g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
   g_thread_pool_free (pool, FALSE, TRUE);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   zw_sweep_compute_front (sweep);
   return g_steal_pointer (&sweep);
 }

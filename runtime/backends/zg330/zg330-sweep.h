@@ -9,8 +9,9 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
+#include "devices/zg330-timing.h"
 #include "report/zw-sweep.h"
 #include "xir/xir-network.h"
 
@@ -48,5 +49,29 @@ ZwSweep *zg330_sweep_run (XirNetwork              *net,
                           const char              *device_url,
                           const Zg330SweepOptions *options,
                           GError                 **error);
+
+/* Called from the pool's threads when a row is done (@done of @total rows, in any order). */
+typedef void (*Zg330SweepProgress) (guint done, guint total, gpointer user_data);
+
+/* zg330_sweep_run_full:
+ * zg330_sweep_run() with a @cancellable (nullable) and a @progress callback (nullable, with
+ * @progress_data).  Cancelling skips the rows not started yet (a row that runs finishes: an
+ * apply cannot be interrupted) and fails with G_IO_ERROR_CANCELLED.  The workbench runs its
+ * sweeps with it in a worker thread. */
+ZwSweep *zg330_sweep_run_full (XirNetwork              *net,
+                               const char              *device_url,
+                               const Zg330SweepOptions *options,
+                               GCancellable            *cancellable,
+                               Zg330SweepProgress       progress,
+                               gpointer                 progress_data,
+                               GError                 **error);
+
+/* zg330_sweep_profile_for_point:
+ * The board profile of one what-if point as a sweep writes it (ZwSweepRow.what_if,
+ * "ocm=512K,icore=800M"; "" or NULL: @base as it is): a copy of @base with the point's
+ * figures set.  The sweep builds each point's board with it, so a row can be deployed again
+ * on the same figures (the workbench does when a row is opened).  NULL with
+ * G_OPTION_ERROR_BAD_VALUE naming the point and what is wrong. */
+Zg330Profile *zg330_sweep_profile_for_point (const Zg330Profile *base, const char *what_if, GError **error);
 
 G_END_DECLS
