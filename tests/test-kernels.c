@@ -517,34 +517,21 @@ random_group_case (GRand *rand, gboolean depthwise, ConvCase *cc)
   cc->ko = cc->oc % 32 == 0 ? 32 : cc->oc % 4 == 0 ? 4 : 1;
 }
 
+/* 60 random depthwise (@data non-NULL) or grouped convs against the reference. */
 static void
-test_conv_depthwise_random (void)
+test_conv_groups_random (gconstpointer data)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (330);
+  gboolean depthwise = data != NULL;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (depthwise ? 330 : 331);
 
   for (guint i = 0; i < 60; i++)
     {
       ConvCase cc;
-      random_group_case (rand, TRUE, &cc);
-      g_test_message ("depthwise case %u: C=%u %ux%u s%ux%u p%u,%u in %ux%u k_in %u k_out %u %s", i,
-                      cc.c, cc.kh, cc.kw, cc.sh, cc.sw, cc.pt, cc.pl, cc.h, cc.w, cc.k_in, cc.k_out,
-                      cc.in_dtype == ZG330_KERNEL_DTYPE_SINT8 ? "sint8" : "uint8");
-      run_conv_case (&cc, 1000 + i);
-    }
-}
-
-static void
-test_conv_grouped_random (void)
-{
-  g_autoptr (GRand) rand = g_rand_new_with_seed (331);
-
-  for (guint i = 0; i < 60; i++)
-    {
-      ConvCase cc;
-      random_group_case (rand, FALSE, &cc);
-      g_test_message ("grouped case %u: groups %u C=%u O=%u %ux%u s%ux%u in %ux%u k_in %u k_out %u", i,
-                      cc.groups, cc.c, cc.oc, cc.kh, cc.kw, cc.sh, cc.sw, cc.h, cc.w, cc.k_in, cc.k_out);
-      run_conv_case (&cc, 2000 + i);
+      random_group_case (rand, depthwise, &cc);
+      g_test_message ("case %u: groups %u C=%u O=%u %ux%u s%ux%u p%u,%u in %ux%u k_in %u k_out %u %s", i,
+                      cc.groups, cc.c, cc.oc, cc.kh, cc.kw, cc.sh, cc.sw, cc.pt, cc.pl, cc.h, cc.w, cc.k_in,
+                      cc.k_out, cc.in_dtype == ZG330_KERNEL_DTYPE_SINT8 ? "sint8" : "uint8");
+      run_conv_case (&cc, (depthwise ? 1000 : 2000) + i);
     }
 }
 
@@ -1303,8 +1290,8 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/partial-channel-blocks", test_conv_partial_channels);
   g_test_add_func ("/kernels/conv/depthwise-matches-reference", test_conv_depthwise);
   g_test_add_func ("/kernels/conv/grouped-matches-reference", test_conv_grouped);
-  g_test_add_func ("/kernels/conv/depthwise-random-shapes", test_conv_depthwise_random);
-  g_test_add_func ("/kernels/conv/grouped-random-shapes", test_conv_grouped_random);
+  g_test_add_data_func ("/kernels/conv/depthwise-random-shapes", GINT_TO_POINTER (1), test_conv_groups_random);
+  g_test_add_data_func ("/kernels/conv/grouped-random-shapes", NULL, test_conv_groups_random);
   g_test_add_func ("/kernels/conv/requant-ties-and-rails", test_conv_requant_boundaries);
   g_test_add_func ("/kernels/conv/rounds-half-away-from-zero", test_conv_rounds_half_away);
   g_test_add_func ("/kernels/conv/same-bytes-for-any-thread-count", test_conv_thread_invariant);

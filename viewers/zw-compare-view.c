@@ -187,12 +187,8 @@ zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare
   char line[512];
 
   g_return_if_fail (cr != NULL && colors != NULL);
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
   if (cmp == NULL && dcmp == NULL)
     {
       zw_draw_empty (&p, width, MIN (height, 200),

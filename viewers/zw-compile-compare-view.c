@@ -319,12 +319,8 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
   char line[512];
 
   g_return_if_fail (cr != NULL && colors != NULL);
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
   if (cmp == NULL)
     {
       zw_draw_empty (&p, width, MIN (height, 200),

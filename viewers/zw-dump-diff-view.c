@@ -121,12 +121,8 @@ zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *di
   char line[512];
 
   g_return_if_fail (cr != NULL && colors != NULL);
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
   if (diff == NULL)
     {
       zw_draw_empty (&p, width, MIN (height, 200), _("No dump comparison"));
@@ -328,12 +324,8 @@ zw_dump_diff_view_draw_heatmaps (cairo_t *cr, int width, int height, const ZwDum
   char line[512];
 
   g_return_if_fail (cr != NULL && colors != NULL);
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
   zw_cairo_set_color (cr, &colors->grid);
   cairo_rectangle (cr, 0, 0, width, 1);
   cairo_fill (cr);

@@ -426,10 +426,7 @@ zw_graph_view_draw_layout (cairo_t *cr, int width, int height, const ZwGraphLayo
 
   g_return_if_fail (cr != NULL && l != NULL && vp != NULL && colors != NULL);
 
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
+  zw_painter_begin (&p, cr, colors);
   dc = draw_cache (l);
   s = vp->scale;
   lx0 = vp->x;
@@ -738,10 +735,7 @@ zw_graph_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, 
   if (report == NULL || (layout = zw_graph_layout_get_cached (report)) == NULL)
     {
       ZwPainter p;
-      cairo_save (cr);
-      zw_cairo_set_color (cr, &colors->background);
-      cairo_paint (cr);
-      zw_painter_init (&p, cr, colors);
+      zw_painter_begin (&p, cr, colors);
       zw_draw_empty (&p, width, height, report == NULL ? _("No deploy report") : _("The graph could not be laid out"));
       zw_painter_clear (&p);
       cairo_restore (cr);
@@ -830,10 +824,7 @@ canvas_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoi
                                  colors);
       return;
     }
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
+  zw_painter_begin (&p, cr, colors);
   if (report == NULL)
     zw_draw_empty (&p, width, height, _("No deploy report"));
   else

@@ -94,12 +94,8 @@ zw_merge_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, 
 
   g_return_if_fail (cr != NULL && colors != NULL);
 
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
   row_h = colors->font_size * 1.8;
 
   if (report == NULL)

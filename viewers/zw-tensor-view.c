@@ -364,12 +364,8 @@ zw_tensor_view_draw (cairo_t *cr, int width, int height, const ZwTensor *tensor,
       zw_tensor_view_state_init (&fallback);
       state = &fallback;
     }
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
 
   if (tensor == NULL || stats == NULL)
     {

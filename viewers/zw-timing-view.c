@@ -563,12 +563,8 @@ draw_content (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDe
   Geo g;
   GdkRGBA dim;
 
-  cairo_save (cr);
-  zw_cairo_set_color (cr, &colors->background);
-  cairo_paint (cr);
-  zw_painter_init (&p, cr, colors);
-  dim = colors->foreground;
-  dim.alpha *= 0.7f;
+  zw_painter_begin (&p, cr, colors);
+  dim = p.dim;
 
   if (profile == NULL || profile->rows->len == 0)
     {

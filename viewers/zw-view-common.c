@@ -89,6 +89,17 @@ zw_painter_init (ZwPainter *p, cairo_t *cr, const ZwViewStyle *style)
   pango_font_description_set_absolute_size (font, style->font_size * PANGO_SCALE);
   pango_layout_set_font_description (p->layout, font);
   pango_font_description_free (font);
+  p->dim = style->foreground;
+  p->dim.alpha *= 0.7f;
+}
+
+void
+zw_painter_begin (ZwPainter *p, cairo_t *cr, const ZwViewStyle *style)
+{
+  cairo_save (cr);
+  zw_cairo_set_color (cr, &style->background);
+  cairo_paint (cr);
+  zw_painter_init (p, cr, style);
 }
 
 void

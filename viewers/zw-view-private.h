@@ -28,9 +28,13 @@ typedef struct {
   cairo_t *cr;
   PangoLayout *layout;
   const ZwViewStyle *style;
+  GdkRGBA dim;            /* the foreground for secondary text */
 } ZwPainter;
 
 void zw_painter_init (ZwPainter *p, cairo_t *cr, const ZwViewStyle *style);
+/* A view's picture begins: cairo_save(), the background painted, zw_painter_init().  End it
+ * with zw_painter_clear() and cairo_restore(). */
+void zw_painter_begin (ZwPainter *p, cairo_t *cr, const ZwViewStyle *style);
 void zw_painter_clear (ZwPainter *p);
 void zw_painter_set_bold (ZwPainter *p, gboolean bold);
 /* Draws @text with its (halign, valign) point at (x, y): 0 = left/top, 0.5 centre, 1
