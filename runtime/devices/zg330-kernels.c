@@ -539,6 +539,7 @@ struct ConvJob {
 };
 
 #define DW_BLK 32u
+#define DW_HELD_TAPS 9u    /* depthwise weights kept in registers up to this many (g, kw) taps */
 
 /* The output channel of lane @j of block @ob, or -1 for a lane without one. */
 static inline gint64
@@ -699,13 +700,12 @@ vnni_requant16 (__m512i acc, const gint32 *corr, const double *mul, const double
  * product, a slot whose errf is +inf because its float scale is meaningless) fail the
  * test too. */
 static inline __attribute__ ((always_inline)) VNNI_ATTR gboolean
-vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const float *errf,
-                     gint lo, gint hi, __m128i *res)
+vnni_requant16_fast_v (__m512i acc, __m512 mulf, __m512 addf, __m512 errf, gint lo, gint hi, __m128i *res)
 {
   const __m512 k = _mm512_set1_ps (1.0f / 2097152.0f);   /* 8u = 2^-21 */
-  __m512 p = _mm512_mul_ps (_mm512_cvtepi32_ps (acc), _mm512_loadu_ps (mulf));
-  __m512 v = _mm512_add_ps (p, _mm512_loadu_ps (addf));
-  __m512 e = _mm512_fmadd_ps (_mm512_abs_ps (p), k, _mm512_loadu_ps (errf));
+  __m512 p = _mm512_mul_ps (_mm512_cvtepi32_ps (acc), mulf);
+  __m512 v = _mm512_add_ps (p, addf);
+  __m512 e = _mm512_fmadd_ps (_mm512_abs_ps (p), k, errf);
   __m512 r = _mm512_roundscale_ps (v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   __m512 d = _mm512_add_ps (_mm512_abs_ps (_mm512_sub_ps (v, r)), e);
   __m512i q;
@@ -722,6 +722,14 @@ vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const fl
     *res = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q, _mm512_set1_epi32 (hi)),
                                                    _mm512_set1_epi32 (lo)));
   return TRUE;
+}
+
+static inline __attribute__ ((always_inline)) VNNI_ATTR gboolean
+vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const float *errf,
+                     gint lo, gint hi, __m128i *res)
+{
+  return vnni_requant16_fast_v (acc, _mm512_loadu_ps (mulf), _mm512_loadu_ps (addf), _mm512_loadu_ps (errf), lo,
+                                hi, res);
 }
 
 /* The 16 bytes of 16 lanes of slot @s: the float path, else the double rule.  Returned in
@@ -1332,50 +1340,62 @@ dw_build_quads (const ConvJob *job, guint n, guint oh, guint g, guint8 *q)
       if (r < job->KH && h >= 0 && h < (gint) job->H)
         rows[k] = src + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
     }
+  /* padding columns: the biased zero in every row (rows below the kernel meet zero
+   * weights, so any bounded value would do) */
   for (guint wp = 0; wp < job->Wp; wp++)
-    {
-      gint w = (gint) wp - (gint) job->pl;
-      guint8 *qp = q + (gsize) wp * job->Cp * 4;
+    if (wp < job->pl || wp >= job->pl + job->W)
+      memset (q + (gsize) wp * job->Cp * 4, job->pad_value, (gsize) job->Cp * 4);
 
-      if (w < 0 || w >= (gint) job->W)
+  if (fast)
+    {
+      /* a row outside the input reads 32 zero bytes again and again (stride 0): zero ^ flip
+       * is the biased zero */
+      static const guint8 zero32[DW_BLK] = { 0 };
+      const __m256i fl = _mm256_set1_epi8 ((char) flip);
+      const gsize step = (gsize) job->Cp * 4;
+
+      for (guint cb = 0; cb < cblocks; cb++)
         {
-          /* a padding column: the biased zero in every row (rows below the kernel meet
-           * zero weights, so any bounded value would do) */
-          memset (qp, job->pad_value, (gsize) job->Cp * 4);
-          continue;
-        }
-      if (fast)
-        {
-          const __m256i fl = _mm256_set1_epi8 ((char) flip), pad = _mm256_set1_epi8 ((char) job->pad_value);
-          for (guint cb = 0; cb < cblocks; cb++)
+          const guint8 *b[4];
+          gsize st[4];
+          guint8 *qp = q + ((gsize) job->pl * job->Cp + (gsize) cb * DW_BLK) * 4;
+
+          for (guint k = 0; k < 4; k++)
             {
-              gsize off = job->in_addr.chan[cb * DW_BLK] + (gsize) w * DW_BLK;
-#define DW_ROW(k) (rows[k] == NULL ? pad \
-                   : _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (rows[k] + off)), fl))
-              __m256i x0 = DW_ROW (0), x1 = DW_ROW (1), x2 = DW_ROW (2), x3 = DW_ROW (3);
-#undef DW_ROW
-              __m256i ab_lo, ab_hi, cd_lo, cd_hi, q0, q1, q2, q3;
-              ab_lo = _mm256_unpacklo_epi8 (x0, x1);   /* lanes: c 0-7 | 16-23 */
-              ab_hi = _mm256_unpackhi_epi8 (x0, x1);   /*        c 8-15 | 24-31 */
-              cd_lo = _mm256_unpacklo_epi8 (x2, x3);
-              cd_hi = _mm256_unpackhi_epi8 (x2, x3);
-              q0 = _mm256_unpacklo_epi16 (ab_lo, cd_lo);   /* c 0-3 | 16-19 */
-              q1 = _mm256_unpackhi_epi16 (ab_lo, cd_lo);   /* c 4-7 | 20-23 */
-              q2 = _mm256_unpacklo_epi16 (ab_hi, cd_hi);   /* c 8-11 | 24-27 */
-              q3 = _mm256_unpackhi_epi16 (ab_hi, cd_hi);   /* c 12-15 | 28-31 */
-              __m256i *d = (__m256i *) (qp + (gsize) cb * DW_BLK * 4);
+              b[k] = rows[k] != NULL ? rows[k] + job->in_addr.chan[cb * DW_BLK] : zero32;
+              st[k] = rows[k] != NULL ? DW_BLK : 0;
+            }
+          for (guint w = 0; w < job->W; w++, qp += step)
+            {
+              __m256i x0 = _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (b[0] + w * st[0])), fl);
+              __m256i x1 = _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (b[1] + w * st[1])), fl);
+              __m256i x2 = _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (b[2] + w * st[2])), fl);
+              __m256i x3 = _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (b[3] + w * st[3])), fl);
+              __m256i ab_lo = _mm256_unpacklo_epi8 (x0, x1);   /* lanes: c 0-7 | 16-23 */
+              __m256i ab_hi = _mm256_unpackhi_epi8 (x0, x1);   /*        c 8-15 | 24-31 */
+              __m256i cd_lo = _mm256_unpacklo_epi8 (x2, x3);
+              __m256i cd_hi = _mm256_unpackhi_epi8 (x2, x3);
+              __m256i q0 = _mm256_unpacklo_epi16 (ab_lo, cd_lo);   /* c 0-3 | 16-19 */
+              __m256i q1 = _mm256_unpackhi_epi16 (ab_lo, cd_lo);   /* c 4-7 | 20-23 */
+              __m256i q2 = _mm256_unpacklo_epi16 (ab_hi, cd_hi);   /* c 8-11 | 24-27 */
+              __m256i q3 = _mm256_unpackhi_epi16 (ab_hi, cd_hi);   /* c 12-15 | 28-31 */
+              __m256i *d = (__m256i *) qp;
               _mm256_storeu_si256 (d + 0, _mm256_permute2x128_si256 (q0, q1, 0x20));
               _mm256_storeu_si256 (d + 1, _mm256_permute2x128_si256 (q2, q3, 0x20));
               _mm256_storeu_si256 (d + 2, _mm256_permute2x128_si256 (q0, q1, 0x31));
               _mm256_storeu_si256 (d + 3, _mm256_permute2x128_si256 (q2, q3, 0x31));
             }
         }
-      else
-        for (guint c = 0; c < job->Cp; c++)
-          for (guint k = 0; k < 4; k++)
-            qp[(gsize) c * 4 + k] = rows[k] != NULL && c < job->C
-                                    ? (guint8) (rows[k][job->in_addr.chan[c] + (gsize) w * job->in_addr.pix] ^ flip)
-                                    : job->pad_value;
+      return;
+    }
+  for (guint w = 0; w < job->W; w++)
+    {
+      guint8 *qp = q + ((gsize) job->pl + w) * job->Cp * 4;
+      for (guint c = 0; c < job->Cp; c++)
+        for (guint k = 0; k < 4; k++)
+          qp[(gsize) c * 4 + k] = rows[k] != NULL && c < job->C
+                                  ? (guint8) (rows[k][job->in_addr.chan[c] + (gsize) w * job->in_addr.pix] ^ flip)
+                                  : job->pad_value;
     }
 }
 
@@ -1393,39 +1413,74 @@ conv_dw_row_vnni (gpointer data, guint item)
   for (guint g = 0; g < G; g++)
     dw_build_quads (job, n, oh, g, q + g * qrow);
 
-  for (guint ow = 0; ow < job->OW; ow++)
-    for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
-      {
-        __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
-        guint8 res[DW_BLK];
-        guint nvalid = MIN (DW_BLK, job->C - cb);
+  /* channel blocks outside, pixels inside: the block's weights and requantisation figures
+   * stay in registers (stores to the output may alias memory, so loads would repeat) */
+  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+    {
+      guint nvalid = MIN (DW_BLK, job->C - cb);
+      guint ntap = G * job->KW;
+      gboolean held = ntap <= DW_HELD_TAPS;
+      __m512i w0[DW_HELD_TAPS], w1[DW_HELD_TAPS];
+      const __m512 m0 = _mm512_loadu_ps (job->mulf + cb), m1 = _mm512_loadu_ps (job->mulf + cb + 16);
+      const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
+      const __m512 e0 = _mm512_loadu_ps (job->errf + cb), e1 = _mm512_loadu_ps (job->errf + cb + 16);
+      gsize out_cb = row_base + job->out_addr.chan[cb];
 
-        for (guint g = 0; g < G; g++)
-          {
-            const guint8 *xq = q + g * qrow + ((gsize) ow * job->sw * job->Cp + cb) * 4;
-            const gint8 *wq = job->dw_wq + (((gsize) g * job->KW) * job->Cp + cb) * 4;
-            for (guint s = 0; s < job->KW; s++)
-              {
-                const guint8 *xs = xq + (gsize) s * job->Cp * 4;
-                const gint8 *ws = wq + (gsize) s * job->Cp * 4;
-                a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs), _mm512_loadu_si512 (ws));
-                a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + 64), _mm512_loadu_si512 (ws + 64));
-              }
-          }
-        __m128i r0 = vnni_requant16_slot (job, a0, job->dw_corr + cb, cb);
-        __m128i r1 = nvalid > 16 ? vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16)
-                                 : _mm_setzero_si128 ();
-        if (job->out_block_fast && nvalid == DW_BLK)
-          _mm256_storeu_si256 ((__m256i *) (out + row_base + job->out_addr.chan[cb] + (gsize) ow * job->out_addr.pix),
-                               _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1));
-        else
-          {
-            _mm_storeu_si128 ((__m128i *) res, r0);
-            _mm_storeu_si128 ((__m128i *) (res + 16), r1);
-            for (guint j = 0; j < nvalid; j++)
-              out[row_base + job->out_addr.chan[cb + j] + (gsize) ow * job->out_addr.pix] = res[j];
-          }
-      }
+      for (guint t = 0; held && t < ntap; t++)
+        {
+          const gint8 *ws = job->dw_wq + ((gsize) t * job->Cp + cb) * 4;   /* t = g * KW + s */
+          w0[t] = _mm512_loadu_si512 (ws);
+          w1[t] = _mm512_loadu_si512 (ws + 64);
+        }
+      for (guint ow = 0; ow < job->OW; ow++)
+        {
+          __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
+          __m128i r0, r1;
+
+          if (G == 1 && job->KW == 3 && held)
+            {
+              /* 3x3 (and 1..4x3): the three taps by name, so the weights stay in registers */
+              const guint8 *xs = q + ((gsize) ow * job->sw * job->Cp + cb) * 4;
+              const gsize step = (gsize) job->Cp * 4;
+              a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs), w0[0]);
+              a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + 64), w1[0]);
+              a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs + step), w0[1]);
+              a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + step + 64), w1[1]);
+              a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs + 2 * step), w0[2]);
+              a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + 2 * step + 64), w1[2]);
+            }
+          else
+          for (guint g = 0; g < G; g++)
+            {
+              const guint8 *xq = q + g * qrow + ((gsize) ow * job->sw * job->Cp + cb) * 4;
+              for (guint s = 0; s < job->KW; s++)
+                {
+                  const guint8 *xs = xq + (gsize) s * job->Cp * 4;
+                  guint t = g * job->KW + s;
+                  const gint8 *ws = job->dw_wq + ((gsize) t * job->Cp + cb) * 4;
+                  a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs), held ? w0[t] : _mm512_loadu_si512 (ws));
+                  a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + 64),
+                                            held ? w1[t] : _mm512_loadu_si512 (ws + 64));
+                }
+            }
+          if (!vnni_requant16_fast_v (a0, m0, d0, e0, job->lo, job->hi, &r0))
+            r0 = vnni_requant16_slot (job, a0, job->dw_corr + cb, cb);
+          r1 = _mm_setzero_si128 ();
+          if (nvalid > 16 && !vnni_requant16_fast_v (a1, m1, d1, e1, job->lo, job->hi, &r1))
+            r1 = vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16);
+          if (job->out_block_fast && nvalid == DW_BLK)
+            _mm256_storeu_si256 ((__m256i *) (out + out_cb + (gsize) ow * job->out_addr.pix),
+                                 _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1));
+          else
+            {
+              guint8 res[DW_BLK];
+              _mm_storeu_si128 ((__m128i *) res, r0);
+              _mm_storeu_si128 ((__m128i *) (res + 16), r1);
+              for (guint j = 0; j < nvalid; j++)
+                out[row_base + job->out_addr.chan[cb + j] + (gsize) ow * job->out_addr.pix] = res[j];
+            }
+        }
+    }
   g_free (q);
 }
 
