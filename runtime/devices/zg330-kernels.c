@@ -932,8 +932,11 @@ conv_pack_row (gpointer data, guint item)
   src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
   for (guint c = 0; c < job->C;)
     {
-      /* a run stops at the end of its group: the next group starts at a multiple of Ip */
-      guint run = MIN (channel_run (job->in, c), job->I - c % job->I);
+      /* a run stops at the end of its group when the next group starts further on (at a
+       * multiple of Ip > I); with Ip = I the padded copy keeps the channels in order */
+      guint run = channel_run (job->in, c);
+      if (job->Ip != job->I)
+        run = MIN (run, job->I - c % job->I);
       const guint8 *s = src + job->in_addr.chan[c];
       guint8 *d = dst + (gsize) job->pl * ipad + (gsize) (c / job->I) * job->Ip + c % job->I;
       for (guint w = 0; w < job->W; w++, s += job->in_addr.pix, d += ipad)
