@@ -1,6 +1,7 @@
 /* zw-sweep.c — the sweep model, its Pareto front, JSON and CSV (see the header). */
 #include "report/zw-sweep.h"
 
+#include "base/zw-checked.h"
 #include "base/zw-file.h"
 
 #include <string.h>
@@ -224,18 +225,41 @@ zw_sweep_save_csv (const ZwSweep *sweep, const char *path, GError **error)
   return zw_file_set_contents (path, text, -1, error);
 }
 
+/* A finite number in [min, max] (zw-checked.h), else an error naming the file, the row and
+ * the field. */
 static gboolean
-field_number (const cJSON *o, const char *key, double *out, const char *origin, guint i, GError **error)
+field_number (const cJSON *o, const char *key, double min, double max, double *out, const char *origin, guint i,
+              GError **error)
 {
   const cJSON *f = cJSON_GetObjectItemCaseSensitive (o, key);
+  ZwNumStatus st = zw_json_double (f, min, max, out);
 
-  if (!cJSON_IsNumber (f))
+  if (st != ZW_NUM_OK)
     {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT, "%s: rows[%u]: field \"%s\" is missing or not a "
-                   "number", origin, i, key);
+      g_autofree char *why = zw_num_status_describe (st, f, min, max);
+      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT, "%s: rows[%u]: field \"%s\" %s", origin, i, key,
+                   why);
       return FALSE;
     }
-  *out = f->valuedouble;
+  return TRUE;
+}
+
+/* An integer in [0, max], likewise. */
+static gboolean
+field_count (const cJSON *o, const char *key, gint64 max, guint64 *out, const char *origin, guint i, GError **error)
+{
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive (o, key);
+  gint64 v = 0;
+  ZwNumStatus st = zw_json_int64 (f, 0, max, &v);
+
+  if (st != ZW_NUM_OK)
+    {
+      g_autofree char *why = zw_num_status_describe (st, f, 0, (double) max);
+      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT, "%s: rows[%u]: field \"%s\" %s", origin, i, key,
+                   why);
+      return FALSE;
+    }
+  *out = (guint64) v;
   return TRUE;
 }
 
@@ -251,12 +275,6 @@ field_ocm (const cJSON *o, const char *key, ZwOcmOpt *out, const char *origin, g
       return FALSE;
     }
   return TRUE;
-}
-
-static guint64
-to_u64 (double v)
-{
-  return v > 0 && v < 1.8e19 ? (guint64) v : 0;
 }
 
 ZwSweep *
@@ -277,10 +295,10 @@ zw_sweep_new_from_json (const cJSON *json, const char *origin, GError **error)
                    SWEEP_FORMAT "\")", origin);
       return NULL;
     }
-  if (!cJSON_IsNumber (ver) || ver->valuedouble > SWEEP_VERSION)
+  if (zw_json_double (ver, 1, SWEEP_VERSION, NULL) != ZW_NUM_OK)
     {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_VERSION, "%s: field \"version\" is missing or newer than %d",
-                   origin, SWEEP_VERSION);
+      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_VERSION, "%s: field \"version\" must be a number from 1 "
+                   "to %d (this program's)", origin, SWEEP_VERSION);
       return NULL;
     }
   if (!cJSON_IsArray (rows))
@@ -302,7 +320,7 @@ zw_sweep_new_from_json (const cJSON *json, const char *origin, GError **error)
   cJSON_ArrayForEach (item, rows)
     {
       ZwSweepRow r;
-      double v;
+      guint64 launches = 0;
       const cJSON *f;
 
       zw_sweep_row_init (&r);
@@ -327,24 +345,17 @@ zw_sweep_new_from_json (const cJSON *json, const char *origin, GError **error)
       f = cJSON_GetObjectItemCaseSensitive (item, "error");
       if (cJSON_IsString (f))
         row->error = g_strdup (f->valuestring);
-      if (!field_number (item, "simulated_ms", &row->simulated_ms, origin, i, error)
-          || !field_number (item, "icore_clock_hz", &row->icore_clock_hz, origin, i, error))
+      /* a row that did not run carries zeros; times and clocks are finite and not negative,
+       * byte counts whole and below 2^53 (what a double holds exactly) */
+      if (!field_number (item, "simulated_ms", 0, G_MAXDOUBLE, &row->simulated_ms, origin, i, error)
+          || !field_number (item, "icore_clock_hz", 0, G_MAXDOUBLE, &row->icore_clock_hz, origin, i, error)
+          || !field_count (item, "ocm_capacity", ZW_JSON_INT_MAX, &row->ocm_capacity, origin, i, error)
+          || !field_count (item, "ftmp_bytes", ZW_JSON_INT_MAX, &row->ftmp_bytes, origin, i, error)
+          || !field_count (item, "ocm_bytes", ZW_JSON_INT_MAX, &row->ocm_bytes, origin, i, error)
+          || !field_count (item, "etm_bytes", ZW_JSON_INT_MAX, &row->etm_bytes, origin, i, error)
+          || !field_count (item, "launches", G_MAXUINT, &launches, origin, i, error))
         return NULL;
-      if (!field_number (item, "ocm_capacity", &v, origin, i, error))
-        return NULL;
-      row->ocm_capacity = to_u64 (v);
-      if (!field_number (item, "ftmp_bytes", &v, origin, i, error))
-        return NULL;
-      row->ftmp_bytes = to_u64 (v);
-      if (!field_number (item, "ocm_bytes", &v, origin, i, error))
-        return NULL;
-      row->ocm_bytes = to_u64 (v);
-      if (!field_number (item, "etm_bytes", &v, origin, i, error))
-        return NULL;
-      row->etm_bytes = to_u64 (v);
-      if (!field_number (item, "launches", &v, origin, i, error))
-        return NULL;
-      row->launches = (guint) MIN (to_u64 (v), G_MAXUINT);
+      row->launches = (guint) launches;
       i++;
     }
   /* the front and the recommendation follow from the rows */
@@ -369,6 +380,13 @@ zw_sweep_load (const char *path, GError **error)
   if (json == NULL)
     {
       g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_PARSE, "%s: not JSON", path);
+      return NULL;
+    }
+  if (zw_json_depth (json, ZW_MAX_JSON_DEPTH) > ZW_MAX_JSON_DEPTH)
+    {
+      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT, "%s: nested deeper than %d levels", path,
+                   ZW_MAX_JSON_DEPTH);
+      cJSON_Delete (json);
       return NULL;
     }
   ZwSweep *s = zw_sweep_new_from_json (json, path, error);

@@ -5,7 +5,7 @@
 out=$1 data=$2 shared=$3
 set -u
 mkdir -p "$out"
-for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config; do mkdir -p "$out/$n"; done
+for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config sweep; do mkdir -p "$out/$n"; done
 nets=$data/networks
 for f in "$nets"/tiny_ZG.json "$nets"/resnet18_ZG.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
 [ -f "$nets/tiny_ZG.raw" ] && cp "$nets/tiny_ZG.raw" "$out/raw/"
@@ -35,6 +35,9 @@ if [ -x "$xrt_run" ] && [ -f "$nets/tiny_ZG.json" ]; then
       for f in "$tmp"/dumps/*.ftmp; do printf '\n@@ %s\n' "$(basename "$f")"; cat "$f"; done; } > "$seed"
   fi
   cp "$out"/profile/* "$out/file_kind/" 2>/dev/null
+  # a sweep of the tiny network over a what-if grid (its rows, front and points)
+  "$xrt_run" sweep "$nets/tiny_ZG.json" --what-if ocm=512K,1M --what-if icore=800M --json "$out/sweep/tiny-sweep.json" \
+    >/dev/null 2>&1
   rm -rf "$tmp"
 fi
 exit 0
