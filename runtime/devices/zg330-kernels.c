@@ -530,6 +530,10 @@ struct ConvJob {
    * dword permutation of the pixel's bytes: perm[(h * nq + q) * 16 + l] for half h. */
   guint NG, Ogp, nb;          /* NG 0: one group per block (obe blocks per group) */
   gint32 *perm;
+  /* packed groups take their input expanded: per pixel, per block, per quad, the two halves'
+   * 16 dwords as the lanes need them (the permutation done once per input pixel, not per
+   * output pixel and tap); Ipg is the groups' [g][Ip] pixel size before expansion */
+  guint Ipg;
   gint16 *xs, *ws;
   /* depthwise path: zero-padded [N][Hp][Wp][Cp] input, [tap][Cp] weights (Cp: C in
    * blocks of DW_BLK); with VNNI, weights [g][kw][Cp][4] and the bias corrections */
@@ -748,10 +752,8 @@ vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize 
 
 /* One tile: T output pixels x 32 output lanes in 24 accumulators.  Dense blocks broadcast
  * one input dword (four channels of the lanes' one group) to all lanes; packed groups
- * (@packed, a constant at each call site) give each half's 16 lanes their own groups'
- * quads: one 64-byte load of the pixel from the block's first group (the padded copy has
- * room past its end) and a dword permutation per half (two tables when the block's quads
- * span more than 16 dwords). */
+ * (@packed, a constant at each call site) load each half's 16 lanes' own quads from the
+ * expanded input (conv_expand_groups). */
 static inline __attribute__ ((always_inline)) VNNI_ATTR void
 vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
              const gboolean packed, guint8 *res)
@@ -760,7 +762,6 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
   const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
   const gsize row_step = (gsize) job->Wp * ipad;
   const guint nq = job->nq, KW = job->KW, KH = job->KH;
-  const gboolean two = packed && job->NG * nq > 16;
 
 #pragma GCC unroll 12
   for (guint t = 0; t < T; t++)
@@ -775,12 +776,6 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
           {
             __m512i w0 = _mm512_loadu_si512 (wt + (gsize) q * 128);
             __m512i w1 = _mm512_loadu_si512 (wt + (gsize) q * 128 + 64);
-            __m512i p0 = _mm512_setzero_si512 (), p1 = _mm512_setzero_si512 ();
-            if (packed)
-              {
-                p0 = _mm512_loadu_si512 (job->perm + (gsize) q * 16);
-                p1 = _mm512_loadu_si512 (job->perm + ((gsize) nq + q) * 16);
-              }
 #pragma GCC unroll 12
             for (guint t = 0; t < T; t++)
               {
@@ -792,17 +787,10 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
                     memcpy (&v, xp + 4 * q, 4);
                     b0 = b1 = _mm512_set1_epi32 (v);
                   }
-                else if (two)
-                  {
-                    __m512i lo = _mm512_loadu_si512 (xp), hi = _mm512_loadu_si512 (xp + 64);
-                    b0 = _mm512_permutex2var_epi32 (lo, p0, hi);
-                    b1 = _mm512_permutex2var_epi32 (lo, p1, hi);
-                  }
                 else
                   {
-                    __m512i lo = _mm512_loadu_si512 (xp);
-                    b0 = _mm512_permutexvar_epi32 (p0, lo);
-                    b1 = _mm512_permutexvar_epi32 (p1, lo);
+                    b0 = _mm512_loadu_si512 (xp + (gsize) q * 128);
+                    b1 = _mm512_loadu_si512 (xp + (gsize) q * 128 + 64);
                   }
                 a0[t] = _mm512_dpbusd_epi32 (a0[t], b0, w0);
                 a1[t] = _mm512_dpbusd_epi32 (a1[t], b1, w1);
@@ -909,25 +897,65 @@ xor_copy (guint8 *d, const guint8 *s, gsize n, guint8 flip)
     d[i] = s[i] ^ flip;
 }
 
+#if ZG330_HAVE_X86
+/* Packed groups' input: @row holds Wp pixels of [g][Ip] bytes (and 128 bytes of slack);
+ * @dst gets, per pixel, per block B, per quad q, the two halves' 16 dwords lane by lane:
+ * lane l of half h takes quad q of group B*NG + (16h + l)/Ogp (job->perm). */
+static VNNI_ATTR void
+conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
+{
+  const guint nq = job->nq;
+  const gboolean two = job->NG * nq > 16;
+
+  for (guint w = 0; w < job->Wp; w++)
+    for (guint b = 0; b < job->nb; b++)
+      {
+        const guint8 *px = row + (gsize) w * job->Ipg + (gsize) b * job->NG * job->Ip;
+        guint8 *d = dst + (gsize) w * job->ipad + (gsize) b * nq * 128;
+        __m512i lo = _mm512_loadu_si512 (px), hi = two ? _mm512_loadu_si512 (px + 64) : lo;
+        for (guint q = 0; q < nq; q++)
+          for (guint h = 0; h < 2; h++)
+            {
+              __m512i p = _mm512_loadu_si512 (job->perm + ((gsize) h * nq + q) * 16);
+              _mm512_storeu_si512 (d + (gsize) q * 128 + h * 64,
+                                   two ? _mm512_permutex2var_epi32 (lo, p, hi) : _mm512_permutexvar_epi32 (p, lo));
+            }
+      }
+}
+#else
+static void
+conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
+{
+  (void) job; (void) row; (void) dst;
+  g_assert_not_reached ();   /* packed groups run with VNNI only */
+}
+#endif
+
 static void
 conv_pack_row (gpointer data, guint item)
 {
   ConvJob *job = data;
   guint n = item / job->Hp, hp = item % job->Hp;
-  gsize ipad = job->ipad;
-  guint8 *dst = job->pin + ((gsize) n * job->Hp + hp) * job->Wp * ipad;
+  gsize ipad = job->NG > 0 ? job->Ipg : job->ipad;
+  guint8 *out = job->pin + ((gsize) n * job->Hp + hp) * job->Wp * job->ipad;
+  /* packed groups: the [g][Ip] row first, then its expansion (the row has room for the
+   * 128-byte loads of its last pixel) */
+  g_autofree guint8 *row = job->NG > 0 ? g_malloc ((gsize) job->Wp * ipad + 128) : NULL;
+  guint8 *dst = row != NULL ? row : out;
   const guint8 *src = job->in->data;
   guint8 flip = job->in_signed ? 0x80 : 0x00;
   gint h = (gint) hp - (gint) job->pt;
 
   if (h < 0 || h >= (gint) job->H)
     {
-      memset (dst, job->pad_value, (gsize) job->Wp * ipad);
+      memset (dst, job->pad_value, (gsize) job->Wp * ipad + (row != NULL ? 128 : 0));
+      if (row != NULL)
+        conv_expand_groups (job, row, out);
       return;
     }
   /* One fill covers the left/right padding and the channel padding of every pixel. */
-  if (ipad > job->C || job->Wp > job->W)
-    memset (dst, job->pad_value, (gsize) job->Wp * ipad);
+  if (ipad > job->C || job->Wp > job->W || row != NULL)
+    memset (dst, job->pad_value, (gsize) job->Wp * ipad + (row != NULL ? 128 : 0));
 
   src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
   for (guint c = 0; c < job->C;)
@@ -943,6 +971,8 @@ conv_pack_row (gpointer data, guint item)
         xor_copy (d, s, run, flip);
       c += run;
     }
+  if (row != NULL)
+    conv_expand_groups (job, row, out);
 }
 
 static void
@@ -981,7 +1011,7 @@ conv_row (gpointer data, guint item)
   guint n = item / job->OH / nb;
   gsize ipad = job->ipad;
   const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad
-                       + (gsize) block_first_group (job, ob) * job->Ip;
+                       + (job->NG > 0 ? (gsize) ob * job->nq * 128 : (gsize) block_first_group (job, ob) * job->Ip);
   const gint8 *w = job->wpack + ob * job->wblock;
   guint8 res[TILE_MAX * OBLK];
 
@@ -1786,6 +1816,8 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
               job.NG = OBLK / ogp;
               job.obe = 1;
               job.nb = (job.groups + job.NG - 1) / job.NG;
+              job.Ipg = job.ipad;
+              job.ipad = job.nb * job.nq * 128;
               job.tile = tile_vnni_packed;
               job.perm = g_new (gint32, 2 * (gsize) job.nq * 16);
               for (guint h = 0; h < 2; h++)
@@ -1807,10 +1839,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
-      /* 128 bytes past the end: packed groups load two 64-byte vectors from the last
-       * pixel's last block (the bytes past it meet zero weights) */
-      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad + 128);
-      memset (job.pin + (gsize) job.N * job.Hp * job.Wp * job.ipad, job.pad_value, 128);
+      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad);
       parallel_for (job.N * job.Hp, conv_pack_row, &job);
       addr_clear (&job.in_addr);
 
