@@ -59,7 +59,11 @@ xrt_run_print_summary (const ZwDeployReport *r, const ZwProfile *profile)
       g_ptr_array_sort (rows, slower_first);
       printf (_("Simulated time of the last forward: %.3f ms (hard %.3f ms, memcpy %.3f ms, other %.3f ms)\n"),
               profile->total_ms, profile->total_hard_ms, profile->total_memcpy_ms, profile->total_other_ms);
-      printf ("%s\n", _("The five slowest steps:"));
+      if (rows->len >= 5)
+        printf ("%s\n", _("The five slowest steps:"));
+      else
+        printf (ngettext ("The forward's %u step:\n", "The forward's %u steps, slowest first:\n", rows->len),
+                rows->len);
       for (guint i = 0; i < MIN (rows->len, 5); i++)
         {
           const ZwProfileRow *row = rows->pdata[i];
