@@ -89,13 +89,12 @@ borrow_operand (XrtDevice *device, Zg330CallRegion region, guint64 addr, guint64
   return xrt_mem_region_get_host_pointer (r, addr, (gsize) size);
 }
 
+/* [a, a + an) and [b, b + bn) of one region share a byte (sizes are checked not to wrap). */
 static gboolean
-spans_overlap (const Zg330CallTensor *a, const Zg330CallTensor *b)
+spans_overlap (Zg330CallRegion ra, guint64 a, guint64 an, Zg330CallRegion rb, guint64 b, guint64 bn)
 {
-  return a->region == b->region && a->size > 0 && b->size > 0 && a->addr < b->addr + b->size
-         && b->addr < a->addr + a->size;
+  return ra == rb && an > 0 && bn > 0 && a < b + bn && b < a + an;
 }
-
 
 static gboolean
 read_operand (XrtDevice *device, Zg330CallRegion region, guint64 addr, guint8 **data, guint64 size, GError **error)
@@ -232,13 +231,21 @@ zg330_hardop_call_run (XrtDevice *device, const Zg330HardopCall *call, Zg330OpWo
   for (guint i = 0; i < n_in; i++)
     if (!buf_init (&ins[i], device, call, &call->inputs[i], TRUE, error))
       goto out;
-  /* The output straight into the region when it keeps it in host memory and no input
-   * shares its bytes (the kernels read inputs while writing the output); zeroed first, as
-   * the copy would be, so bytes a kernel leaves alone read the same. */
+  /* The output straight into the region when it keeps it in host memory and no operand
+   * shares its bytes (the kernels read inputs, weights and bias, which are read after this,
+   * while writing the output); zeroed first, as the copy would be, so bytes a kernel leaves
+   * alone read the same. */
   {
+    const Zg330CallTensor *o = &call->output;
+    const Zg330CallWeights *cw = &call->weights;
     gboolean direct = TRUE;
     for (guint i = 0; i < n_in; i++)
-      direct &= !spans_overlap (&call->inputs[i], &call->output);
+      direct &= !spans_overlap (call->inputs[i].region, call->inputs[i].addr, call->inputs[i].size, o->region, o->addr,
+                                o->size);
+    if (call->kind == ZG330_HARDOP_CONV2D)
+      direct &= !spans_overlap (cw->region, cw->addr, cw->size, o->region, o->addr, o->size)
+                && !(cw->has_bias && spans_overlap (cw->bias_region, cw->bias_addr, cw->bias_size, o->region, o->addr,
+                                                    o->size));
     if (direct && (out.data = borrow_operand (device, call->output.region, call->output.addr,
                                               call->output.size)) != NULL)
       {
