@@ -631,6 +631,9 @@ test_conv_rounds_half_away (void)
   zg330_kernel_set_generic_only (FALSE);
 }
 
+static void test_add_large_flat (void);
+static void test_maxpool_random (void);
+
 static void
 test_conv_thread_invariant (void)
 {
@@ -644,6 +647,7 @@ test_conv_thread_invariant (void)
 
   tt_fill (in, rand);
   pick_output_scales (out, in, tw, 9 * 64, rand);
+  zg330_kernel_set_parallel_min_ns (0);   /* small as it is, spread over the threads */
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     {
       g_autoptr (GError) error = NULL;
@@ -659,6 +663,27 @@ test_conv_thread_invariant (void)
         g_assert_cmpmem (first, out->t.size, out->t.data, out->t.size);
     }
   zg330_kernel_set_threads (0);
+
+  /* depthwise, grouped (packed groups too), the add table and pools, spread over 1, 2, 3
+   * and 7 threads: the random cases of each against the reference */
+  for (guint i = 0; i < 4; i++)
+    {
+      ConvCase cc;
+      g_autoptr (GRand) r2 = g_rand_new_with_seed (40);
+      zg330_kernel_set_threads (threads[i]);
+      for (guint k = 0; k < 6; k++)
+        {
+          random_group_case (r2, k % 2 == 0, &cc);
+          run_conv_case (&cc, 3000 + k);
+        }
+    }
+  zg330_kernel_set_threads (0);
+  test_add_large_flat ();
+  zg330_kernel_set_threads (3);
+  test_add_large_flat ();
+  test_maxpool_random ();
+  zg330_kernel_set_threads (0);
+  zg330_kernel_set_parallel_min_ns (-1);
 }
 
 static void

@@ -454,13 +454,27 @@ pool_create (gpointer data)
 
 /* Runs func(data, i) for i in [0, n_items) on up to effective_threads() threads; the
  * caller works too, so progress never depends on pool threads being free. */
+/* Below this much work (an estimate in nanoseconds of one core's time) a job runs on the
+ * calling thread: waking the pool's threads costs tens of microseconds on a virtual
+ * machine, more than a small layer takes (a 28x28x192 depthwise: ~50 us alone, twice that
+ * on two threads).  Items never depend on each other, so the bytes are the same either way. */
+#define PARALLEL_MIN_NS 150000
+
+static gint parallel_min_ns = PARALLEL_MIN_NS;
+
+void
+zg330_kernel_set_parallel_min_ns (gint ns)
+{
+  g_atomic_int_set (&parallel_min_ns, ns < 0 ? PARALLEL_MIN_NS : ns);
+}
+
 static void
-parallel_for (guint n_items, RangeFunc func, gpointer data)
+parallel_for (guint n_items, RangeFunc func, gpointer data, double est_ns)
 {
   static GOnce once = G_ONCE_INIT;
   ParallelJob job = { func, data, (gint) n_items, 0, { 0 }, { 0 }, 0 };
   GThreadPool *pool;
-  guint helpers = MIN (effective_threads (), n_items);
+  guint helpers = est_ns < (double) g_atomic_int_get (&parallel_min_ns) ? 1 : MIN (effective_threads (), n_items);
 
   g_assert (n_items <= G_MAXINT / 2);
   if (helpers <= 1)
@@ -1244,7 +1258,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
       pw->footprint = key.n_bytes + wsize + (gsize) nb * OBLK * sizeof (gint32);
       job->wpack = pw->wpack;
       job->corr = pw->corr;
-      parallel_for (nb, conv_pack_weights, job);
+      parallel_for (nb, conv_pack_weights, job, (double) wsize * 2.0);
       if (pw->footprint <= PACK_CACHE_BYTES / 4)
         {
           g_mutex_lock (&pack_lock);
@@ -1538,7 +1552,8 @@ conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
       job->dw_corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
     }
   requant_float_init (job, job->dw_corr, job->Cp);
-  parallel_for (job->N * job->OH, conv_dw_row_vnni, job);
+  parallel_for (job->N * job->OH, conv_dw_row_vnni, job,
+                (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.02 * job->KH * job->KW));
   g_free (job->dw_wq);
   g_free (job->dw_corr);
 }
@@ -1569,9 +1584,10 @@ conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeig
     for (guint r = 0; r < job->KH; r++)
       for (guint s = 0; s < job->KW; s++)
         job->ws[((gsize) r * job->KW + s) * job->Cp + o] = (gint16) weight_at (weights, o, 0, r, s);
-  parallel_for (job->N * job->H, conv_dw_pack_row, job);
+  parallel_for (job->N * job->H, conv_dw_pack_row, job, (double) job->N * job->H * job->W * job->Cp);
   addr_clear (&job->in_addr);
-  parallel_for (job->N * job->OH, conv_dw_row, job);
+  parallel_for (job->N * job->OH, conv_dw_row, job,
+                (double) job->N * job->OH * job->OW * job->Cp * (2.0 + job->KH * job->KW));
   g_free (job->xs);
   g_free (job->ws);
 }
@@ -1840,10 +1856,14 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
 
       addr_init (&job.in_addr, in);
       job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad);
-      parallel_for (job.N * job.Hp, conv_pack_row, &job);
+      parallel_for (job.N * job.Hp, conv_pack_row, &job, (double) job.N * job.Hp * job.Wp * job.ipad * 0.1);
       addr_clear (&job.in_addr);
 
-      parallel_for (job.N * job.nb * job.OH, conv_row, &job);
+      /* about 150 multiply-adds per ns on the VNNI path (10x fewer in plain C), plus the
+       * requantisation per output */
+      parallel_for (job.N * job.nb * job.OH, conv_row, &job,
+                    (double) job.N * job.nb * OBLK * job.OH * job.OW
+                      * ((double) job.KH * job.KW * job.Ip / (job.tile == tile_generic ? 15.0 : 150.0) + 0.3));
 
       g_free (job.pin);
       g_free (job.perm);
@@ -2017,8 +2037,8 @@ zg330_kernel_add (const Zg330KernelTensor *a,
       if (job.n >= ADD_TABLE_MIN)
         {
           job.table = g_malloc (65536);
-          parallel_for (256, add_table_row, &job);
-          parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_table, &job);
+          parallel_for (256, add_table_row, &job, 65536 * 5.0);
+          parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_table, &job, (double) job.n);
           g_free (job.table);
         }
       else
@@ -2272,7 +2292,8 @@ zg330_kernel_maxpool2d (const Zg330KernelTensor *in,
     {
       /* NCHWc32 both sides: the max of whole 32-channel blocks, rows in parallel */
       PoolJob job = { in, out, params, &rq, &ai, &ao };
-      parallel_for (out->n * n_blocks (out) * out->h, pool_row_blocks, &job);
+      parallel_for (out->n * n_blocks (out) * out->h, pool_row_blocks, &job,
+                    (double) out->n * n_blocks (out) * out->h * out->w * params->kernel_h * params->kernel_w * 2.0);
     }
   else
   for (guint n = 0; n < out->n; n++)

@@ -152,6 +152,13 @@ gsize zg330_kernel_tensor_get_size (const Zg330KernelTensor *t);
 void  zg330_kernel_set_threads (guint n_threads);
 guint zg330_kernel_get_threads (void);
 
+/* zg330_kernel_set_parallel_min_ns:
+ * For tests and benchmarks: a kernel whose estimated work is below @ns nanoseconds of one
+ * core runs on the calling thread alone (waking threads costs more than a small layer
+ * takes); 0 spreads every kernel over the threads, a negative value restores the default
+ * (150 us).  Results never depend on it. */
+void  zg330_kernel_set_parallel_min_ns (gint ns);
+
 /* zg330_kernel_get_isa:
  * Name of the conv inner loop this process uses: "avx512-vnni" or "generic".
  * Static string. */
