@@ -801,6 +801,16 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
                     memcpy (&v, xp + 4 * q, 4);
                     b0 = b1 = _mm512_set1_epi32 (v);
                   }
+                else if (job->NG == 2)
+                  {
+                    /* two groups of 16 lanes: each half broadcasts its group's quad from the
+                     * unexpanded [g][Ip] pixel */
+                    gint32 v0, v1;
+                    memcpy (&v0, xp + 4 * q, 4);
+                    memcpy (&v1, xp + job->Ip + 4 * q, 4);
+                    b0 = _mm512_set1_epi32 (v0);
+                    b1 = _mm512_set1_epi32 (v1);
+                  }
                 else
                   {
                     b0 = _mm512_loadu_si512 (xp + (gsize) q * 128);
@@ -950,11 +960,11 @@ conv_pack_row (gpointer data, guint item)
 {
   ConvJob *job = data;
   guint n = item / job->Hp, hp = item % job->Hp;
-  gsize ipad = job->NG > 0 ? job->Ipg : job->ipad;
+  gsize ipad = job->NG > 2 ? job->Ipg : job->ipad;
   guint8 *out = job->pin + ((gsize) n * job->Hp + hp) * job->Wp * job->ipad;
   /* packed groups: the [g][Ip] row first, then its expansion (the row has room for the
    * 128-byte loads of its last pixel) */
-  g_autofree guint8 *row = job->NG > 0 ? g_malloc ((gsize) job->Wp * ipad + 128) : NULL;
+  g_autofree guint8 *row = job->NG > 2 ? g_malloc ((gsize) job->Wp * ipad + 128) : NULL;
   guint8 *dst = row != NULL ? row : out;
   const guint8 *src = job->in->data;
   guint8 flip = job->in_signed ? 0x80 : 0x00;
@@ -1025,7 +1035,7 @@ conv_row (gpointer data, guint item)
   guint n = item / job->OH / nb;
   gsize ipad = job->ipad;
   const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad
-                       + (job->NG > 0 ? (gsize) ob * job->nq * 128 : (gsize) block_first_group (job, ob) * job->Ip);
+                       + (job->NG > 2 ? (gsize) ob * job->nq * 128 : (gsize) block_first_group (job, ob) * job->Ip);
   const gint8 *w = job->wpack + ob * job->wblock;
   guint8 res[TILE_MAX * OBLK];
 
@@ -1832,8 +1842,11 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
               job.NG = OBLK / ogp;
               job.obe = 1;
               job.nb = (job.groups + job.NG - 1) / job.NG;
+              /* more than two groups per block: the input expanded (a pair of groups takes
+               * one broadcast per half instead) */
               job.Ipg = job.ipad;
-              job.ipad = job.nb * job.nq * 128;
+              if (job.NG > 2)
+                job.ipad = job.nb * job.nq * 128;
               job.tile = tile_vnni_packed;
               job.perm = g_new (gint32, 2 * (gsize) job.nq * 16);
               for (guint h = 0; h < 2; h++)
@@ -1855,7 +1868,10 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
-      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad);
+      /* 64 bytes past the end: a pair of groups whose second group does not exist (an odd
+       * number of groups) reads its quad from past the last pixel, against zero weights */
+      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad + 64);
+      memset (job.pin + (gsize) job.N * job.Hp * job.Wp * job.ipad, job.pad_value, 64);
       parallel_for (job.N * job.Hp, conv_pack_row, &job, (double) job.N * job.Hp * job.Wp * job.ipad * 0.1);
       addr_clear (&job.in_addr);
 
