@@ -7,46 +7,18 @@
  * which compare the conv's inner loops with the microkernel's even on a busy machine. */
 #include "devices/zg330-kernels.h"
 
+#include "bench-peak.h"
+
 #include <cjson/cJSON.h>
 
 #include <string.h>
 #include <time.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-#define HAVE_X86 1
-#else
-#define HAVE_X86 0
-#endif
-
 #define PEAK_ITERS 3000000u
 #define PEAK_RUNS 9
 #define CONV_REPS 15
 
-#if HAVE_X86
-/* 16 independent vpdpbusd chains on registers: the tightest int8 MAC loop the conv's
- * instruction can run (64 MACs per instruction).  Written in asm because compilers
- * shuffle an array of accumulators between registers. */
-#define DP(n) "vpdpbusd %%zmm17, %%zmm16, %%zmm" #n "\n\t"
-__attribute__ ((target ("avx512f,avx512bw,avx512vnni"))) static guint64
-peak_vnni (guint iters)
-{
-  guint64 n = iters;
-
-  __asm__ volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
-                    "vpternlogd $0xff, %%zmm17, %%zmm17, %%zmm17\n\t"
-                    "1:\n\t"
-                    DP (0) DP (1) DP (2) DP (3) DP (4) DP (5) DP (6) DP (7)
-                    DP (8) DP (9) DP (10) DP (11) DP (12) DP (13) DP (14) DP (15)
-                    "dec %0\n\t"
-                    "jnz 1b\n\t"
-                    : "+r" (n)
-                    :
-                    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
-                      "xmm16", "xmm17", "cc");
-  return n;
-}
-#undef DP
+#if ZW_BENCH_HAVE_X86
 
 /* Without VNNI an exact int8 kernel widens to int16 and uses vpmaddwd (16 MACs) plus an
  * add; 12 chains of the pair. */
@@ -87,9 +59,9 @@ cpu_seconds (clockid_t clock)
 static guint64
 peak_macs_per_iter (void)
 {
-#if HAVE_X86
+#if ZW_BENCH_HAVE_X86
   if (use_vnni)
-    return 16 * 64;
+    return ZW_BENCH_PEAK_MACS_PER_ITER;
   if (__builtin_cpu_supports ("avx2"))
     return 12 * 16;
 #endif
@@ -106,9 +78,9 @@ peak_thread (gpointer data)
 {
   PeakThread *pt = data;
   double t0 = cpu_seconds (CLOCK_THREAD_CPUTIME_ID);
-#if HAVE_X86
+#if ZW_BENCH_HAVE_X86
   if (use_vnni)
-    pt->sink = peak_vnni (PEAK_ITERS);
+    pt->sink = zw_bench_peak_vnni (PEAK_ITERS);
   else if (__builtin_cpu_supports ("avx2"))
     pt->sink = peak_avx2 (PEAK_ITERS);
 #endif

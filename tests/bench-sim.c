@@ -9,6 +9,8 @@
 #include "xir/xir-network.h"
 #include "xrt/xrt-device.h"
 
+#include "bench-peak.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -23,45 +25,24 @@ cpu_seconds (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-#define DP(n) "vpdpbusd %%zmm17, %%zmm16, %%zmm" #n "\n\t"
-__attribute__ ((target ("avx512f,avx512bw,avx512vnni"))) static guint64
-peak_vnni (guint64 n)
-{
-  __asm__ volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
-                    "vpternlogd $0xff, %%zmm17, %%zmm17, %%zmm17\n\t"
-                    "1:\n\t"
-                    DP (0) DP (1) DP (2) DP (3) DP (4) DP (5) DP (6) DP (7)
-                    DP (8) DP (9) DP (10) DP (11) DP (12) DP (13) DP (14) DP (15)
-                    "dec %0\n\t"
-                    "jnz 1b\n\t"
-                    : "+r" (n)
-                    :
-                    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
-                      "xmm16", "xmm17", "cc");
-  return n;
-}
-#undef DP
-#endif
 
 /* The int8 MACs one core does per CPU-second in the tightest vpdpbusd loop (best of 9). */
 static double
 measure_core_peak (void)
 {
   double best = 0;
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#if ZW_BENCH_HAVE_X86
   if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") != 0)
     return 0;
   for (int run = 0; run < 9; run++)
     {
       struct timespec a, b;
       clock_gettime (CLOCK_THREAD_CPUTIME_ID, &a);
-      peak_vnni (3000000);
+      zw_bench_peak_vnni (3000000);
       clock_gettime (CLOCK_THREAD_CPUTIME_ID, &b);
       double s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
       if (s > 0)
-        best = MAX (best, 3000000.0 * 16 * 64 / (s * 1e9));
+        best = MAX (best, 3000000.0 * ZW_BENCH_PEAK_MACS_PER_ITER / (s * 1e9));
     }
 #endif
   return best;
