@@ -546,8 +546,7 @@ struct ConvJob {
   gint32 *perm;
   /* packed groups take their input expanded: per pixel, per block, per quad, the two halves'
    * 16 dwords as the lanes need them (the permutation done once per input pixel, not per
-   * output pixel and tap); Ipg is the groups' [g][Ip] pixel size before expansion */
-  guint Ipg;
+   * output pixel and tap); before expansion a pixel is groups * Ip bytes, [g][Ip] */
   gint16 *xs, *ws;
   /* depthwise path: zero-padded [N][Hp][Wp][Cp] input, [tap][Cp] weights (Cp: C in
    * blocks of DW_BLK); with VNNI, weights [g][kw][Cp][4] and the bias corrections */
@@ -934,7 +933,7 @@ conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
   for (guint w = 0; w < job->Wp; w++)
     for (guint b = 0; b < job->nb; b++)
       {
-        const guint8 *px = row + (gsize) w * job->Ipg + (gsize) b * job->NG * job->Ip;
+        const guint8 *px = row + (gsize) w * job->groups * job->Ip + (gsize) b * job->NG * job->Ip;
         guint8 *d = dst + (gsize) w * job->ipad + (gsize) b * nq * 128;
         __m512i lo = _mm512_loadu_si512 (px), hi = two ? _mm512_loadu_si512 (px + 64) : lo;
         for (guint q = 0; q < nq; q++)
@@ -960,7 +959,7 @@ conv_pack_row (gpointer data, guint item)
 {
   ConvJob *job = data;
   guint n = item / job->Hp, hp = item % job->Hp;
-  gsize ipad = job->NG > 2 ? job->Ipg : job->ipad;
+  gsize ipad = job->NG > 2 ? (gsize) job->groups * job->Ip : job->ipad;
   guint8 *out = job->pin + ((gsize) n * job->Hp + hp) * job->Wp * job->ipad;
   /* packed groups: the [g][Ip] row first, then its expansion (the row has room for the
    * 128-byte loads of its last pixel) */
@@ -1844,7 +1843,6 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
               job.nb = (job.groups + job.NG - 1) / job.NG;
               /* more than two groups per block: the input expanded (a pair of groups takes
                * one broadcast per half instead) */
-              job.Ipg = job.ipad;
               if (job.NG > 2)
                 job.ipad = job.nb * job.nq * 128;
               job.tile = tile_vnni_packed;
