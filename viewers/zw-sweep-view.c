@@ -576,10 +576,16 @@ zw_sweep_view_draw (cairo_t *cr, int width, int height, const ZwSweep *sweep, gi
 
     for (guint i = 0; i < sweep->rows->len; i++)
       n_front += g_array_index (sweep->rows, ZwSweepRow, i).on_front;
-    title = g_strdup_printf (_("Sweep of %s: %u rows (%u option combinations × %u what-if points), %u on the "
-                               "front, %u did not run"),
-                             sweep->network_name != NULL && *sweep->network_name ? sweep->network_name : "?",
-                             sweep->rows->len, sweep->rows->len / n_points, n_points, n_front, g.n_errors);
+    if (n_points == 1)
+      title = g_strdup_printf (_("Sweep of %s: %u rows (%u option combinations, one device profile), %u on the "
+                                 "front, %u did not run"),
+                               sweep->network_name != NULL && *sweep->network_name ? sweep->network_name : "?",
+                               sweep->rows->len, sweep->rows->len, n_front, g.n_errors);
+    else
+      title = g_strdup_printf (_("Sweep of %s: %u rows (%u option combinations × %u what-if points), %u on the "
+                                 "front, %u did not run"),
+                               sweep->network_name != NULL && *sweep->network_name ? sweep->network_name : "?",
+                               sweep->rows->len, sweep->rows->len / n_points, n_points, n_front, g.n_errors);
     for (guint i = 0; i < sweep->what_if->len; i++)
       {
         const char *w = g_ptr_array_index (sweep->what_if, i);

@@ -14,8 +14,12 @@
 static void
 print_sweep (const ZwSweep *s)
 {
-  printf (_("Sweep of %s: %u rows (%u option combinations x %u what-if points)\n"), s->network_name, s->rows->len,
-          s->what_if->len ? s->rows->len / s->what_if->len : 0, s->what_if->len);
+  if (s->what_if->len <= 1)
+    printf (_("Sweep of %s: %u rows (%u option combinations, one device profile)\n"), s->network_name, s->rows->len,
+            s->rows->len);
+  else
+    printf (_("Sweep of %s: %u rows (%u option combinations x %u what-if points)\n"), s->network_name, s->rows->len,
+            s->rows->len / s->what_if->len, s->what_if->len);
   printf ("%4s %-5s %-3s %-10s %-10s %-22s %12s %12s %12s %12s %8s %-5s %s\n", "#", _("merge"), _("ETM"), _("OCM asked"),
           _("chosen"), _("what-if"), _("sim. ms"), _("FTMP B"), _("OCM B"), _("ETM B"), _("launches"), _("check"),
           _("front"));
