@@ -470,19 +470,30 @@ test_conv_grouped (void)
   run_conv_case (&cc, 10);
 }
 
-/* A random depthwise or grouped conv: layouts, block sizes, dtypes, kernels 1-5, strides
+enum { GROUPS_DEPTHWISE, GROUPS_FEW, GROUPS_SMALL };
+
+/* A random depthwise conv, grouped conv with a few groups, or grouped conv with many small
+ * groups (1-8 inputs and outputs each: several groups share a block of 32 output lanes, in
+ * every packing the VNNI path has): layouts, block sizes, dtypes, kernels 1-5, strides
  * 1-3, any padding the geometry allows, partial channel blocks. */
 static void
-random_group_case (GRand *rand, gboolean depthwise, ConvCase *cc)
+random_group_case (GRand *rand, guint kind, ConvCase *cc)
 {
   static const guint blocks[] = { 0, 4, 8, 32 };
   guint k_in = blocks[g_rand_int_range (rand, 0, 4)], k_out = blocks[g_rand_int_range (rand, 0, 4)];
   guint groups, I, Og, far_h, far_w;
 
-  if (depthwise)
+  if (kind == GROUPS_DEPTHWISE)
     {
       groups = (guint) g_rand_int_range (rand, 1, 80);
       I = Og = 1;
+    }
+  else if (kind == GROUPS_SMALL)
+    {
+      groups = (guint) g_rand_int_range (rand, 2, 80);
+      I = (guint) g_rand_int_range (rand, 1, 9);
+      /* half of them 1, 2 or 4 outputs: 32, 16 or 8 groups to a block */
+      Og = g_rand_boolean (rand) ? 1u << g_rand_int_range (rand, 0, 3) : (guint) g_rand_int_range (rand, 1, 9);
     }
   else
     {
@@ -517,21 +528,21 @@ random_group_case (GRand *rand, gboolean depthwise, ConvCase *cc)
   cc->ko = cc->oc % 32 == 0 ? 32 : cc->oc % 4 == 0 ? 4 : 1;
 }
 
-/* 60 random depthwise (@data non-NULL) or grouped convs against the reference. */
+/* 60 random convs of one kind (@data: GROUPS_*) against the reference. */
 static void
 test_conv_groups_random (gconstpointer data)
 {
-  gboolean depthwise = data != NULL;
-  g_autoptr (GRand) rand = g_rand_new_with_seed (depthwise ? 330 : 331);
+  guint kind = GPOINTER_TO_UINT (data);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (330 + kind);
 
   for (guint i = 0; i < 60; i++)
     {
       ConvCase cc;
-      random_group_case (rand, depthwise, &cc);
+      random_group_case (rand, kind, &cc);
       g_test_message ("case %u: groups %u C=%u O=%u %ux%u s%ux%u p%u,%u in %ux%u k_in %u k_out %u %s", i,
                       cc.groups, cc.c, cc.oc, cc.kh, cc.kw, cc.sh, cc.sw, cc.pt, cc.pl, cc.h, cc.w, cc.k_in,
                       cc.k_out, cc.in_dtype == ZG330_KERNEL_DTYPE_SINT8 ? "sint8" : "uint8");
-      run_conv_case (&cc, (depthwise ? 1000 : 2000) + i);
+      run_conv_case (&cc, 1000 * (kind + 1) + i);
     }
 }
 
@@ -673,7 +684,7 @@ test_conv_thread_invariant (void)
       zg330_kernel_set_threads (threads[i]);
       for (guint k = 0; k < 6; k++)
         {
-          random_group_case (r2, k % 2 == 0, &cc);
+          random_group_case (r2, k % 3, &cc);   /* GROUPS_DEPTHWISE, _FEW, _SMALL */
           run_conv_case (&cc, 3000 + k);
         }
     }
@@ -1315,8 +1326,12 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/partial-channel-blocks", test_conv_partial_channels);
   g_test_add_func ("/kernels/conv/depthwise-matches-reference", test_conv_depthwise);
   g_test_add_func ("/kernels/conv/grouped-matches-reference", test_conv_grouped);
-  g_test_add_data_func ("/kernels/conv/depthwise-random-shapes", GINT_TO_POINTER (1), test_conv_groups_random);
-  g_test_add_data_func ("/kernels/conv/grouped-random-shapes", NULL, test_conv_groups_random);
+  g_test_add_data_func ("/kernels/conv/depthwise-random-shapes", GUINT_TO_POINTER (GROUPS_DEPTHWISE),
+                        test_conv_groups_random);
+  g_test_add_data_func ("/kernels/conv/grouped-random-shapes", GUINT_TO_POINTER (GROUPS_FEW),
+                        test_conv_groups_random);
+  g_test_add_data_func ("/kernels/conv/small-groups-random-shapes", GUINT_TO_POINTER (GROUPS_SMALL),
+                        test_conv_groups_random);
   g_test_add_func ("/kernels/conv/requant-ties-and-rails", test_conv_requant_boundaries);
   g_test_add_func ("/kernels/conv/rounds-half-away-from-zero", test_conv_rounds_half_away);
   g_test_add_func ("/kernels/conv/same-bytes-for-any-thread-count", test_conv_thread_invariant);

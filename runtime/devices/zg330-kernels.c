@@ -34,7 +34,9 @@ G_DEFINE_QUARK (zg330-kernel-error-quark, zg330_kernel_error)
 /* Accumulation stays exact in int32 while KH*KW*C_in*255*128 < 2^31. */
 #define MAX_REDUCTION 65536u
 #define TILE_MAX 12u
+#define TILE_EXPANDED 8u  /* packed groups on expanded input (vnni_tile_expanded_n) */
 #define OBLK 32u
+#define PIN_SLACK 128u  /* bytes after the padded input copy (zg330_kernel_conv2d) */
 
 /* ---------------------------------------------------------------------------------- */
 /* descriptors                                                                        */
@@ -514,6 +516,8 @@ struct ConvJob {
   /* geometry */
   guint N, H, W, C, OH, OW, O, KH, KW, sh, sw, pt, pl;
   guint Hp, Wp, ipad, nq, obe;  /* obe: blocks of 32 outputs per group */
+  gboolean expanded;           /* packed groups on expanded input (conv_expand_groups) */
+  guint nplanes;               /* padded input planes per image: nb when expanded, else 1 */
   gboolean in_signed;
   /* input and its padded, biased copy */
   const Zg330KernelTensor *in;
@@ -544,7 +548,14 @@ struct ConvJob {
    * dword permutation of the pixel's bytes: perm[(h * nq + q) * 16 + l] for half h. */
   guint NG, Ogp, nb;          /* NG 0: one group per block (obe blocks per group) */
   gint32 *perm;
-  /* packed groups take their input expanded: per pixel, per block, per quad, the two halves'
+  /* packed groups of one quad each (Ip 4), more than two per block: no expansion.  Half h
+   * of a block covers gph = 16/Ogp groups, lane l taking output l/gph of group
+   * h*gph + l%gph, so the half's input is the gph groups' 4*gph bytes broadcast to the
+   * whole register (bcast: that byte count, 0 otherwise).  The requantised bytes of a half
+   * go back to channel order through res_perm (a byte shuffle) before they are stored. */
+  guint bcast;
+  guint8 res_perm[16];
+  /* packed groups take their input expanded: per block plane, per pixel, per quad, the two halves'
    * 16 dwords as the lanes need them (the permutation done once per input pixel, not per
    * output pixel and tap); before expansion a pixel is groups * Ip bytes, [g][Ip] */
   gint16 *xs, *ws;
@@ -558,15 +569,37 @@ struct ConvJob {
 #define DW_BLK 32u
 #define DW_HELD_TAPS 9u    /* depthwise weights kept in registers up to this many (g, kw) taps */
 
-/* The output channel of lane @j of block @ob, or -1 for a lane without one. */
+/* The output channel of byte @j of block @ob's tile result (what conv_store writes), or -1
+ * for a byte without one. */
 static inline gint64
-slot_channel (const ConvJob *job, guint ob, guint j)
+res_channel (const ConvJob *job, guint ob, guint j)
 {
   if (job->NG > 0)
     {
       guint g = ob * job->NG + j / job->Ogp, jj = j % job->Ogp;
       return g < job->groups && jj < job->Og ? (gint64) g * job->Og + jj : -1;
     }
+  else
+    {
+      guint obg = ob % job->obe;
+      return obg * OBLK + j < job->Og ? (gint64) (ob / job->obe) * job->Og + obg * OBLK + j : -1;
+    }
+}
+
+/* The output channel of register lane @j of block @ob (its weights, correction and
+ * requantisation figures), or -1 for a lane without one: res_channel() but for
+ * broadcast packed groups, whose lanes are in another order (ConvJob.bcast). */
+static inline gint64
+slot_channel (const ConvJob *job, guint ob, guint j)
+{
+  if (job->bcast > 0)
+    {
+      guint gph = 16 / job->Ogp, l = j % 16;
+      guint g = ob * job->NG + (j / 16) * gph + l % gph, jj = l / gph;
+      return g < job->groups && jj < job->Og ? (gint64) g * job->Og + jj : -1;
+    }
+  if (job->NG > 0)
+    return res_channel (job, ob, j);
   else
     {
       guint obg = ob % job->obe;
@@ -763,6 +796,93 @@ vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize 
   return _mm_loadu_si128 ((const __m128i *) b);
 }
 
+/* A tile's 2 x T accumulators to T x 32 bytes. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR void
+vnni_tile_requant (const ConvJob *job, guint ob, const __m512i *a0, const __m512i *a1, const guint T,
+                   guint8 *res)
+{
+  const gsize s = (gsize) ob * OBLK;
+  const gint32 *corr = job->corr + s;
+  /* lanes 16-31 hold no output (narrow convs such as the image's 3-channel normaliser,
+   * the last block of packed groups): skip their requantisation */
+  gboolean upper = slot_channel (job, ob, 16) >= 0;
+  const gboolean permute = job->bcast > 0;
+  const __m128i perm = _mm_loadu_si128 ((const __m128i *) job->res_perm);
+#pragma GCC unroll 12
+  for (guint t = 0; t < T; t++)
+    {
+      __m128i r0 = vnni_requant16_slot (job, a0[t], corr, s), r1 = _mm_setzero_si128 ();
+      if (upper)
+        r1 = vnni_requant16_slot (job, a1[t], corr + 16, s + 16);
+      if (permute)
+        {
+          r0 = _mm_shuffle_epi8 (r0, perm);
+          r1 = _mm_shuffle_epi8 (r1, perm);
+        }
+      _mm_storeu_si128 ((__m128i *) (res + t * OBLK), r0);
+      if (upper)
+        _mm_storeu_si128 ((__m128i *) (res + t * OBLK + 16), r1);
+    }
+}
+
+/* Packed groups of more than two per block: every tap loads each half's 16 dwords as
+ * they are (@bytes 128: from the expanded input, two 64-byte loads per quad) or as one
+ * broadcast of the half's groups' @bytes (8, 16, 32 or 64: ConvJob.bcast), so the (kh, kw,
+ * q) loops flatten into one run of taps whose weights follow each other, with T <=
+ * TILE_EXPANDED pixels (2T accumulators, two weight and two input registers: more would
+ * spill). */
+static inline __attribute__ ((always_inline)) VNNI_ATTR __m512i
+vnni_broadcast (const guint8 *p, const guint bytes)
+{
+  if (bytes == 8)
+    {
+      gint64 v;
+      memcpy (&v, p, 8);
+      return _mm512_set1_epi64 (v);
+    }
+  if (bytes == 16)
+    return _mm512_broadcast_i32x4 (_mm_loadu_si128 ((const __m128i *) p));
+  if (bytes == 32)
+    return _mm512_broadcast_i64x4 (_mm256_loadu_si256 ((const __m256i *) p));
+  return _mm512_loadu_si512 (p);
+}
+
+static inline __attribute__ ((always_inline)) VNNI_ATTR void
+vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
+                      const guint bytes, guint8 *res)
+{
+  __m512i a0[TILE_EXPANDED], a1[TILE_EXPANDED];
+  const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
+  const gsize row_step = (gsize) job->Wp * ipad;
+  const guint nq = job->nq, KW = job->KW, ntaps = job->KH * KW * nq;
+
+#pragma GCC unroll 8
+  for (guint t = 0; t < T; t++)
+    a0[t] = a1[t] = _mm512_setzero_si512 ();
+
+  for (guint tap = 0, r = 0, s = 0, q = 0; tap < ntaps; tap++)
+    {
+      const guint8 *xt = x + r * row_step + s * ipad + (gsize) q * 128;
+      __m512i w0 = _mm512_loadu_si512 (w + (gsize) tap * 128);
+      __m512i w1 = _mm512_loadu_si512 (w + (gsize) tap * 128 + 64);
+#pragma GCC unroll 8
+      for (guint t = 0; t < T; t++)
+        {
+          const guint8 *xp = xt + t * pix_step;
+          const guint b = bytes == 128 ? 64 : bytes;
+          a0[t] = _mm512_dpbusd_epi32 (a0[t], vnni_broadcast (xp, b), w0);
+          a1[t] = _mm512_dpbusd_epi32 (a1[t], vnni_broadcast (xp + b, b), w1);
+        }
+      if (++q == nq)
+        {
+          q = 0;
+          if (++s == KW)
+            s = 0, r++;
+        }
+    }
+  vnni_tile_requant (job, ob, a0, a1, T, res);
+}
+
 /* One tile: T output pixels x 32 output lanes in 24 accumulators.  Dense blocks broadcast
  * one input dword (four channels of the lanes' one group) to all lanes; packed groups
  * (@packed, a constant at each call site) load each half's 16 lanes' own quads from the
@@ -821,27 +941,35 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
           }
       }
 
-  {
-    const gsize s = (gsize) ob * OBLK;
-    const gint32 *corr = job->corr + s;
-    /* lanes 16-31 hold no output (narrow convs such as the image's 3-channel normaliser,
-     * the last block of packed groups): skip their requantisation */
-    gboolean upper = slot_channel (job, ob, 16) >= 0;
-#pragma GCC unroll 12
-    for (guint t = 0; t < T; t++)
-      {
-        _mm_storeu_si128 ((__m128i *) (res + t * OBLK), vnni_requant16_slot (job, a0[t], corr, s));
-        if (upper)
-          _mm_storeu_si128 ((__m128i *) (res + t * OBLK + 16),
-                            vnni_requant16_slot (job, a1[t], corr + 16, s + 16));
-      }
-  }
+  vnni_tile_requant (job, ob, a0, a1, T, res);
 }
 
 static VNNI_ATTR void
 tile_vnni_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T,
                   guint8 *res)
 {
+  if (job->NG > 2)
+    {
+      g_assert (T >= 1 && T <= TILE_EXPANDED);
+      switch (job->bcast)
+        {
+#define CASES(b) switch (T) { \
+            case 1: vnni_tile_expanded_n (job, x, w, ob, 1, b, res); return; \
+            case 2: vnni_tile_expanded_n (job, x, w, ob, 2, b, res); return; \
+            case 3: vnni_tile_expanded_n (job, x, w, ob, 3, b, res); return; \
+            case 4: vnni_tile_expanded_n (job, x, w, ob, 4, b, res); return; \
+            case 5: vnni_tile_expanded_n (job, x, w, ob, 5, b, res); return; \
+            case 6: vnni_tile_expanded_n (job, x, w, ob, 6, b, res); return; \
+            case 7: vnni_tile_expanded_n (job, x, w, ob, 7, b, res); return; \
+            default: vnni_tile_expanded_n (job, x, w, ob, 8, b, res); return; }
+        case 0: CASES (128)
+        case 8: CASES (8)
+        case 16: CASES (16)
+        case 32: CASES (32)
+        default: CASES (64)
+#undef CASES
+        }
+    }
   switch (T)
     {
 #define CASE(n) case n: vnni_tile_n (job, x, w, ob, n, TRUE, res); break;
@@ -922,10 +1050,11 @@ xor_copy (guint8 *d, const guint8 *s, gsize n, guint8 flip)
 
 #if ZG330_HAVE_X86
 /* Packed groups' input: @row holds Wp pixels of [g][Ip] bytes (and 128 bytes of slack);
- * @dst gets, per pixel, per block B, per quad q, the two halves' 16 dwords lane by lane:
- * lane l of half h takes quad q of group B*NG + (16h + l)/Ogp (job->perm). */
+ * block B's plane (@dst + B * @plane) gets, per pixel, per quad q, the two halves' 16
+ * dwords lane by lane: lane l of half h takes quad q of group B*NG + (16h + l)/Ogp
+ * (job->perm).  One plane per block keeps a tile's reads within a few kilobytes. */
 static VNNI_ATTR void
-conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
+conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst, gsize plane)
 {
   const guint nq = job->nq;
   const gboolean two = job->NG * nq > 16;
@@ -934,7 +1063,7 @@ conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
     for (guint b = 0; b < job->nb; b++)
       {
         const guint8 *px = row + (gsize) w * job->groups * job->Ip + (gsize) b * job->NG * job->Ip;
-        guint8 *d = dst + (gsize) w * job->ipad + (gsize) b * nq * 128;
+        guint8 *d = dst + (gsize) b * plane + (gsize) w * job->ipad;
         __m512i lo = _mm512_loadu_si512 (px), hi = two ? _mm512_loadu_si512 (px + 64) : lo;
         for (guint q = 0; q < nq; q++)
           for (guint h = 0; h < 2; h++)
@@ -947,9 +1076,9 @@ conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
 }
 #else
 static void
-conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst)
+conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst, gsize plane)
 {
-  (void) job; (void) row; (void) dst;
+  (void) job; (void) row; (void) dst; (void) plane;
   g_assert_not_reached ();   /* packed groups run with VNNI only */
 }
 #endif
@@ -959,11 +1088,13 @@ conv_pack_row (gpointer data, guint item)
 {
   ConvJob *job = data;
   guint n = item / job->Hp, hp = item % job->Hp;
-  gsize ipad = job->NG > 2 ? (gsize) job->groups * job->Ip : job->ipad;
-  guint8 *out = job->pin + ((gsize) n * job->Hp + hp) * job->Wp * job->ipad;
+  const gboolean expanded = job->expanded;
+  gsize ipad = expanded ? (gsize) job->groups * job->Ip : job->ipad;
+  gsize plane = (gsize) job->Hp * job->Wp * job->ipad;
+  guint8 *out = job->pin + (gsize) n * job->nplanes * plane + (gsize) hp * job->Wp * job->ipad;
   /* packed groups: the [g][Ip] row first, then its expansion (the row has room for the
    * 128-byte loads of its last pixel) */
-  g_autofree guint8 *row = job->NG > 2 ? g_malloc ((gsize) job->Wp * ipad + 128) : NULL;
+  g_autofree guint8 *row = expanded ? g_malloc ((gsize) job->Wp * ipad + 128) : NULL;
   guint8 *dst = row != NULL ? row : out;
   const guint8 *src = job->in->data;
   guint8 flip = job->in_signed ? 0x80 : 0x00;
@@ -973,7 +1104,7 @@ conv_pack_row (gpointer data, guint item)
     {
       memset (dst, job->pad_value, (gsize) job->Wp * ipad + (row != NULL ? 128 : 0));
       if (row != NULL)
-        conv_expand_groups (job, row, out);
+        conv_expand_groups (job, row, out, plane);
       return;
     }
   /* One fill covers the left/right padding and the channel padding of every pixel. */
@@ -995,7 +1126,7 @@ conv_pack_row (gpointer data, guint item)
       c += run;
     }
   if (row != NULL)
-    conv_expand_groups (job, row, out);
+    conv_expand_groups (job, row, out, plane);
 }
 
 static void
@@ -1004,8 +1135,8 @@ conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
 {
   guint8 *out = job->out->data;
   gsize base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
-  gint64 o0 = slot_channel (job, ob, 0);
-  gboolean contiguous = o0 >= 0 && o0 % OBLK == 0 && slot_channel (job, ob, OBLK - 1) == o0 + OBLK - 1
+  gint64 o0 = res_channel (job, ob, 0);
+  gboolean contiguous = o0 >= 0 && o0 % OBLK == 0 && res_channel (job, ob, OBLK - 1) == o0 + OBLK - 1
                         && (job->NG == 0 || job->Og == job->Ogp);
 
   if (job->out_block_fast && contiguous)
@@ -1016,7 +1147,7 @@ conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
     }
   for (guint j = 0; j < OBLK; j++)
     {
-      gint64 o = slot_channel (job, ob, j);
+      gint64 o = res_channel (job, ob, j);
       if (o < 0)
         continue;
       for (guint t = 0; t < T; t++)
@@ -1033,14 +1164,18 @@ conv_row (gpointer data, guint item)
   guint ob = (item / job->OH) % nb;
   guint n = item / job->OH / nb;
   gsize ipad = job->ipad;
-  const guint8 *xrow = job->pin + ((gsize) n * job->Hp + (gsize) oh * job->sh) * job->Wp * ipad
-                       + (job->NG > 2 ? (gsize) ob * job->nq * 128 : (gsize) block_first_group (job, ob) * job->Ip);
+  const gboolean expanded = job->expanded;
+  const guint8 *xrow = job->pin + (((gsize) n * job->nplanes + (expanded ? ob : 0)) * job->Hp
+                                    + (gsize) oh * job->sh) * job->Wp * ipad
+                       + (expanded ? 0 : (gsize) block_first_group (job, ob) * job->Ip);
   const gint8 *w = job->wpack + ob * job->wblock;
   guint8 res[TILE_MAX * OBLK];
 
-  for (guint ow0 = 0; ow0 < job->OW; ow0 += TILE_MAX)
+  guint tmax = job->NG > 2 ? TILE_EXPANDED : TILE_MAX;
+
+  for (guint ow0 = 0; ow0 < job->OW; ow0 += tmax)
     {
-      guint T = MIN (TILE_MAX, job->OW - ow0);
+      guint T = MIN (tmax, job->OW - ow0);
       job->tile (job, xrow + (gsize) ow0 * job->sw * ipad, w, ob, T, res);
       conv_store (job, n, ob, oh, ow0, T, res);
     }
@@ -1841,10 +1976,21 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
               job.NG = OBLK / ogp;
               job.obe = 1;
               job.nb = (job.groups + job.NG - 1) / job.NG;
-              /* more than two groups per block: the input expanded (a pair of groups takes
-               * one broadcast per half instead) */
-              if (job.NG > 2)
-                job.ipad = job.nb * job.nq * 128;
+              /* more than two groups per block: the half's groups broadcast from the
+               * padded copy when each group is one quad, else the input is expanded (a
+               * pair of groups takes one broadcast per half) */
+              if (job.NG > 2 && job.nq == 1)
+                {
+                  guint gph = 16 / ogp;
+                  job.bcast = 4 * gph;
+                  for (guint p = 0; p < 16; p++)      /* byte k*Ogp + j <- lane j*gph + k */
+                    job.res_perm[p] = (guint8) ((p % ogp) * gph + p / ogp);
+                }
+              else if (job.NG > 2)
+                {
+                  job.expanded = TRUE;
+                  job.ipad = job.nq * 128;
+                }
               job.tile = tile_vnni_packed;
               job.perm = g_new (gint32, 2 * (gsize) job.nq * 16);
               for (guint h = 0; h < 2; h++)
@@ -1866,11 +2012,14 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
-      /* 64 bytes past the end: a pair of groups whose second group does not exist (an odd
-       * number of groups) reads its quad from past the last pixel, against zero weights */
-      job.pin = g_malloc ((gsize) job.N * job.Hp * job.Wp * job.ipad + 64);
-      memset (job.pin + (gsize) job.N * job.Hp * job.Wp * job.ipad, job.pad_value, 64);
-      parallel_for (job.N * job.Hp, conv_pack_row, &job, (double) job.N * job.Hp * job.Wp * job.ipad * 0.1);
+      /* PIN_SLACK bytes past the end: the last block of packed groups reads its missing
+       * groups' bytes (a pair's second group, a broadcast half's last groups: at most 128
+       * bytes) from past the last pixel, against zero weights */
+      job.nplanes = job.expanded ? job.nb : 1;
+      gsize pin_bytes = (gsize) job.N * job.nplanes * job.Hp * job.Wp * job.ipad;
+      job.pin = g_malloc (pin_bytes + PIN_SLACK);
+      memset (job.pin + pin_bytes, job.pad_value, PIN_SLACK);
+      parallel_for (job.N * job.Hp, conv_pack_row, &job, (double) pin_bytes * 0.1);
       addr_clear (&job.in_addr);
 
       /* about 150 multiply-adds per ns on the VNNI path (10x fewer in plain C), plus the
