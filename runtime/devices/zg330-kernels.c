@@ -533,6 +533,12 @@ struct ConvJob {
    * falls back to the double rule where it could differ (requant16_fast) */
   float *mulf, *addf, *errf;
   gint lo, hi;
+  /* per slot, the sums of its positive and of its negative weights (the accumulator's
+   * reach over 0..255 inputs) and the bounded path's threshold; per 16 slots, TRUE where
+   * all 16 have one (vnni_requant16_bounded); NULL when not set up */
+  gint64 *wpos, *wneg;
+  float *thrf;
+  guint8 *bounded16;
   /* output */
   const Zg330KernelTensor *out;
   Addr out_addr;
@@ -564,6 +570,10 @@ struct ConvJob {
   guint Cp;
   gint8 *dw_wq;
   gint32 *dw_corr;
+  /* 3x3 depthwise rows (conv_dw_rows_3x3): R output rows per item from one quad row of
+   * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r*sh .. r*sh+2 */
+  guint dw_R;
+  gint8 *dw_wr;
 };
 
 #define DW_BLK 32u
@@ -636,6 +646,66 @@ requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
     }
 }
 
+/* ---- the bounded float requantisation ----------------------------------------------
+ *
+ * vnni_requant16_bounded() computes v = fma ((float) acc, mulf, addf) and takes rne (v)
+ * unless some lane's v lies within 1/2 - thr of a half-integer (one vreduceps and a
+ * compare), in which case the 16 lanes take the double rule.  thr is per slot, from a
+ * bound E on |v - the double rule's value| over every accumulator the slot can reach
+ * ([amin, amax]: its weights against inputs of 0..255, the biased bytes): thr = 1/2 - E.
+ * A lane that passes is more than E from every half-integer, so the double value is on
+ * the same side of each and is no tie: both round to the same integer, and the rails
+ * clamp both alike.  E covers the float scale's and offset's roundings, the fma's, and
+ * the double rule's own (at 2^-53).  A slot whose reach passes 2^24 (the float
+ * accumulator would round) or whose values could pass 2^30 (the conversion could
+ * overflow) gets thr = -1 and the guarded path (vnni_requant16_fast). */
+
+/* The bounded path's threshold of one slot (see above), or -1. */
+static float
+requant_bound_threshold (gint64 amin, gint64 amax, gint32 corr, double mul, double add)
+{
+  const double a_d = add - (double) corr * mul;
+  const float mf = (float) mul, af = (float) a_d;     /* as requant_float_init */
+  double reach, gmax, e;
+
+  if (!isfinite (mul) || !isfinite (add) || !isfinite (mf) || !isfinite (af) || amin > amax)
+    return -1.0f;
+  reach = MAX (fabs ((double) amin), fabs ((double) amax));
+  if (reach >= 16777216.0 || fabs ((double) corr) >= 16777216.0)
+    return -1.0f;
+  gmax = reach * fabs ((double) mf) + fabs ((double) af);
+  if (gmax >= 1073741824.0)
+    return -1.0f;
+  /* float: the fma's rounding (2^-24 |v|), the scale's (2^-24 |acc mul|) and the offset's
+   * (2^-24 |a_d|), doubled; double: a few roundings at 2^-53, taken at 2^-46 */
+  e = (reach * fabs (mul) + fabs (a_d) + gmax) * 0x1p-22
+      + (fabs ((double) corr * mul) + (reach + fabs ((double) corr)) * fabs (mul) + fabs (add) + 1.0) * 0x1p-46;
+  if (e >= 0.25)
+    return -1.0f;
+  /* rounded down to a float, so the float compare is no looser than the bound */
+  return nextafterf ((float) (0.5 - e), 0.0f);
+}
+
+/* job->thrf per slot and job->bounded16 (per 16 slots, all with a threshold), from the
+ * slots' figures: mul, add, the corrections @corr and the weight sums job->wpos /
+ * job->wneg; n_slots a multiple of 16. */
+static void
+requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
+{
+  job->thrf = g_new (float, n_slots);
+  job->bounded16 = g_new0 (guint8, n_slots / 16);
+  for (guint i = 0; i < n_slots; i++)
+    job->thrf[i] = requant_bound_threshold (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i],
+                                            job->add[i]);
+  for (guint b = 0; b < n_slots / 16; b++)
+    {
+      gboolean all = TRUE;
+      for (guint i = 0; i < 16; i++)
+        all = all && job->thrf[b * 16 + i] > 0;
+      job->bounded16[b] = (guint8) all;
+    }
+}
+
 static inline void
 requant_tile_c (const gint32 *acc, guint T, const gint32 *corr, const double *mul,
                 const double *add, gint lo, gint hi, guint8 *res)
@@ -691,7 +761,7 @@ tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, gui
 }
 
 #if ZG330_HAVE_X86
-#define VNNI_ATTR __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define VNNI_ATTR __attribute__ ((target ("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni")))
 
 static inline __attribute__ ((always_inline)) VNNI_ATTR __m256i
 vnni_round8 (__m512d v, __m512d lo1, __m512d hi1)
@@ -782,15 +852,45 @@ vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const fl
                                 hi, res);
 }
 
-/* The 16 bytes of 16 lanes of slot @s: the float path, else the double rule.  Returned in
- * a register: a wider load of bytes just stored in halves would stall on forwarding. */
+/* The bounded float path of 16 lanes whose slots all have a threshold (see
+ * requant_bound_threshold); FALSE (nothing written) when a lane is too near a rounding
+ * boundary to tell. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR gboolean
+vnni_requant16_bounded (__m512i acc, __m512 mulf, __m512 addf, __m512 thr, gint lo, gint hi, __m128i *res)
+{
+  __m512 v = _mm512_fmadd_ps (_mm512_cvtepi32_ps (acc), mulf, addf);
+  __m512 f = _mm512_reduce_ps (v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);   /* v - rne (v) */
+  __m512i q;
+
+  if (_mm512_cmp_ps_mask (_mm512_abs_ps (f), thr, _CMP_NLT_UQ) != 0)
+    return FALSE;
+  q = _mm512_cvt_roundps_epi32 (v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  if (lo == -128 && hi == 127)
+    *res = _mm512_cvtsepi32_epi8 (q);
+  else if (lo == 0 && hi == 255)
+    *res = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q, _mm512_setzero_si512 ()));
+  else
+    *res = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q, _mm512_set1_epi32 (hi)),
+                                                   _mm512_set1_epi32 (lo)));
+  return TRUE;
+}
+
+/* The 16 bytes of 16 lanes of slot @s: the bounded float path, else the guarded one,
+ * else the double rule.  Returned in a register: a wider load of bytes just stored in
+ * halves would stall on forwarding. */
 static inline __attribute__ ((always_inline)) VNNI_ATTR __m128i
 vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize s)
 {
   __m128i r;
   guint8 b[16];
 
-  if (vnni_requant16_fast (acc, job->mulf + s, job->addf + s, job->errf + s, job->lo, job->hi, &r))
+  if (job->bounded16 != NULL && job->bounded16[s / 16]
+      && vnni_requant16_bounded (acc, _mm512_loadu_ps (job->mulf + s), _mm512_loadu_ps (job->addf + s),
+                                 _mm512_loadu_ps (job->thrf + s), job->lo, job->hi, &r))
+    return r;
+
+  if ((job->bounded16 == NULL || !job->bounded16[s / 16])
+      && vnni_requant16_fast (acc, job->mulf + s, job->addf + s, job->errf + s, job->lo, job->hi, &r))
     return r;
   vnni_requant16 (acc, corr, job->mul + s, job->add + s, job->lo, job->hi, b);
   return _mm_loadu_si128 ((const __m128i *) b);
@@ -999,7 +1099,8 @@ cpu_has_vnni (void)
 {
   __builtin_cpu_init ();
   return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw")
-         && __builtin_cpu_supports ("avx512vl") && __builtin_cpu_supports ("avx512vnni");
+         && __builtin_cpu_supports ("avx512dq") && __builtin_cpu_supports ("avx512vl")
+         && __builtin_cpu_supports ("avx512vnni");
 }
 #else
 static gboolean
@@ -1199,6 +1300,27 @@ sum32 (const gint8 *p)
   return s;
 }
 
+/* Block @ob's per-lane sums of positive and of negative weights, from its packing. */
+static void
+conv_weight_sums (ConvJob *job, guint ob)
+{
+  const gint8 *blk = job->wpack + ob * job->wblock;
+  gint64 pos[OBLK] = { 0 }, neg[OBLK] = { 0 };
+  gsize rows = job->wblock / (4 * OBLK);   /* VNNI: [tap][q][o 32][i 4]; plain: [tap][i][o 32] */
+
+  for (gsize r = 0; r < rows * 4; r++)
+    for (guint j = 0; j < OBLK; j++)
+      {
+        gint v = job->tile == tile_generic ? blk[r * OBLK + j] : blk[((r / 4) * OBLK + j) * 4 + r % 4];
+        if (v > 0)
+          pos[j] += v;
+        else
+          neg[j] += v;
+      }
+  memcpy (job->wpos + (gsize) ob * OBLK, pos, sizeof pos);
+  memcpy (job->wneg + (gsize) ob * OBLK, neg, sizeof neg);
+}
+
 /* Packs the weights of one block of 32 output channels and sums them for the +128
  * input bias correction. */
 static void
@@ -1233,6 +1355,7 @@ conv_pack_weights (gpointer data, guint ob)
               }
           job->corr[(gsize) ob * OBLK + l] = job->in_signed ? (gint32) (128 * sums[l]) : 0;
         }
+      conv_weight_sums (job, ob);
       return;
     }
   if (job->groups == 1 && wt->ko == OBLK && wt->ki % 4 == 0 && job->C % 4 == 0)
@@ -1284,6 +1407,7 @@ conv_pack_weights (gpointer data, guint ob)
           }
   for (guint oo = 0; oo < nvalid; oo++)
     job->corr[(gsize) ob * OBLK + oo] = job->in_signed ? (gint32) (128 * sums[oo]) : 0;
+  conv_weight_sums (job, ob);
 }
 
 /* ---- packed weights, kept between calls ----------------------------------------------
@@ -1302,10 +1426,13 @@ typedef struct {
   guint ob, ib, kh, kw, ko, ki, C, O;
   gboolean in_signed, generic;
   guint NG;                 /* packed groups: a different packing of the same bytes */
+  guint kind, sh;           /* PACK_*; the depthwise rows' packing depends on the stride */
   gsize n_bytes;            /* weight bytes the packing reads */
   gint8 *src;               /* a copy of them */
-  gint8 *wpack;
+  gint8 *wpack;             /* depthwise: the quad weights (ConvJob.dw_wq) */
+  gint8 *wpack2;            /* depthwise 3x3: the rows' weights (ConvJob.dw_wr), else NULL */
   gint32 *corr;
+  gint64 *wpos, *wneg;      /* per slot: the sums of its positive and negative weights */
   gsize footprint;
 } PackedWeights;
 
@@ -1321,7 +1448,10 @@ packed_weights_free (gpointer p)
 
   g_free (pw->src);
   g_free (pw->wpack);
+  g_free (pw->wpack2);
   g_free (pw->corr);
+  g_free (pw->wpos);
+  g_free (pw->wneg);
 }
 
 static guint64
@@ -1355,7 +1485,8 @@ packed_weights_equal (gconstpointer a, gconstpointer b)
 
   return x->hash == y->hash && x->ob == y->ob && x->ib == y->ib && x->kh == y->kh && x->kw == y->kw
          && x->ko == y->ko && x->ki == y->ki && x->C == y->C && x->O == y->O && x->in_signed == y->in_signed
-         && x->generic == y->generic && x->NG == y->NG && x->n_bytes == y->n_bytes && memcmp (x->src, y->src, x->n_bytes) == 0;
+         && x->generic == y->generic && x->NG == y->NG && x->kind == y->kind && x->sh == y->sh
+         && x->n_bytes == y->n_bytes && memcmp (x->src, y->src, x->n_bytes) == 0;
 }
 
 static void
@@ -1366,10 +1497,15 @@ packed_weights_unref (PackedWeights *pw)
 
 static void conv_pack_weights (gpointer data, guint ob);
 
-/* The packed weights of @job (job->wpack and job->corr point into the entry returned,
- * which the caller releases with packed_weights_unref()). */
+enum { PACK_BLOCKS, PACK_DEPTHWISE };
+
+static void dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights *pw);
+
+/* The packed weights of @job, @kind PACK_BLOCKS (job->wpack, corr, wpos and wneg point into
+ * the entry returned) or PACK_DEPTHWISE (job->dw_wq, dw_wr, dw_corr, wpos and wneg); the
+ * caller releases it with packed_weights_unref(). */
 static PackedWeights *
-packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
+packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
 {
   PackedWeights key = { 0 }, *pw;
   guint nb = job->nb;
@@ -1381,6 +1517,8 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
   key.in_signed = job->in_signed;
   key.generic = job->tile == tile_generic;
   key.NG = job->NG;
+  key.kind = kind;
+  key.sh = kind == PACK_DEPTHWISE ? job->sh : 0;
   key.n_bytes = (gsize) wt->ob * wt->ko * wt->ib * wt->ki * wt->kh * wt->kw;
   key.src = (gint8 *) wt->data;
   key.hash = bytes_hash ((const guint8 *) wt->data, key.n_bytes);
@@ -1397,12 +1535,21 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
       pw = g_atomic_rc_box_new0 (PackedWeights);
       *pw = key;
       pw->src = g_memdup2 (wt->data, key.n_bytes);
-      pw->wpack = g_malloc0 (wsize);
-      pw->corr = g_new0 (gint32, (gsize) nb * OBLK);
-      pw->footprint = key.n_bytes + wsize + (gsize) nb * OBLK * sizeof (gint32);
-      job->wpack = pw->wpack;
-      job->corr = pw->corr;
-      parallel_for (nb, conv_pack_weights, job, (double) wsize * 2.0);
+      if (kind == PACK_DEPTHWISE)
+        dw_pack_weights (job, wt, pw);
+      else
+        {
+          pw->wpack = g_malloc0 (wsize);
+          pw->corr = g_new0 (gint32, (gsize) nb * OBLK);
+          pw->wpos = g_new0 (gint64, (gsize) nb * OBLK);
+          pw->wneg = g_new0 (gint64, (gsize) nb * OBLK);
+          pw->footprint = key.n_bytes + wsize + (gsize) nb * OBLK * (sizeof (gint32) + 2 * sizeof (gint64));
+          job->wpack = pw->wpack;
+          job->corr = pw->corr;
+          job->wpos = pw->wpos;
+          job->wneg = pw->wneg;
+          parallel_for (nb, conv_pack_weights, job, (double) wsize * 2.0);
+        }
       if (pw->footprint <= PACK_CACHE_BYTES / 4)
         {
           g_mutex_lock (&pack_lock);
@@ -1422,8 +1569,19 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt)
           g_mutex_unlock (&pack_lock);
         }
     }
-  job->wpack = pw->wpack;
-  job->corr = pw->corr;
+  if (kind == PACK_DEPTHWISE)
+    {
+      job->dw_wq = pw->wpack;
+      job->dw_wr = pw->wpack2;
+      job->dw_corr = pw->corr;
+    }
+  else
+    {
+      job->wpack = pw->wpack;
+      job->corr = pw->corr;
+    }
+  job->wpos = pw->wpos;
+  job->wneg = pw->wneg;
   return pw;
 }
 
@@ -1675,31 +1833,329 @@ conv_dw_row_vnni (gpointer data, guint item)
   g_free (q);
 }
 
-static void
-conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
-{
-  guint G = (job->KH + 3) / 4;
 
-  job->pad_value = job->in_signed ? 0x80 : 0x00;
-  job->dw_wq = g_malloc0 ((gsize) G * job->KW * job->Cp * 4);
-  job->dw_corr = g_new0 (gint32, job->Cp);
+/* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input
+ * rows serves R output rows (two at stride 1: rows oh and oh+1 read input rows 0-2 and
+ * 1-3 of it, with their weights shifted one byte; one at stride 2).  Each item builds the
+ * quads of one 32-channel block for all padded columns into a small buffer (two byte
+ * permutations per column: the four rows' 32 bytes interleaved channel by channel), then
+ * runs the R rows across it with the 6R weight registers held: per 16 outputs, three
+ * vpdpbusd and the requantisation, the fused path where proven. */
+#define DW_VBMI_ATTR __attribute__ ((target ("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx512vbmi")))
+
+static gboolean
+cpu_has_vbmi (void)
+{
+  __builtin_cpu_init ();
+  return __builtin_cpu_supports ("avx512vbmi");
+}
+
+/* @e: the slots' thresholds when @bounded, else their error terms */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m128i
+dw_requant_half (const ConvJob *job, __m512i acc, gboolean bounded, __m512 m, __m512 d, __m512 e, guint c)
+{
+  __m128i r;
+
+  if (bounded ? vnni_requant16_bounded (acc, m, d, e, job->lo, job->hi, &r)
+              : vnni_requant16_fast_v (acc, m, d, e, job->lo, job->hi, &r))
+    return r;
+  return vnni_requant16_slot (job, acc, job->dw_corr + c, c);
+}
+
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_store_pixel (const ConvJob *job, guint8 *out, gsize pix_base, guint cb, guint nvalid, __m128i r0, __m128i r1)
+{
+  if (job->out_block_fast && nvalid == DW_BLK)
+    _mm256_storeu_si256 ((__m256i *) (out + pix_base + job->out_addr.chan[cb]),
+                         _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1));
+  else
+    {
+      guint8 res[DW_BLK];
+      _mm_storeu_si128 ((__m128i *) res, r0);
+      _mm_storeu_si128 ((__m128i *) (res + 16), r1);
+      for (guint j = 0; j < nvalid; j++)
+        out[pix_base + job->out_addr.chan[cb + j]] = res[j];
+    }
+}
+
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint lo, const gint hi, guint8 *q)
+{
+  const guint8 *src = job->in->data;
+  guint8 *out = job->out->data;
+  const guint8 flip = job->in_signed ? 0x80 : 0x00;
+  const gsize qstep = 128;                      /* one column's quads: 2 x 64 bytes */
+  const gsize wstride = (gsize) job->Cp * 4;    /* one (r, kw) tap of dw_wr */
+  const guint rows = MIN (R, job->OH - oh0);
+  const guint8 *rowp[4];
+  __m512i idx0, idx1;
+  guint8 ix[128];
+
+  for (guint i = 0; i < 16; i++)
+    for (guint k = 0; k < 4; k++)
+      {
+        ix[4 * i + k] = (guint8) ((k & 1) * 32 + (k >> 1) * 64 + i);
+        ix[64 + 4 * i + k] = (guint8) ((k & 1) * 32 + (k >> 1) * 64 + 16 + i);
+      }
+  idx0 = _mm512_loadu_si512 (ix);
+  idx1 = _mm512_loadu_si512 (ix + 64);
+  for (guint k = 0; k < 4; k++)
+    {
+      gint h = (gint) (oh0 * job->sh + k) - (gint) job->pt;
+      rowp[k] = h >= 0 && h < (gint) job->H
+                ? src + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row : NULL;
+    }
+  /* padding columns: the biased zero */
+  for (guint wp = 0; wp < job->Wp; wp++)
+    if (wp < job->pl || wp >= job->pl + job->W)
+      memset (q + wp * qstep, job->pad_value, qstep);
+
+  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+    {
+      const guint nvalid = MIN (DW_BLK, job->C - cb);
+      const __m512i fl = _mm512_set1_epi8 ((char) flip);
+      const gboolean p0 = job->bounded16[cb / 16], p1 = job->bounded16[cb / 16 + 1];
+      const __m512 m0 = _mm512_loadu_ps (job->mulf + cb), m1 = _mm512_loadu_ps (job->mulf + cb + 16);
+      const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
+      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->thrf : job->errf) + cb);
+      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->thrf : job->errf) + cb + 16);
+      __m512i w[2][3][2];
+      /* a row outside the input reads 32 zero bytes again and again (step 0) */
+      static const guint8 zero32[DW_BLK] = { 0 };
+      const guint8 *b0 = rowp[0] != NULL ? rowp[0] + job->in_addr.chan[cb] : zero32;
+      const guint8 *b1 = rowp[1] != NULL ? rowp[1] + job->in_addr.chan[cb] : zero32;
+      const guint8 *b2 = rowp[2] != NULL ? rowp[2] + job->in_addr.chan[cb] : zero32;
+      const guint8 *b3 = rowp[3] != NULL ? rowp[3] + job->in_addr.chan[cb] : zero32;
+      const gsize t0 = rowp[0] != NULL ? DW_BLK : 0, t1 = rowp[1] != NULL ? DW_BLK : 0;
+      const gsize t2 = rowp[2] != NULL ? DW_BLK : 0, t3 = rowp[3] != NULL ? DW_BLK : 0;
+
+      for (guint x = 0; x < job->W; x++)
+        {
+          __m256i y0 = _mm256_loadu_si256 ((const __m256i *) (b0 + x * t0));
+          __m256i y1 = _mm256_loadu_si256 ((const __m256i *) (b1 + x * t1));
+          __m256i y2 = _mm256_loadu_si256 ((const __m256i *) (b2 + x * t2));
+          __m256i y3 = _mm256_loadu_si256 ((const __m256i *) (b3 + x * t3));
+          __m512i z01 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y0), y1, 1), fl);
+          __m512i z23 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y2), y3, 1), fl);
+          guint8 *qp = q + (gsize) (job->pl + x) * qstep;
+          _mm512_storeu_si512 (qp, _mm512_permutex2var_epi8 (z01, idx0, z23));
+          _mm512_storeu_si512 (qp + 64, _mm512_permutex2var_epi8 (z01, idx1, z23));
+        }
+
+#pragma GCC unroll 2
+      for (guint r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (guint s = 0; s < 3; s++)
+          {
+            const gint8 *ws = job->dw_wr + ((gsize) r * 3 + s) * wstride + (gsize) cb * 4;
+            w[r][s][0] = _mm512_loadu_si512 (ws);
+            w[r][s][1] = _mm512_loadu_si512 (ws + 64);
+          }
+      if (p0 && p1 && nvalid == DW_BLK && rows == R && job->out_block_fast)
+        {
+          /* the common case: whole blocks, every slot bounded, NCHWc32 output; one test of
+           * all R x 32 lanes per pixel, the double rule for all of them when one fails */
+          guint8 *orow[2];
+          for (guint r = 0; r < R; r++)
+            orow[r] = out + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
+                      + job->out_addr.chan[cb];
+          for (guint ow = 0; ow < job->OW; ow++)
+            {
+              const guint8 *xs = q + (gsize) ow * job->sw * qstep;
+              __m512i a[2][2];
+              __m512 v[2][2];
+              __mmask16 bad = 0;
+#pragma GCC unroll 2
+              for (guint r = 0; r < R; r++)
+                a[r][0] = a[r][1] = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+              for (guint s = 0; s < 3; s++)
+                {
+                  __m512i x0 = _mm512_loadu_si512 (xs + s * qstep), x1 = _mm512_loadu_si512 (xs + s * qstep + 64);
+#pragma GCC unroll 2
+                  for (guint r = 0; r < R; r++)
+                    {
+                      a[r][0] = _mm512_dpbusd_epi32 (a[r][0], x0, w[r][s][0]);
+                      a[r][1] = _mm512_dpbusd_epi32 (a[r][1], x1, w[r][s][1]);
+                    }
+                }
+#pragma GCC unroll 2
+              for (guint r = 0; r < R; r++)
+                {
+                  v[r][0] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[r][0]), m0, d0);
+                  v[r][1] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[r][1]), m1, d1);
+                  bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[r][0], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                                             e0, _CMP_NLT_UQ);
+                  bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[r][1], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                                             e1, _CMP_NLT_UQ);
+                }
+              if (G_UNLIKELY (bad != 0))
+                {
+                  for (guint r = 0; r < R; r++)
+                    dw_store_pixel (job, out, (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
+                                                + (gsize) ow * job->out_addr.pix, cb, nvalid,
+                                    vnni_requant16_slot (job, a[r][0], job->dw_corr + cb, cb),
+                                    vnni_requant16_slot (job, a[r][1], job->dw_corr + cb + 16, cb + 16));
+                  continue;
+                }
+#pragma GCC unroll 2
+              for (guint r = 0; r < R; r++)
+                {
+                  __m512i q0 = _mm512_cvt_roundps_epi32 (v[r][0], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                  __m512i q1 = _mm512_cvt_roundps_epi32 (v[r][1], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                  __m128i b0, b1;
+                  if (lo == -128 && hi == 127)
+                    b0 = _mm512_cvtsepi32_epi8 (q0), b1 = _mm512_cvtsepi32_epi8 (q1);
+                  else if (lo == 0 && hi == 255)
+                    b0 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q0, _mm512_setzero_si512 ())),
+                    b1 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q1, _mm512_setzero_si512 ()));
+                  else
+                    b0 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q0, _mm512_set1_epi32 (hi)),
+                                                                 _mm512_set1_epi32 (lo))),
+                    b1 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q1, _mm512_set1_epi32 (hi)),
+                                                                 _mm512_set1_epi32 (lo)));
+                  _mm256_storeu_si256 ((__m256i *) (orow[r] + (gsize) ow * job->out_addr.pix),
+                                       _mm256_inserti128_si256 (_mm256_castsi128_si256 (b0), b1, 1));
+                }
+            }
+          continue;
+        }
+      for (guint ow = 0; ow < job->OW; ow++)
+        {
+          const guint8 *xs = q + (gsize) ow * job->sw * qstep;
+          __m512i a[2][2];
+#pragma GCC unroll 2
+          for (guint r = 0; r < R; r++)
+            a[r][0] = a[r][1] = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+          for (guint s = 0; s < 3; s++)
+            {
+              __m512i x0 = _mm512_loadu_si512 (xs + s * qstep), x1 = _mm512_loadu_si512 (xs + s * qstep + 64);
+#pragma GCC unroll 2
+              for (guint r = 0; r < R; r++)
+                {
+                  a[r][0] = _mm512_dpbusd_epi32 (a[r][0], x0, w[r][s][0]);
+                  a[r][1] = _mm512_dpbusd_epi32 (a[r][1], x1, w[r][s][1]);
+                }
+            }
+#pragma GCC unroll 2
+          for (guint r = 0; r < R; r++)
+            {
+              __m128i r0, r1 = _mm_setzero_si128 ();
+              if (r >= rows)
+                break;
+              r0 = dw_requant_half (job, a[r][0], p0, m0, d0, e0, cb);
+              if (nvalid > 16)
+                r1 = dw_requant_half (job, a[r][1], p1, m1, d1, e1, cb + 16);
+              dw_store_pixel (job, out, (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
+                                          + (gsize) ow * job->out_addr.pix, cb, nvalid, r0, r1);
+            }
+        }
+    }
+}
+
+static DW_VBMI_ATTR void
+conv_dw_rows_3x3 (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint groups = (job->OH + job->dw_R - 1) / job->dw_R;
+  guint n = item / groups, oh0 = (item % groups) * job->dw_R;
+  guint8 *q = g_malloc ((gsize) job->Wp * 128);
+
+  /* the output's range a constant where it is int8 or uint8 */
+  if (job->lo == -128 && job->hi == 127)
+    {
+      if (job->dw_R == 2)
+        dw_rows_3x3_n (job, n, oh0, 2, -128, 127, q);
+      else
+        dw_rows_3x3_n (job, n, oh0, 1, -128, 127, q);
+    }
+  else if (job->lo == 0 && job->hi == 255)
+    {
+      if (job->dw_R == 2)
+        dw_rows_3x3_n (job, n, oh0, 2, 0, 255, q);
+      else
+        dw_rows_3x3_n (job, n, oh0, 1, 0, 255, q);
+    }
+  else if (job->dw_R == 2)
+    dw_rows_3x3_n (job, n, oh0, 2, job->lo, job->hi, q);
+  else
+    dw_rows_3x3_n (job, n, oh0, 1, job->lo, job->hi, q);
+  g_free (q);
+}
+
+/* The depthwise packings of @weights into @pw: the quad weights [g][kw][Cp][4], for 3x3
+ * kernels at strides 1 and 2 the rows' weights (conv_dw_rows_3x3), the bias corrections
+ * and the weight sums.  One pass over the weights in their storage order ([ob][kh][kw][ko];
+ * ib = ki = 1). */
+static void
+dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights *pw)
+{
+  guint G = (job->KH + 3) / 4, ntap = job->KH * job->KW;
+  g_autofree gint8 *wk = g_new (gint8, (gsize) job->O * ntap);   /* [o][kh][kw] */
+  guint R = job->sh == 1 ? 2 : 1;
+  gsize wq_size = (gsize) G * job->KW * job->Cp * 4, wr_size = (gsize) R * 3 * job->Cp * 4;
+
+  for (guint ob = 0; ob * weights->ko < job->O; ob++)
+    for (guint t = 0; t < ntap; t++)
+      {
+        const gint8 *src = weights->data + ((gsize) ob * ntap + t) * weights->ko;
+        for (guint oo = 0; oo < weights->ko && ob * weights->ko + oo < job->O; oo++)
+          wk[(gsize) (ob * weights->ko + oo) * ntap + t] = src[oo];
+      }
+  pw->wpack = g_malloc0 (wq_size);
+  pw->corr = g_new0 (gint32, job->Cp);
+  pw->wpos = g_new0 (gint64, job->Cp);
+  pw->wneg = g_new0 (gint64, job->Cp);
+  pw->footprint = pw->n_bytes + wq_size + (gsize) job->Cp * (sizeof (gint32) + 2 * sizeof (gint64));
   for (guint o = 0; o < job->O; o++)
     {
       gint64 sum = 0;
       for (guint r = 0; r < job->KH; r++)
         for (guint s = 0; s < job->KW; s++)
           {
-            gint v = weight_at (weights, o, 0, r, s);
-            job->dw_wq[(((gsize) (r / 4) * job->KW + s) * job->Cp + o) * 4 + r % 4] = (gint8) v;
+            gint v = wk[(gsize) o * ntap + r * job->KW + s];
+            pw->wpack[(((gsize) (r / 4) * job->KW + s) * job->Cp + o) * 4 + r % 4] = (gint8) v;
             sum += v;
+            if (v > 0)
+              pw->wpos[o] += v;
+            else
+              pw->wneg[o] += v;
           }
-      job->dw_corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
+      pw->corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
     }
+  if (job->KH == 3 && job->KW == 3 && job->sh <= 2)
+    {
+      pw->wpack2 = g_malloc0 (wr_size);
+      pw->footprint += wr_size;
+      for (guint o = 0; o < job->O; o++)
+        for (guint r = 0; r < R; r++)
+          for (guint kh = 0; kh < 3; kh++)
+            for (guint s = 0; s < 3; s++)
+              pw->wpack2[(((gsize) r * 3 + s) * job->Cp + o) * 4 + r * job->sh + kh] = wk[(gsize) o * 9 + kh * 3 + s];
+    }
+}
+
+static void
+conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
+{
+  PackedWeights *packed;
+
+  job->pad_value = job->in_signed ? 0x80 : 0x00;
+  packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
   requant_float_init (job, job->dw_corr, job->Cp);
-  parallel_for (job->N * job->OH, conv_dw_row_vnni, job,
-                (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.02 * job->KH * job->KW));
-  g_free (job->dw_wq);
-  g_free (job->dw_corr);
+  requant_bounds_init (job, job->dw_corr, job->Cp);
+  if (job->KH == 3 && job->KW == 3 && job->sh <= 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
+      && job->in->k == DW_BLK && cpu_has_vbmi ())
+    {
+      job->dw_R = job->sh == 1 ? 2 : 1;
+      parallel_for (job->N * ((job->OH + job->dw_R - 1) / job->dw_R), conv_dw_rows_3x3, job,
+                    (double) job->N * job->OH * job->OW * job->Cp * 0.15);
+    }
+  else
+    parallel_for (job->N * job->OH, conv_dw_row_vnni, job,
+                  (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.02 * job->KH * job->KW));
+  packed_weights_unref (packed);
 }
 #endif
 
@@ -2006,9 +2462,11 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
        * plain loops; zero outside the group's Og x I. */
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
-      PackedWeights *packed = packed_weights_get (&job, weights);
+      PackedWeights *packed = packed_weights_get (&job, weights, PACK_BLOCKS);
       conv_job_requant (&job, in, weights, out, job.nb * OBLK, TRUE);
       requant_float_init (&job, job.corr, job.nb * OBLK);
+      if (job.tile != tile_generic)
+        requant_bounds_init (&job, job.corr, job.nb * OBLK);
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
@@ -2039,6 +2497,8 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
   g_free (job.mulf);
   g_free (job.addf);
   g_free (job.errf);
+  g_free (job.thrf);
+  g_free (job.bounded16);
   addr_clear (&job.out_addr);
   return TRUE;
 }
