@@ -657,8 +657,10 @@ requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
  * the same side of each and is no tie: both round to the same integer, and the rails
  * clamp both alike.  E covers the float scale's and offset's roundings, the fma's, and
  * the double rule's own (at 2^-53).  A slot whose reach passes 2^24 (the float
- * accumulator would round) or whose values could pass 2^30 (the conversion could
- * overflow) gets thr = -1 and the guarded path (vnni_requant16_fast). */
+ * accumulator would round) or whose values could pass 2^22 gets thr = -1 and the guarded
+ * path (vnni_requant16_fast).  Below 2^22, v + 1.5 * 2^23 lands in [2^23, 2^24), where a
+ * float's last bit is 1: the addition rounds v to the nearest integer (ties to even) and
+ * leaves it in the low bits (vnni_round_bounded), cheaper than a conversion. */
 
 /* The bounded path's threshold of one slot (see above), or -1. */
 static float
@@ -674,7 +676,7 @@ requant_bound_threshold (gint64 amin, gint64 amax, gint32 corr, double mul, doub
   if (reach >= 16777216.0 || fabs ((double) corr) >= 16777216.0)
     return -1.0f;
   gmax = reach * fabs ((double) mf) + fabs ((double) af);
-  if (gmax >= 1073741824.0)
+  if (gmax >= 4194304.0 * 0.999)     /* |v| < 2^22, with room for v's own rounding */
     return -1.0f;
   /* float: the fma's rounding (2^-24 |v|), the scale's (2^-24 |acc mul|) and the offset's
    * (2^-24 |a_d|), doubled; double: a few roundings at 2^-53, taken at 2^-46 */
@@ -683,7 +685,10 @@ requant_bound_threshold (gint64 amin, gint64 amax, gint32 corr, double mul, doub
   if (e >= 0.25)
     return -1.0f;
   /* rounded down to a float, so the float compare is no looser than the bound */
-  return nextafterf ((float) (0.5 - e), 0.0f);
+  {
+    float t = (float) (0.5 - e);
+    return (double) t > 0.5 - e ? nextafterf (t, 0.0f) : t;
+  }
 }
 
 /* job->thrf per slot and job->bounded16 (per 16 slots, all with a threshold), from the
@@ -852,6 +857,37 @@ vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const fl
                                 hi, res);
 }
 
+/* rne (v) of bounded lanes (|v| < 2^22; see requant_bound_threshold) as int32 */
+static inline __attribute__ ((always_inline)) VNNI_ATTR __m512i
+vnni_round_bounded (__m512 v)
+{
+  return _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (v, _mm512_set1_ps (12582912.0f))),
+                           _mm512_set1_epi32 (0x4B400000));
+}
+
+/* Four vectors of int32 as 64 bytes, q0's 16 lanes first, on the rails [lo, hi]: two
+ * saturating packs (int8: signed twice; uint8: signed to int16, then unsigned) and one
+ * dword permutation to undo the packs' interleaving of 128-bit lanes. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR __m512i
+vnni_narrow64 (__m512i q0, __m512i q1, __m512i q2, __m512i q3, const gint lo, const gint hi)
+{
+  const __m512i order = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  __m512i a, b, c;
+
+  if (!((lo == -128 && hi == 127) || (lo == 0 && hi == 255)))
+    {
+      const __m512i l = _mm512_set1_epi32 (lo), h = _mm512_set1_epi32 (hi);
+      q0 = _mm512_max_epi32 (_mm512_min_epi32 (q0, h), l);
+      q1 = _mm512_max_epi32 (_mm512_min_epi32 (q1, h), l);
+      q2 = _mm512_max_epi32 (_mm512_min_epi32 (q2, h), l);
+      q3 = _mm512_max_epi32 (_mm512_min_epi32 (q3, h), l);
+    }
+  a = _mm512_packs_epi32 (q0, q1);
+  b = _mm512_packs_epi32 (q2, q3);
+  c = lo < 0 ? _mm512_packs_epi16 (a, b) : _mm512_packus_epi16 (a, b);
+  return _mm512_permutexvar_epi32 (order, c);
+}
+
 /* The bounded float path of 16 lanes whose slots all have a threshold (see
  * requant_bound_threshold); FALSE (nothing written) when a lane is too near a rounding
  * boundary to tell. */
@@ -864,7 +900,7 @@ vnni_requant16_bounded (__m512i acc, __m512 mulf, __m512 addf, __m512 thr, gint 
 
   if (_mm512_cmp_ps_mask (_mm512_abs_ps (f), thr, _CMP_NLT_UQ) != 0)
     return FALSE;
-  q = _mm512_cvt_roundps_epi32 (v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  q = vnni_round_bounded (v);
   if (lo == -128 && hi == 127)
     *res = _mm512_cvtsepi32_epi8 (q);
   else if (lo == 0 && hi == 255)
@@ -1841,6 +1877,10 @@ conv_dw_row_vnni (gpointer data, guint item)
  * permutations per column: the four rows' 32 bytes interleaved channel by channel), then
  * runs the R rows across it with the 6R weight registers held: per 16 outputs, three
  * vpdpbusd and the requantisation, the fused path where proven. */
+/* byte 4i + k of a half's quads: source k's channel i (sources 0, 1 the first register's
+ * halves, 2, 3 the second's: index bit 6), channels 16-31 at i + 16 */
+#define DW_QI(i) (i), 32 + (i), 64 + (i), 96 + (i)
+#define DW_QI4(i) DW_QI (i), DW_QI (i + 1), DW_QI (i + 2), DW_QI (i + 3)
 #define DW_VBMI_ATTR __attribute__ ((target ("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx512vbmi")))
 
 static gboolean
@@ -1878,6 +1918,49 @@ dw_store_pixel (const ConvJob *job, guint8 *out, gsize pix_base, guint cb, guint
     }
 }
 
+/* The 32 bytes of two bounded halves' float values: rne, then the rails (saturating
+ * narrowings for int8 and uint8). */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m256i
+dw_narrow32 (__m512 v0, __m512 v1, const gint lo, const gint hi)
+{
+  __m512i q0 = vnni_round_bounded (v0), q1 = vnni_round_bounded (v1);
+  __m128i r0, r1;
+
+  if (lo == -128 && hi == 127)
+    r0 = _mm512_cvtsepi32_epi8 (q0), r1 = _mm512_cvtsepi32_epi8 (q1);
+  else if (lo == 0 && hi == 255)
+    r0 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q0, _mm512_setzero_si512 ())),
+    r1 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q1, _mm512_setzero_si512 ()));
+  else
+    r0 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q0, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo))),
+    r1 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q1, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo)));
+  return _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1);
+}
+
+/* One pixel of conv_dw_rows_3x3's R rows and block @cb from the start: its accumulators
+ * again (the fast loop does not keep them: they would be spilled at every pixel) and the
+ * requantisation that falls back to the double rule. */
+static DW_VBMI_ATTR void
+dw_rows_pixel_slow (const ConvJob *job, const guint8 *q, guint n, guint oh0, guint R, guint ow, guint cb)
+{
+  const guint8 *xs = q + (gsize) ow * job->sw * 128;
+
+  for (guint r = 0; r < R; r++)
+    {
+      __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
+      for (guint s = 0; s < 3; s++)
+        {
+          const gint8 *ws = job->dw_wr + ((gsize) r * 3 + s) * job->Cp * 4 + (gsize) cb * 4;
+          a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs + s * 128), _mm512_loadu_si512 (ws));
+          a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + s * 128 + 64), _mm512_loadu_si512 (ws + 64));
+        }
+      dw_store_pixel (job, job->out->data,
+                      (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row + (gsize) ow * job->out_addr.pix,
+                      cb, MIN (DW_BLK, job->C - cb), vnni_requant16_slot (job, a0, job->dw_corr + cb, cb),
+                      vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16));
+    }
+}
+
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
 dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint lo, const gint hi, guint8 *q)
 {
@@ -1888,17 +1971,9 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
   const gsize wstride = (gsize) job->Cp * 4;    /* one (r, kw) tap of dw_wr */
   const guint rows = MIN (R, job->OH - oh0);
   const guint8 *rowp[4];
-  __m512i idx0, idx1;
-  guint8 ix[128];
-
-  for (guint i = 0; i < 16; i++)
-    for (guint k = 0; k < 4; k++)
-      {
-        ix[4 * i + k] = (guint8) ((k & 1) * 32 + (k >> 1) * 64 + i);
-        ix[64 + 4 * i + k] = (guint8) ((k & 1) * 32 + (k >> 1) * 64 + 16 + i);
-      }
-  idx0 = _mm512_loadu_si512 (ix);
-  idx1 = _mm512_loadu_si512 (ix + 64);
+  static const guint8 ix[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
+                                  DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
+  const __m512i idx0 = _mm512_loadu_si512 (ix), idx1 = _mm512_loadu_si512 (ix + 64);
   for (guint k = 0; k < 4; k++)
     {
       gint h = (gint) (oh0 * job->sh + k) - (gint) job->pt;
@@ -1922,22 +1997,24 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
       __m512i w[2][3][2];
       /* a row outside the input reads 32 zero bytes again and again (step 0) */
       static const guint8 zero32[DW_BLK] = { 0 };
+      /* (one output row: the fourth row meets zero weights, so it is not read) */
       const guint8 *b0 = rowp[0] != NULL ? rowp[0] + job->in_addr.chan[cb] : zero32;
       const guint8 *b1 = rowp[1] != NULL ? rowp[1] + job->in_addr.chan[cb] : zero32;
       const guint8 *b2 = rowp[2] != NULL ? rowp[2] + job->in_addr.chan[cb] : zero32;
-      const guint8 *b3 = rowp[3] != NULL ? rowp[3] + job->in_addr.chan[cb] : zero32;
-      const gsize t0 = rowp[0] != NULL ? DW_BLK : 0, t1 = rowp[1] != NULL ? DW_BLK : 0;
-      const gsize t2 = rowp[2] != NULL ? DW_BLK : 0, t3 = rowp[3] != NULL ? DW_BLK : 0;
+      const guint8 *b3 = rowp[3] != NULL && R > 1 ? rowp[3] + job->in_addr.chan[cb] : zero32;
+      const gsize t0 = b0 != zero32 ? DW_BLK : 0, t1 = b1 != zero32 ? DW_BLK : 0;
+      const gsize t2 = b2 != zero32 ? DW_BLK : 0, t3 = b3 != zero32 ? DW_BLK : 0;
+      guint8 *qp = q + (gsize) job->pl * qstep;
+      const guint W = job->W;
 
-      for (guint x = 0; x < job->W; x++)
+      for (guint x = 0; x < W; x++, b0 += t0, b1 += t1, b2 += t2, b3 += t3, qp += qstep)
         {
-          __m256i y0 = _mm256_loadu_si256 ((const __m256i *) (b0 + x * t0));
-          __m256i y1 = _mm256_loadu_si256 ((const __m256i *) (b1 + x * t1));
-          __m256i y2 = _mm256_loadu_si256 ((const __m256i *) (b2 + x * t2));
-          __m256i y3 = _mm256_loadu_si256 ((const __m256i *) (b3 + x * t3));
+          __m256i y0 = _mm256_loadu_si256 ((const __m256i *) b0);
+          __m256i y1 = _mm256_loadu_si256 ((const __m256i *) b1);
+          __m256i y2 = _mm256_loadu_si256 ((const __m256i *) b2);
+          __m256i y3 = _mm256_loadu_si256 ((const __m256i *) b3);
           __m512i z01 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y0), y1, 1), fl);
           __m512i z23 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y2), y3, 1), fl);
-          guint8 *qp = q + (gsize) (job->pl + x) * qstep;
           _mm512_storeu_si512 (qp, _mm512_permutex2var_epi8 (z01, idx0, z23));
           _mm512_storeu_si512 (qp + 64, _mm512_permutex2var_epi8 (z01, idx1, z23));
         }
@@ -1956,12 +2033,14 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
           /* the common case: whole blocks, every slot bounded, NCHWc32 output; one test of
            * all R x 32 lanes per pixel, the double rule for all of them when one fails */
           guint8 *orow[2];
+          const guint OW = job->OW;
+          const gsize xstep = (gsize) job->sw * qstep, pix = job->out_addr.pix;
           for (guint r = 0; r < R; r++)
             orow[r] = out + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
                       + job->out_addr.chan[cb];
-          for (guint ow = 0; ow < job->OW; ow++)
+          for (guint ow = 0; ow < OW; ow++)
             {
-              const guint8 *xs = q + (gsize) ow * job->sw * qstep;
+              const guint8 *xs = q + ow * xstep;
               __m512i a[2][2];
               __m512 v[2][2];
               __mmask16 bad = 0;
@@ -1991,32 +2070,18 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
                 }
               if (G_UNLIKELY (bad != 0))
                 {
-                  for (guint r = 0; r < R; r++)
-                    dw_store_pixel (job, out, (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
-                                                + (gsize) ow * job->out_addr.pix, cb, nvalid,
-                                    vnni_requant16_slot (job, a[r][0], job->dw_corr + cb, cb),
-                                    vnni_requant16_slot (job, a[r][1], job->dw_corr + cb + 16, cb + 16));
+                  dw_rows_pixel_slow (job, q, n, oh0, R, ow, cb);
                   continue;
                 }
-#pragma GCC unroll 2
-              for (guint r = 0; r < R; r++)
+              if (R == 2)
                 {
-                  __m512i q0 = _mm512_cvt_roundps_epi32 (v[r][0], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                  __m512i q1 = _mm512_cvt_roundps_epi32 (v[r][1], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                  __m128i b0, b1;
-                  if (lo == -128 && hi == 127)
-                    b0 = _mm512_cvtsepi32_epi8 (q0), b1 = _mm512_cvtsepi32_epi8 (q1);
-                  else if (lo == 0 && hi == 255)
-                    b0 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q0, _mm512_setzero_si512 ())),
-                    b1 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q1, _mm512_setzero_si512 ()));
-                  else
-                    b0 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q0, _mm512_set1_epi32 (hi)),
-                                                                 _mm512_set1_epi32 (lo))),
-                    b1 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q1, _mm512_set1_epi32 (hi)),
-                                                                 _mm512_set1_epi32 (lo)));
-                  _mm256_storeu_si256 ((__m256i *) (orow[r] + (gsize) ow * job->out_addr.pix),
-                                       _mm256_inserti128_si256 (_mm256_castsi128_si256 (b0), b1, 1));
+                  __m512i b = vnni_narrow64 (vnni_round_bounded (v[0][0]), vnni_round_bounded (v[0][1]),
+                                             vnni_round_bounded (v[1][0]), vnni_round_bounded (v[1][1]), lo, hi);
+                  _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix), _mm512_castsi512_si256 (b));
+                  _mm256_storeu_si256 ((__m256i *) (orow[1] + ow * pix), _mm512_extracti64x4_epi64 (b, 1));
                 }
+              else
+                _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix), dw_narrow32 (v[0][0], v[0][1], lo, hi));
             }
           continue;
         }
@@ -2084,6 +2149,193 @@ conv_dw_rows_3x3 (gpointer data, guint item)
   g_free (q);
 }
 
+
+/* 3x3 depthwise convs at stride 2 (in both directions) on NCHWc32 input: "column quads".
+ * Output column ow of input row y reads pixels 2ow-pl .. +2, four consecutive pixels of
+ * NCHWc32 are 128 contiguous bytes, and two byte permutations of them give the four
+ * pixels' bytes channel by channel: one vpdpbusd per input row does a row's three taps of
+ * 16 channels (weights [ky][Cp][4], zero in byte 3).  Nothing is built in memory; pixels
+ * outside the row are masked off the loads, and the biasing XOR turns their zeros into
+ * the biased zero, as it does for rows outside the input. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
+dw_load_pixels2 (const guint8 *row, gint x, gint W)
+{
+  /* pixels x and x + 1 (32 bytes each) of @row, zero where outside 0 .. W-1 */
+  if (x >= 0 && x + 2 <= W)
+    return _mm512_loadu_si512 (row + (gsize) x * DW_BLK);
+  __mmask64 m = 0;
+  if (x >= 0 && x < W)
+    m |= G_GUINT64_CONSTANT (0xFFFFFFFF);
+  if (x + 1 >= 0 && x + 1 < W)
+    m |= G_GUINT64_CONSTANT (0xFFFFFFFF00000000);
+  if (m == 0)
+    return _mm512_setzero_si512 ();
+  /* a masked-off byte is not read: the address may lie before the row */
+  return _mm512_maskz_loadu_epi8 (m, row + (gssize) x * DW_BLK);
+}
+
+/* One pixel of conv_dw_cols_3x3_s2 from the start (as dw_rows_pixel_slow). */
+static DW_VBMI_ATTR void
+dw_cols_pixel_slow (const ConvJob *job, const guint8 *const *rb, guint ow, guint cb, gsize obase)
+{
+  static const guint8 ix[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
+                                  DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
+  const __m512i fl = _mm512_set1_epi8 ((char) (job->in_signed ? 0x80 : 0x00));
+  const gint x = (gint) (2 * ow) - (gint) job->pl;
+  __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
+
+  for (guint ky = 0; ky < 3; ky++)
+    {
+      const gint8 *ws = job->dw_wr + ((gsize) ky * job->Cp + cb) * 4;
+      __m512i A = fl, B = fl;
+      if (rb[ky] != NULL)
+        {
+          A = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x, (gint) job->W), fl);
+          B = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2, (gint) job->W), fl);
+        }
+      a0 = _mm512_dpbusd_epi32 (a0, _mm512_permutex2var_epi8 (A, _mm512_loadu_si512 (ix), B), _mm512_loadu_si512 (ws));
+      a1 = _mm512_dpbusd_epi32 (a1, _mm512_permutex2var_epi8 (A, _mm512_loadu_si512 (ix + 64), B),
+                                _mm512_loadu_si512 (ws + 64));
+    }
+  dw_store_pixel (job, job->out->data, obase + (gsize) ow * job->out_addr.pix, cb, MIN (DW_BLK, job->C - cb),
+                  vnni_requant16_slot (job, a0, job->dw_corr + cb, cb),
+                  vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16));
+}
+
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gint hi)
+{
+  const guint8 *src = job->in->data;
+  guint8 *out = job->out->data;
+  const guint8 flip = job->in_signed ? 0x80 : 0x00;
+  const gint W = (gint) job->W;
+  const guint OW = job->OW;
+  const gsize pix = job->out_addr.pix;
+  const guint8 *rowp[3];
+  static const guint8 ix[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
+                                  DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
+  const __m512i idx0 = _mm512_loadu_si512 (ix), idx1 = _mm512_loadu_si512 (ix + 64);
+  const __m512i fl = _mm512_set1_epi8 ((char) flip);
+
+  for (guint ky = 0; ky < 3; ky++)
+    {
+      gint h = (gint) (oh * 2 + ky) - (gint) job->pt;
+      rowp[ky] = h >= 0 && h < (gint) job->H
+                 ? src + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row : NULL;
+    }
+  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+    {
+      const guint nvalid = MIN (DW_BLK, job->C - cb);
+      const gboolean p0 = job->bounded16[cb / 16], p1 = job->bounded16[cb / 16 + 1];
+      const __m512 m0 = _mm512_loadu_ps (job->mulf + cb), m1 = _mm512_loadu_ps (job->mulf + cb + 16);
+      const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
+      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->thrf : job->errf) + cb);
+      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->thrf : job->errf) + cb + 16);
+      const gboolean fast = p0 && p1 && nvalid == DW_BLK && job->out_block_fast;
+      const guint8 *rb[3];
+      __m512i w[3][2];
+      gsize obase = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
+
+      for (guint ky = 0; ky < 3; ky++)
+        {
+          const gint8 *ws = job->dw_wr + ((gsize) ky * job->Cp + cb) * 4;
+          w[ky][0] = _mm512_loadu_si512 (ws);
+          w[ky][1] = _mm512_loadu_si512 (ws + 64);
+          rb[ky] = rowp[ky] != NULL ? rowp[ky] + job->in_addr.chan[cb] : NULL;
+        }
+      guint ow = 0;
+
+      /* four pixels at a time: their 8 accumulators, then their 8 requantisations side by
+       * side (one chain per pixel would leave the core waiting on its latency) */
+      for (; fast && ow + 4 <= OW; ow += 4)
+        {
+          __m512i a[4][2];
+          __m512 v[4][2];
+          __mmask16 bad = 0;
+
+#pragma GCC unroll 4
+          for (guint p = 0; p < 4; p++)
+            a[p][0] = a[p][1] = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+          for (guint ky = 0; ky < 3; ky++)
+            {
+              /* pixel p's quads come from pairs p and p + 1 of the row's pixels from x */
+              const gint x = (gint) (2 * ow) - (gint) job->pl;
+              __m512i X[5];
+#pragma GCC unroll 5
+              for (guint k = 0; k < 5; k++)
+                X[k] = rb[ky] != NULL ? _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2 * (gint) k, W), fl) : fl;
+#pragma GCC unroll 4
+              for (guint p = 0; p < 4; p++)
+                {
+                  a[p][0] = _mm512_dpbusd_epi32 (a[p][0], _mm512_permutex2var_epi8 (X[p], idx0, X[p + 1]), w[ky][0]);
+                  a[p][1] = _mm512_dpbusd_epi32 (a[p][1], _mm512_permutex2var_epi8 (X[p], idx1, X[p + 1]), w[ky][1]);
+                }
+            }
+#pragma GCC unroll 4
+          for (guint p = 0; p < 4; p++)
+            {
+              v[p][0] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[p][0]), m0, d0);
+              v[p][1] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[p][1]), m1, d1);
+              bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[p][0], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                                         e0, _CMP_NLT_UQ);
+              bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[p][1], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                                         e1, _CMP_NLT_UQ);
+            }
+          if (G_UNLIKELY (bad != 0))
+            {
+              for (guint p = 0; p < 4; p++)
+                dw_cols_pixel_slow (job, rb, ow + p, cb, obase);
+              continue;
+            }
+          /* pixels p and p + 1 are 64 contiguous bytes of NCHWc32 */
+#pragma GCC unroll 2
+          for (guint p = 0; p < 4; p += 2)
+            _mm512_storeu_si512 (out + obase + job->out_addr.chan[cb] + (ow + p) * pix,
+                                 vnni_narrow64 (vnni_round_bounded (v[p][0]), vnni_round_bounded (v[p][1]),
+                                                vnni_round_bounded (v[p + 1][0]), vnni_round_bounded (v[p + 1][1]),
+                                                lo, hi));
+        }
+      for (; ow < OW; ow++)
+        {
+          const gint x = (gint) (2 * ow) - (gint) job->pl;
+          __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
+          __m128i r0, r1 = _mm_setzero_si128 ();
+
+#pragma GCC unroll 3
+          for (guint ky = 0; ky < 3; ky++)
+            {
+              __m512i A = fl, B = fl;
+              if (rb[ky] != NULL)
+                {
+                  A = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x, W), fl);
+                  B = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2, W), fl);
+                }
+              a0 = _mm512_dpbusd_epi32 (a0, _mm512_permutex2var_epi8 (A, idx0, B), w[ky][0]);
+              a1 = _mm512_dpbusd_epi32 (a1, _mm512_permutex2var_epi8 (A, idx1, B), w[ky][1]);
+            }
+          r0 = dw_requant_half (job, a0, p0, m0, d0, e0, cb);
+          if (nvalid > 16)
+            r1 = dw_requant_half (job, a1, p1, m1, d1, e1, cb + 16);
+          dw_store_pixel (job, out, obase + ow * pix, cb, nvalid, r0, r1);
+        }
+    }
+}
+
+static DW_VBMI_ATTR void
+conv_dw_cols_3x3_s2 (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  guint n = item / job->OH, oh = item % job->OH;
+
+  if (job->lo == -128 && job->hi == 127)
+    dw_cols_3x3_s2_n (job, n, oh, -128, 127);
+  else if (job->lo == 0 && job->hi == 255)
+    dw_cols_3x3_s2_n (job, n, oh, 0, 255);
+  else
+    dw_cols_3x3_s2_n (job, n, oh, job->lo, job->hi);
+}
+
 /* The depthwise packings of @weights into @pw: the quad weights [g][kw][Cp][4], for 3x3
  * kernels at strides 1 and 2 the rows' weights (conv_dw_rows_3x3), the bias corrections
  * and the weight sums.  One pass over the weights in their storage order ([ob][kh][kw][ko];
@@ -2124,15 +2376,26 @@ dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights 
           }
       pw->corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
     }
-  if (job->KH == 3 && job->KW == 3 && job->sh <= 2)
+  if (job->KH == 3 && job->KW == 3 && job->sh == 1)
     {
+      /* the rows' weights: [r][kw][Cp][4], row r's taps at bytes r .. r+2 */
       pw->wpack2 = g_malloc0 (wr_size);
       pw->footprint += wr_size;
       for (guint o = 0; o < job->O; o++)
         for (guint r = 0; r < R; r++)
           for (guint kh = 0; kh < 3; kh++)
             for (guint s = 0; s < 3; s++)
-              pw->wpack2[(((gsize) r * 3 + s) * job->Cp + o) * 4 + r * job->sh + kh] = wk[(gsize) o * 9 + kh * 3 + s];
+              pw->wpack2[(((gsize) r * 3 + s) * job->Cp + o) * 4 + r + kh] = wk[(gsize) o * 9 + kh * 3 + s];
+    }
+  else if (job->KH == 3 && job->KW == 3 && job->sh == 2)
+    {
+      /* the column quads' weights: [kh][Cp][4], taps kw 0-2 at bytes 0-2 */
+      pw->wpack2 = g_malloc0 ((gsize) 3 * job->Cp * 4);
+      pw->footprint += (gsize) 3 * job->Cp * 4;
+      for (guint o = 0; o < job->O; o++)
+        for (guint kh = 0; kh < 3; kh++)
+          for (guint s = 0; s < 3; s++)
+            pw->wpack2[((gsize) kh * job->Cp + o) * 4 + s] = wk[(gsize) o * 9 + kh * 3 + s];
     }
 }
 
@@ -2145,10 +2408,13 @@ conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
   packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
   requant_float_init (job, job->dw_corr, job->Cp);
   requant_bounds_init (job, job->dw_corr, job->Cp);
-  if (job->KH == 3 && job->KW == 3 && job->sh <= 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
+  if (job->KH == 3 && job->KW == 3 && job->sh == 2 && job->sw == 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
       && job->in->k == DW_BLK && cpu_has_vbmi ())
+    parallel_for (job->N * job->OH, conv_dw_cols_3x3_s2, job, (double) job->N * job->OH * job->OW * job->Cp * 0.15);
+  else if (job->KH == 3 && job->KW == 3 && job->sh == 1 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
+           && job->in->k == DW_BLK && cpu_has_vbmi ())
     {
-      job->dw_R = job->sh == 1 ? 2 : 1;
+      job->dw_R = 2;
       parallel_for (job->N * ((job->OH + job->dw_R - 1) / job->dw_R), conv_dw_rows_3x3, job,
                     (double) job->N * job->OH * job->OW * job->Cp * 0.15);
     }
