@@ -1257,9 +1257,15 @@ conv_pack_row (gpointer data, guint item)
         conv_expand_groups (job, row, out, plane);
       return;
     }
-  /* One fill covers the left/right padding and the channel padding of every pixel. */
-  if (ipad > job->C || job->Wp > job->W || row != NULL)
+  /* One fill covers the left/right padding and the channel padding of every pixel;
+   * without channel padding only the padding columns need it. */
+  if (ipad > job->C || row != NULL)
     memset (dst, job->pad_value, (gsize) job->Wp * ipad + (row != NULL ? 128 : 0));
+  else if (job->Wp > job->W)
+    {
+      memset (dst, job->pad_value, (gsize) job->pl * ipad);
+      memset (dst + (gsize) (job->pl + job->W) * ipad, job->pad_value, (gsize) (job->Wp - job->pl - job->W) * ipad);
+    }
 
   src += (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row;
   for (guint c = 0; c < job->C;)
