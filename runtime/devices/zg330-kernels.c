@@ -1367,15 +1367,24 @@ conv_weight_sums (ConvJob *job, guint ob)
   gint64 pos[OBLK] = { 0 }, neg[OBLK] = { 0 };
   gsize rows = job->wblock / (4 * OBLK);   /* VNNI: [tap][q][o 32][i 4]; plain: [tap][i][o 32] */
 
-  for (gsize r = 0; r < rows * 4; r++)
-    for (guint j = 0; j < OBLK; j++)
-      {
-        gint v = job->tile == tile_generic ? blk[r * OBLK + j] : blk[((r / 4) * OBLK + j) * 4 + r % 4];
-        if (v > 0)
-          pos[j] += v;
-        else
-          neg[j] += v;
-      }
+  /* branch-free over contiguous bytes: this runs once per weight byte */
+  if (job->tile == tile_generic)
+    for (gsize r = 0; r < rows * 4; r++)
+      for (guint j = 0; j < OBLK; j++)
+        {
+          gint v = blk[r * OBLK + j];
+          pos[j] += v > 0 ? v : 0;
+          neg[j] += v < 0 ? v : 0;
+        }
+  else
+    for (gsize r = 0; r < rows; r++)
+      for (guint j = 0; j < OBLK; j++)
+        for (guint k = 0; k < 4; k++)
+          {
+            gint v = blk[(r * OBLK + j) * 4 + k];
+            pos[j] += v > 0 ? v : 0;
+            neg[j] += v < 0 ? v : 0;
+          }
   memcpy (job->wpos + (gsize) ob * OBLK, pos, sizeof pos);
   memcpy (job->wneg + (gsize) ob * OBLK, neg, sizeof neg);
 }
