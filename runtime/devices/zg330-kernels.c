@@ -891,14 +891,23 @@ vnni_narrow64 (__m512i q0, __m512i q1, __m512i q2, __m512i q3, const gint lo, co
 /* The bounded float path of 16 lanes whose slots all have a threshold (see
  * requant_bound_threshold); FALSE (nothing written) when a lane is too near a rounding
  * boundary to tell. */
+/* The bounded path's float values @v of 16 lanes, and the lanes too near a rounding
+ * boundary for them (|v - rne (v)| not below the threshold). */
+static inline __attribute__ ((always_inline)) VNNI_ATTR __mmask16
+vnni_bounded_value (__m512i acc, __m512 mulf, __m512 addf, __m512 thr, __m512 *v)
+{
+  *v = _mm512_fmadd_ps (_mm512_cvtepi32_ps (acc), mulf, addf);
+  return _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (*v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                             thr, _CMP_NLT_UQ);
+}
+
 static inline __attribute__ ((always_inline)) VNNI_ATTR gboolean
 vnni_requant16_bounded (__m512i acc, __m512 mulf, __m512 addf, __m512 thr, gint lo, gint hi, __m128i *res)
 {
-  __m512 v = _mm512_fmadd_ps (_mm512_cvtepi32_ps (acc), mulf, addf);
-  __m512 f = _mm512_reduce_ps (v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);   /* v - rne (v) */
+  __m512 v;
   __m512i q;
 
-  if (_mm512_cmp_ps_mask (_mm512_abs_ps (f), thr, _CMP_NLT_UQ) != 0)
+  if (vnni_bounded_value (acc, mulf, addf, thr, &v) != 0)
     return FALSE;
   q = vnni_round_bounded (v);
   if (lo == -128 && hi == 127)
@@ -1020,9 +1029,9 @@ vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint
 }
 
 /* One tile: T output pixels x 32 output lanes in 24 accumulators.  Dense blocks broadcast
- * one input dword (four channels of the lanes' one group) to all lanes; packed groups
- * (@packed, a constant at each call site) load each half's 16 lanes' own quads from the
- * expanded input (conv_expand_groups). */
+ * one input dword (four channels of the lanes' one group) to all lanes; a pair of packed
+ * groups (@packed, a constant at each call site) broadcasts each half's own group's dword.
+ * More groups to a block take vnni_tile_expanded_n. */
 static inline __attribute__ ((always_inline)) VNNI_ATTR void
 vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, const guint T,
              const gboolean packed, guint8 *res)
@@ -1056,7 +1065,7 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
                     memcpy (&v, xp + 4 * q, 4);
                     b0 = b1 = _mm512_set1_epi32 (v);
                   }
-                else if (job->NG == 2)
+                else
                   {
                     /* two groups of 16 lanes: each half broadcasts its group's quad from the
                      * unexpanded [g][Ip] pixel */
@@ -1065,11 +1074,6 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
                     memcpy (&v1, xp + job->Ip + 4 * q, 4);
                     b0 = _mm512_set1_epi32 (v0);
                     b1 = _mm512_set1_epi32 (v1);
-                  }
-                else
-                  {
-                    b0 = _mm512_loadu_si512 (xp + (gsize) q * 128);
-                    b1 = _mm512_loadu_si512 (xp + (gsize) q * 128 + 64);
                   }
                 a0[t] = _mm512_dpbusd_epi32 (a0[t], b0, w0);
                 a1[t] = _mm512_dpbusd_epi32 (a1[t], b1, w1);
@@ -1915,6 +1919,9 @@ conv_dw_row_vnni (gpointer data, guint item)
 #define DW_QI4(i) DW_QI (i), DW_QI (i + 1), DW_QI (i + 2), DW_QI (i + 3)
 #define DW_VBMI_ATTR __attribute__ ((target ("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx512vbmi")))
 
+static const guint8 dw_quad_index[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
+                                           DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
+
 static gboolean
 cpu_has_vbmi (void)
 {
@@ -1969,28 +1976,56 @@ dw_narrow32 (__m512 v0, __m512 v1, const gint lo, const gint hi)
   return _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1);
 }
 
+/* Block @cb's weights of the R rows, [r][kw][half]. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_rows_weights (const ConvJob *job, guint cb, const guint R, __m512i w[2][3][2])
+{
+#pragma GCC unroll 2
+  for (guint r = 0; r < R; r++)
+#pragma GCC unroll 3
+    for (guint s = 0; s < 3; s++)
+      {
+        const gint8 *ws = job->dw_wr + (((gsize) r * 3 + s) * job->Cp + cb) * 4;
+        w[r][s][0] = _mm512_loadu_si512 (ws);
+        w[r][s][1] = _mm512_loadu_si512 (ws + 64);
+      }
+}
+
+/* The R rows' accumulators of one pixel whose quads start at @xs. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_rows_accumulate (const guint8 *xs, __m512i w[2][3][2], const guint R, __m512i a[2][2])
+{
+#pragma GCC unroll 2
+  for (guint r = 0; r < R; r++)
+    a[r][0] = a[r][1] = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+  for (guint s = 0; s < 3; s++)
+    {
+      __m512i x0 = _mm512_loadu_si512 (xs + s * 128), x1 = _mm512_loadu_si512 (xs + s * 128 + 64);
+#pragma GCC unroll 2
+      for (guint r = 0; r < R; r++)
+        {
+          a[r][0] = _mm512_dpbusd_epi32 (a[r][0], x0, w[r][s][0]);
+          a[r][1] = _mm512_dpbusd_epi32 (a[r][1], x1, w[r][s][1]);
+        }
+    }
+}
+
 /* One pixel of conv_dw_rows_3x3's R rows and block @cb from the start: its accumulators
  * again (the fast loop does not keep them: they would be spilled at every pixel) and the
  * requantisation that falls back to the double rule. */
 static DW_VBMI_ATTR void
 dw_rows_pixel_slow (const ConvJob *job, const guint8 *q, guint n, guint oh0, guint R, guint ow, guint cb)
 {
-  const guint8 *xs = q + (gsize) ow * job->sw * 128;
+  __m512i w[2][3][2], a[2][2];
 
+  dw_rows_weights (job, cb, R, w);
+  dw_rows_accumulate (q + (gsize) ow * job->sw * 128, w, R, a);
   for (guint r = 0; r < R; r++)
-    {
-      __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
-      for (guint s = 0; s < 3; s++)
-        {
-          const gint8 *ws = job->dw_wr + ((gsize) r * 3 + s) * job->Cp * 4 + (gsize) cb * 4;
-          a0 = _mm512_dpbusd_epi32 (a0, _mm512_loadu_si512 (xs + s * 128), _mm512_loadu_si512 (ws));
-          a1 = _mm512_dpbusd_epi32 (a1, _mm512_loadu_si512 (xs + s * 128 + 64), _mm512_loadu_si512 (ws + 64));
-        }
-      dw_store_pixel (job, job->out->data,
-                      (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row + (gsize) ow * job->out_addr.pix,
-                      cb, MIN (DW_BLK, job->C - cb), vnni_requant16_slot (job, a0, job->dw_corr + cb, cb),
-                      vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16));
-    }
+    dw_store_pixel (job, job->out->data,
+                    (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row + (gsize) ow * job->out_addr.pix,
+                    cb, MIN (DW_BLK, job->C - cb), vnni_requant16_slot (job, a[r][0], job->dw_corr + cb, cb),
+                    vnni_requant16_slot (job, a[r][1], job->dw_corr + cb + 16, cb + 16));
 }
 
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
@@ -2000,12 +2035,9 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
   guint8 *out = job->out->data;
   const guint8 flip = job->in_signed ? 0x80 : 0x00;
   const gsize qstep = 128;                      /* one column's quads: 2 x 64 bytes */
-  const gsize wstride = (gsize) job->Cp * 4;    /* one (r, kw) tap of dw_wr */
   const guint rows = MIN (R, job->OH - oh0);
   const guint8 *rowp[4];
-  static const guint8 ix[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
-                                  DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
-  const __m512i idx0 = _mm512_loadu_si512 (ix), idx1 = _mm512_loadu_si512 (ix + 64);
+  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
   for (guint k = 0; k < 4; k++)
     {
       gint h = (gint) (oh0 * job->sh + k) - (gint) job->pt;
@@ -2051,15 +2083,7 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
           _mm512_storeu_si512 (qp + 64, _mm512_permutex2var_epi8 (z01, idx1, z23));
         }
 
-#pragma GCC unroll 2
-      for (guint r = 0; r < R; r++)
-#pragma GCC unroll 3
-        for (guint s = 0; s < 3; s++)
-          {
-            const gint8 *ws = job->dw_wr + ((gsize) r * 3 + s) * wstride + (gsize) cb * 4;
-            w[r][s][0] = _mm512_loadu_si512 (ws);
-            w[r][s][1] = _mm512_loadu_si512 (ws + 64);
-          }
+      dw_rows_weights (job, cb, R, w);
       if (p0 && p1 && nvalid == DW_BLK && rows == R && job->out_block_fast)
         {
           /* the common case: whole blocks, every slot bounded, NCHWc32 output; one test of
@@ -2076,29 +2100,13 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
               __m512i a[2][2];
               __m512 v[2][2];
               __mmask16 bad = 0;
-#pragma GCC unroll 2
-              for (guint r = 0; r < R; r++)
-                a[r][0] = a[r][1] = _mm512_setzero_si512 ();
-#pragma GCC unroll 3
-              for (guint s = 0; s < 3; s++)
-                {
-                  __m512i x0 = _mm512_loadu_si512 (xs + s * qstep), x1 = _mm512_loadu_si512 (xs + s * qstep + 64);
-#pragma GCC unroll 2
-                  for (guint r = 0; r < R; r++)
-                    {
-                      a[r][0] = _mm512_dpbusd_epi32 (a[r][0], x0, w[r][s][0]);
-                      a[r][1] = _mm512_dpbusd_epi32 (a[r][1], x1, w[r][s][1]);
-                    }
-                }
+
+              dw_rows_accumulate (xs, w, R, a);
 #pragma GCC unroll 2
               for (guint r = 0; r < R; r++)
                 {
-                  v[r][0] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[r][0]), m0, d0);
-                  v[r][1] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[r][1]), m1, d1);
-                  bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[r][0], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-                                             e0, _CMP_NLT_UQ);
-                  bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[r][1], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-                                             e1, _CMP_NLT_UQ);
+                  bad |= vnni_bounded_value (a[r][0], m0, d0, e0, &v[r][0]);
+                  bad |= vnni_bounded_value (a[r][1], m1, d1, e1, &v[r][1]);
                 }
               if (G_UNLIKELY (bad != 0))
                 {
@@ -2121,20 +2129,8 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
         {
           const guint8 *xs = q + (gsize) ow * job->sw * qstep;
           __m512i a[2][2];
-#pragma GCC unroll 2
-          for (guint r = 0; r < R; r++)
-            a[r][0] = a[r][1] = _mm512_setzero_si512 ();
-#pragma GCC unroll 3
-          for (guint s = 0; s < 3; s++)
-            {
-              __m512i x0 = _mm512_loadu_si512 (xs + s * qstep), x1 = _mm512_loadu_si512 (xs + s * qstep + 64);
-#pragma GCC unroll 2
-              for (guint r = 0; r < R; r++)
-                {
-                  a[r][0] = _mm512_dpbusd_epi32 (a[r][0], x0, w[r][s][0]);
-                  a[r][1] = _mm512_dpbusd_epi32 (a[r][1], x1, w[r][s][1]);
-                }
-            }
+
+          dw_rows_accumulate (xs, w, R, a);
 #pragma GCC unroll 2
           for (guint r = 0; r < R; r++)
             {
@@ -2206,29 +2202,49 @@ dw_load_pixels2 (const guint8 *row, gint x, gint W)
   return _mm512_maskz_loadu_epi8 (m, row + (gssize) x * DW_BLK);
 }
 
+/* One pixel's accumulators from the column quads of the three rows @rb (NULL: outside
+ * the input) at pixel @x. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_cols_accumulate (const guint8 *const *rb, gint x, gint W, __m512i fl, __m512i w[3][2], __m512i *a0, __m512i *a1)
+{
+  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
+
+  *a0 = *a1 = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+  for (guint ky = 0; ky < 3; ky++)
+    {
+      __m512i A = fl, B = fl;
+      if (rb[ky] != NULL)
+        {
+          A = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x, W), fl);
+          B = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2, W), fl);
+        }
+      *a0 = _mm512_dpbusd_epi32 (*a0, _mm512_permutex2var_epi8 (A, idx0, B), w[ky][0]);
+      *a1 = _mm512_dpbusd_epi32 (*a1, _mm512_permutex2var_epi8 (A, idx1, B), w[ky][1]);
+    }
+}
+
+/* Block @cb's column-quad weights, [kh][half]. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_cols_weights (const ConvJob *job, guint cb, __m512i w[3][2])
+{
+  for (guint ky = 0; ky < 3; ky++)
+    {
+      const gint8 *ws = job->dw_wr + ((gsize) ky * job->Cp + cb) * 4;
+      w[ky][0] = _mm512_loadu_si512 (ws);
+      w[ky][1] = _mm512_loadu_si512 (ws + 64);
+    }
+}
+
 /* One pixel of conv_dw_cols_3x3_s2 from the start (as dw_rows_pixel_slow). */
 static DW_VBMI_ATTR void
 dw_cols_pixel_slow (const ConvJob *job, const guint8 *const *rb, guint ow, guint cb, gsize obase)
 {
-  static const guint8 ix[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
-                                  DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
   const __m512i fl = _mm512_set1_epi8 ((char) (job->in_signed ? 0x80 : 0x00));
-  const gint x = (gint) (2 * ow) - (gint) job->pl;
-  __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
+  __m512i w[3][2], a0, a1;
 
-  for (guint ky = 0; ky < 3; ky++)
-    {
-      const gint8 *ws = job->dw_wr + ((gsize) ky * job->Cp + cb) * 4;
-      __m512i A = fl, B = fl;
-      if (rb[ky] != NULL)
-        {
-          A = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x, (gint) job->W), fl);
-          B = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2, (gint) job->W), fl);
-        }
-      a0 = _mm512_dpbusd_epi32 (a0, _mm512_permutex2var_epi8 (A, _mm512_loadu_si512 (ix), B), _mm512_loadu_si512 (ws));
-      a1 = _mm512_dpbusd_epi32 (a1, _mm512_permutex2var_epi8 (A, _mm512_loadu_si512 (ix + 64), B),
-                                _mm512_loadu_si512 (ws + 64));
-    }
+  dw_cols_weights (job, cb, w);
+  dw_cols_accumulate (rb, (gint) (2 * ow) - (gint) job->pl, (gint) job->W, fl, w, &a0, &a1);
   dw_store_pixel (job, job->out->data, obase + (gsize) ow * job->out_addr.pix, cb, MIN (DW_BLK, job->C - cb),
                   vnni_requant16_slot (job, a0, job->dw_corr + cb, cb),
                   vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16));
@@ -2244,9 +2260,7 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
   const guint OW = job->OW;
   const gsize pix = job->out_addr.pix;
   const guint8 *rowp[3];
-  static const guint8 ix[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
-                                  DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
-  const __m512i idx0 = _mm512_loadu_si512 (ix), idx1 = _mm512_loadu_si512 (ix + 64);
+  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
   const __m512i fl = _mm512_set1_epi8 ((char) flip);
 
   for (guint ky = 0; ky < 3; ky++)
@@ -2268,13 +2282,9 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
       __m512i w[3][2];
       gsize obase = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
 
+      dw_cols_weights (job, cb, w);
       for (guint ky = 0; ky < 3; ky++)
-        {
-          const gint8 *ws = job->dw_wr + ((gsize) ky * job->Cp + cb) * 4;
-          w[ky][0] = _mm512_loadu_si512 (ws);
-          w[ky][1] = _mm512_loadu_si512 (ws + 64);
-          rb[ky] = rowp[ky] != NULL ? rowp[ky] + job->in_addr.chan[cb] : NULL;
-        }
+        rb[ky] = rowp[ky] != NULL ? rowp[ky] + job->in_addr.chan[cb] : NULL;
       guint ow = 0;
 
       /* four pixels at a time: their 8 accumulators, then their 8 requantisations side by
@@ -2307,12 +2317,8 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
 #pragma GCC unroll 4
           for (guint p = 0; p < 4; p++)
             {
-              v[p][0] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[p][0]), m0, d0);
-              v[p][1] = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[p][1]), m1, d1);
-              bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[p][0], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-                                         e0, _CMP_NLT_UQ);
-              bad |= _mm512_cmp_ps_mask (_mm512_abs_ps (_mm512_reduce_ps (v[p][1], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-                                         e1, _CMP_NLT_UQ);
+              bad |= vnni_bounded_value (a[p][0], m0, d0, e0, &v[p][0]);
+              bad |= vnni_bounded_value (a[p][1], m1, d1, e1, &v[p][1]);
             }
           if (G_UNLIKELY (bad != 0))
             {
@@ -2330,22 +2336,10 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
         }
       for (; ow < OW; ow++)
         {
-          const gint x = (gint) (2 * ow) - (gint) job->pl;
-          __m512i a0 = _mm512_setzero_si512 (), a1 = _mm512_setzero_si512 ();
+          __m512i a0, a1;
           __m128i r0, r1 = _mm_setzero_si128 ();
 
-#pragma GCC unroll 3
-          for (guint ky = 0; ky < 3; ky++)
-            {
-              __m512i A = fl, B = fl;
-              if (rb[ky] != NULL)
-                {
-                  A = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x, W), fl);
-                  B = _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2, W), fl);
-                }
-              a0 = _mm512_dpbusd_epi32 (a0, _mm512_permutex2var_epi8 (A, idx0, B), w[ky][0]);
-              a1 = _mm512_dpbusd_epi32 (a1, _mm512_permutex2var_epi8 (A, idx1, B), w[ky][1]);
-            }
+          dw_cols_accumulate (rb, (gint) (2 * ow) - (gint) job->pl, W, fl, w, &a0, &a1);
           r0 = dw_requant_half (job, a0, p0, m0, d0, e0, cb);
           if (nvalid > 16)
             r1 = dw_requant_half (job, a1, p1, m1, d1, e1, cb + 16);
