@@ -1657,6 +1657,69 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
   return pw;
 }
 
+/* The depthwise packings of @weights into @pw: the quad weights [g][kw][Cp][4], for 3x3
+ * kernels at strides 1 and 2 the rows' weights (conv_dw_rows_3x3), the bias corrections
+ * and the weight sums.  One pass over the weights in their storage order ([ob][kh][kw][ko];
+ * ib = ki = 1). */
+static void
+dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights *pw)
+{
+  guint G = (job->KH + 3) / 4, ntap = job->KH * job->KW;
+  g_autofree gint8 *wk = g_new (gint8, (gsize) job->O * ntap);   /* [o][kh][kw] */
+  guint R = job->sh == 1 ? 2 : 1;
+  gsize wq_size = (gsize) G * job->KW * job->Cp * 4, wr_size = (gsize) R * 3 * job->Cp * 4;
+
+  for (guint ob = 0; ob * weights->ko < job->O; ob++)
+    for (guint t = 0; t < ntap; t++)
+      {
+        const gint8 *src = weights->data + ((gsize) ob * ntap + t) * weights->ko;
+        for (guint oo = 0; oo < weights->ko && ob * weights->ko + oo < job->O; oo++)
+          wk[(gsize) (ob * weights->ko + oo) * ntap + t] = src[oo];
+      }
+  pw->wpack = g_malloc0 (wq_size);
+  pw->corr = g_new0 (gint32, job->Cp);
+  pw->wpos = g_new0 (gint64, job->Cp);
+  pw->wneg = g_new0 (gint64, job->Cp);
+  pw->footprint = pw->n_bytes + wq_size + (gsize) job->Cp * (sizeof (gint32) + 2 * sizeof (gint64));
+  for (guint o = 0; o < job->O; o++)
+    {
+      gint64 sum = 0;
+      for (guint r = 0; r < job->KH; r++)
+        for (guint s = 0; s < job->KW; s++)
+          {
+            gint v = wk[(gsize) o * ntap + r * job->KW + s];
+            pw->wpack[(((gsize) (r / 4) * job->KW + s) * job->Cp + o) * 4 + r % 4] = (gint8) v;
+            sum += v;
+            if (v > 0)
+              pw->wpos[o] += v;
+            else
+              pw->wneg[o] += v;
+          }
+      pw->corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
+    }
+  if (job->KH == 3 && job->KW == 3 && job->sh == 1)
+    {
+      /* the rows' weights: [r][kw][Cp][4], row r's taps at bytes r .. r+2 */
+      pw->wpack2 = g_malloc0 (wr_size);
+      pw->footprint += wr_size;
+      for (guint o = 0; o < job->O; o++)
+        for (guint r = 0; r < R; r++)
+          for (guint kh = 0; kh < 3; kh++)
+            for (guint s = 0; s < 3; s++)
+              pw->wpack2[(((gsize) r * 3 + s) * job->Cp + o) * 4 + r + kh] = wk[(gsize) o * 9 + kh * 3 + s];
+    }
+  else if (job->KH == 3 && job->KW == 3 && job->sh == 2)
+    {
+      /* the column quads' weights: [kh][Cp][4], taps kw 0-2 at bytes 0-2 */
+      pw->wpack2 = g_malloc0 ((gsize) 3 * job->Cp * 4);
+      pw->footprint += (gsize) 3 * job->Cp * 4;
+      for (guint o = 0; o < job->O; o++)
+        for (guint kh = 0; kh < 3; kh++)
+          for (guint s = 0; s < 3; s++)
+            pw->wpack2[((gsize) kh * job->Cp + o) * 4 + s] = wk[(gsize) o * 9 + kh * 3 + s];
+    }
+}
+
 /* Depthwise convs (one input channel per output channel) run across channels: the input
  * is copied once into a zero-padded int16 [n][h][w][c] array, so every tap is one
  * contiguous multiply-add over a block of channels with a fixed trip count (vectorised by
@@ -2360,69 +2423,6 @@ conv_dw_cols_3x3_s2 (gpointer data, guint item)
     dw_cols_3x3_s2_n (job, n, oh, 0, 255);
   else
     dw_cols_3x3_s2_n (job, n, oh, job->lo, job->hi);
-}
-
-/* The depthwise packings of @weights into @pw: the quad weights [g][kw][Cp][4], for 3x3
- * kernels at strides 1 and 2 the rows' weights (conv_dw_rows_3x3), the bias corrections
- * and the weight sums.  One pass over the weights in their storage order ([ob][kh][kw][ko];
- * ib = ki = 1). */
-static void
-dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights *pw)
-{
-  guint G = (job->KH + 3) / 4, ntap = job->KH * job->KW;
-  g_autofree gint8 *wk = g_new (gint8, (gsize) job->O * ntap);   /* [o][kh][kw] */
-  guint R = job->sh == 1 ? 2 : 1;
-  gsize wq_size = (gsize) G * job->KW * job->Cp * 4, wr_size = (gsize) R * 3 * job->Cp * 4;
-
-  for (guint ob = 0; ob * weights->ko < job->O; ob++)
-    for (guint t = 0; t < ntap; t++)
-      {
-        const gint8 *src = weights->data + ((gsize) ob * ntap + t) * weights->ko;
-        for (guint oo = 0; oo < weights->ko && ob * weights->ko + oo < job->O; oo++)
-          wk[(gsize) (ob * weights->ko + oo) * ntap + t] = src[oo];
-      }
-  pw->wpack = g_malloc0 (wq_size);
-  pw->corr = g_new0 (gint32, job->Cp);
-  pw->wpos = g_new0 (gint64, job->Cp);
-  pw->wneg = g_new0 (gint64, job->Cp);
-  pw->footprint = pw->n_bytes + wq_size + (gsize) job->Cp * (sizeof (gint32) + 2 * sizeof (gint64));
-  for (guint o = 0; o < job->O; o++)
-    {
-      gint64 sum = 0;
-      for (guint r = 0; r < job->KH; r++)
-        for (guint s = 0; s < job->KW; s++)
-          {
-            gint v = wk[(gsize) o * ntap + r * job->KW + s];
-            pw->wpack[(((gsize) (r / 4) * job->KW + s) * job->Cp + o) * 4 + r % 4] = (gint8) v;
-            sum += v;
-            if (v > 0)
-              pw->wpos[o] += v;
-            else
-              pw->wneg[o] += v;
-          }
-      pw->corr[o] = job->in_signed ? (gint32) (128 * sum) : 0;
-    }
-  if (job->KH == 3 && job->KW == 3 && job->sh == 1)
-    {
-      /* the rows' weights: [r][kw][Cp][4], row r's taps at bytes r .. r+2 */
-      pw->wpack2 = g_malloc0 (wr_size);
-      pw->footprint += wr_size;
-      for (guint o = 0; o < job->O; o++)
-        for (guint r = 0; r < R; r++)
-          for (guint kh = 0; kh < 3; kh++)
-            for (guint s = 0; s < 3; s++)
-              pw->wpack2[(((gsize) r * 3 + s) * job->Cp + o) * 4 + r + kh] = wk[(gsize) o * 9 + kh * 3 + s];
-    }
-  else if (job->KH == 3 && job->KW == 3 && job->sh == 2)
-    {
-      /* the column quads' weights: [kh][Cp][4], taps kw 0-2 at bytes 0-2 */
-      pw->wpack2 = g_malloc0 ((gsize) 3 * job->Cp * 4);
-      pw->footprint += (gsize) 3 * job->Cp * 4;
-      for (guint o = 0; o < job->O; o++)
-        for (guint kh = 0; kh < 3; kh++)
-          for (guint s = 0; s < 3; s++)
-            pw->wpack2[((gsize) kh * job->Cp + o) * 4 + s] = wk[(gsize) o * 9 + kh * 3 + s];
-    }
 }
 
 static void
