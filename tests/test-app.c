@@ -197,6 +197,24 @@ pixel_facts (GdkTexture *texture)
   return facts;
 }
 
+/* The pixels of `zhuge-workbench --screenshot PNG --view VIEW [FILE]` (@file may be NULL),
+ * run with this process's display and environment (GDK_DEBUG included). */
+static PixelFacts
+app_screenshot (const char *exe, const char *png, const char *view, const char *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", view, file, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  return pixel_facts (texture);
+}
+
 /* Renders one view widget as it is on screen. */
 static GdkTexture *
 render_widget (GtkWidget *widget)
@@ -678,8 +696,6 @@ test_screenshot_view (const char *view_name, guint64 min_fraction)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
   g_autofree char *png = NULL;
-  g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
   PixelFacts facts;
 
   if (exe == NULL)
@@ -689,14 +705,7 @@ test_screenshot_view (const char *view_name, guint64 min_fraction)
     }
   g_assert_no_error (error);
   png = g_strdup_printf ("%s/%s.png", dir, view_name);
-  /* same display and environment as this process (GDK_DEBUG included) */
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", view_name, NULL);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
-  g_assert_no_error (error);
-  texture = gdk_texture_new_from_filename (png, &error);
-  g_assert_no_error (error);
-  facts = pixel_facts (texture);
+  facts = app_screenshot (exe, png, view_name, NULL);
   g_test_message ("screenshot %ux%u, %" G_GUINT64_FORMAT " non-background pixels, %u colours", facts.width,
                   facts.height, facts.non_background, facts.n_colours);
   g_assert_cmpuint (facts.width, >=, 800);
@@ -1062,8 +1071,6 @@ test_screenshot_of_time_file (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *png = NULL;
-  g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
   PixelFacts facts;
 
   if (exe == NULL || path == NULL)
@@ -1073,13 +1080,7 @@ test_screenshot_of_time_file (void)
     }
   dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
   png = g_build_filename (dir, "timing.png", NULL);
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", "timing", path, NULL);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
-  g_assert_no_error (error);
-  texture = gdk_texture_new_from_filename (png, &error);
-  g_assert_no_error (error);
-  facts = pixel_facts (texture);
+  facts = app_screenshot (exe, png, "timing", path);
   g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 10);
   g_unlink (png);
   g_rmdir (dir);
@@ -2058,18 +2059,10 @@ test_sweep_run_open_row_and_file (void)
   /* zhuge-workbench --view sweep FILE.json */
   {
     const char *exe = g_getenv ("ZW_APP");
-    g_autoptr (GSubprocess) proc = NULL;
-    g_autoptr (GdkTexture) texture = NULL;
     PixelFacts facts;
 
     png = g_build_filename (dir, "sweep.png", NULL);
-    proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", "sweep", json, NULL);
-    g_assert_no_error (error);
-    g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
-    g_assert_no_error (error);
-    texture = gdk_texture_new_from_filename (png, &error);
-    g_assert_no_error (error);
-    facts = pixel_facts (texture);
+    facts = app_screenshot (exe, png, "sweep", json);
     g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 20);
     g_assert_cmpuint (facts.n_colours, >=, 16);
   }
