@@ -538,6 +538,7 @@ struct ConvJob {
    * all 16 have one (vnni_requant16_bounded); NULL when not set up */
   gint64 *wpos, *wneg;
   float *thrf;
+  float *bralo, *brd;         /* the bracket's offset and width per slot (requant_bracket) */
   guint8 *bounded16;
   /* output */
   const Zg330KernelTensor *out;
@@ -662,46 +663,107 @@ requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
  * float's last bit is 1: the addition rounds v to the nearest integer (ties to even) and
  * leaves it in the low bits (vnni_round_bounded), cheaper than a conversion. */
 
+/* The bound e of one slot (see above), the bracket's tighter eb (below) and G >= 1 + the
+ * largest |v| it can reach; FALSE where the slot has no bound (the guarded path). */
+static gboolean
+requant_bound (gint64 amin, gint64 amax, gint32 corr, double mul, double add, double *e_out, double *eb_out,
+               double *g_out)
+{
+  const double a_d = add - (double) corr * mul;
+  const float mf = (float) mul, af = (float) a_d;     /* as requant_float_init */
+  double reach, gmax, dbl;
+
+  if (!isfinite (mul) || !isfinite (add) || !isfinite (mf) || !isfinite (af) || amin > amax)
+    return FALSE;
+  reach = MAX (fabs ((double) amin), fabs ((double) amax));
+  if (reach >= 16777216.0 || fabs ((double) corr) >= 16777216.0)
+    return FALSE;
+  gmax = reach * fabs ((double) mf) + fabs ((double) af);
+  if (gmax >= 4194304.0 * 0.999)     /* |v| < 2^22, with room for v's own rounding */
+    return FALSE;
+  /* float: the fma's rounding (2^-24 |v|), the scale's (2^-24 |acc mul|) and the offset's
+   * (2^-24 |a_d|), doubled; double: a few roundings at 2^-53, taken at 2^-46 */
+  dbl = (fabs ((double) corr * mul) + (reach + fabs ((double) corr)) * fabs (mul) + fabs (add) + 1.0) * 0x1p-46;
+  *e_out = (reach * fabs (mul) + fabs (a_d) + gmax) * 0x1p-22 + dbl;
+  /* the bracket bounds the exact z = acc mulf + af, which has no fma rounding: its
+   * distance to the double rule's value is below 2^-24 (|acc mul| + |a_d|) plus the double
+   * rule's own, so eb is twice that */
+  *eb_out = (reach * fabs (mul) + fabs (a_d)) * 0x1p-23 + dbl;
+  *g_out = gmax + 1.0;
+  return *e_out < 0.25;
+}
+
+/* @x as a float no greater (@up FALSE) or no less (@up TRUE) than it */
+static float
+float_directed (double x, gboolean up)
+{
+  float f = (float) x;
+
+  if (up ? (double) f < x : (double) f > x)
+    f = nextafterf (f, up ? INFINITY : -INFINITY);
+  return f;
+}
+
 /* The bounded path's threshold of one slot (see above), or -1. */
 static float
 requant_bound_threshold (gint64 amin, gint64 amax, gint32 corr, double mul, double add)
 {
-  const double a_d = add - (double) corr * mul;
-  const float mf = (float) mul, af = (float) a_d;     /* as requant_float_init */
-  double reach, gmax, e;
+  double e, eb, g;
 
-  if (!isfinite (mul) || !isfinite (add) || !isfinite (mf) || !isfinite (af) || amin > amax)
-    return -1.0f;
-  reach = MAX (fabs ((double) amin), fabs ((double) amax));
-  if (reach >= 16777216.0 || fabs ((double) corr) >= 16777216.0)
-    return -1.0f;
-  gmax = reach * fabs ((double) mf) + fabs ((double) af);
-  if (gmax >= 4194304.0 * 0.999)     /* |v| < 2^22, with room for v's own rounding */
-    return -1.0f;
-  /* float: the fma's rounding (2^-24 |v|), the scale's (2^-24 |acc mul|) and the offset's
-   * (2^-24 |a_d|), doubled; double: a few roundings at 2^-53, taken at 2^-46 */
-  e = (reach * fabs (mul) + fabs (a_d) + gmax) * 0x1p-22
-      + (fabs ((double) corr * mul) + (reach + fabs ((double) corr)) * fabs (mul) + fabs (add) + 1.0) * 0x1p-46;
-  if (e >= 0.25)
+  if (!requant_bound (amin, amax, corr, mul, add, &e, &eb, &g))
     return -1.0f;
   /* rounded down to a float, so the float compare is no looser than the bound */
-  {
-    float t = (float) (0.5 - e);
-    return (double) t > 0.5 - e ? nextafterf (t, 0.0f) : t;
-  }
+  return float_directed (0.5 - e, FALSE);
 }
 
-/* job->thrf per slot and job->bounded16 (per 16 slots, all with a threshold), from the
- * slots' figures: mul, add, the corrections @corr and the weight sums job->wpos /
- * job->wneg; n_slots a multiple of 16. */
+/* ---- the bracket: the bounded requantisation with two roundings and no compare ----
+ *
+ * The depthwise paths spend more of their time requantising than multiplying, so they
+ * use a form of the bounded path that needs no vreduceps and no compare (which share the
+ * vpdpbusd's ports on the cores we measured): lo = fma (acc, mulf, alo) and hi = lo + D,
+ * both rounded to the nearest integer (vcvtps2dq); a lane whose rne (lo) == rne (hi) takes
+ * rne (lo), any other lane the double rule.  With z = acc mulf + af (exact), |z - y| <= eb/2
+ * for the double rule's value y (requant_bound) and |v| < G:
+ *   alo <= af - eb - 2^-23 G (rounded down from a double, within 2^-50 G), so
+ *   lo <= z - eb - 2^-23 G + 2^-50 G + 2^-24 G < z - eb < y;
+ *   alo >= af - eb - 2^-23 G - 2^-22 G (alo's own rounding, |alo| < 2G), so
+ *   lo >= z - eb - (2^-23 + 2^-22 + 2^-24 + 2^-50) G and, with D >= 2eb + 2^-20 G,
+ *   hi >= lo + D - 2^-23 G >= z + eb + 6 * 2^-24 G > y.
+ * So lo < y < hi: when both round to the same integer, no half-integer lies between them,
+ * y is no tie and rounds (half away from zero, as the double rule does) to that integer,
+ * and the rails clamp both alike.  The bracket is about 2^-20 G + 2^-22 G wide. */
+static void
+requant_bracket (gint64 amin, gint64 amax, gint32 corr, double mul, double add, float *alo, float *d)
+{
+  double e, eb, g;
+
+  if (!requant_bound (amin, amax, corr, mul, add, &e, &eb, &g))
+    {
+      *alo = 0.0f;
+      *d = INFINITY;    /* hi = +inf: every lane fails, the double rule */
+      return;
+    }
+  *alo = float_directed ((double) (float) (add - (double) corr * mul) - eb - 0x1p-23 * g, FALSE);
+  *d = float_directed (2.0 * eb + 0x1p-20 * g, TRUE);
+}
+
+/* job->thrf and the bracket job->bralo / job->brd per slot, and job->bounded16 (per 16
+ * slots, all with a threshold), from the slots' figures: mul, add, the corrections @corr
+ * and the weight sums job->wpos / job->wneg; n_slots a multiple of 16. */
 static void
 requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
 {
   job->thrf = g_new (float, n_slots);
+  job->bralo = g_new (float, n_slots);
+  job->brd = g_new (float, n_slots);
   job->bounded16 = g_new0 (guint8, n_slots / 16);
   for (guint i = 0; i < n_slots; i++)
-    job->thrf[i] = requant_bound_threshold (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i],
-                                            job->add[i]);
+    {
+      job->thrf[i] = requant_bound_threshold (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i],
+                                              job->add[i]);
+      requant_bracket (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i], job->add[i],
+                       &job->bralo[i], &job->brd[i]);
+    }
   for (guint b = 0; b < n_slots / 16; b++)
     {
       gboolean all = TRUE;
@@ -711,17 +773,22 @@ requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
     }
 }
 
+/* The double rule for one accumulator. */
+static inline guint8
+requant_lane (gint32 acc, gint32 corr, double mul, double add, gint lo, gint hi)
+{
+  double v = (double) (acc - corr) * mul;
+  v = v + add;
+  return (guint8) round_clamp (v, lo, hi);
+}
+
 static inline void
 requant_tile_c (const gint32 *acc, guint T, const gint32 *corr, const double *mul,
                 const double *add, gint lo, gint hi, guint8 *res)
 {
   for (guint t = 0; t < T; t++)
     for (guint j = 0; j < OBLK; j++)
-      {
-        double v = (double) (acc[t * OBLK + j] - corr[j]) * mul[j];
-        v = v + add[j];
-        res[t * OBLK + j] = (guint8) round_clamp (v, lo, hi);
-      }
+      res[t * OBLK + j] = requant_lane (acc[t * OBLK + j], corr[j], mul[j], add[j], lo, hi);
 }
 
 #if ZG330_HAVE_X86 && defined(__has_attribute)
@@ -2242,6 +2309,38 @@ conv_dw_rows_3x3 (gpointer data, guint item)
 }
 
 
+/* The bracket (requant_bracket) of 16 lanes: rne (lo) as int32, and in @bad (or-ed in) the
+ * lanes where rne (lo) != rne (hi). */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
+dw_bracket (__m512i acc, __m512 m, __m512 alo, __m512 d, __m512i *bad)
+{
+  const __m512 lo = _mm512_fmadd_ps (_mm512_cvtepi32_ps (acc), m, alo);
+  const __m512i rl = _mm512_cvt_roundps_epi32 (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m512i rh = _mm512_cvt_roundps_epi32 (_mm512_add_ps (lo, d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+
+  *bad = _mm512_ternarylogic_epi32 (*bad, rl, rh, 0xF6);   /* bad | (rl ^ rh) */
+  return rl;
+}
+
+/* The double rule for the lanes of @acc (slots @c ..) whose bracket failed, written over
+ * their bytes of the pixel at @pix (the output at the pixel's offset). */
+static DW_VBMI_ATTR void
+dw_bracket_fix (const ConvJob *job, __m512i acc, guint c, guint8 *pix)
+{
+  __m512i bad = _mm512_setzero_si512 ();
+  gint32 a[16];
+  __mmask16 m;
+
+  dw_bracket (acc, _mm512_loadu_ps (job->mulf + c), _mm512_loadu_ps (job->bralo + c), _mm512_loadu_ps (job->brd + c),
+              &bad);
+  m = _mm512_test_epi32_mask (bad, bad);
+  _mm512_storeu_si512 (a, acc);
+  for (guint l = 0; m != 0; l++, m >>= 1)
+    if (m & 1)
+      pix[job->out_addr.chan[c + l]]
+        = requant_lane (a[l], job->dw_corr[c + l], job->mul[c + l], job->add[c + l], job->lo, job->hi);
+}
+
 /* 3x3 depthwise convs at stride 2 (in both directions) on NCHWc32 input: "column quads".
  * Output column ow of input row y reads pixels 2ow-pl .. +2, four consecutive pixels of
  * NCHWc32 are 128 contiguous bytes, and two byte permutations of them give the four
@@ -2300,18 +2399,68 @@ dw_cols_weights (const ConvJob *job, guint cb, __m512i w[3][2])
     }
 }
 
-/* One pixel of conv_dw_cols_3x3_s2 from the start (as dw_rows_pixel_slow). */
+/* Four output pixels of one block from the column quads of the rows @rb (NULL: outside
+ * the input) at pixel @x: their 8 accumulators, then their 8 requantisations side by side
+ * (one chain per pixel would leave the core waiting on its latency) through the bracket,
+ * stored as 128 bytes at @o (NCHWc32, pixels @pix bytes apart).  @inside: every row is
+ * there and pixels x .. x + 9 lie in the row.  FALSE where a lane's bracket failed (its
+ * byte is then wrong: dw_cols_tile_fix). */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR gboolean
+dw_cols_tile (const guint8 *const *rb, gint x, gint W, __m512i fl, __m512i w[3][2], __m512 m0, __m512 m1,
+              __m512 bl0, __m512 bl1, __m512 bd0, __m512 bd1, const gint lo, const gint hi, const gboolean inside,
+              guint8 *o, gsize pix)
+{
+  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
+  __m512i a[4][2], q[4][2], bad = _mm512_setzero_si512 ();
+
+#pragma GCC unroll 4
+  for (guint p = 0; p < 4; p++)
+    a[p][0] = a[p][1] = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+  for (guint ky = 0; ky < 3; ky++)
+    {
+      /* pixel p's quads come from pairs p and p + 1 of the row's pixels from x */
+      __m512i X[5];
+#pragma GCC unroll 5
+      for (guint k = 0; k < 5; k++)
+        X[k] = inside ? _mm512_xor_si512 (_mm512_loadu_si512 (rb[ky] + (gsize) (x + 2 * (gint) k) * DW_BLK), fl)
+               : rb[ky] != NULL ? _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2 * (gint) k, W), fl) : fl;
+#pragma GCC unroll 4
+      for (guint p = 0; p < 4; p++)
+        {
+          a[p][0] = _mm512_dpbusd_epi32 (a[p][0], _mm512_permutex2var_epi8 (X[p], idx0, X[p + 1]), w[ky][0]);
+          a[p][1] = _mm512_dpbusd_epi32 (a[p][1], _mm512_permutex2var_epi8 (X[p], idx1, X[p + 1]), w[ky][1]);
+        }
+    }
+#pragma GCC unroll 4
+  for (guint p = 0; p < 4; p++)
+    {
+      q[p][0] = dw_bracket (a[p][0], m0, bl0, bd0, &bad);
+      q[p][1] = dw_bracket (a[p][1], m1, bl1, bd1, &bad);
+    }
+  /* pixels p and p + 1 are 64 contiguous bytes of NCHWc32 */
+#pragma GCC unroll 2
+  for (guint p = 0; p < 4; p += 2)
+    _mm512_storeu_si512 (o + p * pix, vnni_narrow64 (q[p][0], q[p][1], q[p + 1][0], q[p + 1][1], lo, hi));
+  return _mm512_test_epi32_mask (bad, bad) == 0;
+}
+
+/* The lanes of a tile of dw_cols_tile (pixels @ow .. + 3 of block @cb, the output row at
+ * @orow) whose bracket failed: their accumulators again, and the double rule.  Rare
+ * (about one lane in 2 / (bracket width)), so the tile's accumulators need not stay live. */
 static DW_VBMI_ATTR void
-dw_cols_pixel_slow (const ConvJob *job, const guint8 *const *rb, guint ow, guint cb, gsize obase)
+dw_cols_tile_fix (const ConvJob *job, const guint8 *const *rb, guint ow, guint cb, guint8 *orow)
 {
   const __m512i fl = _mm512_set1_epi8 ((char) (job->in_signed ? 0x80 : 0x00));
-  __m512i w[3][2], a0, a1;
+  __m512i w[3][2], a[2];
 
   dw_cols_weights (job, cb, w);
-  dw_cols_accumulate (rb, (gint) (2 * ow) - (gint) job->pl, (gint) job->W, fl, w, &a0, &a1);
-  dw_store_pixel (job, job->out->data, obase + (gsize) ow * job->out_addr.pix, cb, MIN (DW_BLK, job->C - cb),
-                  vnni_requant16_slot (job, a0, job->dw_corr + cb, cb),
-                  vnni_requant16_slot (job, a1, job->dw_corr + cb + 16, cb + 16));
+  for (guint p = 0; p < 4; p++)
+    {
+      dw_cols_accumulate (rb, (gint) (2 * (ow + p)) - (gint) job->pl, (gint) job->W, fl, w, &a[0], &a[1]);
+      for (guint h = 0; h < 2; h++)
+        dw_bracket_fix (job, a[h], cb + 16 * h, orow + (gsize) (ow + p) * job->out_addr.pix);
+    }
 }
 
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
@@ -2324,7 +2473,6 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
   const guint OW = job->OW;
   const gsize pix = job->out_addr.pix;
   const guint8 *rowp[3];
-  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
   const __m512i fl = _mm512_set1_epi8 ((char) flip);
 
   for (guint ky = 0; ky < 3; ky++)
@@ -2341,6 +2489,8 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
       const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
       const __m512 e0 = _mm512_loadu_ps ((p0 ? job->thrf : job->errf) + cb);
       const __m512 e1 = _mm512_loadu_ps ((p1 ? job->thrf : job->errf) + cb + 16);
+      const __m512 bl0 = _mm512_loadu_ps (job->bralo + cb), bl1 = _mm512_loadu_ps (job->bralo + cb + 16);
+      const __m512 bd0 = _mm512_loadu_ps (job->brd + cb), bd1 = _mm512_loadu_ps (job->brd + cb + 16);
       const gboolean fast = p0 && p1 && nvalid == DW_BLK && job->out_block_fast;
       const guint8 *rb[3];
       __m512i w[3][2];
@@ -2351,52 +2501,18 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
         rb[ky] = rowp[ky] != NULL ? rowp[ky] + job->in_addr.chan[cb] : NULL;
       guint ow = 0;
 
-      /* four pixels at a time: their 8 accumulators, then their 8 requantisations side by
-       * side (one chain per pixel would leave the core waiting on its latency) */
+      /* four pixels at a time (dw_cols_tile); tiles whose rows and columns all lie inside
+       * the input load without masks or checks */
+      const gboolean rows_in = rb[0] != NULL && rb[1] != NULL && rb[2] != NULL;
       for (; fast && ow + 4 <= OW; ow += 4)
         {
-          __m512i a[4][2];
-          __m512 v[4][2];
-          __mmask16 bad = 0;
-
-#pragma GCC unroll 4
-          for (guint p = 0; p < 4; p++)
-            a[p][0] = a[p][1] = _mm512_setzero_si512 ();
-#pragma GCC unroll 3
-          for (guint ky = 0; ky < 3; ky++)
-            {
-              /* pixel p's quads come from pairs p and p + 1 of the row's pixels from x */
-              const gint x = (gint) (2 * ow) - (gint) job->pl;
-              __m512i X[5];
-#pragma GCC unroll 5
-              for (guint k = 0; k < 5; k++)
-                X[k] = rb[ky] != NULL ? _mm512_xor_si512 (dw_load_pixels2 (rb[ky], x + 2 * (gint) k, W), fl) : fl;
-#pragma GCC unroll 4
-              for (guint p = 0; p < 4; p++)
-                {
-                  a[p][0] = _mm512_dpbusd_epi32 (a[p][0], _mm512_permutex2var_epi8 (X[p], idx0, X[p + 1]), w[ky][0]);
-                  a[p][1] = _mm512_dpbusd_epi32 (a[p][1], _mm512_permutex2var_epi8 (X[p], idx1, X[p + 1]), w[ky][1]);
-                }
-            }
-#pragma GCC unroll 4
-          for (guint p = 0; p < 4; p++)
-            {
-              bad |= vnni_bounded_value (a[p][0], m0, d0, e0, &v[p][0]);
-              bad |= vnni_bounded_value (a[p][1], m1, d1, e1, &v[p][1]);
-            }
-          if (G_UNLIKELY (bad != 0))
-            {
-              for (guint p = 0; p < 4; p++)
-                dw_cols_pixel_slow (job, rb, ow + p, cb, obase);
-              continue;
-            }
-          /* pixels p and p + 1 are 64 contiguous bytes of NCHWc32 */
-#pragma GCC unroll 2
-          for (guint p = 0; p < 4; p += 2)
-            _mm512_storeu_si512 (out + obase + job->out_addr.chan[cb] + (ow + p) * pix,
-                                 vnni_narrow64 (vnni_round_bounded (v[p][0]), vnni_round_bounded (v[p][1]),
-                                                vnni_round_bounded (v[p + 1][0]), vnni_round_bounded (v[p + 1][1]),
-                                                lo, hi));
+          const gint x = (gint) (2 * ow) - (gint) job->pl;
+          guint8 *o = out + obase + job->out_addr.chan[cb] + (gsize) ow * pix;
+          gboolean ok = rows_in && x >= 0 && x + 10 <= W
+                        ? dw_cols_tile (rb, x, W, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, TRUE, o, pix)
+                        : dw_cols_tile (rb, x, W, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, FALSE, o, pix);
+          if (G_UNLIKELY (!ok))
+            dw_cols_tile_fix (job, rb, ow, cb, out + obase);
         }
       for (; ow < OW; ow++)
         {
@@ -2792,6 +2908,8 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
   g_free (job.addf);
   g_free (job.errf);
   g_free (job.thrf);
+  g_free (job.bralo);
+  g_free (job.brd);
   g_free (job.bounded16);
   addr_clear (&job.out_addr);
   return TRUE;
