@@ -538,7 +538,7 @@ struct ConvJob {
    * all 16 have one (vnni_requant16_bounded); NULL when not set up */
   gint64 *wpos, *wneg;
   float *thrf;
-  float *bralo, *brd;         /* the bracket's offset and width per slot (requant_bracket) */
+  float *bralo, *brd;         /* the bracket's offset and width per slot (requant_slot_bounds) */
   guint8 *bounded16;
   /* output */
   const Zg330KernelTensor *out;
@@ -694,7 +694,7 @@ requant_bound (gint64 amin, gint64 amax, gint32 corr, double mul, double add, do
 }
 
 /* @x as a float no greater (@up FALSE) or no less (@up TRUE) than it */
-static float
+static inline float
 float_directed (double x, gboolean up)
 {
   float f = (float) x;
@@ -702,18 +702,6 @@ float_directed (double x, gboolean up)
   if (up ? (double) f < x : (double) f > x)
     f = nextafterf (f, up ? INFINITY : -INFINITY);
   return f;
-}
-
-/* The bounded path's threshold of one slot (see above), or -1. */
-static float
-requant_bound_threshold (gint64 amin, gint64 amax, gint32 corr, double mul, double add)
-{
-  double e, eb, g;
-
-  if (!requant_bound (amin, amax, corr, mul, add, &e, &eb, &g))
-    return -1.0f;
-  /* rounded down to a float, so the float compare is no looser than the bound */
-  return float_directed (0.5 - e, FALSE);
 }
 
 /* ---- the bracket: the bounded requantisation with two roundings and no compare ----
@@ -732,17 +720,22 @@ requant_bound_threshold (gint64 amin, gint64 amax, gint32 corr, double mul, doub
  * So lo < y < hi: when both round to the same integer, no half-integer lies between them,
  * y is no tie and rounds (half away from zero, as the double rule does) to that integer,
  * and the rails clamp both alike.  The bracket is about 2^-20 G + 2^-22 G wide. */
+/* One slot's threshold (-1: none) and bracket (@d +inf: every lane takes the double
+ * rule), from one requant_bound. */
 static void
-requant_bracket (gint64 amin, gint64 amax, gint32 corr, double mul, double add, float *alo, float *d)
+requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double add, float *thr, float *alo, float *d)
 {
   double e, eb, g;
 
   if (!requant_bound (amin, amax, corr, mul, add, &e, &eb, &g))
     {
+      *thr = -1.0f;
       *alo = 0.0f;
-      *d = INFINITY;    /* hi = +inf: every lane fails, the double rule */
+      *d = INFINITY;
       return;
     }
+  /* rounded down to a float, so the float compare is no looser than the bound */
+  *thr = float_directed (0.5 - e, FALSE);
   *alo = float_directed ((double) (float) (add - (double) corr * mul) - eb - 0x1p-23 * g, FALSE);
   *d = float_directed (2.0 * eb + 0x1p-20 * g, TRUE);
 }
@@ -758,12 +751,8 @@ requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
   job->brd = g_new (float, n_slots);
   job->bounded16 = g_new0 (guint8, n_slots / 16);
   for (guint i = 0; i < n_slots; i++)
-    {
-      job->thrf[i] = requant_bound_threshold (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i],
-                                              job->add[i]);
-      requant_bracket (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i], job->add[i],
-                       &job->bralo[i], &job->brd[i]);
-    }
+    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i], job->add[i], &job->thrf[i],
+                         &job->bralo[i], &job->brd[i]);
   for (guint b = 0; b < n_slots / 16; b++)
     {
       gboolean all = TRUE;
@@ -924,7 +913,7 @@ vnni_requant16_fast (__m512i acc, const float *mulf, const float *addf, const fl
                                 hi, res);
 }
 
-/* rne (v) of bounded lanes (|v| < 2^22; see requant_bound_threshold) as int32 */
+/* rne (v) of bounded lanes (|v| < 2^22; see requant_bound) as int32 */
 static inline __attribute__ ((always_inline)) VNNI_ATTR __m512i
 vnni_round_bounded (__m512 v)
 {
@@ -956,7 +945,7 @@ vnni_narrow64 (__m512i q0, __m512i q1, __m512i q2, __m512i q3, const gint lo, co
 }
 
 /* The bounded float path of 16 lanes whose slots all have a threshold (see
- * requant_bound_threshold); FALSE (nothing written) when a lane is too near a rounding
+ * requant_slot_bounds); FALSE (nothing written) when a lane is too near a rounding
  * boundary to tell. */
 /* The bounded path's float values @v of 16 lanes, and the lanes too near a rounding
  * boundary for them (|v - rne (v)| not below the threshold). */
@@ -2107,6 +2096,38 @@ dw_narrow32 (__m512 v0, __m512 v1, const gint lo, const gint hi)
   return _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1);
 }
 
+/* The bracket (requant_slot_bounds) of 16 lanes: rne (lo) as int32, and in @bad (or-ed in) the
+ * lanes where rne (lo) != rne (hi). */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
+dw_bracket (__m512i acc, __m512 m, __m512 alo, __m512 d, __m512i *bad)
+{
+  const __m512 lo = _mm512_fmadd_ps (_mm512_cvtepi32_ps (acc), m, alo);
+  const __m512i rl = _mm512_cvt_roundps_epi32 (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m512i rh = _mm512_cvt_roundps_epi32 (_mm512_add_ps (lo, d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+
+  *bad = _mm512_ternarylogic_epi32 (*bad, rl, rh, 0xF6);   /* bad | (rl ^ rh) */
+  return rl;
+}
+
+/* The double rule for the lanes of @acc (slots @c ..) whose bracket failed, written over
+ * their bytes of the pixel at @pix (the output at the pixel's offset). */
+static DW_VBMI_ATTR void
+dw_bracket_fix (const ConvJob *job, __m512i acc, guint c, guint8 *pix)
+{
+  __m512i bad = _mm512_setzero_si512 ();
+  gint32 a[16];
+  __mmask16 m;
+
+  dw_bracket (acc, _mm512_loadu_ps (job->mulf + c), _mm512_loadu_ps (job->bralo + c), _mm512_loadu_ps (job->brd + c),
+              &bad);
+  m = _mm512_test_epi32_mask (bad, bad);
+  _mm512_storeu_si512 (a, acc);
+  for (guint l = 0; m != 0; l++, m >>= 1)
+    if (m & 1)
+      pix[job->out_addr.chan[c + l]]
+        = requant_lane (a[l], job->dw_corr[c + l], job->mul[c + l], job->add[c + l], job->lo, job->hi);
+}
+
 /* Block @cb's weights of the R rows, [r][kw][half]. */
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
 dw_rows_weights (const ConvJob *job, guint cb, const guint R, __m512i w[2][3][2])
@@ -2142,21 +2163,21 @@ dw_rows_accumulate (const guint8 *xs, __m512i w[2][3][2], const guint R, __m512i
     }
 }
 
-/* One pixel of conv_dw_rows_3x3's R rows and block @cb from the start: its accumulators
- * again (the fast loop does not keep them: they would be spilled at every pixel) and the
- * requantisation that falls back to the double rule. */
+/* The lanes of one pixel of conv_dw_rows_3x3's fast loop (R rows, block @cb) whose
+ * bracket failed: the accumulators again (the loop does not keep them: they would be
+ * spilled at every pixel) and the double rule. */
 static DW_VBMI_ATTR void
-dw_rows_pixel_slow (const ConvJob *job, const guint8 *q, guint n, guint oh0, guint R, guint ow, guint cb)
+dw_rows_pixel_fix (const ConvJob *job, const guint8 *q, guint n, guint oh0, guint R, guint ow, guint cb)
 {
   __m512i w[2][3][2], a[2][2];
 
   dw_rows_weights (job, cb, R, w);
   dw_rows_accumulate (q + (gsize) ow * job->sw * 128, w, R, a);
   for (guint r = 0; r < R; r++)
-    dw_store_pixel (job, job->out->data,
-                    (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row + (gsize) ow * job->out_addr.pix,
-                    cb, MIN (DW_BLK, job->C - cb), vnni_requant16_slot (job, a[r][0], job->dw_corr + cb, cb),
-                    vnni_requant16_slot (job, a[r][1], job->dw_corr + cb + 16, cb + 16));
+    for (guint h = 0; h < 2; h++)
+      dw_bracket_fix (job, a[r][h], cb + 16 * h,
+                      job->out->data + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
+                        + (gsize) ow * job->out_addr.pix);
 }
 
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
@@ -2217,42 +2238,39 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
       dw_rows_weights (job, cb, R, w);
       if (p0 && p1 && nvalid == DW_BLK && rows == R && job->out_block_fast)
         {
-          /* the common case: whole blocks, every slot bounded, NCHWc32 output; one test of
-           * all R x 32 lanes per pixel, the double rule for all of them when one fails */
+          /* the common case: whole blocks, every slot bounded, NCHWc32 output: the bracket
+           * for all R x 32 lanes of a pixel, the double rule for the lanes where it fails */
           guint8 *orow[2];
           const guint OW = job->OW;
           const gsize xstep = (gsize) job->sw * qstep, pix = job->out_addr.pix;
+          const __m512 bl0 = _mm512_loadu_ps (job->bralo + cb), bl1 = _mm512_loadu_ps (job->bralo + cb + 16);
+          const __m512 bd0 = _mm512_loadu_ps (job->brd + cb), bd1 = _mm512_loadu_ps (job->brd + cb + 16);
           for (guint r = 0; r < R; r++)
             orow[r] = out + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
                       + job->out_addr.chan[cb];
           for (guint ow = 0; ow < OW; ow++)
             {
               const guint8 *xs = q + ow * xstep;
-              __m512i a[2][2];
-              __m512 v[2][2];
-              __mmask16 bad = 0;
+              __m512i a[2][2], k[2][2], bad = _mm512_setzero_si512 ();
 
               dw_rows_accumulate (xs, w, R, a);
 #pragma GCC unroll 2
               for (guint r = 0; r < R; r++)
                 {
-                  bad |= vnni_bounded_value (a[r][0], m0, d0, e0, &v[r][0]);
-                  bad |= vnni_bounded_value (a[r][1], m1, d1, e1, &v[r][1]);
-                }
-              if (G_UNLIKELY (bad != 0))
-                {
-                  dw_rows_pixel_slow (job, q, n, oh0, R, ow, cb);
-                  continue;
+                  k[r][0] = dw_bracket (a[r][0], m0, bl0, bd0, &bad);
+                  k[r][1] = dw_bracket (a[r][1], m1, bl1, bd1, &bad);
                 }
               if (R == 2)
                 {
-                  __m512i b = vnni_narrow64 (vnni_round_bounded (v[0][0]), vnni_round_bounded (v[0][1]),
-                                             vnni_round_bounded (v[1][0]), vnni_round_bounded (v[1][1]), lo, hi);
+                  __m512i b = vnni_narrow64 (k[0][0], k[0][1], k[1][0], k[1][1], lo, hi);
                   _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix), _mm512_castsi512_si256 (b));
                   _mm256_storeu_si256 ((__m256i *) (orow[1] + ow * pix), _mm512_extracti64x4_epi64 (b, 1));
                 }
               else
-                _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix), dw_narrow32 (v[0][0], v[0][1], lo, hi));
+                _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix),
+                                     _mm512_castsi512_si256 (vnni_narrow64 (k[0][0], k[0][1], k[0][0], k[0][1], lo, hi)));
+              if (G_UNLIKELY (_mm512_test_epi32_mask (bad, bad) != 0))
+                dw_rows_pixel_fix (job, q, n, oh0, R, ow, cb);
             }
           continue;
         }
@@ -2308,38 +2326,6 @@ conv_dw_rows_3x3 (gpointer data, guint item)
   g_free (q);
 }
 
-
-/* The bracket (requant_bracket) of 16 lanes: rne (lo) as int32, and in @bad (or-ed in) the
- * lanes where rne (lo) != rne (hi). */
-static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
-dw_bracket (__m512i acc, __m512 m, __m512 alo, __m512 d, __m512i *bad)
-{
-  const __m512 lo = _mm512_fmadd_ps (_mm512_cvtepi32_ps (acc), m, alo);
-  const __m512i rl = _mm512_cvt_roundps_epi32 (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m512i rh = _mm512_cvt_roundps_epi32 (_mm512_add_ps (lo, d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-
-  *bad = _mm512_ternarylogic_epi32 (*bad, rl, rh, 0xF6);   /* bad | (rl ^ rh) */
-  return rl;
-}
-
-/* The double rule for the lanes of @acc (slots @c ..) whose bracket failed, written over
- * their bytes of the pixel at @pix (the output at the pixel's offset). */
-static DW_VBMI_ATTR void
-dw_bracket_fix (const ConvJob *job, __m512i acc, guint c, guint8 *pix)
-{
-  __m512i bad = _mm512_setzero_si512 ();
-  gint32 a[16];
-  __mmask16 m;
-
-  dw_bracket (acc, _mm512_loadu_ps (job->mulf + c), _mm512_loadu_ps (job->bralo + c), _mm512_loadu_ps (job->brd + c),
-              &bad);
-  m = _mm512_test_epi32_mask (bad, bad);
-  _mm512_storeu_si512 (a, acc);
-  for (guint l = 0; m != 0; l++, m >>= 1)
-    if (m & 1)
-      pix[job->out_addr.chan[c + l]]
-        = requant_lane (a[l], job->dw_corr[c + l], job->mul[c + l], job->add[c + l], job->lo, job->hi);
-}
 
 /* 3x3 depthwise convs at stride 2 (in both directions) on NCHWc32 input: "column quads".
  * Output column ow of input row y reads pixels 2ow-pl .. +2, four consecutive pixels of
