@@ -1061,6 +1061,38 @@ vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint
   for (guint t = 0; t < T; t++)
     a0[t] = a1[t] = _mm512_setzero_si512 ();
 
+  if (bytes != 128 && nq == 1 && KW == 3 && job->sw == 1)
+    {
+      /* broadcast groups, stride 1, three columns: column i of a kernel row serves the
+       * tile's pixels i - kw (kw 0..2), so it is broadcast once per row, not three times
+       * (the broadcasts, not the multiply-adds, bounded this tile) */
+      for (guint r = 0; r < job->KH; r++)
+        {
+          const guint8 *xr = x + r * row_step;
+          __m512i w0[3], w1[3];
+#pragma GCC unroll 3
+          for (guint kw = 0; kw < 3; kw++)
+            {
+              w0[kw] = _mm512_loadu_si512 (w + ((gsize) r * 3 + kw) * 128);
+              w1[kw] = _mm512_loadu_si512 (w + ((gsize) r * 3 + kw) * 128 + 64);
+            }
+#pragma GCC unroll 10
+          for (guint i = 0; i < T + 2; i++)
+            {
+              const __m512i b0 = vnni_broadcast (xr + i * ipad, bytes), b1 = vnni_broadcast (xr + i * ipad + bytes, bytes);
+#pragma GCC unroll 3
+              for (guint kw = 0; kw < 3; kw++)
+                if (i >= kw && i - kw < T)
+                  {
+                    a0[i - kw] = _mm512_dpbusd_epi32 (a0[i - kw], b0, w0[kw]);
+                    a1[i - kw] = _mm512_dpbusd_epi32 (a1[i - kw], b1, w1[kw]);
+                  }
+            }
+        }
+      vnni_tile_requant (job, ob, a0, a1, T, res);
+      return;
+    }
+
   for (guint tap = 0, r = 0, s = 0, q = 0; tap < ntaps; tap++)
     {
       const guint8 *xt = x + r * row_step + s * ipad + (gsize) q * 128;
