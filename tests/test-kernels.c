@@ -546,6 +546,34 @@ test_conv_groups_random (gconstpointer data)
     }
 }
 
+/* Small groups (1-4 inputs, 1-8 outputs: the broadcast packing) with three kernel
+ * columns at horizontal stride 1, the shape whose tile broadcasts each input column once
+ * per kernel row; widths from 1 to 20 give every tile length, pads 0-2 every edge. */
+static void
+test_conv_small_groups_3x3_stride1 (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (335);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      ConvCase cc;
+      random_group_case (rand, GROUPS_SMALL, &cc);
+      guint I = (guint) g_rand_int_range (rand, 1, 5), Og = cc.oc / cc.groups;
+      cc.c = cc.groups * I;
+      cc.ki = I == 4 && g_rand_boolean (rand) ? 4 : 1;
+      cc.kw = 3;
+      cc.sw = 1;
+      cc.pl = (guint) g_rand_int_range (rand, 0, 3);
+      cc.w = (guint) g_rand_int_range (rand, 1, 21);
+      if (cc.w + 2 * cc.pl < 3)
+        cc.pl = 1, cc.w = MAX (cc.w, 1u);
+      cc.ow = cc.w + 2 * cc.pl - 3 + 1;
+      g_test_message ("case %u: groups %u I=%u Og=%u %ux3 s%ux1 p%u,%u in %ux%u k_in %u k_out %u", i, cc.groups, I,
+                      Og, cc.kh, cc.sh, cc.pt, cc.pl, cc.h, cc.w, cc.k_in, cc.k_out);
+      run_conv_case (&cc, 5000 + i);
+    }
+}
+
 /* The requantisation near its rounding boundaries and at the rails: a 1x1 conv of one
  * input channel whose output scales put x*w*mul + bias on half-integers, a hair off them,
  * and far beyond the int8 range, for dense and depthwise convs (the float requantisation
@@ -1472,6 +1500,7 @@ main (int argc, char **argv)
                         test_conv_groups_random);
   g_test_add_data_func ("/kernels/conv/small-groups-random-shapes", GUINT_TO_POINTER (GROUPS_SMALL),
                         test_conv_groups_random);
+  g_test_add_func ("/kernels/conv/small-groups-3x3-stride-1", test_conv_small_groups_3x3_stride1);
   g_test_add_func ("/kernels/conv/depthwise-3x3-every-accumulator", test_conv_depthwise_every_accumulator);
   g_test_add_func ("/kernels/conv/requant-ties-and-rails", test_conv_requant_boundaries);
   g_test_add_func ("/kernels/conv/rounds-half-away-from-zero", test_conv_rounds_half_away);
