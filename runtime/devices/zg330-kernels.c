@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define ZG330_HAVE_X86 1
@@ -432,13 +433,35 @@ job_drain (ParallelJob *job)
     }
 }
 
+static gsize helper_cpu_ns;   /* atomic */
+
+static gint64
+thread_cpu_ns (void)
+{
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  struct timespec ts;
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+#endif
+  return 0;
+}
+
+guint64
+zg330_kernel_get_helper_cpu_ns (void)
+{
+  return (guint64) g_atomic_pointer_get (&helper_cpu_ns);
+}
+
 static void
 pool_worker (gpointer item, gpointer user_data)
 {
   ParallelJob *job = item;
 
+  gint64 c0 = thread_cpu_ns ();
+
   (void) user_data;
   job_drain (job);
+  g_atomic_pointer_add (&helper_cpu_ns, (gssize) (thread_cpu_ns () - c0));
   g_mutex_lock (&job->lock);
   job->active--;
   g_cond_signal (&job->cond);

@@ -159,6 +159,14 @@ guint zg330_kernel_get_threads (void);
  * (150 us).  Results never depend on it. */
 void  zg330_kernel_set_parallel_min_ns (gint ns);
 
+/* zg330_kernel_get_helper_cpu_ns:
+ * For benchmarks: CPU nanoseconds the kernels' helper threads have spent on work since
+ * the process started, each helper timing itself (its own thread clock is exact, where
+ * the process clock counts a helper's last stretch only once the helper sleeps).  With
+ * the calling thread's own CPU time it gives a kernel's exact CPU cost.  0 where the
+ * system has no thread CPU clock. */
+guint64 zg330_kernel_get_helper_cpu_ns (void);
+
 /* zg330_kernel_get_isa:
  * Name of the conv inner loop this process uses: "avx512-vnni" or "generic".
  * Static string. */
