@@ -493,13 +493,20 @@ zg330_kernel_set_parallel_min_ns (gint ns)
   g_atomic_int_set (&parallel_min_ns, ns < 0 ? PARALLEL_MIN_NS : ns);
 }
 
+/* The threads parallel_for() would run @n_items items of @est_ns nanoseconds on. */
+static guint
+parallel_threads (guint n_items, double est_ns)
+{
+  return est_ns < (double) g_atomic_int_get (&parallel_min_ns) ? 1 : MAX (1u, MIN (effective_threads (), n_items));
+}
+
 static void
 parallel_for (guint n_items, RangeFunc func, gpointer data, double est_ns)
 {
   static GOnce once = G_ONCE_INIT;
   ParallelJob job = { func, data, (gint) n_items, 0, { 0 }, { 0 }, 0 };
   GThreadPool *pool;
-  guint helpers = est_ns < (double) g_atomic_int_get (&parallel_min_ns) ? 1 : MIN (effective_threads (), n_items);
+  guint helpers = parallel_threads (n_items, est_ns);
 
   g_assert (n_items <= G_MAXINT / 2);
   if (helpers <= 1)
@@ -541,11 +548,11 @@ struct ConvJob {
   guint Hp, Wp, ipad, nq, obe;  /* obe: blocks of 32 outputs per group */
   gboolean expanded;           /* packed groups on expanded input (conv_expand_groups) */
   guint nplanes;               /* padded input planes per image: nb when expanded, else 1 */
+  guint band_rows, bands;      /* output rows per work item (conv_band), items per image */
   gboolean in_signed;
-  /* input and its padded, biased copy */
+  /* input (conv_band makes a padded, biased copy of each band's rows) */
   const Zg330KernelTensor *in;
   Addr in_addr;
-  guint8 *pin;
   guint8 pad_value;
   /* packed weights, per output channel correction and requantisation */
   gint8 *wpack;
@@ -1349,15 +1356,13 @@ conv_expand_groups (const ConvJob *job, const guint8 *row, guint8 *dst, gsize pl
 }
 #endif
 
+/* Padded row @hp of image @n into @out (packed groups expanded: block B's plane at @out +
+ * B * @plane). */
 GENERIC_CLONES static void
-conv_pack_row (gpointer data, guint item)
+conv_pack_row (const ConvJob *job, guint n, guint hp, guint8 *out, gsize plane)
 {
-  ConvJob *job = data;
-  guint n = item / job->Hp, hp = item % job->Hp;
   const gboolean expanded = job->expanded;
   gsize ipad = expanded ? (gsize) job->groups * job->Ip : job->ipad;
-  gsize plane = (gsize) job->Hp * job->Wp * job->ipad;
-  guint8 *out = job->pin + (gsize) n * job->nplanes * plane + (gsize) hp * job->Wp * job->ipad;
   /* packed groups: the [g][Ip] row first, then its expansion (the row has room for the
    * 128-byte loads of its last pixel) */
   g_autofree guint8 *row = expanded ? g_malloc ((gsize) job->Wp * ipad + 128) : NULL;
@@ -1431,23 +1436,14 @@ conv_store (const ConvJob *job, guint n, guint ob, guint oh, guint ow0, guint T,
     }
 }
 
+/* Output row @oh of block @ob of image @n, its padded input rows from @xrow. */
 static void
-conv_row (gpointer data, guint item)
+conv_row (const ConvJob *job, guint n, guint ob, guint oh, const guint8 *xrow)
 {
-  ConvJob *job = data;
-  guint nb = job->nb;                           /* output blocks of all groups */
-  guint oh = item % job->OH;
-  guint ob = (item / job->OH) % nb;
-  guint n = item / job->OH / nb;
-  gsize ipad = job->ipad;
-  const gboolean expanded = job->expanded;
-  const guint8 *xrow = job->pin + (((gsize) n * job->nplanes + (expanded ? ob : 0)) * job->Hp
-                                    + (gsize) oh * job->sh) * job->Wp * ipad
-                       + (expanded ? 0 : (gsize) block_first_group (job, ob) * job->Ip);
+  const gsize ipad = job->ipad;
   const gint8 *w = job->wpack + ob * job->wblock;
+  const guint tmax = job->NG > 2 ? TILE_EXPANDED : TILE_MAX;
   guint8 res[TILE_MAX * OBLK];
-
-  guint tmax = job->NG > 2 ? TILE_EXPANDED : TILE_MAX;
 
   for (guint ow0 = 0; ow0 < job->OW; ow0 += tmax)
     {
@@ -1455,6 +1451,34 @@ conv_row (gpointer data, guint item)
       job->tile (job, xrow + (gsize) ow0 * job->sw * ipad, w, ob, T, res);
       conv_store (job, n, ob, oh, ow0, T, res);
     }
+}
+
+/* One band of job->band_rows output rows of one image: the padded copy of just the
+ * input rows it reads (in a buffer of its own, so a core reads the rows it wrote, in its
+ * own caches), then every output block's rows. */
+static void
+conv_band (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  const guint n = item / job->bands, oh0 = (item % job->bands) * job->band_rows;
+  const guint oh1 = MIN (job->OH, oh0 + job->band_rows);
+  const guint hp0 = oh0 * job->sh, hp1 = MIN (job->Hp, (oh1 - 1) * job->sh + job->KH);
+  const gsize row_bytes = (gsize) job->Wp * job->ipad, plane = (gsize) (hp1 - hp0) * row_bytes;
+  const gsize bytes = (gsize) job->nplanes * plane;
+  /* PIN_SLACK bytes past the end: the last block of packed groups reads its missing
+   * groups' bytes (a pair's second group, a broadcast half's last groups: at most 128
+   * bytes) from past the last pixel, against zero weights */
+  guint8 *buf = g_malloc (bytes + PIN_SLACK);
+
+  memset (buf + bytes, job->pad_value, PIN_SLACK);
+  for (guint hp = hp0; hp < hp1; hp++)
+    conv_pack_row (job, n, hp, buf + (gsize) (hp - hp0) * row_bytes, plane);
+  for (guint ob = 0; ob < job->nb; ob++)
+    for (guint oh = oh0; oh < oh1; oh++)
+      conv_row (job, n, ob, oh,
+                buf + (job->expanded ? (gsize) ob * plane : (gsize) block_first_group (job, ob) * job->Ip)
+                  + (gsize) (oh * job->sh - hp0) * row_bytes);
+  g_free (buf);
 }
 
 static inline gint
@@ -2920,24 +2944,21 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
-      /* PIN_SLACK bytes past the end: the last block of packed groups reads its missing
-       * groups' bytes (a pair's second group, a broadcast half's last groups: at most 128
-       * bytes) from past the last pixel, against zero weights */
       job.nplanes = job.expanded ? job.nb : 1;
-      gsize pin_bytes = (gsize) job.N * job.nplanes * job.Hp * job.Wp * job.ipad;
-      job.pin = g_malloc (pin_bytes + PIN_SLACK);
-      memset (job.pin + pin_bytes, job.pad_value, PIN_SLACK);
       /* about 150 multiply-adds per ns on the VNNI path (10x fewer in plain C), plus the
-       * requantisation per output */
-      double conv_ns = (double) job.N * job.nb * OBLK * job.OH * job.OW
-                       * ((double) job.KH * job.KW * job.Ip / (job.tile == tile_generic ? 15.0 : 150.0) + 0.3);
-      /* the padded copy shares the threads of the conv that follows (a serial copy would
-       * idle them), else about 0.03 ns per byte */
-      parallel_for (job.N * job.Hp, conv_pack_row, &job, MAX ((double) pin_bytes * 0.03, conv_ns));
+       * requantisation per output, plus about 0.03 ns per byte of the padded copy */
+      double est_ns = (double) job.N * job.nb * OBLK * job.OH * job.OW
+                        * ((double) job.KH * job.KW * job.Ip / (job.tile == tile_generic ? 15.0 : 150.0) + 0.3)
+                      + (double) job.N * job.nplanes * job.Hp * job.Wp * job.ipad * 0.03;
+      /* bands of output rows, each with the padded copy of its own input rows: on one
+       * thread one band per image, else about four per thread (a band's extra rows, KH - sh
+       * of them, are copied twice) */
+      guint threads = parallel_threads (job.N * job.OH, est_ns);
+      job.band_rows = threads > 1 ? MAX (1u, job.OH / (4 * threads)) : job.OH;
+      job.bands = (job.OH + job.band_rows - 1) / job.band_rows;
+      parallel_for (job.N * job.bands, conv_band, &job, est_ns);
       addr_clear (&job.in_addr);
-      parallel_for (job.N * job.nb * job.OH, conv_row, &job, conv_ns);
 
-      g_free (job.pin);
       g_free (job.perm);
       packed_weights_unref (packed);
     }
