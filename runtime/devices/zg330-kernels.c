@@ -2156,25 +2156,6 @@ dw_store_pixel (const ConvJob *job, guint8 *out, gsize pix_base, guint cb, guint
     }
 }
 
-/* The 32 bytes of two bounded halves' float values: rne, then the rails (saturating
- * narrowings for int8 and uint8). */
-static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m256i
-dw_narrow32 (__m512 v0, __m512 v1, const gint lo, const gint hi)
-{
-  __m512i q0 = vnni_round_bounded (v0), q1 = vnni_round_bounded (v1);
-  __m128i r0, r1;
-
-  if (lo == -128 && hi == 127)
-    r0 = _mm512_cvtsepi32_epi8 (q0), r1 = _mm512_cvtsepi32_epi8 (q1);
-  else if (lo == 0 && hi == 255)
-    r0 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q0, _mm512_setzero_si512 ())),
-    r1 = _mm512_cvtusepi32_epi8 (_mm512_max_epi32 (q1, _mm512_setzero_si512 ()));
-  else
-    r0 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q0, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo))),
-    r1 = _mm512_cvtepi32_epi8 (_mm512_max_epi32 (_mm512_min_epi32 (q1, _mm512_set1_epi32 (hi)), _mm512_set1_epi32 (lo)));
-  return _mm256_inserti128_si256 (_mm256_castsi128_si256 (r0), r1, 1);
-}
-
 /* The bracket (requant_slot_bounds) of 16 lanes: rne (lo) as int32, and in @bad (or-ed in) the
  * lanes where rne (lo) != rne (hi). */
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
