@@ -810,6 +810,18 @@ requant_tile_c (const gint32 *acc, guint T, const gint32 *corr, const double *mu
       res[t * OBLK + j] = requant_lane (acc[t * OBLK + j], corr[j], mul[j], add[j], lo, hi);
 }
 
+/* A tile's input steps in the padded copy: between pixels of one kernel row (ipad), output
+ * pixels (pix) and rows (row). */
+typedef struct {
+  gsize ipad, pix, row;
+} TileSteps;
+
+static inline TileSteps
+tile_steps (const ConvJob *job)
+{
+  return (TileSteps) { job->ipad, (gsize) job->sw * job->ipad, (gsize) job->Wp * job->ipad };
+}
+
 #if ZG330_HAVE_X86 && defined(__has_attribute)
 #if __has_attribute (target_clones)
 #define GENERIC_CLONES __attribute__ ((target_clones ("avx2", "default")))
@@ -824,17 +836,17 @@ tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, gui
               guint8 *res)
 {
   gint32 acc[TILE_MAX * OBLK];
-  gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad, row_step = (gsize) job->Wp * ipad;
+  const TileSteps st = tile_steps (job);
 
   memset (acc, 0, sizeof acc);
   for (guint r = 0; r < job->KH; r++)
     for (guint s = 0; s < job->KW; s++)
       {
-        const guint8 *xt = x + r * row_step + s * ipad;
+        const guint8 *xt = x + r * st.row + s * st.ipad;
         const gint8 *wt = w + ((gsize) r * job->KW + s) * job->nq * 4 * OBLK;
         for (guint t = 0; t < T; t++)
           {
-            const guint8 *xp = xt + t * pix_step;
+            const guint8 *xp = xt + t * st.pix;
             gint32 *a = acc + t * OBLK;
             /* Weights here are [tap][i][o 32]: the o loop has a fixed trip count and
              * contiguous operands, so compilers vectorise it even at -O2. */
@@ -1056,6 +1068,15 @@ vnni_tile_requant (const ConvJob *job, guint ob, const __m512i *a0, const __m512
     }
 }
 
+/* A tile's 2 x @T accumulators to zero. */
+static inline __attribute__ ((always_inline)) VNNI_ATTR void
+vnni_tile_clear (__m512i *a0, __m512i *a1, const guint T)
+{
+#pragma GCC unroll 12
+  for (guint t = 0; t < T; t++)
+    a0[t] = a1[t] = _mm512_setzero_si512 ();
+}
+
 /* Packed groups of more than two per block: every tap loads each half's 16 dwords as
  * they are (@bytes 128: from the expanded input, two 64-byte loads per quad) or as one
  * broadcast of the half's groups' @bytes (8, 16, 32 or 64: ConvJob.bcast), so the (kh, kw,
@@ -1083,13 +1104,10 @@ vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint
                       const guint bytes, guint8 *res)
 {
   __m512i a0[TILE_EXPANDED], a1[TILE_EXPANDED];
-  const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
-  const gsize row_step = (gsize) job->Wp * ipad;
+  const TileSteps st = tile_steps (job);
   const guint nq = job->nq, KW = job->KW, ntaps = job->KH * KW * nq;
 
-#pragma GCC unroll 8
-  for (guint t = 0; t < T; t++)
-    a0[t] = a1[t] = _mm512_setzero_si512 ();
+  vnni_tile_clear (a0, a1, T);
 
   if (bytes != 128 && nq == 1 && KW == 3 && job->sw == 1)
     {
@@ -1098,7 +1116,7 @@ vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint
        * (the broadcasts, not the multiply-adds, bounded this tile) */
       for (guint r = 0; r < job->KH; r++)
         {
-          const guint8 *xr = x + r * row_step;
+          const guint8 *xr = x + r * st.row;
           __m512i w0[3], w1[3];
 #pragma GCC unroll 3
           for (guint kw = 0; kw < 3; kw++)
@@ -1109,7 +1127,7 @@ vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint
 #pragma GCC unroll 10
           for (guint i = 0; i < T + 2; i++)
             {
-              const __m512i b0 = vnni_broadcast (xr + i * ipad, bytes), b1 = vnni_broadcast (xr + i * ipad + bytes, bytes);
+              const __m512i b0 = vnni_broadcast (xr + i * st.ipad, bytes), b1 = vnni_broadcast (xr + i * st.ipad + bytes, bytes);
 #pragma GCC unroll 3
               for (guint kw = 0; kw < 3; kw++)
                 if (i >= kw && i - kw < T)
@@ -1125,13 +1143,13 @@ vnni_tile_expanded_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint
 
   for (guint tap = 0, r = 0, s = 0, q = 0; tap < ntaps; tap++)
     {
-      const guint8 *xt = x + r * row_step + s * ipad + (gsize) q * 128;
+      const guint8 *xt = x + r * st.row + s * st.ipad + (gsize) q * 128;
       __m512i w0 = _mm512_loadu_si512 (w + (gsize) tap * 128);
       __m512i w1 = _mm512_loadu_si512 (w + (gsize) tap * 128 + 64);
 #pragma GCC unroll 8
       for (guint t = 0; t < T; t++)
         {
-          const guint8 *xp = xt + t * pix_step;
+          const guint8 *xp = xt + t * st.pix;
           const guint b = bytes == 128 ? 64 : bytes;
           a0[t] = _mm512_dpbusd_epi32 (a0[t], vnni_broadcast (xp, b), w0);
           a1[t] = _mm512_dpbusd_epi32 (a1[t], vnni_broadcast (xp + b, b), w1);
@@ -1155,18 +1173,15 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
              const gboolean packed, guint8 *res)
 {
   __m512i a0[TILE_MAX], a1[TILE_MAX];
-  const gsize ipad = job->ipad, pix_step = (gsize) job->sw * ipad;
-  const gsize row_step = (gsize) job->Wp * ipad;
+  const TileSteps st = tile_steps (job);
   const guint nq = job->nq, KW = job->KW, KH = job->KH;
 
-#pragma GCC unroll 12
-  for (guint t = 0; t < T; t++)
-    a0[t] = a1[t] = _mm512_setzero_si512 ();
+  vnni_tile_clear (a0, a1, T);
 
   for (guint r = 0; r < KH; r++)
     for (guint s = 0; s < KW; s++)
       {
-        const guint8 *xt = x + r * row_step + s * ipad;
+        const guint8 *xt = x + r * st.row + s * st.ipad;
         const gint8 *wt = w + ((gsize) r * KW + s) * nq * 4 * OBLK;
         for (guint q = 0; q < nq; q++)
           {
@@ -1175,7 +1190,7 @@ vnni_tile_n (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, cons
 #pragma GCC unroll 12
             for (guint t = 0; t < T; t++)
               {
-                const guint8 *xp = xt + t * pix_step;
+                const guint8 *xp = xt + t * st.pix;
                 __m512i b0, b1;
                 if (!packed)
                   {
