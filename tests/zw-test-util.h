@@ -39,7 +39,7 @@ cJSON *zw_test_value_json (gint64 v_id, const char *storage, const char *scales,
  * @ops and returned. */
 cJSON *zw_test_op_json (cJSON *ops, const char *type, const char *target, gint64 op_id);
 
-/* Iterates the main context until @done returns TRUE or 5 s pass (never sleeps unbounded:
+/* Iterates the main context until @done returns TRUE or 60 s pass (never sleeps unbounded:
  * a 20 ms tick wakes it). Returns @done's last answer. */
 gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
 
