@@ -393,6 +393,94 @@ run_conv_case (const ConvCase *cc, guint32 seed)
   zg330_kernel_set_generic_only (FALSE);
 }
 
+/* The kernels keep each weight tensor's requantisation figures between calls: a call with
+ * the same weights but other scales, bias or input scale must requantise with its own.
+ * Runs @cc, then the same weight bytes under three changes, then the first figures again,
+ * each against the reference, on every path. */
+static void
+run_conv_rescaled (const ConvCase *cc, guint32 seed)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  guint I = cc->groups == 1 ? cc->c : cc->c / cc->groups;
+  guint ib = (I + cc->ki - 1) / cc->ki, ob = (cc->oc + cc->ko - 1) / cc->ko;
+  g_autoptr (TT) in = tt_new (cc->in_layout, cc->in_dtype, cc->n, cc->c, cc->h, cc->w, cc->k_in, 0.05f);
+  g_autoptr (TT) out = tt_new (cc->out_layout, ZG330_KERNEL_DTYPE_SINT8, cc->n, cc->oc, cc->oh, cc->ow, cc->k_out, 1.0f);
+  g_autoptr (TW) tw = tw_new (ob, ib, cc->kh, cc->kw, cc->ko, cc->ki, rand);
+  g_autofree gint *expect = g_new (gint, (gsize) cc->n * cc->oc * cc->oh * cc->ow);
+  g_autofree float *scales0 = NULL, *wscales0 = NULL;
+  g_autofree guint8 *bias0 = NULL;
+  Zg330ConvParams p = { cc->sh, cc->sw, cc->pt, cc->pl };
+  float in_scale0;
+
+  tt_fill (in, rand);
+  pick_output_scales (out, in, tw, cc->kh * cc->kw * I, rand);
+  scales0 = g_memdup2 (out->scales, cc->oc * sizeof (float));
+  wscales0 = g_memdup2 (tw->scales, cc->oc * sizeof (float));
+  bias0 = g_memdup2 (tw->bias, 2 * (gsize) cc->oc);
+  in_scale0 = in->scales[0];
+  for (guint step = 0; step < 5; step++)
+    {
+      /* 0: as made; 1: other output scales; 2: other bias; 3: other weight scales and input
+       * scale; 4: as made again */
+      memcpy (out->scales, scales0, cc->oc * sizeof (float));
+      memcpy (tw->scales, wscales0, cc->oc * sizeof (float));
+      memcpy (tw->bias, bias0, 2 * (gsize) cc->oc);
+      for (guint c = 0; c < cc->c; c++)
+        in->scales[c] = in_scale0;
+      if (step == 1)
+        for (guint o = 0; o < cc->oc; o++)
+          out->scales[o] *= o % 2 ? 0.75f : 1.25f;
+      else if (step == 2)
+        for (guint o = 0; o < cc->oc; o++)
+          {
+            guint16 h = zw_float_to_fp16 ((float) (g_rand_double_range (rand, -30.0, 30.0) * out->scales[o]));
+            tw->bias[2 * o] = h & 0xff;
+            tw->bias[2 * o + 1] = h >> 8;
+          }
+      else if (step == 3)
+        {
+          for (guint o = 0; o < cc->oc; o++)
+            tw->scales[o] *= o % 3 ? 1.5f : 0.6f;
+          for (guint c = 0; c < cc->c; c++)   /* one input scale for every channel */
+            in->scales[c] = in_scale0 * 0.8f;
+        }
+      ref_conv (in, tw, cc->sh, cc->sw, cc->pt, cc->pl, cc->groups, out, expect);
+      for (guint mode = 0; mode < 2; mode++)
+        {
+          g_autoptr (GError) error = NULL;
+          if (mode == 1 && !have_vnni ())
+            break;
+          zg330_kernel_set_generic_only (mode == 0);
+          memset (out->t.data, 0xAA, out->t.size);
+          g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
+          g_assert_no_error (error);
+          g_assert_no_error (error);
+          assert_matches (out, expect);
+        }
+      zg330_kernel_set_generic_only (FALSE);
+    }
+}
+
+static void
+test_conv_rescaled (void)
+{
+  /* depthwise 3x3 at strides 1 and 2, a dense 3x3, and small groups (their slots are
+   * permuted channels) */
+  const ConvCase cases[] = {
+    { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+      1, 64, 12, 14, 32, 64, 12, 14, 32, 3, 3, 32, 1, 1, 1, 1, 1, 64 },
+    { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+      1, 64, 12, 14, 32, 64, 6, 7, 32, 3, 3, 32, 1, 2, 2, 1, 1, 64 },
+    { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+      1, 32, 9, 11, 32, 64, 9, 11, 32, 3, 3, 32, 32, 1, 1, 1, 1, 1 },
+    { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_DTYPE_SINT8,
+      1, 64, 8, 10, 32, 64, 8, 10, 32, 3, 3, 4, 4, 1, 1, 1, 1, 16 },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    run_conv_rescaled (&cases[k], 40 + k);
+}
+
 static void
 test_conv_3x3_s2 (void)
 {
@@ -1505,6 +1593,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/requant-ties-and-rails", test_conv_requant_boundaries);
   g_test_add_func ("/kernels/conv/rounds-half-away-from-zero", test_conv_rounds_half_away);
   g_test_add_func ("/kernels/conv/same-bytes-for-any-thread-count", test_conv_thread_invariant);
+  g_test_add_func ("/kernels/conv/same-weights-other-scales", test_conv_rescaled);
   g_test_add_func ("/kernels/conv/rejects-mismatches", test_conv_rejects);
   g_test_add_func ("/kernels/add/requantises-both-inputs", test_add_requantises);
   g_test_add_func ("/kernels/add/large-flat-table", test_add_large_flat);

@@ -605,6 +605,9 @@ struct ConvJob {
    * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r*sh .. r*sh+2 */
   guint dw_R;
   gint8 *dw_wr;
+  /* the requantisation figures above (mul .. bounded16) when they come from the packed
+   * weights' entry (requant_figures_get), else NULL and they are the job's own */
+  struct RequantFigures *rq;
 };
 
 #define DW_BLK 32u
@@ -1657,7 +1660,13 @@ typedef struct {
   gint32 *corr;
   gint64 *wpos, *wneg;      /* per slot: the sums of its positive and negative weights */
   gsize footprint;
+  struct RequantFigures *rq;  /* the last requantisation figures made with it (pack_lock) */
 } PackedWeights;
+
+typedef struct RequantFigures RequantFigures;
+static void requant_figures_unref (RequantFigures *rq);
+static void conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
+                              const Zg330KernelTensor *out, guint n_slots, gboolean blocked);
 
 static GMutex pack_lock;
 static GHashTable *pack_table;  /* PackedWeights* (as key and value) */
@@ -1675,6 +1684,8 @@ packed_weights_free (gpointer p)
   g_free (pw->corr);
   g_free (pw->wpos);
   g_free (pw->wneg);
+  if (pw->rq != NULL)
+    requant_figures_unref (pw->rq);
 }
 
 static guint64
@@ -1723,6 +1734,8 @@ static void conv_pack_weights (gpointer data, guint ob);
 enum { PACK_BLOCKS, PACK_DEPTHWISE };
 
 static void dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights *pw);
+static void requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr, const Zg330KernelWeights *wt,
+                                 guint n_slots, gboolean blocked, gboolean bounds);
 
 /* The packed weights of @job, @kind PACK_BLOCKS (job->wpack, corr, wpos and wneg point into
  * the entry returned) or PACK_DEPTHWISE (job->dw_wq, dw_wr, dw_corr, wpos and wneg); the
@@ -2610,8 +2623,8 @@ conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
 
   job->pad_value = job->in_signed ? 0x80 : 0x00;
   packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
-  requant_float_init (job, job->dw_corr, job->Cp);
-  requant_bounds_init (job, job->dw_corr, job->Cp);
+  /* mul and add read by blocks of DW_BLK channels */
+  requant_figures_get (job, packed, job->dw_corr, weights, job->Cp, FALSE, TRUE);
   if (job->KH == 3 && job->KW == 3 && job->sh == 2 && job->sw == 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
       && job->in->k == DW_BLK && cpu_has_vbmi ())
     parallel_for (job->N * job->OH, conv_dw_cols_3x3_s2, job, (double) job->N * job->OH * job->OW * job->Cp * 0.15);
@@ -2648,6 +2661,7 @@ conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeig
       return;
     }
 #endif
+  conv_job_requant (job, in, weights, job->out, job->Cp, FALSE);
   job->xs = g_new0 (gint16, (gsize) job->N * job->Hp * job->Wp * job->Cp);
   job->ws = g_new0 (gint16, (gsize) job->KH * job->KW * job->Cp);
   for (guint o = 0; o < job->O; o++)
@@ -2833,6 +2847,120 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
   dtype_range (out->dtype, &job->lo, &job->hi);
 }
 
+/* ---- requantisation figures, kept with the packed weights ---------------------------
+ *
+ * A conv's per-slot requantisation figures: mul and add (conv_job_requant), their float
+ * forms (requant_float_init) and the bounded path's and the bracket's bounds
+ * (requant_bounds_init).  They depend on the packed weights (the bias corrections and the
+ * weight sums) and on the scales, the bias, the output type and which channel each slot
+ * holds; a small depthwise layer spent a tenth of its time making them at every forward.
+ * So they are kept in the packed weights' entry with the bytes they were made from (the
+ * key), and made anew when a call brings other bytes.  A network uses a weight tensor with
+ * one set of scales, so an entry keeps one set. */
+struct RequantFigures {
+  GBytes *key;
+  double *mul, *add;
+  float *mulf, *addf, *errf, *thrf, *bralo, *brd;
+  guint8 *bounded16;
+};
+
+static void
+requant_figures_free (gpointer p)
+{
+  RequantFigures *rq = p;
+
+  g_bytes_unref (rq->key);
+  g_free (rq->mul);
+  g_free (rq->add);
+  g_free (rq->mulf);
+  g_free (rq->addf);
+  g_free (rq->errf);
+  g_free (rq->thrf);
+  g_free (rq->bralo);
+  g_free (rq->brd);
+  g_free (rq->bounded16);
+}
+
+static void
+requant_figures_unref (RequantFigures *rq)
+{
+  g_atomic_rc_box_release_full (rq, requant_figures_free);
+}
+
+/* The bytes the figures of @job's @n_slots slots depend on, besides the packed weights:
+ * the slots' channels (the job's block layout), the output type, the scales and the bias. */
+static GBytes *
+requant_key (const ConvJob *job, const Zg330KernelWeights *wt, guint n_slots, gboolean blocked, gboolean bounds)
+{
+  const Zg330KernelTensor *in = job->in, *out = job->out;
+  const guint32 head[] = { n_slots, (guint32) blocked, (guint32) bounds, job->NG, job->Ogp, job->obe, job->bcast,
+                           job->groups, job->Og, out->c, (guint32) out->dtype, in->scales != NULL,
+                           out->scales != NULL, wt->bias != NULL };
+  const float s_in = scale_of (in, 0);
+  GByteArray *k = g_byte_array_sized_new (sizeof head + sizeof s_in + (gsize) out->c * (2 * sizeof (float) + 2));
+
+  g_byte_array_append (k, (const guint8 *) head, sizeof head);
+  g_byte_array_append (k, (const guint8 *) &s_in, sizeof s_in);
+  if (out->scales != NULL)
+    g_byte_array_append (k, (const guint8 *) out->scales, out->c * sizeof (float));
+  /* conv_check: out->c <= O, and scales and bias hold O channels */
+  g_byte_array_append (k, (const guint8 *) wt->scales, out->c * sizeof (float));
+  if (wt->bias != NULL)
+    g_byte_array_append (k, wt->bias, 2 * out->c);
+  return g_byte_array_free_to_bytes (k);
+}
+
+/* Sets @job's requantisation figures (mul .. bounded16, lo and hi) for @n_slots slots with
+ * the corrections @corr of @pw: the entry's own when it holds them for these bytes, else
+ * made (the bounds when @bounds) and kept there.  The job holds a reference (job->rq). */
+static void
+requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr, const Zg330KernelWeights *wt,
+                     guint n_slots, gboolean blocked, gboolean bounds)
+{
+  GBytes *key = requant_key (job, wt, n_slots, blocked, bounds);
+  RequantFigures *rq = NULL;
+
+  g_mutex_lock (&pack_lock);
+  if (pw->rq != NULL && g_bytes_equal (pw->rq->key, key))
+    rq = g_atomic_rc_box_acquire (pw->rq);
+  g_mutex_unlock (&pack_lock);
+  if (rq == NULL)
+    {
+      conv_job_requant (job, job->in, wt, job->out, n_slots, blocked);
+      requant_float_init (job, corr, n_slots);
+      if (bounds)
+        requant_bounds_init (job, corr, n_slots);
+      rq = g_atomic_rc_box_new0 (RequantFigures);
+      rq->key = g_bytes_ref (key);
+      rq->mul = job->mul;
+      rq->add = job->add;
+      rq->mulf = job->mulf;
+      rq->addf = job->addf;
+      rq->errf = job->errf;
+      rq->thrf = job->thrf;
+      rq->bralo = job->bralo;
+      rq->brd = job->brd;
+      rq->bounded16 = job->bounded16;
+      g_mutex_lock (&pack_lock);
+      if (pw->rq != NULL)
+        requant_figures_unref (pw->rq);
+      pw->rq = g_atomic_rc_box_acquire (rq);
+      g_mutex_unlock (&pack_lock);
+    }
+  g_bytes_unref (key);
+  dtype_range (job->out->dtype, &job->lo, &job->hi);
+  job->mul = rq->mul;
+  job->add = rq->add;
+  job->mulf = rq->mulf;
+  job->addf = rq->addf;
+  job->errf = rq->errf;
+  job->thrf = rq->thrf;
+  job->bralo = rq->bralo;
+  job->brd = rq->brd;
+  job->bounded16 = rq->bounded16;
+  job->rq = rq;
+}
+
 gboolean
 zg330_kernel_conv2d (const Zg330KernelTensor  *in,
                      const Zg330KernelWeights *weights,
@@ -2864,8 +2992,6 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.groups = groups;
       job.I = 1;
       job.Og = 1;
-      /* mul and add read by blocks of DW_BLK channels */
-      conv_job_requant (&job, in, weights, out, (job.O + DW_BLK - 1) / DW_BLK * DW_BLK, FALSE);
       conv_depthwise (&job, in, weights);
     }
   else
@@ -2933,10 +3059,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
       PackedWeights *packed = packed_weights_get (&job, weights, PACK_BLOCKS);
-      conv_job_requant (&job, in, weights, out, job.nb * OBLK, TRUE);
-      requant_float_init (&job, job.corr, job.nb * OBLK);
-      if (job.tile != tile_generic)
-        requant_bounds_init (&job, job.corr, job.nb * OBLK);
+      requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, job.tile != tile_generic);
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
@@ -2960,15 +3083,20 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
     }
 
   zero_padding (out);
-  g_free (job.mul);
-  g_free (job.add);
-  g_free (job.mulf);
-  g_free (job.addf);
-  g_free (job.errf);
-  g_free (job.thrf);
-  g_free (job.bralo);
-  g_free (job.brd);
-  g_free (job.bounded16);
+  if (job.rq != NULL)
+    requant_figures_unref (job.rq);
+  else
+    {
+      g_free (job.mul);
+      g_free (job.add);
+      g_free (job.mulf);
+      g_free (job.addf);
+      g_free (job.errf);
+      g_free (job.thrf);
+      g_free (job.bralo);
+      g_free (job.brd);
+      g_free (job.bounded16);
+    }
   addr_clear (&job.out_addr);
   return TRUE;
 }
