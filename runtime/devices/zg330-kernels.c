@@ -537,6 +537,22 @@ parallel_for (guint n_items, RangeFunc func, gpointer data, double est_ns)
 /* ---------------------------------------------------------------------------------- */
 /* conv                                                                               */
 
+/* A conv's requantisation figures per slot: mul and add (conv_job_requant); the same in
+ * float with each slot's error term, for the float requantisation that falls back to the
+ * double rule where it could differ (requant_float_init); the bounded path's threshold, the
+ * bracket's offset and width (requant_slot_bounds) and per 16 slots TRUE where all 16 have
+ * a threshold (requant_bounds_init; NULL when not set up).  Kept with the packed weights
+ * under @key, the bytes they come from (requant_figures_get); @key NULL for a job's own. */
+typedef struct RequantFigures RequantFigures;
+struct RequantFigures {
+  GBytes *key;
+  double *mul, *add;
+  float *mulf, *addf, *errf;
+  float *thrf;
+  float *bralo, *brd;
+  guint8 *bounded16;
+};
+
 typedef struct ConvJob ConvJob;
 
 typedef void (*TileFunc) (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob,
@@ -558,18 +574,11 @@ struct ConvJob {
   gint8 *wpack;
   gsize wblock;               /* bytes of one 32-output block */
   gint32 *corr;
-  double *mul, *add;
-  /* the same in float with each slot's error term, for the float requantisation that
-   * falls back to the double rule where it could differ (requant16_fast) */
-  float *mulf, *addf, *errf;
+  RequantFigures *rq;         /* the requantisation figures, maybe shared with packed weights */
   gint lo, hi;
   /* per slot, the sums of its positive and of its negative weights (the accumulator's
-   * reach over 0..255 inputs) and the bounded path's threshold; per 16 slots, TRUE where
-   * all 16 have one (vnni_requant16_bounded); NULL when not set up */
+   * reach over 0..255 inputs) */
   gint64 *wpos, *wneg;
-  float *thrf;
-  float *bralo, *brd;         /* the bracket's offset and width per slot (requant_slot_bounds) */
-  guint8 *bounded16;
   /* output */
   const Zg330KernelTensor *out;
   Addr out_addr;
@@ -605,9 +614,6 @@ struct ConvJob {
    * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r*sh .. r*sh+2 */
   guint dw_R;
   gint8 *dw_wr;
-  /* the requantisation figures above (mul .. bounded16) when they come from the packed
-   * weights' entry (requant_figures_get), else NULL and they are the job's own */
-  struct RequantFigures *rq;
 };
 
 #define DW_BLK 32u
@@ -664,19 +670,19 @@ block_first_group (const ConvJob *job, guint ob)
 static void
 requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
 {
-  job->mulf = g_new0 (float, n_slots);
-  job->addf = g_new0 (float, n_slots);
-  job->errf = g_new0 (float, n_slots);
+  job->rq->mulf = g_new0 (float, n_slots);
+  job->rq->addf = g_new0 (float, n_slots);
+  job->rq->errf = g_new0 (float, n_slots);
   for (guint slot = 0; slot < n_slots; slot++)
     {
-      double m = job->mul[slot], a = job->add[slot] - (double) corr[slot] * m;
-      job->mulf[slot] = (float) m;
-      job->addf[slot] = (float) a;
-      if (!isfinite (job->mulf[slot]) || !isfinite (job->addf[slot])
+      double m = job->rq->mul[slot], a = job->rq->add[slot] - (double) corr[slot] * m;
+      job->rq->mulf[slot] = (float) m;
+      job->rq->addf[slot] = (float) a;
+      if (!isfinite (job->rq->mulf[slot]) || !isfinite (job->rq->addf[slot])
           || (m != 0 && fabs (m) < 1e-30) || (a != 0 && fabs (a) < 1e-30))
-        job->errf[slot] = INFINITY;
+        job->rq->errf[slot] = INFINITY;
       else
-        job->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
+        job->rq->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
     }
 }
 
@@ -773,25 +779,25 @@ requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double a
   *d = float_directed (2.0 * eb + 0x1p-20 * g, TRUE);
 }
 
-/* job->thrf and the bracket job->bralo / job->brd per slot, and job->bounded16 (per 16
+/* job->rq->thrf and the bracket job->rq->bralo / job->rq->brd per slot, and job->rq->bounded16 (per 16
  * slots, all with a threshold), from the slots' figures: mul, add, the corrections @corr
  * and the weight sums job->wpos / job->wneg; n_slots a multiple of 16. */
 static void
 requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
 {
-  job->thrf = g_new (float, n_slots);
-  job->bralo = g_new (float, n_slots);
-  job->brd = g_new (float, n_slots);
-  job->bounded16 = g_new0 (guint8, n_slots / 16);
+  job->rq->thrf = g_new (float, n_slots);
+  job->rq->bralo = g_new (float, n_slots);
+  job->rq->brd = g_new (float, n_slots);
+  job->rq->bounded16 = g_new0 (guint8, n_slots / 16);
   for (guint i = 0; i < n_slots; i++)
-    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->mul[i], job->add[i], &job->thrf[i],
-                         &job->bralo[i], &job->brd[i]);
+    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->rq->mul[i], job->rq->add[i], &job->rq->thrf[i],
+                         &job->rq->bralo[i], &job->rq->brd[i]);
   for (guint b = 0; b < n_slots / 16; b++)
     {
       gboolean all = TRUE;
       for (guint i = 0; i < 16; i++)
-        all = all && job->thrf[b * 16 + i] > 0;
-      job->bounded16[b] = (guint8) all;
+        all = all && job->rq->thrf[b * 16 + i] > 0;
+      job->rq->bounded16[b] = (guint8) all;
     }
 }
 
@@ -862,7 +868,7 @@ tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, gui
               }
           }
       }
-  requant_tile_c (acc, T, job->corr + ob * OBLK, job->mul + ob * OBLK, job->add + ob * OBLK,
+  requant_tile_c (acc, T, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
                   job->lo, job->hi, res);
 }
 
@@ -1030,15 +1036,15 @@ vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize 
   __m128i r;
   guint8 b[16];
 
-  if (job->bounded16 != NULL && job->bounded16[s / 16]
-      && vnni_requant16_bounded (acc, _mm512_loadu_ps (job->mulf + s), _mm512_loadu_ps (job->addf + s),
-                                 _mm512_loadu_ps (job->thrf + s), job->lo, job->hi, &r))
+  if (job->rq->bounded16 != NULL && job->rq->bounded16[s / 16]
+      && vnni_requant16_bounded (acc, _mm512_loadu_ps (job->rq->mulf + s), _mm512_loadu_ps (job->rq->addf + s),
+                                 _mm512_loadu_ps (job->rq->thrf + s), job->lo, job->hi, &r))
     return r;
 
-  if ((job->bounded16 == NULL || !job->bounded16[s / 16])
-      && vnni_requant16_fast (acc, job->mulf + s, job->addf + s, job->errf + s, job->lo, job->hi, &r))
+  if ((job->rq->bounded16 == NULL || !job->rq->bounded16[s / 16])
+      && vnni_requant16_fast (acc, job->rq->mulf + s, job->rq->addf + s, job->rq->errf + s, job->lo, job->hi, &r))
     return r;
-  vnni_requant16 (acc, corr, job->mul + s, job->add + s, job->lo, job->hi, b);
+  vnni_requant16 (acc, corr, job->rq->mul + s, job->rq->add + s, job->lo, job->hi, b);
   return _mm_loadu_si128 ((const __m128i *) b);
 }
 
@@ -1660,10 +1666,9 @@ typedef struct {
   gint32 *corr;
   gint64 *wpos, *wneg;      /* per slot: the sums of its positive and negative weights */
   gsize footprint;
-  struct RequantFigures *rq;  /* the last requantisation figures made with it (pack_lock) */
+  RequantFigures *rq;         /* the last requantisation figures made with it (pack_lock) */
 } PackedWeights;
 
-typedef struct RequantFigures RequantFigures;
 static void requant_figures_unref (RequantFigures *rq);
 static void conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
                               const Zg330KernelTensor *out, guint n_slots, gboolean blocked);
@@ -1953,8 +1958,8 @@ conv_dw_row (gpointer data, guint item)
         for (guint j = 0; j < nvalid; j++)
           {
             guint o = cb + j;
-            double v = (double) acc[j] * job->mul[o];
-            v = v + job->add[o];
+            double v = (double) acc[j] * job->rq->mul[o];
+            v = v + job->rq->add[o];
             out[row_base + job->out_addr.chan[o] + (gsize) ow * job->out_addr.pix]
                 = (guint8) round_clamp (v, job->lo, job->hi);
           }
@@ -2069,9 +2074,9 @@ conv_dw_row_vnni (gpointer data, guint item)
       guint ntap = G * job->KW;
       gboolean held = ntap <= DW_HELD_TAPS;
       __m512i w0[DW_HELD_TAPS], w1[DW_HELD_TAPS];
-      const __m512 m0 = _mm512_loadu_ps (job->mulf + cb), m1 = _mm512_loadu_ps (job->mulf + cb + 16);
-      const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
-      const __m512 e0 = _mm512_loadu_ps (job->errf + cb), e1 = _mm512_loadu_ps (job->errf + cb + 16);
+      const __m512 m0 = _mm512_loadu_ps (job->rq->mulf + cb), m1 = _mm512_loadu_ps (job->rq->mulf + cb + 16);
+      const __m512 d0 = _mm512_loadu_ps (job->rq->addf + cb), d1 = _mm512_loadu_ps (job->rq->addf + cb + 16);
+      const __m512 e0 = _mm512_loadu_ps (job->rq->errf + cb), e1 = _mm512_loadu_ps (job->rq->errf + cb + 16);
       gsize out_cb = row_base + job->out_addr.chan[cb];
 
       for (guint t = 0; held && t < ntap; t++)
@@ -2206,14 +2211,14 @@ dw_bracket_fix (const ConvJob *job, __m512i acc, guint c, guint8 *pix)
   gint32 a[16];
   __mmask16 m;
 
-  dw_bracket (acc, _mm512_loadu_ps (job->mulf + c), _mm512_loadu_ps (job->bralo + c), _mm512_loadu_ps (job->brd + c),
+  dw_bracket (acc, _mm512_loadu_ps (job->rq->mulf + c), _mm512_loadu_ps (job->rq->bralo + c), _mm512_loadu_ps (job->rq->brd + c),
               &bad);
   m = _mm512_test_epi32_mask (bad, bad);
   _mm512_storeu_si512 (a, acc);
   for (guint l = 0; m != 0; l++, m >>= 1)
     if (m & 1)
       pix[job->out_addr.chan[c + l]]
-        = requant_lane (a[l], job->dw_corr[c + l], job->mul[c + l], job->add[c + l], job->lo, job->hi);
+        = requant_lane (a[l], job->dw_corr[c + l], job->rq->mul[c + l], job->rq->add[c + l], job->lo, job->hi);
 }
 
 /* Block @cb's weights of the R rows, [r][kw][half]. */
@@ -2293,11 +2298,11 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
     {
       const guint nvalid = MIN (DW_BLK, job->C - cb);
       const __m512i fl = _mm512_set1_epi8 ((char) flip);
-      const gboolean p0 = job->bounded16[cb / 16], p1 = job->bounded16[cb / 16 + 1];
-      const __m512 m0 = _mm512_loadu_ps (job->mulf + cb), m1 = _mm512_loadu_ps (job->mulf + cb + 16);
-      const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
-      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->thrf : job->errf) + cb);
-      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->thrf : job->errf) + cb + 16);
+      const gboolean p0 = job->rq->bounded16[cb / 16], p1 = job->rq->bounded16[cb / 16 + 1];
+      const __m512 m0 = _mm512_loadu_ps (job->rq->mulf + cb), m1 = _mm512_loadu_ps (job->rq->mulf + cb + 16);
+      const __m512 d0 = _mm512_loadu_ps (job->rq->addf + cb), d1 = _mm512_loadu_ps (job->rq->addf + cb + 16);
+      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->rq->thrf : job->rq->errf) + cb);
+      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->rq->thrf : job->rq->errf) + cb + 16);
       __m512i w[2][3][2];
       /* a row outside the input reads 32 zero bytes again and again (step 0) */
       static const guint8 zero32[DW_BLK] = { 0 };
@@ -2331,8 +2336,8 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
           guint8 *orow[2];
           const guint OW = job->OW;
           const gsize xstep = (gsize) job->sw * qstep, pix = job->out_addr.pix;
-          const __m512 bl0 = _mm512_loadu_ps (job->bralo + cb), bl1 = _mm512_loadu_ps (job->bralo + cb + 16);
-          const __m512 bd0 = _mm512_loadu_ps (job->brd + cb), bd1 = _mm512_loadu_ps (job->brd + cb + 16);
+          const __m512 bl0 = _mm512_loadu_ps (job->rq->bralo + cb), bl1 = _mm512_loadu_ps (job->rq->bralo + cb + 16);
+          const __m512 bd0 = _mm512_loadu_ps (job->rq->brd + cb), bd1 = _mm512_loadu_ps (job->rq->brd + cb + 16);
           for (guint r = 0; r < R; r++)
             orow[r] = out + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
                       + job->out_addr.chan[cb];
@@ -2558,13 +2563,13 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
   for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
     {
       const guint nvalid = MIN (DW_BLK, job->C - cb);
-      const gboolean p0 = job->bounded16[cb / 16], p1 = job->bounded16[cb / 16 + 1];
-      const __m512 m0 = _mm512_loadu_ps (job->mulf + cb), m1 = _mm512_loadu_ps (job->mulf + cb + 16);
-      const __m512 d0 = _mm512_loadu_ps (job->addf + cb), d1 = _mm512_loadu_ps (job->addf + cb + 16);
-      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->thrf : job->errf) + cb);
-      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->thrf : job->errf) + cb + 16);
-      const __m512 bl0 = _mm512_loadu_ps (job->bralo + cb), bl1 = _mm512_loadu_ps (job->bralo + cb + 16);
-      const __m512 bd0 = _mm512_loadu_ps (job->brd + cb), bd1 = _mm512_loadu_ps (job->brd + cb + 16);
+      const gboolean p0 = job->rq->bounded16[cb / 16], p1 = job->rq->bounded16[cb / 16 + 1];
+      const __m512 m0 = _mm512_loadu_ps (job->rq->mulf + cb), m1 = _mm512_loadu_ps (job->rq->mulf + cb + 16);
+      const __m512 d0 = _mm512_loadu_ps (job->rq->addf + cb), d1 = _mm512_loadu_ps (job->rq->addf + cb + 16);
+      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->rq->thrf : job->rq->errf) + cb);
+      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->rq->thrf : job->rq->errf) + cb + 16);
+      const __m512 bl0 = _mm512_loadu_ps (job->rq->bralo + cb), bl1 = _mm512_loadu_ps (job->rq->bralo + cb + 16);
+      const __m512 bd0 = _mm512_loadu_ps (job->rq->brd + cb), bd1 = _mm512_loadu_ps (job->rq->brd + cb + 16);
       const gboolean fast = p0 && p1 && nvalid == DW_BLK && job->out_block_fast;
       const guint8 *rb[3];
       __m512i w[3][2];
@@ -2661,6 +2666,7 @@ conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeig
       return;
     }
 #endif
+  job->rq = g_atomic_rc_box_new0 (RequantFigures);   /* the job's own (only mul and add) */
   conv_job_requant (job, in, weights, job->out, job->Cp, FALSE);
   job->xs = g_new0 (gint16, (gsize) job->N * job->Hp * job->Wp * job->Cp);
   job->ws = g_new0 (gint16, (gsize) job->KH * job->KW * job->Cp);
@@ -2819,8 +2825,8 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
 {
   double s_in = scale_of (in, 0);
 
-  job->mul = g_new0 (double, n_slots);
-  job->add = g_new0 (double, n_slots);
+  job->rq->mul = g_new0 (double, n_slots);
+  job->rq->add = g_new0 (double, n_slots);
   for (guint slot = 0; slot < n_slots; slot++)
     {
       guint o = slot;
@@ -2841,8 +2847,8 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
       if (wt->bias)
         a = (double) zw_fp16_to_float ((guint16) (wt->bias[2 * o] | (wt->bias[2 * o + 1] << 8)))
             / s_out;
-      job->mul[slot] = m;
-      job->add[slot] = a;
+      job->rq->mul[slot] = m;
+      job->rq->add[slot] = a;
     }
   dtype_range (out->dtype, &job->lo, &job->hi);
 }
@@ -2857,19 +2863,14 @@ conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWe
  * So they are kept in the packed weights' entry with the bytes they were made from (the
  * key), and made anew when a call brings other bytes.  A network uses a weight tensor with
  * one set of scales, so an entry keeps one set. */
-struct RequantFigures {
-  GBytes *key;
-  double *mul, *add;
-  float *mulf, *addf, *errf, *thrf, *bralo, *brd;
-  guint8 *bounded16;
-};
 
 static void
 requant_figures_free (gpointer p)
 {
   RequantFigures *rq = p;
 
-  g_bytes_unref (rq->key);
+  if (rq->key != NULL)
+    g_bytes_unref (rq->key);
   g_free (rq->mul);
   g_free (rq->add);
   g_free (rq->mulf);
@@ -2926,21 +2927,13 @@ requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr, const 
   g_mutex_unlock (&pack_lock);
   if (rq == NULL)
     {
+      rq = g_atomic_rc_box_new0 (RequantFigures);
+      rq->key = g_bytes_ref (key);
+      job->rq = rq;
       conv_job_requant (job, job->in, wt, job->out, n_slots, blocked);
       requant_float_init (job, corr, n_slots);
       if (bounds)
         requant_bounds_init (job, corr, n_slots);
-      rq = g_atomic_rc_box_new0 (RequantFigures);
-      rq->key = g_bytes_ref (key);
-      rq->mul = job->mul;
-      rq->add = job->add;
-      rq->mulf = job->mulf;
-      rq->addf = job->addf;
-      rq->errf = job->errf;
-      rq->thrf = job->thrf;
-      rq->bralo = job->bralo;
-      rq->brd = job->brd;
-      rq->bounded16 = job->bounded16;
       g_mutex_lock (&pack_lock);
       if (pw->rq != NULL)
         requant_figures_unref (pw->rq);
@@ -2949,15 +2942,6 @@ requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr, const 
     }
   g_bytes_unref (key);
   dtype_range (job->out->dtype, &job->lo, &job->hi);
-  job->mul = rq->mul;
-  job->add = rq->add;
-  job->mulf = rq->mulf;
-  job->addf = rq->addf;
-  job->errf = rq->errf;
-  job->thrf = rq->thrf;
-  job->bralo = rq->bralo;
-  job->brd = rq->brd;
-  job->bounded16 = rq->bounded16;
   job->rq = rq;
 }
 
@@ -3085,18 +3069,6 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
   zero_padding (out);
   if (job.rq != NULL)
     requant_figures_unref (job.rq);
-  else
-    {
-      g_free (job.mul);
-      g_free (job.add);
-      g_free (job.mulf);
-      g_free (job.addf);
-      g_free (job.errf);
-      g_free (job.thrf);
-      g_free (job.bralo);
-      g_free (job.brd);
-      g_free (job.bounded16);
-    }
   addr_clear (&job.out_addr);
   return TRUE;
 }
