@@ -358,7 +358,6 @@ typedef struct {
   guint groups;
 } ConvCase;
 
-
 /* Runs @cc on every path (the plain loops, then VNNI where the CPU has it) against the
  * reference, and holds the paths to the same bytes.  With @steps > 1, then the same
  * weight bytes under other figures: the kernels keep each weight tensor's requantisation

@@ -670,19 +670,21 @@ block_first_group (const ConvJob *job, guint ob)
 static void
 requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
 {
-  job->rq->mulf = g_new0 (float, n_slots);
-  job->rq->addf = g_new0 (float, n_slots);
-  job->rq->errf = g_new0 (float, n_slots);
+  RequantFigures *rq = job->rq;
+
+  rq->mulf = g_new0 (float, n_slots);
+  rq->addf = g_new0 (float, n_slots);
+  rq->errf = g_new0 (float, n_slots);
   for (guint slot = 0; slot < n_slots; slot++)
     {
-      double m = job->rq->mul[slot], a = job->rq->add[slot] - (double) corr[slot] * m;
-      job->rq->mulf[slot] = (float) m;
-      job->rq->addf[slot] = (float) a;
-      if (!isfinite (job->rq->mulf[slot]) || !isfinite (job->rq->addf[slot])
+      double m = rq->mul[slot], a = rq->add[slot] - (double) corr[slot] * m;
+      rq->mulf[slot] = (float) m;
+      rq->addf[slot] = (float) a;
+      if (!isfinite (rq->mulf[slot]) || !isfinite (rq->addf[slot])
           || (m != 0 && fabs (m) < 1e-30) || (a != 0 && fabs (a) < 1e-30))
-        job->rq->errf[slot] = INFINITY;
+        rq->errf[slot] = INFINITY;
       else
-        job->rq->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
+        rq->errf[slot] = (float) (fabs (a) / 2097152.0 + 1.0 / 1048576.0);
     }
 }
 
@@ -779,25 +781,27 @@ requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double a
   *d = float_directed (2.0 * eb + 0x1p-20 * g, TRUE);
 }
 
-/* job->rq->thrf and the bracket job->rq->bralo / job->rq->brd per slot, and job->rq->bounded16 (per 16
- * slots, all with a threshold), from the slots' figures: mul, add, the corrections @corr
- * and the weight sums job->wpos / job->wneg; n_slots a multiple of 16. */
+/* The figures' thrf and the bracket's bralo / brd per slot, and bounded16 (per 16 slots, all
+ * with a threshold), from the slots' figures: mul, add, the corrections @corr and the
+ * weight sums job->wpos / job->wneg; n_slots a multiple of 16. */
 static void
 requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
 {
-  job->rq->thrf = g_new (float, n_slots);
-  job->rq->bralo = g_new (float, n_slots);
-  job->rq->brd = g_new (float, n_slots);
-  job->rq->bounded16 = g_new0 (guint8, n_slots / 16);
+  RequantFigures *rq = job->rq;
+
+  rq->thrf = g_new (float, n_slots);
+  rq->bralo = g_new (float, n_slots);
+  rq->brd = g_new (float, n_slots);
+  rq->bounded16 = g_new0 (guint8, n_slots / 16);
   for (guint i = 0; i < n_slots; i++)
-    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], job->rq->mul[i], job->rq->add[i], &job->rq->thrf[i],
-                         &job->rq->bralo[i], &job->rq->brd[i]);
+    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], rq->mul[i], rq->add[i], &rq->thrf[i],
+                         &rq->bralo[i], &rq->brd[i]);
   for (guint b = 0; b < n_slots / 16; b++)
     {
       gboolean all = TRUE;
       for (guint i = 0; i < 16; i++)
-        all = all && job->rq->thrf[b * 16 + i] > 0;
-      job->rq->bounded16[b] = (guint8) all;
+        all = all && rq->thrf[b * 16 + i] > 0;
+      rq->bounded16[b] = (guint8) all;
     }
 }
 
@@ -2211,8 +2215,8 @@ dw_bracket_fix (const ConvJob *job, __m512i acc, guint c, guint8 *pix)
   gint32 a[16];
   __mmask16 m;
 
-  dw_bracket (acc, _mm512_loadu_ps (job->rq->mulf + c), _mm512_loadu_ps (job->rq->bralo + c), _mm512_loadu_ps (job->rq->brd + c),
-              &bad);
+  dw_bracket (acc, _mm512_loadu_ps (job->rq->mulf + c), _mm512_loadu_ps (job->rq->bralo + c),
+              _mm512_loadu_ps (job->rq->brd + c), &bad);
   m = _mm512_test_epi32_mask (bad, bad);
   _mm512_storeu_si512 (a, acc);
   for (guint l = 0; m != 0; l++, m >>= 1)
