@@ -131,15 +131,17 @@ tensor_check (const Zg330KernelTensor *t, const char *op, const char *name,
                    "%s: %s dtype %d is unknown", op, name, (int) t->dtype);
       return FALSE;
     }
-  desc = tensor_describe (t);
+  /* (the description only for an error: formatting it costs more than a small conv's checks) */
   if (int_only && t->dtype == ZG330_KERNEL_DTYPE_FP32)
     {
+      desc = tensor_describe (t);
       g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
                    "%s: %s (%s) must be sint8 or uint8", op, name, desc);
       return FALSE;
     }
   if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC && t->k == 0)
     {
+      desc = tensor_describe (t);
       g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
                    "%s: %s (%s) has channel block K=0", op, name, desc);
       return FALSE;
@@ -147,12 +149,14 @@ tensor_check (const Zg330KernelTensor *t, const char *op, const char *name,
   need = zg330_kernel_tensor_get_size (t);
   if (need == 0)
     {
+      desc = tensor_describe (t);
       g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
                    "%s: %s (%s) has a zero or oversized dimension", op, name, desc);
       return FALSE;
     }
   if (t->data == NULL || t->size < need)
     {
+      desc = tensor_describe (t);
       g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
                    "%s: %s buffer holds %" G_GSIZE_FORMAT " bytes, %s needs %" G_GSIZE_FORMAT,
                    op, name, t->data ? t->size : 0, desc, need);
@@ -1706,7 +1710,7 @@ hash_mix (guint64 h, guint64 v)
   return h ^ (h >> 29);
 }
 
-/* The packed-weights table's hash of @n weight bytes: every byte up to 4 KiB, else 512
+/* The packed-weights table's hash of @n weight bytes: every byte up to 1 KiB, else 64
  * words spread evenly over them, the first and the last included.  The table's equality
  * compares every byte, so the hash only spreads the entries; hashing megabytes of weights
  * at every call cost more than the compare (a chain of multiplies, about 1.6 bytes per
@@ -1714,7 +1718,7 @@ hash_mix (guint64 h, guint64 v)
 static guint64
 bytes_hash (const guint8 *d, gsize n)
 {
-  enum { FULL = 4096, SAMPLES = 512 };
+  enum { FULL = 1024, SAMPLES = 64 };
   guint64 h = G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ n, v;
   gsize i = 0;
 
@@ -2555,13 +2559,13 @@ dw_cols_tile (const guint8 *const *rb, gint x, gint W, __m512i fl, __m512i w[3][
  * @orow) whose bracket failed: their accumulators again, and the double rule.  Rare
  * (about one lane in 2 / (bracket width)), so the tile's accumulators need not stay live. */
 static DW_VBMI_ATTR void
-dw_cols_tile_fix (const ConvJob *job, const guint8 *const *rb, guint ow, guint cb, guint8 *orow)
+dw_cols_tile_fix (const ConvJob *job, const guint8 *const *rb, guint ow, guint npix, guint cb, guint8 *orow)
 {
   const __m512i fl = _mm512_set1_epi8 ((char) (job->in_signed ? 0x80 : 0x00));
   __m512i w[3][2], a[2];
 
   dw_cols_weights (job, cb, w);
-  for (guint p = 0; p < 4; p++)
+  for (guint p = 0; p < npix; p++)
     {
       dw_cols_accumulate (rb, (gint) (2 * (ow + p)) - (gint) job->pl, (gint) job->W, fl, w, &a[0], &a[1]);
       for (guint h = 0; h < 2; h++)
@@ -2618,7 +2622,22 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
                         ? dw_cols_tile (rb, x, W, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, TRUE, o, pix)
                         : dw_cols_tile (rb, x, W, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, FALSE, o, pix);
           if (G_UNLIKELY (!ok))
-            dw_cols_tile_fix (job, rb, ow, cb, out + obase);
+            dw_cols_tile_fix (job, rb, ow, 4, cb, out + obase);
+        }
+      if (fast && ow < OW)
+        {
+          /* the last 1-3 pixels: a whole tile into a buffer (its pixels past the row read
+           * the biased zero), the row's pixels copied out */
+          const guint npix = OW - ow;
+          guint8 tile[4 * DW_BLK] __attribute__ ((aligned (64)));
+          guint8 *o = out + obase + job->out_addr.chan[cb] + (gsize) ow * pix;
+          gboolean ok = dw_cols_tile (rb, (gint) (2 * ow) - (gint) job->pl, W, fl, w, m0, m1, bl0, bl1, bd0, bd1,
+                                      lo, hi, FALSE, tile, DW_BLK);
+          for (guint p = 0; p < npix; p++)
+            memcpy (o + p * pix, tile + p * DW_BLK, DW_BLK);
+          if (G_UNLIKELY (!ok))
+            dw_cols_tile_fix (job, rb, ow, npix, cb, out + obase);
+          ow = OW;
         }
       for (; ow < OW; ow++)
         {
