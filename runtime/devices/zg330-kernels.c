@@ -112,6 +112,24 @@ tensor_describe (const Zg330KernelTensor *t)
                           t->n, t->c, t->h, t->w);
 }
 
+/* The first of @n scales that is not a positive finite number, or -1: one pass without
+ * a branch per scale (the checks run at every call, and a small conv takes microseconds),
+ * then the search only when one is bad. */
+static gssize
+first_bad_scale (const float *s, guint n)
+{
+  guint bad = 0;
+
+  for (guint i = 0; i < n; i++)
+    bad |= !(s[i] > 0.0f && s[i] <= G_MAXFLOAT);   /* false for NaN and the infinities */
+  if (bad == 0)
+    return -1;
+  for (guint i = 0; i < n; i++)
+    if (!(s[i] > 0.0f && s[i] <= G_MAXFLOAT))
+      return i;
+  return -1;
+}
+
 static gboolean
 tensor_check (const Zg330KernelTensor *t, const char *op, const char *name,
               gboolean int_only, GError **error)
@@ -163,14 +181,16 @@ tensor_check (const Zg330KernelTensor *t, const char *op, const char *name,
       return FALSE;
     }
   if (t->scales != NULL)
-    for (guint c = 0; c < t->c; c++)
-      if (!(isfinite (t->scales[c]) && t->scales[c] > 0.0f))
+    {
+      gssize c = first_bad_scale (t->scales, t->c);
+      if (c >= 0)
         {
           g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
                        "%s: %s scale[%u] = %g is not a positive finite number",
-                       op, name, c, (double) t->scales[c]);
+                       op, name, (guint) c, (double) t->scales[c]);
           return FALSE;
         }
+    }
   return TRUE;
 }
 
@@ -2771,14 +2791,14 @@ conv_check (const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
                    "conv2d: weight scales are missing (need O=%u)", O);
       return FALSE;
     }
-  for (guint o = 0; o < O; o++)
-    if (!(isfinite (wt->scales[o]) && wt->scales[o] > 0.0f))
-      {
-        g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
-                     "conv2d: weight scale[%u] = %g is not a positive finite number",
-                     o, (double) wt->scales[o]);
-        return FALSE;
-      }
+  gssize bad_scale = first_bad_scale (wt->scales, O);
+  if (bad_scale >= 0)
+    {
+      g_set_error (error, ZG330_KERNEL_ERROR, ZG330_KERNEL_ERROR_INVALID,
+                   "conv2d: weight scale[%u] = %g is not a positive finite number",
+                   (guint) bad_scale, (double) wt->scales[bad_scale]);
+      return FALSE;
+    }
   if (wt->bias != NULL)
     {
       if (wt->bias_size < (gsize) O * 2)
