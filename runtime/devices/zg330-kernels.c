@@ -2255,21 +2255,25 @@ dw_bracket (__m512i acc, __m512 m, __m512 alo, __m512 d, __m512i *bad)
 
 /* The double rule for the lanes of @acc (slots @c ..) whose bracket failed, written over
  * their bytes of the pixel at @pix (the output at the pixel's offset). */
-static DW_VBMI_ATTR void
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
 dw_bracket_fix (const ConvJob *job, __m512i acc, guint c, guint8 *pix)
 {
   __m512i bad = _mm512_setzero_si512 ();
   gint32 a[16];
-  __mmask16 m;
+  guint m;
 
   dw_bracket (acc, _mm512_loadu_ps (job->rq->mulf + c), _mm512_loadu_ps (job->rq->bralo + c),
               _mm512_loadu_ps (job->rq->brd + c), &bad);
   m = _mm512_test_epi32_mask (bad, bad);
+  if (m == 0)           /* most of a failed pixel's four groups of lanes */
+    return;
   _mm512_storeu_si512 (a, acc);
-  for (guint l = 0; m != 0; l++, m >>= 1)
-    if (m & 1)
+  for (; m != 0; m &= m - 1)
+    {
+      const guint l = (guint) __builtin_ctz (m);
       pix[job->out_addr.chan[c + l]]
         = requant_lane (a[l], job->dw_corr[c + l], job->rq->mul[c + l], job->rq->add[c + l], job->lo, job->hi);
+    }
 }
 
 /* Block @cb's weights of the R rows, [r][kw][half]. */
