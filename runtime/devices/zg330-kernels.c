@@ -2579,9 +2579,10 @@ dw_cols_tile (const guint8 *const *rb, gint x, gint W, __m512i fl, __m512i w[3][
   return _mm512_test_epi32_mask (bad, bad) == 0;
 }
 
-/* The lanes of a tile of dw_cols_tile (pixels @ow .. + 3 of block @cb, the output row at
- * @orow) whose bracket failed: their accumulators again, and the double rule.  Rare
- * (about one lane in 2 / (bracket width)), so the tile's accumulators need not stay live. */
+/* The lanes of a tile of dw_cols_tile (its first @npix pixels from @ow, of block @cb, the
+ * output row at @orow) whose bracket failed: their accumulators again, and the double
+ * rule.  Rare (about one lane in 2 / (bracket width)), so the tile's accumulators need
+ * not stay live. */
 static DW_VBMI_ATTR void
 dw_cols_tile_fix (const ConvJob *job, const guint8 *const *rb, guint ow, guint npix, guint cb, guint8 *orow)
 {
@@ -3296,7 +3297,8 @@ add_part_vnni (const AddJob *job, gsize from, gsize to)
       __m512d v1 = _mm512_mul_pd (_mm512_cvtepi32_pd (_mm512_extracti64x4_epi64 (x, 1)), ra);
       v0 = _mm512_add_pd (v0, _mm512_mul_pd (_mm512_cvtepi32_pd (_mm512_castsi512_si256 (y)), rb));
       v1 = _mm512_add_pd (v1, _mm512_mul_pd (_mm512_cvtepi32_pd (_mm512_extracti64x4_epi64 (y, 1)), rb));
-      __m512i r = _mm512_inserti64x4 (_mm512_castsi256_si512 (vnni_round8 (v0, lo1, hi1)), vnni_round8 (v1, lo1, hi1), 1);
+      __m512i r = _mm512_inserti64x4 (_mm512_castsi256_si512 (vnni_round8 (v0, lo1, hi1)),
+                                      vnni_round8 (v1, lo1, hi1), 1);
       r = _mm512_max_epi32 (_mm512_min_epi32 (r, hi), lo);
       _mm_storeu_si128 ((__m128i *) (job->po + i), _mm512_cvtepi32_epi8 (r));
     }
