@@ -731,10 +731,12 @@ requant_float_init (ConvJob *job, const gint32 *corr, guint n_slots)
  * leaves it in the low bits (vnni_round_bounded), cheaper than a conversion. */
 
 /* The bound e of one slot (see above), the bracket's tighter eb (below) and G >= 1 + the
- * largest |v| it can reach; FALSE where the slot has no bound (the guarded path). */
+ * largest |v| it can reach, both taken over the accumulators whose value lies within
+ * @rails of zero where that is safe (below); FALSE where the slot has no bound (the
+ * guarded path). */
 static gboolean
-requant_bound (gint64 amin, gint64 amax, gint32 corr, double mul, double add, double *e_out, double *eb_out,
-               double *g_out)
+requant_bound (gint64 amin, gint64 amax, gint32 corr, double mul, double add, double rails, double *e_out,
+               double *eb_out, double *g_out)
 {
   const double a_d = add - (double) corr * mul;
   const float mf = (float) mul, af = (float) a_d;     /* as requant_float_init */
@@ -757,6 +759,22 @@ requant_bound (gint64 amin, gint64 amax, gint32 corr, double mul, double add, do
    * rule's own, so eb is twice that */
   *eb_out = (reach * fabs (mul) + fabs (a_d)) * 0x1p-23 + dbl;
   *g_out = gmax + 1.0;
+  if (rails > 0)
+    {
+      /* the bracket over the values y with |y| <= rails only (|acc mul| <= rails + |a_d|
+       * + 1 there), with G covering |af| for alo's own rounding; a value beyond them lies
+       * within E of its lo (the scale's, offset's and fma's roundings over the full reach,
+       * and alo's offset), so with E < 1/2 both round beyond the rails too */
+      const double eb_t = (MIN (reach * fabs (mul), rails + fabs (a_d) + 1.0) + fabs (a_d)) * 0x1p-23 + dbl;
+      const double g_t = MIN (gmax, rails + 1.0 + fabs ((double) af)) + 1.0;
+      const double far = 0x1p-24 * (gmax + 1.0) + eb_t + 3.0 * 0x1p-23 * g_t + *eb_out;
+
+      if (far < 0.5)
+        {
+          *eb_out = MIN (*eb_out, eb_t);
+          *g_out = MIN (*g_out, g_t);
+        }
+    }
   return *e_out < 0.25;
 }
 
@@ -786,15 +804,24 @@ float_directed (double x, gboolean up)
  *   hi >= lo + D - 2^-23 G >= z + eb + 6 * 2^-24 G > y.
  * So lo < y < hi: when both round to the same integer, no half-integer lies between them,
  * y is no tie and rounds (half away from zero, as the double rule does) to that integer,
- * and the rails clamp both alike.  The bracket is about 2^-20 G + 2^-22 G wide. */
+ * and the rails clamp both alike.  The bracket is about 2^-20 G + 2^-22 G wide.
+ * Only values near the rails need it: where every value the slot can reach is not, eb and
+ * G are taken over the accumulators with |y| <= Y (the rails' reach + 2), where
+ * |acc mul| <= Y + |a_d| + 1 and |v| < Y + 1 (G also covers |af|, for alo's rounding).  A
+ * value beyond Y is within E = 2^-24 (Gmax + 1) + eb' + 3 * 2^-23 G' + eb (the full
+ * reach's) of lo; with E < 1/2, y > Y gives lo > Y - 1/2 and rne (lo) past the upper rail
+ * (y < -Y past the lower), so it clamps as y does, and hi >= lo either rounds alike or
+ * sends the lane to the double rule.  That makes the bracket a few times 2^-20 (Y + |af|)
+ * wide however far the weights could reach, and the double rule rare. */
 /* One slot's threshold (-1: none) and bracket (@d +inf: every lane takes the double
  * rule), from one requant_bound. */
 static void
-requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double add, float *thr, float *alo, float *d)
+requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double add, double rails, float *thr,
+                     float *alo, float *d)
 {
   double e, eb, g;
 
-  if (!requant_bound (amin, amax, corr, mul, add, &e, &eb, &g))
+  if (!requant_bound (amin, amax, corr, mul, add, rails, &e, &eb, &g))
     {
       *thr = -1.0f;
       *alo = 0.0f;
@@ -814,14 +841,16 @@ static void
 requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
 {
   RequantFigures *rq = job->rq;
+  gint lo, hi;
 
+  dtype_range (job->out->dtype, &lo, &hi);
   rq->thrf = g_new (float, n_slots);
   rq->bralo = g_new (float, n_slots);
   rq->brd = g_new (float, n_slots);
   rq->bounded16 = g_new0 (guint8, n_slots / 16);
   for (guint i = 0; i < n_slots; i++)
-    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], rq->mul[i], rq->add[i], &rq->thrf[i],
-                         &rq->bralo[i], &rq->brd[i]);
+    requant_slot_bounds (255 * job->wneg[i], 255 * job->wpos[i], corr[i], rq->mul[i], rq->add[i],
+                         MAX (abs (lo), abs (hi)) + 2.0, &rq->thrf[i], &rq->bralo[i], &rq->brd[i]);
   for (guint b = 0; b < n_slots / 16; b++)
     {
       gboolean all = TRUE;
