@@ -130,13 +130,16 @@ typedef struct {
 
 /* ---- the simulator -------------------------------------------------------- */
 
-/* zg330_sim_reserve_board_memory:
+/**
+ * zg330_sim_reserve_board_memory: (skip)
+ *
  * Allocates, in @etm, what the board itself holds in its PL DDR before any network deploys
  * (firmware and driver rings, camera frame buffers: 76 MiB from the region's base, sizes
  * assumed) so the runtime's segments land where a board's allocator would put them. Not for
  * Buyi (its compiler placed every value at absolute addresses) nor an ETM under 1 GiB.
  * Called by zg330_sim_open and by the socket board's runtime side, so both agree. Returns
- * the bytes reserved. */
+ * the bytes reserved.
+ */
 guint64 zg330_sim_reserve_board_memory (XrtMemRegion *etm, const Zg330Profile *profile);
 
 /* zg330_sim_open:
