@@ -610,6 +610,9 @@ struct ConvJob {
   Addr out_addr;
   gboolean out_block_fast;    /* NCHWc32 output: a tile row is one contiguous run */
   TileFunc tile;
+  /* the plain loops' weights as int16 for the AVX2 tile (NULL: the C loop), [block][tap][q]
+   * [pair][o 32][2]: pair 0 holds inputs 4q and 4q+2, pair 1 inputs 4q+1 and 4q+3 */
+  gint16 *w16;
   const Zg330KernelWeights *weights;
   /* groups: the input's channels of group g sit at g*Ip in the padded copy (Ip: I in
    * fours); output slot (block B, lane j) is channel (B/obe)*Og + (B%obe)*32 + j */
@@ -899,6 +902,101 @@ tile_steps (const ConvJob *job)
 #define GENERIC_CLONES
 #endif
 
+#if ZG330_HAVE_X86
+/* Without VNNI: vpmaddwd on int16, exact in int32.  A pixel's input quad is broadcast as
+ * one dword; masking each 16-bit half's low byte gives inputs 0 and 2 as int16, shifting
+ * gives inputs 1 and 3, which meet job->w16's two pairs.  @P pixels of half @h of the block
+ * (16 outputs) in registers, their sums to @acc[p * OBLK + 16 h ..]. */
+__attribute__ ((target ("avx2"), always_inline)) static inline void
+tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, const gint16 *wb, guint h,
+                  guint P, gint32 *acc)
+{
+  const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
+  __m256i a[4][2];
+
+  for (guint p = 0; p < P; p++)
+    a[p][0] = a[p][1] = _mm256_setzero_si256 ();
+  for (guint r = 0; r < job->KH; r++)
+    for (guint s = 0; s < job->KW; s++)
+      {
+        const guint8 *xt = x + r * st->row + s * st->ipad;
+        const gint16 *wt = wb + ((gsize) r * job->KW + s) * job->nq * 4 * OBLK + h * 32;   /* int16: [pair][o 32][2] */
+
+        for (guint q = 0; q < job->nq; q++, xt += 4, wt += 4 * OBLK)
+          {
+            const __m256i w00 = _mm256_loadu_si256 ((const __m256i *) wt);
+            const __m256i w01 = _mm256_loadu_si256 ((const __m256i *) (wt + 16));
+            const __m256i w10 = _mm256_loadu_si256 ((const __m256i *) (wt + 2 * OBLK));
+            const __m256i w11 = _mm256_loadu_si256 ((const __m256i *) (wt + 2 * OBLK + 16));
+
+            for (guint p = 0; p < P; p++)
+              {
+                gint32 d;
+                memcpy (&d, xt + p * st->pix, 4);
+                const __m256i v = _mm256_set1_epi32 (d);
+                const __m256i ve = _mm256_and_si256 (v, mask), vo = _mm256_srli_epi16 (v, 8);
+                a[p][0] = _mm256_add_epi32 (a[p][0], _mm256_madd_epi16 (ve, w00));
+                a[p][1] = _mm256_add_epi32 (a[p][1], _mm256_madd_epi16 (ve, w01));
+                a[p][0] = _mm256_add_epi32 (a[p][0], _mm256_madd_epi16 (vo, w10));
+                a[p][1] = _mm256_add_epi32 (a[p][1], _mm256_madd_epi16 (vo, w11));
+              }
+          }
+      }
+  for (guint p = 0; p < P; p++)
+    {
+      _mm256_storeu_si256 ((__m256i *) (acc + p * OBLK + h * 16), a[p][0]);
+      _mm256_storeu_si256 ((__m256i *) (acc + p * OBLK + h * 16 + 8), a[p][1]);
+    }
+}
+
+/* The plain loops' tile with AVX2 (see tile_avx2_pixels): four pixels at a time. */
+__attribute__ ((target ("avx2"))) static void
+tile_avx2 (const ConvJob *job, const guint8 *x, guint ob, guint T, guint8 *res)
+{
+  gint32 acc[TILE_MAX * OBLK];
+  const TileSteps st = tile_steps (job);
+  const gint16 *wb = job->w16 + (gsize) ob * job->KH * job->KW * job->nq * 4 * OBLK;
+
+  for (guint h = 0; h < 2; h++)
+    for (guint t = 0; t < T; t += 4)
+      {
+        const guint8 *xp = x + t * st.pix;
+        gint32 *ap = acc + t * OBLK;
+        switch (MIN (4u, T - t))
+          {
+          case 4: tile_avx2_pixels (job, &st, xp, wb, h, 4, ap); break;
+          case 3: tile_avx2_pixels (job, &st, xp, wb, h, 3, ap); break;
+          case 2: tile_avx2_pixels (job, &st, xp, wb, h, 2, ap); break;
+          default: tile_avx2_pixels (job, &st, xp, wb, h, 1, ap); break;
+          }
+      }
+  requant_tile_c (acc, T, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
+                  job->lo, job->hi, res);
+}
+
+/* job->w16 from the plain loops' packing ([block][tap][i][o 32]), or NULL without AVX2. */
+static gint16 *
+w16_pack (const ConvJob *job)
+{
+  if (!__builtin_cpu_supports ("avx2"))
+    return NULL;
+
+  const gsize rows = (gsize) job->nb * job->KH * job->KW * job->nq;   /* (block, tap, q) */
+  gint16 *w16 = g_new (gint16, rows * 4 * OBLK);
+
+  for (gsize r = 0; r < rows; r++)
+    {
+      const gint8 *src = job->wpack + r * 4 * OBLK;   /* wblock is whole quads of rows */
+      gint16 *dst = w16 + r * 4 * OBLK;
+      for (guint pr = 0; pr < 2; pr++)
+        for (guint o = 0; o < OBLK; o++)
+          for (guint k = 0; k < 2; k++)
+            dst[(pr * OBLK + o) * 2 + k] = src[(pr + 2 * k) * OBLK + o];
+    }
+  return w16;
+}
+#endif
+
 GENERIC_CLONES static void
 tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T,
               guint8 *res)
@@ -906,6 +1004,13 @@ tile_generic (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, gui
   gint32 acc[TILE_MAX * OBLK];
   const TileSteps st = tile_steps (job);
 
+#if ZG330_HAVE_X86
+  if (job->w16 != NULL)
+    {
+      tile_avx2 (job, x, ob, T, res);
+      return;
+    }
+#endif
   memset (acc, 0, sizeof acc);
   for (guint r = 0; r < job->KH; r++)
     for (guint s = 0; s < job->KW; s++)
@@ -3144,6 +3249,10 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
       PackedWeights *packed = packed_weights_get (&job, weights, PACK_BLOCKS);
       requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, job.tile != tile_generic);
+#if ZG330_HAVE_X86
+      if (job.tile == tile_generic)
+        job.w16 = w16_pack (&job);
+#endif
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
       addr_init (&job.in_addr, in);
@@ -3163,6 +3272,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       addr_clear (&job.in_addr);
 
       g_free (job.perm);
+      g_free (job.w16);
       packed_weights_unref (packed);
     }
 
