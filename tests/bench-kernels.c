@@ -18,32 +18,6 @@
 #define PEAK_RUNS 9
 #define CONV_REPS 15
 
-#if ZW_BENCH_HAVE_X86
-
-/* Without VNNI an exact int8 kernel widens to int16 and uses vpmaddwd (16 MACs) plus an
- * add; 12 chains of the pair. */
-#define MW(n) "vpmaddwd %%ymm14, %%ymm15, %%ymm12\n\t" \
-              "vpaddd %%ymm12, %%ymm" #n ", %%ymm" #n "\n\t"
-__attribute__ ((target ("avx2"))) static guint64
-peak_avx2 (guint iters)
-{
-  guint64 n = iters;
-
-  __asm__ volatile ("vpxor %%ymm14, %%ymm14, %%ymm14\n\t"
-                    "vpcmpeqd %%ymm15, %%ymm15, %%ymm15\n\t"
-                    "1:\n\t"
-                    MW (0) MW (1) MW (2) MW (3) MW (4) MW (5)
-                    MW (6) MW (7) MW (8) MW (9) MW (10) MW (11)
-                    "dec %0\n\t"
-                    "jnz 1b\n\t"
-                    : "+r" (n)
-                    :
-                    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm14", "xmm15", "cc");
-  return n;
-}
-#undef MW
-#endif
 
 static gboolean use_vnni;
 
@@ -72,7 +46,7 @@ peak_macs_per_iter (void)
   if (use_vnni)
     return ZW_BENCH_PEAK_MACS_PER_ITER;
   if (__builtin_cpu_supports ("avx2"))
-    return 12 * 16;
+    return ZW_BENCH_PEAK_AVX2_MACS_PER_ITER;
 #endif
   return 0;
 }
@@ -91,7 +65,7 @@ peak_thread (gpointer data)
   if (use_vnni)
     pt->sink = zw_bench_peak_vnni (PEAK_ITERS);
   else if (__builtin_cpu_supports ("avx2"))
-    pt->sink = peak_avx2 (PEAK_ITERS);
+    pt->sink = zw_bench_peak_avx2 (PEAK_ITERS);
 #endif
   pt->cpu = cpu_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
   return NULL;
@@ -430,13 +404,13 @@ main (void)
 
   bench_real_network (peak);
 
-  if (use_vnni)
+  if (use_vnni || strcmp (zg330_kernel_get_isa (), "avx2") == 0)
     {
-      zg330_kernel_set_generic_only (TRUE);
-      g_print ("conv2d, generic C loops (for comparison):\n");
+      zg330_kernel_set_plain_only (TRUE);
+      g_print ("conv2d, plain C loops (for comparison):\n");
       bench_layer (&layers[1], peak, core_peak);
       bench_layer (&layers[3], peak, core_peak);
-      zg330_kernel_set_generic_only (FALSE);
+      zg330_kernel_set_plain_only (FALSE);
     }
   return 0;
 }

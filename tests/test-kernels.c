@@ -114,6 +114,19 @@ have_vnni (void)
   return strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0;
 }
 
+/* Selects the conv loops of @mode: 0 plain C, 1 the plain loops at their best (the AVX2
+ * tile where the CPU has AVX2), 2 AVX-512 VNNI; FALSE where this CPU has no such mode. */
+static gboolean
+use_mode (guint mode)
+{
+  if (mode == 2 && !have_vnni ())
+    return FALSE;
+  zg330_kernel_set_plain_only (mode == 0);
+  if (mode == 1)
+    zg330_kernel_set_generic_only (TRUE);
+  return TRUE;
+}
+
 /* ---------------------------------------------------------------------------------- */
 /* fp16                                                                               */
 
@@ -417,12 +430,11 @@ run_conv_steps (const ConvCase *cc, guint32 seed, guint steps)
         for (gsize i = tw->size / 2 + 12; i < tw->size / 2 + 36 && i < tw->size; i++)
           tw->data[i] = (gint8) ~tw->data[i];
       ref_conv (in, tw, cc->sh, cc->sw, cc->pt, cc->pl, cc->groups, out, expect);
-      for (guint mode = 0; mode < 2; mode++)
+      for (guint mode = 0; mode < 3; mode++)
         {
           g_autoptr (GError) error = NULL;
-          if (mode == 1 && !have_vnni ())
+          if (!use_mode (mode))
             break;
-          zg330_kernel_set_generic_only (mode == 0);
           memset (out->t.data, 0xAA, out->t.size);
           g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
           g_assert_no_error (error);
@@ -691,13 +703,12 @@ test_conv_requant_boundaries (void)
             }
           }
         ref_conv (in, tw, 1, 1, 0, 0, dw ? C : 1, out, expect);
-        for (guint mode = 0; mode < 2; mode++)
+        for (guint mode = 0; mode < 3; mode++)
           {
             g_autoptr (GError) error = NULL;
             gsize mismatches = 0;
-            if (mode == 1 && !have_vnni ())
+            if (!use_mode (mode))
               break;
-            zg330_kernel_set_generic_only (mode == 0);
             g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
             g_assert_no_error (error);
             for (guint h = 0; h < 4; h++)
@@ -869,9 +880,10 @@ test_conv_rounds_half_away (void)
   Zg330KernelWeights wt = { 1, 1, 1, 1, 1, 1, &w, 1, &ws, NULL, 0 };
   Zg330ConvParams p = { 1, 1, 0, 0 };
 
-  for (guint mode = 0; mode < 2; mode++)
+  for (guint mode = 0; mode < 3; mode++)
     {
-      zg330_kernel_set_generic_only (mode == 0);
+      if (!use_mode (mode))
+        break;
       memcpy (in->t.data, x, 8);
       g_assert_true (zg330_kernel_conv2d (&in->t, &wt, &p, &out->t, &error));
       g_assert_no_error (error);

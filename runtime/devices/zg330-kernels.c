@@ -426,7 +426,7 @@ typedef struct {
 } ParallelJob;
 
 static gint n_threads_setting;   /* 0 = processors */
-static gboolean generic_only;
+static gint isa_cap;             /* 0: the best there is; 1: no VNNI; 2: plain C only */
 
 static guint
 effective_threads (void)
@@ -978,7 +978,7 @@ tile_avx2 (const ConvJob *job, const guint8 *x, guint ob, guint T, guint8 *res)
 static gint16 *
 w16_pack (const ConvJob *job)
 {
-  if (!__builtin_cpu_supports ("avx2"))
+  if (strcmp (zg330_kernel_get_isa (), "avx2") != 0)
     return NULL;
 
   const gsize rows = (gsize) job->nb * job->KH * job->KW * job->nq;   /* (block, tap, q) */
@@ -1460,20 +1460,30 @@ const char *
 zg330_kernel_get_isa (void)
 {
   static gsize init = 0;
-  static gboolean vnni;
+  static gboolean vnni, avx2;
 
   if (g_once_init_enter (&init))
     {
       vnni = cpu_has_vnni ();
+#if ZG330_HAVE_X86
+      avx2 = __builtin_cpu_supports ("avx2");
+#endif
       g_once_init_leave (&init, 1);
     }
-  return vnni && !g_atomic_int_get (&generic_only) ? "avx512-vnni" : "generic";
+  const gint cap = g_atomic_int_get (&isa_cap);
+  return vnni && cap == 0 ? "avx512-vnni" : avx2 && cap < 2 ? "avx2" : "generic";
 }
 
 void
 zg330_kernel_set_generic_only (gboolean generic)
 {
-  g_atomic_int_set (&generic_only, generic ? 1 : 0);
+  g_atomic_int_set (&isa_cap, generic ? 1 : 0);
+}
+
+void
+zg330_kernel_set_plain_only (gboolean plain)
+{
+  g_atomic_int_set (&isa_cap, plain ? 2 : 0);
 }
 
 /* d = s ^ flip bytewise, eight bytes at a time (a variable-length byte loop is not

@@ -168,14 +168,19 @@ void  zg330_kernel_set_parallel_min_ns (gint ns);
 guint64 zg330_kernel_get_helper_cpu_ns (void);
 
 /* zg330_kernel_get_isa:
- * Name of the conv inner loop this process uses: "avx512-vnni" or "generic".
- * Static string. */
+ * Name of the conv inner loop this process uses: "avx512-vnni", "avx2" (the plain loops'
+ * tile with vpmaddwd) or "generic" (plain C).  Static string. */
 const char *zg330_kernel_get_isa (void);
 
 /* zg330_kernel_set_generic_only:
- * For tests and benchmarks: when TRUE, the conv uses its plain C loops even where
- * AVX-512 VNNI exists (the results are identical by construction; tests prove it). */
+ * For tests and benchmarks: when TRUE, the conv uses its plain loops (with AVX2 where it
+ * exists) even where AVX-512 VNNI exists (the results are identical by construction;
+ * tests prove it). */
 void zg330_kernel_set_generic_only (gboolean generic_only);
+
+/* zg330_kernel_set_plain_only:
+ * For tests: when TRUE, the conv uses its plain C loops, without AVX-512 or AVX2. */
+void zg330_kernel_set_plain_only (gboolean plain_only);
 
 /* zg330_conv_infer_geometry:
  * Infers stride and top/left padding of a conv (or pool) from its shapes, per dimension:
