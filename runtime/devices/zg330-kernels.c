@@ -3269,8 +3269,9 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.nplanes = job.expanded ? job.nb : 1;
       /* about 150 multiply-adds per ns on the VNNI path (50 with AVX2, 15 in plain C), plus the
        * requantisation per output, plus about 0.03 ns per byte of the padded copy */
+      const double macs_per_ns = job.tile != tile_generic ? 150.0 : job.w16 != NULL ? 50.0 : 15.0;
       double est_ns = (double) job.N * job.nb * OBLK * job.OH * job.OW
-                        * ((double) job.KH * job.KW * job.Ip / (job.tile != tile_generic ? 150.0 : job.w16 != NULL ? 50.0 : 15.0) + 0.3)
+                        * ((double) job.KH * job.KW * job.Ip / macs_per_ns + 0.3)
                       + (double) job.N * job.nplanes * job.Hp * job.Wp * job.ipad * 0.03;
       /* bands of output rows, each with the padded copy of its own input rows: on one
        * thread one band per image, else about four per thread (a band's extra rows, KH - sh
