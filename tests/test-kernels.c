@@ -284,10 +284,12 @@ tw_get (const TW *tw, guint o, guint i, guint kh, guint kw)
   return tw->data[idx];
 }
 
-/* Output scales that spread results over the int8 range without saturating most. */
+/* Output scales that spread results over the output's range without saturating most (a
+ * uint8 output's bias centres them on 128). */
 static void
 pick_output_scales (TT *out, const TT *in, TW *tw, guint reduction, GRand *rand)
 {
+  double centre = out->t.dtype == ZG330_KERNEL_DTYPE_UINT8 ? 128.0 : 0.0;
   /* RMS of uniform int8 is ~74, of uniform uint8 ~148. */
   double x_rms = in->t.dtype == ZG330_KERNEL_DTYPE_UINT8 ? 148.0 : 74.0;
   for (guint o = 0; o < out->t.c; o++)
@@ -296,7 +298,7 @@ pick_output_scales (TT *out, const TT *in, TW *tw, guint reduction, GRand *rand)
   /* Bias worth up to +-30 output steps, so it shows without saturating. */
   for (guint o = 0; o < out->t.c; o++)
     {
-      guint16 h = zw_float_to_fp16 ((float) (g_rand_double_range (rand, -30.0, 30.0)
+      guint16 h = zw_float_to_fp16 ((float) ((centre + g_rand_double_range (rand, -30.0, 30.0))
                                                 * out->scales[o]));
       tw->bias[2 * o] = h & 0xff;
       tw->bias[2 * o + 1] = h >> 8;
@@ -351,7 +353,7 @@ assert_matches (const TT *out, const gint *expect)
             if (got != e && mismatches++ < 5)
               g_test_message ("mismatch at n=%u c=%u h=%u w=%u: got %d expected %d", n, c, h, w, got, e);
             nonzero += e != 0;
-            saturated += e == 127 || e == -128;
+            saturated += out->t.dtype == ZG330_KERNEL_DTYPE_UINT8 ? e == 0 || e == 255 : e == 127 || e == -128;
             total++;
           }
   g_assert_cmpuint (mismatches, ==, 0);
@@ -372,7 +374,7 @@ typedef struct {
 } ConvCase;
 
 /* Runs @cc on every path (the plain loops, then VNNI where the CPU has it) against the
- * reference, and holds the paths to the same bytes.  With @steps > 1, then the same
+ * reference, and holds the paths to the same bytes.  Odd seeds write uint8, even ones int8.  With @steps > 1, then the same
  * weight bytes under other figures: the kernels keep each weight tensor's requantisation
  * figures between calls, and a call with other scales must requantise with its own.
  * Step 1: other output scales; 2: another bias; 3: other weight scales and input scale;
@@ -384,7 +386,8 @@ run_conv_steps (const ConvCase *cc, guint32 seed, guint steps)
   guint I = cc->groups == 1 ? cc->c : cc->c / cc->groups;
   guint ib = (I + cc->ki - 1) / cc->ki, ob = (cc->oc + cc->ko - 1) / cc->ko;
   g_autoptr (TT) in = tt_new (cc->in_layout, cc->in_dtype, cc->n, cc->c, cc->h, cc->w, cc->k_in, 0.05f);
-  g_autoptr (TT) out = tt_new (cc->out_layout, ZG330_KERNEL_DTYPE_SINT8, cc->n, cc->oc, cc->oh, cc->ow, cc->k_out, 1.0f);
+  g_autoptr (TT) out = tt_new (cc->out_layout, seed % 2 ? ZG330_KERNEL_DTYPE_UINT8 : ZG330_KERNEL_DTYPE_SINT8, cc->n,
+                               cc->oc, cc->oh, cc->ow, cc->k_out, 1.0f);
   g_autoptr (TW) tw = tw_new (ob, ib, cc->kh, cc->kw, cc->ko, cc->ki, rand);
   g_autofree gint *expect = g_new (gint, (gsize) cc->n * cc->oc * cc->oh * cc->ow);
   g_autofree float *scales0 = NULL, *wscales0 = NULL;
@@ -413,7 +416,8 @@ run_conv_steps (const ConvCase *cc, guint32 seed, guint steps)
       else if (step == 2)
         for (guint o = 0; o < cc->oc; o++)
           {
-            guint16 h = zw_float_to_fp16 ((float) (g_rand_double_range (rand, -30.0, 30.0) * out->scales[o]));
+            guint16 h = zw_float_to_fp16 ((float) ((out->t.dtype == ZG330_KERNEL_DTYPE_UINT8 ? 128.0 : 0.0)
+                                                   + g_rand_double_range (rand, -30.0, 30.0)) * out->scales[o]);
             tw->bias[2 * o] = h & 0xff;
             tw->bias[2 * o + 1] = h >> 8;
           }

@@ -949,6 +949,49 @@ tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, cons
     }
 }
 
+/* round_clamp (acc - corr) * mul + add) for four lanes: the same double operations in the
+ * same order (no fused multiply-add; the target has none), so the same ints.  Truncation,
+ * the half-away-from-zero step and both clamps are exact in double. */
+__attribute__ ((target ("avx2"), always_inline)) static inline __m128i
+requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add, __m256d lo1, __m256d hi1,
+                __m256d lo, __m256d hi)
+{
+  const __m256d half = _mm256_set1_pd (0.5), one = _mm256_set1_pd (1.0);
+  __m256d v = _mm256_cvtepi32_pd (_mm_sub_epi32 (acc, corr));
+
+  v = _mm256_mul_pd (v, _mm256_loadu_pd (mul));
+  v = _mm256_add_pd (v, _mm256_loadu_pd (add));
+  v = _mm256_min_pd (_mm256_max_pd (v, lo1), hi1);
+  __m256d t = _mm256_round_pd (v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  __m256d d = _mm256_sub_pd (v, t);
+  t = _mm256_add_pd (t, _mm256_and_pd (_mm256_cmp_pd (d, half, _CMP_GE_OQ), one));
+  t = _mm256_sub_pd (t, _mm256_and_pd (_mm256_cmp_pd (d, _mm256_sub_pd (_mm256_setzero_pd (), half), _CMP_LE_OQ), one));
+  t = _mm256_min_pd (_mm256_max_pd (t, lo), hi);
+  return _mm256_cvttpd_epi32 (t);
+}
+
+/* requant_tile_c for one pixel of 32 lanes with AVX2: the same bytes. */
+__attribute__ ((target ("avx2"))) static inline void
+requant_avx2_32 (const gint32 *acc, const gint32 *corr, const double *mul, const double *add, gint lo,
+                 gint hi, guint8 *res)
+{
+  const __m256d lo1 = _mm256_set1_pd (lo - 1), hi1 = _mm256_set1_pd (hi + 1);
+  const __m256d lod = _mm256_set1_pd (lo), hid = _mm256_set1_pd (hi);
+  __m128i q[8];
+
+  for (guint k = 0; k < 8; k++)
+    q[k] = requant_avx2_4 (_mm_loadu_si128 ((const __m128i *) (acc + 4 * k)),
+                           _mm_loadu_si128 ((const __m128i *) (corr + 4 * k)), mul + 4 * k, add + 4 * k,
+                           lo1, hi1, lod, hid);
+  for (guint k = 0; k < 8; k += 4)
+    {
+      /* every value is in [lo, hi]: the saturating packs are exact */
+      __m128i a = _mm_packs_epi32 (q[k], q[k + 1]), b = _mm_packs_epi32 (q[k + 2], q[k + 3]);
+      __m128i r = lo < 0 ? _mm_packs_epi16 (a, b) : _mm_packus_epi16 (a, b);
+      _mm_storeu_si128 ((__m128i *) (res + 4 * k), r);
+    }
+}
+
 /* The plain loops' tile with AVX2 (see tile_avx2_pixels): four pixels at a time. */
 __attribute__ ((target ("avx2"))) static void
 tile_avx2 (const ConvJob *job, const guint8 *x, guint ob, guint T, guint8 *res)
@@ -970,8 +1013,9 @@ tile_avx2 (const ConvJob *job, const guint8 *x, guint ob, guint T, guint8 *res)
           default: tile_avx2_pixels (job, &st, xp, wb, h, 1, ap); break;
           }
       }
-  requant_tile_c (acc, T, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
-                  job->lo, job->hi, res);
+  for (guint t = 0; t < T; t++)
+    requant_avx2_32 (acc + t * OBLK, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
+                     job->lo, job->hi, res + t * OBLK);
 }
 
 /* job->w16 from the plain loops' packing ([block][tap][i][o 32]), or NULL without AVX2. */
