@@ -643,6 +643,8 @@ struct ConvJob {
    * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r*sh .. r*sh+2 */
   guint dw_R;
   gint8 *dw_wr;
+  /* AVX2: the quad weights as int16 pairs (dw_w16_pack) */
+  gint16 *dw_w16;
 };
 
 #define DW_BLK 32u
@@ -1510,7 +1512,7 @@ zg330_kernel_get_isa (void)
     {
       vnni = cpu_has_vnni ();
 #if ZG330_HAVE_X86
-      avx2 = __builtin_cpu_supports ("avx2");
+      avx2 = __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
 #endif
       g_once_init_leave (&init, 1);
     }
@@ -2215,8 +2217,9 @@ conv_dw_row (gpointer data, guint item)
  * most of the work.  Each item (n, oh) builds its own quad rows, so nothing is shared
  * between threads and the bytes do not depend on the thread count. */
 
-/* Quad row g of output row oh: [Wp][Cp][4] bytes. */
-static VNNI_ATTR void
+/* Quad row g of output row oh: [Wp][Cp][4] bytes (AVX2 only: the VNNI and the AVX2 paths
+ * share it). */
+__attribute__ ((target ("avx2"))) static void
 dw_build_quads (const ConvJob *job, guint n, guint oh, guint g, guint8 *q)
 {
   const guint8 *src = job->in->data;
@@ -2376,6 +2379,160 @@ conv_dw_row_vnni (gpointer data, guint item)
   g_free (q);
 }
 
+#define DW_AVX2_ATTR __attribute__ ((target ("avx2,fma")))
+
+/* Depthwise convs with AVX2 (and FMA): the VNNI path's quad rows and figures, 8 channels
+ * per register.  A channel's quad (the four input rows' biased bytes) splits into rows 0
+ * and 2 (a mask) and rows 1 and 3 (a 16-bit shift) as int16 pairs, which meet the weights
+ * widened the same way (ConvJob.dw_w16): two vpmaddwd per tap column and quad row, exact in
+ * int32.  The requantisation is the bracket (requant_slot_bounds) with an fma, both ends
+ * rounded by an explicit rounding (not MXCSR's), the lanes whose ends differ taking the
+ * double rule; the saturating packs clamp to the rails. */
+
+/* job->dw_w16 from the quad weights [t][Cp][4] (t = g * KW + s): [t][Cp / 8][pair][8][2],
+ * pair 0 rows 0 and 2, pair 1 rows 1 and 3. */
+static gint16 *
+dw_w16_pack (const ConvJob *job)
+{
+  const gsize ntap = (gsize) (job->KH + 3) / 4 * job->KW;
+  gint16 *w16 = g_new (gint16, ntap * job->Cp * 4);
+
+  for (gsize t = 0; t < ntap; t++)
+    for (guint c = 0; c < job->Cp; c++)
+      for (guint k = 0; k < 4; k++)
+        w16[(t * job->Cp + c / 8 * 8) * 4 + (k % 2) * 16 + (c % 8) * 2 + k / 2]
+            = job->dw_wq[(t * job->Cp + c) * 4 + k];
+  return w16;
+}
+
+/* The accumulators of 8 channels at the quads @xq (+ g * qrow for quad row g, + s * step for
+ * tap column s) against the widened weights @w (two registers per tap, held by the caller
+ * when @held). */
+static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
+dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const gint16 *wt, const __m256i *w,
+             gboolean held, guint G)
+{
+  const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
+  __m256i a = _mm256_setzero_si256 ();
+  guint t = 0;
+
+  for (guint g = 0; g < G; g++)
+    for (guint s = 0; s < job->KW; s++, t++)
+      {
+        const __m256i x = _mm256_loadu_si256 ((const __m256i *) (xq + g * qrow + s * step));
+        const __m256i we = held ? w[2 * t] : _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4));
+        const __m256i wo = held ? w[2 * t + 1]
+                                : _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4 + 16));
+        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_and_si256 (x, mask), we));
+        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_srli_epi16 (x, 8), wo));
+      }
+  return a;
+}
+
+/* 3 taps (3x3 and 1..4x3 kernels) by name, so that the weights stay in registers. */
+static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
+dw_avx2_acc3 (const guint8 *xq, gsize step, const __m256i *w)
+{
+  const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
+  const __m256i x0 = _mm256_loadu_si256 ((const __m256i *) xq);
+  const __m256i x1 = _mm256_loadu_si256 ((const __m256i *) (xq + step));
+  const __m256i x2 = _mm256_loadu_si256 ((const __m256i *) (xq + 2 * step));
+  __m256i e = _mm256_madd_epi16 (_mm256_and_si256 (x0, mask), w[0]);
+  __m256i o = _mm256_madd_epi16 (_mm256_srli_epi16 (x0, 8), w[1]);
+
+  e = _mm256_add_epi32 (e, _mm256_madd_epi16 (_mm256_and_si256 (x1, mask), w[2]));
+  o = _mm256_add_epi32 (o, _mm256_madd_epi16 (_mm256_srli_epi16 (x1, 8), w[3]));
+  e = _mm256_add_epi32 (e, _mm256_madd_epi16 (_mm256_and_si256 (x2, mask), w[4]));
+  o = _mm256_add_epi32 (o, _mm256_madd_epi16 (_mm256_srli_epi16 (x2, 8), w[5]));
+  return _mm256_add_epi32 (e, o);
+}
+
+static DW_AVX2_ATTR void
+conv_dw_row_avx2 (gpointer data, guint item)
+{
+  ConvJob *job = data;
+  const guint n = item / job->OH, oh = item % job->OH;
+  guint8 *out = job->out->data;
+  const gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
+  const gsize qrow = (gsize) job->Wp * job->Cp * 4, step = (gsize) job->Cp * 4;
+  const guint G = (job->KH + 3) / 4, ntap = G * job->KW;
+  const gboolean held = ntap <= 4, three = G == 1 && job->KW == 3;
+  const gboolean sgn = job->lo < 0;
+  g_autofree guint8 *q = g_malloc (qrow * G);
+
+  for (guint g = 0; g < G; g++)
+    dw_build_quads (job, n, oh, g, q + g * qrow);
+
+  /* chunks of 8 channels outside, pixels inside: the chunk's weights and figures stay in
+   * registers */
+  for (guint c = 0; c < job->Cp; c += 8)
+    {
+      const gint16 *wt = job->dw_w16 + (gsize) c * 4;   /* tap t at + t * Cp * 4 */
+      __m256i w[8];
+      const __m256 m = _mm256_loadu_ps (job->rq->mulf + c), alo = _mm256_loadu_ps (job->rq->bralo + c);
+      const __m256 d = _mm256_loadu_ps (job->rq->brd + c);
+      const guint nvalid = c < job->C ? MIN (8u, job->C - c) : 0;
+      const gsize out_c = row_base + (nvalid > 0 ? job->out_addr.chan[c] : 0);
+      const gboolean fast = job->out_block_fast && nvalid == 8;
+
+      if (nvalid == 0)
+        break;
+      for (guint t = 0; held && t < ntap; t++)
+        {
+          w[2 * t] = _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4));
+          w[2 * t + 1] = _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4 + 16));
+        }
+      for (guint ow = 0; ow < job->OW; ow++)
+        {
+          const guint8 *xq = q + ((gsize) ow * job->sw * job->Cp + c) * 4;
+          const __m256i acc = three && held ? dw_avx2_acc3 (xq, step, w)
+                                            : dw_avx2_acc (job, xq, qrow, step, wt, w, held, G);
+          /* the bracket: lo = fma (acc, mulf, alo), hi = lo + d, both rounded to nearest */
+          const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), m, alo);
+          const __m256 rl = _mm256_round_ps (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+          const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+          const guint bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
+          const __m256i r = _mm256_cvttps_epi32 (rl);   /* |rl| < 2^22: exact */
+          __m128i b = _mm_packs_epi32 (_mm256_castsi256_si128 (r), _mm256_extracti128_si256 (r, 1));
+          guint8 *px = out + out_c + (gsize) ow * job->out_addr.pix;
+
+          b = sgn ? _mm_packs_epi16 (b, b) : _mm_packus_epi16 (b, b);
+          if (fast && bad == 0)
+            _mm_storel_epi64 ((__m128i *) px, b);
+          else
+            {
+              guint8 res[16];
+              gint32 a[8];
+              _mm_storeu_si128 ((__m128i *) res, b);
+              if (bad != 0)
+                {
+                  _mm256_storeu_si256 ((__m256i *) a, acc);
+                  for (guint l = 0; l < 8; l++)
+                    if (bad & (1u << l))
+                      res[l] = requant_lane (a[l], job->dw_corr[c + l], job->rq->mul[c + l], job->rq->add[c + l],
+                                             job->lo, job->hi);
+                }
+              for (guint l = 0; l < nvalid; l++)
+                out[row_base + job->out_addr.chan[c + l] + (gsize) ow * job->out_addr.pix] = res[l];
+            }
+        }
+    }
+}
+
+static void
+conv_depthwise_avx2 (ConvJob *job, const Zg330KernelWeights *weights)
+{
+  PackedWeights *packed;
+
+  job->pad_value = job->in_signed ? 0x80 : 0x00;
+  packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
+  requant_figures_get (job, packed, job->dw_corr, weights, job->Cp, FALSE, TRUE);
+  job->dw_w16 = dw_w16_pack (job);
+  parallel_for (job->N * job->OH, conv_dw_row_avx2, job,
+                (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.05 * job->KH * job->KW));
+  g_free (job->dw_w16);
+  packed_weights_unref (packed);
+}
 
 /* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input
  * rows serves R output rows (two at stride 1: rows oh and oh+1 read input rows 0-2 and
@@ -2921,6 +3078,12 @@ conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeig
   if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0)
     {
       conv_depthwise_vnni (job, weights);
+      addr_clear (&job->in_addr);
+      return;
+    }
+  if (strcmp (zg330_kernel_get_isa (), "avx2") == 0)
+    {
+      conv_depthwise_avx2 (job, weights);
       addr_clear (&job->in_addr);
       return;
     }
