@@ -908,10 +908,42 @@ tile_steps (const ConvJob *job)
 /* Without VNNI: vpmaddwd on int16, exact in int32.  A pixel's input quad is broadcast as
  * one dword; masking each 16-bit half's low byte gives inputs 0 and 2 as int16, shifting
  * gives inputs 1 and 3, which meet job->w16's two pairs.  @P pixels of half @h of the block
- * (16 outputs) in registers, their sums to @acc[p * OBLK + 16 h ..]. */
+ * (16 outputs) in registers, their sums to @acc[p * OBLK + 16 h ..].  @src says where a
+ * half's lanes take their quads (a constant at each call site): AVX2_DENSE, every lane the
+ * pixel's quad q; AVX2_PAIR (a pair of packed groups), half h its own group's quad at
+ * + h * Ip; or the byte count of a broadcast half (ConvJob.bcast: 8, 16, 32 or 64, one quad
+ * per group), whose bytes repeat over its 16 lanes. */
+enum { AVX2_DENSE = 0, AVX2_PAIR = 1 };
+
+static inline __attribute__ ((target ("avx2"), always_inline)) __m256i
+avx2_quads (const ConvJob *job, const guint8 *xp, guint h, const guint src, guint k)
+{
+  gint32 d;
+  gint64 e;
+
+  switch (src)
+    {
+    case AVX2_DENSE:
+      memcpy (&d, xp, 4);
+      return _mm256_set1_epi32 (d);
+    case AVX2_PAIR:
+      memcpy (&d, xp + h * job->Ip, 4);
+      return _mm256_set1_epi32 (d);
+    case 8:
+      memcpy (&e, xp + h * 8, 8);
+      return _mm256_set1_epi64x (e);
+    case 16:
+      return _mm256_broadcastsi128_si256 (_mm_loadu_si128 ((const __m128i *) (xp + h * 16)));
+    case 32:
+      return _mm256_loadu_si256 ((const __m256i *) (xp + h * 32));
+    default:   /* 64: lanes 8k .. 8k + 7 read bytes 32k .. 32k + 31 */
+      return _mm256_loadu_si256 ((const __m256i *) (xp + h * 64 + k * 32));
+    }
+}
+
 __attribute__ ((target ("avx2"), always_inline)) static inline void
 tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, const gint16 *wb, guint h,
-                  guint P, gint32 *acc)
+                  guint P, const guint src, gint32 *acc)
 {
   const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
   __m256i a[4][2];
@@ -933,14 +965,14 @@ tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, cons
 
             for (guint p = 0; p < P; p++)
               {
-                gint32 d;
-                memcpy (&d, xt + p * st->pix, 4);
-                const __m256i v = _mm256_set1_epi32 (d);
-                const __m256i ve = _mm256_and_si256 (v, mask), vo = _mm256_srli_epi16 (v, 8);
-                a[p][0] = _mm256_add_epi32 (a[p][0], _mm256_madd_epi16 (ve, w00));
-                a[p][1] = _mm256_add_epi32 (a[p][1], _mm256_madd_epi16 (ve, w01));
-                a[p][0] = _mm256_add_epi32 (a[p][0], _mm256_madd_epi16 (vo, w10));
-                a[p][1] = _mm256_add_epi32 (a[p][1], _mm256_madd_epi16 (vo, w11));
+                const __m256i v0 = avx2_quads (job, xt + p * st->pix, h, src, 0);
+                const __m256i v1 = src == 64 ? avx2_quads (job, xt + p * st->pix, h, src, 1) : v0;
+                const __m256i ve0 = _mm256_and_si256 (v0, mask), vo0 = _mm256_srli_epi16 (v0, 8);
+                const __m256i ve1 = _mm256_and_si256 (v1, mask), vo1 = _mm256_srli_epi16 (v1, 8);
+                a[p][0] = _mm256_add_epi32 (a[p][0], _mm256_madd_epi16 (ve0, w00));
+                a[p][1] = _mm256_add_epi32 (a[p][1], _mm256_madd_epi16 (ve1, w01));
+                a[p][0] = _mm256_add_epi32 (a[p][0], _mm256_madd_epi16 (vo0, w10));
+                a[p][1] = _mm256_add_epi32 (a[p][1], _mm256_madd_epi16 (vo1, w11));
               }
           }
       }
@@ -949,6 +981,28 @@ tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, cons
       _mm256_storeu_si256 ((__m256i *) (acc + p * OBLK + h * 16), a[p][0]);
       _mm256_storeu_si256 ((__m256i *) (acc + p * OBLK + h * 16 + 8), a[p][1]);
     }
+}
+
+/* Both halves of a tile of @T pixels, four at a time, with inputs from @src. */
+__attribute__ ((target ("avx2"), always_inline)) static inline void
+tile_avx2_acc (const ConvJob *job, const guint8 *x, guint ob, guint T, const guint src, gint32 *acc)
+{
+  const TileSteps st = tile_steps (job);
+  const gint16 *wb = job->w16 + (gsize) ob * job->KH * job->KW * job->nq * 4 * OBLK;
+
+  for (guint h = 0; h < 2; h++)
+    for (guint t = 0; t < T; t += 4)
+      {
+        const guint8 *xp = x + t * st.pix;
+        gint32 *ap = acc + t * OBLK;
+        switch (MIN (4u, T - t))
+          {
+          case 4: tile_avx2_pixels (job, &st, xp, wb, h, 4, src, ap); break;
+          case 3: tile_avx2_pixels (job, &st, xp, wb, h, 3, src, ap); break;
+          case 2: tile_avx2_pixels (job, &st, xp, wb, h, 2, src, ap); break;
+          default: tile_avx2_pixels (job, &st, xp, wb, h, 1, src, ap); break;
+          }
+      }
 }
 
 /* round_clamp (acc - corr) * mul + add) for four lanes: the same double operations in the
@@ -994,33 +1048,51 @@ requant_avx2_32 (const gint32 *acc, const gint32 *corr, const double *mul, const
     }
 }
 
-/* The plain loops' tile with AVX2 (see tile_avx2_pixels): four pixels at a time. */
+/* The plain loops' tile with AVX2 (see tile_avx2_pixels). */
 __attribute__ ((target ("avx2"))) static void
 tile_avx2 (const ConvJob *job, const guint8 *x, guint ob, guint T, guint8 *res)
 {
   gint32 acc[TILE_MAX * OBLK];
-  const TileSteps st = tile_steps (job);
-  const gint16 *wb = job->w16 + (gsize) ob * job->KH * job->KW * job->nq * 4 * OBLK;
 
-  for (guint h = 0; h < 2; h++)
-    for (guint t = 0; t < T; t += 4)
-      {
-        const guint8 *xp = x + t * st.pix;
-        gint32 *ap = acc + t * OBLK;
-        switch (MIN (4u, T - t))
-          {
-          case 4: tile_avx2_pixels (job, &st, xp, wb, h, 4, ap); break;
-          case 3: tile_avx2_pixels (job, &st, xp, wb, h, 3, ap); break;
-          case 2: tile_avx2_pixels (job, &st, xp, wb, h, 2, ap); break;
-          default: tile_avx2_pixels (job, &st, xp, wb, h, 1, ap); break;
-          }
-      }
+  tile_avx2_acc (job, x, ob, T, AVX2_DENSE, acc);
   for (guint t = 0; t < T; t++)
     requant_avx2_32 (acc + t * OBLK, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
                      job->lo, job->hi, res + t * OBLK);
 }
 
-/* job->w16 from the plain loops' packing ([block][tap][i][o 32]), or NULL without AVX2. */
+/* Packed groups with AVX2 (ConvJob.NG): a pair of groups (NG 2) or broadcast halves of
+ * one-quad groups (ConvJob.bcast), on the VNNI packing ([tap][q][lane][i 4]) widened by
+ * w16_pack.  Broadcast halves' bytes go back to channel order through res_perm. */
+__attribute__ ((target ("avx2"))) static void
+tile_avx2_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T, guint8 *res)
+{
+  gint32 acc[TILE_MAX * OBLK];
+
+  (void) w;
+  switch (job->bcast)
+    {
+    case 0: tile_avx2_acc (job, x, ob, T, AVX2_PAIR, acc); break;
+    case 8: tile_avx2_acc (job, x, ob, T, 8, acc); break;
+    case 16: tile_avx2_acc (job, x, ob, T, 16, acc); break;
+    case 32: tile_avx2_acc (job, x, ob, T, 32, acc); break;
+    default: tile_avx2_acc (job, x, ob, T, 64, acc); break;
+    }
+  for (guint t = 0; t < T; t++)
+    {
+      guint8 *r = res + t * OBLK;
+      requant_avx2_32 (acc + t * OBLK, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
+                       job->lo, job->hi, r);
+      if (job->bcast > 0)
+        {
+          const __m128i perm = _mm_loadu_si128 ((const __m128i *) job->res_perm);
+          _mm_storeu_si128 ((__m128i *) r, _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) r), perm));
+          _mm_storeu_si128 ((__m128i *) (r + 16), _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) (r + 16)), perm));
+        }
+    }
+}
+
+/* job->w16 from the plain loops' packing ([block][tap][i][o 32]) or packed groups'
+ * ([block][tap][q][o 32][i 4]), or NULL without AVX2. */
 static gint16 *
 w16_pack (const ConvJob *job)
 {
@@ -1037,7 +1109,8 @@ w16_pack (const ConvJob *job)
       for (guint pr = 0; pr < 2; pr++)
         for (guint o = 0; o < OBLK; o++)
           for (guint k = 0; k < 2; k++)
-            dst[(pr * OBLK + o) * 2 + k] = src[(pr + 2 * k) * OBLK + o];
+            dst[(pr * OBLK + o) * 2 + k] = job->NG > 0 ? src[o * 4 + pr + 2 * k]   /* [o 32][i 4] */
+                                                       : src[(pr + 2 * k) * OBLK + o];   /* [i 4][o 32] */
     }
   return w16;
 }
@@ -3421,14 +3494,17 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.pad_value = job.in_signed ? 0x80 : 0x00;
 
 #if ZG330_HAVE_X86
-      job.tile = strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0 ? tile_vnni : tile_generic;
-      if (job.tile == tile_vnni && groups > 1 && job.Og <= 16)
+      const char *isa = zg330_kernel_get_isa ();
+      const gboolean vnni = strcmp (isa, "avx512-vnni") == 0, avx2 = strcmp (isa, "avx2") == 0;
+      job.tile = vnni ? tile_vnni : tile_generic;
+      if ((vnni || avx2) && groups > 1 && job.Og <= 16)
         {
-          /* packed groups, when a block's quads fit two 16-dword tables */
+          /* packed groups: with VNNI when a block's quads fit two 16-dword tables; with
+           * AVX2 a pair of groups, or one-quad groups broadcast */
           guint ogp = 1;
           while (ogp < job.Og)
             ogp *= 2;
-          if ((OBLK / ogp) * job.nq <= 32)
+          if (vnni ? (OBLK / ogp) * job.nq <= 32 : OBLK / ogp == 2 || job.nq == 1)
             {
               job.Ogp = ogp;
               job.NG = OBLK / ogp;
@@ -3449,7 +3525,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
                   job.expanded = TRUE;
                   job.ipad = job.nq * 128;
                 }
-              job.tile = tile_vnni_packed;
+              job.tile = vnni ? tile_vnni_packed : tile_avx2_packed;
               job.perm = g_new (gint32, 2 * (gsize) job.nq * 16);
               for (guint h = 0; h < 2; h++)
                 for (guint q = 0; q < job.nq; q++)
@@ -3460,15 +3536,17 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
 #else
       job.tile = tile_generic;
 #endif
-      /* Weights: [block][kh][kw][q][o 32][i 4] for VNNI, [block][kh][kw][i][o 32] for the
-       * plain loops; zero outside the group's Og x I. */
+      /* Weights: [block][kh][kw][q][o 32][i 4] for VNNI and packed groups, [block][kh][kw][i]
+       * [o 32] for the plain loops; zero outside the group's Og x I. */
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
       PackedWeights *packed = packed_weights_get (&job, weights, PACK_BLOCKS);
-      requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, job.tile != tile_generic);
 #if ZG330_HAVE_X86
-      if (job.tile == tile_generic)
+      requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, vnni);
+      if (avx2)
         job.w16 = w16_pack (&job);
+#else
+      requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, FALSE);
 #endif
       job.out_block_fast = out->layout == ZG330_KERNEL_LAYOUT_NCHWC && out->k == OBLK;
 
@@ -3476,7 +3554,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       job.nplanes = job.expanded ? job.nb : 1;
       /* about 150 multiply-adds per ns on the VNNI path (50 with AVX2, 15 in plain C), plus the
        * requantisation per output, plus about 0.03 ns per byte of the padded copy */
-      const double macs_per_ns = job.tile != tile_generic ? 150.0 : job.w16 != NULL ? 50.0 : 15.0;
+      const double macs_per_ns = job.w16 != NULL ? 50.0 : job.tile != tile_generic ? 150.0 : 15.0;
       double est_ns = (double) job.N * job.nb * OBLK * job.OH * job.OW
                         * ((double) job.KH * job.KW * job.Ip / macs_per_ns + 0.3)
                       + (double) job.N * job.nplanes * job.Hp * job.Wp * job.ipad * 0.03;
