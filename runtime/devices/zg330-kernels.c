@@ -611,8 +611,10 @@ struct ConvJob {
   gboolean out_block_fast;    /* NCHWc32 output: a tile row is one contiguous run */
   TileFunc tile;
   /* the plain loops' weights as int16 for the AVX2 tile (NULL: the C loop), [block][tap][q]
-   * [pair][o 32][2]: pair 0 holds inputs 4q and 4q+2, pair 1 inputs 4q+1 and 4q+3 */
+   * [pair][o 32][2]: pair 0 holds inputs 4q and 4q+2, pair 1 inputs 4q+1 and 4q+3; kept
+   * with the packed weights, made when want_w16 */
   gint16 *w16;
+  gboolean want_w16;
   const Zg330KernelWeights *weights;
   /* groups: the input's channels of group g sit at g*Ip in the padded copy (Ip: I in
    * fours); output slot (block B, lane j) is channel (B/obe)*Og + (B%obe)*32 + j */
@@ -1092,13 +1094,10 @@ tile_avx2_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob,
 }
 
 /* job->w16 from the plain loops' packing ([block][tap][i][o 32]) or packed groups'
- * ([block][tap][q][o 32][i 4]), or NULL without AVX2. */
+ * ([block][tap][q][o 32][i 4]), job->wpack. */
 static gint16 *
 w16_pack (const ConvJob *job)
 {
-  if (strcmp (zg330_kernel_get_isa (), "avx2") != 0)
-    return NULL;
-
   const gsize rows = (gsize) job->nb * job->KH * job->KW * job->nq;   /* (block, tap, q) */
   gint16 *w16 = g_new (gint16, rows * 4 * OBLK);
 
@@ -1956,6 +1955,8 @@ typedef struct {
   gint8 *src;               /* a copy of them */
   gint8 *wpack;             /* depthwise: the quad weights (ConvJob.dw_wq) */
   gint8 *wpack2;            /* depthwise 3x3: the rows' weights (ConvJob.dw_wr), else NULL */
+  gboolean wide;            /* blocks: with w16 (the AVX2 tiles' int16 weights, ConvJob.w16) */
+  gint16 *w16;
   gint32 *corr;
   gint64 *wpos, *wneg;      /* per slot: the sums of its positive and negative weights */
   gsize footprint;
@@ -1979,6 +1980,7 @@ packed_weights_free (gpointer p)
   g_free (pw->src);
   g_free (pw->wpack);
   g_free (pw->wpack2);
+  g_free (pw->w16);
   g_free (pw->corr);
   g_free (pw->wpos);
   g_free (pw->wneg);
@@ -2039,6 +2041,7 @@ packed_weights_equal (gconstpointer a, gconstpointer b)
   return x->hash == y->hash && x->ob == y->ob && x->ib == y->ib && x->kh == y->kh && x->kw == y->kw
          && x->ko == y->ko && x->ki == y->ki && x->C == y->C && x->O == y->O && x->in_signed == y->in_signed
          && x->generic == y->generic && x->NG == y->NG && x->kind == y->kind && x->sh == y->sh
+         && x->wide == y->wide
          && x->n_bytes == y->n_bytes && memcmp (x->src, y->src, x->n_bytes) == 0;
 }
 
@@ -2071,6 +2074,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
   key.O = job->O;
   key.in_signed = job->in_signed;
   key.generic = job->tile == tile_generic;
+  key.wide = job->want_w16;
   key.NG = job->NG;
   key.kind = kind;
   key.sh = kind == PACK_DEPTHWISE ? job->sh : 0;
@@ -2104,6 +2108,13 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
           job->wpos = pw->wpos;
           job->wneg = pw->wneg;
           parallel_for (nb, conv_pack_weights, job, (double) wsize * 2.0);
+#if ZG330_HAVE_X86
+          if (key.wide)
+            {
+              pw->w16 = w16_pack (job);
+              pw->footprint += wsize * sizeof (gint16);
+            }
+#endif
         }
       if (pw->footprint <= PACK_CACHE_BYTES / 4)
         {
@@ -2133,6 +2144,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
   else
     {
       job->wpack = pw->wpack;
+      job->w16 = pw->w16;
       job->corr = pw->corr;
     }
   job->wpos = pw->wpos;
@@ -3540,11 +3552,12 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
        * [o 32] for the plain loops; zero outside the group's Og x I. */
       job.weights = weights;
       job.wblock = (gsize) ntaps * job.nq * 4 * OBLK;
+#if ZG330_HAVE_X86
+      job.want_w16 = avx2;
+#endif
       PackedWeights *packed = packed_weights_get (&job, weights, PACK_BLOCKS);
 #if ZG330_HAVE_X86
       requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, vnni);
-      if (avx2)
-        job.w16 = w16_pack (&job);
 #else
       requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, FALSE);
 #endif
@@ -3568,7 +3581,6 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
       addr_clear (&job.in_addr);
 
       g_free (job.perm);
-      g_free (job.w16);
       packed_weights_unref (packed);
     }
 
