@@ -2490,12 +2490,10 @@ dw_w16_pack (const ConvJob *job)
   return w16;
 }
 
-/* The accumulators of 8 channels at the quads @xq (+ g * qrow for quad row g, + s * step for
- * tap column s) against the widened weights @w (two registers per tap, held by the caller
- * when @held). */
+/* The accumulators of 8 channels at the quads @xq (+ g * qrow for quad row g, + s * step
+ * for tap column s) against the widened weights @wt (tap t at + t * wtap). */
 static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
-dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const gint16 *wt, const __m256i *w,
-             gboolean held, guint G)
+dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const gint16 *wt, gsize wtap, guint G)
 {
   const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
   __m256i a = _mm256_setzero_si256 ();
@@ -2505,100 +2503,113 @@ dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const
     for (guint s = 0; s < job->KW; s++, t++)
       {
         const __m256i x = _mm256_loadu_si256 ((const __m256i *) (xq + g * qrow + s * step));
-        const __m256i we = held ? w[2 * t] : _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4));
-        const __m256i wo = held ? w[2 * t + 1]
-                                : _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4 + 16));
-        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_and_si256 (x, mask), we));
-        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_srli_epi16 (x, 8), wo));
+        const gint16 *w = wt + t * wtap;
+        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_and_si256 (x, mask),
+                                                    _mm256_loadu_si256 ((const __m256i *) w)));
+        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_srli_epi16 (x, 8),
+                                                    _mm256_loadu_si256 ((const __m256i *) (w + 16))));
       }
   return a;
 }
 
-/* 3 taps (3x3 and 1..4x3 kernels) by name, so that the weights stay in registers. */
+/* 3 taps (3x3 and 1..4x3 kernels) by name. */
 static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
-dw_avx2_acc3 (const guint8 *xq, gsize step, const __m256i *w)
+dw_avx2_acc3 (const guint8 *xq, gsize step, const gint16 *wt, gsize wtap)
 {
   const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
-  const __m256i x0 = _mm256_loadu_si256 ((const __m256i *) xq);
-  const __m256i x1 = _mm256_loadu_si256 ((const __m256i *) (xq + step));
-  const __m256i x2 = _mm256_loadu_si256 ((const __m256i *) (xq + 2 * step));
-  __m256i e = _mm256_madd_epi16 (_mm256_and_si256 (x0, mask), w[0]);
-  __m256i o = _mm256_madd_epi16 (_mm256_srli_epi16 (x0, 8), w[1]);
+  __m256i e = _mm256_setzero_si256 (), o = _mm256_setzero_si256 ();
 
-  e = _mm256_add_epi32 (e, _mm256_madd_epi16 (_mm256_and_si256 (x1, mask), w[2]));
-  o = _mm256_add_epi32 (o, _mm256_madd_epi16 (_mm256_srli_epi16 (x1, 8), w[3]));
-  e = _mm256_add_epi32 (e, _mm256_madd_epi16 (_mm256_and_si256 (x2, mask), w[4]));
-  o = _mm256_add_epi32 (o, _mm256_madd_epi16 (_mm256_srli_epi16 (x2, 8), w[5]));
+#pragma GCC unroll 3
+  for (guint s = 0; s < 3; s++)
+    {
+      const __m256i x = _mm256_loadu_si256 ((const __m256i *) (xq + s * step));
+      e = _mm256_add_epi32 (e, _mm256_madd_epi16 (_mm256_and_si256 (x, mask),
+                                                  _mm256_loadu_si256 ((const __m256i *) (wt + s * wtap))));
+      o = _mm256_add_epi32 (o, _mm256_madd_epi16 (_mm256_srli_epi16 (x, 8),
+                                                  _mm256_loadu_si256 ((const __m256i *) (wt + s * wtap + 16))));
+    }
   return _mm256_add_epi32 (e, o);
+}
+
+/* The bracket (requant_slot_bounds) of 8 lanes from slot @c: lo = fma (acc, mulf, alo),
+ * hi = lo + d, both rounded to nearest; rne (lo) as int32, and in @bad the lanes whose
+ * ends differ. */
+static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
+dw_avx2_bracket (const ConvJob *job, __m256i acc, guint c, guint *bad)
+{
+  const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), _mm256_loadu_ps (job->rq->mulf + c),
+                                     _mm256_loadu_ps (job->rq->bralo + c));
+  const __m256 rl = _mm256_round_ps (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, _mm256_loadu_ps (job->rq->brd + c)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+
+  *bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
+  return _mm256_cvttps_epi32 (rl);   /* |rl| < 2^22: exact */
 }
 
 static DW_AVX2_ATTR void
 conv_dw_row_avx2 (gpointer data, guint item)
 {
-  ConvJob *job = data;
+  const ConvJob *job = data;
   const guint n = item / job->OH, oh = item % job->OH;
-  guint8 *out = job->out->data;
+  guint8 *const out = job->out->data;
   const gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
-  const gsize qrow = (gsize) job->Wp * job->Cp * 4, step = (gsize) job->Cp * 4;
-  const guint G = (job->KH + 3) / 4, ntap = G * job->KW;
-  const gboolean held = ntap <= 4, three = G == 1 && job->KW == 3;
-  const gboolean sgn = job->lo < 0;
+  const gsize qrow = (gsize) job->Wp * job->Cp * 4, step = (gsize) job->Cp * 4, wtap = (gsize) job->Cp * 4;
+  const gsize pix = job->out_addr.pix, xpix = (gsize) job->sw * job->Cp * 4;
+  const guint G = (job->KH + 3) / 4, OW = job->OW;
+  const gboolean three = G == 1 && job->KW == 3, sgn = job->lo < 0;
+  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
   g_autofree guint8 *q = g_malloc (qrow * G);
 
   for (guint g = 0; g < G; g++)
     dw_build_quads (job, n, oh, g, q + g * qrow);
 
-  /* chunks of 8 channels outside, pixels inside: the chunk's weights and figures stay in
-   * registers */
-  for (guint c = 0; c < job->Cp; c += 8)
+  /* blocks of 32 channels outside, pixels inside */
+  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
     {
-      const gint16 *wt = job->dw_w16 + (gsize) c * 4;   /* tap t at + t * Cp * 4 */
-      __m256i w[8];
-      const __m256 m = _mm256_loadu_ps (job->rq->mulf + c), alo = _mm256_loadu_ps (job->rq->bralo + c);
-      const __m256 d = _mm256_loadu_ps (job->rq->brd + c);
-      const guint nvalid = c < job->C ? MIN (8u, job->C - c) : 0;
-      const gsize out_c = row_base + (nvalid > 0 ? job->out_addr.chan[c] : 0);
-      const gboolean fast = job->out_block_fast && nvalid == 8;
+      const gint16 *wt = job->dw_w16 + (gsize) cb * 4;   /* chunk k at + 32 k, tap t at + t * wtap */
+      const guint nvalid = MIN (DW_BLK, job->C - cb);
+      const gboolean fast = job->out_block_fast && nvalid == DW_BLK;
+      guint8 *const out_cb = out + row_base + job->out_addr.chan[cb];
+      const guint8 *xq = q + (gsize) cb * 4;
 
-      if (nvalid == 0)
-        break;
-      for (guint t = 0; held && t < ntap; t++)
+      for (guint ow = 0; ow < OW; ow++, xq += xpix)
         {
-          w[2 * t] = _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4));
-          w[2 * t + 1] = _mm256_loadu_si256 ((const __m256i *) (wt + (gsize) t * job->Cp * 4 + 16));
-        }
-      for (guint ow = 0; ow < job->OW; ow++)
-        {
-          const guint8 *xq = q + ((gsize) ow * job->sw * job->Cp + c) * 4;
-          const __m256i acc = three && held ? dw_avx2_acc3 (xq, step, w)
-                                            : dw_avx2_acc (job, xq, qrow, step, wt, w, held, G);
-          /* the bracket: lo = fma (acc, mulf, alo), hi = lo + d, both rounded to nearest */
-          const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), m, alo);
-          const __m256 rl = _mm256_round_ps (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-          const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-          const guint bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
-          const __m256i r = _mm256_cvttps_epi32 (rl);   /* |rl| < 2^22: exact */
-          __m128i b = _mm_packs_epi32 (_mm256_castsi256_si128 (r), _mm256_extracti128_si256 (r, 1));
-          guint8 *px = out + out_c + (gsize) ow * job->out_addr.pix;
+          __m256i r[4];
+          guint bad = 0;
 
-          b = sgn ? _mm_packs_epi16 (b, b) : _mm_packus_epi16 (b, b);
+#pragma GCC unroll 4
+          for (guint k = 0; k < 4; k++)
+            {
+              const __m256i acc = three ? dw_avx2_acc3 (xq + 32 * k, step, wt + 32 * k, wtap)
+                                        : dw_avx2_acc (job, xq + 32 * k, qrow, step, wt + 32 * k, wtap, G);
+              guint b;
+              r[k] = dw_avx2_bracket (job, acc, cb + 8 * k, &b);
+              bad |= b << (8 * k);
+            }
+          /* 32 int32 to bytes (the saturating packs clamp to the rails), back in order */
+          const __m256i p01 = _mm256_packs_epi32 (r[0], r[1]), p23 = _mm256_packs_epi32 (r[2], r[3]);
+          const __m256i b = _mm256_permutevar8x32_epi32 (sgn ? _mm256_packs_epi16 (p01, p23)
+                                                             : _mm256_packus_epi16 (p01, p23), order);
           if (fast && bad == 0)
-            _mm_storel_epi64 ((__m128i *) px, b);
+            _mm256_storeu_si256 ((__m256i *) (out_cb + ow * pix), b);
           else
             {
-              guint8 res[16];
-              gint32 a[8];
-              _mm_storeu_si128 ((__m128i *) res, b);
-              if (bad != 0)
+              guint8 res[DW_BLK];
+              _mm256_storeu_si256 ((__m256i *) res, b);
+              for (; bad != 0; bad &= bad - 1)
                 {
+                  /* the double rule for the lanes whose bracket failed (their sums again) */
+                  const guint l = (guint) __builtin_ctz (bad), k = l / 8;
+                  const __m256i acc = three ? dw_avx2_acc3 (xq + 32 * k, step, wt + 32 * k, wtap)
+                                            : dw_avx2_acc (job, xq + 32 * k, qrow, step, wt + 32 * k, wtap, G);
+                  gint32 a[8];
                   _mm256_storeu_si256 ((__m256i *) a, acc);
-                  for (guint l = 0; l < 8; l++)
-                    if (bad & (1u << l))
-                      res[l] = requant_lane (a[l], job->dw_corr[c + l], job->rq->mul[c + l], job->rq->add[c + l],
-                                             job->lo, job->hi);
+                  res[l] = requant_lane (a[l % 8], job->dw_corr[cb + l], job->rq->mul[cb + l], job->rq->add[cb + l],
+                                         job->lo, job->hi);
                 }
               for (guint l = 0; l < nvalid; l++)
-                out[row_base + job->out_addr.chan[c + l] + (gsize) ow * job->out_addr.pix] = res[l];
+                out[row_base + job->out_addr.chan[cb + l] + ow * pix] = res[l];
             }
         }
     }
