@@ -917,7 +917,10 @@ tile_steps (const ConvJob *job)
  * per group), whose bytes repeat over its 16 lanes. */
 enum { AVX2_DENSE = 0, AVX2_PAIR = 1 };
 
-static inline __attribute__ ((target ("avx2"), always_inline)) __m256i
+/* The AVX2 paths (zg330_kernel_get_isa "avx2") also take FMA: the bracket's one rounding. */
+#define AVX2_ATTR __attribute__ ((target ("avx2,fma")))
+
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
 avx2_quads (const ConvJob *job, const guint8 *xp, guint h, const guint src, guint k)
 {
   gint32 d;
@@ -943,7 +946,7 @@ avx2_quads (const ConvJob *job, const guint8 *xp, guint h, const guint src, guin
     }
 }
 
-__attribute__ ((target ("avx2"), always_inline)) static inline void
+static inline __attribute__ ((always_inline)) AVX2_ATTR void
 tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, const gint16 *wb, guint h,
                   guint P, const guint src, gint32 *acc)
 {
@@ -986,7 +989,7 @@ tile_avx2_pixels (const ConvJob *job, const TileSteps *st, const guint8 *x, cons
 }
 
 /* Both halves of a tile of @T pixels, four at a time, with inputs from @src. */
-__attribute__ ((target ("avx2"), always_inline)) static inline void
+static inline __attribute__ ((always_inline)) AVX2_ATTR void
 tile_avx2_acc (const ConvJob *job, const guint8 *x, guint ob, guint T, const guint src, gint32 *acc)
 {
   const TileSteps st = tile_steps (job);
@@ -1010,7 +1013,7 @@ tile_avx2_acc (const ConvJob *job, const guint8 *x, guint ob, guint T, const gui
 /* round_clamp (acc - corr) * mul + add) for four lanes: the same double operations in the
  * same order (no fused multiply-add; the target has none), so the same ints.  Truncation,
  * the half-away-from-zero step and both clamps are exact in double. */
-__attribute__ ((target ("avx2"), always_inline)) static inline __m128i
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m128i
 requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add, __m256d lo1, __m256d hi1,
                 __m256d lo, __m256d hi)
 {
@@ -1029,7 +1032,7 @@ requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add,
 }
 
 /* requant_tile_c for one pixel of 32 lanes with AVX2: the same bytes. */
-__attribute__ ((target ("avx2"))) static inline void
+static inline AVX2_ATTR void
 requant_avx2_32 (const gint32 *acc, const gint32 *corr, const double *mul, const double *add, gint lo,
                  gint hi, guint8 *res)
 {
@@ -1050,22 +1053,69 @@ requant_avx2_32 (const gint32 *acc, const gint32 *corr, const double *mul, const
     }
 }
 
+/* The bracket (requant_slot_bounds) of 8 lanes of slots @c ..: lo = fma (acc, mulf, alo),
+ * hi = lo + d, both rounded to nearest by an explicit rounding (not MXCSR's); rne (lo) as
+ * int32, and in @bad the lanes whose ends differ (slots without a bound have d = +inf:
+ * always). */
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
+avx2_bracket (const RequantFigures *rq, __m256i acc, gsize c, guint *bad)
+{
+  const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), _mm256_loadu_ps (rq->mulf + c),
+                                     _mm256_loadu_ps (rq->bralo + c));
+  const __m256 rl = _mm256_round_ps (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, _mm256_loadu_ps (rq->brd + c)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+
+  *bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
+  return _mm256_cvttps_epi32 (rl);   /* |rl| < 2^22: exact */
+}
+
+/* Four registers of 8 int32 lanes to 32 bytes in lane order; the saturating packs clamp
+ * to the rails (@sgn: int8, else uint8). */
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
+avx2_narrow32 (const __m256i *r, gboolean sgn)
+{
+  const __m256i p01 = _mm256_packs_epi32 (r[0], r[1]), p23 = _mm256_packs_epi32 (r[2], r[3]);
+
+  return _mm256_permutevar8x32_epi32 (sgn ? _mm256_packs_epi16 (p01, p23) : _mm256_packus_epi16 (p01, p23),
+                                      _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/* One pixel's 32 lanes (slots @s ..) of a tile: the bracket, or the double rule for the
+ * whole pixel where some lane's bracket fails (rare: the bracket is a few 2^-20 wide). */
+static inline __attribute__ ((always_inline)) AVX2_ATTR void
+requant_avx2_pixel (const ConvJob *job, const gint32 *acc, gsize s, guint8 *res)
+{
+  __m256i r[4];
+  guint bad = 0;
+
+  for (guint k = 0; k < 4; k++)
+    {
+      guint b;
+      r[k] = avx2_bracket (job->rq, _mm256_loadu_si256 ((const __m256i *) (acc + 8 * k)), s + 8 * k, &b);
+      bad |= b;
+    }
+  if (bad != 0)
+    requant_avx2_32 (acc, job->corr + s, job->rq->mul + s, job->rq->add + s, job->lo, job->hi, res);
+  else
+    _mm256_storeu_si256 ((__m256i *) res, avx2_narrow32 (r, job->lo < 0));
+}
+
 /* The plain loops' tile with AVX2 (see tile_avx2_pixels). */
-__attribute__ ((target ("avx2"))) static void
+static AVX2_ATTR void
 tile_avx2 (const ConvJob *job, const guint8 *x, guint ob, guint T, guint8 *res)
 {
   gint32 acc[TILE_MAX * OBLK];
 
   tile_avx2_acc (job, x, ob, T, AVX2_DENSE, acc);
   for (guint t = 0; t < T; t++)
-    requant_avx2_32 (acc + t * OBLK, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
-                     job->lo, job->hi, res + t * OBLK);
+    requant_avx2_pixel (job, acc + t * OBLK, (gsize) ob * OBLK, res + t * OBLK);
 }
 
 /* Packed groups with AVX2 (ConvJob.NG): a pair of groups (NG 2) or broadcast halves of
  * one-quad groups (ConvJob.bcast), on the VNNI packing ([tap][q][lane][i 4]) widened by
  * w16_pack.  Broadcast halves' bytes go back to channel order through res_perm. */
-__attribute__ ((target ("avx2"))) static void
+static AVX2_ATTR void
 tile_avx2_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob, guint T, guint8 *res)
 {
   gint32 acc[TILE_MAX * OBLK];
@@ -1082,8 +1132,7 @@ tile_avx2_packed (const ConvJob *job, const guint8 *x, const gint8 *w, guint ob,
   for (guint t = 0; t < T; t++)
     {
       guint8 *r = res + t * OBLK;
-      requant_avx2_32 (acc + t * OBLK, job->corr + ob * OBLK, job->rq->mul + ob * OBLK, job->rq->add + ob * OBLK,
-                       job->lo, job->hi, r);
+      requant_avx2_pixel (job, acc + t * OBLK, (gsize) ob * OBLK, r);
       if (job->bcast > 0)
         {
           const __m128i perm = _mm_loadu_si128 ((const __m128i *) job->res_perm);
@@ -2304,7 +2353,7 @@ conv_dw_row (gpointer data, guint item)
 
 /* Quad row g of output row oh: [Wp][Cp][4] bytes (AVX2 only: the VNNI and the AVX2 paths
  * share it). */
-__attribute__ ((target ("avx2"))) static void
+static AVX2_ATTR void
 dw_build_quads (const ConvJob *job, guint n, guint oh, guint g, guint8 *q)
 {
   const guint8 *src = job->in->data;
@@ -2464,7 +2513,6 @@ conv_dw_row_vnni (gpointer data, guint item)
   g_free (q);
 }
 
-#define DW_AVX2_ATTR __attribute__ ((target ("avx2,fma")))
 
 /* Depthwise convs with AVX2 (and FMA): the VNNI path's quad rows and figures, 8 channels
  * per register.  A channel's quad (the four input rows' biased bytes) splits into rows 0
@@ -2492,7 +2540,7 @@ dw_w16_pack (const ConvJob *job)
 
 /* The accumulators of 8 channels at the quads @xq (+ g * qrow for quad row g, + s * step
  * for tap column s) against the widened weights @wt (tap t at + t * wtap). */
-static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
 dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const gint16 *wt, gsize wtap, guint G)
 {
   const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
@@ -2513,7 +2561,7 @@ dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const
 }
 
 /* 3 taps (3x3 and 1..4x3 kernels) by name. */
-static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
 dw_avx2_acc3 (const guint8 *xq, gsize step, const gint16 *wt, gsize wtap)
 {
   const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
@@ -2531,23 +2579,7 @@ dw_avx2_acc3 (const guint8 *xq, gsize step, const gint16 *wt, gsize wtap)
   return _mm256_add_epi32 (e, o);
 }
 
-/* The bracket (requant_slot_bounds) of 8 lanes from slot @c: lo = fma (acc, mulf, alo),
- * hi = lo + d, both rounded to nearest; rne (lo) as int32, and in @bad the lanes whose
- * ends differ. */
-static inline __attribute__ ((always_inline)) DW_AVX2_ATTR __m256i
-dw_avx2_bracket (const ConvJob *job, __m256i acc, guint c, guint *bad)
-{
-  const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), _mm256_loadu_ps (job->rq->mulf + c),
-                                     _mm256_loadu_ps (job->rq->bralo + c));
-  const __m256 rl = _mm256_round_ps (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, _mm256_loadu_ps (job->rq->brd + c)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-
-  *bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
-  return _mm256_cvttps_epi32 (rl);   /* |rl| < 2^22: exact */
-}
-
-static DW_AVX2_ATTR void
+static AVX2_ATTR void
 conv_dw_row_avx2 (gpointer data, guint item)
 {
   const ConvJob *job = data;
@@ -2558,7 +2590,6 @@ conv_dw_row_avx2 (gpointer data, guint item)
   const gsize pix = job->out_addr.pix, xpix = (gsize) job->sw * job->Cp * 4;
   const guint G = (job->KH + 3) / 4, OW = job->OW;
   const gboolean three = G == 1 && job->KW == 3, sgn = job->lo < 0;
-  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
   g_autofree guint8 *q = g_malloc (qrow * G);
 
   for (guint g = 0; g < G; g++)
@@ -2584,13 +2615,10 @@ conv_dw_row_avx2 (gpointer data, guint item)
               const __m256i acc = three ? dw_avx2_acc3 (xq + 32 * k, step, wt + 32 * k, wtap)
                                         : dw_avx2_acc (job, xq + 32 * k, qrow, step, wt + 32 * k, wtap, G);
               guint b;
-              r[k] = dw_avx2_bracket (job, acc, cb + 8 * k, &b);
+              r[k] = avx2_bracket (job->rq, acc, cb + 8 * k, &b);
               bad |= b << (8 * k);
             }
-          /* 32 int32 to bytes (the saturating packs clamp to the rails), back in order */
-          const __m256i p01 = _mm256_packs_epi32 (r[0], r[1]), p23 = _mm256_packs_epi32 (r[2], r[3]);
-          const __m256i b = _mm256_permutevar8x32_epi32 (sgn ? _mm256_packs_epi16 (p01, p23)
-                                                             : _mm256_packus_epi16 (p01, p23), order);
+          const __m256i b = avx2_narrow32 (r, sgn);
           if (fast && bad == 0)
             _mm256_storeu_si256 ((__m256i *) (out_cb + ow * pix), b);
           else
@@ -3568,7 +3596,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
 #endif
       PackedWeights *packed = packed_weights_get (&job, weights, PACK_BLOCKS);
 #if ZG330_HAVE_X86
-      requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, vnni);
+      requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, vnni || avx2);
 #else
       requant_figures_get (&job, packed, job.corr, weights, job.nb * OBLK, TRUE, FALSE);
 #endif
