@@ -2643,21 +2643,6 @@ conv_dw_row_avx2 (gpointer data, guint item)
     }
 }
 
-static void
-conv_depthwise_avx2 (ConvJob *job, const Zg330KernelWeights *weights)
-{
-  PackedWeights *packed;
-
-  job->pad_value = job->in_signed ? 0x80 : 0x00;
-  packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
-  requant_figures_get (job, packed, job->dw_corr, weights, job->Cp, FALSE, TRUE);
-  job->dw_w16 = dw_w16_pack (job);
-  parallel_for (job->N * job->OH, conv_dw_row_avx2, job,
-                (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.05 * job->KH * job->KW));
-  g_free (job->dw_w16);
-  packed_weights_unref (packed);
-}
-
 /* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input
  * rows serves R output rows (two at stride 1: rows oh and oh+1 read input rows 0-2 and
  * 1-3 of it, with their weights shifted one byte; one at stride 2).  Each item builds the
@@ -3161,8 +3146,9 @@ conv_dw_cols_3x3_s2 (gpointer data, guint item)
     dw_cols_3x3_s2_n (job, n, oh, job->lo, job->hi);
 }
 
+/* Depthwise convs on the quad weights and the bracket's figures: VNNI (@vnni) or AVX2. */
 static void
-conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
+conv_depthwise_quads (ConvJob *job, const Zg330KernelWeights *weights, gboolean vnni)
 {
   PackedWeights *packed;
 
@@ -3170,7 +3156,14 @@ conv_depthwise_vnni (ConvJob *job, const Zg330KernelWeights *weights)
   packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
   /* mul and add read by blocks of DW_BLK channels */
   requant_figures_get (job, packed, job->dw_corr, weights, job->Cp, FALSE, TRUE);
-  if (job->KH == 3 && job->KW == 3 && job->sh == 2 && job->sw == 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
+  if (!vnni)
+    {
+      job->dw_w16 = dw_w16_pack (job);
+      parallel_for (job->N * job->OH, conv_dw_row_avx2, job,
+                    (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.05 * job->KH * job->KW));
+      g_free (job->dw_w16);
+    }
+  else if (job->KH == 3 && job->KW == 3 && job->sh == 2 && job->sw == 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
       && job->in->k == DW_BLK && cpu_has_vbmi ())
     parallel_for (job->N * job->OH, conv_dw_cols_3x3_s2, job, (double) job->N * job->OH * job->OW * job->Cp * 0.15);
   else if (job->KH == 3 && job->KW == 3 && job->sh == 1 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
@@ -3199,15 +3192,9 @@ conv_depthwise (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeig
   job->out_block_fast = job->out->layout == ZG330_KERNEL_LAYOUT_NCHWC && job->out->k == DW_BLK;
   addr_init (&job->in_addr, in);
 #if ZG330_HAVE_X86
-  if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0)
+  if (strcmp (zg330_kernel_get_isa (), "generic") != 0)
     {
-      conv_depthwise_vnni (job, weights);
-      addr_clear (&job->in_addr);
-      return;
-    }
-  if (strcmp (zg330_kernel_get_isa (), "avx2") == 0)
-    {
-      conv_depthwise_avx2 (job, weights);
+      conv_depthwise_quads (job, weights, strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0);
       addr_clear (&job->in_addr);
       return;
     }
