@@ -1010,9 +1010,9 @@ tile_avx2_acc (const ConvJob *job, const guint8 *x, guint ob, guint T, const gui
       }
 }
 
-/* round_clamp (acc - corr) * mul + add) for four lanes: the same double operations in the
- * same order (no fused multiply-add; the target has none), so the same ints.  Truncation,
- * the half-away-from-zero step and both clamps are exact in double. */
+/* round_clamp ((acc - corr) * mul + add) for four lanes: the same double operations in the
+ * same order (no fused multiply-add: the kernels build with -ffp-contract=off), so the same
+ * ints.  Truncation, the half-away-from-zero step and both clamps are exact in double. */
 static inline __attribute__ ((always_inline)) AVX2_ATTR __m128i
 requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add, __m256d lo1, __m256d hi1,
                 __m256d lo, __m256d hi)
@@ -1067,7 +1067,7 @@ avx2_bracket (const RequantFigures *rq, __m256i acc, gsize c, guint *bad)
                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 
   *bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
-  return _mm256_cvttps_epi32 (rl);   /* |rl| < 2^22: exact */
+  return _mm256_cvttps_epi32 (rl);   /* a bounded lane's |rl| < 2^22: exact (any other is bad) */
 }
 
 /* Four registers of 8 int32 lanes to 32 bytes in lane order; the saturating packs clamp

@@ -168,8 +168,8 @@ void  zg330_kernel_set_parallel_min_ns (gint ns);
 guint64 zg330_kernel_get_helper_cpu_ns (void);
 
 /* zg330_kernel_get_isa:
- * Name of the conv inner loop this process uses: "avx512-vnni", "avx2" (the plain loops'
- * tile with vpmaddwd) or "generic" (plain C).  Static string. */
+ * Name of the conv inner loops this process uses: "avx512-vnni", "avx2" (AVX2 with FMA:
+ * vpmaddwd tiles, the float bracket's fma) or "generic" (plain C).  Static string. */
 const char *zg330_kernel_get_isa (void);
 
 /* zg330_kernel_set_generic_only:
