@@ -548,6 +548,24 @@ test_conv_depthwise (void)
   run_conv_case (&cc, 9);
 }
 
+/* 3x3 depthwise at vertical stride 1, where the AVX2 path takes two output rows per quad
+ * row: horizontal strides 1-3, an odd and an even row count (the last item's lone row),
+ * a partial channel block, NHWC and NCHWc32, one and two images. */
+static void
+test_conv_depthwise_3x3_rows (void)
+{
+  for (guint sw = 1; sw <= 3; sw++)
+    for (guint v = 0; v < 4; v++)
+      {
+        const guint h = v % 2 ? 9 : 10, w = 13, c = v < 2 ? 40 : 64;
+        ConvCase cc = { v < 2 ? ZG330_KERNEL_LAYOUT_NCHWC : ZG330_KERNEL_LAYOUT_NHWC, ZG330_KERNEL_LAYOUT_NCHWC,
+                        v % 2 ? ZG330_KERNEL_DTYPE_UINT8 : ZG330_KERNEL_DTYPE_SINT8,
+                        1 + v / 2, c, h, w, v < 2 ? 32 : 0, c, h, (w + 2 - 3) / sw + 1, 32, 3, 3, 8, 1, 1, sw, 1, 1, c };
+        g_test_message ("sw %u, %u rows, %u channels", sw, h, c);
+        run_conv_case (&cc, 600 + sw * 4 + v);
+      }
+}
+
 static void
 test_conv_grouped (void)
 {
@@ -1627,6 +1645,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/uint8-input-matches-reference", test_conv_uint8_input);
   g_test_add_func ("/kernels/conv/partial-channel-blocks", test_conv_partial_channels);
   g_test_add_func ("/kernels/conv/depthwise-matches-reference", test_conv_depthwise);
+  g_test_add_func ("/kernels/conv/depthwise-3x3-row-pairs", test_conv_depthwise_3x3_rows);
   g_test_add_func ("/kernels/conv/grouped-matches-reference", test_conv_grouped);
   g_test_add_data_func ("/kernels/conv/depthwise-random-shapes", GUINT_TO_POINTER (GROUPS_DEPTHWISE),
                         test_conv_groups_random);
