@@ -645,8 +645,11 @@ struct ConvJob {
    * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r*sh .. r*sh+2 */
   guint dw_R;
   gint8 *dw_wr;
-  /* AVX2: the quad weights as int16 pairs (dw_w16_pack) */
+  /* AVX2: the pair weights (dw_pairs_pack), kept with the packed weights, and the
+   * bracket's mulf, bralo and brd by pair-row slot ([3][Cp]) */
   gint16 *dw_w16;
+  float *dw_fig;
+  guint8 *dw_bounded8;        /* per 8 slots: TRUE where all have a bound (requant_slot_bounds) */
 };
 
 #define DW_BLK 32u
@@ -868,12 +871,18 @@ requant_bounds_init (ConvJob *job, const gint32 *corr, guint n_slots)
 }
 
 /* The double rule for one accumulator. */
-static inline guint8
-requant_lane (gint32 acc, gint32 corr, double mul, double add, gint lo, gint hi)
+static inline gint
+requant_value (gint32 acc, gint32 corr, double mul, double add, gint lo, gint hi)
 {
   double v = (double) (acc - corr) * mul;
   v = v + add;
-  return (guint8) round_clamp (v, lo, hi);
+  return round_clamp (v, lo, hi);
+}
+
+static inline guint8
+requant_lane (gint32 acc, gint32 corr, double mul, double add, gint lo, gint hi)
+{
+  return (guint8) requant_value (acc, corr, mul, add, lo, hi);
 }
 
 static inline void
@@ -1057,17 +1066,43 @@ requant_avx2_32 (const gint32 *acc, const gint32 *corr, const double *mul, const
  * hi = lo + d, both rounded to nearest by an explicit rounding (not MXCSR's); rne (lo) as
  * int32, and in @bad the lanes whose ends differ (slots without a bound have d = +inf:
  * always). */
-static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
-avx2_bracket (const RequantFigures *rq, __m256i acc, gsize c, guint *bad)
+/* The floating-point environment the kernels' proofs assume (round to nearest even, no
+ * flush or denormals-are-zero, exceptions masked: MXCSR's default), whatever the calling
+ * thread set; fp_env_leave() restores the caller's.  The barriers keep the compiler from
+ * moving memory accesses, and so the arithmetic on what they load, across the switch. */
+static inline guint
+fp_env_enter (void)
 {
-  const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), _mm256_loadu_ps (rq->mulf + c),
-                                     _mm256_loadu_ps (rq->bralo + c));
+  const guint csr = _mm_getcsr ();
+
+  _mm_setcsr (0x1F80);
+  __asm__ volatile ("" ::: "memory");
+  return csr;
+}
+
+static inline void
+fp_env_leave (guint csr)
+{
+  __asm__ volatile ("" ::: "memory");
+  _mm_setcsr (csr);
+}
+
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
+avx2_bracket_v (__m256i acc, __m256 mulf, __m256 alo, __m256 d, guint *bad)
+{
+  const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (acc), mulf, alo);
   const __m256 rl = _mm256_round_ps (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, _mm256_loadu_ps (rq->brd + c)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256 rh = _mm256_round_ps (_mm256_add_ps (lo, d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 
   *bad = (guint) _mm256_movemask_ps (_mm256_cmp_ps (rl, rh, _CMP_NEQ_UQ));
   return _mm256_cvttps_epi32 (rl);   /* a bounded lane's |rl| < 2^22: exact (any other is bad) */
+}
+
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
+avx2_bracket (const RequantFigures *rq, __m256i acc, gsize c, guint *bad)
+{
+  return avx2_bracket_v (acc, _mm256_loadu_ps (rq->mulf + c), _mm256_loadu_ps (rq->bralo + c),
+                         _mm256_loadu_ps (rq->brd + c), bad);
 }
 
 /* Four registers of 8 int32 lanes to 32 bytes in lane order; the saturating packs clamp
@@ -2105,6 +2140,9 @@ static void conv_pack_weights (gpointer data, guint ob);
 enum { PACK_BLOCKS, PACK_DEPTHWISE };
 
 static void dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights *pw);
+#if ZG330_HAVE_X86
+static gint16 *dw_pairs_pack (const ConvJob *job, const gint8 *wk);
+#endif
 static void requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr, const Zg330KernelWeights *wt,
                                  guint n_slots, gboolean blocked, gboolean bounds);
 
@@ -2188,6 +2226,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
     {
       job->dw_wq = pw->wpack;
       job->dw_wr = pw->wpack2;
+      job->dw_w16 = pw->w16;
       job->dw_corr = pw->corr;
     }
   else
@@ -2222,9 +2261,16 @@ dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights 
       }
   pw->wpack = g_malloc0 (wq_size);
   pw->corr = g_new0 (gint32, job->Cp);
+#if ZG330_HAVE_X86
+  if (pw->wide)
+    {
+      pw->w16 = dw_pairs_pack (job, wk);
+      pw->footprint += (gsize) job->KH * ((job->KW + 1) / 2) * job->Cp * 2 * sizeof (gint16);
+    }
+#endif
   pw->wpos = g_new0 (gint64, job->Cp);
   pw->wneg = g_new0 (gint64, job->Cp);
-  pw->footprint = pw->n_bytes + wq_size + (gsize) job->Cp * (sizeof (gint32) + 2 * sizeof (gint64));
+  pw->footprint += pw->n_bytes + wq_size + (gsize) job->Cp * (sizeof (gint32) + 2 * sizeof (gint64));
   for (guint o = 0; o < job->O; o++)
     {
       gint64 sum = 0;
@@ -2351,9 +2397,8 @@ conv_dw_row (gpointer data, guint item)
  * most of the work.  Each item (n, oh) builds its own quad rows, so nothing is shared
  * between threads and the bytes do not depend on the thread count. */
 
-/* Quad row g of output row oh: [Wp][Cp][4] bytes (AVX2 only: the VNNI and the AVX2 paths
- * share it). */
-static AVX2_ATTR void
+/* Quad row g of output row oh: [Wp][Cp][4] bytes. */
+static VNNI_ATTR void
 dw_build_quads (const ConvJob *job, guint n, guint oh, guint g, guint8 *q)
 {
   const guint8 *src = job->in->data;
@@ -2514,133 +2559,311 @@ conv_dw_row_vnni (gpointer data, guint item)
 }
 
 
-/* Depthwise convs with AVX2 (and FMA): the VNNI path's quad rows and figures, 8 channels
- * per register.  A channel's quad (the four input rows' biased bytes) splits into rows 0
- * and 2 (a mask) and rows 1 and 3 (a 16-bit shift) as int16 pairs, which meet the weights
- * widened the same way (ConvJob.dw_w16): two vpmaddwd per tap column and quad row, exact in
- * int32.  The requantisation is the bracket (requant_slot_bounds) with an fma, both ends
- * rounded by an explicit rounding (not MXCSR's), the lanes whose ends differ taking the
- * double rule; the saturating packs clamp to the rails. */
+/* Depthwise convs with AVX2 (and FMA): pair rows.  Each padded input row of a 32-channel
+ * block is widened once into a "pair row": at every input column x where a kernel pair
+ * can start (every column, or every even one when the horizontal stride is even), the
+ * biased bytes of columns x and x+1 as int16 pairs, 8 channels per 32 bytes
+ * ([chunk 4][entry][8][2]; dw_pair_row).  An output pixel of 8 channels is then
+ * KH * ceil (KW / 2) vpmaddwd of pair-row entries against the weights widened the same way
+ * (taps 2j and 2j+1 of a kernel row, an odd last tap paired with a zero; dw_pairs_pack),
+ * exact in int32.  The widening is in-lane byte interleaves only (a cross-lane widening
+ * costs four times as much here), so chunk k holds channels 4k .. 4k+3 and 16+4k ..
+ * 16+4k+3 of the block ("slot" 8k + i; dw_slot_channel), the weights and the bracket's
+ * figures are laid out by slot, and the saturating packs of the four chunks give the 32
+ * bytes back in channel order.  An item runs a band of output rows with its pair rows in
+ * a ring of KH rows, so at vertical stride 1 an input row is widened once for the KH
+ * output rows that read it.  Per output row and chunk, the weights and the figures stay
+ * in registers across the pixels; the row's requantised int32 go to a buffer that the
+ * packs then narrow a pixel at a time.  The bracket is requant_slot_bounds' (an fma, both
+ * ends rounded by an explicit rounding, not MXCSR's); a lane whose ends differ takes the
+ * double rule.  Every output byte is the same expression whatever the band or the
+ * thread. */
 
-/* job->dw_w16 from the quad weights [t][Cp][4] (t = g * KW + s): [t][Cp / 8][pair][8][2],
- * pair 0 rows 0 and 2, pair 1 rows 1 and 3. */
+#define DW_BAND 8u          /* most output rows per item */
+#define DW_HELD_PAIRS 9u    /* pair weights kept in registers up to this many */
+
+typedef struct {
+  guint kp;         /* pairs per kernel row: ceil (KW / 2) */
+  guint hstep;      /* input columns between pair-row entries */
+  guint es, ej;     /* entries between output pixels; between a kernel row's pairs */
+  guint nent;       /* entries per chunk of a pair row */
+  guint band, nbands;
+} DwPairs;
+
+static void
+dw_pairs_geometry (const ConvJob *job, DwPairs *g)
+{
+  g->kp = (job->KW + 1) / 2;
+  g->hstep = job->sw % 2 == 0 ? 2 : 1;
+  g->es = job->sw / g->hstep;
+  g->ej = 2 / g->hstep;
+  /* the last pixel's last pair starts at (OW - 1) * sw + 2 (kp - 1) */
+  g->nent = ((job->OW - 1) * job->sw + 2 * (g->kp - 1)) / g->hstep + 1;
+  g->nbands = (job->OH + DW_BAND - 1) / DW_BAND;
+  g->band = (job->OH + g->nbands - 1) / g->nbands;
+}
+
+/* The block channel of slot @s (0 .. 31) of a pair row, and back. */
+static inline guint
+dw_slot_channel (guint s)
+{
+  return (s % 8 < 4 ? 0 : 12) + s / 8 * 4 + s % 8;
+}
+
+static inline guint
+dw_channel_slot (guint c)
+{
+  return c < 16 ? c / 4 * 8 + c % 4 : (c - 16) / 4 * 8 + 4 + c % 4;
+}
+
+/* The pair weights by slot, [t = r * kp + j][Cp][2]: taps 2j and 2j+1 of kernel row r,
+ * zero past the kernel. */
 static gint16 *
-dw_w16_pack (const ConvJob *job)
+dw_pairs_pack (const ConvJob *job, const gint8 *wk)
 {
-  const gsize ntap = (gsize) (job->KH + 3) / 4 * job->KW;
-  gint16 *w16 = g_new (gint16, ntap * job->Cp * 4);
+  const guint kp = (job->KW + 1) / 2;
+  gint16 *w = g_new0 (gint16, (gsize) job->KH * kp * job->Cp * 2);
 
-  for (gsize t = 0; t < ntap; t++)
-    for (guint c = 0; c < job->Cp; c++)
-      for (guint k = 0; k < 4; k++)
-        w16[(t * job->Cp + c / 8 * 8) * 4 + (k % 2) * 16 + (c % 8) * 2 + k / 2]
-            = job->dw_wq[(t * job->Cp + c) * 4 + k];
-  return w16;
-}
-
-/* The accumulators of 8 channels at the quads @xq (+ g * qrow for quad row g, + s * step
- * for tap column s) against the widened weights @wt (tap t at + t * wtap). */
-static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
-dw_avx2_acc (const ConvJob *job, const guint8 *xq, gsize qrow, gsize step, const gint16 *wt, gsize wtap, guint G)
-{
-  const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
-  __m256i a = _mm256_setzero_si256 ();
-  guint t = 0;
-
-  for (guint g = 0; g < G; g++)
-    for (guint s = 0; s < job->KW; s++, t++)
-      {
-        const __m256i x = _mm256_loadu_si256 ((const __m256i *) (xq + g * qrow + s * step));
-        const gint16 *w = wt + t * wtap;
-        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_and_si256 (x, mask),
-                                                    _mm256_loadu_si256 ((const __m256i *) w)));
-        a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_srli_epi16 (x, 8),
-                                                    _mm256_loadu_si256 ((const __m256i *) (w + 16))));
-      }
-  return a;
-}
-
-/* 3 taps (3x3 and 1..4x3 kernels) by name. */
-static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
-dw_avx2_acc3 (const guint8 *xq, gsize step, const gint16 *wt, gsize wtap)
-{
-  const __m256i mask = _mm256_set1_epi32 (0x00ff00ff);
-  __m256i e = _mm256_setzero_si256 (), o = _mm256_setzero_si256 ();
-
-#pragma GCC unroll 3
-  for (guint s = 0; s < 3; s++)
+  for (guint o = 0; o < job->O; o++)
     {
-      const __m256i x = _mm256_loadu_si256 ((const __m256i *) (xq + s * step));
-      e = _mm256_add_epi32 (e, _mm256_madd_epi16 (_mm256_and_si256 (x, mask),
-                                                  _mm256_loadu_si256 ((const __m256i *) (wt + s * wtap))));
-      o = _mm256_add_epi32 (o, _mm256_madd_epi16 (_mm256_srli_epi16 (x, 8),
-                                                  _mm256_loadu_si256 ((const __m256i *) (wt + s * wtap + 16))));
+      const gsize slot = o / DW_BLK * DW_BLK + dw_channel_slot (o % DW_BLK);
+      for (guint r = 0; r < job->KH; r++)
+        for (guint s = 0; s < job->KW; s++)
+          w[(((gsize) r * kp + s / 2) * job->Cp + slot) * 2 + s % 2] = wk[((gsize) o * job->KH + r) * job->KW + s];
     }
-  return _mm256_add_epi32 (e, o);
+  return w;
 }
 
-static AVX2_ATTR void
-conv_dw_row_avx2 (gpointer data, guint item)
+/* The biased bytes of padded column @x of input row @row (NULL: a padding row), channels
+ * @cb .. (at @src when the block is contiguous in memory, else NULL), the biased zero past
+ * the input and its channels. */
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
+dw_pair_column (const ConvJob *job, const guint8 *row, const guint8 *src, guint x, guint cb, __m256i fl)
 {
-  const ConvJob *job = data;
-  const guint n = item / job->OH, oh = item % job->OH;
-  guint8 *const out = job->out->data;
-  const gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
-  const gsize qrow = (gsize) job->Wp * job->Cp * 4, step = (gsize) job->Cp * 4, wtap = (gsize) job->Cp * 4;
-  const gsize pix = job->out_addr.pix, xpix = (gsize) job->sw * job->Cp * 4;
-  const guint G = (job->KH + 3) / 4, OW = job->OW;
-  const gboolean three = G == 1 && job->KW == 3, sgn = job->lo < 0;
-  g_autofree guint8 *q = g_malloc (qrow * G);
+  guint8 b[DW_BLK];
+  const guint nvalid = MIN (DW_BLK, job->C - cb);
+  const guint8 flip = job->in_signed ? 0x80 : 0x00;
 
-  for (guint g = 0; g < G; g++)
-    dw_build_quads (job, n, oh, g, q + g * qrow);
+  if (row == NULL || x < job->pl || x - job->pl >= job->W)
+    return _mm256_set1_epi8 ((char) job->pad_value);
+  if (src != NULL)
+    return _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (src + (gsize) (x - job->pl) * job->in_addr.pix)),
+                             fl);
+  memset (b, job->pad_value, DW_BLK);
+  for (guint j = 0; j < nvalid; j++)
+    b[j] = (guint8) (row[job->in_addr.chan[cb + j] + (gsize) (x - job->pl) * job->in_addr.pix] ^ flip);
+  return _mm256_loadu_si256 ((const __m256i *) b);
+}
 
-  /* blocks of 32 channels outside, pixels inside */
-  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+/* Pair-row entry @d (chunks @cs int16 apart) of columns @a and @b. */
+static inline __attribute__ ((always_inline)) AVX2_ATTR void
+dw_pair_entry (gint16 *d, gsize cs, __m256i a, __m256i b)
+{
+  const __m256i zero = _mm256_setzero_si256 ();
+  const __m256i lo = _mm256_unpacklo_epi8 (a, b);   /* lanes: channels 0-7 | 16-23 */
+  const __m256i hi = _mm256_unpackhi_epi8 (a, b);   /*        8-15 | 24-31 */
+
+  _mm256_storeu_si256 ((__m256i *) d, _mm256_unpacklo_epi8 (lo, zero));                /* 0-3 | 16-19 */
+  _mm256_storeu_si256 ((__m256i *) (d + cs), _mm256_unpackhi_epi8 (lo, zero));         /* 4-7 | 20-23 */
+  _mm256_storeu_si256 ((__m256i *) (d + 2 * cs), _mm256_unpacklo_epi8 (hi, zero));     /* 8-11 | 24-27 */
+  _mm256_storeu_si256 ((__m256i *) (d + 3 * cs), _mm256_unpackhi_epi8 (hi, zero));     /* 12-15 | 28-31 */
+}
+
+/* Pair row of padded input row @hp (image @n, channels @cb ..) into @h. */
+static AVX2_ATTR void
+dw_pair_row (const ConvJob *job, const DwPairs *g, guint n, guint hp, guint cb, gint16 *h)
+{
+  const gint ih = (gint) hp - (gint) job->pt;
+  const gsize cs = (gsize) g->nent * 16;   /* int16 per chunk */
+  const guint8 *row = ih >= 0 && ih < (gint) job->H
+                      ? job->in->data + (gsize) n * job->in_addr.batch + (gsize) ih * job->in_addr.row : NULL;
+  /* a whole block contiguous in memory: the entries whose columns both lie inside the
+   * input (i0 .. i1) load directly */
+  const gboolean run = row != NULL && job->C - cb >= DW_BLK && channel_run (job->in, cb) >= DW_BLK;
+  const guint8 *src = run ? row + job->in_addr.chan[cb] : NULL;
+  const gsize pix = job->in_addr.pix, step = (gsize) g->hstep * pix;
+  const __m256i fl = _mm256_set1_epi8 ((char) (job->in_signed ? 0x80 : 0x00));
+  const guint i0 = run ? MIN (g->nent, (job->pl + g->hstep - 1) / g->hstep) : g->nent;
+  const guint i1 = run && job->W >= 2 ? MAX (i0, MIN (g->nent, (job->pl + job->W - 2) / g->hstep + 1)) : i0;
+
+  for (guint i = 0; i < i0; i++)
+    dw_pair_entry (h + (gsize) i * 16, cs, dw_pair_column (job, row, src, i * g->hstep, cb, fl),
+                   dw_pair_column (job, row, src, i * g->hstep + 1, cb, fl));
+  if (i0 < i1)
     {
-      const gint16 *wt = job->dw_w16 + (gsize) cb * 4;   /* chunk k at + 32 k, tap t at + t * wtap */
-      const guint nvalid = MIN (DW_BLK, job->C - cb);
-      const gboolean fast = job->out_block_fast && nvalid == DW_BLK;
-      guint8 *const out_cb = out + row_base + job->out_addr.chan[cb];
-      const guint8 *xq = q + (gsize) cb * 4;
+      const guint8 *s = src + (gsize) (i0 * g->hstep - job->pl) * pix;
+      gint16 *d = h + (gsize) i0 * 16;
+      if (job->in_signed)
+        for (guint i = i0; i < i1; i++, s += step, d += 16)
+          dw_pair_entry (d, cs, _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) s), fl),
+                         _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (s + pix)), fl));
+      else
+        for (guint i = i0; i < i1; i++, s += step, d += 16)
+          dw_pair_entry (d, cs, _mm256_loadu_si256 ((const __m256i *) s),
+                         _mm256_loadu_si256 ((const __m256i *) (s + pix)));
+    }
+  for (guint i = MAX (i0, i1); i < g->nent; i++)
+    dw_pair_entry (h + (gsize) i * 16, cs, dw_pair_column (job, row, src, i * g->hstep, cb, fl),
+                   dw_pair_column (job, row, src, i * g->hstep + 1, cb, fl));
+}
 
-      for (guint ow = 0; ow < OW; ow++, xq += xpix)
+/* One output row of chunk @k of block @cb: the pair rows @rows (kernel row r at rows[r] +
+ * @off), requantised into @r32 (pixel p at + 32 p) by the bracket (avx2_bracket_v's).
+ * Fast (@EXACT FALSE; every slot of the chunk with a bound): the ends converted by
+ * vcvtps2dq (round to nearest even: conv_dw_pairs sets MXCSR; a bounded lane's |lo|, |hi|
+ * < 2^22, so the conversion is exact) and compared as integers, with no test per pixel;
+ * FALSE when some lane's ends differ, and the caller runs the row again with @EXACT,
+ * which tests each pixel and gives the lanes whose ends differ (every lane of a slot
+ * without a bound: d = +inf) the double rule.  KH, KP, ES and EJ are constants where the
+ * caller names them, so the loops unroll and the weights stay in registers. */
+static inline __attribute__ ((always_inline)) AVX2_ATTR gboolean
+dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb, guint k, gint32 *r32,
+              const guint KH, const guint KP, const guint ES, const guint EJ, const gboolean EXACT)
+{
+  const guint ntp = KH * KP, OW = job->OW, s0 = cb + 8 * k;
+  const gboolean held = ntp <= DW_HELD_PAIRS;
+  const gint16 *wt = job->dw_w16 + (gsize) s0 * 2;
+  const gsize wstep = (gsize) job->Cp * 2;
+  const __m256 m = _mm256_loadu_ps (job->dw_fig + s0), alo = _mm256_loadu_ps (job->dw_fig + job->Cp + s0);
+  const __m256 d = _mm256_loadu_ps (job->dw_fig + 2 * (gsize) job->Cp + s0);
+  const gint16 *rp[DW_HELD_PAIRS];
+  __m256i w[DW_HELD_PAIRS], differ = _mm256_setzero_si256 ();
+
+#pragma GCC unroll 9
+  for (guint t = 0; held && t < ntp; t++)
+    w[t] = _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
+#pragma GCC unroll 9
+  for (guint kr = 0; held && kr < KH; kr++)
+    rp[kr] = rows[kr] + off;
+  for (guint ow = 0; ow < OW; ow++)
+    {
+      __m256i a = _mm256_setzero_si256 ();
+
+#pragma GCC unroll 9
+      for (guint kr = 0; kr < KH; kr++)
         {
-          __m256i r[4];
-          guint bad = 0;
-
-#pragma GCC unroll 4
-          for (guint k = 0; k < 4; k++)
+          const gint16 *e = (held ? rp[kr] : rows[kr] + off) + (gsize) ow * ES * 16;
+#pragma GCC unroll 9
+          for (guint j = 0; j < KP; j++)
             {
-              const __m256i acc = three ? dw_avx2_acc3 (xq + 32 * k, step, wt + 32 * k, wtap)
-                                        : dw_avx2_acc (job, xq + 32 * k, qrow, step, wt + 32 * k, wtap, G);
-              guint b;
-              r[k] = avx2_bracket (job->rq, acc, cb + 8 * k, &b);
-              bad |= b << (8 * k);
+              const guint t = kr * KP + j;
+              const __m256i wv = held ? w[t] : _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
+              a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_loadu_si256 ((const __m256i *) (e + j * EJ * 16)), wv));
             }
-          const __m256i b = avx2_narrow32 (r, sgn);
-          if (fast && bad == 0)
-            _mm256_storeu_si256 ((__m256i *) (out_cb + ow * pix), b);
-          else
+        }
+      if (!EXACT)
+        {
+          const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (a), m, alo);
+          const __m256i rl = _mm256_cvtps_epi32 (lo), rh = _mm256_cvtps_epi32 (_mm256_add_ps (lo, d));
+          differ = _mm256_or_si256 (differ, _mm256_xor_si256 (rl, rh));
+          _mm256_storeu_si256 ((__m256i *) (r32 + (gsize) ow * DW_BLK), rl);
+          continue;
+        }
+      guint bad;
+      _mm256_storeu_si256 ((__m256i *) (r32 + (gsize) ow * DW_BLK), avx2_bracket_v (a, m, alo, d, &bad));
+      if (bad != 0)
+        {
+          gint32 acc[8];
+          _mm256_storeu_si256 ((__m256i *) acc, a);
+          for (; bad != 0; bad &= bad - 1)
             {
-              guint8 res[DW_BLK];
-              _mm256_storeu_si256 ((__m256i *) res, b);
-              for (; bad != 0; bad &= bad - 1)
-                {
-                  /* the double rule for the lanes whose bracket failed (their sums again) */
-                  const guint l = (guint) __builtin_ctz (bad), k = l / 8;
-                  const __m256i acc = three ? dw_avx2_acc3 (xq + 32 * k, step, wt + 32 * k, wtap)
-                                            : dw_avx2_acc (job, xq + 32 * k, qrow, step, wt + 32 * k, wtap, G);
-                  gint32 a[8];
-                  _mm256_storeu_si256 ((__m256i *) a, acc);
-                  res[l] = requant_lane (a[l % 8], job->dw_corr[cb + l], job->rq->mul[cb + l], job->rq->add[cb + l],
-                                         job->lo, job->hi);
-                }
-              for (guint l = 0; l < nvalid; l++)
-                out[row_base + job->out_addr.chan[cb + l] + ow * pix] = res[l];
+              const guint l = (guint) __builtin_ctz (bad), c = cb + dw_slot_channel (8 * k + l);
+              r32[(gsize) ow * DW_BLK + l] = requant_value (acc[l], job->dw_corr[c], job->rq->mul[c],
+                                                            job->rq->add[c], job->lo, job->hi);
             }
         }
     }
+  return _mm256_testz_si256 (differ, differ);
+}
+
+/* dw_pairs_row exact, for the rows the fast form could not take (out of line: the fast
+ * loops keep their registers). */
+static AVX2_ATTR __attribute__ ((noinline)) void
+dw_pairs_row_exact (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, gsize off, guint cb, guint k,
+                    gint32 *r32)
+{
+  if (job->KH == 3 && job->KW == 3 && job->sw == 1)
+    dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 2, TRUE);
+  else if (job->KH == 3 && job->KW == 3 && job->sw == 2)
+    dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 1, TRUE);
+  else
+    dw_pairs_row (job, rows, off, cb, k, r32, job->KH, g->kp, g->es, g->ej, TRUE);
+}
+
+static AVX2_ATTR void
+conv_dw_pairs (gpointer data, guint item)
+{
+  const ConvJob *job = data;
+  DwPairs g;
+  dw_pairs_geometry (job, &g);
+  const guint n = item / g.nbands, oh0 = item % g.nbands * g.band, oh1 = MIN (job->OH, oh0 + g.band);
+  const gsize hsize = (gsize) 4 * g.nent * 16, cs = (gsize) g.nent * 16, pix = job->out_addr.pix;
+  const gboolean sgn = job->lo < 0;
+  guint8 *const out = job->out->data;
+  g_autofree gint16 *ring = g_new (gint16, hsize * job->KH);
+  g_autofree gint32 *r32 = g_new0 (gint32, (gsize) job->OW * DW_BLK);
+  g_autofree gint64 *tag = g_new (gint64, job->KH);
+  g_autofree const gint16 **rows = g_new (const gint16 *, job->KH);
+  const guint csr = fp_env_enter ();
+
+  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+    {
+      const guint nvalid = MIN (DW_BLK, job->C - cb);
+      const gboolean fast = job->out_block_fast && nvalid == DW_BLK;
+
+      for (guint s = 0; s < job->KH; s++)
+        tag[s] = -1;
+      for (guint oh = oh0; oh < oh1; oh++)
+        {
+          const gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
+
+          for (guint kr = 0; kr < job->KH; kr++)
+            {
+              const guint hp = oh * job->sh + kr, slot = hp % job->KH;
+              if (tag[slot] != (gint64) hp)
+                {
+                  dw_pair_row (job, &g, n, hp, cb, ring + slot * hsize);
+                  tag[slot] = hp;
+                }
+              rows[kr] = ring + slot * hsize;
+            }
+          for (guint k = 0; k < 4; k++)
+            {
+              gboolean ok = job->dw_bounded8[cb / 8 + k];
+              if (!ok)
+                ;
+              else if (job->KH == 3 && job->KW == 3 && job->sw == 1)
+                ok = dw_pairs_row (job, rows, k * cs, cb, k, r32 + 8 * k, 3, 2, 1, 2, FALSE);
+              else if (job->KH == 3 && job->KW == 3 && job->sw == 2)
+                ok = dw_pairs_row (job, rows, k * cs, cb, k, r32 + 8 * k, 3, 2, 1, 1, FALSE);
+              else
+                ok = dw_pairs_row (job, rows, k * cs, cb, k, r32 + 8 * k, job->KH, g.kp, g.es, g.ej, FALSE);
+              if (G_UNLIKELY (!ok))
+                dw_pairs_row_exact (job, &g, rows, k * cs, cb, k, r32 + 8 * k);
+            }
+          /* a pixel's four chunks: the saturating packs clamp to the rails and leave the
+           * bytes in channel order */
+          for (guint ow = 0; ow < job->OW; ow++)
+            {
+              const gint32 *rp = r32 + (gsize) ow * DW_BLK;
+              const __m256i p01 = _mm256_packs_epi32 (_mm256_loadu_si256 ((const __m256i *) rp),
+                                                      _mm256_loadu_si256 ((const __m256i *) (rp + 8)));
+              const __m256i p23 = _mm256_packs_epi32 (_mm256_loadu_si256 ((const __m256i *) (rp + 16)),
+                                                      _mm256_loadu_si256 ((const __m256i *) (rp + 24)));
+              const __m256i b = sgn ? _mm256_packs_epi16 (p01, p23) : _mm256_packus_epi16 (p01, p23);
+              if (fast)
+                _mm256_storeu_si256 ((__m256i *) (out + row_base + job->out_addr.chan[cb] + ow * pix), b);
+              else
+                {
+                  guint8 res[DW_BLK];
+                  _mm256_storeu_si256 ((__m256i *) res, b);
+                  for (guint l = 0; l < nvalid; l++)
+                    out[row_base + job->out_addr.chan[cb + l] + ow * pix] = res[l];
+                }
+            }
+        }
+    }
+  fp_env_leave (csr);
 }
 
 /* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input
@@ -3153,15 +3376,33 @@ conv_depthwise_quads (ConvJob *job, const Zg330KernelWeights *weights, gboolean 
   PackedWeights *packed;
 
   job->pad_value = job->in_signed ? 0x80 : 0x00;
+  job->want_w16 = !vnni;
   packed = packed_weights_get (job, weights, PACK_DEPTHWISE);
   /* mul and add read by blocks of DW_BLK channels */
   requant_figures_get (job, packed, job->dw_corr, weights, job->Cp, FALSE, TRUE);
   if (!vnni)
     {
-      job->dw_w16 = dw_w16_pack (job);
-      parallel_for (job->N * job->OH, conv_dw_row_avx2, job,
+      DwPairs g;
+      const gsize Cp = job->Cp;
+
+      /* the bracket's figures by pair-row slot */
+      job->dw_fig = g_new (float, 3 * Cp);
+      job->dw_bounded8 = g_new (guint8, Cp / 8);
+      memset (job->dw_bounded8, 1, Cp / 8);
+      for (gsize s = 0; s < Cp; s++)
+        {
+          const gsize c = s / DW_BLK * DW_BLK + dw_slot_channel (s % DW_BLK);
+          job->dw_fig[s] = job->rq->mulf[c];
+          job->dw_fig[Cp + s] = job->rq->bralo[c];
+          job->dw_fig[2 * Cp + s] = job->rq->brd[c];
+          if (!(job->rq->thrf[c] > 0))
+            job->dw_bounded8[s / 8] = 0;
+        }
+      dw_pairs_geometry (job, &g);
+      parallel_for (job->N * g.nbands, conv_dw_pairs, job,
                     (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.05 * job->KH * job->KW));
-      g_free (job->dw_w16);
+      g_clear_pointer (&job->dw_fig, g_free);
+      g_clear_pointer (&job->dw_bounded8, g_free);
     }
   else if (job->KH == 3 && job->KW == 3 && job->sh == 2 && job->sw == 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
       && job->in->k == DW_BLK && cpu_has_vbmi ())
