@@ -6,6 +6,7 @@
  * 0xAA in their padding bytes, so a kernel that reads padding channels gets caught. */
 #include "devices/zg330-kernels.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -548,9 +549,10 @@ test_conv_depthwise (void)
   run_conv_case (&cc, 9);
 }
 
-/* 3x3 depthwise at vertical stride 1, where the AVX2 path takes two output rows per quad
- * row: horizontal strides 1-3, an odd and an even row count (the last item's lone row),
- * a partial channel block, NHWC and NCHWc32, one and two images. */
+/* 3x3 depthwise at vertical stride 1, where consecutive output rows share input rows (the
+ * VNNI path's row pairs, the AVX2 path's ring of pair rows): horizontal strides 1-3, an
+ * odd and an even row count, a partial channel block, NHWC and NCHWc32, one and two
+ * images. */
 static void
 test_conv_depthwise_3x3_rows (void)
 {
@@ -678,10 +680,25 @@ test_conv_small_groups_3x3_stride1 (void)
     }
 }
 
+/* The rounding modes a caller may have set (the kernels compute in their own). */
+static const int caller_rounding[] = {
+  FE_TONEAREST,
+#ifdef FE_UPWARD
+  FE_UPWARD,
+#endif
+#ifdef FE_DOWNWARD
+  FE_DOWNWARD,
+#endif
+#ifdef FE_TOWARDZERO
+  FE_TOWARDZERO,
+#endif
+};
+
 /* The requantisation near its rounding boundaries and at the rails: a 1x1 conv of one
  * input channel whose output scales put x*w*mul + bias on half-integers, a hair off them,
  * and far beyond the int8 range, for dense and depthwise convs (the float requantisation
- * must give the double rule's byte or fall back to it). */
+ * must give the double rule's byte or fall back to it), whatever rounding mode the caller
+ * set. */
 static void
 test_conv_requant_boundaries (void)
 {
@@ -726,24 +743,31 @@ test_conv_requant_boundaries (void)
           }
         ref_conv (in, tw, 1, 1, 0, 0, dw ? C : 1, out, expect);
         for (guint mode = 0; mode < 3; mode++)
-          {
-            g_autoptr (GError) error = NULL;
-            gsize mismatches = 0;
-            if (!use_mode (mode))
-              break;
-            g_assert_true (zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error));
-            g_assert_no_error (error);
-            for (guint h = 0; h < 4; h++)
-              for (guint w = 0; w < 9; w++)
-                for (guint c = 0; c < O; c++)
-                  {
-                    gint e = expect[((gsize) h * 9 + w) * O + c], got = tt_get (out, 0, c, h, w);
-                    if (e != got && mismatches++ < 5)
-                      g_test_message ("%s mode %u: c=%u h=%u w=%u got %d expected %d",
-                                      dw ? "depthwise" : "dense", mode, c, h, w, got, e);
-                  }
-            g_assert_cmpuint (mismatches, ==, 0);
-          }
+          for (guint rm = 0; rm < G_N_ELEMENTS (caller_rounding); rm++)
+            {
+              g_autoptr (GError) error = NULL;
+              gsize mismatches = 0;
+              gboolean ok;
+              if (!use_mode (mode))
+                break;
+              /* the caller's rounding mode changes nothing, and is the caller's again after */
+              g_assert_cmpint (fesetround (caller_rounding[rm]), ==, 0);
+              ok = zg330_kernel_conv2d (&in->t, &tw->w, &p, &out->t, &error);
+              g_assert_cmpint (fegetround (), ==, caller_rounding[rm]);
+              fesetround (FE_TONEAREST);
+              g_assert_true (ok);
+              g_assert_no_error (error);
+              for (guint h = 0; h < 4; h++)
+                for (guint w = 0; w < 9; w++)
+                  for (guint c = 0; c < O; c++)
+                    {
+                      gint e = expect[((gsize) h * 9 + w) * O + c], got = tt_get (out, 0, c, h, w);
+                      if (e != got && mismatches++ < 5)
+                        g_test_message ("%s mode %u, caller rounding %u: c=%u h=%u w=%u got %d expected %d",
+                                        dw ? "depthwise" : "dense", mode, rm, c, h, w, got, e);
+                    }
+              g_assert_cmpuint (mismatches, ==, 0);
+            }
         zg330_kernel_set_generic_only (FALSE);
       }
 }

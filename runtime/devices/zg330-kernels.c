@@ -33,6 +33,56 @@
 G_DEFINE_QUARK (zg330-kernel-error-quark, zg330_kernel_error)
 
 /* Accumulation stays exact in int32 while KH*KW*C_in*255*128 < 2^31. */
+/* The floating-point environment every kernel computes in: round to nearest even, no
+ * flush to zero, no denormals-are-zero, exceptions masked (MXCSR's default), whatever the
+ * calling thread set, so one input gives the same bytes in any caller (the requantisation
+ * proofs assume it; the double rule itself rounds by it).  FP_ENV_GUARD at the top of a
+ * public entry switches to it and restores the caller's on every return; the pool's
+ * threads switch in pool_worker().  The barriers keep the compiler from moving memory
+ * accesses, and so the arithmetic on what they load, across the switch. */
+#if ZG330_HAVE_X86
+typedef guint FpEnv;
+
+static inline FpEnv
+fp_env_enter (void)
+{
+  const FpEnv csr = _mm_getcsr ();
+
+  _mm_setcsr (0x1F80);
+  __asm__ volatile ("" ::: "memory");
+  return csr;
+}
+
+static inline void
+fp_env_leave (FpEnv csr)
+{
+  __asm__ volatile ("" ::: "memory");
+  _mm_setcsr (csr);
+}
+#else
+typedef int FpEnv;
+
+static inline FpEnv
+fp_env_enter (void)
+{
+  return 0;
+}
+
+static inline void
+fp_env_leave (FpEnv csr)
+{
+  (void) csr;
+}
+#endif
+
+static inline void
+fp_env_restore (const FpEnv *csr)
+{
+  fp_env_leave (*csr);
+}
+
+#define FP_ENV_GUARD __attribute__ ((cleanup (fp_env_restore), unused)) const FpEnv fp_env_saved_ = fp_env_enter ()
+
 #define MAX_REDUCTION 65536u
 #define TILE_MAX 12u
 #define TILE_EXPANDED 8u  /* packed groups on expanded input (vnni_tile_expanded_n) */
@@ -484,6 +534,7 @@ pool_worker (gpointer item, gpointer user_data)
   ParallelJob *job = item;
 
   gint64 c0 = thread_cpu_ns ();
+  FP_ENV_GUARD;
 
   (void) user_data;
   job_drain (job);
@@ -1066,27 +1117,6 @@ requant_avx2_32 (const gint32 *acc, const gint32 *corr, const double *mul, const
  * hi = lo + d, both rounded to nearest by an explicit rounding (not MXCSR's); rne (lo) as
  * int32, and in @bad the lanes whose ends differ (slots without a bound have d = +inf:
  * always). */
-/* The floating-point environment the kernels' proofs assume (round to nearest even, no
- * flush or denormals-are-zero, exceptions masked: MXCSR's default), whatever the calling
- * thread set; fp_env_leave() restores the caller's.  The barriers keep the compiler from
- * moving memory accesses, and so the arithmetic on what they load, across the switch. */
-static inline guint
-fp_env_enter (void)
-{
-  const guint csr = _mm_getcsr ();
-
-  _mm_setcsr (0x1F80);
-  __asm__ volatile ("" ::: "memory");
-  return csr;
-}
-
-static inline void
-fp_env_leave (guint csr)
-{
-  __asm__ volatile ("" ::: "memory");
-  _mm_setcsr (csr);
-}
-
 static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
 avx2_bracket_v (__m256i acc, __m256 mulf, __m256 alo, __m256 d, guint *bad)
 {
@@ -2710,8 +2740,8 @@ dw_pair_row (const ConvJob *job, const DwPairs *g, guint n, guint hp, guint cb, 
 /* One output row of chunk @k of block @cb: the pair rows @rows (kernel row r at rows[r] +
  * @off), requantised into @r32 (pixel p at + 32 p) by the bracket (avx2_bracket_v's).
  * Fast (@EXACT FALSE; every slot of the chunk with a bound): the ends converted by
- * vcvtps2dq (round to nearest even: conv_dw_pairs sets MXCSR; a bounded lane's |lo|, |hi|
- * < 2^22, so the conversion is exact) and compared as integers, with no test per pixel;
+ * vcvtps2dq (round to nearest even, FP_ENV_GUARD's; a bounded lane's |lo|, |hi| < 2^22,
+ * so the conversion is exact) and compared as integers, with no test per pixel;
  * FALSE when some lane's ends differ, and the caller runs the row again with @EXACT,
  * which tests each pixel and gives the lanes whose ends differ (every lane of a slot
  * without a bound: d = +inf) the double rule.  KH, KP, ES and EJ are constants where the
@@ -2804,7 +2834,6 @@ conv_dw_pairs (gpointer data, guint item)
   g_autofree gint32 *r32 = g_new0 (gint32, (gsize) job->OW * DW_BLK);
   g_autofree gint64 *tag = g_new (gint64, job->KH);
   g_autofree const gint16 **rows = g_new (const gint16 *, job->KH);
-  const guint csr = fp_env_enter ();
 
   for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
     {
@@ -2863,7 +2892,6 @@ conv_dw_pairs (gpointer data, guint item)
             }
         }
     }
-  fp_env_leave (csr);
 }
 
 /* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input
@@ -3726,6 +3754,7 @@ zg330_kernel_conv2d (const Zg330KernelTensor  *in,
                      const Zg330KernelTensor  *out,
                      GError                  **error)
 {
+  FP_ENV_GUARD;
   ConvJob job = { 0 };
   guint groups;
 
@@ -4035,6 +4064,7 @@ zg330_kernel_add (const Zg330KernelTensor *a,
                   const Zg330KernelTensor *out,
                   GError                 **error)
 {
+  FP_ENV_GUARD;
   gint lo, hi;
 
   g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
@@ -4158,6 +4188,7 @@ zg330_kernel_concat (const Zg330KernelTensor *const *inputs,
                      const Zg330KernelTensor  *out,
                      GError                  **error)
 {
+  FP_ENV_GUARD;
   guint64 total = 0;
   guint c0 = 0;
 
@@ -4288,6 +4319,7 @@ zg330_kernel_maxpool2d (const Zg330KernelTensor *in,
                         const Zg330KernelTensor *out,
                         GError                 **error)
 {
+  FP_ENV_GUARD;
   Addr ai, ao;
   Requant rq;
   const guint8 *src;
@@ -4365,6 +4397,7 @@ zg330_kernel_upsample_nearest (const Zg330KernelTensor *in,
                                const Zg330KernelTensor *out,
                                GError                 **error)
 {
+  FP_ENV_GUARD;
   Addr ai, ao;
   Requant rq;
   const guint8 *src;
@@ -4423,6 +4456,7 @@ zg330_kernel_reshape (const Zg330KernelTensor *in,
                       const Zg330KernelTensor *out,
                       GError                 **error)
 {
+  FP_ENV_GUARD;
   gsize si, so;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
@@ -4450,6 +4484,7 @@ zg330_kernel_cast (const Zg330KernelTensor *in,
                    const Zg330KernelTensor *out,
                    GError                 **error)
 {
+  FP_ENV_GUARD;
   Requant rq;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
@@ -4479,6 +4514,7 @@ zg330_kernel_relayout (const Zg330KernelTensor *in,
                        const Zg330KernelTensor *out,
                        GError                 **error)
 {
+  FP_ENV_GUARD;
   Addr ai, ao;
   gsize es;
 
@@ -4519,6 +4555,7 @@ zg330_kernel_dequantize (const Zg330KernelTensor *in,
                          const Zg330KernelTensor *out,
                          GError                 **error)
 {
+  FP_ENV_GUARD;
   Addr ai, ao;
   const guint8 *src;
   float *dst;
