@@ -2609,7 +2609,7 @@ conv_dw_row_vnni (gpointer data, guint item)
  * double rule.  Every output byte is the same expression whatever the band or the
  * thread. */
 
-#define DW_BAND 8u          /* most output rows per item */
+#define DW_BAND 16u         /* most output rows per item */
 #define DW_HELD_PAIRS 9u    /* pair weights kept in registers up to this many */
 
 typedef struct {
@@ -2765,6 +2765,7 @@ dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb
 #pragma GCC unroll 9
   for (guint kr = 0; held && kr < KH; kr++)
     rp[kr] = rows[kr] + off;
+#pragma GCC unroll 2
   for (guint ow = 0; ow < OW; ow++)
     {
       __m256i a = _mm256_setzero_si256 ();
