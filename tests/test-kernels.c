@@ -720,15 +720,16 @@ test_conv_requant_boundaries (void)
         for (guint o = 0; o < O; o++)
           {
             /* mul = w_scale / out_scale: 1/2, 1/4, 3/8 (exact ties), those times 1 +- 2^-k,
-             * or 10^-6..10^3 */
+             * 10^-6..10^3, or 10^7..10^10 (values past 2^31: slots without a float bound) */
             static const double ties[] = { 0.5, 0.25, 0.375, 1.5, 2.0 };
             double mul = ties[g_rand_int_range (rand, 0, G_N_ELEMENTS (ties))];
             float bias = 0;
-            switch (g_rand_int_range (rand, 0, 4))
+            switch (g_rand_int_range (rand, 0, 5))
               {
               case 0: break;
               case 1: mul *= 1.0 + ldexp (1.0, -g_rand_int_range (rand, 10, 30)); break;
               case 2: mul *= 1.0 - ldexp (1.0, -g_rand_int_range (rand, 10, 30)); break;
+              case 3: mul = pow (10.0, g_rand_double_range (rand, 7.0, 10.0)); break;
               default: mul = pow (10.0, g_rand_double_range (rand, -6.0, 3.0)); break;
               }
             if (g_rand_boolean (rand))
