@@ -663,7 +663,7 @@ struct ConvJob {
   TileFunc tile;
   /* the plain loops' weights as int16 for the AVX2 tile (NULL: the C loop), [block][tap][q]
    * [pair][o 32][2]: pair 0 holds inputs 4q and 4q+2, pair 1 inputs 4q+1 and 4q+3; kept
-   * with the packed weights, made when want_w16 */
+   * with the packed weights, made when want_w16 (depthwise: dw_w16) */
   gint16 *w16;
   gboolean want_w16;
   const Zg330KernelWeights *weights;
@@ -2069,7 +2069,8 @@ typedef struct {
   gint8 *src;               /* a copy of them */
   gint8 *wpack;             /* depthwise: the quad weights (ConvJob.dw_wq) */
   gint8 *wpack2;            /* depthwise 3x3: the rows' weights (ConvJob.dw_wr), else NULL */
-  gboolean wide;            /* blocks: with w16 (the AVX2 tiles' int16 weights, ConvJob.w16) */
+  gboolean wide;            /* with w16: blocks, the AVX2 tiles' int16 weights (ConvJob.w16);
+                             * depthwise, the pair weights (ConvJob.dw_w16) */
   gint16 *w16;
   gint32 *corr;
   gint64 *wpos, *wneg;      /* per slot: the sums of its positive and negative weights */
