@@ -2760,12 +2760,15 @@ dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb
   const gint16 *rp[DW_HELD_PAIRS];
   __m256i w[DW_HELD_PAIRS], differ = _mm256_setzero_si256 ();
 
+  if (held)
+    {
 #pragma GCC unroll 9
-  for (guint t = 0; held && t < ntp; t++)
-    w[t] = _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
+      for (guint t = 0; t < ntp; t++)
+        w[t] = _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
 #pragma GCC unroll 9
-  for (guint kr = 0; held && kr < KH; kr++)
-    rp[kr] = rows[kr] + off;
+      for (guint kr = 0; kr < KH; kr++)
+        rp[kr] = rows[kr] + off;
+    }
 #pragma GCC unroll 2
   for (guint ow = 0; ow < OW; ow++)
     {
