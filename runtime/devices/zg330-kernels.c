@@ -32,7 +32,6 @@
 
 G_DEFINE_QUARK (zg330-kernel-error-quark, zg330_kernel_error)
 
-/* Accumulation stays exact in int32 while KH*KW*C_in*255*128 < 2^31. */
 /* The floating-point environment every kernel computes in: round to nearest even, no
  * flush to zero, no denormals-are-zero, exceptions masked (MXCSR's default), whatever the
  * calling thread set, so one input gives the same bytes in any caller (the requantisation
@@ -83,6 +82,7 @@ fp_env_restore (const FpEnv *csr)
 
 #define FP_ENV_GUARD __attribute__ ((cleanup (fp_env_restore), unused)) const FpEnv fp_env_saved_ = fp_env_enter ()
 
+/* Accumulation stays exact in int32 while KH*KW*C_in*255*128 < 2^31. */
 #define MAX_REDUCTION 65536u
 #define TILE_MAX 12u
 #define TILE_EXPANDED 8u  /* packed groups on expanded input (vnni_tile_expanded_n) */
@@ -2606,9 +2606,8 @@ conv_dw_row_vnni (gpointer data, guint item)
  * output rows that read it.  Per output row and chunk, the weights and the figures stay
  * in registers across the pixels; the row's requantised int32 go to a buffer that the
  * packs then narrow a pixel at a time.  The bracket is requant_slot_bounds' (an fma, both
- * ends rounded by an explicit rounding, not MXCSR's); a lane whose ends differ takes the
- * double rule.  Every output byte is the same expression whatever the band or the
- * thread. */
+ * ends rounded to nearest; see dw_pairs_row); a lane whose ends differ takes the double
+ * rule.  Every output byte is the same expression whatever the band or the thread. */
 
 #define DW_BAND 16u         /* most output rows per item */
 #define DW_HELD_PAIRS 9u    /* pair weights kept in registers up to this many */
@@ -2811,18 +2810,25 @@ dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb
   return _mm256_testz_si256 (differ, differ);
 }
 
+/* dw_pairs_row with the kernel named where it is 3x3 at horizontal stride 1 or 2. */
+static inline __attribute__ ((always_inline)) AVX2_ATTR gboolean
+dw_pairs_row_any (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, gsize off, guint cb, guint k,
+                  gint32 *r32, const gboolean EXACT)
+{
+  if (job->KH == 3 && job->KW == 3 && job->sw == 1)
+    return dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 2, EXACT);
+  if (job->KH == 3 && job->KW == 3 && job->sw == 2)
+    return dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 1, EXACT);
+  return dw_pairs_row (job, rows, off, cb, k, r32, job->KH, g->kp, g->es, g->ej, EXACT);
+}
+
 /* dw_pairs_row exact, for the rows the fast form could not take (out of line: the fast
  * loops keep their registers). */
 static AVX2_ATTR __attribute__ ((noinline)) void
 dw_pairs_row_exact (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, gsize off, guint cb, guint k,
                     gint32 *r32)
 {
-  if (job->KH == 3 && job->KW == 3 && job->sw == 1)
-    dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 2, TRUE);
-  else if (job->KH == 3 && job->KW == 3 && job->sw == 2)
-    dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 1, TRUE);
-  else
-    dw_pairs_row (job, rows, off, cb, k, r32, job->KH, g->kp, g->es, g->ej, TRUE);
+  dw_pairs_row_any (job, g, rows, off, cb, k, r32, TRUE);
 }
 
 static AVX2_ATTR void
@@ -2863,15 +2869,8 @@ conv_dw_pairs (gpointer data, guint item)
             }
           for (guint k = 0; k < 4; k++)
             {
-              gboolean ok = job->dw_bounded8[cb / 8 + k];
-              if (!ok)
-                ;
-              else if (job->KH == 3 && job->KW == 3 && job->sw == 1)
-                ok = dw_pairs_row (job, rows, k * cs, cb, k, r32 + 8 * k, 3, 2, 1, 2, FALSE);
-              else if (job->KH == 3 && job->KW == 3 && job->sw == 2)
-                ok = dw_pairs_row (job, rows, k * cs, cb, k, r32 + 8 * k, 3, 2, 1, 1, FALSE);
-              else
-                ok = dw_pairs_row (job, rows, k * cs, cb, k, r32 + 8 * k, job->KH, g.kp, g.es, g.ej, FALSE);
+              const gboolean ok = job->dw_bounded8[cb / 8 + k]
+                                  && dw_pairs_row_any (job, &g, rows, k * cs, cb, k, r32 + 8 * k, FALSE);
               if (G_UNLIKELY (!ok))
                 dw_pairs_row_exact (job, &g, rows, k * cs, cb, k, r32 + 8 * k);
             }
