@@ -2604,8 +2604,9 @@ conv_dw_row_vnni (gpointer data, guint item)
  * bytes back in channel order.  An item runs a band of output rows with its pair rows in
  * a ring of KH rows, so at vertical stride 1 an input row is widened once for the KH
  * output rows that read it.  Per output row and chunk, the weights and the figures stay
- * in registers across the pixels; the row's requantised int32 go to a buffer that the
- * packs then narrow a pixel at a time.  The bracket is requant_slot_bounds' (an fma, both
+ * in registers across the pixels; chunks 0-2 leave the row's requantised int32 in a
+ * buffer and chunk 3 packs each pixel's four chunks into its 32 bytes as it goes (through
+ * the buffer too where the output block is not contiguous).  The bracket is requant_slot_bounds' (an fma, both
  * ends rounded to nearest; see dw_pairs_row); a lane whose ends differ takes the double
  * rule.  Every output byte is the same expression whatever the band or the thread. */
 
@@ -2737,6 +2738,19 @@ dw_pair_row (const ConvJob *job, const DwPairs *g, guint n, guint hp, guint cb, 
                    dw_pair_column (job, row, src, i * g->hstep + 1, cb, fl));
 }
 
+/* The 32 bytes of a pixel (at @o) from its chunks 0-2's requantised int32 at @r and chunk
+ * 3's in @r3: the saturating packs clamp to the rails (@sgn: int8, else uint8) and leave
+ * the bytes in channel order. */
+static inline __attribute__ ((always_inline)) AVX2_ATTR void
+dw_pack_pixel (const gint32 *r, __m256i r3, guint8 *o, gboolean sgn)
+{
+  const __m256i p01 = _mm256_packs_epi32 (_mm256_loadu_si256 ((const __m256i *) r),
+                                          _mm256_loadu_si256 ((const __m256i *) (r + 8)));
+  const __m256i p23 = _mm256_packs_epi32 (_mm256_loadu_si256 ((const __m256i *) (r + 16)), r3);
+
+  _mm256_storeu_si256 ((__m256i *) o, sgn ? _mm256_packs_epi16 (p01, p23) : _mm256_packus_epi16 (p01, p23));
+}
+
 /* One output row of chunk @k of block @cb: the pair rows @rows (kernel row r at rows[r] +
  * @off), requantised into @r32 (pixel p at + 32 p) by the bracket (avx2_bracket_v's).
  * Fast (@EXACT FALSE; every slot of the chunk with a bound): the ends converted by
@@ -2745,13 +2759,16 @@ dw_pair_row (const ConvJob *job, const DwPairs *g, guint n, guint hp, guint cb, 
  * FALSE when some lane's ends differ, and the caller runs the row again with @EXACT,
  * which tests each pixel and gives the lanes whose ends differ (every lane of a slot
  * without a bound: d = +inf) the double rule.  KH, KP, ES and EJ are constants where the
- * caller names them, so the loops unroll and the weights stay in registers. */
+ * caller names them, so the loops unroll and the weights stay in registers.  With @PACK
+ * (chunk 3, @r32 at the pixel's + 24), each pixel's bytes go to @ob + its offset, packed
+ * with chunks 0-2's int32 already in @r32 (the fast form then leaves nothing in @r32). */
 static inline __attribute__ ((always_inline)) AVX2_ATTR gboolean
 dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb, guint k, gint32 *r32,
-              const guint KH, const guint KP, const guint ES, const guint EJ, const gboolean EXACT)
+              guint8 *ob, const guint KH, const guint KP, const guint ES, const guint EJ, const gboolean EXACT,
+              const gboolean PACK)
 {
   const guint ntp = KH * KP, OW = job->OW, s0 = cb + 8 * k;
-  const gboolean held = ntp <= DW_HELD_PAIRS;
+  const gboolean held = ntp <= DW_HELD_PAIRS, sgn = job->lo < 0;
   const gint16 *wt = job->dw_w16 + (gsize) s0 * 2;
   const gsize wstep = (gsize) job->Cp * 2;
   const __m256 m = _mm256_loadu_ps (job->dw_fig + s0), alo = _mm256_loadu_ps (job->dw_fig + job->Cp + s0);
@@ -2790,7 +2807,10 @@ dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb
           const __m256 lo = _mm256_fmadd_ps (_mm256_cvtepi32_ps (a), m, alo);
           const __m256i rl = _mm256_cvtps_epi32 (lo), rh = _mm256_cvtps_epi32 (_mm256_add_ps (lo, d));
           differ = _mm256_or_si256 (differ, _mm256_xor_si256 (rl, rh));
-          _mm256_storeu_si256 ((__m256i *) (r32 + (gsize) ow * DW_BLK), rl);
+          if (PACK)
+            dw_pack_pixel (r32 + (gsize) ow * DW_BLK - 24, rl, ob + ow * job->out_addr.pix, sgn);
+          else
+            _mm256_storeu_si256 ((__m256i *) (r32 + (gsize) ow * DW_BLK), rl);
           continue;
         }
       guint bad;
@@ -2806,6 +2826,10 @@ dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb
                                                             job->rq->add[c], job->lo, job->hi);
             }
         }
+      if (PACK)
+        dw_pack_pixel (r32 + (gsize) ow * DW_BLK - 24,
+                       _mm256_loadu_si256 ((const __m256i *) (r32 + (gsize) ow * DW_BLK)),
+                       ob + ow * job->out_addr.pix, sgn);
     }
   return _mm256_testz_si256 (differ, differ);
 }
@@ -2813,22 +2837,30 @@ dw_pairs_row (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb
 /* dw_pairs_row with the kernel named where it is 3x3 at horizontal stride 1 or 2. */
 static inline __attribute__ ((always_inline)) AVX2_ATTR gboolean
 dw_pairs_row_any (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, gsize off, guint cb, guint k,
-                  gint32 *r32, const gboolean EXACT)
+                  gint32 *r32, guint8 *ob, const gboolean EXACT)
 {
+  if (ob != NULL)
+    {
+      if (job->KH == 3 && job->KW == 3 && job->sw == 1)
+        return dw_pairs_row (job, rows, off, cb, k, r32, ob, 3, 2, 1, 2, EXACT, TRUE);
+      if (job->KH == 3 && job->KW == 3 && job->sw == 2)
+        return dw_pairs_row (job, rows, off, cb, k, r32, ob, 3, 2, 1, 1, EXACT, TRUE);
+      return dw_pairs_row (job, rows, off, cb, k, r32, ob, job->KH, g->kp, g->es, g->ej, EXACT, TRUE);
+    }
   if (job->KH == 3 && job->KW == 3 && job->sw == 1)
-    return dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 2, EXACT);
+    return dw_pairs_row (job, rows, off, cb, k, r32, NULL, 3, 2, 1, 2, EXACT, FALSE);
   if (job->KH == 3 && job->KW == 3 && job->sw == 2)
-    return dw_pairs_row (job, rows, off, cb, k, r32, 3, 2, 1, 1, EXACT);
-  return dw_pairs_row (job, rows, off, cb, k, r32, job->KH, g->kp, g->es, g->ej, EXACT);
+    return dw_pairs_row (job, rows, off, cb, k, r32, NULL, 3, 2, 1, 1, EXACT, FALSE);
+  return dw_pairs_row (job, rows, off, cb, k, r32, NULL, job->KH, g->kp, g->es, g->ej, EXACT, FALSE);
 }
 
 /* dw_pairs_row exact, for the rows the fast form could not take (out of line: the fast
  * loops keep their registers). */
 static AVX2_ATTR __attribute__ ((noinline)) void
 dw_pairs_row_exact (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, gsize off, guint cb, guint k,
-                    gint32 *r32)
+                    gint32 *r32, guint8 *ob)
 {
-  dw_pairs_row_any (job, g, rows, off, cb, k, r32, TRUE);
+  dw_pairs_row_any (job, g, rows, off, cb, k, r32, ob, TRUE);
 }
 
 static AVX2_ATTR void
@@ -2867,32 +2899,23 @@ conv_dw_pairs (gpointer data, guint item)
                 }
               rows[kr] = ring + slot * hsize;
             }
+          /* with a whole block contiguous in the output, chunk 3 packs each pixel's four
+           * chunks into its bytes as it goes (dw_pack_pixel); else they go through res */
           for (guint k = 0; k < 4; k++)
             {
+              guint8 *const ob = fast && k == 3 ? out + row_base + job->out_addr.chan[cb] : NULL;
               const gboolean ok = job->dw_bounded8[cb / 8 + k]
-                                  && dw_pairs_row_any (job, &g, rows, k * cs, cb, k, r32 + 8 * k, FALSE);
+                                  && dw_pairs_row_any (job, &g, rows, k * cs, cb, k, r32 + 8 * k, ob, FALSE);
               if (G_UNLIKELY (!ok))
-                dw_pairs_row_exact (job, &g, rows, k * cs, cb, k, r32 + 8 * k);
+                dw_pairs_row_exact (job, &g, rows, k * cs, cb, k, r32 + 8 * k, ob);
             }
-          /* a pixel's four chunks: the saturating packs clamp to the rails and leave the
-           * bytes in channel order */
-          for (guint ow = 0; ow < job->OW; ow++)
+          for (guint ow = 0; !fast && ow < job->OW; ow++)
             {
               const gint32 *rp = r32 + (gsize) ow * DW_BLK;
-              const __m256i p01 = _mm256_packs_epi32 (_mm256_loadu_si256 ((const __m256i *) rp),
-                                                      _mm256_loadu_si256 ((const __m256i *) (rp + 8)));
-              const __m256i p23 = _mm256_packs_epi32 (_mm256_loadu_si256 ((const __m256i *) (rp + 16)),
-                                                      _mm256_loadu_si256 ((const __m256i *) (rp + 24)));
-              const __m256i b = sgn ? _mm256_packs_epi16 (p01, p23) : _mm256_packus_epi16 (p01, p23);
-              if (fast)
-                _mm256_storeu_si256 ((__m256i *) (out + row_base + job->out_addr.chan[cb] + ow * pix), b);
-              else
-                {
-                  guint8 res[DW_BLK];
-                  _mm256_storeu_si256 ((__m256i *) res, b);
-                  for (guint l = 0; l < nvalid; l++)
-                    out[row_base + job->out_addr.chan[cb + l] + ow * pix] = res[l];
-                }
+              guint8 res[DW_BLK];
+              dw_pack_pixel (rp, _mm256_loadu_si256 ((const __m256i *) (rp + 24)), res, sgn);
+              for (guint l = 0; l < nvalid; l++)
+                out[row_base + job->out_addr.chan[cb + l] + ow * pix] = res[l];
             }
         }
     }
