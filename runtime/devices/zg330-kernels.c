@@ -1070,18 +1070,13 @@ tile_avx2_acc (const ConvJob *job, const guint8 *x, guint ob, guint T, const gui
       }
 }
 
-/* round_clamp ((acc - corr) * mul + add) for four lanes: the same double operations in the
- * same order (no fused multiply-add: the kernels build with -ffp-contract=off), so the same
- * ints.  Truncation, the half-away-from-zero step and both clamps are exact in double. */
+/* round_clamp (@v, lo, hi) of four lanes (@lo1 = lo - 1, @hi1 = hi + 1 as doubles).
+ * Truncation, the half-away-from-zero step and both clamps are exact in double. */
 static inline __attribute__ ((always_inline)) AVX2_ATTR __m128i
-requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add, __m256d lo1, __m256d hi1,
-                __m256d lo, __m256d hi)
+avx2_round_clamp4 (__m256d v, __m256d lo1, __m256d hi1, __m256d lo, __m256d hi)
 {
   const __m256d half = _mm256_set1_pd (0.5), one = _mm256_set1_pd (1.0);
-  __m256d v = _mm256_cvtepi32_pd (_mm_sub_epi32 (acc, corr));
 
-  v = _mm256_mul_pd (v, _mm256_loadu_pd (mul));
-  v = _mm256_add_pd (v, _mm256_loadu_pd (add));
   v = _mm256_min_pd (_mm256_max_pd (v, lo1), hi1);
   __m256d t = _mm256_round_pd (v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   __m256d d = _mm256_sub_pd (v, t);
@@ -1089,6 +1084,20 @@ requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add,
   t = _mm256_sub_pd (t, _mm256_and_pd (_mm256_cmp_pd (d, _mm256_sub_pd (_mm256_setzero_pd (), half), _CMP_LE_OQ), one));
   t = _mm256_min_pd (_mm256_max_pd (t, lo), hi);
   return _mm256_cvttpd_epi32 (t);
+}
+
+/* round_clamp ((acc - corr) * mul + add) for four lanes: the same double operations in the
+ * same order (no fused multiply-add: the kernels build with -ffp-contract=off), so the same
+ * ints. */
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m128i
+requant_avx2_4 (__m128i acc, __m128i corr, const double *mul, const double *add, __m256d lo1, __m256d hi1,
+                __m256d lo, __m256d hi)
+{
+  __m256d v = _mm256_cvtepi32_pd (_mm_sub_epi32 (acc, corr));
+
+  v = _mm256_mul_pd (v, _mm256_loadu_pd (mul));
+  v = _mm256_add_pd (v, _mm256_loadu_pd (add));
+  return avx2_round_clamp4 (v, lo1, hi1, lo, hi);
 }
 
 /* requant_tile_c for one pixel of 32 lanes with AVX2: the same bytes. */
@@ -4083,6 +4092,57 @@ add_part_vnni_range (gpointer data, guint part)
 
   add_part_vnni (job, from, MIN (job->n, from + ADD_PART));
 }
+
+/* The flat add's rule with AVX2, 16 bytes of each operand 4 doubles at a time: the same two
+ * products and sum as add_rule, and round_clamp's rounding (avx2_round_clamp4). */
+static inline __attribute__ ((always_inline)) AVX2_ATTR __m256i
+add_widen_avx2 (__m128i x, Zg330KernelDType d)
+{
+  return d == ZG330_KERNEL_DTYPE_UINT8 ? _mm256_cvtepu8_epi32 (x) : _mm256_cvtepi8_epi32 (x);
+}
+
+static AVX2_ATTR void
+add_part_avx2 (const AddJob *job, gsize from, gsize to)
+{
+  const __m256d ra = _mm256_set1_pd (job->ra), rb = _mm256_set1_pd (job->rb);
+  const __m256d lo1 = _mm256_set1_pd ((double) (job->lo - 1)), hi1 = _mm256_set1_pd ((double) (job->hi + 1));
+  const __m256d lo = _mm256_set1_pd ((double) job->lo), hi = _mm256_set1_pd ((double) job->hi);
+  gsize i = from;
+
+  for (; i + 16 <= to; i += 16)
+    {
+      const __m128i xb = _mm_loadu_si128 ((const __m128i *) (job->pa + i));
+      const __m128i yb = _mm_loadu_si128 ((const __m128i *) (job->pb + i));
+      __m128i q[4];
+
+      for (guint h = 0; h < 2; h++)
+        {
+          const __m256i x = add_widen_avx2 (h ? _mm_srli_si128 (xb, 8) : xb, job->da);
+          const __m256i y = add_widen_avx2 (h ? _mm_srli_si128 (yb, 8) : yb, job->db);
+          for (guint j = 0; j < 2; j++)
+            {
+              const __m128i xj = j ? _mm256_extracti128_si256 (x, 1) : _mm256_castsi256_si128 (x);
+              const __m128i yj = j ? _mm256_extracti128_si256 (y, 1) : _mm256_castsi256_si128 (y);
+              __m256d v = _mm256_mul_pd (_mm256_cvtepi32_pd (xj), ra);
+              v = _mm256_add_pd (v, _mm256_mul_pd (_mm256_cvtepi32_pd (yj), rb));
+              q[2 * h + j] = avx2_round_clamp4 (v, lo1, hi1, lo, hi);
+            }
+        }
+      /* every value is in [lo, hi]: the saturating packs are exact */
+      const __m128i a = _mm_packs_epi32 (q[0], q[1]), b = _mm_packs_epi32 (q[2], q[3]);
+      _mm_storeu_si128 ((__m128i *) (job->po + i), job->lo < 0 ? _mm_packs_epi16 (a, b) : _mm_packus_epi16 (a, b));
+    }
+  add_part (job, i, to);
+}
+
+static void
+add_part_avx2_range (gpointer data, guint part)
+{
+  AddJob *job = data;
+  gsize from = (gsize) part * ADD_PART;
+
+  add_part_avx2 (job, from, MIN (job->n, from + ADD_PART));
+}
 #endif
 
 gboolean
@@ -4107,9 +4167,9 @@ zg330_kernel_add (const Zg330KernelTensor *a,
       && (out->layout == ZG330_KERNEL_LAYOUT_NHWC || out->c % out->k == 0)
       && scales_uniform (a) && scales_uniform (b) && scales_uniform (out))
     {
-      /* The common case: one flat loop over the bytes: with AVX-512, the rule 16 bytes at
-       * a time; else a large one reads a table of the rule's 65536 results (computed by
-       * the same expression); in parallel when large. */
+      /* The common case: one flat loop over the bytes: with AVX-512 or AVX2, the rule 16
+       * bytes at a time; else a large one reads a table of the rule's 65536 results
+       * (computed by the same expression); in parallel when large. */
       AddJob job = { a->data, b->data, out->data, zg330_kernel_tensor_get_size (out),
                      (double) scale_of (a, 0) / (double) scale_of (out, 0),
                      (double) scale_of (b, 0) / (double) scale_of (out, 0),
@@ -4117,6 +4177,8 @@ zg330_kernel_add (const Zg330KernelTensor *a,
 #if ZG330_HAVE_X86
       if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0)
         parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_vnni_range, &job, (double) job.n * 0.5);
+      else if (strcmp (zg330_kernel_get_isa (), "avx2") == 0)
+        parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_avx2_range, &job, (double) job.n);
       else
 #endif
       if (job.n >= ADD_TABLE_MIN)
