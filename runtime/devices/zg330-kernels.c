@@ -478,11 +478,28 @@ typedef struct {
 static gint n_threads_setting;   /* 0 = processors */
 static gint isa_cap;             /* 0: the best there is; 1: no VNNI; 2: plain C only */
 
+/* The processors, counted once: g_get_num_processors () reads a file under /sys on every
+ * call (three system calls), and the kernels ask for it hundreds of times per forward.
+ * The count decides only how many threads share a job, never a byte. */
+static guint
+processors (void)
+{
+  static gsize once = 0;
+  static guint n;
+
+  if (g_once_init_enter (&once))
+    {
+      n = MAX (1u, g_get_num_processors ());
+      g_once_init_leave (&once, 1);
+    }
+  return n;
+}
+
 static guint
 effective_threads (void)
 {
   gint n = g_atomic_int_get (&n_threads_setting);
-  return n > 0 ? (guint) n : MAX (1u, g_get_num_processors ());
+  return n > 0 ? (guint) n : processors ();
 }
 
 void
