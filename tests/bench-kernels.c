@@ -238,7 +238,10 @@ static void
 bench_real_network (double peak)
 {
   const char *dir = g_getenv ("ZW_SHARED_DIR") ? g_getenv ("ZW_SHARED_DIR") : ZW_SHARED_DIR;
-  g_autofree char *path = g_build_filename (dir, "real", "yolov5s_plin_352x640_ZG.json", NULL);
+  /* BENCH_NETWORK: another network's convs instead (a demo network, say) */
+  g_autofree char *path = g_getenv ("BENCH_NETWORK") ? g_strdup (g_getenv ("BENCH_NETWORK"))
+                          : g_build_filename (dir, "real", "yolov5s_plin_352x640_ZG.json", NULL);
+  g_autofree char *label = g_getenv ("BENCH_NETWORK") ? g_path_get_basename (path) : g_strdup ("real YOLOv5s 352x640");
   g_autofree char *text = NULL;
   cJSON *root, *op;
   GRand *rand = g_rand_new_with_seed (2);
@@ -314,8 +317,8 @@ bench_real_network (double peak)
       g_free (in.data); g_free (out.data); g_free ((gpointer) w.data);
       g_free (si); g_free (so); g_free (sw);
     }
-  g_print ("real YOLOv5s 352x640: %u conv hardops, %.2f GMAC in %.1f ms = %.1f GMAC/s "
-           "(best of 3 per layer)", n_convs, total_macs / 1e9, total_ms,
+  g_print ("%s: %u conv hardops, %.2f GMAC in %.1f ms = %.1f GMAC/s "
+           "(best of 3 per layer)", label, n_convs, total_macs / 1e9, total_ms,
            total_macs / (total_ms * 1e6));
   if (peak > 0)
     g_print (" = %.1f %% of the measured peak (target >= 25 %%)", 100.0 * total_macs / (total_ms * 1e6) / peak);
@@ -367,7 +370,11 @@ main (void)
     if (g_getenv ("BENCH_LAYER") == NULL || strstr (layers[i].name, g_getenv ("BENCH_LAYER")) != NULL)
       bench_layer (&layers[i], peak, core_peak);
   if (g_getenv ("BENCH_LAYER") != NULL)
-    return 0;
+    {
+      if (g_getenv ("BENCH_NETWORK") != NULL)
+        bench_real_network (peak);
+      return 0;
+    }
 
   if (core_peak > 0)
     {
