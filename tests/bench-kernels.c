@@ -4,7 +4,11 @@
  *
  * Two views: wall-clock rates (what a user waits for; diluted when other programs share
  * the cores) and rates per CPU-second (MACs divided by the CPU time the process got),
- * which compare the conv's inner loops with the microkernel's even on a busy machine. */
+ * which compare the conv's inner loops with the microkernel's even on a busy machine.
+ *
+ * Environment: BENCH_THREADS (kernel threads; default the processors), BENCH_LAYER (only
+ * the layers whose name holds it, no summary), BENCH_NETWORK (another network's convs than
+ * the real sample's), BENCH_VERBOSE (a line per conv of the network). */
 #include "devices/zg330-kernels.h"
 
 #include "bench-peak.h"
