@@ -4019,8 +4019,10 @@ scales_uniform (const Zg330KernelTensor *t)
   return TRUE;
 }
 
-/* add: the flat case's operands, and its table [a byte][b byte] when it has one. */
-typedef struct {
+/* add: the flat case's operands, its table [a byte][b byte] when it has one, and the loop
+ * that runs a part of it. */
+typedef struct AddJob AddJob;
+struct AddJob {
   const guint8 *pa, *pb;
   guint8 *po;
   gsize n;
@@ -4028,7 +4030,8 @@ typedef struct {
   Zg330KernelDType da, db;
   gint lo, hi;
   guint8 *table;
-} AddJob;
+  void (*part) (const AddJob *job, gsize from, gsize to);
+};
 
 #define ADD_TABLE_MIN ((gsize) 1 << 18)  /* bytes from which the table pays for itself */
 #define ADD_PART ((gsize) 1 << 16)
@@ -4058,13 +4061,20 @@ add_table_row (gpointer data, guint x)
 }
 
 static void
-add_part_table (gpointer data, guint part)
+add_part_table (const AddJob *job, gsize from, gsize to)
 {
-  AddJob *job = data;
-  gsize from = (gsize) part * ADD_PART, to = MIN (job->n, from + ADD_PART);
-
   for (gsize i = from; i < to; i++)
     job->po[i] = job->table[(guint) job->pa[i] << 8 | job->pb[i]];
+}
+
+/* Part @part (ADD_PART bytes) of the flat add, by its loop. */
+static void
+add_part_range (gpointer data, guint part)
+{
+  const AddJob *job = data;
+  gsize from = (gsize) part * ADD_PART;
+
+  job->part (job, from, MIN (job->n, from + ADD_PART));
 }
 
 #if ZG330_HAVE_X86
@@ -4099,15 +4109,6 @@ add_part_vnni (const AddJob *job, gsize from, gsize to)
       _mm_storeu_si128 ((__m128i *) (job->po + i), _mm512_cvtepi32_epi8 (r));
     }
   add_part (job, i, to);
-}
-
-static void
-add_part_vnni_range (gpointer data, guint part)
-{
-  AddJob *job = data;
-  gsize from = (gsize) part * ADD_PART;
-
-  add_part_vnni (job, from, MIN (job->n, from + ADD_PART));
 }
 
 /* The flat add's rule with AVX2, 16 bytes of each operand 4 doubles at a time: the same two
@@ -4151,15 +4152,6 @@ add_part_avx2 (const AddJob *job, gsize from, gsize to)
     }
   add_part (job, i, to);
 }
-
-static void
-add_part_avx2_range (gpointer data, guint part)
-{
-  AddJob *job = data;
-  gsize from = (gsize) part * ADD_PART;
-
-  add_part_avx2 (job, from, MIN (job->n, from + ADD_PART));
-}
 #endif
 
 gboolean
@@ -4190,23 +4182,23 @@ zg330_kernel_add (const Zg330KernelTensor *a,
       AddJob job = { a->data, b->data, out->data, zg330_kernel_tensor_get_size (out),
                      (double) scale_of (a, 0) / (double) scale_of (out, 0),
                      (double) scale_of (b, 0) / (double) scale_of (out, 0),
-                     a->dtype, b->dtype, lo, hi, NULL };
+                     a->dtype, b->dtype, lo, hi, NULL, add_part };
+      const guint parts = (guint) ((job.n + ADD_PART - 1) / ADD_PART);
 #if ZG330_HAVE_X86
       if (strcmp (zg330_kernel_get_isa (), "avx512-vnni") == 0)
-        parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_vnni_range, &job, (double) job.n * 0.5);
+        job.part = add_part_vnni;
       else if (strcmp (zg330_kernel_get_isa (), "avx2") == 0)
-        parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_avx2_range, &job, (double) job.n);
+        job.part = add_part_avx2;
       else
 #endif
       if (job.n >= ADD_TABLE_MIN)
         {
           job.table = g_malloc (65536);
+          job.part = add_part_table;
           parallel_for (256, add_table_row, &job, 65536 * 5.0);
-          parallel_for ((guint) ((job.n + ADD_PART - 1) / ADD_PART), add_part_table, &job, (double) job.n);
-          g_free (job.table);
         }
-      else
-        add_part (&job, 0, job.n);
+      parallel_for (parts, add_part_range, &job, (double) job.n * (job.part == add_part ? 5.0 : 1.0));
+      g_free (job.table);
       return TRUE;
     }
 
