@@ -2,6 +2,7 @@
 #include "devices/zg330-hardop-call.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[ZG330_N_HARDOP_KINDS] = {
@@ -66,12 +67,37 @@ typedef struct {
   float *scales;     /* owned (uniform input scale), or NULL */
 } Buf;
 
+/* Operand bytes the call owns start on a cache line (64 bytes), as the region's own do
+ * (OCM): the kernels' 32- and 64-byte vector accesses at block offsets then never split
+ * a line (malloc gives 16, which splits every other one).  NULL when the host has no
+ * room; freed with operand_free. */
+static guint8 *
+operand_alloc (gsize size, gboolean zero)
+{
+  void *p = NULL;
+
+  if (posix_memalign (&p, 64, MAX (size, 1)) != 0)
+    return NULL;
+  if (zero)
+    memset (p, 0, MAX (size, 1));
+  return p;
+}
+
+static void
+operand_free (gpointer p)
+{
+  free (p);
+}
+
+typedef guint8 OperandBytes;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OperandBytes, operand_free)
+
 static void
 buf_clear (Buf *b)
 {
   if (b->borrowed)
     b->data = NULL;
-  g_clear_pointer (&b->data, g_free);
+  g_clear_pointer (&b->data, operand_free);
   g_clear_pointer (&b->scales, g_free);
 }
 
@@ -102,7 +128,7 @@ read_operand (XrtDevice *device, Zg330CallRegion region, guint64 addr, guint8 **
   XrtMemRegion *r = call_region (device, region);
 
   /* not zeroed: a region's read fills every byte (unwritten ETM reads as zeros) */
-  if (size > ZG330_CALL_MAX_TENSOR_BYTES || (*data = g_try_malloc (MAX (size, 1))) == NULL)
+  if (size > ZG330_CALL_MAX_TENSOR_BYTES || (*data = operand_alloc ((gsize) size, FALSE)) == NULL)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY, "%" G_GUINT64_FORMAT " bytes: too large for the board",
                    size);
@@ -133,7 +159,7 @@ buf_init (Buf *b, XrtDevice *device, const Zg330HardopCall *call, const Zg330Cal
   b->t.size = (gsize) ct->size;
   if (!read)
     {
-      if (ct->size > ZG330_CALL_MAX_TENSOR_BYTES || (b->data = g_try_malloc0 (MAX (ct->size, 1))) == NULL)
+      if (ct->size > ZG330_CALL_MAX_TENSOR_BYTES || (b->data = operand_alloc ((gsize) ct->size, TRUE)) == NULL)
         {
           g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY, "op %" G_GINT64_FORMAT " (%s): output v_id %"
                        G_GINT64_FORMAT ": %" G_GUINT64_FORMAT " bytes: too large for the board", call->op_id,
@@ -159,8 +185,8 @@ buf_init (Buf *b, XrtDevice *device, const Zg330HardopCall *call, const Zg330Cal
  * largest of them, channel by channel: q' = round-half-even (q x s[c] / s_max), which
  * cannot overflow (s[c] / s_max <= 1). The board's own way is not public (its instruction
  * words are opaque): this is the behavioural model's assumption, stated in zg330-hardop.h. */
-static void
-uniform_input_scale (Buf *b)
+static gboolean
+uniform_input_scale (Buf *b, GError **error)
 {
   const float *s = b->t.scales;
   float smax;
@@ -169,7 +195,7 @@ uniform_input_scale (Buf *b)
   guint cb_k = b->t.layout == ZG330_KERNEL_LAYOUT_NCHWC ? MAX (b->t.k, 1) : b->t.c;
 
   if (s == NULL || b->t.c < 2)
-    return;
+    return TRUE;
   smax = s[0];
   for (guint c = 1; c < b->t.c; c++)
     {
@@ -177,10 +203,18 @@ uniform_input_scale (Buf *b)
       smax = MAX (smax, s[c]);
     }
   if (same)
-    return;
+    return TRUE;
   if (b->borrowed)      /* rescaled in a copy: the region's bytes stay the input's */
     {
-      b->data = g_memdup2 (b->data, n);
+      guint8 *copy = operand_alloc (n, FALSE);
+      if (copy == NULL)
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY, "%" G_GSIZE_FORMAT " bytes: too large for the host",
+                       n);
+          return FALSE;
+        }
+      memcpy (copy, b->data, n);
+      b->data = copy;
       b->borrowed = FALSE;
       b->t.data = b->data;
     }
@@ -208,6 +242,7 @@ uniform_input_scale (Buf *b)
   for (guint c = 0; c < b->t.c; c++)
     b->scales[c] = smax;
   b->t.scales = b->scales;
+  return TRUE;
 }
 
 gboolean
@@ -272,8 +307,8 @@ zg330_hardop_call_run (XrtDevice *device, const Zg330HardopCall *call, Zg330OpWo
     case ZG330_HARDOP_CONV2D:
       {
         const Zg330CallWeights *cw = &call->weights;
-        g_autofree guint8 *wdata = NULL;
-        g_autofree guint8 *bdata = NULL;
+        g_autoptr (OperandBytes) wdata = NULL;
+        g_autoptr (OperandBytes) bdata = NULL;
         Zg330KernelWeights kw = { 0 };
         Zg330ConvParams cp = { call->stride_h, call->stride_w, call->pad_top, call->pad_left };
 
@@ -300,7 +335,12 @@ zg330_hardop_call_run (XrtDevice *device, const Zg330HardopCall *call, Zg330OpWo
                          G_GINT64_FORMAT " have no scales", call->op_id, cw->v_id);
             goto out;
           }
-        uniform_input_scale (&ins[0]);
+        if (!uniform_input_scale (&ins[0], error))
+          {
+            g_prefix_error (error, "op %" G_GINT64_FORMAT " (Conv2d): rescaling input v_id %" G_GINT64_FORMAT ": ",
+                            call->op_id, call->inputs[0].v_id);
+            goto out;
+          }
         ok = zg330_kernel_conv2d (&ins[0].t, &kw, &cp, &out.t, error);
         break;
       }

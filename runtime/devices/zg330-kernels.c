@@ -2899,8 +2899,9 @@ conv_dw_pairs (gpointer data, guint item)
   const gsize hsize = (gsize) 4 * g.nent * 16, cs = (gsize) g.nent * 16, pix = job->out_addr.pix;
   const gboolean sgn = job->lo < 0;
   guint8 *const out = job->out->data;
-  g_autofree gint16 *ring = g_new (gint16, hsize * job->KH);
-  g_autofree gint32 *r32 = g_new0 (gint32, (gsize) job->OW * DW_BLK);
+  /* 64-byte aligned: every 32-byte entry and pixel then lies inside one cache line */
+  gint16 *ring = g_aligned_alloc (hsize * job->KH, sizeof (gint16), 64);
+  gint32 *r32 = g_aligned_alloc0 ((gsize) job->OW * DW_BLK, sizeof (gint32), 64);
   g_autofree gint64 *tag = g_new (gint64, job->KH);
   g_autofree const gint16 **rows = g_new (const gint16 *, job->KH);
 
@@ -2945,6 +2946,8 @@ conv_dw_pairs (gpointer data, guint item)
             }
         }
     }
+  g_aligned_free (r32);
+  g_aligned_free (ring);
 }
 
 /* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input

@@ -3,6 +3,7 @@
 #include "devices/zg330-remote.h"
 #include "devices/zg330-wire.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define ETM_PAGE_SHIFT 16
@@ -117,7 +118,7 @@ ocm_store_free (gpointer data)
 {
   OcmStore *store = data;
 
-  g_free (store->bytes);
+  free (store->bytes);   /* posix_memalign's */
   g_free (store);
 }
 
@@ -1484,7 +1485,7 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   XrtDevice *device;
   Zg330Sim *sim;
   OcmStore *ocm_store;
-  guint8 *ocm_bytes;
+  void *ocm_mem;
   gboolean is_buyi;
 
   if (profile == NULL)
@@ -1493,7 +1494,10 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
         return NULL;
       profile = loaded;
     }
-  if (profile->ocm_bytes > G_MAXSIZE || (ocm_bytes = g_try_malloc0 (profile->ocm_bytes)) == NULL)
+  /* on a cache line, as the kernels' operands are (zg330-hardop-call.c's operand_alloc):
+   * OCM-resident values are read and written in place */
+  if (profile->ocm_bytes > G_MAXSIZE
+      || posix_memalign (&ocm_mem, 64, MAX ((gsize) profile->ocm_bytes, 1)) != 0)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_NO_MEMORY,
                    "%s: field 'ocm_bytes': no host memory for an OCM of %" G_GUINT64_FORMAT
@@ -1511,7 +1515,7 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   sim->etm_store = etm_store_new ();
   ocm_store = g_new0 (OcmStore, 1);
   ocm_store->size = profile->ocm_bytes;
-  ocm_store->bytes = ocm_bytes;
+  ocm_store->bytes = memset (ocm_mem, 0, MAX ((gsize) profile->ocm_bytes, 1));
   sim->ocm_store = ocm_store;
 
   is_buyi = profile->chip != NULL && g_ascii_strcasecmp (profile->chip, "Buyi") == 0;
