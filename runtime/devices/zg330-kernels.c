@@ -1924,7 +1924,7 @@ conv_band (gpointer data, guint item)
   /* PIN_SLACK bytes past the end: the last block of packed groups reads its missing
    * groups' bytes (a pair's second group, a broadcast half's last groups: at most 128
    * bytes) from past the last pixel, against zero weights */
-  guint8 *buf = g_malloc (bytes + PIN_SLACK);
+  guint8 *buf = g_aligned_alloc (bytes + PIN_SLACK, 1, 64);   /* rows and blocks on whole lines */
 
   memset (buf + bytes, job->pad_value, PIN_SLACK);
   for (guint hp = hp0; hp < hp1; hp++)
@@ -1934,7 +1934,7 @@ conv_band (gpointer data, guint item)
       conv_row (job, n, ob, oh,
                 buf + (job->expanded ? (gsize) ob * plane : (gsize) block_first_group (job, ob) * job->Ip)
                   + (gsize) (oh * job->sh - hp0) * row_bytes);
-  g_free (buf);
+  g_aligned_free (buf);
 }
 
 static inline gint
@@ -2119,7 +2119,7 @@ packed_weights_free (gpointer p)
   PackedWeights *pw = p;
 
   g_free (pw->src);
-  g_free (pw->wpack);
+  g_aligned_free (pw->wpack);
   g_free (pw->wpack2);
   g_free (pw->w16);
   g_free (pw->corr);
@@ -2242,7 +2242,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
         dw_pack_weights (job, wt, pw);
       else
         {
-          pw->wpack = g_malloc0 (wsize);
+          pw->wpack = g_aligned_alloc0 (MAX (wsize, 1), 1, 64);   /* read by whole lines */
           pw->corr = g_new0 (gint32, (gsize) nb * OBLK);
           pw->wpos = g_new0 (gint64, (gsize) nb * OBLK);
           pw->wneg = g_new0 (gint64, (gsize) nb * OBLK);
@@ -2316,7 +2316,7 @@ dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights 
         for (guint oo = 0; oo < weights->ko && ob * weights->ko + oo < job->O; oo++)
           wk[(gsize) (ob * weights->ko + oo) * ntap + t] = src[oo];
       }
-  pw->wpack = g_malloc0 (wq_size);
+  pw->wpack = g_aligned_alloc0 (MAX (wq_size, 1), 1, 64);
   pw->corr = g_new0 (gint32, job->Cp);
 #if ZG330_HAVE_X86
   if (pw->wide)
