@@ -645,6 +645,10 @@ struct RequantFigures {
   float *thrf;
   float *bralo, *brd;
   guint8 *bounded16;
+  /* the AVX2 depthwise pair rows' figures by slot (mulf, bralo, brd; 3 x slots) and per 8
+   * slots TRUE where all have a bound: made once, under pack_lock, by the first such conv */
+  float *dwfig;
+  guint8 *dwbounded8;
 };
 
 typedef struct ConvJob ConvJob;
@@ -716,8 +720,8 @@ struct ConvJob {
   /* AVX2: the pair weights (dw_pairs_pack), kept with the packed weights, and the
    * bracket's mulf, bralo and brd by pair-row slot ([3][Cp]) */
   gint16 *dw_w16;
-  float *dw_fig;
-  guint8 *dw_bounded8;        /* per 8 slots: TRUE where all have a bound (requant_slot_bounds) */
+  const float *dw_fig;        /* job->rq's dwfig */
+  const guint8 *dw_bounded8;  /* per 8 slots: TRUE where all have a bound (requant_slot_bounds) */
 };
 
 #define DW_BLK 32u
@@ -3508,24 +3512,31 @@ conv_depthwise_quads (ConvJob *job, const Zg330KernelWeights *weights, gboolean 
       DwPairs g;
       const gsize Cp = job->Cp;
 
-      /* the bracket's figures by pair-row slot */
-      job->dw_fig = g_new (float, 3 * Cp);
-      job->dw_bounded8 = g_new (guint8, Cp / 8);
-      memset (job->dw_bounded8, 1, Cp / 8);
-      for (gsize s = 0; s < Cp; s++)
+      /* the bracket's figures by pair-row slot, kept with the figures */
+      g_mutex_lock (&pack_lock);
+      if (job->rq->dwfig == NULL)
         {
-          const gsize c = s / DW_BLK * DW_BLK + dw_slot_channel (s % DW_BLK);
-          job->dw_fig[s] = job->rq->mulf[c];
-          job->dw_fig[Cp + s] = job->rq->bralo[c];
-          job->dw_fig[2 * Cp + s] = job->rq->brd[c];
-          if (!(job->rq->thrf[c] > 0))
-            job->dw_bounded8[s / 8] = 0;
+          float *fig = g_new (float, 3 * Cp);
+          guint8 *bounded8 = g_new (guint8, Cp / 8);
+          memset (bounded8, 1, Cp / 8);
+          for (gsize s = 0; s < Cp; s++)
+            {
+              const gsize c = s / DW_BLK * DW_BLK + dw_slot_channel (s % DW_BLK);
+              fig[s] = job->rq->mulf[c];
+              fig[Cp + s] = job->rq->bralo[c];
+              fig[2 * Cp + s] = job->rq->brd[c];
+              if (!(job->rq->thrf[c] > 0))
+                bounded8[s / 8] = 0;
+            }
+          job->rq->dwfig = fig;
+          job->rq->dwbounded8 = bounded8;
         }
+      job->dw_fig = job->rq->dwfig;
+      job->dw_bounded8 = job->rq->dwbounded8;
+      g_mutex_unlock (&pack_lock);
       dw_pairs_geometry (job, &g);
       parallel_for (job->N * g.nbands, conv_dw_pairs, job,
                     (double) job->N * job->OH * job->OW * job->Cp * (0.3 + 0.05 * job->KH * job->KW));
-      g_clear_pointer (&job->dw_fig, g_free);
-      g_clear_pointer (&job->dw_bounded8, g_free);
     }
   else if (job->KH == 3 && job->KW == 3 && job->sh == 2 && job->sw == 2 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
       && job->in->k == DW_BLK && cpu_has_vbmi ())
@@ -3777,6 +3788,8 @@ requant_figures_free (gpointer p)
   g_free (rq->bralo);
   g_free (rq->brd);
   g_free (rq->bounded16);
+  g_free (rq->dwfig);
+  g_free (rq->dwbounded8);
 }
 
 static void
