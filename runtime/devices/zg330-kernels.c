@@ -162,21 +162,47 @@ tensor_describe (const Zg330KernelTensor *t)
                           t->n, t->c, t->h, t->w);
 }
 
-/* The first of @n scales that is not a positive finite number, or -1: one pass without
- * a branch per scale (the checks run at every call, and a small conv takes microseconds),
- * then the search only when one is bad. */
+/* A scale's bits as a signed int32: a positive finite float (subnormals too: the checks
+ * run with the default MXCSR) is 1 .. 0x7f7fffff; zero and the negatives lie at or below
+ * 0, the infinity and NaN at or above 0x7f800000. */
+#define SCALE_OK(i) ((i) > 0 && (i) < 0x7f800000)
+
+/* The first of @n scales that is not a positive finite number, or -1: one pass on the
+ * scales' bits, four at a time in a 16-byte GCC vector with signed compares (SSE2 has
+ * them; wider vectors GCC splits into scalars; the checks run at every call, and a small
+ * conv takes microseconds), then the search only when one is bad. */
 static gssize
 first_bad_scale (const float *s, guint n)
 {
-  guint bad = 0;
+  typedef gint32 Bits4 __attribute__ ((vector_size (16)));
+  const Bits4 inf = { 0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000 };
+  Bits4 bad4 = { 0 };
+  gint32 bad = 0;
+  guint i = 0;
 
-  for (guint i = 0; i < n; i++)
-    bad |= !(s[i] > 0.0f && s[i] <= G_MAXFLOAT);   /* false for NaN and the infinities */
+  for (; i + 4 <= n; i += 4)
+    {
+      Bits4 v;
+      memcpy (&v, s + i, sizeof v);
+      bad4 |= (v <= 0) | (v >= inf);
+    }
+  for (guint l = 0; l < 4; l++)
+    bad |= bad4[l];
+  for (; i < n; i++)
+    {
+      gint32 u;
+      memcpy (&u, s + i, sizeof u);
+      bad |= !SCALE_OK (u);
+    }
   if (bad == 0)
     return -1;
-  for (guint i = 0; i < n; i++)
-    if (!(s[i] > 0.0f && s[i] <= G_MAXFLOAT))
-      return i;
+  for (i = 0; i < n; i++)
+    {
+      gint32 u;
+      memcpy (&u, s + i, sizeof u);
+      if (!SCALE_OK (u))
+        return i;
+    }
   return -1;
 }
 
@@ -269,18 +295,22 @@ check_same_nhw (const char *op, const char *an, const Zg330KernelTensor *a,
   return TRUE;
 }
 
-/* Element offset of (n, c, h, w) = n*batch + chan[c] + (h*W + w)*pix. */
+/* Element offset of (n, c, h, w) = n*batch + chan[c] + (h*W + w)*pix.  Up to ADDR_LOCAL
+ * channels, chan points into the struct's own storage: no allocation per call (an Addr is
+ * therefore never copied by value). */
+#define ADDR_LOCAL 512u
 typedef struct {
   gsize batch;
   gsize pix;
   gsize row;
   gsize *chan;
+  gsize local[ADDR_LOCAL];
 } Addr;
 
 static void
 addr_init (Addr *a, const Zg330KernelTensor *t)
 {
-  a->chan = g_new (gsize, t->c);
+  a->chan = t->c <= ADDR_LOCAL ? a->local : g_new (gsize, t->c);
   if (t->layout == ZG330_KERNEL_LAYOUT_NCHWC)
     {
       gsize plane = (gsize) t->h * t->w * t->k;
@@ -288,8 +318,13 @@ addr_init (Addr *a, const Zg330KernelTensor *t)
       a->pix = t->k;
       /* block by block: no division per channel */
       for (guint c = 0, cb = 0; c < t->c; cb++)
-        for (guint j = 0; j < t->k && c < t->c; j++, c++)
-          a->chan[c] = (gsize) cb * plane + j;
+        {
+          const guint nj = MIN (t->k, t->c - c);
+          const gsize base = (gsize) cb * plane;
+          for (guint j = 0; j < nj; j++)
+            a->chan[c + j] = base + j;
+          c += nj;
+        }
     }
   else
     {
@@ -304,7 +339,9 @@ addr_init (Addr *a, const Zg330KernelTensor *t)
 static void
 addr_clear (Addr *a)
 {
-  g_clear_pointer (&a->chan, g_free);
+  if (a->chan != a->local)
+    g_free (a->chan);
+  a->chan = NULL;
 }
 
 /* Length of the run of channels starting at c that are contiguous in memory. */
@@ -2646,12 +2683,59 @@ conv_dw_row_vnni (gpointer data, guint item)
 
 #define DW_BAND 16u         /* most output rows per item */
 #define DW_HELD_PAIRS 9u    /* pair weights kept in registers up to this many */
+#define DW_PASS_PIXELS 48u  /* narrow rows: output rows per pass up to about this many pixels */
+
+/* Per-thread scratch for the pair rows' passes, kept between calls (a small conv takes
+ * microseconds, and its five allocations took about 2 % of them); a request above
+ * DW_SCRATCH_KEEP bytes is allocated and freed each time instead. */
+#define DW_SCRATCH_KEEP ((gsize) 1 << 20)
+
+typedef struct {
+  gpointer p;
+  gsize size;
+} DwScratch;
+
+static void
+dw_scratch_free (gpointer data)
+{
+  DwScratch *sc = data;
+
+  g_aligned_free (sc->p);
+  g_free (sc);
+}
+
+static GPrivate dw_scratch_key = G_PRIVATE_INIT (dw_scratch_free);
+
+/* @size bytes, 64-byte aligned, from the thread's scratch (@own FALSE) or allocated (@own
+ * TRUE: the caller frees it with g_aligned_free). */
+static gpointer
+dw_scratch_get (gsize size, gboolean *own)
+{
+  DwScratch *sc = g_private_get (&dw_scratch_key);
+
+  *own = size > DW_SCRATCH_KEEP;
+  if (*own)
+    return g_aligned_alloc (size, 1, 64);
+  if (sc == NULL)
+    {
+      sc = g_new0 (DwScratch, 1);
+      g_private_set (&dw_scratch_key, sc);
+    }
+  if (sc->size < size)
+    {
+      g_aligned_free (sc->p);
+      sc->p = g_aligned_alloc (size, 1, 64);
+      sc->size = size;
+    }
+  return sc->p;
+}
 
 typedef struct {
   guint kp;         /* pairs per kernel row: ceil (KW / 2) */
   guint hstep;      /* input columns between pair-row entries */
   guint es, ej;     /* entries between output pixels; between a kernel row's pairs */
   guint nent;       /* entries per chunk of a pair row */
+  guint i0, i1;     /* the entries whose two columns both lie inside the input: i0 .. i1 - 1 */
   guint band, nbands;
 } DwPairs;
 
@@ -2664,6 +2748,8 @@ dw_pairs_geometry (const ConvJob *job, DwPairs *g)
   g->ej = 2 / g->hstep;
   /* the last pixel's last pair starts at (OW - 1) * sw + 2 (kp - 1) */
   g->nent = ((job->OW - 1) * job->sw + 2 * (g->kp - 1)) / g->hstep + 1;
+  g->i0 = MIN (g->nent, (job->pl + g->hstep - 1) / g->hstep);
+  g->i1 = job->W >= 2 ? MAX (g->i0, MIN (g->nent, (job->pl + job->W - 2) / g->hstep + 1)) : g->i0;
   g->nbands = (job->OH + DW_BAND - 1) / DW_BAND;
   g->band = (job->OH + g->nbands - 1) / g->nbands;
 }
@@ -2734,22 +2820,41 @@ dw_pair_entry (gint16 *d, gsize cs, __m256i a, __m256i b)
   _mm256_storeu_si256 ((__m256i *) (d + 3 * cs), _mm256_unpackhi_epi8 (hi, zero));     /* 12-15 | 28-31 */
 }
 
-/* Pair row of padded input row @hp (image @n, channels @cb ..) into @h. */
-static AVX2_ATTR void
-dw_pair_row (const ConvJob *job, const DwPairs *g, guint n, guint hp, guint cb, gint16 *h)
+/* Pair row of padded input row @hp (image @n, channels @cb ..) into @h; @run: the block's
+ * channels are contiguous in memory (channel_run), so a row's columns load directly.  The
+ * bounds come from dw_pairs_geometry, once per item: a narrow row (14 pixels) spent about
+ * 40 % of its widening on its set-up and its edges when each row worked them out.  Out
+ * of line, as dw_pairs_sums_any: inlined, the passes ran about 1 point of the peak slower
+ * (A/B, 8 rounds each way). */
+static AVX2_ATTR __attribute__ ((noinline)) void
+dw_pair_row (const ConvJob *job, const DwPairs *g, guint n, guint hp, guint cb, gboolean run, gint16 *h)
 {
   const gint ih = (gint) hp - (gint) job->pt;
   const gsize cs = (gsize) g->nent * 16;   /* int16 per chunk */
-  const guint8 *row = ih >= 0 && ih < (gint) job->H
-                      ? job->in->data + (gsize) n * job->in_addr.batch + (gsize) ih * job->in_addr.row : NULL;
-  /* a whole block contiguous in memory: the entries whose columns both lie inside the
-   * input (i0 .. i1) load directly */
-  const gboolean run = row != NULL && job->C - cb >= DW_BLK && channel_run (job->in, cb) >= DW_BLK;
-  const guint8 *src = run ? row + job->in_addr.chan[cb] : NULL;
-  const gsize pix = job->in_addr.pix, step = (gsize) g->hstep * pix;
   const __m256i fl = _mm256_set1_epi8 ((char) (job->in_signed ? 0x80 : 0x00));
-  const guint i0 = run ? MIN (g->nent, (job->pl + g->hstep - 1) / g->hstep) : g->nent;
-  const guint i1 = run && job->W >= 2 ? MAX (i0, MIN (g->nent, (job->pl + job->W - 2) / g->hstep + 1)) : i0;
+
+  if (ih < 0 || ih >= (gint) job->H)
+    {
+      /* a padding row: every int16 is the pad byte */
+      const __m256i pv = _mm256_set1_epi16 ((short) job->pad_value);
+      for (gsize i = 0; i < 4 * cs; i += 16)
+        _mm256_storeu_si256 ((__m256i *) (h + i), pv);
+      return;
+    }
+
+  const guint8 *row = job->in->data + (gsize) n * job->in_addr.batch + (gsize) ih * job->in_addr.row;
+  if (!run)
+    {
+      for (guint i = 0; i < g->nent; i++)
+        dw_pair_entry (h + (gsize) i * 16, cs, dw_pair_column (job, row, NULL, i * g->hstep, cb, fl),
+                       dw_pair_column (job, row, NULL, i * g->hstep + 1, cb, fl));
+      return;
+    }
+
+  /* the entries whose columns both lie inside the input (i0 .. i1) load directly */
+  const guint8 *src = row + job->in_addr.chan[cb];
+  const gsize pix = job->in_addr.pix, step = (gsize) g->hstep * pix;
+  const guint i0 = g->i0, i1 = g->i1;
 
   for (guint i = 0; i < i0; i++)
     dw_pair_entry (h + (gsize) i * 16, cs, dw_pair_column (job, row, src, i * g->hstep, cb, fl),
@@ -2801,7 +2906,7 @@ dw_pack_pixel (const gint32 *r, __m256i r3, guint8 *o, gboolean sgn)
  * against the pair weights, held in registers across the row where they fit.  KH, KP, ES
  * and EJ are constants where the caller names them, so the loops unroll. */
 static inline __attribute__ ((always_inline)) AVX2_ATTR void
-dw_pairs_sums (const ConvJob *job, const gint16 *const *rows, gsize off, guint cb, guint k, gint32 *acc,
+dw_pairs_sums (const ConvJob *job, const gint16 *const *rows, guint nr, gsize off, guint cb, guint k, gint32 *acc,
                const guint KH, const guint KP, const guint ES, const guint EJ)
 {
   const guint ntp = KH * KP, OW = job->OW;
@@ -2816,42 +2921,48 @@ dw_pairs_sums (const ConvJob *job, const gint16 *const *rows, gsize off, guint c
 #pragma GCC unroll 9
       for (guint t = 0; t < ntp; t++)
         w[t] = _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
-#pragma GCC unroll 9
-      for (guint kr = 0; kr < KH; kr++)
-        rpa[kr] = rows[kr] + off;
     }
-#pragma GCC unroll 2
-  for (guint ow = 0; ow < OW; ow++)
+  for (guint i = 0; i < nr; i++, acc += (gsize) OW * 8)
     {
-      __m256i a = _mm256_setzero_si256 ();
-#pragma GCC unroll 9
-      for (guint kr = 0; kr < KH; kr++)
+      if (held)
         {
-          const gint16 *e = (held ? rpa[kr] : rows[kr] + off) + (gsize) ow * ES * 16;
 #pragma GCC unroll 9
-          for (guint j = 0; j < KP; j++)
-            {
-              const guint t = kr * KP + j;
-              const __m256i wv = held ? w[t] : _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
-              a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_loadu_si256 ((const __m256i *) (e + j * EJ * 16)),
-                                                          wv));
-            }
+          for (guint kr = 0; kr < KH; kr++)
+            rpa[kr] = rows[i * KH + kr] + off;
         }
-      _mm256_store_si256 ((__m256i *) (acc + (gsize) ow * 8), a);
+#pragma GCC unroll 2
+      for (guint ow = 0; ow < OW; ow++)
+        {
+          __m256i a = _mm256_setzero_si256 ();
+#pragma GCC unroll 9
+          for (guint kr = 0; kr < KH; kr++)
+            {
+              const gint16 *e = (held ? rpa[kr] : rows[i * KH + kr] + off) + (gsize) ow * ES * 16;
+#pragma GCC unroll 9
+              for (guint j = 0; j < KP; j++)
+                {
+                  const guint t = kr * KP + j;
+                  const __m256i wv = held ? w[t] : _mm256_loadu_si256 ((const __m256i *) (wt + t * wstep));
+                  a = _mm256_add_epi32 (a, _mm256_madd_epi16 (_mm256_loadu_si256 ((const __m256i *) (e + j * EJ * 16)),
+                                                              wv));
+                }
+            }
+          _mm256_store_si256 ((__m256i *) (acc + (gsize) ow * 8), a);
+        }
     }
 }
 
 /* dw_pairs_sums with the kernel named where it is 3x3 at horizontal stride 1 or 2. */
-static AVX2_ATTR void
-dw_pairs_sums_any (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, gsize off, guint cb, guint k,
-                   gint32 *acc)
+static AVX2_ATTR __attribute__ ((noinline)) void
+dw_pairs_sums_any (const ConvJob *job, const DwPairs *g, const gint16 *const *rows, guint nr, gsize off, guint cb,
+                   guint k, gint32 *acc)
 {
   if (job->KH == 3 && job->KW == 3 && job->sw == 1)
-    dw_pairs_sums (job, rows, off, cb, k, acc, 3, 2, 1, 2);
+    dw_pairs_sums (job, rows, nr, off, cb, k, acc, 3, 2, 1, 2);
   else if (job->KH == 3 && job->KW == 3 && job->sw == 2)
-    dw_pairs_sums (job, rows, off, cb, k, acc, 3, 2, 1, 1);
+    dw_pairs_sums (job, rows, nr, off, cb, k, acc, 3, 2, 1, 1);
   else
-    dw_pairs_sums (job, rows, off, cb, k, acc, job->KH, g->kp, g->es, g->ej);
+    dw_pairs_sums (job, rows, nr, off, cb, k, acc, job->KH, g->kp, g->es, g->ej);
 }
 
 /* One output row of chunk @k of block @cb: its sums @acc requantised into @r32 (pixel p
@@ -2865,10 +2976,10 @@ dw_pairs_sums_any (const ConvJob *job, const DwPairs *g, const gint16 *const *ro
  * pixel's bytes go to @ob + its offset, packed with chunks 0-2's int32 already in @r32
  * (the fast form then leaves nothing in @r32). */
 static inline __attribute__ ((always_inline)) AVX2_ATTR gboolean
-dw_pairs_requant (const ConvJob *job, const gint32 *acc, guint cb, guint k, gint32 *r32, guint8 *ob,
+dw_pairs_requant (const ConvJob *job, const gint32 *acc, guint np, guint cb, guint k, gint32 *r32, guint8 *ob,
                   const gboolean EXACT, const gboolean PACK)
 {
-  const guint OW = job->OW, s0 = cb + 8 * k;
+  const guint OW = np, s0 = cb + 8 * k;
   const gboolean sgn = job->lo < 0;
   const __m256 m = _mm256_loadu_ps (job->dw_fig + s0), alo = _mm256_loadu_ps (job->dw_fig + job->Cp + s0);
   const __m256 d = _mm256_loadu_ps (job->dw_fig + 2 * (gsize) job->Cp + s0);
@@ -2913,21 +3024,21 @@ dw_pairs_requant (const ConvJob *job, const gint32 *acc, guint cb, guint k, gint
 
 /* dw_pairs_requant fast (TRUE when every lane's ends agreed), packing where @ob. */
 static AVX2_ATTR gboolean
-dw_pairs_requant_fast (const ConvJob *job, const gint32 *acc, guint cb, guint k, gint32 *r32, guint8 *ob)
+dw_pairs_requant_fast (const ConvJob *job, const gint32 *acc, guint np, guint cb, guint k, gint32 *r32, guint8 *ob)
 {
-  return ob != NULL ? dw_pairs_requant (job, acc, cb, k, r32, ob, FALSE, TRUE)
-                    : dw_pairs_requant (job, acc, cb, k, r32, NULL, FALSE, FALSE);
+  return ob != NULL ? dw_pairs_requant (job, acc, np, cb, k, r32, ob, FALSE, TRUE)
+                    : dw_pairs_requant (job, acc, np, cb, k, r32, NULL, FALSE, FALSE);
 }
 
 /* dw_pairs_requant exact, for the rows the fast form could not take (out of line: the
  * fast loop keeps its registers). */
 static AVX2_ATTR __attribute__ ((noinline)) void
-dw_pairs_requant_exact (const ConvJob *job, const gint32 *acc, guint cb, guint k, gint32 *r32, guint8 *ob)
+dw_pairs_requant_exact (const ConvJob *job, const gint32 *acc, guint np, guint cb, guint k, gint32 *r32, guint8 *ob)
 {
   if (ob != NULL)
-    dw_pairs_requant (job, acc, cb, k, r32, ob, TRUE, TRUE);
+    dw_pairs_requant (job, acc, np, cb, k, r32, ob, TRUE, TRUE);
   else
-    dw_pairs_requant (job, acc, cb, k, r32, NULL, TRUE, FALSE);
+    dw_pairs_requant (job, acc, np, cb, k, r32, NULL, TRUE, FALSE);
 }
 
 static AVX2_ATTR void
@@ -2939,58 +3050,82 @@ conv_dw_pairs (gpointer data, guint item)
   const guint n = item / g.nbands, oh0 = item % g.nbands * g.band, oh1 = MIN (job->OH, oh0 + g.band);
   const gsize hsize = (gsize) 4 * g.nent * 16, cs = (gsize) g.nent * 16, pix = job->out_addr.pix;
   const gboolean sgn = job->lo < 0;
+  /* narrow rows run several to a pass, so a pass's loops see about DW_PASS_PIXELS pixels */
+  const guint R = MAX (1u, MIN (g.band, DW_PASS_PIXELS / job->OW));
+  const guint NR = (R - 1) * job->sh + job->KH;   /* pair rows a pass reads */
   guint8 *const out = job->out->data;
-  /* 64-byte aligned: every 32-byte entry and pixel then lies inside one cache line */
-  gint16 *ring = g_aligned_alloc (hsize * job->KH, sizeof (gint16), 64);
-  gint32 *r32 = g_aligned_alloc0 ((gsize) job->OW * DW_BLK, sizeof (gint32), 64);
-  gint32 *acc = g_aligned_alloc ((gsize) job->OW * 8, sizeof (gint32), 64);  /* a chunk's sums */
-  g_autofree gint64 *tag = g_new (gint64, job->KH);
-  g_autofree const gint16 **rows = g_new (const gint16 *, job->KH);
-
+  /* the ring of pair rows, the requantised int32 (every chunk writes its lanes of a pixel
+   * before the pack reads them) and a chunk's sums, each 64-byte aligned: every 32-byte entry and pixel then lies inside
+   * one cache line */
+  const gsize ring_b = (hsize * NR * sizeof (gint16) + 63) & ~(gsize) 63;
+  const gsize r32_b = ((gsize) R * job->OW * DW_BLK * sizeof (gint32) + 63) & ~(gsize) 63;
+  const gsize acc_b = (gsize) R * job->OW * 8 * sizeof (gint32);
+  gboolean own;
+  guint8 *scratch = dw_scratch_get (ring_b + r32_b + acc_b, &own);
+  gint16 *ring = (gint16 *) scratch;
+  gint32 *r32 = (gint32 *) (scratch + ring_b);
+  gint32 *acc = (gint32 *) (scratch + ring_b + r32_b);
+  gint64 tag_local[16];
+  const gint16 *rows_local[64];
+  g_autofree gint64 *tag_heap = NR > G_N_ELEMENTS (tag_local) ? g_new (gint64, NR) : NULL;
+  g_autofree const gint16 **rows_heap = (gsize) R * job->KH > G_N_ELEMENTS (rows_local)
+                                        ? g_new (const gint16 *, (gsize) R * job->KH) : NULL;
+  gint64 *tag = tag_heap != NULL ? tag_heap : tag_local;
+  const gint16 **rows = rows_heap != NULL ? rows_heap : rows_local;
   for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
     {
       const guint nvalid = MIN (DW_BLK, job->C - cb);
       const gboolean fast = job->out_block_fast && nvalid == DW_BLK;
+      const gboolean run = nvalid == DW_BLK && channel_run (job->in, cb) >= DW_BLK;
+      guint base = (oh0 * job->sh) % NR;   /* the ring slot of a pass's first pair row */
 
-      for (guint s = 0; s < job->KH; s++)
+      for (guint s = 0; s < NR; s++)
         tag[s] = -1;
-      for (guint oh = oh0; oh < oh1; oh++)
+      for (guint oh = oh0; oh < oh1; oh += R)
         {
+          const guint nr = MIN (R, oh1 - oh), np = nr * job->OW;
           const gsize row_base = (gsize) n * job->out_addr.batch + (gsize) oh * job->out_addr.row;
 
-          for (guint kr = 0; kr < job->KH; kr++)
-            {
-              const guint hp = oh * job->sh + kr, slot = hp % job->KH;
-              if (tag[slot] != (gint64) hp)
-                {
-                  dw_pair_row (job, &g, n, hp, cb, ring + slot * hsize);
-                  tag[slot] = hp;
-                }
-              rows[kr] = ring + slot * hsize;
-            }
-          /* with a whole block contiguous in the output, chunk 3 packs each pixel's four
-           * chunks into its bytes as it goes (dw_pack_pixel); else they go through res */
+          /* pair row hp = oh * sh + d sits in slot hp % NR: base + d, less NR past the end */
+          for (guint i = 0; i < nr; i++)
+            for (guint kr = 0; kr < job->KH; kr++)
+              {
+                const guint d = i * job->sh + kr, hp = oh * job->sh + d;
+                const guint slot = base + d >= NR ? base + d - NR : base + d;
+                if (tag[slot] != (gint64) hp)
+                  {
+                    dw_pair_row (job, &g, n, hp, cb, run, ring + slot * hsize);
+                    tag[slot] = hp;
+                  }
+                rows[i * job->KH + kr] = ring + slot * hsize;
+              }
+          base += R * job->sh;
+          while (base >= NR)
+            base -= NR;
+          /* with a whole block contiguous in the output (its rows too), chunk 3 packs each
+           * pixel's four chunks into its bytes as it goes (dw_pack_pixel); else they go
+           * through res */
           for (guint k = 0; k < 4; k++)
             {
               guint8 *const ob = fast && k == 3 ? out + row_base + job->out_addr.chan[cb] : NULL;
-              dw_pairs_sums_any (job, &g, rows, k * cs, cb, k, acc);
+              dw_pairs_sums_any (job, &g, rows, nr, k * cs, cb, k, acc);
               if (G_UNLIKELY (!job->dw_bounded8[cb / 8 + k]
-                              || !dw_pairs_requant_fast (job, acc, cb, k, r32 + 8 * k, ob)))
-                dw_pairs_requant_exact (job, acc, cb, k, r32 + 8 * k, ob);
+                              || !dw_pairs_requant_fast (job, acc, np, cb, k, r32 + 8 * k, ob)))
+                dw_pairs_requant_exact (job, acc, np, cb, k, r32 + 8 * k, ob);
             }
-          for (guint ow = 0; !fast && ow < job->OW; ow++)
+          for (guint p = 0; !fast && p < np; p++)
             {
-              const gint32 *rp = r32 + (gsize) ow * DW_BLK;
+              const gint32 *rp = r32 + (gsize) p * DW_BLK;
+              const gsize ob = row_base + (gsize) (p / job->OW) * job->out_addr.row + (gsize) (p % job->OW) * pix;
               guint8 res[DW_BLK];
               dw_pack_pixel (rp, _mm256_loadu_si256 ((const __m256i *) (rp + 24)), res, sgn);
               for (guint l = 0; l < nvalid; l++)
-                out[row_base + job->out_addr.chan[cb + l] + ow * pix] = res[l];
+                out[ob + job->out_addr.chan[cb + l]] = res[l];
             }
         }
     }
-  g_aligned_free (acc);
-  g_aligned_free (r32);
-  g_aligned_free (ring);
+  if (own)
+    g_aligned_free (scratch);
 }
 
 /* 3x3 depthwise convs on NCHWc32 input, with AVX512-VBMI: one quad row of four input
