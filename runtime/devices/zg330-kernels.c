@@ -3267,6 +3267,21 @@ dw_rows_pixel_fix (const ConvJob *job, const guint8 *q, guint n, guint oh0, guin
                         + (gsize) ow * job->out_addr.pix);
 }
 
+/* The R rows' requantised lanes @k of one pixel, at @off in the output rows @orow. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_rows_store (__m512i k[2][2], const guint R, const gint lo, const gint hi, guint8 *const *orow, gsize off)
+{
+  if (R == 2)
+    {
+      __m512i b = vnni_narrow64 (k[0][0], k[0][1], k[1][0], k[1][1], lo, hi);
+      _mm256_storeu_si256 ((__m256i *) (orow[0] + off), _mm512_castsi512_si256 (b));
+      _mm256_storeu_si256 ((__m256i *) (orow[1] + off), _mm512_extracti64x4_epi64 (b, 1));
+    }
+  else
+    _mm256_storeu_si256 ((__m256i *) (orow[0] + off),
+                         _mm512_castsi512_si256 (vnni_narrow64 (k[0][0], k[0][1], k[0][0], k[0][1], lo, hi)));
+}
+
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
 dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint lo, const gint hi, guint8 *q)
 {
@@ -3335,27 +3350,43 @@ dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint
           for (guint r = 0; r < R; r++)
             orow[r] = out + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
                       + job->out_addr.chan[cb];
-          for (guint ow = 0; ow < OW; ow++)
+          /* two pixels a step: their accumulators first, then their requantisations side
+           * by side (one pixel's chain alone leaves the conversion ports waiting) */
+          guint ow = 0;
+          for (; ow + 2 <= OW; ow += 2)
             {
-              const guint8 *xs = q + ow * xstep;
+              __m512i a[2][2][2], k[2][2][2], bad = _mm512_setzero_si512 ();
+
+#pragma GCC unroll 2
+              for (guint p = 0; p < 2; p++)
+                dw_rows_accumulate (q + (ow + p) * xstep, w, R, a[p]);
+#pragma GCC unroll 2
+              for (guint p = 0; p < 2; p++)
+#pragma GCC unroll 2
+                for (guint r = 0; r < R; r++)
+                  {
+                    k[p][r][0] = dw_bracket (a[p][r][0], m0, bl0, bd0, &bad);
+                    k[p][r][1] = dw_bracket (a[p][r][1], m1, bl1, bd1, &bad);
+                  }
+#pragma GCC unroll 2
+              for (guint p = 0; p < 2; p++)
+                dw_rows_store (k[p], R, lo, hi, orow, (ow + p) * pix);
+              if (G_UNLIKELY (_mm512_test_epi32_mask (bad, bad) != 0))
+                for (guint p = 0; p < 2; p++)
+                  dw_rows_pixel_fix (job, q, n, oh0, R, ow + p, cb);
+            }
+          for (; ow < OW; ow++)
+            {
               __m512i a[2][2], k[2][2], bad = _mm512_setzero_si512 ();
 
-              dw_rows_accumulate (xs, w, R, a);
+              dw_rows_accumulate (q + ow * xstep, w, R, a);
 #pragma GCC unroll 2
               for (guint r = 0; r < R; r++)
                 {
                   k[r][0] = dw_bracket (a[r][0], m0, bl0, bd0, &bad);
                   k[r][1] = dw_bracket (a[r][1], m1, bl1, bd1, &bad);
                 }
-              if (R == 2)
-                {
-                  __m512i b = vnni_narrow64 (k[0][0], k[0][1], k[1][0], k[1][1], lo, hi);
-                  _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix), _mm512_castsi512_si256 (b));
-                  _mm256_storeu_si256 ((__m256i *) (orow[1] + ow * pix), _mm512_extracti64x4_epi64 (b, 1));
-                }
-              else
-                _mm256_storeu_si256 ((__m256i *) (orow[0] + ow * pix),
-                                     _mm512_castsi512_si256 (vnni_narrow64 (k[0][0], k[0][1], k[0][0], k[0][1], lo, hi)));
+              dw_rows_store (k, R, lo, hi, orow, ow * pix);
               if (G_UNLIKELY (_mm512_test_epi32_mask (bad, bad) != 0))
                 dw_rows_pixel_fix (job, q, n, oh0, R, ow, cb);
             }
