@@ -918,12 +918,17 @@ float_directed (double x, gboolean up)
  * for the double rule's value y (requant_bound) and |v| < G:
  *   alo <= af - eb - 2^-23 G (rounded down from a double, within 2^-50 G), so
  *   lo <= z - eb - 2^-23 G + 2^-50 G + 2^-24 G < z - eb < y;
- *   alo >= af - eb - 2^-23 G - 2^-22 G (alo's own rounding, |alo| < 2G), so
- *   lo >= z - eb - (2^-23 + 2^-22 + 2^-24 + 2^-50) G and, with D >= 2eb + 2^-20 G,
- *   hi >= lo + D - 2^-23 G >= z + eb + 6 * 2^-24 G > y.
+ *   alo >= af - eb - 2^-23 G - Ea, Ea the rounding down of alo (known when it is made:
+ *   the double before it, less alo, plus 2^-50 G for that double's own roundings), so
+ *   lo >= z - eb - 2^-23 G - Ea - 2^-24 G and, with D >= 1.5 eb + (2^-22 + 2^-24) G + Ea
+ *   (rounded up, after a sum in doubles padded by 2^-40 G), hi >= lo + D - 2^-23 G (its
+ *   rounding, |hi| < 2G) >= z + eb/2 + 2^-40 G > y.
  * So lo < y < hi: when both round to the same integer, no half-integer lies between them,
  * y is no tie and rounds (half away from zero, as the double rule does) to that integer,
- * and the rails clamp both alike.  The bracket is about 2^-20 G + 2^-22 G wide.
+ * and the rails clamp both alike.  The bracket is about 1.5 eb + 2^-22 G wide: a lane
+ * falls in it, and takes the double rule, with a chance of about that width (D was
+ * 2 eb + 2^-20 G, three times as wide, until the sizes of Ea and of the roundings were
+ * counted one by one).
  * Only values near the rails need it: where every value the slot can reach is not, eb and
  * G are taken over the accumulators with |y| <= Y (the rails' reach + 2), where
  * |acc mul| <= Y + |a_d| + 1 and |v| < Y + 1 (G also covers |af|, for alo's rounding).  A
@@ -938,7 +943,7 @@ static void
 requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double add, double rails, float *thr,
                      float *alo, float *d)
 {
-  double e, eb, g;
+  double e, eb, g, target, ea;
 
   if (!requant_bound (amin, amax, corr, mul, add, rails, &e, &eb, &g))
     {
@@ -949,8 +954,10 @@ requant_slot_bounds (gint64 amin, gint64 amax, gint32 corr, double mul, double a
     }
   /* rounded down to a float, so the float compare is no looser than the bound */
   *thr = float_directed (0.5 - e, FALSE);
-  *alo = float_directed ((double) (float) (add - (double) corr * mul) - eb - 0x1p-23 * g, FALSE);
-  *d = float_directed (2.0 * eb + 0x1p-20 * g, TRUE);
+  target = (double) (float) (add - (double) corr * mul) - eb - 0x1p-23 * g;
+  *alo = float_directed (target, FALSE);
+  ea = target - (double) *alo + 0x1p-50 * g;
+  *d = float_directed (1.5 * eb + (0x1p-22 + 0x1p-24) * g + ea + 0x1p-40 * g, TRUE);
 }
 
 /* The figures' thrf and the bracket's bralo / brd per slot, and bounded16 (per 16 slots, all
