@@ -568,6 +568,32 @@ test_conv_depthwise_3x3_rows (void)
       }
 }
 
+/* 3x3 depthwise at stride 1 both ways with NCHWc32 in and out and whole blocks: the
+ * VNNI path's type planes (two pixels a register, odd and even left pads, masked loads at
+ * the row ends, an odd last pixel, an odd last row), against the reference on every path:
+ * widths 1-30, pads of 0-2 (the far one at most the near one), one or two images, int8
+ * and uint8 in and out. */
+static void
+test_conv_depthwise_3x3_type_planes (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3301);
+
+  for (guint i = 0; i < 36; i++)
+    {
+      /* (the far pad is at most the near one) */
+      const guint pt = g_rand_int_range (rand, 0, 3), pb = g_rand_int_range (rand, 0, (gint) pt + 1);
+      const guint pl = i % 3, pr = g_rand_int_range (rand, 0, (gint) pl + 1);
+      const guint rw = (guint) g_rand_int_range (rand, 1, 31), rh = (guint) g_rand_int_range (rand, 1, 9);
+      const guint w = MAX (3 - MIN (3u, pl + pr), rw), h = MAX (3 - MIN (3u, pt + pb), rh);
+      const guint c = i % 4 == 3 ? 96 : 64;
+      ConvCase cc = { ZG330_KERNEL_LAYOUT_NCHWC, ZG330_KERNEL_LAYOUT_NCHWC,
+                      i % 2 ? ZG330_KERNEL_DTYPE_UINT8 : ZG330_KERNEL_DTYPE_SINT8,
+                      1 + i % 5 / 4, c, h, w, 32, c, h + pt + pb - 2, w + pl + pr - 2, 32, 3, 3, 32, 1, 1, 1, pt, pl, c };
+      g_test_message ("case %u: %ux%u, pads t%u b%u l%u r%u, %u channels, %u images", i, h, w, pt, pb, pl, pr, c, cc.n);
+      run_conv_case (&cc, 3400 + i * 3);
+    }
+}
+
 static void
 test_conv_grouped (void)
 {
@@ -1675,6 +1701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/conv/partial-channel-blocks", test_conv_partial_channels);
   g_test_add_func ("/kernels/conv/depthwise-matches-reference", test_conv_depthwise);
   g_test_add_func ("/kernels/conv/depthwise-3x3-row-pairs", test_conv_depthwise_3x3_rows);
+  g_test_add_func ("/kernels/conv/depthwise-3x3-type-planes", test_conv_depthwise_3x3_type_planes);
   g_test_add_func ("/kernels/conv/grouped-matches-reference", test_conv_grouped);
   g_test_add_data_func ("/kernels/conv/depthwise-random-shapes", GUINT_TO_POINTER (GROUPS_DEPTHWISE),
                         test_conv_groups_random);

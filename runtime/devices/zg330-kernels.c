@@ -686,6 +686,9 @@ struct RequantFigures {
    * slots TRUE where all have a bound: made once, under pack_lock, by the first such conv */
   float *dwfig;
   guint8 *dwbounded8;
+  /* the VNNI 3x3 depthwise type planes' figures ([block][type][mulf, bralo, brd][16];
+   * dw_type_channel): made once, under pack_lock, by the first such conv */
+  float *dwfig4;
 };
 
 typedef struct ConvJob ConvJob;
@@ -750,10 +753,13 @@ struct ConvJob {
   guint Cp;
   gint8 *dw_wq;
   gint32 *dw_corr;
-  /* 3x3 depthwise rows (conv_dw_rows_3x3): R output rows per item from one quad row of
-   * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r*sh .. r*sh+2 */
-  guint dw_R;
+  /* 3x3 depthwise rows (conv_dw_rows_3x3): two output rows per item from one quad row of
+   * input rows, their weights [r][kw][Cp][4] with row r's taps at bytes r .. r+2 */
   gint8 *dw_wr;
+  /* the same weights by type plane ([block][r][kw][type][64]; dw_type_channel) and their
+   * figures (job->rq's dwfig4) */
+  const gint8 *dw_wt;
+  const float *dw_fig4;
   /* AVX2: the pair weights (dw_pairs_pack), kept with the packed weights, and the
    * bracket's mulf, bralo and brd by pair-row slot ([3][Cp]) */
   gint16 *dw_w16;
@@ -763,6 +769,16 @@ struct ConvJob {
 
 #define DW_BLK 32u
 #define DW_HELD_TAPS 9u    /* depthwise weights kept in registers up to this many (g, kw) taps */
+
+/* The VNNI 3x3 depthwise paths' "type planes" (conv_dw_rows_3x3): lane l of a type-@j
+ * register holds, for pixel l / 8 of a pair, the block's channel dw_type_channel (j, l % 8):
+ * channels 4j .. 4j+3 and 16+4j .. 16+4j+3, the order byte interleaves give and the
+ * saturating packs of types 0-3 undo. */
+static inline guint
+dw_type_channel (guint j, guint i)
+{
+  return (i < 4 ? 4 * j : 16 + 4 * j) + i % 4;
+}
 
 /* The output channel of byte @j of block @ob's tile result (what conv_store writes), or -1
  * for a byte without one. */
@@ -2143,6 +2159,7 @@ typedef struct {
   gint8 *src;               /* a copy of them */
   gint8 *wpack;             /* depthwise: the quad weights (ConvJob.dw_wq) */
   gint8 *wpack2;            /* depthwise 3x3: the rows' weights (ConvJob.dw_wr), else NULL */
+  gint8 *wpack3;            /* depthwise 3x3 at stride 1: by type plane (ConvJob.dw_wt) */
   gboolean wide;            /* with w16: blocks, the AVX2 tiles' int16 weights (ConvJob.w16);
                              * depthwise, the pair weights (ConvJob.dw_w16) */
   gint16 *w16;
@@ -2169,6 +2186,7 @@ packed_weights_free (gpointer p)
   g_free (pw->src);
   g_aligned_free (pw->wpack);
   g_free (pw->wpack2);
+  g_aligned_free (pw->wpack3);
   g_free (pw->w16);
   g_free (pw->corr);
   g_free (pw->wpos);
@@ -2331,6 +2349,7 @@ packed_weights_get (ConvJob *job, const Zg330KernelWeights *wt, guint kind)
     {
       job->dw_wq = pw->wpack;
       job->dw_wr = pw->wpack2;
+      job->dw_wt = pw->wpack3;
       job->dw_w16 = pw->w16;
       job->dw_corr = pw->corr;
     }
@@ -2402,6 +2421,17 @@ dw_pack_weights (ConvJob *job, const Zg330KernelWeights *weights, PackedWeights 
           for (guint kh = 0; kh < 3; kh++)
             for (guint s = 0; s < 3; s++)
               pw->wpack2[(((gsize) r * 3 + s) * job->Cp + o) * 4 + r + kh] = wk[(gsize) o * 9 + kh * 3 + s];
+      /* and by type plane, [block][r][kw][type][64]: a pair of pixels' 16 lanes (the
+       * quads of dw_type_channel's channels, twice), read whole by aligned loads */
+      pw->wpack3 = g_aligned_alloc0 ((gsize) job->Cp / DW_BLK * 2 * 3 * 4, 64, 64);
+      pw->footprint += (gsize) job->Cp / DW_BLK * 2 * 3 * 4 * 64;
+      for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+        for (guint r = 0; r < R; r++)
+          for (guint s = 0; s < 3; s++)
+            for (guint j = 0; j < 4; j++)
+              for (guint l = 0; l < 16; l++)
+                memcpy (pw->wpack3 + ((((gsize) cb / DW_BLK * 2 + r) * 3 + s) * 4 + j) * 64 + l * 4,
+                        pw->wpack2 + (((gsize) r * 3 + s) * job->Cp + cb + dw_type_channel (j, l % 8)) * 4, 4);
     }
   else if (job->KH == 3 && job->KW == 3 && job->sh == 2)
     {
@@ -3257,198 +3287,432 @@ dw_rows_accumulate (const guint8 *xs, __m512i w[2][3][2], const guint R, __m512i
     }
 }
 
-/* The lanes of one pixel of conv_dw_rows_3x3's fast loop (R rows, block @cb) whose
- * bracket failed: the accumulators again (the loop does not keep them: they would be
- * spilled at every pixel) and the double rule. */
+/* The R rows' slow loop of block @cb (dw_rows_accumulate on the quad row @q, the figures'
+ * paths lane by lane): partial blocks, slots without a bound, other output layouts,
+ * horizontal strides above 1. */
 static DW_VBMI_ATTR void
-dw_rows_pixel_fix (const ConvJob *job, const guint8 *q, guint n, guint oh0, guint R, guint ow, guint cb)
-{
-  __m512i w[2][3][2], a[2][2];
-
-  dw_rows_weights (job, cb, R, w);
-  dw_rows_accumulate (q + (gsize) ow * job->sw * 128, w, R, a);
-  for (guint r = 0; r < R; r++)
-    for (guint h = 0; h < 2; h++)
-      dw_bracket_fix (job, a[r][h], cb + 16 * h,
-                      job->out->data + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
-                        + (gsize) ow * job->out_addr.pix);
-}
-
-/* The R rows' requantised lanes @k of one pixel, at @off in the output rows @orow. */
-static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
-dw_rows_store (__m512i k[2][2], const guint R, const gint lo, const gint hi, guint8 *const *orow, gsize off)
-{
-  if (R == 2)
-    {
-      __m512i b = vnni_narrow64 (k[0][0], k[0][1], k[1][0], k[1][1], lo, hi);
-      _mm256_storeu_si256 ((__m256i *) (orow[0] + off), _mm512_castsi512_si256 (b));
-      _mm256_storeu_si256 ((__m256i *) (orow[1] + off), _mm512_extracti64x4_epi64 (b, 1));
-    }
-  else
-    _mm256_storeu_si256 ((__m256i *) (orow[0] + off),
-                         _mm512_castsi512_si256 (vnni_narrow64 (k[0][0], k[0][1], k[0][0], k[0][1], lo, hi)));
-}
-
-static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
-dw_rows_3x3_n (const ConvJob *job, guint n, guint oh0, const guint R, const gint lo, const gint hi, guint8 *q)
+dw_rows_block (const ConvJob *job, guint n, guint oh0, guint cb, guint8 *q)
 {
   const guint8 *src = job->in->data;
   guint8 *out = job->out->data;
-  const guint8 flip = job->in_signed ? 0x80 : 0x00;
   const gsize qstep = 128;                      /* one column's quads: 2 x 64 bytes */
-  const guint rows = MIN (R, job->OH - oh0);
-  const guint8 *rowp[4];
+  const guint R = 2, rows = MIN (R, job->OH - oh0);
+  const guint nvalid = MIN (DW_BLK, job->C - cb);
+  const __m512i fl = _mm512_set1_epi8 ((char) job->pad_value);
+  const gboolean p0 = job->rq->bounded16[cb / 16], p1 = job->rq->bounded16[cb / 16 + 1];
+  const __m512 m0 = _mm512_loadu_ps (job->rq->mulf + cb), m1 = _mm512_loadu_ps (job->rq->mulf + cb + 16);
+  const __m512 d0 = _mm512_loadu_ps (job->rq->addf + cb), d1 = _mm512_loadu_ps (job->rq->addf + cb + 16);
+  const __m512 e0 = _mm512_loadu_ps ((p0 ? job->rq->thrf : job->rq->errf) + cb);
+  const __m512 e1 = _mm512_loadu_ps ((p1 ? job->rq->thrf : job->rq->errf) + cb + 16);
   const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
+  /* a row outside the input reads 32 zero bytes again and again (step 0) */
+  static const guint8 zero32[DW_BLK] = { 0 };
+  const guint8 *b[4];
+  gsize t[4];
+  __m512i w[2][3][2];
+  guint8 *qp = q + (gsize) job->pl * qstep;
+
   for (guint k = 0; k < 4; k++)
     {
       gint h = (gint) (oh0 * job->sh + k) - (gint) job->pt;
-      rowp[k] = h >= 0 && h < (gint) job->H
-                ? src + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row : NULL;
+      b[k] = h >= 0 && h < (gint) job->H
+             ? src + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row + job->in_addr.chan[cb] : zero32;
+      t[k] = b[k] != zero32 ? DW_BLK : 0;
     }
   /* padding columns: the biased zero */
   for (guint wp = 0; wp < job->Wp; wp++)
     if (wp < job->pl || wp >= job->pl + job->W)
       memset (q + wp * qstep, job->pad_value, qstep);
-
-  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+  for (guint x = 0; x < job->W; x++, qp += qstep)
     {
-      const guint nvalid = MIN (DW_BLK, job->C - cb);
-      const __m512i fl = _mm512_set1_epi8 ((char) flip);
-      const gboolean p0 = job->rq->bounded16[cb / 16], p1 = job->rq->bounded16[cb / 16 + 1];
-      const __m512 m0 = _mm512_loadu_ps (job->rq->mulf + cb), m1 = _mm512_loadu_ps (job->rq->mulf + cb + 16);
-      const __m512 d0 = _mm512_loadu_ps (job->rq->addf + cb), d1 = _mm512_loadu_ps (job->rq->addf + cb + 16);
-      const __m512 e0 = _mm512_loadu_ps ((p0 ? job->rq->thrf : job->rq->errf) + cb);
-      const __m512 e1 = _mm512_loadu_ps ((p1 ? job->rq->thrf : job->rq->errf) + cb + 16);
-      __m512i w[2][3][2];
-      /* a row outside the input reads 32 zero bytes again and again (step 0) */
-      static const guint8 zero32[DW_BLK] = { 0 };
-      /* (one output row: the fourth row meets zero weights, so it is not read) */
-      const guint8 *b0 = rowp[0] != NULL ? rowp[0] + job->in_addr.chan[cb] : zero32;
-      const guint8 *b1 = rowp[1] != NULL ? rowp[1] + job->in_addr.chan[cb] : zero32;
-      const guint8 *b2 = rowp[2] != NULL ? rowp[2] + job->in_addr.chan[cb] : zero32;
-      const guint8 *b3 = rowp[3] != NULL && R > 1 ? rowp[3] + job->in_addr.chan[cb] : zero32;
-      const gsize t0 = b0 != zero32 ? DW_BLK : 0, t1 = b1 != zero32 ? DW_BLK : 0;
-      const gsize t2 = b2 != zero32 ? DW_BLK : 0, t3 = b3 != zero32 ? DW_BLK : 0;
-      guint8 *qp = q + (gsize) job->pl * qstep;
-      const guint W = job->W;
+      __m256i y0 = _mm256_loadu_si256 ((const __m256i *) (b[0] + x * t[0]));
+      __m256i y1 = _mm256_loadu_si256 ((const __m256i *) (b[1] + x * t[1]));
+      __m256i y2 = _mm256_loadu_si256 ((const __m256i *) (b[2] + x * t[2]));
+      __m256i y3 = _mm256_loadu_si256 ((const __m256i *) (b[3] + x * t[3]));
+      __m512i z01 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y0), y1, 1), fl);
+      __m512i z23 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y2), y3, 1), fl);
+      _mm512_storeu_si512 (qp, _mm512_permutex2var_epi8 (z01, idx0, z23));
+      _mm512_storeu_si512 (qp + 64, _mm512_permutex2var_epi8 (z01, idx1, z23));
+    }
+  dw_rows_weights (job, cb, R, w);
+  for (guint ow = 0; ow < job->OW; ow++)
+    {
+      const guint8 *xs = q + (gsize) ow * job->sw * qstep;
+      __m512i a[2][2];
 
-      for (guint x = 0; x < W; x++, b0 += t0, b1 += t1, b2 += t2, b3 += t3, qp += qstep)
+      dw_rows_accumulate (xs, w, R, a);
+      for (guint r = 0; r < rows; r++)
         {
-          __m256i y0 = _mm256_loadu_si256 ((const __m256i *) b0);
-          __m256i y1 = _mm256_loadu_si256 ((const __m256i *) b1);
-          __m256i y2 = _mm256_loadu_si256 ((const __m256i *) b2);
-          __m256i y3 = _mm256_loadu_si256 ((const __m256i *) b3);
-          __m512i z01 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y0), y1, 1), fl);
-          __m512i z23 = _mm512_xor_si512 (_mm512_inserti64x4 (_mm512_castsi256_si512 (y2), y3, 1), fl);
-          _mm512_storeu_si512 (qp, _mm512_permutex2var_epi8 (z01, idx0, z23));
-          _mm512_storeu_si512 (qp + 64, _mm512_permutex2var_epi8 (z01, idx1, z23));
-        }
-
-      dw_rows_weights (job, cb, R, w);
-      if (p0 && p1 && nvalid == DW_BLK && rows == R && job->out_block_fast)
-        {
-          /* the common case: whole blocks, every slot bounded, NCHWc32 output: the bracket
-           * for all R x 32 lanes of a pixel, the double rule for the lanes where it fails */
-          guint8 *orow[2];
-          const guint OW = job->OW;
-          const gsize xstep = (gsize) job->sw * qstep, pix = job->out_addr.pix;
-          const __m512 bl0 = _mm512_loadu_ps (job->rq->bralo + cb), bl1 = _mm512_loadu_ps (job->rq->bralo + cb + 16);
-          const __m512 bd0 = _mm512_loadu_ps (job->rq->brd + cb), bd1 = _mm512_loadu_ps (job->rq->brd + cb + 16);
-          for (guint r = 0; r < R; r++)
-            orow[r] = out + (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
-                      + job->out_addr.chan[cb];
-          /* two pixels a step: their accumulators first, then their requantisations side
-           * by side (one pixel's chain alone leaves the conversion ports waiting) */
-          guint ow = 0;
-          for (; ow + 2 <= OW; ow += 2)
-            {
-              __m512i a[2][2][2], k[2][2][2], bad = _mm512_setzero_si512 ();
-
-#pragma GCC unroll 2
-              for (guint p = 0; p < 2; p++)
-                dw_rows_accumulate (q + (ow + p) * xstep, w, R, a[p]);
-#pragma GCC unroll 2
-              for (guint p = 0; p < 2; p++)
-#pragma GCC unroll 2
-                for (guint r = 0; r < R; r++)
-                  {
-                    k[p][r][0] = dw_bracket (a[p][r][0], m0, bl0, bd0, &bad);
-                    k[p][r][1] = dw_bracket (a[p][r][1], m1, bl1, bd1, &bad);
-                  }
-#pragma GCC unroll 2
-              for (guint p = 0; p < 2; p++)
-                dw_rows_store (k[p], R, lo, hi, orow, (ow + p) * pix);
-              if (G_UNLIKELY (_mm512_test_epi32_mask (bad, bad) != 0))
-                for (guint p = 0; p < 2; p++)
-                  dw_rows_pixel_fix (job, q, n, oh0, R, ow + p, cb);
-            }
-          for (; ow < OW; ow++)
-            {
-              __m512i a[2][2], k[2][2], bad = _mm512_setzero_si512 ();
-
-              dw_rows_accumulate (q + ow * xstep, w, R, a);
-#pragma GCC unroll 2
-              for (guint r = 0; r < R; r++)
-                {
-                  k[r][0] = dw_bracket (a[r][0], m0, bl0, bd0, &bad);
-                  k[r][1] = dw_bracket (a[r][1], m1, bl1, bd1, &bad);
-                }
-              dw_rows_store (k, R, lo, hi, orow, ow * pix);
-              if (G_UNLIKELY (_mm512_test_epi32_mask (bad, bad) != 0))
-                dw_rows_pixel_fix (job, q, n, oh0, R, ow, cb);
-            }
-          continue;
-        }
-      for (guint ow = 0; ow < job->OW; ow++)
-        {
-          const guint8 *xs = q + (gsize) ow * job->sw * qstep;
-          __m512i a[2][2];
-
-          dw_rows_accumulate (xs, w, R, a);
-#pragma GCC unroll 2
-          for (guint r = 0; r < R; r++)
-            {
-              __m128i r0, r1 = _mm_setzero_si128 ();
-              if (r >= rows)
-                break;
-              r0 = dw_requant_half (job, a[r][0], p0, m0, d0, e0, cb);
-              if (nvalid > 16)
-                r1 = dw_requant_half (job, a[r][1], p1, m1, d1, e1, cb + 16);
-              dw_store_pixel (job, out, (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
-                                          + (gsize) ow * job->out_addr.pix, cb, nvalid, r0, r1);
-            }
+          __m128i r0, r1 = _mm_setzero_si128 ();
+          r0 = dw_requant_half (job, a[r][0], p0, m0, d0, e0, cb);
+          if (nvalid > 16)
+            r1 = dw_requant_half (job, a[r][1], p1, m1, d1, e1, cb + 16);
+          dw_store_pixel (job, out, (gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
+                                      + (gsize) ow * job->out_addr.pix, cb, nvalid, r0, r1);
         }
     }
 }
 
+/* ---- stride 1: type planes ------------------------------------------------------------
+ *
+ * The common case (3x3 at stride 1 both ways, NCHWc32 in and out, whole blocks whose slots
+ * all have a bracket) runs on "type planes" instead of the quad row above.  A pair of
+ * output rows reads four input rows; interleaving their bytes (rows 0-1 and 2-3 byte by
+ * byte, then the two pairs word by word) turns one 64-byte load per row, two pixels of a
+ * block, into four registers of quads: type j holds, for each of the two pixels, the
+ * channels dw_type_channel (j, 0..7).  Those interleaves stay inside 128-bit lanes (any
+ * of the core's four vector pipes runs them; a byte permutation across lanes shares the
+ * multiply-add's), and each type register is stored whole into its plane: plane j, padded
+ * column x at 32 x.  A 64-byte load at column ow + kw of plane j is then the quads that
+ * pixels ow and ow + 1 read at kernel column kw, so a pair of output pixels is per type
+ * three vpdpbusd per output row (the weights by type: dw_wt, the rows' weights of
+ * dw_pack_weights, lane by lane).  The accumulators of types 0-3 go through the bracket
+ * two at a time (two passes over the row, twelve weight registers each): the saturating
+ * pack of types 0 and 1 to int16 waits in a row buffer for types 2 and 3, and packing
+ * those two halves to bytes gives the pair's 64 output bytes in channel order, with no
+ * permutation.  A lane whose bracket fails is flagged with its pair and pass; after both
+ * passes the flagged pairs are summed again and those lanes take the double rule. */
+
+/* One step of dw_type_planes: the rows' 64 bytes @r0 .. @r3 (two pixels) into the planes
+ * at @d. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_type_planes_step (__m512i r0, __m512i r1, __m512i r2, __m512i r3, __m512i fl, guint8 *d, gsize plane)
+{
+  r0 = _mm512_xor_si512 (r0, fl);
+  r1 = _mm512_xor_si512 (r1, fl);
+  r2 = _mm512_xor_si512 (r2, fl);
+  r3 = _mm512_xor_si512 (r3, fl);
+  const __m512i p01l = _mm512_unpacklo_epi8 (r0, r1), p01h = _mm512_unpackhi_epi8 (r0, r1);
+  const __m512i p23l = _mm512_unpacklo_epi8 (r2, r3), p23h = _mm512_unpackhi_epi8 (r2, r3);
+  _mm512_store_si512 (d, _mm512_unpacklo_epi16 (p01l, p23l));
+  _mm512_store_si512 (d + plane, _mm512_unpackhi_epi16 (p01l, p23l));
+  _mm512_store_si512 (d + 2 * plane, _mm512_unpacklo_epi16 (p01h, p23h));
+  _mm512_store_si512 (d + 3 * plane, _mm512_unpackhi_epi16 (p01h, p23h));
+}
+
+/* Pixels @e and @e + 1 of a row at @b (@t bytes a pixel: 0 for a row outside the input),
+ * zero where outside 0 .. W-1 (masked-off bytes are not read). */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
+dw_load_pair (const guint8 *b, gssize t, gint e, gint W)
+{
+  __mmask64 m;
+
+  if (e >= 0 && e + 2 <= W)
+    return _mm512_loadu_si512 (b + e * t);
+  m = (e >= 0 && e < W ? G_GUINT64_CONSTANT (0xFFFFFFFF) : 0)
+      | (e + 1 >= 0 && e + 1 < W ? G_GUINT64_CONSTANT (0xFFFFFFFF00000000) : 0);
+  return m == 0 ? _mm512_setzero_si512 () : _mm512_maskz_loadu_epi8 (m, b + e * t);
+}
+
+/* Block @cb's type planes for output rows oh0, oh0 + 1 of image @n: plane j at
+ * @q + j * @plane (on a cache line), padded column c at 32 c, columns 0 .. Wp (the last a
+ * pad: an odd last pixel's pair reads one column past the row).  Two columns a step, so
+ * that the stores here and the pass's loads at even columns are whole cache lines; pixels
+ * outside the row come in as zeros, the biased zero after the flip.  With an odd left pad,
+ * a step's two columns are input pixels odd and even: both pixel pairs around them are
+ * loaded whole (two pixels of NCHWc32 from an even one are a cache line where the row
+ * starts on one) and shifted together by a pixel (valignq), each load used twice. */
+static DW_VBMI_ATTR void
+dw_type_planes (const ConvJob *job, guint n, guint oh0, guint cb, guint8 *q, gsize plane)
+{
+  static const guint8 zero64[64] __attribute__ ((aligned (64))) = { 0 };
+  const __m512i fl = _mm512_set1_epi8 ((char) job->pad_value);
+  const gint W = (gint) job->W, pl = (gint) job->pl, ncols = (gint) job->Wp + 1;
+  const guint8 *b[4];
+  gssize t[4];
+
+  for (guint k = 0; k < 4; k++)
+    {
+      gint h = (gint) (oh0 + k) - (gint) job->pt;
+      b[k] = h >= 0 && h < (gint) job->H
+             ? (const guint8 *) job->in->data + (gsize) n * job->in_addr.batch + (gsize) h * job->in_addr.row
+                 + job->in_addr.chan[cb]
+             : zero64;
+      t[k] = b[k] != zero64 ? DW_BLK : 0;   /* a row outside the input: zeros again and again */
+    }
+  /* the steps whose loads lie inside the row: c_in0 <= c <= c_in1 */
+  const gint sh = pl % 2, c_in0 = pl - sh, c_in1 = W - 2 + pl - sh;
+  __m512i p0 = _mm512_setzero_si512 (), p1 = p0, p2 = p0, p3 = p0;
+  gint c = 0;
+
+#define DW_TYPE_PLANES_STEP(LOAD)                                                                  \
+  do                                                                                               \
+    {                                                                                              \
+      const gint e = c - pl + sh;                                                                  \
+      const __m512i c0 = LOAD (b[0], t[0], e), c1 = LOAD (b[1], t[1], e);                           \
+      const __m512i c2 = LOAD (b[2], t[2], e), c3 = LOAD (b[3], t[3], e);                           \
+      if (sh == 0)                                                                                 \
+        dw_type_planes_step (c0, c1, c2, c3, fl, q + (gsize) c * DW_BLK, plane);                    \
+      else                                                                                         \
+        dw_type_planes_step (_mm512_alignr_epi64 (c0, p0, 4), _mm512_alignr_epi64 (c1, p1, 4),      \
+                             _mm512_alignr_epi64 (c2, p2, 4), _mm512_alignr_epi64 (c3, p3, 4), fl,  \
+                             q + (gsize) c * DW_BLK, plane);                                        \
+      p0 = c0, p1 = c1, p2 = c2, p3 = c3;                                                          \
+    }                                                                                              \
+  while (0)
+#define DW_LOAD_EDGE(B, T, E) dw_load_pair (B, T, E, W)
+#define DW_LOAD_INSIDE(B, T, E) _mm512_loadu_si512 ((B) + (E) * (T))
+  for (; c < ncols && c < c_in0; c += 2)
+    DW_TYPE_PLANES_STEP (DW_LOAD_EDGE);
+  for (; c < ncols && c <= c_in1; c += 2)
+    DW_TYPE_PLANES_STEP (DW_LOAD_INSIDE);
+  for (; c < ncols; c += 2)
+    DW_TYPE_PLANES_STEP (DW_LOAD_EDGE);
+#undef DW_LOAD_INSIDE
+#undef DW_LOAD_EDGE
+#undef DW_TYPE_PLANES_STEP
+}
+
+/* Pass @pass (types 2 pass and 2 pass + 1) of pixel pair @ow's two output rows: the
+ * accumulators @a[r][t]. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_type_accumulate (const guint8 *q0, const guint8 *q1, guint ow, __m512i w[2][3][2], __m512i a[2][2])
+{
+  a[0][0] = a[0][1] = a[1][0] = a[1][1] = _mm512_setzero_si512 ();
+#pragma GCC unroll 3
+  for (guint s = 0; s < 3; s++)
+    {
+      const __m512i x0 = _mm512_loadu_si512 (q0 + (gsize) (ow + s) * DW_BLK);
+      const __m512i x1 = _mm512_loadu_si512 (q1 + (gsize) (ow + s) * DW_BLK);
+#pragma GCC unroll 2
+      for (guint r = 0; r < 2; r++)
+        {
+          a[r][0] = _mm512_dpbusd_epi32 (a[r][0], x0, w[r][s][0]);
+          a[r][1] = _mm512_dpbusd_epi32 (a[r][1], x1, w[r][s][1]);
+        }
+    }
+}
+
+/* Block @cb's weights and figures of pass @pass. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_type_figures (const ConvJob *job, guint cb, guint pass, __m512i w[2][3][2], __m512 m[2], __m512 alo[2],
+                 __m512 d[2])
+{
+  const gint8 *wb = job->dw_wt + (gsize) cb / DW_BLK * 2 * 3 * 4 * 64;
+  const float *fb = job->dw_fig4 + (gsize) cb / DW_BLK * 4 * 3 * 16;
+
+#pragma GCC unroll 2
+  for (guint t = 0; t < 2; t++)
+    {
+#pragma GCC unroll 2
+      for (guint r = 0; r < 2; r++)
+#pragma GCC unroll 3
+        for (guint s = 0; s < 3; s++)
+          w[r][s][t] = _mm512_load_si512 (wb + ((r * 3 + s) * 4 + 2 * pass + t) * 64);
+      m[t] = _mm512_load_ps (fb + ((2 * pass + t) * 3 + 0) * 16);
+      alo[t] = _mm512_load_ps (fb + ((2 * pass + t) * 3 + 1) * 16);
+      d[t] = _mm512_load_ps (fb + ((2 * pass + t) * 3 + 2) * 16);
+    }
+}
+
+/* Two types' requantised lanes of one output row packed to int16 (saturating: the rails
+ * clamp after), clamped first where the rails are not int8's or uint8's. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR __m512i
+dw_type_pack16 (__m512i k0, __m512i k1, const gint lo, const gint hi)
+{
+  if (!((lo == -128 && hi == 127) || (lo == 0 && hi == 255)))
+    {
+      const __m512i l = _mm512_set1_epi32 (lo), h = _mm512_set1_epi32 (hi);
+      k0 = _mm512_max_epi32 (_mm512_min_epi32 (k0, h), l);
+      k1 = _mm512_max_epi32 (_mm512_min_epi32 (k1, h), l);
+    }
+  return _mm512_packs_epi32 (k0, k1);
+}
+
+/* @NP pixel pairs from pair @i0 of pass @pass (see dw_type_pass_n): their accumulators
+ * first, then their brackets side by side, then their bytes. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_type_step (const guint8 *q0, const guint8 *q1, guint i0, const guint NP, const guint pass, guint rows, guint OW,
+              __m512i w[2][3][2], const __m512 *m, const __m512 *alo, const __m512 *d, guint8 *const *orow,
+              guint8 *tmp, guint8 *flags, const gint lo, const gint hi)
+{
+  __m512i a[2][2][2], k[2][2][2], bad[2];
+
+#pragma GCC unroll 2
+  for (guint u = 0; u < NP; u++)
+    dw_type_accumulate (q0, q1, 2 * (i0 + u), w, a[u]);
+#pragma GCC unroll 2
+  for (guint u = 0; u < NP; u++)
+    {
+      bad[u] = _mm512_setzero_si512 ();
+#pragma GCC unroll 2
+      for (guint r = 0; r < 2; r++)
+#pragma GCC unroll 2
+        for (guint t = 0; t < 2; t++)
+          k[u][r][t] = dw_bracket (a[u][r][t], m[t], alo[t], d[t], &bad[u]);
+    }
+#pragma GCC unroll 2
+  for (guint u = 0; u < NP; u++)
+    {
+      const guint i = i0 + u;
+      guint8 *t16 = tmp + (gsize) i * 2 * 64;
+      const guint8 f = _mm512_test_epi32_mask (bad[u], bad[u]) != 0;
+#pragma GCC unroll 2
+      for (guint r = 0; r < 2; r++)
+        {
+          const __m512i p = dw_type_pack16 (k[u][r][0], k[u][r][1], lo, hi);
+          if (pass == 0)
+            _mm512_store_si512 (t16 + r * 64, p);
+          else if (r < rows)
+            {
+              const __m512i t0 = _mm512_load_si512 (t16 + r * 64);
+              const __m512i b = lo < 0 ? _mm512_packs_epi16 (t0, p) : _mm512_packus_epi16 (t0, p);
+              guint8 *o = orow[r] + (gsize) (2 * i) * DW_BLK;
+              /* an odd row's last pair has one pixel, its second lanes a pad's */
+              if (2 * i + 1 < OW)
+                _mm512_storeu_si512 (o, b);
+              else
+                _mm256_storeu_si256 ((__m256i *) o, _mm512_castsi512_si256 (b));
+            }
+        }
+      if (pass == 0)
+        flags[i] = f;
+      else
+        flags[i] |= (guint8) (f << 1);
+    }
+}
+
+/* Pass @pass of block @cb over every pixel pair of output rows @orow (@rows of them), two
+ * pairs a step.  Pass 0 leaves each row's int16 in @tmp ([pair][row][64]); pass 1 packs
+ * them with its own to bytes and stores them.  @flags gets bit @pass of each pair whose
+ * bracket failed somewhere. */
+static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
+dw_type_pass_n (const ConvJob *job, const guint8 *q, gsize plane, guint cb, const guint pass, guint rows,
+                guint8 *const *orow, guint8 *tmp, guint8 *flags, const gint lo, const gint hi)
+{
+  const guint OW = job->OW, npairs = (OW + 1) / 2;
+  const guint8 *q0 = q + 2 * pass * plane, *q1 = q0 + plane;
+  __m512i w[2][3][2];
+  __m512 m[2], alo[2], d[2];
+  guint i = 0;
+
+  dw_type_figures (job, cb, pass, w, m, alo, d);
+  for (; i + 2 <= npairs; i += 2)
+    dw_type_step (q0, q1, i, 2, pass, rows, OW, w, m, alo, d, orow, tmp, flags, lo, hi);
+  if (i < npairs)
+    dw_type_step (q0, q1, i, 1, pass, rows, OW, w, m, alo, d, orow, tmp, flags, lo, hi);
+}
+
+/* The lanes of pass @pass of pixel pair @ow (block @cb) whose bracket failed: the
+ * accumulators again and the double rule, over the bytes pass 1 stored. */
+static DW_VBMI_ATTR void
+dw_type_fix (const ConvJob *job, const guint8 *q, gsize plane, guint n, guint oh0, guint rows, guint cb, guint ow,
+             guint pass)
+{
+  __m512i w[2][3][2], a[2][2];
+  __m512 m[2], alo[2], d[2];
+
+  dw_type_figures (job, cb, pass, w, m, alo, d);
+  dw_type_accumulate (q + 2 * pass * plane, q + (2 * pass + 1) * plane, ow, w, a);
+  for (guint r = 0; r < rows; r++)
+    for (guint t = 0; t < 2; t++)
+      {
+        const __m512 lo = _mm512_fmadd_ps (_mm512_cvtepi32_ps (a[r][t]), m[t], alo[t]);
+        const __m512i rl = _mm512_cvt_roundps_epi32 (lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m512i rh = _mm512_cvt_roundps_epi32 (_mm512_add_ps (lo, d[t]),
+                                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        guint bad = _mm512_cmpneq_epi32_mask (rl, rh);
+        gint32 acc[16];
+
+        _mm512_storeu_si512 (acc, a[r][t]);
+        for (; bad != 0; bad &= bad - 1)
+          {
+            const guint l = (guint) __builtin_ctz (bad), px = ow + l / 8;
+            const guint c = cb + dw_type_channel (2 * pass + t, l % 8);
+            if (px >= job->OW)
+              continue;
+            ((guint8 *) job->out->data)[(gsize) n * job->out_addr.batch + (gsize) (oh0 + r) * job->out_addr.row
+                                        + (gsize) px * job->out_addr.pix + job->out_addr.chan[c]]
+              = requant_lane (acc[l], job->dw_corr[c], job->rq->mul[c], job->rq->add[c], job->lo, job->hi);
+          }
+      }
+}
+
+static DW_VBMI_ATTR __attribute__ ((noinline)) void
+dw_type_pass_s8 (const ConvJob *job, const guint8 *q, gsize plane, guint cb, guint pass, guint rows,
+                 guint8 *const *orow, guint8 *tmp, guint8 *flags)
+{
+  if (pass == 0)
+    dw_type_pass_n (job, q, plane, cb, 0, rows, orow, tmp, flags, -128, 127);
+  else
+    dw_type_pass_n (job, q, plane, cb, 1, rows, orow, tmp, flags, -128, 127);
+}
+
+static DW_VBMI_ATTR __attribute__ ((noinline)) void
+dw_type_pass_u8 (const ConvJob *job, const guint8 *q, gsize plane, guint cb, guint pass, guint rows,
+                 guint8 *const *orow, guint8 *tmp, guint8 *flags)
+{
+  if (pass == 0)
+    dw_type_pass_n (job, q, plane, cb, 0, rows, orow, tmp, flags, 0, 255);
+  else
+    dw_type_pass_n (job, q, plane, cb, 1, rows, orow, tmp, flags, 0, 255);
+}
+
+static DW_VBMI_ATTR __attribute__ ((noinline)) void
+dw_type_pass_any (const ConvJob *job, const guint8 *q, gsize plane, guint cb, guint pass, guint rows,
+                  guint8 *const *orow, guint8 *tmp, guint8 *flags)
+{
+  if (pass == 0)
+    dw_type_pass_n (job, q, plane, cb, 0, rows, orow, tmp, flags, job->lo, job->hi);
+  else
+    dw_type_pass_n (job, q, plane, cb, 1, rows, orow, tmp, flags, job->lo, job->hi);
+}
+
+/* Whether block @cb of @job runs on type planes. */
+static gboolean
+dw_type_block (const ConvJob *job, guint cb)
+{
+  return job->dw_wt != NULL && job->sw == 1 && job->C - cb >= DW_BLK && job->rq->bounded16[cb / 16]
+         && job->rq->bounded16[cb / 16 + 1] && job->out_block_fast && job->out_addr.pix == DW_BLK;
+}
+
+/* One item: output rows 2i and 2i + 1 of an image, every block. */
 static DW_VBMI_ATTR void
 conv_dw_rows_3x3 (gpointer data, guint item)
 {
   ConvJob *job = data;
-  guint groups = (job->OH + job->dw_R - 1) / job->dw_R;
-  guint n = item / groups, oh0 = (item % groups) * job->dw_R;
-  guint8 *q = g_malloc ((gsize) job->Wp * 128);
+  const guint groups = (job->OH + 1) / 2, n = item / groups, oh0 = (item % groups) * 2;
+  const guint rows = MIN (2u, job->OH - oh0), npairs = (job->OW + 1) / 2;
+  /* the quad row (slow blocks), the type planes (each on a cache line), the int16 row
+   * buffer, the pairs' flags */
+  const gsize qsize = ((gsize) job->Wp * 128 + 63) & ~(gsize) 63;
+  const gsize plane = ((gsize) (job->Wp + 3) * DW_BLK + 63) & ~(gsize) 63;
+  const gsize tsize = (gsize) npairs * 2 * 64;
+  gboolean own;
+  guint8 *scratch = dw_scratch_get (qsize + 4 * plane + tsize + npairs + 64, &own);
+  guint8 *q = scratch, *tmp = scratch + qsize + 4 * plane, *flags = tmp + tsize;
+  guint8 *planes = scratch + qsize;
 
-  /* the output's range a constant where it is int8 or uint8 */
-  if (job->lo == -128 && job->hi == 127)
+  for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
     {
-      if (job->dw_R == 2)
-        dw_rows_3x3_n (job, n, oh0, 2, -128, 127, q);
-      else
-        dw_rows_3x3_n (job, n, oh0, 1, -128, 127, q);
+      guint8 *orow[2];
+
+      if (!dw_type_block (job, cb))
+        {
+          dw_rows_block (job, n, oh0, cb, q);
+          continue;
+        }
+      for (guint r = 0; r < 2; r++)
+        orow[r] = (guint8 *) job->out->data + (gsize) n * job->out_addr.batch
+                  + (gsize) (oh0 + MIN (r, rows - 1)) * job->out_addr.row + job->out_addr.chan[cb];
+      dw_type_planes (job, n, oh0, cb, planes, plane);
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          if (job->lo == -128 && job->hi == 127)
+            dw_type_pass_s8 (job, planes, plane, cb, pass, rows, orow, tmp, flags);
+          else if (job->lo == 0 && job->hi == 255)
+            dw_type_pass_u8 (job, planes, plane, cb, pass, rows, orow, tmp, flags);
+          else
+            dw_type_pass_any (job, planes, plane, cb, pass, rows, orow, tmp, flags);
+        }
+      for (guint i = 0; i < npairs; i++)
+        if (G_UNLIKELY (flags[i] != 0))
+          for (guint pass = 0; pass < 2; pass++)
+            if (flags[i] & (1u << pass))
+              dw_type_fix (job, planes, plane, n, oh0, rows, cb, 2 * i, pass);
     }
-  else if (job->lo == 0 && job->hi == 255)
-    {
-      if (job->dw_R == 2)
-        dw_rows_3x3_n (job, n, oh0, 2, 0, 255, q);
-      else
-        dw_rows_3x3_n (job, n, oh0, 1, 0, 255, q);
-    }
-  else if (job->dw_R == 2)
-    dw_rows_3x3_n (job, n, oh0, 2, job->lo, job->hi, q);
-  else
-    dw_rows_3x3_n (job, n, oh0, 1, job->lo, job->hi, q);
-  g_free (q);
+  if (own)
+    g_aligned_free (scratch);
 }
 
 
@@ -3669,6 +3933,30 @@ conv_dw_cols_3x3_s2 (gpointer data, guint item)
     dw_cols_3x3_s2_n (job, n, oh, job->lo, job->hi);
 }
 
+/* The type planes' figures of @job's requantisation (made once, kept with it) into
+ * job->dw_fig4: per block and type, mulf, bralo and brd of its 16 lanes. */
+static void
+dw_fig4_get (ConvJob *job)
+{
+  RequantFigures *rq = job->rq;
+
+  g_mutex_lock (&pack_lock);
+  if (rq->dwfig4 == NULL)
+    {
+      const float *src[3] = { rq->mulf, rq->bralo, rq->brd };
+      float *fig = g_aligned_alloc ((gsize) job->Cp / DW_BLK * 4 * 3 * 16, sizeof (float), 64);
+
+      for (guint cb = 0; cb < job->Cp; cb += DW_BLK)
+        for (guint j = 0; j < 4; j++)
+          for (guint f = 0; f < 3; f++)
+            for (guint l = 0; l < 16; l++)
+              fig[(((gsize) cb / DW_BLK * 4 + j) * 3 + f) * 16 + l] = src[f][cb + dw_type_channel (j, l % 8)];
+      rq->dwfig4 = fig;
+    }
+  job->dw_fig4 = rq->dwfig4;
+  g_mutex_unlock (&pack_lock);
+}
+
 /* Depthwise convs on the quad weights and the bracket's figures: VNNI (@vnni) or AVX2. */
 static void
 conv_depthwise_quads (ConvJob *job, const Zg330KernelWeights *weights, gboolean vnni)
@@ -3717,8 +4005,8 @@ conv_depthwise_quads (ConvJob *job, const Zg330KernelWeights *weights, gboolean 
   else if (job->KH == 3 && job->KW == 3 && job->sh == 1 && job->in->layout == ZG330_KERNEL_LAYOUT_NCHWC
            && job->in->k == DW_BLK && cpu_has_vbmi ())
     {
-      job->dw_R = 2;
-      parallel_for (job->N * ((job->OH + job->dw_R - 1) / job->dw_R), conv_dw_rows_3x3, job,
+      dw_fig4_get (job);
+      parallel_for (job->N * ((job->OH + 1) / 2), conv_dw_rows_3x3, job,
                     (double) job->N * job->OH * job->OW * job->Cp * 0.15);
     }
   else
@@ -3963,6 +4251,7 @@ requant_figures_free (gpointer p)
   g_free (rq->bounded16);
   g_free (rq->dwfig);
   g_free (rq->dwbounded8);
+  g_aligned_free (rq->dwfig4);
 }
 
 static void
