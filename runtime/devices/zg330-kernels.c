@@ -3180,6 +3180,12 @@ conv_dw_pairs (gpointer data, guint item)
 
 static const guint8 dw_quad_index[128] = { DW_QI4 (0), DW_QI4 (4), DW_QI4 (8), DW_QI4 (12),
                                            DW_QI4 (16), DW_QI4 (20), DW_QI4 (24), DW_QI4 (28) };
+/* the column quads from pairs loaded a pixel early (an odd left pad; dw_cols_tile): source
+ * pixels 1, 2 and 3, the fourth byte (a zero weight's) again */
+#define DW_QIO(i) 32 + (i), 64 + (i), 96 + (i), 96 + (i)
+#define DW_QIO4(i) DW_QIO (i), DW_QIO (i + 1), DW_QIO (i + 2), DW_QIO (i + 3)
+static const guint8 dw_quad_index_odd[128] = { DW_QIO4 (0), DW_QIO4 (4), DW_QIO4 (8), DW_QIO4 (12),
+                                               DW_QIO4 (16), DW_QIO4 (20), DW_QIO4 (24), DW_QIO4 (28) };
 
 static gboolean
 cpu_has_vbmi (void)
@@ -3741,11 +3747,14 @@ dw_load_pixels2 (const guint8 *row, gint x, gint W)
 }
 
 /* One pixel's accumulators from the column quads of the three rows @rb (NULL: outside
- * the input) at pixel @x. */
+ * the input) loaded from pixel @x: its taps start at pixel x + @s (s 1: an odd left pad,
+ * the pairs loaded from an even pixel, dw_cols_tile). */
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
-dw_cols_accumulate (const guint8 *const *rb, gint x, gint W, __m512i fl, __m512i w[3][2], __m512i *a0, __m512i *a1)
+dw_cols_accumulate (const guint8 *const *rb, gint x, gint W, const guint s, __m512i fl, __m512i w[3][2],
+                    __m512i *a0, __m512i *a1)
 {
-  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
+  const guint8 *qi = s ? dw_quad_index_odd : dw_quad_index;
+  const __m512i idx0 = _mm512_loadu_si512 (qi), idx1 = _mm512_loadu_si512 (qi + 64);
 
   *a0 = *a1 = _mm512_setzero_si512 ();
 #pragma GCC unroll 3
@@ -3775,17 +3784,21 @@ dw_cols_weights (const ConvJob *job, guint cb, __m512i w[3][2])
 }
 
 /* Four output pixels of one block from the column quads of the rows @rb (NULL: outside
- * the input) at pixel @x: their 8 accumulators, then their 8 requantisations side by side
- * (one chain per pixel would leave the core waiting on its latency) through the bracket,
- * stored as 128 bytes at @o (NCHWc32, pixels @pix bytes apart).  @inside: every row is
- * there and pixels x .. x + 9 lie in the row.  FALSE where a lane's bracket failed (its
- * byte is then wrong: dw_cols_tile_fix). */
+ * the input) loaded from pixel @x, their taps from pixel x + @s: their 8 accumulators, then
+ * their 8 requantisations side by side (one chain per pixel would leave the core waiting on
+ * its latency) through the bracket, stored as 128 bytes at @o (NCHWc32, pixels @pix bytes
+ * apart).  @inside: every row is there and pixels x .. x + 9 lie in the row.  FALSE where a
+ * lane's bracket failed (its byte is then wrong: dw_cols_tile_fix).  With an odd left pad
+ * (@s 1) the loads start a pixel early, on an even pixel: two pixels of NCHWc32 from an
+ * even one are a whole cache line where the row starts on one (from an odd one, every
+ * load spans two lines, and took about as long again on Zen 5). */
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR gboolean
-dw_cols_tile (const guint8 *const *rb, gint x, gint W, __m512i fl, __m512i w[3][2], __m512 m0, __m512 m1,
-              __m512 bl0, __m512 bl1, __m512 bd0, __m512 bd1, const gint lo, const gint hi, const gboolean inside,
-              guint8 *o, gsize pix)
+dw_cols_tile (const guint8 *const *rb, gint x, gint W, const guint s, __m512i fl, __m512i w[3][2], __m512 m0,
+              __m512 m1, __m512 bl0, __m512 bl1, __m512 bd0, __m512 bd1, const gint lo, const gint hi,
+              const gboolean inside, guint8 *o, gsize pix)
 {
-  const __m512i idx0 = _mm512_loadu_si512 (dw_quad_index), idx1 = _mm512_loadu_si512 (dw_quad_index + 64);
+  const guint8 *qi = s ? dw_quad_index_odd : dw_quad_index;
+  const __m512i idx0 = _mm512_loadu_si512 (qi), idx1 = _mm512_loadu_si512 (qi + 64);
   __m512i a[4][2], q[4][2], bad = _mm512_setzero_si512 ();
 
 #pragma GCC unroll 4
@@ -3833,15 +3846,18 @@ dw_cols_tile_fix (const ConvJob *job, const guint8 *const *rb, guint ow, guint n
   dw_cols_weights (job, cb, w);
   for (guint p = 0; p < npix; p++)
     {
-      dw_cols_accumulate (rb, (gint) (2 * (ow + p)) - (gint) job->pl, (gint) job->W, fl, w, &a[0], &a[1]);
+      dw_cols_accumulate (rb, (gint) (2 * (ow + p)) - (gint) job->pl - (gint) (job->pl % 2), (gint) job->W,
+                          job->pl % 2, fl, w, &a[0], &a[1]);
       for (guint h = 0; h < 2; h++)
         dw_bracket_fix (job, a[h], cb + 16 * h, orow + (gsize) (ow + p) * job->out_addr.pix);
     }
 }
 
 static inline __attribute__ ((always_inline)) DW_VBMI_ATTR void
-dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gint hi)
+dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const guint s, const gint lo, const gint hi)
 {
+  /* the loads start at pixel 2 ow - pl - s, even (s: the left pad's parity) */
+  const gint x0 = -(gint) job->pl - (gint) s;
   const guint8 *src = job->in->data;
   guint8 *out = job->out->data;
   const guint8 flip = job->in_signed ? 0x80 : 0x00;
@@ -3882,11 +3898,11 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
       const gboolean rows_in = rb[0] != NULL && rb[1] != NULL && rb[2] != NULL;
       for (; fast && ow + 4 <= OW; ow += 4)
         {
-          const gint x = (gint) (2 * ow) - (gint) job->pl;
+          const gint x = (gint) (2 * ow) + x0;
           guint8 *o = out + obase + job->out_addr.chan[cb] + (gsize) ow * pix;
           gboolean ok = rows_in && x >= 0 && x + 10 <= W
-                        ? dw_cols_tile (rb, x, W, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, TRUE, o, pix)
-                        : dw_cols_tile (rb, x, W, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, FALSE, o, pix);
+                        ? dw_cols_tile (rb, x, W, s, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, TRUE, o, pix)
+                        : dw_cols_tile (rb, x, W, s, fl, w, m0, m1, bl0, bl1, bd0, bd1, lo, hi, FALSE, o, pix);
           if (G_UNLIKELY (!ok))
             dw_cols_tile_fix (job, rb, ow, 4, cb, out + obase);
         }
@@ -3897,7 +3913,7 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
           const guint npix = OW - ow;
           guint8 tile[4 * DW_BLK] __attribute__ ((aligned (64)));
           guint8 *o = out + obase + job->out_addr.chan[cb] + (gsize) ow * pix;
-          gboolean ok = dw_cols_tile (rb, (gint) (2 * ow) - (gint) job->pl, W, fl, w, m0, m1, bl0, bl1, bd0, bd1,
+          gboolean ok = dw_cols_tile (rb, (gint) (2 * ow) + x0, W, s, fl, w, m0, m1, bl0, bl1, bd0, bd1,
                                       lo, hi, FALSE, tile, DW_BLK);
           for (guint p = 0; p < npix; p++)
             memcpy (o + p * pix, tile + p * DW_BLK, DW_BLK);
@@ -3910,7 +3926,7 @@ dw_cols_3x3_s2_n (const ConvJob *job, guint n, guint oh, const gint lo, const gi
           __m512i a0, a1;
           __m128i r0, r1 = _mm_setzero_si128 ();
 
-          dw_cols_accumulate (rb, (gint) (2 * ow) - (gint) job->pl, W, fl, w, &a0, &a1);
+          dw_cols_accumulate (rb, (gint) (2 * ow) + x0, W, s, fl, w, &a0, &a1);
           r0 = dw_requant_half (job, a0, p0, m0, d0, e0, cb);
           if (nvalid > 16)
             r1 = dw_requant_half (job, a1, p1, m1, d1, e1, cb + 16);
@@ -3924,13 +3940,14 @@ conv_dw_cols_3x3_s2 (gpointer data, guint item)
 {
   ConvJob *job = data;
   guint n = item / job->OH, oh = item % job->OH;
+  const gboolean odd = job->pl % 2;
 
   if (job->lo == -128 && job->hi == 127)
-    dw_cols_3x3_s2_n (job, n, oh, -128, 127);
+    odd ? dw_cols_3x3_s2_n (job, n, oh, 1, -128, 127) : dw_cols_3x3_s2_n (job, n, oh, 0, -128, 127);
   else if (job->lo == 0 && job->hi == 255)
-    dw_cols_3x3_s2_n (job, n, oh, 0, 255);
+    odd ? dw_cols_3x3_s2_n (job, n, oh, 1, 0, 255) : dw_cols_3x3_s2_n (job, n, oh, 0, 0, 255);
   else
-    dw_cols_3x3_s2_n (job, n, oh, job->lo, job->hi);
+    odd ? dw_cols_3x3_s2_n (job, n, oh, 1, job->lo, job->hi) : dw_cols_3x3_s2_n (job, n, oh, 0, job->lo, job->hi);
 }
 
 /* The type planes' figures of @job's requantisation (made once, kept with it) into
