@@ -590,7 +590,8 @@ test_conv_depthwise_3x3_type_planes (void)
                       i % 2 ? ZG330_KERNEL_DTYPE_UINT8 : ZG330_KERNEL_DTYPE_SINT8,
                       1 + i % 5 / 4, c, h, w, 32, c, h + pt + pb - 2, w + pl + pr - 2, 32, 3, 3, 32, 1, 1, 1, pt, pl, c };
       g_test_message ("case %u: %ux%u, pads t%u b%u l%u r%u, %u channels, %u images", i, h, w, pt, pb, pl, pr, c, cc.n);
-      run_conv_case (&cc, 3400 + i * 3);
+      /* the seed's parity picks the output type: apart from the input's, all four pairs */
+      run_conv_case (&cc, 3400 + 2 * i + i / 2 % 2);
     }
 }
 
