@@ -1,8 +1,12 @@
 /* zw-file-kind.c — tell the workbench's input files apart (see the header). */
 #include "zw-file-kind.h"
 
+#include "base/zw-file-read.h"
+
 #include <gio/gio.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Enough to see a JSON document's "format" or a profile's first row. */
 #define PREFIX_BYTES 8192
@@ -10,18 +14,30 @@
 static gboolean
 read_prefix (const char *path, char **out, gsize *length, GError **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) local = NULL;
-  g_autoptr (GFileInputStream) stream = g_file_read (file, NULL, &local);
   g_autofree char *buffer = g_malloc0 (PREFIX_BYTES + 1);
   gsize n = 0;
+  /* a FIFO or a device is refused before it is opened (base/zw-file-read.h) */
+  int fd = zw_file_open_regular (path, ZW_INPUT_ANY, 0, NULL, error);
 
-  if (stream == NULL
-      || !g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, PREFIX_BYTES, &n, NULL, &local))
+  if (fd < 0)
+    return FALSE;
+  while (n < PREFIX_BYTES)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: %s", path, local->message);
-      return FALSE;
+      ssize_t got = read (fd, buffer + n, PREFIX_BYTES - n);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int saved = errno;
+          close (fd);
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", path, g_strerror (saved));
+          return FALSE;
+        }
+      if (got == 0)
+        break;
+      n += (gsize) got;
     }
+  close (fd);
   buffer[n] = '\0';
   *out = g_steal_pointer (&buffer);
   *length = n;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/zw-file-read.h"
 #include "backends/zg330/zg330-backend.h"
 #include "backends/zg330/zg330-sweep.h"
 #include "devices/zg330-sim.h"
@@ -209,7 +210,7 @@ job_load (ZwJob *job, GError **error)
   gsize length = 0;
   cJSON *root;
 
-  if (!g_file_get_contents (job->load_path, &contents, &length, error))
+  if (!zw_file_read_regular (job->load_path, ZW_INPUT_ANY, ZW_FILE_MAX_DOCUMENT, &contents, &length, error))
     return FALSE;
 
   /* A deploy log and a network are both JSON: tell them apart by the log's "format". */

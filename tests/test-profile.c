@@ -251,19 +251,21 @@ test_garbage_lines_reported (void)
     "this is not a profile line\n"
     "op_id: 2, op_type: icraft::xir::HardOpNode, op_name: , total_time: 2, memcpy_time: 0, hard_time: 1.5, other_time: 0.5\n"
     "\n"
-    "op_id: 3, op_type: icraft::xir::HardOpNode, op_name: , total_time: abc, memcpy_time: 0, hard_time: 0, other_time: 0\n"
+    "Total_TotalTime: x\n"
     "op_id: 4, op_type: icraft::xir::OutputNode, op_name: , total_time: 0, memcpy_time: 0, hard_time: 0, other_time: 0\n";
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GError) error = NULL;
   g_autoptr (ZwProfile) p = zw_profile_parse (text, -1, "broken_time.txt", warnings, NULL, &error);
 
+  /* lines that are not rows are skipped with a warning (a malformed row refuses the file:
+   * /profile/parse/malformed-row-refused-in-every-format) */
   g_assert_no_error (error);
   g_assert_nonnull (p);
   g_assert_cmpuint (p->rows->len, ==, 3);
   g_assert_cmpuint (warnings->len, ==, 2);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (warnings, 0), "broken_time.txt:2: "));
   g_assert_true (g_str_has_prefix (g_ptr_array_index (warnings, 1), "broken_time.txt:5: "));
-  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 1), "total_time"));
+  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 1), "Total_"));
   /* Totals are computed when the file has none. */
   g_assert_true (p->has_totals);
   g_assert_cmpfloat (p->total_ms, ==, 3);
@@ -292,6 +294,58 @@ test_no_profile_is_error (void)
   p = zw_profile_load ("/nonexistent/x_time.txt", NULL, NULL, &error);
   g_assert_error (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "/nonexistent/x_time.txt"));
+}
+
+/* One rule in every format: a row that is there but cannot be read refuses the file, naming
+ * it, the line (the row in JSON) and the field; a profile without rows is refused alike. */
+static void
+test_malformed_row_refused_in_every_format (void)
+{
+  static const struct { const char *origin, *text, *where, *field; } bad[] = {
+    { "v_time.txt",
+      "op_id: 1, op_type: icraft::xir::InputNode, op_name: , total_time: 1, memcpy_time: 0, hard_time: 0, other_time: 1\n"
+      "op_id: 2, op_type: icraft::xir::HardOpNode, op_name: , total_time: abc, memcpy_time: 0, hard_time: 0, other_time: 0\n",
+      "v_time.txt:2:", "total_time" },
+    { "c.csv", "op_id,op_type,op_name,total_ms\n7,HardOpNode,conv,zz\n", "c.csv:2:", "total_ms" },
+    { "c2.csv", "op_id,op_type,op_name,total_ms,is_io_process\n7,HardOpNode,conv,1,maybe\n", "c2.csv:2:",
+      "is_io_process" },
+    { "j.json", "{\"rows\":[{\"op_id\":1,\"op_type\":\"X\",\"total_ms\":1,\"memcpy_ms\":0,\"hard_ms\":0,\"other_ms\":1},"
+      "{\"op_id\":2,\"op_type\":\"X\",\"total_ms\":\"fast\",\"memcpy_ms\":0,\"hard_ms\":0,\"other_ms\":0}]}",
+      "j.json: rows[1]", "total_ms" },
+    { "j2.json", "{\"rows\":[{\"op_id\":1,\"op_type\":\"X\",\"total_ms\":1,\"memcpy_ms\":0,\"hard_ms\":0,\"other_ms\":1,"
+      "\"merge_from\":[\"a\"]}]}", "j2.json: rows[0]", "merge_from" },
+    { "t.json", "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":0,\"dur\":5,\"args\":{\"op_id\":1}},"
+      "{\"ph\":\"X\",\"name\":\"b\",\"ts\":5}]}", "t.json: traceEvents[1]", "dur" },
+    { "t2.json", "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":0,\"dur\":5,\"args\":{\"op_id\":1,"
+      "\"hard_ms\":\"x\"}}]}", "t2.json: traceEvents[0]", "hard_ms" },
+  };
+  static const struct { const char *origin, *text; } empty[] = {
+    { "e_time.txt", "Total_TotalTime: 1 ms, Total_MemcpyTime: 0 ms, Total_HardTime: 0 ms, Total_OtherTime: 1 ms\n" },
+    { "e.csv", "op_id,op_type,op_name,total_ms,memcpy_ms,hard_ms,other_ms\n" },
+    { "e.json", "{\"format\":\"zhuge-time-profile\",\"version\":1,\"rows\":[]}" },
+    { "et.json", "{\"traceEvents\":[{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"ZG330\"}}]}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ZwProfile) p = zw_profile_parse (bad[i].text, -1, bad[i].origin, NULL, NULL, &error);
+      g_assert_null (p);
+      g_assert_error (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_PARSE);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, bad[i].where));
+      g_assert_nonnull (strstr (error->message, bad[i].field));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (empty); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ZwProfile) p = zw_profile_parse (empty[i].text, -1, empty[i].origin, NULL, NULL, &error);
+      g_assert_null (p);
+      g_assert_error (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_PARSE);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, empty[i].origin));
+      g_assert_nonnull (strstr (error->message, "no time profile in it"));
+    }
 }
 
 static void
@@ -376,6 +430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/roundtrip/trace", test_roundtrip_trace);
   g_test_add_func ("/profile/parse/garbage-lines-reported-with-line-numbers", test_garbage_lines_reported);
   g_test_add_func ("/profile/parse/no-profile-is-error", test_no_profile_is_error);
+  g_test_add_func ("/profile/parse/malformed-row-refused-in-every-format", test_malformed_row_refused_in_every_format);
   g_test_add_func ("/profile/trace/valid-json-one-x-event-per-op", test_trace_valid_json);
   g_test_add_func ("/profile/trace/lays-out-rows-without-start", test_trace_lays_out_unknown_starts);
   return g_test_run ();

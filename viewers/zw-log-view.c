@@ -2,6 +2,8 @@
 #include "zw-log-view.h"
 #include "zw-view-private.h"
 
+#include "base/zw-file-read.h"
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -298,9 +300,9 @@ zw_log_view_load_file (ZwLogView *self, const char *path, GError **error)
 
   g_return_val_if_fail (ZW_IS_LOG_VIEW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
-  if (!g_file_get_contents (path, &contents, NULL, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_LOG, 0, &contents, NULL, &local))
     {
-      /* GLib's message names the file already */
+      /* the message names the file already */
       g_propagate_error (error, local);
       return FALSE;
     }

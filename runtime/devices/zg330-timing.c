@@ -1,6 +1,7 @@
 /* zg330-timing.c — device profile (load, validate, set, save) and the timing model. */
 #include "devices/zg330-timing.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <math.h>
 #include <string.h>
@@ -616,10 +617,9 @@ zg330_profile_load (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &data, &length, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_DEVICE_PROFILE, 0, &data, &length, &local))
     {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE, "%s: cannot read the device profile: %s",
-                   path, local->message);
+      g_set_error_literal (error, XRT_ERROR, XRT_ERROR_PROFILE, local->message);
       g_error_free (local);
       return NULL;
     }

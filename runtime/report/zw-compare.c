@@ -165,7 +165,9 @@ row_finish_both (ZwProfileCompare *c, ZwCompareRow *r)
   r->side = ZW_COMPARE_BOTH;
   r->delta_ms = r->b_ms - r->a_ms;
   r->ratio = ratio_of (r->a_ms, r->b_ms);
-  r->regression = r->ratio > 1.0 + c->options.tolerance && r->delta_ms > c->options.min_delta_ms;
+  /* written so that a NaN threshold (which compares false with everything) finds every
+   * slower op a regression, rather than none: it cannot turn a CI gate off */
+  r->regression = !(r->ratio <= 1.0 + c->options.tolerance) && !(r->delta_ms <= c->options.min_delta_ms);
   r->improvement = r->ratio < 1.0 / (1.0 + c->options.tolerance) && -r->delta_ms > c->options.min_delta_ms;
   c->n_matched++;
   c->n_regressions += r->regression;

@@ -1,6 +1,7 @@
 /* zw-deploy-report.c — the deploy report model and its JSON. */
 #include "report/zw-deploy-report.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include "base/zw-checked.h"
 
@@ -1010,10 +1011,9 @@ zw_deploy_report_load (const char *path, GError **error)
   cJSON *root;
   ZwDeployReport *r;
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, &local))
     {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, "%s: cannot read the deploy report: %s", path,
-                   local->message);
+      g_set_error_literal (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, local->message);
       g_error_free (local);
       return NULL;
     }

@@ -310,7 +310,8 @@ compare_tensors (const ZwTensor *a, const ZwTensor *b, ZwDumpDiffEntry *e, const
     e->cosine = 0.0;
   else
     e->cosine = x.dot / sqrt (x.aa * x.bb);
-  e->diverges = e->n_differ > 0 && (e->max_abs_err > opt->max_abs || e->cosine < 1.0 - opt->cosine);
+  /* a NaN threshold (false in every comparison) makes any difference diverge, never none */
+  e->diverges = e->n_differ > 0 && !(e->max_abs_err <= opt->max_abs && e->cosine >= 1.0 - opt->cosine);
 }
 
 static gint

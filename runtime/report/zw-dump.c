@@ -1,6 +1,7 @@
 /* zw-dump.c — {v_id}.ftmp files in the vendor's six formats, manifest.json, folders. */
 #include "report/zw-dump.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include "base/zw-checked.h"
 
@@ -592,12 +593,18 @@ zw_dump_read_file (const char *path, const ZwDumpType *type, ZwDumpFormat format
 {
   g_autofree char *contents = NULL;
   g_autoptr (GError) local = NULL;
+  ZwDumpShape shape;
+  guint64 cap = 0;
   gsize len;
 
   g_return_val_if_fail (path != NULL && type != NULL, NULL);
-  if (!g_file_get_contents (path, &contents, &len, &local))
+  /* a binary dump is read up to the bytes its type needs (more is refused unread; the
+   * decoder says what a shorter one lacks) */
+  if (format.binary && zw_dump_shape_for (type, format, &shape, NULL))
+    cap = MAX (shape.n_elements * shape.elem_bytes, 1);
+  if (!zw_file_read_regular (path, ZW_INPUT_DUMP, cap, &contents, &len, &local))
     {
-      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error_literal (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, local->message);
       return NULL;
     }
   return zw_dump_decode (type, format, (const guint8 *) contents, len, path, error);
@@ -833,9 +840,9 @@ zw_dump_manifest_load (const char *path, GPtrArray *warnings, GError **error)
   guint i = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!g_file_get_contents (path, &text, &len, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_DUMP_MANIFEST, 0, &text, &len, &local))
     {
-      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error_literal (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO, local->message);
       return NULL;
     }
   root = cJSON_ParseWithLength (text, len);

@@ -3,6 +3,7 @@
 
 #include "base/zw-checked.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <float.h>
 
@@ -981,9 +982,30 @@ zw_profile_write (const ZwProfile *profile, const char *path, ZwProfileFormat fo
 typedef struct {
   const char *origin;
   GPtrArray *warnings;
+  GError *error;        /* the first malformed row: the file is refused */
 } Ctx;
 
 static void warn (Ctx *c, guint line, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+static void bad_row (Ctx *c, guint line, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+/* A row that is there but cannot be read whole refuses the file, in every format: a profile
+ * read without one of its rows would compare as if that op had not run. */
+static void
+bad_row (Ctx *c, guint line, const char *fmt, ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  if (c->error != NULL)
+    return;
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (line)
+    c->error = g_error_new (ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_PARSE, "%s:%u: %s", c->origin, line, msg);
+  else
+    c->error = g_error_new (ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_PARSE, "%s: %s", c->origin, msg);
+}
 
 static void
 warn (Ctx *c, guint line, const char *fmt, ...)
@@ -1130,18 +1152,18 @@ parse_row_line (ZwProfile *prof, Ctx *c, guint lineno, const char *line)
 
   if (!parse_pairs (line, kv))
     {
-      warn (c, lineno, "not an op line (\"key: value, …\" expected)");
+      bad_row (c, lineno, "not an op line (\"key: value, …\" expected)");
       return;
     }
   if (!g_hash_table_contains (kv, "op_id") || !parse_int64 (g_hash_table_lookup (kv, "op_id"), &id))
     {
-      warn (c, lineno, "field op_id is missing or not an integer");
+      bad_row (c, lineno, "field op_id is missing or not an integer");
       return;
     }
   type = g_hash_table_lookup (kv, "op_type");
   if (!type)
     {
-      warn (c, lineno, "op %" G_GINT64_FORMAT ": field op_type is missing", id);
+      bad_row (c, lineno, "op %" G_GINT64_FORMAT ": field op_type is missing", id);
       return;
     }
   for (guint i = 0; i < 4; i++)
@@ -1149,7 +1171,7 @@ parse_row_line (ZwProfile *prof, Ctx *c, guint lineno, const char *line)
       const char *v = g_hash_table_lookup (kv, times[i]);
       if (!v || !parse_number (v, &t[i]))
         {
-          warn (c, lineno, "op %" G_GINT64_FORMAT ": field %s is %s", id, times[i], v ? "not a number" : "missing");
+          bad_row (c, lineno, "op %" G_GINT64_FORMAT ": field %s is %s", id, times[i], v ? "not a number" : "missing");
           return;
         }
     }
@@ -1161,7 +1183,7 @@ parse_row_line (ZwProfile *prof, Ctx *c, guint lineno, const char *line)
       if (parse_bool (io, &r->is_io_process))
         r->has_io_process = TRUE;
       else
-        warn (c, lineno, "op %" G_GINT64_FORMAT ": field is_io_process is not true/false", id);
+        bad_row (c, lineno, "op %" G_GINT64_FORMAT ": field is_io_process is not true/false", id);
     }
 }
 
@@ -1182,7 +1204,7 @@ parse_vendor (ZwProfile *prof, Ctx *c, const char *data, gboolean *totals_seen)
   gboolean hardop_seen = FALSE;
 
   *totals_seen = FALSE;
-  for (guint i = 0; lines[i]; i++)
+  for (guint i = 0; lines[i] && c->error == NULL; i++)
     {
       guint lineno = i + 1;
       char *line = lines[i];
@@ -1310,6 +1332,24 @@ json_id (const cJSON *o, const char *key, gint64 min, gint64 max, gint64 *out)
   return zw_json_int64 (cJSON_GetObjectItemCaseSensitive (o, key), min, max, out) == ZW_NUM_OK;
 }
 
+/* An optional time: absent leaves *out as it is; present, it must be a number (and, for
+ * @non_negative, not below 0). FALSE (and the file refused) when it is not. */
+static gboolean
+json_optional_time (const cJSON *o, const char *key, gboolean non_negative, double *out, Ctx *c, const char *where)
+{
+  double v;
+
+  if (cJSON_GetObjectItemCaseSensitive (o, key) == NULL)
+    return TRUE;
+  if (!json_number (o, key, &v) || (non_negative && v < 0))
+    {
+      bad_row (c, 0, "%s: field %s is not a %s", where, key, non_negative ? "time" : "number");
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
 static void
 json_merge_from (ZwProfileRow *r, const cJSON *m, Ctx *c, const char *where)
 {
@@ -1319,7 +1359,7 @@ json_merge_from (ZwProfileRow *r, const cJSON *m, Ctx *c, const char *where)
     return;
   if (!cJSON_IsArray (m))
     {
-      warn (c, 0, "%s: merge_from is not an array", where);
+      bad_row (c, 0, "%s: field merge_from is not an array", where);
       return;
     }
   cJSON_ArrayForEach (x, m)
@@ -1327,8 +1367,8 @@ json_merge_from (ZwProfileRow *r, const cJSON *m, Ctx *c, const char *where)
       gint64 id;
       if (zw_json_int64 (x, -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) != ZW_NUM_OK)
         {
-          warn (c, 0, "%s: merge_from holds something other than an op id", where);
-          continue;
+          bad_row (c, 0, "%s: field merge_from holds something other than an op id", where);
+          return;
         }
       g_array_append_val (r->merge_from, id);
     }
@@ -1360,6 +1400,8 @@ parse_json_ours (ZwProfile *prof, Ctx *c, const cJSON *root, gboolean *totals_se
   cJSON_ArrayForEach (o, rows)
     {
       g_autofree char *where = g_strdup_printf ("rows[%u]", i++);
+      if (c->error != NULL)
+        break;
       const cJSON *type = cJSON_GetObjectItemCaseSensitive (o, "op_type");
       const cJSON *name = cJSON_GetObjectItemCaseSensitive (o, "op_name");
       const cJSON *io = cJSON_GetObjectItemCaseSensitive (o, "is_io_process");
@@ -1372,17 +1414,17 @@ parse_json_ours (ZwProfile *prof, Ctx *c, const cJSON *root, gboolean *totals_se
 
       if (!cJSON_IsObject (o) || !json_id (o, "op_id", -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id) || !cJSON_IsString (type))
         {
-          warn (c, 0, "%s: op_id (an integer) or op_type is missing", where);
-          continue;
+          bad_row (c, 0, "%s: field op_id (an integer) or op_type is missing", where);
+          break;
         }
       for (guint k = 0; k < 4 && ok; k++)
         if (!json_number (o, keys[k], &t[k]))
           {
-            warn (c, 0, "%s (op %" G_GINT64_FORMAT "): field %s is missing or not a number", where, id, keys[k]);
+            bad_row (c, 0, "%s (op %" G_GINT64_FORMAT "): field %s is missing or not a number", where, id, keys[k]);
             ok = FALSE;
           }
       if (!ok)
-        continue;
+        break;
       r = zw_profile_add_row (prof, id, type->valuestring, cJSON_IsString (name) ? name->valuestring : "",
                               t[0], t[1], t[2], t[3]);
       if (cJSON_IsBool (io))
@@ -1390,13 +1432,15 @@ parse_json_ours (ZwProfile *prof, Ctx *c, const cJSON *root, gboolean *totals_se
           r->has_io_process = TRUE;
           r->is_io_process = cJSON_IsTrue (io);
         }
+      else if (io != NULL && !cJSON_IsNull (io))
+        bad_row (c, 0, "%s (op %" G_GINT64_FORMAT "): field is_io_process is not true/false", where, id);
       json_merge_from (r, cJSON_GetObjectItemCaseSensitive (o, "merge_from"), c, where);
       if (cJSON_IsString (backend))
         r->backend = g_strdup (backend->valuestring);
-      if (json_number (o, "start_ms", &start))
+      start = r->start_ms;
+      if (json_optional_time (o, "start_ms", FALSE, &start, c, where))
         r->start_ms = start;
-      if (!json_number (o, "host_measured_ms", &r->host_measured_ms) || r->host_measured_ms < 0)
-        r->host_measured_ms = -1;
+      json_optional_time (o, "host_measured_ms", TRUE, &r->host_measured_ms, c, where);
     }
   if (cJSON_IsObject (totals))
     {
@@ -1468,6 +1512,8 @@ parse_trace (ZwProfile *prof, Ctx *c, const cJSON *events)
     }
   cJSON_ArrayForEach (e, events)
     {
+      if (c->error != NULL)
+        break;
       const cJSON *ph = cJSON_GetObjectItemCaseSensitive (e, "ph");
       const cJSON *args = cJSON_GetObjectItemCaseSensitive (e, "args");
       const cJSON *type = cJSON_GetObjectItemCaseSensitive (args, "op_type");
@@ -1485,16 +1531,24 @@ parse_trace (ZwProfile *prof, Ctx *c, const cJSON *events)
         continue;
       if (!json_micros (e, "ts", &ts) || !json_micros (e, "dur", &dur))
         {
-          warn (c, 0, "%s: ts or dur is missing", where);
-          continue;
+          bad_row (c, 0, "%s: field %s is missing or not a number", where, json_micros (e, "ts", &ts) ? "dur" : "ts");
+          break;
         }
-      if (!json_id (args, "op_id", -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id))
+      if (cJSON_GetObjectItemCaseSensitive (args, "op_id") == NULL)
         id = (gint64) prof->rows->len;
-      if (!json_number (args, "total_ms", &total))
-        total = dur / 1000.0;
-      json_number (args, "memcpy_ms", &memcpy_ms);
-      json_number (args, "hard_ms", &hard);
-      if (!json_number (args, "other_ms", &other))
+      else if (!json_id (args, "op_id", -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, &id))
+        {
+          bad_row (c, 0, "%s: field args.op_id is not an integer", where);
+          break;
+        }
+      total = dur / 1000.0;
+      other = G_MAXDOUBLE;
+      if (!json_optional_time (args, "total_ms", FALSE, &total, c, where)
+          || !json_optional_time (args, "memcpy_ms", FALSE, &memcpy_ms, c, where)
+          || !json_optional_time (args, "hard_ms", FALSE, &hard, c, where)
+          || !json_optional_time (args, "other_ms", FALSE, &other, c, where))
+        break;
+      if (other == G_MAXDOUBLE)
         other = total - hard - memcpy_ms;
       r = zw_profile_add_row (prof, id,
                               cJSON_IsString (type) ? type->valuestring
@@ -1508,8 +1562,7 @@ parse_trace (ZwProfile *prof, Ctx *c, const cJSON *events)
           r->is_io_process = cJSON_IsTrue (io);
         }
       json_merge_from (r, cJSON_GetObjectItemCaseSensitive (args, "merge_from"), c, where);
-      if (!json_number (args, "host_measured_ms", &r->host_measured_ms) || r->host_measured_ms < 0)
-        r->host_measured_ms = -1;
+      json_optional_time (args, "host_measured_ms", TRUE, &r->host_measured_ms, c, where);
       if (cJSON_IsString (backend))
         r->backend = g_strdup (backend->valuestring);
       else if (json_id (e, "pid", G_MININT, G_MAXINT, &pid) && g_hash_table_lookup (pid_names, GINT_TO_POINTER ((gint) pid)))
@@ -1628,7 +1681,7 @@ parse_csv (ZwProfile *prof, Ctx *c, const char *data, gsize len)
   if (idx[C_ID] < 0 || idx[C_TYPE] < 0 || idx[C_TOTAL] < 0)
     return FALSE;
 
-  for (guint i = 1; i < records->len; i++)
+  for (guint i = 1; i < records->len && c->error == NULL; i++)
     {
       CsvRecord *rec = g_ptr_array_index (records, i);
       const char *v[N_COLS];
@@ -1641,26 +1694,26 @@ parse_csv (ZwProfile *prof, Ctx *c, const char *data, gsize len)
         v[k] = idx[k] >= 0 && (guint) idx[k] < rec->fields->len ? g_ptr_array_index (rec->fields, idx[k]) : "";
       if (!parse_int64 (v[C_ID], &id))
         {
-          warn (c, rec->line, "field op_id is missing or not an integer");
-          continue;
+          bad_row (c, rec->line, "field op_id is missing or not an integer");
+          break;
         }
       for (guint k = 0; k < 4 && ok; k++)
         if (!parse_number (v[C_TOTAL + k], &t[k]))
           {
             if (k > 0 && !v[C_TOTAL + k][0])
               continue;  /* an absent column or an empty field */
-            warn (c, rec->line, "op %" G_GINT64_FORMAT ": field %s is not a number", id, cols[C_TOTAL + k]);
+            bad_row (c, rec->line, "op %" G_GINT64_FORMAT ": field %s is not a number", id, cols[C_TOTAL + k]);
             ok = FALSE;
           }
       if (!ok)
-        continue;
+        break;
       r = zw_profile_add_row (prof, id, v[C_TYPE], v[C_NAME], t[0], t[1], t[2], t[3]);
       if (v[C_IO][0])
         {
           if (parse_bool (v[C_IO], &r->is_io_process))
             r->has_io_process = TRUE;
           else
-            warn (c, rec->line, "op %" G_GINT64_FORMAT ": field is_io_process is not true/false", id);
+            bad_row (c, rec->line, "op %" G_GINT64_FORMAT ": field is_io_process is not true/false", id);
         }
       if (v[C_MERGE][0])
         {
@@ -1671,21 +1724,16 @@ parse_csv (ZwProfile *prof, Ctx *c, const char *data, gsize len)
               if (parse_int64 (ids[j], &m))
                 g_array_append_val (r->merge_from, m);
               else
-                warn (c, rec->line, "op %" G_GINT64_FORMAT ": merge_from \"%s\" is not an op id", id, ids[j]);
+                bad_row (c, rec->line, "op %" G_GINT64_FORMAT ": field merge_from: \"%s\" is not an op id", id,
+                         ids[j]);
             }
         }
       if (v[C_BACKEND][0])
         r->backend = g_strdup (v[C_BACKEND]);
       if (v[C_START][0] && !parse_number (v[C_START], &r->start_ms))
-        {
-          warn (c, rec->line, "op %" G_GINT64_FORMAT ": field start_ms is not a number", id);
-          r->start_ms = -1;
-        }
+        bad_row (c, rec->line, "op %" G_GINT64_FORMAT ": field start_ms is not a number", id);
       if (v[C_MEASURED][0] && (!parse_number (v[C_MEASURED], &r->host_measured_ms) || r->host_measured_ms < 0))
-        {
-          warn (c, rec->line, "op %" G_GINT64_FORMAT ": field host_measured_ms is not a time", id);
-          r->host_measured_ms = -1;
-        }
+        bad_row (c, rec->line, "op %" G_GINT64_FORMAT ": field host_measured_ms is not a time", id);
     }
   return TRUE;
 }
@@ -1735,7 +1783,7 @@ zw_profile_parse (const char *data, gssize length, const char *origin, GPtrArray
 {
   g_autoptr (ZwProfile) prof = NULL;
   g_autofree char *copy = NULL;
-  Ctx c = { origin ? origin : "(profile)", warnings };
+  Ctx c = { origin ? origin : "(profile)", warnings, NULL };
   const char *p;
   gboolean ok = FALSE, totals_seen = FALSE;
   ZwProfileFormat fmt;
@@ -1792,7 +1840,15 @@ zw_profile_parse (const char *data, gssize length, const char *origin, GPtrArray
       fmt = ZW_PROFILE_FORMAT_VENDOR;
       ok = parse_vendor (prof, &c, p, &totals_seen);
     }
-  if (!ok)
+  if (c.error != NULL)
+    {
+      g_propagate_error (error, c.error);
+      return NULL;
+    }
+  /* empty is refused alike in every format (a header alone, "rows": [], a trace without a
+   * complete event, a vendor file of totals or summaries only): compared, an empty profile
+   * would show every op of the other as gone rather than fail */
+  if (!ok || prof->rows->len == 0)
     {
       g_set_error (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_PARSE,
                    "%s: no time profile in it (no op lines, rows or trace events)", c.origin);
@@ -1837,9 +1893,9 @@ zw_profile_load (const char *path, GPtrArray *warnings, ZwProfileFormat *format_
   gsize len;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!g_file_get_contents (path, &data, &len, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_TIME_PROFILE, 0, &data, &len, &local))
     {
-      g_set_error (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error_literal (error, ZW_PROFILE_ERROR, ZW_PROFILE_ERROR_IO, local->message);
       return NULL;
     }
   prof = zw_profile_parse (data, (gssize) len, path, warnings, format_out, error);

@@ -44,9 +44,14 @@
  *          is_io_process, merge_from, host_measured_ms (when known)}.  Rows without start_ms are laid end to end in row
  *          order.  Loads in Perfetto and chrome://tracing.
  *
- * zw_profile_load() reads any of them (detected from the content).  A line it does not
- * understand is skipped with a warning "<file>:<line>: …" and the rest still loads; only
- * a file with no profile in it at all is an error.
+ * zw_profile_load() reads any of them (detected from the content), by one rule for all four:
+ * a row (an "op_id:" line, a CSV record, rows[i], a complete trace event) that is there but
+ * cannot be read whole — a required field missing, a field present but not what it must be
+ * — refuses the file, naming it, the line (rows[i] / traceEvents[i] in JSON) and the field;
+ * a file with no rows (a header alone, "rows": [], totals or summaries only) is refused as
+ * empty ("no time profile in it").  Other lines of a vendor file it does not understand (a
+ * header, a totals or summary line it cannot read) are skipped with a warning
+ * "<file>:<line>: …" and the totals recomputed.
  *
  * Summary rules, inferred from the one vendor sample (bytetrack_BY_int8_time.txt) and
  * applied by zw_profile_compute_totals(): input = ImageMake's hard time (device
@@ -288,10 +293,11 @@ gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfile
 
 /* zw_profile_parse:
  * Parses @data (@length bytes, or -1 for NUL-terminated) in any of the four formats,
- * detected from the content; @origin names it in messages (a file name).  Lines or
- * entries it cannot read are skipped and described in @warnings (may be NULL; a GPtrArray
+ * detected from the content; @origin names it in messages (a file name).  Lines other than
+ * rows that it cannot read are skipped and described in @warnings (may be NULL; a GPtrArray
  * of strings the caller owns, e.g. g_ptr_array_new_with_free_func (g_free)).  Returns
- * NULL with ZW_PROFILE_ERROR_PARSE when nothing in @data is a profile.  @format_out
+ * NULL with ZW_PROFILE_ERROR_PARSE for a malformed row or a profile without rows (the rule
+ * above).  @format_out
  * (may be NULL) receives the detected format.  Without totals in the data (CSV, TRACE,
  * a vendor file cut short) they are computed. */
 /**

@@ -3,6 +3,7 @@
 
 #include "base/zw-checked.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <string.h>
 
@@ -370,9 +371,9 @@ zw_sweep_load (const char *path, GError **error)
   gsize len = 0;
   GError *local = NULL;
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_SWEEP, 0, &text, &len, &local))
     {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error_literal (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, local->message);
       g_error_free (local);
       return NULL;
     }

@@ -14,6 +14,7 @@
  */
 #include "netgen.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <errno.h>
 #include <string.h>
@@ -1373,7 +1374,7 @@ zw_netgen_write_network (const char *name, const ZwNetgenOptions *opts, const ch
   if (!xir_network_write_params_file (net, raw_path, &local))
     goto fail_params;
   raw_written = TRUE;
-  raw = g_mapped_file_new (raw_path, FALSE, &local);
+  raw = zw_file_map_regular (raw_path, ZW_INPUT_PARAMS, 0, &local);
   if (raw == NULL)
     goto fail_params;
   raw_size = g_mapped_file_get_length (raw);

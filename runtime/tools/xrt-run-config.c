@@ -1,6 +1,7 @@
 /* xrt-run-config.c — the [run] section of an icraft-run config file (`xrt-run run CONFIG.toml`). */
 #include "xrt-run-private.h"
 
+#include "base/zw-file-read.h"
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -44,9 +45,13 @@ xrt_run_load_config (const char *path, RunOptions *o, GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_auto (GStrv) keys = NULL;
+  g_autofree char *text = NULL;
+  gsize len = 0;
   GError *local = NULL;
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_RUN_CONFIG, 0, &text, &len, error))
+    return FALSE;
+  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &local))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, local->message);
       g_error_free (local);

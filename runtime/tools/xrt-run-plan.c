@@ -113,11 +113,13 @@ xrt_run_cmd_plan (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
     return rc;
-  if (work < 0 || !(time_limit >= 0.0 && time_limit <= 1e6))
+  if (work < 0)
     {
-      g_printerr ("xrt-run plan: %s\n", _("--work must be >= 0 and --time-limit between 0 and 1e6 seconds"));
+      g_printerr ("xrt-run plan: %s\n", _("--work must be >= 0"));
       return XRT_RUN_EXIT_USAGE;
     }
+  if ((rc = xrt_run_check_number ("plan", "time-limit", time_limit, 0, 1e6)) != 0)
+    return rc;
   if (buffers != NULL)
     {
       if (argc != 1)

@@ -19,6 +19,7 @@
  */
 #include "xrt-run-private.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
@@ -106,7 +107,7 @@ is_deploy_report (const char *path)
   const cJSON *fmt;
   gboolean yes;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, NULL, NULL))
     return FALSE;
   root = cJSON_Parse (text);
   fmt = root ? cJSON_GetObjectItemCaseSensitive (root, "format") : NULL;
@@ -187,8 +188,9 @@ cmd_compare (int argc, char **argv)
     return rc;
   if (argc != 3)
     return usage_error ("compare", _("expected two files A and B"));
-  if (tolerance < 0 || min_delta < 0)
-    return usage_error ("compare", _("--tolerance and --min-delta must not be negative"));
+  if ((rc = xrt_run_check_number ("report compare", "tolerance", tolerance, 0, G_MAXDOUBLE)) != 0
+      || (rc = xrt_run_check_number ("report compare", "min-delta", min_delta, 0, G_MAXDOUBLE)) != 0)
+    return rc;
   if (is_deploy_report (argv[1]) && is_deploy_report (argv[2]))
     return compare_reports (argv[1], argv[2]);
 
@@ -284,8 +286,9 @@ cmd_diff (int argc, char **argv)
     return rc;
   if (argc != 3)
     return usage_error ("diff", _("expected two dump folders DIR_A and DIR_B"));
-  if (threshold < 0 || cosine < 0)
-    return usage_error ("diff", _("--threshold and --cosine must not be negative"));
+  if ((rc = xrt_run_check_number ("report diff", "threshold", threshold, 0, G_MAXDOUBLE)) != 0
+      || (rc = xrt_run_check_number ("report diff", "cosine", cosine, 0, G_MAXDOUBLE)) != 0)
+    return rc;
   if (net_path && !(net = xir_network_new_from_json_file (net_path, &error)))
     return xrt_run_fail (error);
   opt.max_abs = threshold;

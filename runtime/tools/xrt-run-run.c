@@ -13,6 +13,8 @@
  */
 #include "xrt-run-private.h"
 
+#include "base/zw-file-read.h"
+#include "base/zw-file.h"
 #include "xrt/xrt-session.h"
 #include "backends/zg330/zg330-backend.h"
 
@@ -38,7 +40,7 @@ make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, guint iter
       g_autofree char *text = NULL;
       g_auto (GStrv) lines = NULL;
       guint n = 0;
-      if (!g_file_get_contents (files[0], &text, NULL, error))
+      if (!zw_file_read_regular (files[0], ZW_INPUT_INPUT_LIST, 0, &text, NULL, error))
         {
           g_ptr_array_unref (inputs);
           return NULL;
@@ -78,11 +80,21 @@ make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, guint iter
       if (files != NULL)
         {
           g_autofree char *contents = NULL;
-          if (!g_file_get_contents (files[k], &contents, &size, error))
+          guint64 on_disk = 0;
+          int fd = zw_file_open_regular (files[k], ZW_INPUT_TENSOR, 0, &on_disk, error);
+          /* the size is checked before a byte is read */
+          if (fd >= 0)
+            close (fd);
+          if (fd >= 0 && on_disk == v->storage_bytes
+              && !zw_file_read_regular (files[k], ZW_INPUT_TENSOR, MAX (v->storage_bytes, 1), &contents, &size, error))
+            fd = -1;
+          if (fd < 0)
             {
               g_ptr_array_unref (inputs);
               return NULL;
             }
+          if (contents == NULL)
+            size = (gsize) on_disk;
           if (size != v->storage_bytes)
             {
               g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
@@ -114,8 +126,10 @@ make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, guint iter
 }
 
 static gboolean
-write_profiles (const ZwProfile *profile, const char *dir, const char *name, GError **error)
+write_profiles (const ZwProfile *profile, const char *dir, const char *network, GError **error)
 {
+  /* the network's name comes from its file: it names files in @dir, never a path */
+  g_autofree char *name = zw_file_safe_name (network);
   static const struct { const char *suffix; const char *format; } outs[] = {
     { "_time.txt", "vendor" }, { "_time.json", "json" }, { "_time.csv", "csv" }, { "_trace.json", "trace" },
   };
@@ -299,8 +313,8 @@ xrt_run_cmd_run (int argc, char **argv)
   }
   if (o.save_snapshot != NULL)
     {
-      g_autofree char *path = *o.save_snapshot ? g_strdup (o.save_snapshot)
-                                                : g_strdup_printf ("%s.snapshot", xir_network_get_name (net));
+      g_autofree char *name = zw_file_safe_name (xir_network_get_name (net));
+      g_autofree char *path = *o.save_snapshot ? g_strdup (o.save_snapshot) : g_strdup_printf ("%s.snapshot", name);
       if (!xrt_session_dump_snapshot (sess, path, &error))
         return xrt_run_fail (error);
       printf (_("Wrote the snapshot %s\n"), path);

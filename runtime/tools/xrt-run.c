@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +63,18 @@ xrt_run_parse (GOptionContext *ctx, int *argc, char ***argv)
       return XRT_RUN_EXIT_USAGE;
     }
   return 0;
+}
+
+int
+xrt_run_check_number (const char *cmd, const char *option, double value, double min, double max)
+{
+  char v[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isfinite (value) && value >= min && value <= max)
+    return 0;
+  g_ascii_formatd (v, sizeof v, "%g", value);
+  g_printerr (_("xrt-run %s: --%s must be a finite number in [%g, %g], not %s\n"), cmd, option, min, max, v);
+  return XRT_RUN_EXIT_USAGE;
 }
 
 static void

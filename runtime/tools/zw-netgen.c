@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "netgen.h"
+#include "base/zw-file-read.h"
 
 static gboolean
 parse_unsigned (const char *option, const char *text, guint64 min, guint64 max, guint64 *out,
@@ -82,8 +83,8 @@ main (int argc, char **argv)
     goto fail;
   if (!quiet)
     {
-      g_autoptr (GMappedFile) json = g_mapped_file_new (json_path, FALSE, NULL);
-      g_autoptr (GMappedFile) raw = g_mapped_file_new (raw_path, FALSE, NULL);
+      g_autoptr (GMappedFile) json = zw_file_map_regular (json_path, ZW_INPUT_NETWORK, 0, NULL);
+      g_autoptr (GMappedFile) raw = zw_file_map_regular (raw_path, ZW_INPUT_PARAMS, 0, NULL);
 
       printf ("%s: %" G_GSIZE_FORMAT " bytes\n%s: %" G_GSIZE_FORMAT " bytes\ngenerated in %.2f s\n",
               json_path, json ? g_mapped_file_get_length (json) : 0,

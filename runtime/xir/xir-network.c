@@ -14,6 +14,7 @@
 #include "xir/xir-private.h"
 
 #include "base/zw-checked.h"
+#include "base/zw-file-read.h"
 
 #include <errno.h>
 #include <float.h>
@@ -2416,10 +2417,10 @@ xir_network_new_from_json_file (const char *path, GError **error)
   GError *local = NULL;
 
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, NULL);
-  file = g_mapped_file_new (path, FALSE, &local);
+  file = zw_file_map_regular (path, ZW_INPUT_NETWORK, 0, &local);
   if (file == NULL)
     {
-      xir_set_error (error, XIR_ERROR_IO, path, "cannot read the network JSON: %s", local->message);
+      g_set_error_literal (error, XIR_ERROR, XIR_ERROR_IO, local->message);
       g_error_free (local);
       return NULL;
     }

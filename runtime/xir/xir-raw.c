@@ -10,6 +10,7 @@
 #include "xir/xir-private.h"
 #include "base/zw-checked.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <string.h>
 
@@ -223,9 +224,9 @@ xir_network_load_params_from_file_full (XirNetwork *net, const char *path, XirLo
 
   ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
-  if (!g_file_get_contents (path, &contents, &length, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_PARAMS, 0, &contents, &length, &local))
     {
-      xir_set_error (error, XIR_ERROR_IO, path, "cannot read the params file: %s", local->message);
+      g_set_error_literal (error, XIR_ERROR, XIR_ERROR_IO, local->message);
       g_error_free (local);
       return FALSE;
     }
@@ -242,10 +243,10 @@ xir_network_lazy_load_params_from_file (XirNetwork *net, const char *path, GErro
 
   ZW_RETURN_VAL_IF_BAD_ARG (net != NULL, "net", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XIR_ERROR, XIR_ERROR_INVALID_ARGUMENT, FALSE);
-  file = g_mapped_file_new (path, FALSE, &local);
+  file = zw_file_map_regular (path, ZW_INPUT_PARAMS, 0, &local);
   if (file == NULL)
     {
-      xir_set_error (error, XIR_ERROR_IO, path, "cannot map the params file: %s", local->message);
+      g_set_error_literal (error, XIR_ERROR, XIR_ERROR_IO, local->message);
       g_error_free (local);
       return FALSE;
     }

@@ -13,6 +13,7 @@
 #include "xrt/xrt-session.h"
 #include "base/zw-checked.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -1495,7 +1496,7 @@ network_fingerprint (XirNetwork *net)
 static char *
 file_sha256 (const char *path, GError **error)
 {
-  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+  g_autoptr (GMappedFile) file = zw_file_map_regular (path, ZW_INPUT_NETWORK, 0, error);
 
   if (file == NULL)
     return NULL;
@@ -1716,9 +1717,9 @@ xrt_session_new_from_snapshot (const char *path, XirNetwork *net, XrtDevice *dev
   gint start = 0, n_ops = 0;
 
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, NULL);
-  if (!g_file_get_contents (path, &text, &len, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_SNAPSHOT, 0, &text, &len, &local))
     {
-      g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error_literal (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_IO, local->message);
       g_error_free (local);
       return NULL;
     }

@@ -2482,7 +2482,11 @@ zg330_backend_log (Zg330Backend *self, const char *dir, char **json_path, GError
                    g_strerror (errno));
       return FALSE;
     }
-  base = g_strdup_printf ("%s_zg330_%d", xir_network_get_name (self->net), self->id);
+  {
+    /* the network's name comes from its file: a file name in the log folder, never a path */
+    g_autofree char *name = zw_file_safe_name (xir_network_get_name (self->net));
+    base = g_strdup_printf ("%s_zg330_%d", name, self->id);
+  }
   text_path = g_strdup_printf ("%s/%s.log", logdir, base);
   jpath = g_strdup_printf ("%s/%s.json", logdir, base);
   report = zg330_backend_get_report (self);

@@ -35,6 +35,7 @@
  */
 #include "backends/zg330/zg330-etm-plan.h"
 #include "base/zw-file.h"
+#include "base/zw-file-read.h"
 
 #include <string.h>
 
@@ -1804,10 +1805,9 @@ zg330_buffers_load_csv (const char *path, GError **error)
   g_autofree char *text = NULL;
   gsize len = 0;
   g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &text, &len, &local))
+  if (!zw_file_read_regular (path, ZW_INPUT_BUFFER_CSV, 0, &text, &len, &local))
     {
-      g_set_error (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_IO,
-                   "%s: cannot read buffer CSV: %s", path, local->message);
+      g_set_error_literal (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_IO, local->message);
       return NULL;
     }
   if (memchr (text, '\0', len) != NULL)
