@@ -10,7 +10,11 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *
 scratch (void)
@@ -473,6 +477,261 @@ test_device_fault_url_errors (void)
     }
 }
 
+/* ---- writers and what is at the path (issue 33) ---------------------------------------------- */
+
+/* A scratch folder the CLI writer cases run in: a time profile and a dump of the tiny demo
+ * network, a buffer list. */
+static char *fixture_dir;
+
+static const char *
+fixture (void)
+{
+  g_autofree char *net = NULL, *err = NULL;
+
+  if (fixture_dir != NULL)
+    return fixture_dir;
+  net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  fixture_dir = scratch ();
+  const char *args[] = { "run", net, "--profile", "--dump", "d", NULL };
+  g_assert_cmpint (run_in (fixture_dir, NULL, &err, args), ==, 0);
+  g_autofree char *csv = g_build_filename (fixture_dir, "b.csv", NULL);
+  g_assert_true (g_file_set_contents (csv, "id,lower,upper,size\n0,0,2,10\n1,1,3,20\n", -1, NULL));
+  return fixture_dir;
+}
+
+typedef struct {
+  const char *name;
+  const char *argv[12];   /* "@NET" the tiny network, "@OUT" the path written */
+  const char *expect;     /* bytes the output holds */
+} WriterCase;
+
+static const WriterCase writers[] = {
+  { "fake-params", { "fake-params", "@NET", "-o", "@OUT" }, "\xA5ICRAFT_RAW\xA5" },
+  { "plan-buffers", { "plan", "--buffers", "b.csv", "-o", "@OUT" }, "\n0,0,2,10," },
+  { "plan-json", { "plan", "@NET", "--json", "@OUT" }, "\"format\":\t\"zhuge-deploy-report\"" },
+  { "report-profile", { "report", "profile", "tiny_time.json", "--to", "csv", "-o", "@OUT" },
+    "op_id,op_type,op_name,total_ms," },
+  { "report-compare-csv", { "report", "compare", "tiny_time.json", "tiny_time.json", "--csv", "@OUT" },
+    "op_id,op_type,op_name,merge_from,side,a_ms,b_ms" },
+  { "report-diff-json", { "report", "diff", "d", "d", "--json", "@OUT" }, "\"diverges\":\tfalse" },
+  { "report-stats-heatmap", { "report", "stats", "d", "--v-id", "31", "--channel", "0", "--heatmap-csv", "@OUT" },
+    "\r\n" },
+  { "report-compare-compiles-json", { "report", "compare-compiles", "@NET", "@NET", "--no-forward", "--json", "@OUT" },
+    "\"format\":\t\"zhuge-compile-compare\"" },
+  { "run-save-snapshot", { "run", "@NET", "--save-snapshot", "@OUT" }, "\nsha256 " },
+  { "sweep-csv", { "sweep", "@NET", "--csv", "@OUT" }, "index,merge_hardop,etm_optimize" },
+  { "sweep-json", { "sweep", "@NET", "--json", "@OUT" }, "\"format\":\t\"zhuge-sweep\"" },
+};
+
+/* Runs @c with @out as its output path (in the fixture folder): exit 0, and its standard
+ * output holds what the writer writes. */
+static void
+run_writer (const WriterCase *c, const char *out)
+{
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  const char *args[16] = { 0 };
+  g_auto (ZwRun) run = { 0 };
+  gsize n = 0;
+
+  for (guint i = 0; c->argv[i]; i++)
+    args[i] = strcmp (c->argv[i], "@NET") == 0 ? net : strcmp (c->argv[i], "@OUT") == 0 ? out : c->argv[i];
+  zw_test_xrt_run_bounded (&run, fixture (), 120, args, &n);
+  g_test_message ("%s -> %s: exit %d, %" G_GSIZE_FORMAT " bytes on stdout; %s", c->name, out, run.status, n, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (memmem (run.out, n, c->expect, strlen (c->expect)));
+}
+
+/* `-o /dev/stdout` (and `-`) work for every writer: the bytes reach standard output and
+ * /dev/stdout is still the link it was.  (Before: each writer renamed a regular file over
+ * the path — as root, over /dev/stdout itself.)  A scratch link to /dev/stdout goes first:
+ * a writer that replaces links fails there, before it could touch /dev. */
+static void
+test_writers_to_stdout (gconstpointer data)
+{
+  const WriterCase *c = data;
+  g_autofree char *link = g_build_filename (fixture (), "to-stdout", NULL);
+  GStatBuf st;
+
+  g_unlink (link);
+  g_assert_cmpint (symlink ("/dev/stdout", link), ==, 0);
+  run_writer (c, link);
+  g_assert_cmpint (g_lstat (link, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_unlink (link);
+
+  run_writer (c, "/dev/stdout");
+  g_assert_cmpint (g_lstat ("/dev/stdout", &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  run_writer (c, "-");
+  g_autofree char *dash = g_build_filename (fixture (), "-", NULL);
+  g_assert_false (g_file_test (dash, G_FILE_TEST_EXISTS));
+}
+
+/* A FIFO is written through (its reader gets the params), a symlink's target gets the bytes
+ * and the link stays, /dev/full fails with "no space" and stays a device; a folder is
+ * refused. */
+static void
+test_writer_special_files (void)
+{
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *dir = scratch ();
+  g_autofree char *fifo = g_build_filename (dir, "p.raw", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.raw", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.raw", NULL);
+  g_autofree char *full = g_build_filename (dir, "full.raw", NULL);
+  g_autofree char *got = g_malloc (65536);
+  g_auto (ZwRun) run = { 0 };
+  GStatBuf st;
+  ssize_t n;
+  int rd;
+
+  /* FIFO: a reader first (the writer waits for one), holding the 30 kB in the pipe */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  rd = open (fifo, O_RDONLY | O_NONBLOCK);
+  g_assert_cmpint (rd, >=, 0);
+  {
+    const char *args[] = { "fake-params", net, "-o", fifo, NULL };
+    zw_test_xrt_run_bounded (&run, dir, 60, args, NULL);
+  }
+  n = read (rd, got, 65536);
+  close (rd);
+  g_test_message ("FIFO: exit %d, %zd bytes read; %s", run.status, n, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpint (n, ==, 30180);
+  g_assert_cmpmem (got, 12, "\xA5ICRAFT_RAW\xA5", 12);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  /* symlink: written through */
+  g_assert_cmpint (symlink ("target.raw", link), ==, 0);
+  {
+    const char *args[] = { "fake-params", net, "-o", link, NULL };
+    zw_test_xrt_run_bounded (&run, dir, 60, args, NULL);
+  }
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpint (g_lstat (link, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_assert_cmpint (g_stat (target, &st), ==, 0);
+  g_assert_cmpint (st.st_size, ==, 30180);
+
+  /* /dev/full: through a scratch link first (a writer that replaces would replace the
+   * link, not the device), then by its name */
+  if (g_lstat ("/dev/full", &st) == 0 && S_ISCHR (st.st_mode))
+    {
+      const char *paths[] = { full, "/dev/full" };
+      g_assert_cmpint (symlink ("/dev/full", full), ==, 0);
+      for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+        {
+          const char *args[] = { "fake-params", net, "-o", paths[i], NULL };
+          zw_test_xrt_run_bounded (&run, dir, 60, args, NULL);
+          g_test_message ("%s: exit %d: %s", paths[i], run.status, run.err);
+          g_assert_cmpint (run.status, ==, 1);
+          g_assert_nonnull (strstr (run.err, paths[i]));
+          g_assert_nonnull (strstr (run.err, g_strerror (ENOSPC)));
+          g_assert_cmpint (g_lstat (paths[i], &st), ==, 0);
+          g_assert_true (i == 0 ? S_ISLNK (st.st_mode) : S_ISCHR (st.st_mode));
+        }
+      g_assert_cmpint (g_stat ("/dev/full", &st), ==, 0);
+      g_assert_true (S_ISCHR (st.st_mode));
+    }
+
+  /* a folder is refused, named */
+  {
+    const char *args[] = { "fake-params", net, "-o", dir, NULL };
+    zw_test_xrt_run_bounded (&run, dir, 60, args, NULL);
+  }
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "folder"));
+  remove_tree (dir);
+}
+
+/* Every regular file under @root, relative names. */
+static void
+list_files (GPtrArray *out, const char *root, const char *rel)
+{
+  g_autofree char *path = rel ? g_build_filename (root, rel, NULL) : g_strdup (root);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child_rel = rel ? g_build_filename (rel, name, NULL) : g_strdup (name);
+      g_autofree char *child = g_build_filename (root, child_rel, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        list_files (out, root, child_rel);
+      else
+        g_ptr_array_add (out, g_steal_pointer (&child_rel));
+    }
+}
+
+/* A network named "../../zw-escaped": `run --profile --log-dir logs/a/b --log` and
+ * `[run] save_snapshot = true` write every file they derive from the name inside the folder
+ * they were given (logs/a/b, .icraft/logs, the current folder) — before, the profiles, the
+ * trace, the deploy log and the snapshot landed two folders up. */
+static void
+test_derived_names_stay_in_their_folder (void)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *src_raw = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.raw", NULL);
+  g_autofree char *root = scratch ();
+  g_autofree char *cwd = g_build_filename (root, "a", "b", "c", NULL);
+  g_autofree char *net = g_build_filename (cwd, "evil_ZG.json", NULL);
+  g_autofree char *raw = g_build_filename (cwd, "evil_ZG.raw", NULL);
+  g_autofree char *toml = g_build_filename (cwd, "run.toml", NULL);
+  g_autofree char *text = NULL, *bytes = NULL, *config = NULL;
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_auto (ZwRun) run = { 0 };
+  gsize len = 0, raw_len = 0;
+  char *name;
+  guint in_logs = 0, in_icraft = 0, snapshots = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (cwd, 0755), ==, 0);
+  g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+  name = strstr (text, "\"name\":\"tiny\"");
+  g_assert_nonnull (name);
+  {
+    g_autofree char *evil = g_strdup_printf ("%.*s\"name\":\"../../zw-escaped\"%s", (int) (name - text), text,
+                                             name + strlen ("\"name\":\"tiny\""));
+    g_assert_true (g_file_set_contents (net, evil, -1, NULL));
+  }
+  g_assert_true (g_file_get_contents (src_raw, &bytes, &raw_len, NULL));
+  g_assert_true (g_file_set_contents (raw, bytes, (gssize) raw_len, NULL));
+  {
+    const char *args[] = { "run", net, "--profile", "--log-dir", "logs/a/b", "--log", NULL };
+    zw_test_xrt_run_bounded (&run, cwd, 120, args, NULL);
+    g_test_message ("exit %d: %s%s", run.status, run.out, run.err);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  config = g_strdup_printf ("[run]\njson = \"%s\"\nsave_snapshot = true\n", net);
+  g_assert_true (g_file_set_contents (toml, config, -1, NULL));
+  {
+    const char *args[] = { "run", toml, NULL };
+    zw_test_xrt_run_bounded (&run, cwd, 120, args, NULL);
+    g_test_message ("exit %d: %s%s", run.status, run.out, run.err);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  list_files (files, root, NULL);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *f = g_ptr_array_index (files, i);
+      g_test_message ("wrote %s", f);
+      /* nothing left the folders given: only a/b/c/… exists under the root */
+      g_assert_true (g_str_has_prefix (f, "a/b/c/"));
+      g_assert_null (strstr (f, "/zw-escaped"));
+      if (g_str_has_prefix (f, "a/b/c/logs/"))
+        {
+          g_assert_true (g_str_has_prefix (f, "a/b/c/logs/a/b/"));
+          in_logs++;
+        }
+      in_icraft += g_str_has_prefix (f, "a/b/c/.icraft/logs/");
+      snapshots += g_str_has_suffix (f, ".snapshot");
+    }
+  g_assert_cmpuint (in_logs, ==, 4);     /* _time.txt, .json, .csv, _trace.json */
+  g_assert_cmpuint (in_icraft, ==, 2);   /* the deploy log, text and JSON */
+  g_assert_cmpuint (snapshots, ==, 1);
+  remove_tree (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -483,9 +742,19 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/write/cli-every-write-killed", test_cli_killed);
   g_test_add_func ("/faults/write/killed-mid-write-whole-or-nothing", test_killed_mid_write_leaves_whole_or_nothing);
   g_test_add_func ("/faults/write/session-usable-after-failed-dump", test_session_usable_after_failed_dump);
+  for (guint i = 0; i < G_N_ELEMENTS (writers); i++)
+    {
+      g_autofree char *p = g_strdup_printf ("/faults/write/dev-stdout/%s", writers[i].name);
+      g_test_add_data_func (p, &writers[i], test_writers_to_stdout);
+    }
+  g_test_add_func ("/faults/write/fifo-symlink-dev-full-folder", test_writer_special_files);
+  g_test_add_func ("/faults/write/derived-names-stay-in-their-folder", test_derived_names_stay_in_their_folder);
   g_test_add_func ("/faults/device/launch-fails-then-next-forward-identical", test_device_launch_faults);
   g_test_add_func ("/faults/device/corrupt-read-caught-by-precheck", test_device_corrupt_read_caught_by_precheck);
   g_test_add_func ("/faults/device/bad-fault-url", test_device_fault_url_errors);
   g_test_add_func ("/faults/device/in-place-reads-same-as-copies", test_device_in_place_reads_same_as_copies);
-  return g_test_run ();
+  int rc = g_test_run ();
+  if (fixture_dir)
+    remove_tree (fixture_dir);
+  return rc;
 }

@@ -393,3 +393,99 @@ zw_test_suites_from_args (int *argc, char ***argv, gboolean *render, gboolean *d
         break;
       }
 }
+
+/* ---- bounded runs (inputs that could block or eat memory) ---------------------------------- */
+
+#include <sys/resource.h>
+
+typedef struct {
+  GBytes *out, *err;
+  GError *error;
+  gboolean done, timed_out;
+  GSubprocess *proc;
+} BoundedRun;
+
+static void
+bounded_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  BoundedRun *b = data;
+
+  g_subprocess_communicate_finish (G_SUBPROCESS (source), result, &b->out, &b->err, &b->error);
+  b->done = TRUE;
+}
+
+static gboolean
+bounded_kill (gpointer data)
+{
+  BoundedRun *b = data;
+
+  b->timed_out = TRUE;
+  g_subprocess_force_exit (b->proc);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+bounded_limits (gpointer data)
+{
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  struct rlimit r = { (rlim_t) 4 << 30, (rlim_t) 4 << 30 };
+  setrlimit (RLIMIT_AS, &r);
+#endif
+  (void) data;
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+void
+zw_test_xrt_run_bounded (ZwRun *r, const char *cwd, guint seconds, const char *const *args, gsize *out_len)
+{
+  g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                                 | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GMainContext) ctx = g_main_context_new ();
+  g_autoptr (GSource) timer = g_timeout_source_new_seconds (seconds);
+  g_autoptr (GError) error = NULL;
+  BoundedRun b = { 0 };
+  gsize n = 0;
+
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+  g_ptr_array_add (argv, (gpointer) g_getenv ("XRT_RUN"));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  if (cwd)
+    g_subprocess_launcher_set_cwd (l, cwd);
+  g_subprocess_launcher_set_child_setup (l, bounded_limits, NULL, NULL);
+  g_main_context_push_thread_default (ctx);
+  b.proc = g_subprocess_launcher_spawnv (l, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_async (b.proc, NULL, NULL, bounded_done, &b);
+  g_source_set_callback (timer, bounded_kill, &b, NULL);
+  g_source_attach (timer, ctx);
+  while (!b.done)
+    g_main_context_iteration (ctx, TRUE);
+  g_source_destroy (timer);
+  g_subprocess_wait (b.proc, NULL, NULL);
+  g_main_context_pop_thread_default (ctx);
+  g_assert_no_error (b.error);
+  r->out = b.out ? g_bytes_unref_to_data (b.out, &n) : NULL;
+  r->out = g_realloc (r->out, n + 1);
+  r->out[n] = '\0';
+  if (out_len)
+    *out_len = n;
+  r->err = b.err && g_bytes_get_size (b.err) > 0 ? g_strndup (g_bytes_get_data (b.err, NULL), g_bytes_get_size (b.err))
+                                                : g_strdup ("");
+  g_clear_pointer (&b.err, g_bytes_unref);
+  if (b.timed_out)
+    {
+      char *e = g_strconcat (r->err, "\n(timed out: killed)", NULL);
+      g_free (r->err);
+      r->err = e;
+      r->status = -1;
+    }
+  else if (g_subprocess_get_if_signaled (b.proc))
+    r->status = 128 + g_subprocess_get_term_sig (b.proc);
+  else
+    r->status = g_subprocess_get_exit_status (b.proc);
+  g_object_unref (b.proc);
+}

@@ -30,6 +30,13 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ZwRun, zw_run_clear)
 /* Runs $XRT_RUN with the NULL-terminated arguments and waits for it. */
 void zw_test_xrt_run (ZwRun *run, ...) G_GNUC_NULL_TERMINATED;
 
+/* $XRT_RUN with @args (NULL-terminated) in @cwd (NULL: here), bounded for inputs that could
+ * block or eat memory: killed after @seconds (status -1, "timed out" in err), and its address
+ * space capped at 4 GiB outside sanitizer builds (a read without bound then fails instead of
+ * taking the machine's memory).  Standard output is kept as bytes in @out (a writer may put
+ * binary there; @out_len bytes, NUL-terminated). */
+void zw_test_xrt_run_bounded (ZwRun *run, const char *cwd, guint seconds, const char *const *args, gsize *out_len);
+
 /* A value object in the vendor's JSON: quantised with "@scales([axis=-1]SCALES)" when
  * @scales is not NULL, else of plain @storage dtype. */
 cJSON *zw_test_value_json (gint64 v_id, const char *storage, const char *scales, const char *layout,

@@ -17,8 +17,8 @@ int xrt_run_fail (GError *error);
 /* g_option_context_parse with the error printed; returns 0 or XRT_RUN_EXIT_USAGE. */
 int xrt_run_parse (GOptionContext *ctx, int *argc, char ***argv);
 /* A number option (GLib reads "nan" and "inf" as doubles): 0 when @value is finite and in
- * [@min, @max], else prints "xrt-run CMD: --OPTION must be a finite number in [MIN, MAX], not
- * VALUE" and returns XRT_RUN_EXIT_USAGE.  A NaN threshold compares false with everything and
+ * [@min, @max] (G_MAXDOUBLE: no upper bound), else prints "xrt-run CMD: --OPTION must be a
+ * finite number in [MIN, MAX], not VALUE" and returns XRT_RUN_EXIT_USAGE.  A NaN threshold compares false with everything and
  * would turn a check off. */
 int xrt_run_check_number (const char *cmd, const char *option, double value, double min, double max);
 

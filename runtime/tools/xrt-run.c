@@ -73,7 +73,10 @@ xrt_run_check_number (const char *cmd, const char *option, double value, double 
   if (isfinite (value) && value >= min && value <= max)
     return 0;
   g_ascii_formatd (v, sizeof v, "%g", value);
-  g_printerr (_("xrt-run %s: --%s must be a finite number in [%g, %g], not %s\n"), cmd, option, min, max, v);
+  if (max == G_MAXDOUBLE)
+    g_printerr (_("xrt-run %s: --%s must be a finite number >= %g, not %s\n"), cmd, option, min, v);
+  else
+    g_printerr (_("xrt-run %s: --%s must be a finite number in [%g, %g], not %s\n"), cmd, option, min, max, v);
   return XRT_RUN_EXIT_USAGE;
 }
 
