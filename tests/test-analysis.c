@@ -530,6 +530,14 @@ test_diff_planted_byte (void)
     g_assert_null (d3->first);
     g_assert_cmpuint (d3->n_diverged, ==, 0);
   }
+  /* NaN thresholds make a difference diverge, never hide it (before: nothing diverged) */
+  {
+    ZwDumpDiffOptions opt = { .max_abs = NAN, .cosine = NAN };
+    g_autoptr (ZwDumpDiff) d4 = zw_dump_diff_folders (f->a, dir, f->net, NULL, &opt, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (d4->first);
+    g_assert_cmpint (d4->first->v_id, ==, v->v_id);
+  }
 }
 
 static void
@@ -758,6 +766,16 @@ test_compare_profiles (void)
     g_autoptr (ZwProfileCompare) c3 = zw_profile_compare (a, b, &coarse);
     g_assert_cmpuint (c2->n_regressions, ==, 2);
     g_assert_cmpuint (c3->n_regressions, ==, 0);
+  }
+  /* a NaN threshold (false in every comparison) never hides a regression (before: none was
+   * found): a NaN tolerance makes every slower op one, a NaN minimum delta leaves the ratio
+   * alone to decide */
+  {
+    ZwCompareOptions nan_tol = { NAN, 0.01 }, nan_delta = { 0.05, NAN };
+    g_autoptr (ZwProfileCompare) c4 = zw_profile_compare (a, b, &nan_tol);
+    g_autoptr (ZwProfileCompare) c5 = zw_profile_compare (a, b, &nan_delta);
+    g_assert_cmpuint (c4->n_regressions, ==, 2);
+    g_assert_cmpuint (c5->n_regressions, ==, 1);
   }
   csv = zw_profile_compare_to_csv (c);
   g_assert_true (g_str_has_prefix (csv, "op_id,op_type,op_name,merge_from,side,a_ms,b_ms,delta_ms,ratio,"));

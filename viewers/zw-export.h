@@ -5,7 +5,8 @@
  * like the widget at the size asked. Views understood: the deploy views (segment, memory,
  * OCM, merge: through zw_view_render_cairo) and the timing, compare, compile compare, sweep,
  * tensor, dump diff and log views. Colours: the widget's theme when it is realized, else the light default.
- * Files are written atomically (g_file_set_contents).
+ * Files are written by zw_file_set_contents (base/zw-file.h: a regular file replaced whole, a
+ * stream written through).
  *
  * CSV (RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; lines end
  * in CRLF) holds a view's table as the widget shows it, header first.

@@ -65,7 +65,7 @@ describe_mode (mode_t mode)
     return _("a socket");
   if (S_ISDIR (mode))
     return _("a folder");
-  return _("not a file");
+  return _("a special file");
 }
 
 static void
@@ -85,12 +85,15 @@ set_not_regular (GError **error, const char *path, ZwInputKind kind, mode_t mode
 static void
 set_too_big (GError **error, const char *path, ZwInputKind kind, guint64 size, guint64 max)
 {
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, size);
+  g_autofree char *cap = g_strdup_printf ("%" G_GUINT64_FORMAT, max);
+
   if (size == G_MAXUINT64)
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: more than %" G_GUINT64_FORMAT " bytes, more than %s "
-                 "may have"), path, max, _(kinds[kind].what));
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: more than %s bytes, more than %s may have"), path,
+                 cap, _(kinds[kind].what));
   else
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: %" G_GUINT64_FORMAT " bytes, more than the %"
-                 G_GUINT64_FORMAT " %s may have"), path, size, max, _(kinds[kind].what));
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: %s bytes, more than the %s %s may have"), path, n,
+                 cap, _(kinds[kind].what));
 }
 
 int

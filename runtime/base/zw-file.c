@@ -343,7 +343,7 @@ kind_of (mode_t mode)
     return _("a block device");
   if (S_ISSOCK (mode))
     return _("a socket");
-  return _("not a regular file");
+  return _("a special file");
 }
 
 gboolean

@@ -359,7 +359,8 @@ char *zw_deploy_report_to_text (const ZwDeployReport *report);
  * zw_deploy_report_from_json: (skip)
  */
 ZwDeployReport *zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **error);
-/* Atomic write (g_file_set_contents). */
+/* Written by zw_file_set_contents (base/zw-file.h: a regular file replaced whole, a stream
+ * written through). */
 /**
  * zw_deploy_report_save:
  * @path: (type filename)

@@ -30,7 +30,8 @@
  * A folder without a manifest (a board's dump) is typed from the network by v_id.
  *
  * Errors: ZW_DUMP_ERROR; every message names the file (and the v_id, field, sizes).
- * Writes are atomic (g_file_set_contents).
+ * Writes go through zw_file_set_contents (base/zw-file.h: a regular file replaced whole, a
+ * stream written through).
  */
 #pragma once
 
