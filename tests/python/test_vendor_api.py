@@ -235,6 +235,31 @@ def test_snapshot_round_trip(tiny, device, tmp_path):
     assert a == b
 
 
+def test_snapshot_through_symlink_and_fifo(tiny, device, tmp_path):
+    """dumpSnapshot goes through the one writer: a symlink is written through to its target,
+    a FIFO's reader gets the bytes; a FIFO given to CreateWithSnapshot is refused at once."""
+    sess = Session.Create([ZG330Backend, HostBackend], tiny.view(0), [device, HostDevice.Default()])
+    sess.apply()
+    link = tmp_path / "link.snapshot"
+    link.symlink_to("real.snapshot")
+    sess.dumpSnapshot(str(link))
+    assert link.is_symlink()
+    assert b"\nsha256 " in (tmp_path / "real.snapshot").read_bytes()
+    fifo = tmp_path / "pipe.snapshot"
+    os.mkfifo(fifo)
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)   # the reader first: a FIFO's writer waits for one
+    sess.dumpSnapshot(str(fifo))
+    data = b""
+    while chunk := os.read(fd, 65536):
+        data += chunk
+    os.close(fd)
+    assert b"\nsha256 " in data and fifo.is_fifo()
+    with pytest.raises(XrtError) as e:
+        Session.CreateWithSnapshot(str(fifo), [ZG330Backend, HostBackend],
+                                   [Device.Open("mock://zg330"), HostDevice.Default()], network=tiny)
+    assert "not a regular file" in str(e.value) and "pipe.snapshot" in str(e.value)
+
+
 # ---- Tensor and numpy ---------------------------------------------------------------------
 
 def test_numpy_round_trips(tiny):
