@@ -18,6 +18,8 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "zw-application.h"
 #include "zw-compare-view.h"
@@ -1036,6 +1038,7 @@ test_binary_file_leaves_views (void)
   g_autofree char *dir = g_dir_make_tmp ("zw-app-XXXXXX", &error);
   g_autofree char *bin = g_build_filename (dir, "random.bin", NULL);
   g_autofree char *empty = g_build_filename (dir, "empty.txt", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "pipe.json", NULL);
   GtkWidget *logs = zw_window_get_view (win, "logs");
   g_autofree char *before = g_strdup (zw_log_view_get_text (ZW_LOG_VIEW (logs)));
   g_autofree char *shown = g_strdup (zw_window_get_shown_file (win));
@@ -1047,19 +1050,24 @@ test_binary_file_leaves_views (void)
   g_rand_free (rand);
   g_assert_true (g_file_set_contents (bin, (const char *) bytes, sizeof bytes, NULL));
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
-  const char *files[] = { bin, empty };
+  /* a FIFO: refused at once, not waited on (issue 33) */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  const char *files[] = { bin, empty, fifo };
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
       activate ("win.open-file", g_variant_new_string (files[i]));
       g_assert_nonnull (zw_window_get_banner_message (win));
       g_test_message ("%s", zw_window_get_banner_message (win));
       g_assert_nonnull (strstr (zw_window_get_banner_message (win), files[i]));
+      if (files[i] == fifo)
+        g_assert_nonnull (strstr (zw_window_get_banner_message (win), "not a regular file"));
       g_assert_cmpstr (zw_log_view_get_text (ZW_LOG_VIEW (logs)), ==, before);
       g_assert_cmpstr (zw_window_get_shown_file (win), ==, shown);
       activate ("win.dismiss-banner", NULL);
     }
   g_unlink (bin);
   g_unlink (empty);
+  g_unlink (fifo);
   g_rmdir (dir);
 }
 
@@ -1188,6 +1196,19 @@ test_export_current_view (void)
     assert_export_parses (dir, names[i], profile);
   activate ("win.view", g_variant_new_string ("memory"));
   assert_export_parses (dir, "memory.svg", profile);
+  /* an export to a symlink is written through to its target; the link stays (issue 33) */
+  {
+    g_autofree char *link = g_build_filename (dir, "link.svg", NULL);
+    g_autofree char *real = g_build_filename (dir, "real.svg", NULL);
+    GStatBuf st;
+    g_assert_cmpint (symlink ("real.svg", link), ==, 0);
+    assert_export_parses (dir, "link.svg", profile);
+    g_assert_cmpint (g_lstat (link, &st), ==, 0);
+    g_assert_true (S_ISLNK (st.st_mode));
+    g_assert_true (g_file_test (real, G_FILE_TEST_IS_REGULAR));
+    g_unlink (link);
+    g_unlink (real);
+  }
   /* Ctrl+E is the export key */
   table = zw_shortcuts_get (&n_table);
   for (guint i = 0; i < n_table; i++)
