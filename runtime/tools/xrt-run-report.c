@@ -107,7 +107,8 @@ is_deploy_report (const char *path)
   const cJSON *fmt;
   gboolean yes;
 
-  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, NULL, NULL))
+  /* standard input can be read once: "-" is a time profile here */
+  if (strcmp (path, "-") == 0 || !zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, NULL, NULL))
     return FALSE;
   root = cJSON_Parse (text);
   fmt = root ? cJSON_GetObjectItemCaseSensitive (root, "format") : NULL;
