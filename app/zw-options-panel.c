@@ -10,7 +10,7 @@ struct _ZwOptionsPanel
 
   GtkWidget *box;
   GtkWidget *options_box;   /* everything editable */
-  GtkWidget *ocm_radios[5];
+  GtkWidget **ocm_radios;   /* one per OCM option, in the table's order */
   GtkWidget *chosen_label;
   GtkAdjustment *ocm_adj, *icore_adj, *etm_adj, *iter_adj;
 
@@ -46,39 +46,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* The radio order; ids as in the ocm-option property. */
-static const struct {
-  const char *id;
-  ZwOcmOpt opt;
-} ocm_ids[] = {
-  { "none", ZW_OCM_NONE },
-  { "option1", ZW_OCM_OPTION1 },
-  { "option2", ZW_OCM_OPTION2 },
-  { "option3", ZW_OCM_OPTION3 },
-  { "best", ZW_OCM_BEST_SCORE },
-};
-
-const char *
-zw_options_panel_ocm_to_id (ZwOcmOpt opt)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (ocm_ids); i++)
-    if (ocm_ids[i].opt == opt)
-      return ocm_ids[i].id;
-  return "best";
-}
-
-gboolean
-zw_options_panel_ocm_from_id (const char *id, ZwOcmOpt *out)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (ocm_ids); i++)
-    if (g_strcmp0 (ocm_ids[i].id, id) == 0)
-      {
-        *out = ocm_ids[i].opt;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 static void
 set_boolean (ZwOptionsPanel *self, gboolean *field, gboolean value, guint prop)
 {
@@ -93,19 +60,19 @@ static void
 set_ocm_option (ZwOptionsPanel *self, const char *id)
 {
   ZwOcmOpt opt;
+  const char *nick;
 
-  if (!zw_options_panel_ocm_from_id (id, &opt))
+  if (!zw_ocm_opt_from_string (id, &opt))
     {
       g_warning ("unknown OCM option id “%s”", id);
       return;
     }
-  if (g_strcmp0 (self->ocm_option, id) == 0)
+  nick = zw_ocm_opt_get_nick (opt);
+  if (g_strcmp0 (self->ocm_option, nick) == 0)
     return;
   g_free (self->ocm_option);
-  self->ocm_option = g_strdup (id);
-  for (guint i = 0; i < G_N_ELEMENTS (ocm_ids); i++)
-    if (g_strcmp0 (ocm_ids[i].id, id) == 0)
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (self->ocm_radios[i]), TRUE);
+  self->ocm_option = g_strdup (nick);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->ocm_radios[zw_ocm_opt_get_index (opt)]), TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OCM_OPTION]);
 }
 
@@ -147,7 +114,7 @@ static void
 on_ocm_radio_toggled (GtkCheckButton *button, ZwOptionsPanel *self)
 {
   if (gtk_check_button_get_active (button))
-    set_ocm_option (self, g_object_get_data (G_OBJECT (button), "ocm-id"));
+    set_ocm_option (self, zw_ocm_opt_get_nick (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "ocm-opt"))));
 }
 
 static void
@@ -227,6 +194,7 @@ zw_options_panel_finalize (GObject *object)
 {
   ZwOptionsPanel *self = ZW_OPTIONS_PANEL (object);
 
+  g_free (self->ocm_radios);
   g_free (self->ocm_option);
   g_free (self->ocm_chosen);
   g_free (self->device_url);
@@ -247,7 +215,8 @@ zw_options_panel_class_init (ZwOptionsPanelClass *klass)
 
   properties[PROP_MERGE_HARDOP] = g_param_spec_boolean ("merge-hardop", NULL, NULL, TRUE, rw);
   properties[PROP_ETM_OPTIMIZE] = g_param_spec_boolean ("etm-optimize", NULL, NULL, TRUE, rw);
-  properties[PROP_OCM_OPTION] = g_param_spec_string ("ocm-option", NULL, NULL, "best", rw);
+  properties[PROP_OCM_OPTION] = g_param_spec_string ("ocm-option", NULL, NULL, zw_ocm_opt_get_nick (ZW_OCM_BEST_SCORE),
+                                                     rw);
   properties[PROP_OCM_CHOSEN] = g_param_spec_string ("ocm-chosen", NULL, NULL, NULL, rw);
   properties[PROP_OCM_KIB] = g_param_spec_uint ("ocm-kib", NULL, NULL, 64, 1024 * 1024, 2048, rw);
   properties[PROP_ICORE_MHZ] = g_param_spec_double ("icore-mhz", NULL, NULL, 1, 10000, 1000, rw);
@@ -297,7 +266,7 @@ zw_options_panel_init (ZwOptionsPanel *self)
 
   self->merge_hardop = TRUE;
   self->etm_optimize = TRUE;
-  self->ocm_option = g_strdup ("best");
+  self->ocm_option = g_strdup (zw_ocm_opt_get_nick (ZW_OCM_BEST_SCORE));
   self->ocm_kib = 2048;
   self->icore_mhz = 1000;
   self->etm_gbps = 12.8;
@@ -326,29 +295,36 @@ zw_options_panel_init (ZwOptionsPanel *self)
   gtk_box_append (GTK_BOX (self->options_box), etm);
 
   gtk_box_append (GTK_BOX (self->options_box), heading (_("OCM option")));
-  for (guint i = 0; i < G_N_ELEMENTS (ocm_ids); i++)
+  self->ocm_radios = g_new0 (GtkWidget *, zw_ocm_opt_get_count ());
+  for (guint i = 0; i < zw_ocm_opt_get_count (); i++)
     {
+      ZwOcmOpt opt = zw_ocm_opt_get_nth (i);
       /* the options' names as every view says them, with what each does */
-      g_autofree char *label = zw_ocm_opt_dup_long_name (ocm_ids[i].opt);
+      g_autofree char *label = zw_ocm_opt_dup_long_label (opt);
       GtkWidget *radio = gtk_check_button_new_with_label (label);
-      g_object_set_data (G_OBJECT (radio), "ocm-id", (gpointer) ocm_ids[i].id);
+
+      gtk_widget_set_tooltip_text (radio, zw_ocm_opt_get_description (opt));
+      g_object_set_data (G_OBJECT (radio), "ocm-opt", GINT_TO_POINTER (opt));
       if (group != NULL)
         gtk_check_button_set_group (GTK_CHECK_BUTTON (radio), group);
       else
         group = GTK_CHECK_BUTTON (radio);
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (radio), ocm_ids[i].opt == ZW_OCM_BEST_SCORE);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (radio), opt == ZW_OCM_BEST_SCORE);
       g_signal_connect (radio, "toggled", G_CALLBACK (on_ocm_radio_toggled), self);
       self->ocm_radios[i] = radio;
-      if (ocm_ids[i].opt != ZW_OCM_BEST_SCORE)
-        gtk_box_append (GTK_BOX (self->options_box), radio);
+      if (opt != ZW_OCM_BEST_SCORE)
+        {
+          gtk_box_append (GTK_BOX (self->options_box), radio);
+          continue;
+        }
+      /* Best score shows, beside it, the option it chose */
+      best_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      gtk_box_append (GTK_BOX (best_row), radio);
+      self->chosen_label = gtk_label_new ("");
+      gtk_widget_add_css_class (self->chosen_label, "dim-label");
+      gtk_box_append (GTK_BOX (best_row), self->chosen_label);
+      gtk_box_append (GTK_BOX (self->options_box), best_row);
     }
-  /* Best score shows, beside it, the option it chose */
-  best_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_box_append (GTK_BOX (best_row), self->ocm_radios[4]);
-  self->chosen_label = gtk_label_new ("");
-  gtk_widget_add_css_class (self->chosen_label, "dim-label");
-  gtk_box_append (GTK_BOX (best_row), self->chosen_label);
-  gtk_box_append (GTK_BOX (self->options_box), best_row);
 
   gtk_box_append (GTK_BOX (self->options_box), heading (_("Device profile (what-if)")));
   grid = gtk_grid_new ();

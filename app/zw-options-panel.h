@@ -3,7 +3,9 @@
  * Shows and edits, as properties (G_PARAM_EXPLICIT_NOTIFY; the window binds them):
  *   "merge-hardop"  gboolean   (disableMergeHardOp when FALSE)
  *   "etm-optimize"  gboolean   (disableEtmOptimize when FALSE)
- *   "ocm-option"    string     "none", "option1", "option2", "option3" or "best"
+ *   "ocm-option"    string     the OCM option's short name (zw_ocm_opt_get_nick: "none",
+ *                              "option1", …, "best"); set: any spelling zw_ocm_opt_from_string
+ *                              reads, kept as the short name
  *   "ocm-chosen"    string     what Best score chose, shown beside it (NULL: nothing yet)
  *   "ocm-kib"       guint      device profile: OCM size in KiB
  *   "icore-mhz"     double     device profile: icore clock in MHz
@@ -26,9 +28,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ZwOptionsPanel, zw_options_panel, ZW, OPTIONS_PANEL, GtkWidget)
 
 GtkWidget *zw_options_panel_new (void);
-
-/* "none", "option1", "option2", "option3", "best" <-> ZwOcmOpt (FALSE for other text). */
-const char *zw_options_panel_ocm_to_id (ZwOcmOpt opt);
-gboolean zw_options_panel_ocm_from_id (const char *id, ZwOcmOpt *out);
 
 G_END_DECLS

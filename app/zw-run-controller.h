@@ -99,7 +99,7 @@ void zw_run_controller_compare_compile (ZwRunController *self, const char *path,
 /* The last comparison (transfer full; NULL when none is waiting) and its warning (may be
  * NULL; a new string, or NULL when nothing failed). */
 ZwCompileCompare *zw_run_controller_take_compile_compare (ZwRunController *self, char **warning);
-/* Queues a sweep of the current network (backends/zg330/zg330-sweep.h: the 20 combinations
+/* Queues a sweep of the current network (backends/zg330/zg330-sweep.h: every combination
  * of merge, ETM optimize and OCM option at every point of @axes, an array of Zg330SweepAxis
  * made by zg330_sweep_parse_what_if — may be NULL or empty: the profile as it is; taken),
  * after the request queued before it, in a worker thread like every job: each row on a

@@ -112,8 +112,11 @@ zw_run_class_init (ZwRunClass *klass)
   properties[PROP_INDEX] = g_param_spec_uint ("index", NULL, NULL, 0, G_MAXUINT, 0, rw);
   properties[PROP_MERGE_HARDOP] = g_param_spec_boolean ("merge-hardop", NULL, NULL, TRUE, ro);
   properties[PROP_ETM_OPTIMIZE] = g_param_spec_boolean ("etm-optimize", NULL, NULL, TRUE, ro);
-  properties[PROP_OCM_REQUESTED] = g_param_spec_int ("ocm-requested", NULL, NULL, -1, 3, -1, ro);
-  properties[PROP_OCM_CHOSEN] = g_param_spec_int ("ocm-chosen", NULL, NULL, -1, 3, -1, ro);
+  /* ZwOcmOpt: BEST_SCORE (-1), NONE, the planners */
+  properties[PROP_OCM_REQUESTED] = g_param_spec_int ("ocm-requested", NULL, NULL, ZW_OCM_BEST_SCORE, ZW_OCM_N_SLOTS - 1,
+                                                     ZW_OCM_BEST_SCORE, ro);
+  properties[PROP_OCM_CHOSEN] = g_param_spec_int ("ocm-chosen", NULL, NULL, ZW_OCM_BEST_SCORE, ZW_OCM_N_SLOTS - 1,
+                                                  ZW_OCM_BEST_SCORE, ro);
   properties[PROP_FTMP_BYTES] = g_param_spec_uint64 ("ftmp-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   properties[PROP_OCM_BYTES] = g_param_spec_uint64 ("ocm-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   properties[PROP_N_LAUNCHES] = g_param_spec_uint ("n-launches", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -334,13 +337,6 @@ zw_run_set_compare (ZwRun *self, gboolean compare)
     return;
   self->compare = compare;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE]);
-}
-
-const char *
-zw_ocm_opt_get_label (ZwOcmOpt opt)
-{
-  /* one name everywhere: the views' */
-  return zw_ocm_opt_get_name (opt);
 }
 
 static char *

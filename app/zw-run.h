@@ -89,7 +89,4 @@ char *zw_run_dup_title (ZwRun *self);
 /* The options and figures in one line (a new string). */
 char *zw_run_dup_summary (ZwRun *self);
 
-/* Short translated name of an OCM option ("None", "Option 1", …, "Best score"). */
-const char *zw_ocm_opt_get_label (ZwOcmOpt opt);
-
 G_END_DECLS

@@ -209,6 +209,14 @@ on_progress_changed (ZwRunController *controller, GParamSpec *pspec, ZwWindow *s
 
 /* ---- options ------------------------------------------------------------------------ */
 
+/* The "ocm-option" short name of @opt; an option this build does not know (a setting
+ * written by another version) reads as the default. */
+static const char *
+ocm_nick (ZwOcmOpt opt)
+{
+  return zw_ocm_opt_get_nick (zw_ocm_opt_get_index (opt) >= 0 ? opt : ZW_OCM_BEST_SCORE);
+}
+
 static void
 read_options (ZwWindow *self, ZwRunOptions *options)
 {
@@ -219,7 +227,7 @@ read_options (ZwWindow *self, ZwRunOptions *options)
 
   g_object_get (self->options, "merge-hardop", &options->merge_hardop, "etm-optimize", &options->etm_optimize,
                 "ocm-option", &ocm_id, "ocm-kib", &kib, "icore-mhz", &mhz, "etm-gbps", &gbps, NULL);
-  zw_options_panel_ocm_from_id (ocm_id, &ocm);
+  zw_ocm_opt_from_string (ocm_id, &ocm);
   options->ocm = ocm;
   options->ocm_bytes = (guint64) kib * 1024;
   options->icore_clock_hz = mhz * 1e6;
@@ -286,7 +294,7 @@ sync_options_from_run (ZwWindow *self, ZwRun *run)
 
   self->syncing = TRUE;
   g_object_set (self->options, "merge-hardop", report->merge_hardop, "etm-optimize", report->etm_optimize,
-                "ocm-option", zw_options_panel_ocm_to_id (report->ocm_requested), NULL);
+                "ocm-option", ocm_nick (report->ocm_requested), NULL);
   if (report->ocm_bytes >= 64 * 1024)
     g_object_set (self->options, "ocm-kib", (guint) (report->ocm_bytes / 1024), NULL);
   if (report->icore_clock_hz >= 1e6)
@@ -578,11 +586,15 @@ wrap_empty_state (ZwWindow *self, guint i)
                                "each layer's time."),
                              _("Run a _Forward"), "win.forward", NULL);
   else if (i == VIEW_SWEEP)
-    empty = empty_state_new (_("No sweep yet. A sweep deploys the open network with each of the 20 combinations "
-                               "of merge, ETM optimize and OCM option (at several OCM sizes and icore clocks if "
-                               "you ask), runs each once, and plots simulated time against ETM bytes with the "
-                               "Pareto front. A sweep JSON written by xrt-run sweep --json opens here too."),
-                             _("_Sweep Options…"), "win.sweep", NULL);
+    {
+      g_autofree char *text = g_strdup_printf (
+          _("No sweep yet. A sweep deploys the open network with each of the %u combinations of merge, ETM "
+            "optimize and OCM option (at several OCM sizes and icore clocks if you ask), runs each once, and plots "
+            "simulated time against ETM bytes with the Pareto front. A sweep JSON written by xrt-run sweep --json "
+            "opens here too."),
+          zw_sweep_get_n_combinations ());
+      empty = empty_state_new (text, _("_Sweep Options…"), "win.sweep", NULL);
+    }
   else
     return self->views[i];
   overlay = gtk_overlay_new ();
@@ -1008,7 +1020,7 @@ show_options_in_panel (ZwWindow *self, const ZwRunOptions *o)
 {
   self->syncing = TRUE;
   g_object_set (self->options, "merge-hardop", o->merge_hardop, "etm-optimize", o->etm_optimize, "ocm-option",
-                zw_options_panel_ocm_to_id (o->ocm), "ocm-kib",
+                ocm_nick (o->ocm), "ocm-kib",
                 (guint) CLAMP (o->ocm_bytes / 1024, 64, 1024 * 1024), "icore-mhz",
                 CLAMP (o->icore_clock_hz / 1e6, 1.0, 10000.0), "etm-gbps", CLAMP (o->etm_bandwidth / 1e9, 0.1, 1000.0),
                 NULL);
@@ -1100,6 +1112,7 @@ action_sweep (GtkWidget *widget, const char *name, GVariant *param)
 {
   ZwWindow *self = ZW_WINDOW (widget);
   GtkWidget *dialog, *box, *intro, *label, *entry, *hint, *buttons, *cancel, *run;
+  g_autofree char *intro_text = NULL, *hint_text = NULL;
   GtkEventController *keys;
 
   (void) name;
@@ -1120,10 +1133,12 @@ action_sweep (GtkWidget *widget, const char *name, GVariant *param)
   gtk_widget_set_margin_end (box, 18);
   gtk_widget_set_margin_top (box, 18);
   gtk_widget_set_margin_bottom (box, 18);
-  intro = gtk_label_new (_("Deploys the open network with each of the 20 combinations of merge, ETM optimize and "
-                           "OCM option, each on a simulated board of its own, runs one forward of each, checks "
-                           "every plan, and marks the Pareto front of simulated time vs ETM bytes. The Sweep "
-                           "view shows it; a click on a row runs that row in every view."));
+  intro_text = g_strdup_printf (_("Deploys the open network with each of the %u combinations of merge, ETM optimize "
+                                  "and OCM option, each on a simulated board of its own, runs one forward of each, "
+                                  "checks every plan, and marks the Pareto front of simulated time vs ETM bytes. The "
+                                  "Sweep view shows it; a click on a row runs that row in every view."),
+                                zw_sweep_get_n_combinations ());
+  intro = gtk_label_new (intro_text);
   gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (intro), 60);
   gtk_label_set_xalign (GTK_LABEL (intro), 0);
@@ -1136,9 +1151,11 @@ action_sweep (GtkWidget *widget, const char *name, GVariant *param)
   gtk_editable_set_text (GTK_EDITABLE (entry), self->sweep_what_if != NULL ? self->sweep_what_if : "");
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
-  hint = gtk_label_new (_("Axes separated by “;”: ocm=SIZE,… (512K, 1M, 2M) and icore=HZ,… (800M, 1G), as "
-                          "xrt-run sweep --what-if. Every point of the grid gets the 20 combinations. Empty: the "
-                          "device profile as it is."));
+  hint_text = g_strdup_printf (_("Axes separated by “;”: ocm=SIZE,… (512K, 1M, 2M) and icore=HZ,… (800M, 1G), as "
+                                 "xrt-run sweep --what-if. Every point of the grid gets the %u combinations. Empty: "
+                                 "the device profile as it is."),
+                               zw_sweep_get_n_combinations ());
+  hint = gtk_label_new (hint_text);
   gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (hint), 60);
   gtk_label_set_xalign (GTK_LABEL (hint), 0);
@@ -1277,7 +1294,7 @@ restore_settings (ZwWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
   g_object_set (self, "merge-hardop", g_settings_get_boolean (self->settings, "merge-hardop"), "etm-optimize",
                 g_settings_get_boolean (self->settings, "etm-optimize"), "ocm-option",
-                zw_options_panel_ocm_to_id ((ZwOcmOpt) ocm), NULL);
+                ocm_nick ((ZwOcmOpt) ocm), NULL);
 }
 
 /* The options the user sets are the next start's; those shown from a run are not. */
@@ -1290,7 +1307,7 @@ on_own_option_changed (ZwWindow *self, GParamSpec *pspec, gpointer data)
   (void) data;
   if (self->syncing || self->settings == NULL)
     return;
-  zw_options_panel_ocm_from_id (self->ocm_option, &ocm);
+  zw_ocm_opt_from_string (self->ocm_option, &ocm);
   g_settings_set_boolean (self->settings, "merge-hardop", self->merge_hardop);
   g_settings_set_boolean (self->settings, "etm-optimize", self->etm_optimize);
   g_settings_set_int (self->settings, "ocm-option", (int) ocm);
@@ -1792,8 +1809,8 @@ zw_window_set_property (GObject *object, guint prop_id, const GValue *value, GPa
         break;
       }
     case PROP_OCM_OPTION:
-      if (zw_options_panel_ocm_from_id (g_value_get_string (value), &opt))
-        set_string (self, &self->ocm_option, g_value_get_string (value), PROP_OCM_OPTION);
+      if (zw_ocm_opt_from_string (g_value_get_string (value), &opt))
+        set_string (self, &self->ocm_option, zw_ocm_opt_get_nick (opt), PROP_OCM_OPTION);
       else
         g_warning ("unknown OCM option “%s”", g_value_get_string (value));
       break;
@@ -1912,7 +1929,8 @@ zw_window_class_init (ZwWindowClass *klass)
 
   properties[PROP_MERGE_HARDOP] = g_param_spec_boolean ("merge-hardop", NULL, NULL, TRUE, rw);
   properties[PROP_ETM_OPTIMIZE] = g_param_spec_boolean ("etm-optimize", NULL, NULL, TRUE, rw);
-  properties[PROP_OCM_OPTION] = g_param_spec_string ("ocm-option", NULL, NULL, "best", rw);
+  properties[PROP_OCM_OPTION] = g_param_spec_string ("ocm-option", NULL, NULL, zw_ocm_opt_get_nick (ZW_OCM_BEST_SCORE),
+                                                     rw);
   properties[PROP_VIEW] = g_param_spec_string ("view", NULL, NULL, "segments", rw);
   properties[PROP_SIDEBAR_VISIBLE] = g_param_spec_boolean ("sidebar-visible", NULL, NULL, TRUE, rw);
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
@@ -2029,7 +2047,7 @@ zw_window_init (ZwWindow *self)
 
   self->merge_hardop = TRUE;
   self->etm_optimize = TRUE;
-  self->ocm_option = g_strdup ("best");
+  self->ocm_option = g_strdup (zw_ocm_opt_get_nick (ZW_OCM_BEST_SCORE));
   self->view = g_strdup ("segments");
   self->sidebar_visible = TRUE;
   self->iterations = 1;

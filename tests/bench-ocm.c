@@ -53,7 +53,7 @@ run (const char *name, Zg330OcmProblem *p)
   for (int o = 1; o <= 3; o++)
     if (!zg330_ocm_plan (p, o, &r[o], &error))
       g_error ("%s", error->message);
-  if (!zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &best, &error))
+  if (!zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &best, &error))
     g_error ("%s", error->message);
   g_print ("%-34s ops %5u chunks %5u OCM %5" G_GUINT64_FORMAT " KiB | NONE %8.3f ms\n",
            name, p->ops->len, p->chunks->len, p->capacity / KiB, best.etm_only_cost_ms);

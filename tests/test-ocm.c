@@ -118,7 +118,7 @@ plan_cycles (const Zg330OcmProblem *p, int option, Zg330OcmResult *keep)
   if (option >= 0)
     g_assert_cmpint (r.option, ==, option);
   else
-    g_assert_true (r.option >= 1 && r.option <= 3);
+    g_assert_true (r.option > ZW_OCM_NONE && r.option < ZW_OCM_N_SLOTS);
   check_result (p, &r);
   guint64 cycles = r.cycles;
   if (keep)
@@ -130,15 +130,15 @@ plan_cycles (const Zg330OcmProblem *p, int option, Zg330OcmResult *keep)
 
 /* Checks the properties every problem must have; returns BEST_SCORE's cycles. */
 static guint64
-check_all_options (const Zg330OcmProblem *p, guint64 out_cycles[4])
+check_all_options (const Zg330OcmProblem *p, guint64 out_cycles[ZW_OCM_N_SLOTS])
 {
-  guint64 c[4];
+  guint64 c[ZW_OCM_N_SLOTS];
   Zg330OcmResult best = { 0 };
 
-  for (int o = 0; o <= 3; o++)
+  for (int o = ZW_OCM_NONE; o < ZW_OCM_N_SLOTS; o++)
     c[o] = plan_cycles (p, o, NULL);
-  guint64 b = plan_cycles (p, ZG330_OCM_OPT_BEST_SCORE, &best);
-  for (int o = 1; o <= 3; o++)
+  guint64 b = plan_cycles (p, ZW_OCM_BEST_SCORE, &best);
+  for (int o = ZW_OCM_NONE + 1; o < ZW_OCM_N_SLOTS; o++)
     {
       g_assert_cmpuint (c[o], <=, c[0]);
       g_assert_cmpuint (b, <=, c[o]);
@@ -147,7 +147,7 @@ check_all_options (const Zg330OcmProblem *p, guint64 out_cycles[4])
   /* Ties go to the lower option number. */
   for (int o = 1; o < best.option; o++)
     g_assert_cmpuint (c[o], >, b);
-  for (int o = 0; o <= 3; o++)
+  for (int o = ZW_OCM_NONE; o < ZW_OCM_N_SLOTS; o++)
     if (o > 0)
       g_assert_cmpfloat (fabs (best.option_cost_ms[o] - zg330_timing_cycles_to_ms (p->profile, c[o])), <, 1e-9);
   zg330_ocm_result_clear (&best);
@@ -180,12 +180,12 @@ test_chain (void)
 {
   g_autoptr (Zg330Profile) prof = profile_new ();
   Zg330OcmProblem *p = chain_new (prof, 8, 64 * 88 * 160);
-  guint64 c[4];
+  guint64 c[ZW_OCM_N_SLOTS];
   guint64 b = check_all_options (p, c);
 
   /* Two neighbours fit 2 MiB (901 KiB each): every inner map goes to OCM. */
   Zg330OcmResult r = { 0 };
-  g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &r, NULL));
+  g_assert_true (zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &r, NULL));
   g_assert_cmpuint (r.picked->len, ==, 7);
   g_assert_true (r.exact);
   g_assert_cmpuint (b, <, c[0]);
@@ -197,11 +197,11 @@ test_chain (void)
 
   /* The launch overhead is the same for every placement. */
   p->merged = FALSE;
-  guint64 c2[4];
+  guint64 c2[ZW_OCM_N_SLOTS];
   check_all_options (p, c2);
   guint64 extra = 8 * zg330_timing_launch_overhead (prof, FALSE)
                   - zg330_timing_launch_overhead (prof, TRUE);
-  for (int o = 0; o <= 3; o++)
+  for (int o = ZW_OCM_NONE; o < ZW_OCM_N_SLOTS; o++)
     g_assert_cmpuint (c2[o], ==, c[o] + extra);
   zg330_ocm_problem_free (p);
 }
@@ -235,11 +235,11 @@ test_residual (void)
   zg330_ocm_problem_add_access (p, o, skip, big, FALSE);
   zg330_ocm_problem_add_access (p, o, out, big, TRUE);
 
-  guint64 c[4];
+  guint64 c[ZW_OCM_N_SLOTS];
   guint64 b = check_all_options (p, c);
   g_assert_cmpuint (b, <, c[0]);
   Zg330OcmResult r = { 0 };
-  g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION2, &r, NULL));
+  g_assert_true (zg330_ocm_plan (p, ZW_OCM_OPTION2, &r, NULL));
   /* Keeping the skip in OCM would push most chain maps out: worse. */
   g_assert_cmpuint (r.ocm_addr[skip], ==, G_MAXUINT64);
   g_assert_cmpuint (r.ocm_addr[in], ==, G_MAXUINT64);
@@ -276,10 +276,10 @@ test_capacity_forces_choice (void)
   guint o3 = zg330_ocm_problem_add_op (p, 3, 0, 1, 0, 0);
   zg330_ocm_problem_add_access (p, o3, c, 5 * MiB - 640 * KiB, FALSE);
 
-  guint64 cy[4];
+  guint64 cy[ZW_OCM_N_SLOTS];
   guint64 best = check_all_options (p, cy);
   Zg330OcmResult r = { 0 };
-  g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &r, NULL));
+  g_assert_true (zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &r, NULL));
   g_assert_cmpint (r.option, ==, 2);
   g_assert_cmpuint (r.picked->len, ==, 2);
   g_assert_cmpuint (r.ocm_addr[a], ==, G_MAXUINT64);
@@ -300,7 +300,7 @@ test_zero_capacity (void)
   g_autoptr (Zg330Profile) prof = profile_new ();
   Zg330OcmProblem *p = chain_new (prof, 5, 200 * KiB);
   p->capacity = 0;
-  for (int o = -1; o <= 3; o++)
+  for (int o = ZW_OCM_BEST_SCORE; o < ZW_OCM_N_SLOTS; o++)
     {
       Zg330OcmResult r = { 0 };
       g_autoptr (GError) error = NULL;
@@ -317,7 +317,7 @@ test_zero_capacity (void)
   /* An empty problem. */
   p = zg330_ocm_problem_new (prof);
   Zg330OcmResult r = { 0 };
-  g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &r, NULL));
+  g_assert_true (zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &r, NULL));
   g_assert_cmpuint (r.cycles, ==, 0);
   g_assert_cmpuint (r.picked->len, ==, 0);
   zg330_ocm_result_clear (&r);
@@ -333,7 +333,7 @@ test_errors (void)
 
   Zg330OcmProblem *p = chain_new (prof, 4, 100 * KiB);
   g_array_index (p->chunks, Zg330OcmChunk, 2).last = 0;   /* first is 1 */
-  g_assert_false (zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &r, &error));
+  g_assert_false (zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &r, &error));
   g_assert_error (error, ZG330_OCM_ERROR, ZG330_OCM_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "id 102"));
   g_assert_nonnull (strstr (error->message, "last"));
@@ -343,7 +343,7 @@ test_errors (void)
 
   p = chain_new (prof, 4, 100 * KiB);
   zg330_ocm_problem_add_access (p, 2, 77, 10, FALSE);
-  g_assert_false (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION1, &r, &error));
+  g_assert_false (zg330_ocm_plan (p, ZW_OCM_OPTION1, &r, &error));
   g_assert_error (error, ZG330_OCM_ERROR, ZG330_OCM_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "chunk 77"));
   g_assert_nonnull (strstr (error->message, "id 12"));
@@ -353,7 +353,7 @@ test_errors (void)
   /* An access outside the chunk's lifetime. */
   p = chain_new (prof, 4, 100 * KiB);
   zg330_ocm_problem_add_access (p, 3, 1, 10, FALSE);
-  g_assert_false (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION2, &r, &error));
+  g_assert_false (zg330_ocm_plan (p, ZW_OCM_OPTION2, &r, &error));
   g_assert_error (error, ZG330_OCM_ERROR, ZG330_OCM_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "lifetime"));
   g_clear_error (&error);
@@ -362,13 +362,13 @@ test_errors (void)
   /* A chunk living past the last op. */
   p = chain_new (prof, 4, 100 * KiB);
   zg330_ocm_problem_add_chunk (p, 55, 2, 4, 10, TRUE);
-  g_assert_false (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION3, &r, &error));
+  g_assert_false (zg330_ocm_plan (p, ZW_OCM_OPTION3, &r, &error));
   g_assert_error (error, ZG330_OCM_ERROR, ZG330_OCM_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "id 55"));
   g_clear_error (&error);
 
   g_array_set_size (p->chunks, p->chunks->len - 1);
-  g_assert_false (zg330_ocm_plan (p, 4, &r, &error));
+  g_assert_false (zg330_ocm_plan (p, ZW_OCM_N_SLOTS, &r, &error));
   g_assert_error (error, ZG330_OCM_ERROR, ZG330_OCM_ERROR_OPTION);
   g_clear_error (&error);
   g_assert_false (zg330_ocm_plan (p, -2, &r, &error));
@@ -381,9 +381,9 @@ test_errors (void)
   g_clear_error (&error);
   zg330_ocm_problem_free (p);
 
-  g_assert_cmpstr (zg330_ocm_opt_to_string (-1), ==, "BEST_SCORE");
-  g_assert_cmpstr (zg330_ocm_opt_to_string (2), ==, "OPTION2");
-  g_assert_null (zg330_ocm_opt_to_string (9));
+  g_assert_cmpstr (zw_ocm_opt_to_string (-1), ==, "BEST_SCORE");
+  g_assert_cmpstr (zw_ocm_opt_to_string (2), ==, "OPTION2");
+  g_assert_cmpstr (zw_ocm_opt_to_string (9), ==, "?");
 }
 
 /* ---- random problems against brute force -------------------------------------------- */
@@ -500,20 +500,23 @@ test_random_vs_optimum (void)
 {
   g_autoptr (Zg330Profile) prof = profile_new ();
   guint n_cases = g_test_slow () ? 300 : 60;
-  guint exact_hits[4] = { 0 }, proven = 0, truncated = 0;
+  guint exact_hits[ZW_OCM_N_SLOTS] = { 0 }, proven = 0, truncated = 0;
   double worst_small_beam = 1.0;
-  double worst_ratio[4] = { 1.0, 1.0, 1.0, 1.0 };   /* saving found / optimal saving */
+  double worst_ratio[ZW_OCM_N_SLOTS];   /* saving found / optimal saving; [0] BEST_SCORE's */
+
+  for (int o = 0; o < ZW_OCM_N_SLOTS; o++)
+    worst_ratio[o] = 1.0;
 
   for (guint s = 0; s < n_cases; s++)
     {
       Zg330OcmProblem *p = random_problem (prof, 0x0c300 + s, 8 + s % 7);
       guint64 relaxed, opt = brute_force (p, &relaxed);
-      guint64 c[4];
+      guint64 c[ZW_OCM_N_SLOTS];
       guint64 b = check_all_options (p, c);
       guint64 none = c[0];
       g_assert_cmpuint (opt, <=, b);
       Zg330OcmResult r = { 0 };
-      g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &r, NULL));
+      g_assert_true (zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &r, NULL));
       if (r.exact)
         {
           /* The exactness claim is checkable: it must be the optimum. */
@@ -526,7 +529,7 @@ test_random_vs_optimum (void)
       /* The programme with a tiny state budget is only locally optimal, but it must
        * still be valid, never worse than NONE, and say it is not exact unless it is. */
       p->max_states = 4;
-      g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION2, &r, NULL));
+      g_assert_true (zg330_ocm_plan (p, ZW_OCM_OPTION2, &r, NULL));
       check_result (p, &r);
       if (r.exact)
         g_assert_cmpuint (r.cycles, ==, relaxed);
@@ -537,7 +540,7 @@ test_random_vs_optimum (void)
       zg330_ocm_result_clear (&r);
       p->max_states = 0;
 
-      for (int o = 1; o <= 3; o++)
+      for (int o = ZW_OCM_NONE + 1; o < ZW_OCM_N_SLOTS; o++)
         {
           double ratio = none > opt ? (double) (none - c[o]) / (double) (none - opt) : 1.0;
           worst_ratio[o] = MIN (worst_ratio[o], ratio);
@@ -589,11 +592,11 @@ test_unpackable_set_repaired (void)
     }
   guint64 relaxed, opt = brute_force (p, &relaxed);
   g_assert_cmpuint (opt, >, relaxed);   /* the packing really binds */
-  guint64 c[4];
+  guint64 c[ZW_OCM_N_SLOTS];
   guint64 b = check_all_options (p, c);
   g_assert_cmpuint (b, >=, opt);
   Zg330OcmResult r = { 0 };
-  g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_OPTION2, &r, NULL));
+  g_assert_true (zg330_ocm_plan (p, ZW_OCM_OPTION2, &r, NULL));
   g_assert_cmpuint (r.dropped, >, 0);
   g_assert_false (r.exact);
   zg330_ocm_result_clear (&r);
@@ -804,11 +807,11 @@ test_yolov5s_like (void)
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
       p->capacity = sizes[k];
-      guint64 c[4];
+      guint64 c[ZW_OCM_N_SLOTS];
       guint64 b = check_all_options (p, c);
       g_assert_cmpuint (b, <, c[0]);
       Zg330OcmResult r = { 0 };
-      g_assert_true (zg330_ocm_plan (p, ZG330_OCM_OPT_BEST_SCORE, &r, NULL));
+      g_assert_true (zg330_ocm_plan (p, ZW_OCM_BEST_SCORE, &r, NULL));
       g_test_message ("yolov5s-like, OCM %" G_GUINT64_FORMAT " KiB: NONE %.4f ms, "
                       "OPTION1 %.4f, OPTION2 %.4f, OPTION3 %.4f, BEST_SCORE %.4f ms "
                       "(OPTION%d, %u chunks, peak %" G_GUINT64_FORMAT " KiB, %s, %.3f s)",
@@ -827,7 +830,7 @@ test_deterministic (void)
   g_autoptr (Zg330Profile) prof = profile_new ();
   Zg330OcmProblem *p = yolov5s_like_new (prof);
 
-  for (int o = -1; o <= 3; o++)
+  for (int o = ZW_OCM_BEST_SCORE; o < ZW_OCM_N_SLOTS; o++)
     {
       Zg330OcmResult a = { 0 }, b = { 0 };
       g_assert_true (zg330_ocm_plan (p, o, &a, NULL));
@@ -840,6 +843,119 @@ test_deterministic (void)
                        b.ocm_addr, b.n_chunks * sizeof (guint64));
       zg330_ocm_result_clear (&a);
       zg330_ocm_result_clear (&b);
+    }
+  zg330_ocm_problem_free (p);
+}
+
+/* ---- the table of options (report/zw-ocm-option.h) ------------------------------- */
+
+/* Every number from BEST_SCORE to the last planner is a row, once; the planners come in
+ * ascending order between NONE and BEST_SCORE (the order of the lists, the sweep's rows
+ * and BEST_SCORE's ties); names, short names and labels are distinct. */
+static void
+test_table_covers_the_enum (void)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = zw_ocm_opt_get_count ();
+
+  g_assert_cmpuint (n, ==, ZW_OCM_N_SLOTS - ZW_OCM_BEST_SCORE);
+  g_assert_cmpint (zw_ocm_opt_get_nth (0), ==, ZW_OCM_NONE);
+  g_assert_cmpint (zw_ocm_opt_get_nth (n - 1), ==, ZW_OCM_BEST_SCORE);
+  for (guint i = 1; i + 1 < n; i++)
+    g_assert_cmpint (zw_ocm_opt_get_nth (i), ==, (int) i);
+  for (int v = ZW_OCM_BEST_SCORE; v < ZW_OCM_N_SLOTS; v++)
+    {
+      const char *texts[] = { zw_ocm_opt_to_string (v), zw_ocm_opt_get_nick (v), zw_ocm_opt_get_label (v) };
+
+      g_assert_cmpint (zw_ocm_opt_get_nth (zw_ocm_opt_get_index (v)), ==, v);
+      for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+        {
+          g_assert_cmpstr (texts[k], !=, "?");
+          g_assert_false (g_hash_table_contains (seen, texts[k]));
+          g_hash_table_add (seen, (gpointer) texts[k]);
+        }
+      g_assert_cmpstr (zw_ocm_opt_get_description (v), !=, "");
+      /* the planners have a method of their own, NONE and BEST_SCORE none */
+      g_assert_cmpint (*zw_ocm_opt_get_method (v) != '\0', ==, v > ZW_OCM_NONE);
+    }
+  g_assert_cmpint (zw_ocm_opt_get_index (ZW_OCM_N_SLOTS), ==, -1);
+  g_assert_cmpint (zw_ocm_opt_get_index (ZW_OCM_BEST_SCORE - 1), ==, -1);
+  g_assert_cmpstr (zw_ocm_opt_get_label (ZW_OCM_N_SLOTS), ==, "?");
+  g_assert_cmpstr (zw_ocm_opt_get_method (ZW_OCM_N_SLOTS), ==, "");
+}
+
+/* Every spelling the CLI, the vendor's TOML, the deploy report and the workbench's action
+ * took before the table still reads, and the table's own spellings do in any case. */
+static void
+test_table_reads_every_spelling (void)
+{
+  static const struct { const char *text; ZwOcmOpt opt; } ok[] = {
+    { "BEST_SCORE", ZW_OCM_BEST_SCORE }, { "best", ZW_OCM_BEST_SCORE }, { "-1", ZW_OCM_BEST_SCORE },
+    { "NONE", ZW_OCM_NONE }, { "none", ZW_OCM_NONE }, { "None", ZW_OCM_NONE }, { "0", ZW_OCM_NONE },
+    { "OPTION1", ZW_OCM_OPTION1 }, { "option1", ZW_OCM_OPTION1 }, { "1", ZW_OCM_OPTION1 },
+    { "OPTION2", ZW_OCM_OPTION2 }, { "option2", ZW_OCM_OPTION2 }, { "2", ZW_OCM_OPTION2 },
+    { "OPTION3", ZW_OCM_OPTION3 }, { "option3", ZW_OCM_OPTION3 }, { "3", ZW_OCM_OPTION3 },
+  };
+  static const char *bad[] = { "", "7", "-2", "OPTION", "1x", "best score", "0x1", "99999999999" };
+  g_autofree char *list = zw_ocm_opt_dup_short_list ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      ZwOcmOpt opt = ZW_OCM_N_SLOTS;
+      g_assert_true (zw_ocm_opt_from_string (ok[i].text, &opt));
+      g_assert_cmpint (opt, ==, ok[i].opt);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      ZwOcmOpt opt = ZW_OCM_N_SLOTS;
+      g_assert_false (zw_ocm_opt_from_string (bad[i], &opt));
+      g_assert_cmpint (opt, ==, ZW_OCM_N_SLOTS);
+    }
+  g_assert_false (zw_ocm_opt_from_string (NULL, &(ZwOcmOpt) { 0 }));
+  for (int v = ZW_OCM_BEST_SCORE; v < ZW_OCM_N_SLOTS; v++)
+    {
+      g_autofree char *lower = g_ascii_strdown (zw_ocm_opt_to_string (v), -1);
+      g_autofree char *number = g_strdup_printf ("%d", v);
+      const char *texts[] = { zw_ocm_opt_to_string (v), zw_ocm_opt_get_nick (v), lower, number };
+      for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+        {
+          ZwOcmOpt opt = ZW_OCM_N_SLOTS;
+          g_assert_true (zw_ocm_opt_from_string (texts[k], &opt));
+          g_assert_cmpint (opt, ==, v);
+        }
+    }
+  /* what the CLI's help and errors list: the spellings its help always showed */
+  g_assert_true (g_str_has_prefix (list, "none, 1, 2, 3"));
+  g_assert_true (g_str_has_suffix (list, ", best"));
+}
+
+/* Every option of the table but BEST_SCORE has a planner that gives its own placement;
+ * BEST_SCORE's choice is one of them and each of them ran. */
+static void
+test_table_every_option_plans (void)
+{
+  g_autoptr (Zg330Profile) prof = profile_new ();
+  Zg330OcmProblem *p = chain_new (prof, 8, 64 * 88 * 160);
+
+  for (guint i = 0; i < zw_ocm_opt_get_count (); i++)
+    {
+      ZwOcmOpt opt = zw_ocm_opt_get_nth (i);
+      Zg330OcmResult r = { 0 };
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (zg330_ocm_plan (p, opt, &r, &error));
+      g_assert_no_error (error);
+      check_result (p, &r);
+      if (opt == ZW_OCM_BEST_SCORE)
+        {
+          g_assert_cmpint (zw_ocm_opt_get_index (r.option), >=, 0);
+          g_assert_cmpint (r.option, >, ZW_OCM_NONE);
+          for (int o = ZW_OCM_NONE + 1; o < ZW_OCM_N_SLOTS; o++)
+            g_assert_cmpfloat (r.option_cost_ms[o], >=, 0);
+        }
+      else
+        g_assert_cmpint (r.option, ==, opt);
+      zg330_ocm_result_clear (&r);
     }
   zg330_ocm_problem_free (p);
 }
@@ -858,5 +974,8 @@ main (int argc, char **argv)
   g_test_add_func ("/zg330/ocm/unpackable-set-repaired", test_unpackable_set_repaired);
   g_test_add_func ("/zg330/ocm/yolov5s-like-per-option-costs", test_yolov5s_like);
   g_test_add_func ("/zg330/ocm/deterministic", test_deterministic);
+  g_test_add_func ("/zg330/ocm/options/table-covers-the-enum", test_table_covers_the_enum);
+  g_test_add_func ("/zg330/ocm/options/reads-every-spelling", test_table_reads_every_spelling);
+  g_test_add_func ("/zg330/ocm/options/every-option-plans", test_table_every_option_plans);
   return g_test_run ();
 }

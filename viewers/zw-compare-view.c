@@ -165,8 +165,8 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
   g_snprintf (b, sizeof b, d->b.merge_hardop ? _("%u (merge on)") : _("%u (merge off)"), d->b.n_hardops);
   deploy_line (p, MARGIN, y, w, _("Hardops"), a, b, "", NULL);
   y += LINE_H;
-  g_snprintf (a, sizeof a, "%s → %s", zw_ocm_opt_get_name (d->a.ocm_requested), zw_ocm_opt_get_name (d->a.ocm_chosen));
-  g_snprintf (b, sizeof b, "%s → %s", zw_ocm_opt_get_name (d->b.ocm_requested), zw_ocm_opt_get_name (d->b.ocm_chosen));
+  g_snprintf (a, sizeof a, "%s → %s", zw_ocm_opt_get_label (d->a.ocm_requested), zw_ocm_opt_get_label (d->a.ocm_chosen));
+  g_snprintf (b, sizeof b, "%s → %s", zw_ocm_opt_get_label (d->b.ocm_requested), zw_ocm_opt_get_label (d->b.ocm_chosen));
   deploy_line (p, MARGIN, y, w, _("OCM option"), a, b, "", NULL);
   y += LINE_H;
   g_snprintf (a, sizeof a, "%.6g ms", d->a.estimated_ms);

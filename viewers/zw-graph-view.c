@@ -258,7 +258,7 @@ value_label (const ZwDeployReport *report, const ZwValueInfo *v, gint64 v_id)
     case PLACE_OCM:
       /* the OCM option that put it there; NONE: the compiler did (Buyi) */
       if (report->ocm_chosen != ZW_OCM_NONE)
-        g_string_append_printf (s, _("OCM (%s)"), zw_ocm_opt_get_name (report->ocm_chosen));
+        g_string_append_printf (s, _("OCM (%s)"), zw_ocm_opt_get_label (report->ocm_chosen));
       else
         g_string_append (s, _("OCM"));
       break;

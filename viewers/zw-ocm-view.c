@@ -7,7 +7,7 @@
 
 #define MARGIN 8.0
 #define LABEL_W 84.0
-#define N_ROWS 4   /* NONE, OPTION1..3 */
+#define N_ROWS ZW_OCM_N_SLOTS   /* NONE and the planners: row = option number */
 
 typedef struct {
   double title_y;
@@ -46,7 +46,7 @@ ocm_layout (const ZwDeployReport *report, ZwSelection *selection, int width, int
 {
   double line = style->font_size * 1.5;
   double top = MARGIN + 1.5 * line;
-  double bars_h = MAX (4 * 28.0, (height - top - MARGIN) * 0.45);
+  double bars_h = MAX (N_ROWS * 28.0, (height - top - MARGIN) * 0.45);
 
   l->title_y = MARGIN;
   l->row_h = bars_h / N_ROWS;
@@ -94,7 +94,7 @@ zw_ocm_view_get_bar_rect (ZwDeployReport *report, int width, int height, ZwOcmOp
 
   g_return_val_if_fail (report != NULL && rect != NULL, FALSE);
 
-  if (option < ZW_OCM_NONE || option > ZW_OCM_OPTION3 || (cost = row_cost (report, option)) < 0)
+  if (option < ZW_OCM_NONE || option >= N_ROWS || (cost = row_cost (report, option)) < 0)
     return FALSE;
   zw_view_style_init_default (&style);
   ocm_layout (report, NULL, width, height, &style, &l);
@@ -180,8 +180,8 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
   {
     g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
     g_autofree char *title = g_strdup_printf (_("OCM options: capacity %s, asked %s, chosen %s"), cap,
-                                              zw_ocm_opt_get_name (report->ocm_requested),
-                                              zw_ocm_opt_get_name (report->ocm_chosen));
+                                              zw_ocm_opt_get_label (report->ocm_requested),
+                                              zw_ocm_opt_get_label (report->ocm_chosen));
     zw_painter_set_bold (&p, TRUE);
     zw_painter_text (&p, MARGIN, l.title_y, 0, 0, width - 2 * MARGIN, NULL, title);
     zw_painter_set_bold (&p, FALSE);
@@ -197,7 +197,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
 
       zw_painter_set_bold (&p, chosen);
       zw_painter_text (&p, MARGIN, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, LABEL_W - 6, chosen ? &colors->accent : NULL,
-                       zw_ocm_opt_get_name ((ZwOcmOpt) row));
+                       zw_ocm_opt_get_label ((ZwOcmOpt) row));
       if (cost < 0)
         {
           zw_painter_set_bold (&p, FALSE);

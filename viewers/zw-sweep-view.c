@@ -15,7 +15,6 @@
 #define TICKS_W 64.0
 #define AXIS_H (2 * LINE_H + 4)
 #define MAX_ERROR_LINES 6
-#define N_OCM 5
 
 /* ---- geometry ---- */
 
@@ -174,22 +173,14 @@ zw_sweep_view_row_at (const ZwSweep *sweep, int width, int height, double x, dou
 
 /* ---- text ---- */
 
+/* A row's marker slot: its OCM option's row in the options' table (an unknown one, from a
+ * file of another version, takes the last). */
 static guint
 ocm_slot (ZwOcmOpt opt)
 {
-  switch (opt)
-    {
-    case ZW_OCM_NONE: return 0;
-    case ZW_OCM_OPTION1: return 1;
-    case ZW_OCM_OPTION2: return 2;
-    case ZW_OCM_OPTION3: return 3;
-    case ZW_OCM_BEST_SCORE:
-    default: return 4;
-    }
+  gint i = zw_ocm_opt_get_index (opt);
+  return i >= 0 ? (guint) i : zw_ocm_opt_get_count () - 1;
 }
-
-static const ZwOcmOpt slot_opts[N_OCM] = { ZW_OCM_NONE, ZW_OCM_OPTION1, ZW_OCM_OPTION2, ZW_OCM_OPTION3,
-                                           ZW_OCM_BEST_SCORE };
 
 static const char *
 on_off (gboolean b)
@@ -203,7 +194,7 @@ row_options (const ZwSweepRow *r)
 {
   /* TRANSLATORS: a sweep row's options: merge on/off, ETM optimize on/off, the OCM option */
   return g_strdup_printf (_("merge %s, ETM optimize %s, OCM %s"), on_off (r->merge_hardop), on_off (r->etm_optimize),
-                          zw_ocm_opt_get_name (r->ocm_requested));
+                          zw_ocm_opt_get_label (r->ocm_requested));
 }
 
 static const char *
@@ -249,7 +240,7 @@ zw_sweep_view_describe_row (const ZwSweep *sweep, guint index)
     if (r->ocm_requested == ZW_OCM_BEST_SCORE)
       {
         g_string_append_c (text, '\n');
-        g_string_append_printf (text, _("Best score chose: %s"), zw_ocm_opt_get_name (r->ocm_chosen));
+        g_string_append_printf (text, _("Best score chose: %s"), zw_ocm_opt_get_label (r->ocm_chosen));
       }
     g_string_append_c (text, '\n');
     g_string_append_printf (text, _("Simulated time: %.4f ms per forward"), r->simulated_ms);
@@ -291,15 +282,16 @@ zw_sweep_view_describe_row (const ZwSweep *sweep, guint index)
 
 /* ---- drawing ---- */
 
+/* The theme's five segment colours, in turn; with the shapes below no two of the first 30
+ * slots look alike. */
 static const GdkRGBA *
-ocm_color (const ZwViewStyle *colors, ZwOcmOpt opt)
+slot_color (const ZwViewStyle *colors, guint slot)
 {
-  static const ZwSegmentType by_slot[N_OCM] = { ZW_SEGMENT_WEIGHT, ZW_SEGMENT_INSTR, ZW_SEGMENT_FTMP,
-                                                ZW_SEGMENT_INPUT, ZW_SEGMENT_OUTPUT };
-  return &colors->segment[by_slot[ocm_slot (opt)]];
+  return &colors->segment[slot % ZW_N_SEGMENTS];
 }
 
-/* The marker's outline: circle, square, triangle up, diamond, triangle down. */
+/* The marker's outline: circle, square, triangle up, diamond, triangle down; from slot 5 on,
+ * regular polygons of slot + 1 sides. */
 static void
 marker_path (cairo_t *cr, guint slot, double x, double y, double r)
 {
@@ -320,10 +312,21 @@ marker_path (cairo_t *cr, guint slot, double x, double y, double r)
       cairo_line_to (cr, x - r * 1.2, y);
       cairo_close_path (cr);
       break;
-    default:
+    case 4:
       cairo_move_to (cr, x, y + r * 1.15);
       cairo_line_to (cr, x + r * 1.05, y - r * 0.75);
       cairo_line_to (cr, x - r * 1.05, y - r * 0.75);
+      cairo_close_path (cr);
+      break;
+    default:
+      for (guint k = 0; k <= slot; k++)
+        {
+          double a = -G_PI / 2 + 2 * G_PI * k / (slot + 1);
+          if (k == 0)
+            cairo_move_to (cr, x + r * 1.1 * cos (a), y + r * 1.1 * sin (a));
+          else
+            cairo_line_to (cr, x + r * 1.1 * cos (a), y + r * 1.1 * sin (a));
+        }
       cairo_close_path (cr);
       break;
     }
@@ -334,7 +337,7 @@ marker_path (cairo_t *cr, guint slot, double x, double y, double r)
 static void
 draw_marker (cairo_t *cr, const ZwViewStyle *colors, guint slot, gboolean filled, gboolean struck, double x, double y)
 {
-  const GdkRGBA *c = ocm_color (colors, slot_opts[slot]);
+  const GdkRGBA *c = slot_color (colors, slot);
   /* the outline a little towards the text colour: light hues stay visible on white */
   GdkRGBA edge = zw_rgba_mix (c, &colors->foreground, 0.3);
   double r = ZW_SWEEP_VIEW_MARKER_R;
@@ -479,9 +482,9 @@ draw_legend (ZwPainter *p, double x, double y, const ZwSweep *sweep)
   zw_painter_text (p, x, y, 0, 0, LEGEND_W, NULL, _("OCM option requested"));
   zw_painter_set_bold (p, FALSE);
   y += LINE_H;
-  for (guint k = 0; k < N_OCM; k++, y += LINE_H)
+  for (guint k = 0; k < zw_ocm_opt_get_count (); k++, y += LINE_H)
     {
-      g_autofree char *name = zw_ocm_opt_dup_long_name (slot_opts[k]);
+      g_autofree char *name = zw_ocm_opt_dup_long_label (zw_ocm_opt_get_nth (k));
       draw_marker (cr, s, k, TRUE, FALSE, x + 10, y + LINE_H / 2);
       zw_painter_text (p, text_x, y + LINE_H / 2, 0, 0.5, w, NULL, name);
     }
@@ -715,8 +718,8 @@ cell_text (const ZwSweep *sweep, guint index, ZwSweepColumn column)
     case ZW_SWEEP_COLUMN_INDEX: return g_strdup_printf ("%u", r->index);
     case ZW_SWEEP_COLUMN_MERGE: return g_strdup (on_off (r->merge_hardop));
     case ZW_SWEEP_COLUMN_ETM_OPTIMIZE: return g_strdup (on_off (r->etm_optimize));
-    case ZW_SWEEP_COLUMN_OCM_REQUESTED: return g_strdup (zw_ocm_opt_get_name (r->ocm_requested));
-    case ZW_SWEEP_COLUMN_OCM_CHOSEN: return g_strdup (ran ? zw_ocm_opt_get_name (r->ocm_chosen) : "–");
+    case ZW_SWEEP_COLUMN_OCM_REQUESTED: return g_strdup (zw_ocm_opt_get_label (r->ocm_requested));
+    case ZW_SWEEP_COLUMN_OCM_CHOSEN: return g_strdup (ran ? zw_ocm_opt_get_label (r->ocm_chosen) : "–");
     case ZW_SWEEP_COLUMN_WHAT_IF: return g_strdup (r->what_if != NULL && *r->what_if ? r->what_if : "–");
     case ZW_SWEEP_COLUMN_TIME: return ran ? g_strdup_printf ("%.4f", r->simulated_ms) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_FTMP: return ran ? zw_format_bytes (r->ftmp_bytes) : g_strdup ("–");

@@ -7,9 +7,9 @@
  *   - the network, the row count, the what-if points;
  *   - a scatter of every row that ran: x = ETM bytes (every logic segment), y = simulated
  *     time of one forward (ms), axes with ticks in one unit each (KiB/MiB, ms); the marker's
- *     colour and shape say the OCM option requested (None ●, Option 1 ■, Option 2 ▲,
- *     Option 3 ◆, Best score ▼), filled for merge on and hollow for merge off, struck
- *     through when ETM optimize is off; a legend beside it;
+ *     colour and shape say the OCM option requested (by its row in the options' table:
+ *     ●, ■, ▲, ◆, ▼, then polygons of more sides), filled for merge on and hollow for merge
+ *     off, struck through when ETM optimize is off; a legend beside it;
  *   - the Pareto front of time vs ETM bytes: its rows ringed in the accent colour and joined
  *     by a step line; the recommended row (the front's fastest) ringed in the warning colour
  *     and labelled;

@@ -542,7 +542,7 @@ draw_summary (ZwPainter *p, const Geo *g, int width, const ZwProfile *profile, Z
         }
       g_snprintf (line, sizeof line,
                   _("Planner estimate (OCM %s): %.6g ms, all in ETM %.6g ms  |  simulated NPU hard time %.6g ms"),
-                  zw_ocm_opt_get_name (report->ocm_chosen), est, report->none_cost_ms, npu_hard);
+                  zw_ocm_opt_get_label (report->ocm_chosen), est, report->none_cost_ms, npu_hard);
       zw_painter_text (p, MARGIN, y + 17, 0, 0, width - 2 * MARGIN, &dim, line);
     }
 }

@@ -252,45 +252,6 @@ zw_widget_add_pointer_handlers (GtkWidget *widget, const ZwPointerHandlers *h, g
     }
 }
 
-const char *
-zw_ocm_opt_get_name (ZwOcmOpt opt)
-{
-  switch (opt)
-    {
-    case ZW_OCM_NONE: return _("None");
-    case ZW_OCM_OPTION1: return _("Option 1");
-    case ZW_OCM_OPTION2: return _("Option 2");
-    case ZW_OCM_OPTION3: return _("Option 3");
-    case ZW_OCM_BEST_SCORE: return _("Best score");
-    default: return "?";
-    }
-}
-
-const char *
-zw_ocm_opt_get_method (ZwOcmOpt opt)
-{
-  switch (opt)
-    {
-    case ZW_OCM_OPTION1: return _("global score");
-    case ZW_OCM_OPTION2: return _("dynamic programming");
-    case ZW_OCM_OPTION3: return _("evict by score");
-    case ZW_OCM_NONE:
-    case ZW_OCM_BEST_SCORE:
-    default: return "";
-    }
-}
-
-char *
-zw_ocm_opt_dup_long_name (ZwOcmOpt opt)
-{
-  const char *method = zw_ocm_opt_get_method (opt);
-
-  if (*method == '\0')
-    return g_strdup (zw_ocm_opt_get_name (opt));
-  /* TRANSLATORS: an OCM option and what it does: "Option 1 — global score" */
-  return g_strdup_printf (_("%s — %s"), zw_ocm_opt_get_name (opt), method);
-}
-
 char *
 zw_format_axis_bytes (double bytes, double max)
 {

@@ -75,15 +75,6 @@ typedef struct {
 /* Adds the controllers for @handlers to @widget (a view or its drawn child). */
 void zw_widget_add_pointer_handlers (GtkWidget *widget, const ZwPointerHandlers *handlers, gpointer user_data);
 
-/* The one name of an OCM option everywhere in the UI (sidebar, charts, history, compare):
- * "None", "Option 1", "Option 2", "Option 3", "Best score" (translated); and what the option
- * does ("global score", "dynamic programming", "evict by score"; "" for None and Best score),
- * shown beside the name where there is room ("Option 1 — global score"). */
-const char *zw_ocm_opt_get_name (ZwOcmOpt opt);
-const char *zw_ocm_opt_get_method (ZwOcmOpt opt);
-/* "Option 1 — global score" (or the name alone when the option has no method); a new string. */
-char *zw_ocm_opt_dup_long_name (ZwOcmOpt opt);
-
 /* Byte labels of one axis in one unit, the unit chosen by the axis's largest value @max
  * ("512 KiB", "1.0 MiB", "1.5 MiB": never "1000.0 KiB" beside "2.0 MiB"); a new string. */
 char *zw_format_axis_bytes (double bytes, double max);

@@ -13,13 +13,19 @@ from _zhuge import Zg330, Zw, XrtError, call, unsupported, wrap
 __all__ = ["ZG330Backend", "OcmOpt", "SegmentType", "ZG330Device"]
 
 
-class OcmOpt(enum.IntEnum):
-    """OCM options (ZG330Backend manual §2.3.5)."""
-    BEST_SCORE = -1
-    NONE = 0
-    OPTION1 = 1
-    OPTION2 = 2
-    OPTION3 = 3
+def _ocm_opt():
+    """OcmOpt with the vendor's member names and numbers, made from the runtime's one enum
+    (Zw.OcmOpt, its names from the runtime's table of OCM options): a new option appears
+    here without a line of Python."""
+    values = sorted(int(v) for v in Zw.OcmOpt.__enum_values__)
+    members = [(Zw.OcmOpt.to_string(v), v) for v in values]
+    opt = enum.IntEnum("OcmOpt", members, module=__name__)
+    opt.__doc__ = "\n".join(["OCM options (ZG330Backend manual §2.3.5):"]
+                             + [f"    {name}: {Zw.OcmOpt.get_description(v)}" for name, v in members])
+    return opt
+
+
+OcmOpt = _ocm_opt()
 
 
 class SegmentType(enum.IntEnum):

@@ -30,40 +30,6 @@ zw_segment_type_from_string (const char *text, ZwSegmentType *out)
   return FALSE;
 }
 
-const char *
-zw_ocm_opt_to_string (ZwOcmOpt opt)
-{
-  switch (opt)
-    {
-    case ZW_OCM_BEST_SCORE: return "BEST_SCORE";
-    case ZW_OCM_NONE: return "NONE";
-    case ZW_OCM_OPTION1: return "OPTION1";
-    case ZW_OCM_OPTION2: return "OPTION2";
-    case ZW_OCM_OPTION3: return "OPTION3";
-    default: return "?";
-    }
-}
-
-gboolean
-zw_ocm_opt_from_string (const char *text, ZwOcmOpt *out)
-{
-  static const struct { const char *name; ZwOcmOpt opt; } names[] = {
-    { "BEST_SCORE", ZW_OCM_BEST_SCORE }, { "best", ZW_OCM_BEST_SCORE }, { "-1", ZW_OCM_BEST_SCORE },
-    { "NONE", ZW_OCM_NONE }, { "none", ZW_OCM_NONE }, { "0", ZW_OCM_NONE },
-    { "OPTION1", ZW_OCM_OPTION1 }, { "1", ZW_OCM_OPTION1 },
-    { "OPTION2", ZW_OCM_OPTION2 }, { "2", ZW_OCM_OPTION2 },
-    { "OPTION3", ZW_OCM_OPTION3 }, { "3", ZW_OCM_OPTION3 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_strcmp0 (text, names[i].name) == 0)
-      {
-        *out = names[i].opt;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 /* ---- lifetime ------------------------------------------------------------------ */
 
 static GArray *

@@ -43,6 +43,8 @@
 #include <glib-object.h>
 #include <cjson/cJSON.h>
 
+#include "report/zw-ocm-option.h"
+
 G_BEGIN_DECLS
 
 #define ZW_REPORT_ERROR (zw_report_error_quark ())
@@ -67,27 +69,12 @@ typedef enum {
   ZW_N_SEGMENTS
 } ZwSegmentType;
 
-/* OcmOpt as in the vendor's zg330backend.h */
-typedef enum {
-  ZW_OCM_BEST_SCORE = -1,
-  ZW_OCM_NONE = 0,
-  ZW_OCM_OPTION1 = 1,
-  ZW_OCM_OPTION2 = 2,
-  ZW_OCM_OPTION3 = 3,
-} ZwOcmOpt;
-
 const char *zw_segment_type_to_string (ZwSegmentType type);
 /**
  * zw_segment_type_from_string:
  * @out: (out)
  */
 gboolean zw_segment_type_from_string (const char *text, ZwSegmentType *out);
-const char *zw_ocm_opt_to_string (ZwOcmOpt opt);      /* "NONE", "OPTION1", …, "BEST_SCORE" */
-/**
- * zw_ocm_opt_from_string:
- * @out: (out)
- */
-gboolean zw_ocm_opt_from_string (const char *text, ZwOcmOpt *out); /* also "none", "1", "best" */
 
 typedef struct {
   ZwSegmentType type;

@@ -10,6 +10,12 @@
 #define SWEEP_FORMAT "zhuge-sweep"
 #define SWEEP_VERSION 1
 
+guint
+zw_sweep_get_n_combinations (void)
+{
+  return 2 * 2 * zw_ocm_opt_get_count ();
+}
+
 void
 zw_sweep_row_init (ZwSweepRow *row)
 {

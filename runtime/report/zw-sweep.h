@@ -1,5 +1,5 @@
 /* zw-sweep.h — a sweep: one network deployed and run with every option combination
- * (merge x ETM optimize x OCM option: 20) at every point of a what-if grid of device
+ * (merge x ETM optimize x OCM option) at every point of a what-if grid of device
  * figures (OCM size, icore clock), as the runtime's backend produced it (`xrt-run sweep`,
  * zg330-sweep.h) and the workbench's Sweep view reads it.
  *
@@ -63,6 +63,11 @@ ZwSweep *zw_sweep_new   (void);
 ZwSweep *zw_sweep_ref   (ZwSweep *sweep);
 void     zw_sweep_unref (ZwSweep *sweep);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwSweep, zw_sweep_unref)
+
+/* The option combinations a sweep runs at each what-if point: merge x ETM optimize x every
+ * OCM option (zw-ocm-option.h), in that nesting order (merge on first, then ETM optimize
+ * on, then the options in table order). */
+guint zw_sweep_get_n_combinations (void);
 
 /* Initialises a row before it is appended (index and strings empty, report NULL). */
 void zw_sweep_row_init (ZwSweepRow *row);

@@ -86,6 +86,7 @@ xrt_run_cmd_plan (int argc, char **argv)
   gboolean no_merge = FALSE, no_etm = FALSE;
   gint64 capacity = 1048576, work = 0;
   double time_limit = 0.0;
+  g_autofree char *ocm_help = xrt_run_ocm_help (), *ocm_options = xrt_run_ocm_options_text ();
   GOptionEntry entries[] = {
     { "buffers", 'b', 0, G_OPTION_ARG_FILENAME, &buffers, N_("Plan a MiniMalloc CSV buffer list (id,lower,upper,size)"), N_("FILE.csv") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("With --buffers: write the solution CSV"), N_("SOLUTION.csv") },
@@ -94,7 +95,7 @@ xrt_run_cmd_plan (int argc, char **argv)
     { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &time_limit, N_("Also stop the ETM search after S seconds of wall time (default: none; when hit, the plan may differ from run to run)"), N_("S") },
     { "no-merge", 0, 0, G_OPTION_ARG_NONE, &no_merge, N_("disableMergeHardOp"), NULL },
     { "no-etm-opt", 0, 0, G_OPTION_ARG_NONE, &no_etm, N_("disableEtmOptimize"), NULL },
-    { "ocm", 0, 0, G_OPTION_ARG_STRING, &ocm, N_("ocmOptimize: none, 1, 2, 3 or best (default)"), N_("OPT") },
+    { "ocm", 0, 0, G_OPTION_ARG_STRING, &ocm, ocm_help, N_("OPT") },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device_url, N_("Device URL (default mock://zg330)"), N_("URL") },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_out, N_("Also write the plan as a deploy report JSON"), N_("FILE") },
     G_OPTION_ENTRY_NULL
@@ -111,6 +112,7 @@ xrt_run_cmd_plan (int argc, char **argv)
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (ctx, ocm_options);
   if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
     return rc;
   if (work < 0)
@@ -134,11 +136,8 @@ xrt_run_cmd_plan (int argc, char **argv)
       g_printerr ("xrt-run plan: %s\n", _("expected exactly one NET.json (or --buffers FILE.csv)"));
       return XRT_RUN_EXIT_USAGE;
     }
-  if (ocm != NULL && !zw_ocm_opt_from_string (ocm, &opt))
-    {
-      g_printerr (_("xrt-run plan: --ocm “%s” is not one of none, 1, 2, 3, best\n"), ocm);
-      return XRT_RUN_EXIT_USAGE;
-    }
+  if (ocm != NULL && !xrt_run_parse_ocm ("plan", ocm, &opt))
+    return XRT_RUN_EXIT_USAGE;
   net = xir_network_new_from_json_file (argv[1], &error);
   if (net == NULL)
     return xrt_run_fail (error);

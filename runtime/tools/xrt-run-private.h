@@ -30,6 +30,14 @@ int xrt_run_cmd_check (int argc, char **argv);
 int xrt_run_cmd_report (int argc, char **argv);
 int xrt_run_cmd_sweep (int argc, char **argv);
 
+/* --ocm: its one-line help and, for a command's --help, the options one per line with
+ * what each does (both from the table of OCM options; g_free them).  xrt_run_parse_ocm
+ * reads @text (a name, short name or number); on other text it prints why, naming
+ * @command, and returns FALSE. */
+char    *xrt_run_ocm_help         (void);
+char    *xrt_run_ocm_options_text (void);
+gboolean xrt_run_parse_ocm        (const char *command, const char *text, ZwOcmOpt *out);
+
 /* The options of `xrt-run run`, from the command line or a config file. */
 typedef struct {
   char *json, *raw, *input, *ocm, *dump_dir, *dump_format, *save_snapshot, *load_snapshot, *device, *log_dir;

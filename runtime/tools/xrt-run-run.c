@@ -1,7 +1,7 @@
 /* xrt-run run — deploy and run a network on the (simulated) board, as `icraft run` does.
  *
  *   xrt-run run NET.json [--raw R] [--input FILE[;FILE…]] [--no-merge] [--no-etm-opt]
- *               [--ocm none|1|2|3|best] [--iterations N] [--profile] [--dump DIR
+ *               [--ocm OPT] [--iterations N] [--profile] [--dump DIR
  *               --dump-format SQB] [--log] [--save-snapshot F | --load-snapshot F]
  *               [--device URL] [--log-dir DIR]
  *   xrt-run run CONFIG.toml          (a [run] section with the vendor's keys)
@@ -150,12 +150,13 @@ int
 xrt_run_cmd_run (int argc, char **argv)
 {
   g_auto (RunOptions) o = { 0 };
+  g_autofree char *ocm_help = xrt_run_ocm_help (), *ocm_options = xrt_run_ocm_options_text (), *description = NULL;
   GOptionEntry entries[] = {
     { "raw", 'r', 0, G_OPTION_ARG_FILENAME, &o.raw, N_("Params file (default: NET.raw beside the JSON; synthetic params when absent)"), N_("R") },
     { "input", 'i', 0, G_OPTION_ARG_STRING, &o.input, N_("Input files (raw bytes or SQB .ftmp), “;”-separated, or a .txt list; default: seeded random"), N_("FILE") },
     { "no-merge", 0, 0, G_OPTION_ARG_NONE, &o.no_merge, N_("disableMergeHardOp"), NULL },
     { "no-etm-opt", 0, 0, G_OPTION_ARG_NONE, &o.no_etm, N_("disableEtmOptimize"), NULL },
-    { "ocm", 0, 0, G_OPTION_ARG_STRING, &o.ocm, N_("ocmOptimize: none, 1, 2, 3 or best (default)"), N_("OPT") },
+    { "ocm", 0, 0, G_OPTION_ARG_STRING, &o.ocm, ocm_help, N_("OPT") },
     { "iterations", 'n', 0, G_OPTION_ARG_INT, &o.iterations, N_("Forwards to run (default 1)"), N_("N") },
     { "profile", 'p', 0, G_OPTION_ARG_NONE, &o.profile, N_("Time profile: write <net>_time.txt (vendor), .json, .csv and _trace.json"), NULL },
     { "dump", 0, 0, G_OPTION_ARG_FILENAME, &o.dump_dir, N_("Dump every output value into DIR"), N_("DIR") },
@@ -183,7 +184,9 @@ xrt_run_cmd_run (int argc, char **argv)
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (ctx, _("Exit codes: 0 success; 1 a file or value is bad; 2 usage; 3 the run failed."));
+  description = g_strdup_printf ("%s\n\n%s", _("Exit codes: 0 success; 1 a file or value is bad; 2 usage; 3 the run failed."),
+                                 ocm_options);
+  g_option_context_set_description (ctx, description);
   if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
     return rc;
   if (argc != 2 && !(argc == 1 && o.load_snapshot != NULL))
@@ -207,11 +210,8 @@ xrt_run_cmd_run (int argc, char **argv)
     o.json = g_strdup (argv[1]);
   if (o.iterations <= 0)
     o.iterations = 1;
-  if (o.ocm != NULL && !zw_ocm_opt_from_string (o.ocm, &opt))
-    {
-      g_printerr (_("xrt-run run: --ocm “%s” is not one of none, 1, 2, 3, best\n"), o.ocm);
-      return XRT_RUN_EXIT_USAGE;
-    }
+  if (o.ocm != NULL && !xrt_run_parse_ocm ("run", o.ocm, &opt))
+    return XRT_RUN_EXIT_USAGE;
   if (o.dump_dir != NULL && o.dump_format == NULL)
     o.dump_format = g_strdup ("SQB");
 

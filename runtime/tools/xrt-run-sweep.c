@@ -100,14 +100,17 @@ xrt_run_cmd_sweep (int argc, char **argv)
   g_autoptr (GArray) axes = zg330_sweep_axes_new ();
   g_autoptr (XirNetwork) net = NULL;
   g_autoptr (ZwSweep) sweep = NULL;
+  g_autofree char *description = NULL;
   GError *error = NULL;
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (ctx, _("Runs the 20 combinations of merge, ETM optimize and the OCM option at "
-                                           "every point of the what-if grid, each on its own simulated board with "
-                                           "one forward of seeded inputs, checks every plan with the independent "
-                                           "checker, and marks the Pareto front of simulated time vs ETM bytes."));
+  description = g_strdup_printf (_("Runs the %u combinations of merge, ETM optimize and the OCM option at "
+                                   "every point of the what-if grid, each on its own simulated board with "
+                                   "one forward of seeded inputs, checks every plan with the independent "
+                                   "checker, and marks the Pareto front of simulated time vs ETM bytes."),
+                                 zw_sweep_get_n_combinations ());
+  g_option_context_set_description (ctx, description);
   if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
     return rc;
   if (argc != 2)

@@ -3,7 +3,7 @@
  *   xrt-run info NET.json [--raw NET.raw] [--json]
  *   xrt-run fake-params NET.json -o NET.raw [--seed S]
  *   xrt-run run NET.json|CONFIG.toml [options]   (see xrt-run-run.c)
- *   xrt-run plan NET.json [--no-merge] [--no-etm-opt] [--ocm none|1|2|3|best] [--json F]
+ *   xrt-run plan NET.json [--no-merge] [--no-etm-opt] [--ocm OPT] [--json F]
  *   xrt-run plan --buffers FILE.csv [--output SOLUTION.csv] [--capacity BYTES]
  *   xrt-run check REPORT.json
  *   xrt-run report profile|compare|diff|stats …   (see xrt-run-report.c)
@@ -78,6 +78,46 @@ xrt_run_check_number (const char *cmd, const char *option, double value, double 
   else
     g_printerr (_("xrt-run %s: --%s must be a finite number in [%g, %g], not %s\n"), cmd, option, min, max, v);
   return XRT_RUN_EXIT_USAGE;
+}
+
+char *
+xrt_run_ocm_help (void)
+{
+  g_autofree char *list = zw_ocm_opt_dup_short_list ();
+
+  /* TRANSLATORS: --ocm's help: the options ("none, 1, 2, 3, best") and the default */
+  return g_strdup_printf (_("ocmOptimize: one of %s (default %s)"), list, zw_ocm_opt_get_nick (ZW_OCM_BEST_SCORE));
+}
+
+char *
+xrt_run_ocm_options_text (void)
+{
+  GString *s = g_string_new (_("OCM options (--ocm):"));
+
+  for (guint i = 0; i < zw_ocm_opt_get_count (); i++)
+    {
+      ZwOcmOpt opt = zw_ocm_opt_get_nth (i);
+      g_autofree char *label = zw_ocm_opt_dup_long_label (opt);
+      /* a planner is asked for by its number, the others by their short name */
+      g_autofree char *spelling = opt > ZW_OCM_NONE ? g_strdup_printf ("%d", (int) opt)
+                                                      : g_strdup (zw_ocm_opt_get_nick (opt));
+
+      g_string_append_printf (s, "\n  %-5s %-11s %s\n%20s%s", spelling, zw_ocm_opt_to_string (opt), label, "",
+                              zw_ocm_opt_get_description (opt));
+    }
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+xrt_run_parse_ocm (const char *command, const char *text, ZwOcmOpt *out)
+{
+  g_autofree char *list = NULL;
+
+  if (zw_ocm_opt_from_string (text, out))
+    return TRUE;
+  list = zw_ocm_opt_dup_short_list ();
+  g_printerr (_("xrt-run %s: --ocm “%s” is not one of %s\n"), command, text, list);
+  return FALSE;
 }
 
 static void

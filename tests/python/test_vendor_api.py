@@ -155,6 +155,19 @@ def test_2_3_5_ocm_optimize(device, opt, cli):
     outputs_equal_c_api(network, sess.forward([t]), raw, "--ocm", cli, name="resnet18")
 
 
+def test_2_3_5_ocm_opt_is_the_runtime_enum():
+    """OcmOpt is the runtime's one enum (Zw.OcmOpt) under the vendor's names: a member for
+    every value of the GIR enum, with its number and the table's name."""
+    from _zhuge import Zw
+    gir = sorted(int(v) for v in Zw.OcmOpt.__enum_values__)
+    assert [int(m) for m in OcmOpt] == gir
+    assert [m.name for m in OcmOpt][:5] == ["BEST_SCORE", "NONE", "OPTION1", "OPTION2", "OPTION3"]
+    for m in OcmOpt:
+        assert m.name == Zw.OcmOpt.to_string(m)
+        assert Zw.OcmOpt.from_string(m.name) == (True, m)
+    assert OcmOpt(2) is OcmOpt.OPTION2
+
+
 # ---- XRT manual §1.3, §1.4 --------------------------------------------------------------
 
 def test_forward_into_given_outputs(tiny, device):

@@ -135,11 +135,12 @@ struct _Zg330Backend {
   gboolean etm_time_limit_hit;
   Zg330OcmResult ocm_result;
   double none_cost_ms;
-  double option_cost_ms[4];
-  GArray *option_picks[4];   /* chunk ids per option, for the report */
-  guint64 option_peak[4];
-  gboolean options_pending;  /* OPTION1..3 not planned at apply (not needed for the one
-                              * asked): planned once, when a report first shows them */
+  /* per option number (the planners, NONE + 1 ..): */
+  double option_cost_ms[ZW_OCM_N_SLOTS];
+  GArray *option_picks[ZW_OCM_N_SLOTS];   /* chunk ids, for the report */
+  guint64 option_peak[ZW_OCM_N_SLOTS];
+  gboolean options_pending;  /* planners not run at apply (not needed for the option asked):
+                              * run once, when a report first shows them */
   GMutex options_lock;
   Program *program;
 
@@ -730,7 +731,7 @@ zg330_backend_finalize (GObject *object)
       segment_owner_release (self->segment_key[i]);
       g_free (self->segment_key[i]);
     }
-  for (guint i = 0; i < 4; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (self->option_picks); i++)
     g_clear_pointer (&self->option_picks[i], g_array_unref);
   zg330_ocm_result_clear (&self->ocm_result);
   g_mutex_clear (&self->options_lock);
@@ -820,10 +821,11 @@ zg330_backend_ocm_optimize (Zg330Backend *self, ZwOcmOpt option, GError **error)
                    "(the addresses are in the network file)", XRT_BACKEND_GET_CLASS (self)->name);
       return FALSE;
     }
-  if (option < ZW_OCM_BEST_SCORE || option > ZW_OCM_OPTION3)
+  if (zw_ocm_opt_get_index (option) < 0)
     {
+      g_autofree char *known = zw_ocm_opt_dup_short_list ();
       g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
-                   "ocmOptimize: %d is not an OcmOpt (NONE=0, OPTION1..3, BEST_SCORE=-1)", option);
+                   "ocmOptimize: %d is not an OcmOpt (expected one of %s)", option, known);
       return FALSE;
     }
   self->ocm_requested = self->ocm_chosen = option;
@@ -1079,7 +1081,7 @@ build_ocm_problem (Zg330Backend *self, guint **chunk_of_ocm)
 
 /* Keeps option @opt's cost, peak and picks (chunk ids) for the report. */
 static void
-keep_option (Zg330Backend *self, const Zg330OcmProblem *p, int opt, const Zg330OcmResult *r)
+keep_option (Zg330Backend *self, const Zg330OcmProblem *p, ZwOcmOpt opt, const Zg330OcmResult *r)
 {
   self->option_cost_ms[opt] = r->cost_ms;
   self->option_peak[opt] = r->peak_bytes;
@@ -1104,7 +1106,7 @@ options_complete (Zg330Backend *self)
       g_autofree guint *map = NULL;
       Zg330OcmProblem *p = build_ocm_problem (self, &map);
 
-      for (int opt = 1; opt <= 3; opt++)
+      for (ZwOcmOpt opt = ZW_OCM_NONE + 1; opt < ZW_OCM_N_SLOTS; opt++)
         {
           Zg330OcmResult r = { 0 };
           g_autoptr (GError) error = NULL;
@@ -1114,7 +1116,7 @@ options_complete (Zg330Backend *self)
           if (zg330_ocm_plan (p, opt, &r, &error))
             keep_option (self, p, opt, &r);
           else
-            g_warning ("OCM %s of %s: %s", zg330_ocm_opt_to_string (opt), xir_network_get_name (self->net),
+            g_warning ("OCM %s of %s: %s", zw_ocm_opt_to_string (opt), xir_network_get_name (self->net),
                        error->message);
           zg330_ocm_result_clear (&r);
         }
@@ -1157,15 +1159,15 @@ plan_ocm (Zg330Backend *self, GError **error)
   /* Every option's picks and cost are kept for the report, whichever is applied; the
    * applied one is taken from these runs (BEST_SCORE: the cheapest, ties to the lower
    * option, as the planner's own BEST_SCORE does) rather than planned a second time.  Only
-   * BEST_SCORE needs all three now: for another option the rest are planned when a report
-   * first shows them (options_complete). */
+   * BEST_SCORE needs every planner now: for another option the rest are planned when a
+   * report first shows them (options_complete). */
   {
-    Zg330OcmResult results[4] = { { 0 } };
-    int chosen = 0;
+    Zg330OcmResult results[ZW_OCM_N_SLOTS] = { { 0 } };
+    ZwOcmOpt chosen = ZW_OCM_NONE;
 
-    for (int opt = 1; opt <= 3; opt++)
+    for (ZwOcmOpt opt = ZW_OCM_NONE + 1; opt < ZW_OCM_N_SLOTS; opt++)
       g_clear_pointer (&self->option_picks[opt], g_array_unref);
-    for (int opt = 1; opt <= 3 && ok; opt++)
+    for (ZwOcmOpt opt = ZW_OCM_NONE + 1; opt < ZW_OCM_N_SLOTS && ok; opt++)
       {
         Zg330OcmResult *r = &results[opt];
         if (self->ocm_requested != ZW_OCM_BEST_SCORE && self->ocm_requested != opt)
@@ -1174,13 +1176,14 @@ plan_ocm (Zg330Backend *self, GError **error)
         if (!ok)
           break;
         keep_option (self, p, opt, r);
-        if (self->ocm_requested == ZW_OCM_BEST_SCORE && (chosen == 0 || r->cost_ms < results[chosen].cost_ms))
+        if (self->ocm_requested == ZW_OCM_BEST_SCORE
+            && (chosen == ZW_OCM_NONE || r->cost_ms < results[chosen].cost_ms))
           chosen = opt;
       }
     self->options_pending = ok && self->ocm_requested != ZW_OCM_BEST_SCORE;
-    if (ok && self->ocm_requested >= ZW_OCM_OPTION1)
+    if (ok && self->ocm_requested > ZW_OCM_NONE)
       chosen = self->ocm_requested;
-    if (ok && chosen == 0)
+    if (ok && chosen == ZW_OCM_NONE)
       ok = zg330_ocm_plan (p, ZW_OCM_NONE, &self->ocm_result, error);
     else if (ok)
       {
@@ -1188,7 +1191,7 @@ plan_ocm (Zg330Backend *self, GError **error)
         memset (&results[chosen], 0, sizeof results[chosen]);
         self->ocm_result.asked = self->ocm_requested;
       }
-    for (int opt = 1; opt <= 3; opt++)
+    for (ZwOcmOpt opt = ZW_OCM_NONE + 1; opt < ZW_OCM_N_SLOTS; opt++)
       zg330_ocm_result_clear (&results[opt]);
   }
   if (ok)
@@ -1844,7 +1847,7 @@ zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, G
   for (guint i = 0; i < plan->ocm_options->len; i++)
     {
       const ZwOcmOptionResult *o = &g_array_index (plan->ocm_options, ZwOcmOptionResult, i);
-      if (o->option < 1 || o->option > 3)
+      if (o->option <= ZW_OCM_NONE || o->option >= ZW_OCM_N_SLOTS)
         continue;
       self->option_cost_ms[o->option] = o->cost_ms;
       self->option_peak[o->option] = o->peak_bytes;
@@ -2437,12 +2440,12 @@ zg330_backend_get_report (Zg330Backend *self)
   for (guint c = self->chunks->len; c-- > 0;)   /* the first chunk of an id wins, as a scan finds it */
     g_hash_table_insert (size_of, &g_array_index (self->chunks, BChunk, c).id,
                          &g_array_index (self->chunks, BChunk, c).size);
-  for (int opt = 1; opt <= 3; opt++)
+  for (ZwOcmOpt opt = ZW_OCM_NONE + 1; opt < ZW_OCM_N_SLOTS; opt++)
     if (self->option_picks[opt] != NULL)
       {
         ZwOcmOptionResult o;
         zw_ocm_option_result_init (&o);
-        o.option = (ZwOcmOpt) opt;
+        o.option = opt;
         o.cost_ms = self->option_cost_ms[opt];
         o.peak_bytes = self->option_peak[opt];
         for (guint k = 0; k < self->option_picks[opt]->len; k++)

@@ -1,34 +1,20 @@
-/* zg330-ocm-plan.c — the ZG330Backend's OCM options (see the header for the model).
+/* zg330-ocm-plan.c — OCM planning around the planners (see the header for the model):
+ * the problem, the cost model, the planners' shared context, packing, and BEST_SCORE.
  *
- * All three options work on the same context: aligned sizes, the ops that touch each
- * chunk, the per-op load of OCM bytes, and a "candidate" flag for chunks that could ever
- * help (eligible, non-empty, fitting the capacity alone, saving cycles alone).  Costs are
- * integer icore cycles from zg330_timing_op_cycles(), so comparisons are exact and the
- * options can never disagree with the simulator about what a placement costs.
+ * Every planner (zg330-ocm-planners.c) works on the same context: aligned sizes, the ops
+ * that touch each chunk, the per-op load of OCM bytes, and a "candidate" flag for chunks
+ * that could ever help (eligible, non-empty, fitting the capacity alone, saving cycles
+ * alone).  Costs are integer icore cycles from zg330_timing_op_cycles(), so comparisons
+ * are exact and the planners can never disagree with the simulator about what a placement
+ * costs.
  */
-#include "backends/zg330/zg330-ocm-plan.h"
+#include "backends/zg330/zg330-ocm-plan-private.h"
 
 #include <string.h>
 
 #include "backends/zg330/zg330-etm-plan.h"
 
 G_DEFINE_QUARK (zg330-ocm-error-quark, zg330_ocm_error)
-
-#define NOT_IN_OCM G_MAXUINT64
-
-const char *
-zg330_ocm_opt_to_string (int option)
-{
-  switch (option)
-    {
-    case ZG330_OCM_OPT_BEST_SCORE: return "BEST_SCORE";
-    case ZG330_OCM_OPT_NONE: return "NONE";
-    case ZG330_OCM_OPT_OPTION1: return "OPTION1";
-    case ZG330_OCM_OPT_OPTION2: return "OPTION2";
-    case ZG330_OCM_OPT_OPTION3: return "OPTION3";
-    default: return NULL;
-    }
-}
 
 /* ---- problem ------------------------------------------------------------------ */
 
@@ -208,8 +194,8 @@ zg330_ocm_op_work (const Zg330OcmProblem *p, guint op, const gboolean *in_ocm,
     }
 }
 
-static guint64
-op_cycles (const Zg330OcmProblem *p, guint op, const gboolean *in_ocm)
+guint64
+zg330_ocm_op_cycles (const Zg330OcmProblem *p, guint op, const gboolean *in_ocm)
 {
   Zg330OpWork w;
 
@@ -235,7 +221,7 @@ zg330_ocm_estimate_cycles (const Zg330OcmProblem *p, const gboolean *in_ocm)
 
   guint64 total = launch_overheads (p);
   for (guint o = 0; o < p->ops->len; o++)
-    total += op_cycles (p, o, in_ocm);
+    total += zg330_ocm_op_cycles (p, o, in_ocm);
   return total;
 }
 
@@ -248,24 +234,9 @@ zg330_ocm_estimate (const Zg330OcmProblem *p, const gboolean *in_ocm)
 
 /* ---- planning context --------------------------------------------------------- */
 
-typedef struct {
-  const Zg330OcmProblem *p;
-  const Zg330OcmChunk   *ch;
-  guint                  nc, no;
-  guint64                align, cap;
-  guint64               *asz;        /* aligned sizes */
-  guint                 *cops_start; /* CSR: distinct ops touching each chunk, ascending */
-  guint                 *cops;
-  guint64               *save1;      /* per CSR entry: cycles saved at that op by the chunk alone */
-  gboolean              *cand;       /* could ever help */
-  gboolean              *in;         /* the working set */
-  guint64               *load;       /* per op: aligned OCM bytes live */
-  guint64               *over;       /* per chunk: offset in the last failed packing, or
-                                      * NOT_IN_OCM where it ended past the OCM */
-} Ctx;
 
 static void
-ctx_init (Ctx *x, const Zg330OcmProblem *p)
+ctx_init (Zg330OcmCtx *x, const Zg330OcmProblem *p)
 {
   memset (x, 0, sizeof *x);
   x->p = p;
@@ -335,9 +306,9 @@ ctx_init (Ctx *x, const Zg330OcmProblem *p)
       for (guint k = x->cops_start[c]; k < x->cops_start[c + 1]; k++)
         {
           guint o = x->cops[k];
-          guint64 base = op_cycles (p, o, x->in);
+          guint64 base = zg330_ocm_op_cycles (p, o, x->in);
           x->in[c] = TRUE;
-          guint64 with = op_cycles (p, o, x->in);
+          guint64 with = zg330_ocm_op_cycles (p, o, x->in);
           x->in[c] = FALSE;
           x->save1[k] = base > with ? base - with : 0;
           sum += (gint64) base - (gint64) with;
@@ -347,7 +318,7 @@ ctx_init (Ctx *x, const Zg330OcmProblem *p)
 }
 
 static void
-ctx_clear (Ctx *x)
+ctx_clear (Zg330OcmCtx *x)
 {
   g_free (x->asz);
   g_free (x->cand);
@@ -360,15 +331,14 @@ ctx_clear (Ctx *x)
 }
 
 static void
-ctx_reset (Ctx *x)
+ctx_reset (Zg330OcmCtx *x)
 {
   memset (x->in, 0, sizeof (gboolean) * MAX (x->nc, 1));
   memset (x->load, 0, sizeof (guint64) * MAX (x->no, 1));
 }
 
-/* Cycles saved by chunk @c on top of the working set (negative: it would cost). */
-static gint64
-ctx_gain (Ctx *x, guint c)
+gint64
+zg330_ocm_ctx_gain (Zg330OcmCtx *x, guint c)
 {
   gboolean was = x->in[c];
   gint64 d = 0;
@@ -377,578 +347,13 @@ ctx_gain (Ctx *x, guint c)
     {
       guint o = x->cops[k];
       x->in[c] = FALSE;
-      guint64 without = op_cycles (x->p, o, x->in);
+      guint64 without = zg330_ocm_op_cycles (x->p, o, x->in);
       x->in[c] = TRUE;
-      guint64 with = op_cycles (x->p, o, x->in);
+      guint64 with = zg330_ocm_op_cycles (x->p, o, x->in);
       d += (gint64) without - (gint64) with;
     }
   x->in[c] = was;
   return d;
-}
-
-static gboolean
-ctx_fits (const Ctx *x, guint c)
-{
-  for (guint t = x->ch[c].first; t <= x->ch[c].last; t++)
-    if (x->load[t] + x->asz[c] > x->cap)
-      return FALSE;
-  return TRUE;
-}
-
-static void
-ctx_set (Ctx *x, guint c, gboolean in)
-{
-  if (x->in[c] == in)
-    return;
-  x->in[c] = in;
-  for (guint t = x->ch[c].first; t <= x->ch[c].last; t++)
-    x->load[t] = in ? x->load[t] + x->asz[c] : x->load[t] - x->asz[c];
-}
-
-/* ---- OPTION1: global scoring ---------------------------------------------------- */
-
-/* A chunk's place in OPTION1's queue: the best score first, ties to the lower index (the
- * order a scan by index would pick in). */
-typedef struct {
-  guint  c;
-  double score;
-} Scored;
-
-static gint
-cmp_scored (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const Scored *sa = a, *sb = b;
-
-  (void) data;
-  if (sa->score != sb->score)
-    return sa->score > sb->score ? -1 : 1;
-  return sa->c < sb->c ? -1 : sa->c > sb->c;
-}
-
-/* (Re)queues chunk @c by its score on top of the working set: queued while it gains. */
-static void
-rescore (Ctx *x, guint c, Scored *entry, GSequenceIter **where, GSequence *queue)
-{
-  gint64 g = ctx_gain (x, c);
-
-  if (where[c] != NULL)
-    {
-      g_sequence_remove (where[c]);
-      where[c] = NULL;
-    }
-  if (g > 0)
-    {
-      entry[c].c = c;
-      entry[c].score = (double) g / ((double) x->asz[c] * (double) (x->ch[c].last - x->ch[c].first + 1));
-      where[c] = g_sequence_insert_sorted (queue, &entry[c], cmp_scored, NULL);
-    }
-}
-
-/* Greedy: repeatedly the chunk of best score (gain per aligned byte x lifetime) that still
- * fits.  A pick changes the gain only of chunks that share an op with it, so only those
- * are re-scored; the load only grows, so a chunk found not to fit is dropped for good.
- * The picks are those of rescanning every chunk at every step, in O(n log n). */
-static void
-plan_option1 (Ctx *x)
-{
-  gboolean *alive = g_memdup2 (x->cand, sizeof (gboolean) * MAX (x->nc, 1));
-  Scored *entry = g_new0 (Scored, MAX (x->nc, 1));
-  GSequenceIter **where = g_new0 (GSequenceIter *, MAX (x->nc, 1));
-  guint *seen = g_new (guint, MAX (x->nc, 1));
-  GSequence *queue = g_sequence_new (NULL);
-  guint round = 0;
-
-  for (guint c = 0; c < x->nc; c++)
-    seen[c] = G_MAXUINT;
-  for (guint c = 0; c < x->nc; c++)
-    if (alive[c] && !x->in[c])
-      rescore (x, c, entry, where, queue);
-  while (!g_sequence_is_empty (queue))
-    {
-      GSequenceIter *top = g_sequence_get_begin_iter (queue);
-      guint best = ((Scored *) g_sequence_get (top))->c;
-
-      g_sequence_remove (top);
-      where[best] = NULL;
-      if (!ctx_fits (x, best))
-        {
-          alive[best] = FALSE;
-          continue;
-        }
-      ctx_set (x, best, TRUE);
-      round++;
-      for (guint k = x->cops_start[best]; k < x->cops_start[best + 1]; k++)
-        {
-          const GArray *acc = g_array_index (x->p->ops, Zg330OcmOp, x->cops[k]).accesses;
-          for (guint i = 0; acc && i < acc->len; i++)
-            {
-              guint c = g_array_index (acc, Zg330OcmAccess, i).chunk;
-              if (c == best || !alive[c] || x->in[c] || seen[c] == round)
-                continue;
-              seen[c] = round;
-              rescore (x, c, entry, where, queue);
-            }
-        }
-    }
-  g_sequence_free (queue);
-  g_free (seen);
-  g_free (where);
-  g_free (entry);
-  g_free (alive);
-}
-
-/* ---- OPTION3: sequential evict-by-score ----------------------------------------- */
-
-static void
-plan_option3 (Ctx *x)
-{
-  GArray *live = g_array_new (FALSE, FALSE, sizeof (guint));   /* chunks in OCM */
-  GArray *evicted = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint *order = g_new (guint, MAX (x->nc, 1));
-  guint n = 0;
-
-  for (guint c = 0; c < x->nc; c++)
-    if (x->cand[c])
-      order[n++] = c;
-  /* Candidates by first op index (stable: by index within one op). */
-  guint *by_first = g_new0 (guint, x->no + 1);
-  for (guint i = 0; i < n; i++)
-    by_first[x->ch[order[i]].first + 1]++;
-  for (guint t = 0; t < x->no; t++)
-    by_first[t + 1] += by_first[t];
-  guint *starts = g_new (guint, MAX (n, 1));
-  guint *fill = g_memdup2 (by_first, sizeof (guint) * (x->no + 1));
-  for (guint i = 0; i < n; i++)
-    starts[fill[x->ch[order[i]].first]++] = order[i];
-  g_free (fill);
-
-  for (guint t = 0; t < x->no; t++)
-    {
-      for (guint k = by_first[t]; k < by_first[t + 1]; k++)
-        {
-          guint c = starts[k];
-          if (ctx_gain (x, c) > 0)
-            {
-              ctx_set (x, c, TRUE);
-              g_array_append_val (live, c);
-            }
-        }
-      if (x->load[t] > x->cap)
-        {
-          /* Chunks dead before t are never evicted: drop them, keeping the order. */
-          guint kept = 0;
-          for (guint i = 0; i < live->len; i++)
-            {
-              guint c = g_array_index (live, guint, i);
-              if (x->ch[c].last >= t)
-                g_array_index (live, guint, kept++) = c;
-            }
-          g_array_set_size (live, kept);
-        }
-      while (x->load[t] > x->cap)
-        {
-          guint worst = G_MAXUINT, worst_i = 0;
-          double worst_score = 0.0;
-          for (guint i = 0; i < live->len; i++)
-            {
-              guint c = g_array_index (live, guint, i);
-              if (x->ch[c].last < t || x->ch[c].first > t)
-                continue;
-              double score = (double) ctx_gain (x, c)
-                             / ((double) x->asz[c] * (double) (x->ch[c].last - t + 1));
-              if (worst == G_MAXUINT || score < worst_score
-                  || (score == worst_score && x->asz[c] > x->asz[worst]))
-                {
-                  worst = c;
-                  worst_i = i;
-                  worst_score = score;
-                }
-            }
-          g_assert (worst != G_MAXUINT);
-          ctx_set (x, worst, FALSE);
-          g_array_remove_index (live, worst_i);
-          g_array_append_val (evicted, worst);
-        }
-    }
-
-  /* Room freed by later evictions may fit an earlier victim again. */
-  for (guint i = 0; i < evicted->len; i++)
-    {
-      guint c = g_array_index (evicted, guint, i);
-      if (!x->in[c] && ctx_fits (x, c) && ctx_gain (x, c) > 0)
-        ctx_set (x, c, TRUE);
-    }
-
-  g_free (starts);
-  g_free (by_first);
-  g_free (order);
-  g_array_unref (evicted);
-  g_array_unref (live);
-}
-
-/* ---- OPTION2: dynamic programme over the op sequence ------------------------------ */
-
-/* States of one stage: the OCM subset of the candidates live at op t (a bitmask over
- * the stage's live list), the cycles of ops 0..t, the OCM load at t, the parent state
- * and the decisions taken for the chunks that start at t. */
-typedef struct {
-  guint   w;        /* mask words */
-  guint   dw;       /* decision words */
-  GArray *mask;     /* guint64 × w per state */
-  GArray *dec;      /* guint64 × dw per state */
-  GArray *cost;     /* guint64 */
-  GArray *load;     /* guint64 */
-  GArray *parent;   /* guint */
-} States;
-
-static void
-states_init (States *s, guint w, guint dw)
-{
-  s->w = w;
-  s->dw = dw;
-  s->mask = g_array_new (FALSE, TRUE, sizeof (guint64));
-  s->dec = g_array_new (FALSE, TRUE, sizeof (guint64));
-  s->cost = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->load = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->parent = g_array_new (FALSE, FALSE, sizeof (guint));
-}
-
-static void
-states_clear (States *s)
-{
-  g_clear_pointer (&s->mask, g_array_unref);
-  g_clear_pointer (&s->dec, g_array_unref);
-  g_clear_pointer (&s->cost, g_array_unref);
-  g_clear_pointer (&s->load, g_array_unref);
-  g_clear_pointer (&s->parent, g_array_unref);
-}
-
-static inline guint
-states_len (const States *s)
-{
-  return s->cost->len;
-}
-
-static inline guint64 *
-states_mask (const States *s, guint i)
-{
-  return &g_array_index (s->mask, guint64, (gsize) i * s->w);
-}
-
-static inline guint64 *
-states_dec (const States *s, guint i)
-{
-  return &g_array_index (s->dec, guint64, (gsize) i * s->dw);
-}
-
-/* Appends state @i of @from (same widths) to @to; returns the new index. */
-static guint
-states_copy_one (States *to, const States *from, guint i)
-{
-  guint j = states_len (to);
-
-  g_array_set_size (to->mask, (gsize) (j + 1) * to->w);
-  g_array_set_size (to->dec, (gsize) (j + 1) * to->dw);
-  if (to->w)
-    memcpy (states_mask (to, j), states_mask (from, i), sizeof (guint64) * to->w);
-  if (to->dw)
-    memcpy (states_dec (to, j), states_dec (from, i), sizeof (guint64) * to->dw);
-  g_array_append_val (to->cost, g_array_index (from->cost, guint64, i));
-  g_array_append_val (to->load, g_array_index (from->load, guint64, i));
-  g_array_append_val (to->parent, g_array_index (from->parent, guint, i));
-  return j;
-}
-
-typedef struct {
-  const States *s;
-  const double *key;
-} SortCtx;
-
-/* Dedupe order: by mask, then cost, then index (so the first of a run is kept). */
-static gint
-cmp_by_mask (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const SortCtx *sc = data;
-  guint i = *(const guint *) a, j = *(const guint *) b;
-  int r = sc->s->w ? memcmp (states_mask (sc->s, i), states_mask (sc->s, j),
-                             sizeof (guint64) * sc->s->w) : 0;
-  if (r)
-    return r;
-  guint64 ci = g_array_index (sc->s->cost, guint64, i);
-  guint64 cj = g_array_index (sc->s->cost, guint64, j);
-  if (ci != cj)
-    return ci < cj ? -1 : 1;
-  return i < j ? -1 : i > j;
-}
-
-static gint
-cmp_by_key (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const SortCtx *sc = data;
-  guint i = *(const guint *) a, j = *(const guint *) b;
-
-  if (sc->key[i] != sc->key[j])
-    return sc->key[i] < sc->key[j] ? -1 : 1;
-  return i < j ? -1 : i > j;
-}
-
-/* Cycles chunk @c saves alone at ops >= @t: the optimism that ranks states whose
- * picks have not paid off yet. */
-static double
-ctx_potential (const Ctx *x, guint c, guint t)
-{
-  double s = 0.0;
-
-  for (guint k = x->cops_start[c]; k < x->cops_start[c + 1]; k++)
-    if (x->cops[k] >= t)
-      s += (double) x->save1[k];
-  return s;
-}
-
-/* Keeps the @beam best states of @s by cost minus the potential of their live picks
- * from op @t on; returns TRUE if some were dropped. */
-static gboolean
-states_prune (States *s, const Ctx *x, const GArray *live, guint t, guint beam)
-{
-  guint n = states_len (s);
-
-  if (n <= beam)
-    return FALSE;
-  double *key = g_new (double, n);
-  double *pot = g_new (double, MAX (live->len, 1));
-  for (guint k = 0; k < live->len; k++)
-    pot[k] = ctx_potential (x, g_array_index (live, guint, k), t);
-  for (guint i = 0; i < n; i++)
-    {
-      const guint64 *m = s->w ? states_mask (s, i) : NULL;
-      double v = (double) g_array_index (s->cost, guint64, i);
-      for (guint k = 0; k < live->len; k++)
-        if (m[k / 64] & (G_GUINT64_CONSTANT (1) << (k % 64)))
-          v -= pot[k];
-      key[i] = v;
-    }
-  GArray *idx = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
-  for (guint i = 0; i < n; i++)
-    g_array_append_val (idx, i);
-  SortCtx sc = { s, key };
-  g_array_sort_with_data (idx, cmp_by_key, &sc);
-  /* Keep the survivors in their old order so the result does not depend on ties. */
-  gboolean *keep = g_new0 (gboolean, n);
-  for (guint i = 0; i < beam; i++)
-    keep[g_array_index (idx, guint, i)] = TRUE;
-  States out;
-  states_init (&out, s->w, s->dw);
-  for (guint i = 0; i < n; i++)
-    if (keep[i])
-      states_copy_one (&out, s, i);
-  states_clear (s);
-  *s = out;
-  g_free (keep);
-  g_array_unref (idx);
-  g_free (pot);
-  g_free (key);
-  return TRUE;
-}
-
-typedef struct {
-  guint    n;
-  guint    dw;
-  guint   *parent;
-  guint64 *dec;
-} StageRec;
-
-static gboolean
-plan_option2 (Ctx *x)
-{
-  guint no = x->no;
-  gboolean exact = TRUE;
-
-  if (no == 0)
-    return TRUE;
-  /* A budget of states for the whole run (memory for the back pointers). */
-  guint beam = x->p->max_states ? x->p->max_states : CLAMP (4194304u / no, 512u, 16384u);
-
-  /* Candidates starting at each op, by index. */
-  guint *by_first = g_new0 (guint, no + 1);
-  for (guint c = 0; c < x->nc; c++)
-    if (x->cand[c])
-      by_first[x->ch[c].first + 1]++;
-  for (guint t = 0; t < no; t++)
-    by_first[t + 1] += by_first[t];
-  guint *starts = g_new (guint, MAX (by_first[no], 1));
-  guint *fill = g_memdup2 (by_first, sizeof (guint) * (no + 1));
-  for (guint c = 0; c < x->nc; c++)
-    if (x->cand[c])
-      starts[fill[x->ch[c].first]++] = c;
-  g_free (fill);
-
-  StageRec *rec = g_new0 (StageRec, no);
-  int *pos = g_new (int, MAX (x->nc, 1));     /* chunk -> position in the live list */
-  for (guint c = 0; c < x->nc; c++)
-    pos[c] = -1;
-  GArray *live = g_array_new (FALSE, FALSE, sizeof (guint));
-  gboolean *scratch = g_new0 (gboolean, MAX (x->nc, 1));
-
-  States cur;
-  states_init (&cur, 0, 0);
-  {
-    guint64 zero = 0;
-    guint none = 0;
-    g_array_append_val (cur.cost, zero);
-    g_array_append_val (cur.load, zero);
-    g_array_append_val (cur.parent, none);
-  }
-
-  for (guint t = 0; t < no; t++)
-    {
-      /* 1. The live list at t: survivors in order, then the new chunks. */
-      GArray *nlive = g_array_new (FALSE, FALSE, sizeof (guint));
-      int *map = g_new (int, MAX (live->len, 1));
-      for (guint k = 0; k < live->len; k++)
-        {
-          guint c = g_array_index (live, guint, k);
-          if (x->ch[c].last >= t)
-            {
-              map[k] = (int) nlive->len;
-              g_array_append_val (nlive, c);
-            }
-          else
-            map[k] = -1;
-        }
-      guint kept = nlive->len;
-      guint nnew = by_first[t + 1] - by_first[t];
-      for (guint k = 0; k < nnew; k++)
-        g_array_append_val (nlive, starts[by_first[t] + k]);
-      for (guint k = 0; k < live->len; k++)
-        pos[g_array_index (live, guint, k)] = -1;
-      for (guint k = 0; k < nlive->len; k++)
-        pos[g_array_index (nlive, guint, k)] = (int) k;
-      guint w = (nlive->len + 63) / 64;
-      guint dw = (nnew + 63) / 64;
-
-      /* 2. Project the previous states onto the survivors; merge equal masks. */
-      States proj;
-      states_init (&proj, w, dw);
-      for (guint i = 0; i < states_len (&cur); i++)
-        {
-          guint j = states_len (&proj);
-          g_array_set_size (proj.mask, (gsize) (j + 1) * w);
-          g_array_set_size (proj.dec, (gsize) (j + 1) * dw);
-          guint64 *m = w ? states_mask (&proj, j) : NULL;
-          const guint64 *om = cur.w ? states_mask (&cur, i) : NULL;
-          guint64 load = 0;
-          for (guint k = 0; k < live->len; k++)
-            if (map[k] >= 0 && (om[k / 64] & (G_GUINT64_CONSTANT (1) << (k % 64))))
-              {
-                m[map[k] / 64] |= G_GUINT64_CONSTANT (1) << (map[k] % 64);
-                load += x->asz[g_array_index (live, guint, k)];
-              }
-          guint64 cost = g_array_index (cur.cost, guint64, i);
-          g_array_append_val (proj.cost, cost);
-          g_array_append_val (proj.load, load);
-          g_array_append_val (proj.parent, i);
-        }
-      GArray *idx = g_array_sized_new (FALSE, FALSE, sizeof (guint), states_len (&proj));
-      for (guint i = 0; i < states_len (&proj); i++)
-        g_array_append_val (idx, i);
-      SortCtx sc = { &proj, NULL };
-      g_array_sort_with_data (idx, cmp_by_mask, &sc);
-      States base;
-      states_init (&base, w, dw);
-      for (guint r = 0; r < idx->len; r++)
-        {
-          guint i = g_array_index (idx, guint, r);
-          if (r > 0 && (w == 0 || memcmp (states_mask (&proj, i),
-                                          states_mask (&proj, g_array_index (idx, guint, r - 1)),
-                                          sizeof (guint64) * w) == 0))
-            continue;
-          states_copy_one (&base, &proj, i);
-        }
-      g_array_unref (idx);
-      states_clear (&proj);
-
-      /* 3. Decide the new chunks one at a time (in or out, within the capacity). */
-      for (guint k = 0; k < nnew; k++)
-        {
-          guint c = starts[by_first[t] + k];
-          guint p = kept + k;
-          States next;
-          states_init (&next, w, dw);
-          for (guint i = 0; i < states_len (&base); i++)
-            {
-              states_copy_one (&next, &base, i);
-              guint64 load = g_array_index (base.load, guint64, i);
-              if (load + x->asz[c] <= x->cap)
-                {
-                  guint j = states_copy_one (&next, &base, i);
-                  states_mask (&next, j)[p / 64] |= G_GUINT64_CONSTANT (1) << (p % 64);
-                  states_dec (&next, j)[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
-                  g_array_index (next.load, guint64, j) = load + x->asz[c];
-                }
-            }
-          states_clear (&base);
-          base = next;
-          if (states_prune (&base, x, nlive, t, beam))
-            exact = FALSE;
-        }
-
-      /* 4. Add op t's cycles: its accesses to live OCM chunks are OCM traffic. */
-      const GArray *acc = g_array_index (x->p->ops, Zg330OcmOp, t).accesses;
-      for (guint i = 0; i < states_len (&base); i++)
-        {
-          const guint64 *m = w ? states_mask (&base, i) : NULL;
-          for (guint a = 0; acc && a < acc->len; a++)
-            {
-              guint c = g_array_index (acc, Zg330OcmAccess, a).chunk;
-              scratch[c] = pos[c] >= 0
-                           && (m[pos[c] / 64] & (G_GUINT64_CONSTANT (1) << (pos[c] % 64)));
-            }
-          g_array_index (base.cost, guint64, i) += op_cycles (x->p, t, scratch);
-        }
-      for (guint a = 0; acc && a < acc->len; a++)
-        scratch[g_array_index (acc, Zg330OcmAccess, a).chunk] = FALSE;
-      if (states_prune (&base, x, nlive, t + 1, beam))
-        exact = FALSE;
-
-      /* 5. Keep the back pointers and decisions; the masks move on. */
-      guint n = states_len (&base);
-      rec[t].n = n;
-      rec[t].dw = dw;
-      rec[t].parent = g_memdup2 (base.parent->data, sizeof (guint) * n);
-      rec[t].dec = dw ? g_memdup2 (base.dec->data, sizeof (guint64) * n * dw) : NULL;
-      states_clear (&cur);
-      cur = base;
-      g_array_unref (live);
-      live = nlive;
-      g_free (map);
-    }
-
-  /* The cheapest final state, then back along the parents. */
-  guint best = 0;
-  for (guint i = 1; i < states_len (&cur); i++)
-    if (g_array_index (cur.cost, guint64, i) < g_array_index (cur.cost, guint64, best))
-      best = i;
-  for (guint t = no; t-- > 0;)
-    {
-      for (guint k = 0; k < by_first[t + 1] - by_first[t]; k++)
-        if (rec[t].dec[(gsize) best * rec[t].dw + k / 64] & (G_GUINT64_CONSTANT (1) << (k % 64)))
-          ctx_set (x, starts[by_first[t] + k], TRUE);
-      best = rec[t].parent[best];
-    }
-
-  for (guint t = 0; t < no; t++)
-    {
-      g_free (rec[t].parent);
-      g_free (rec[t].dec);
-    }
-  g_free (rec);
-  states_clear (&cur);
-  g_array_unref (live);
-  g_free (scratch);
-  g_free (pos);
-  g_free (starts);
-  g_free (by_first);
-  return exact;
 }
 
 /* ---- packing and results ------------------------------------------------------- */
@@ -968,7 +373,7 @@ plan_option2 (Ctx *x)
  * extent); on failure records in x->over where the planner's best placement put each
  * pick. */
 static gboolean
-ctx_try_pack (Ctx *x, guint64 *addr, guint64 *arena, guint64 work)
+ctx_try_pack (Zg330OcmCtx *x, guint64 *addr, guint64 *arena, guint64 work)
 {
   g_autoptr (GArray) buf = g_array_new (FALSE, FALSE, sizeof (Zg330Buffer));
   g_autoptr (GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1046,7 +451,7 @@ cmp_ranked (gconstpointer a, gconstpointer b)
 /* Picks live at the first op index of highest OCM load, by gain, lowest first (ties:
  * larger first, then index). */
 static GArray *
-ctx_tight_picks (Ctx *x)
+ctx_tight_picks (Zg330OcmCtx *x)
 {
   GArray *picks = g_array_new (FALSE, FALSE, sizeof (Ranked));
   guint tmax = 0;
@@ -1057,7 +462,7 @@ ctx_tight_picks (Ctx *x)
   for (guint c = 0; c < x->nc; c++)
     if (x->in[c] && x->ch[c].first <= tmax && tmax <= x->ch[c].last)
       {
-        Ranked r = { c, (double) ctx_gain (x, c) - (double) x->asz[c] * 1e-12 };
+        Ranked r = { c, (double) zg330_ocm_ctx_gain (x, c) - (double) x->asz[c] * 1e-12 };
         g_array_append_val (picks, r);
       }
   g_array_sort (picks, cmp_ranked);
@@ -1072,7 +477,7 @@ ctx_tight_picks (Ctx *x)
  * re-adds what still fits and packs.  @addr and the returned arena are those of the
  * last placement that packed. */
 static guint64
-ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
+ctx_pack (Zg330OcmCtx *x, guint64 *addr, guint *dropped)
 {
   guint64 arena = 0;
 
@@ -1086,14 +491,14 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
   for (guint i = 0; i < picks->len && i < PACK_TRIALS_PER_SPOT && !packed; i++)
     {
       guint c = g_array_index (picks, Ranked, i).c;
-      ctx_set (x, c, FALSE);
+      zg330_ocm_ctx_set (x, c, FALSE);
       if (ctx_try_pack (x, addr, &arena, PACK_SEARCH_WORK))
         {
           packed = TRUE;
           g_array_append_val (out, c);
         }
       else
-        ctx_set (x, c, TRUE);
+        zg330_ocm_ctx_set (x, c, TRUE);
     }
   if (!packed)
     {
@@ -1104,7 +509,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
             addr[c] = NOT_IN_OCM;
           else if (first_fail[c] == NOT_IN_OCM)
             {
-              ctx_set (x, c, FALSE);
+              zg330_ocm_ctx_set (x, c, FALSE);
               addr[c] = NOT_IN_OCM;
               g_array_append_val (out, c);
             }
@@ -1120,9 +525,9 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
   /* Refill: candidates that save cycles and fit, densest first, kept if they pack. */
   g_autoptr (GArray) extra = g_array_new (FALSE, FALSE, sizeof (Ranked));
   for (guint c = 0; c < x->nc; c++)
-    if (x->cand[c] && !x->in[c] && ctx_fits (x, c))
+    if (x->cand[c] && !x->in[c] && zg330_ocm_ctx_fits (x, c))
       {
-        gint64 g = ctx_gain (x, c);
+        gint64 g = zg330_ocm_ctx_gain (x, c);
         if (g > 0)
           {
             Ranked r = { c, -(double) g / ((double) x->asz[c]
@@ -1134,9 +539,9 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
   for (guint i = 0, tries = 0; i < extra->len && tries < PACK_TRIAL_CALLS; i++)
     {
       guint c = g_array_index (extra, Ranked, i).c;
-      if (!ctx_fits (x, c) || ctx_gain (x, c) <= 0)
+      if (!zg330_ocm_ctx_fits (x, c) || zg330_ocm_ctx_gain (x, c) <= 0)
         continue;
-      ctx_set (x, c, TRUE);
+      zg330_ocm_ctx_set (x, c, TRUE);
       tries++;
       if (ctx_try_pack (x, addr, &arena, REFILL_SEARCH_WORK))
         {
@@ -1145,7 +550,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
               (*dropped)--;
         }
       else
-        ctx_set (x, c, FALSE);
+        zg330_ocm_ctx_set (x, c, FALSE);
     }
 
   /* @addr and @arena hold the last set that packed: the current one. */
@@ -1153,7 +558,7 @@ ctx_pack (Ctx *x, guint64 *addr, guint *dropped)
 }
 
 static void
-result_fill (Ctx *x, int option, gboolean exact, Zg330OcmResult *r)
+result_fill (Zg330OcmCtx *x, ZwOcmOpt option, gboolean exact, Zg330OcmResult *r)
 {
   guint dropped = 0;
 
@@ -1167,7 +572,7 @@ result_fill (Ctx *x, int option, gboolean exact, Zg330OcmResult *r)
       /* Never slower than NONE. */
       for (guint c = 0; c < x->nc; c++)
         {
-          ctx_set (x, c, FALSE);
+          zg330_ocm_ctx_set (x, c, FALSE);
           r->ocm_addr[c] = NOT_IN_OCM;
         }
       r->arena = 0;
@@ -1195,73 +600,59 @@ zg330_ocm_result_clear (Zg330OcmResult *r)
   memset (r, 0, sizeof *r);
 }
 
-/* Runs one option (0..3) into @r (whose etm_only fields are set). */
+/* Runs the planner of @option into @r (whose etm_only fields are set). */
 static void
-run_option (Ctx *x, int option, Zg330OcmResult *r)
+run_option (Zg330OcmCtx *x, ZwOcmOpt option, Zg330OcmPlanner plan, Zg330OcmResult *r)
 {
-  gboolean exact = FALSE;
-
   ctx_reset (x);
-  switch (option)
-    {
-    case ZG330_OCM_OPT_OPTION1:
-      plan_option1 (x);
-      break;
-    case ZG330_OCM_OPT_OPTION2:
-      exact = plan_option2 (x);
-      break;
-    case ZG330_OCM_OPT_OPTION3:
-      plan_option3 (x);
-      break;
-    default:
-      /* NONE: nothing in OCM, trivially optimal only if no candidate exists. */
-      exact = TRUE;
-      for (guint c = 0; c < x->nc; c++)
-        if (x->cand[c])
-          exact = FALSE;
-      break;
-    }
-  result_fill (x, option, exact, r);
+  result_fill (x, option, plan (x), r);
 }
 
 gboolean
-zg330_ocm_plan (const Zg330OcmProblem *p, int option, Zg330OcmResult *out, GError **error)
+zg330_ocm_plan (const Zg330OcmProblem *p, ZwOcmOpt option, Zg330OcmResult *out, GError **error)
 {
   g_return_val_if_fail (p != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   gint64 t0 = g_get_monotonic_time ();
-  if (option < ZG330_OCM_OPT_BEST_SCORE || option > ZG330_OCM_OPT_OPTION3)
+  Zg330OcmPlanner plan = zg330_ocm_planner_lookup (option);
+  if (plan == NULL && option != ZW_OCM_BEST_SCORE)
     {
+      g_autofree char *known = zw_ocm_opt_dup_short_list ();
       g_set_error (error, ZG330_OCM_ERROR, ZG330_OCM_ERROR_OPTION,
-                   "OCM plan: unknown OcmOpt %d (expected -1 BEST_SCORE, 0 NONE, 1..3)",
-                   option);
+                   "OCM plan: option %d is no OcmOpt with a planner (expected one of %s)", (int) option, known);
       return FALSE;
     }
   if (!zg330_ocm_problem_validate (p, error))
     return FALSE;
 
-  Ctx x;
+  Zg330OcmCtx x;
   ctx_init (&x, p);
   Zg330OcmResult best = { 0 };
   best.etm_only_cycles = zg330_ocm_estimate_cycles (p, NULL);
-  double costs[4] = { zg330_timing_cycles_to_ms (p->profile, best.etm_only_cycles),
-                      -1.0, -1.0, -1.0 };
+  double costs[ZW_OCM_N_SLOTS];
+  costs[ZW_OCM_NONE] = zg330_timing_cycles_to_ms (p->profile, best.etm_only_cycles);
+  for (int o = ZW_OCM_NONE + 1; o < ZW_OCM_N_SLOTS; o++)
+    costs[o] = -1.0;
 
-  if (option != ZG330_OCM_OPT_BEST_SCORE)
+  if (option != ZW_OCM_BEST_SCORE)
     {
-      run_option (&x, option, &best);
-      if (option > 0)
+      run_option (&x, option, plan, &best);
+      if (option > ZW_OCM_NONE)
         costs[option] = best.cost_ms;
     }
   else
     {
-      for (int o = ZG330_OCM_OPT_OPTION1; o <= ZG330_OCM_OPT_OPTION3; o++)
+      for (int o = ZW_OCM_NONE + 1; o < ZW_OCM_N_SLOTS; o++)
         {
+          Zg330OcmPlanner each = zg330_ocm_planner_lookup ((ZwOcmOpt) o);
           Zg330OcmResult r = { 0 };
+
+          if (each == NULL)
+            continue;
           r.etm_only_cycles = best.etm_only_cycles;
-          run_option (&x, o, &r);
+          run_option (&x, (ZwOcmOpt) o, each, &r);
           costs[o] = r.cost_ms;
           /* Strictly cheaper only: ties keep the lower option number. */
           if (best.picked == NULL || r.cycles < best.cycles)
@@ -1281,7 +672,7 @@ zg330_ocm_plan (const Zg330OcmProblem *p, int option, Zg330OcmResult *out, GErro
   ctx_clear (&x);
 
   best.asked = option;
-  best.etm_only_cost_ms = costs[0];
+  best.etm_only_cost_ms = costs[ZW_OCM_NONE];
   memcpy (best.option_cost_ms, costs, sizeof costs);
   best.seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
   *out = best;

@@ -22,21 +22,11 @@
  * picks are packed by the ETM planner (zg330-etm-plan.h) with the OCM as its arena.
  * When the planner cannot pack a set, the pick worth least is dropped and it tries again.
  *
- * The options (the vendor's OcmOpt):
- *   OPTION1 "global scoring": every chunk is scored by the cycles it saves (given what is
- *     already in OCM) per aligned byte x lifetime; the best one that fits is added,
- *     scores are refreshed, until nothing that fits saves anything.
- *   OPTION2 "local-optimal dynamic programming": a dynamic programme along the op
- *     sequence whose state at op t is the set of OCM chunks live at t (the cost of op t
- *     and the capacity at t depend on nothing else).  It is exact while no op boundary
- *     has more than a few thousand feasible states; beyond that each boundary keeps the
- *     most promising states (locally optimal) and the result says it is not exact.
- *   OPTION3 "sequential evict-by-score": a sweep over the ops puts every new eligible
- *     chunk that saves cycles into OCM and, where the live OCM set overflows, evicts the
- *     live chunk with the lowest score (saving per byte x remaining lifetime); a last
- *     pass re-adds evicted chunks that fit again.
- *   BEST_SCORE: runs the three and keeps the cheapest (ties: the lower option number);
- *     Zg330OcmResult.option says which.
+ * The options are the vendor's OcmOpt (report/zw-ocm-option.h: one enum and the table of
+ * their names and labels); each option but BEST_SCORE has a planner, found by its value
+ * in the table of zg330-ocm-planners.c, where each planner's method is described.
+ * BEST_SCORE runs every planner and keeps the cheapest (ties: the lower option number);
+ * Zg330OcmResult.option says which.
  * Every option's result costs at most what NONE costs (a set that would be slower is
  * replaced by the empty one).  Results are deterministic — the same on every machine,
  * at any load and with any thread count: the options are, and so is the packing
@@ -50,6 +40,7 @@
 #include <glib.h>
 
 #include "devices/zg330-timing.h"
+#include "report/zw-ocm-option.h"
 
 G_BEGIN_DECLS
 
@@ -59,7 +50,7 @@ G_BEGIN_DECLS
  * - %ZG330_OCM_ERROR_INVALID: the problem is malformed; the message names the chunk or
  *   op (index and id) and the field (last < first, last past the ops, an access to an
  *   unknown chunk or outside the chunk's lifetime, no profile, alignment too large).
- * - %ZG330_OCM_ERROR_OPTION: an unknown option number.
+ * - %ZG330_OCM_ERROR_OPTION: an option number without a planner.
  */
 #define ZG330_OCM_ERROR (zg330_ocm_error_quark ())
 GQuark zg330_ocm_error_quark (void);
@@ -68,18 +59,6 @@ typedef enum {
   ZG330_OCM_ERROR_INVALID,
   ZG330_OCM_ERROR_OPTION,
 } Zg330OcmError;
-
-/* The vendor's OcmOpt values. */
-typedef enum {
-  ZG330_OCM_OPT_BEST_SCORE = -1,
-  ZG330_OCM_OPT_NONE       = 0,
-  ZG330_OCM_OPT_OPTION1    = 1,
-  ZG330_OCM_OPT_OPTION2    = 2,
-  ZG330_OCM_OPT_OPTION3    = 3,
-} Zg330OcmOpt;
-
-/* Static name of an option ("NONE", "OPTION1", …, "BEST_SCORE"), or NULL. */
-const char *zg330_ocm_opt_to_string (int option);
 
 /**
  * Zg330OcmChunk:
@@ -180,11 +159,11 @@ gboolean zg330_ocm_problem_validate (const Zg330OcmProblem *p,
 /**
  * Zg330OcmResult:
  * @asked: the option asked for.  @option: the option that produced the placement
- *   (for BEST_SCORE: the one chosen, 1..3; the asked one otherwise).
+ *   (for BEST_SCORE: the planner chosen; the asked one otherwise).
  * @cycles, @cost_ms: estimated cost of the placement (zg330_ocm_estimate()).
  * @etm_only_cycles, @etm_only_cost_ms: the cost with everything in ETM (= NONE).
- * @option_cost_ms: [0..3] the cost of NONE and of each option that ran; negative for
- *   options that did not run (BEST_SCORE runs all three).
+ * @option_cost_ms: indexed by option number: the cost of NONE and of each planner that
+ *   ran; negative for planners that did not run (BEST_SCORE runs them all).
  * @picked: (element-type guint): indices of the chunks placed in OCM, ascending.
  * @n_chunks: length of @ocm_addr.
  * @ocm_addr: per chunk, its OCM offset, or G_MAXUINT64 when it stays in ETM.
@@ -197,13 +176,13 @@ gboolean zg330_ocm_problem_validate (const Zg330OcmProblem *p,
  * Free the contents with zg330_ocm_result_clear().
  */
 typedef struct {
-  int      asked;
-  int      option;
+  ZwOcmOpt asked;
+  ZwOcmOpt option;
   guint64  cycles;
   guint64  etm_only_cycles;
   double   cost_ms;
   double   etm_only_cost_ms;
-  double   option_cost_ms[4];
+  double   option_cost_ms[ZW_OCM_N_SLOTS];
   GArray  *picked;
   guint    n_chunks;
   guint64 *ocm_addr;
@@ -220,7 +199,7 @@ void zg330_ocm_result_clear (Zg330OcmResult *r);
 /**
  * zg330_ocm_plan:
  * @p: a problem (not modified)
- * @option: a Zg330OcmOpt value
+ * @option: the option to plan with
  * @out: (out caller-allocates): filled on success (clear it with
  *   zg330_ocm_result_clear() afterwards); untouched on failure
  * @error: return location for an error
@@ -232,7 +211,7 @@ void zg330_ocm_result_clear (Zg330OcmResult *r);
  * %ZG330_OCM_ERROR_OPTION.
  */
 gboolean zg330_ocm_plan (const Zg330OcmProblem *p,
-                         int                    option,
+                         ZwOcmOpt               option,
                          Zg330OcmResult        *out,
                          GError               **error);
 

@@ -155,9 +155,6 @@ typedef struct {
   guint               done;         /* rows finished (atomic) */
 } Run;
 
-static const ZwOcmOpt ocm_options[] = { ZW_OCM_NONE, ZW_OCM_OPTION1, ZW_OCM_OPTION2, ZW_OCM_OPTION3,
-                                        ZW_OCM_BEST_SCORE };
-#define N_COMBOS (2 * 2 * G_N_ELEMENTS (ocm_options))
 
 static GPtrArray *
 seeded_inputs (XirNetwork *net, guint32 seed, GError **error)
@@ -245,7 +242,7 @@ row_job (gpointer data, gpointer user_data)
   /* a cancelled sweep skips what has not started (the caller drops the rows) */
   if (g_cancellable_set_error_if_cancelled (run->cancellable, &error))
     row->error = g_strdup (error->message);
-  else if (!run_row (run, row, g_ptr_array_index (run->profiles, index / N_COMBOS), &error))
+  else if (!run_row (run, row, g_ptr_array_index (run->profiles, index / zw_sweep_get_n_combinations ()), &error))
     row->error = g_strdup (error->message);
   if (run->progress != NULL)
     run->progress ((guint) g_atomic_int_add ((gint *) &run->done, 1) + 1, run->sweep->rows->len, run->progress_data);
@@ -322,14 +319,14 @@ zg330_sweep_run_full (XirNetwork *net, const char *device_url, const Zg330SweepO
   for (guint p = 0; p < n_points; p++)
     for (int m = 1; m >= 0; m--)
       for (int e = 1; e >= 0; e--)
-        for (guint o = 0; o < G_N_ELEMENTS (ocm_options); o++)
+        for (guint o = 0; o < zw_ocm_opt_get_count (); o++)
           {
             ZwSweepRow row;
             zw_sweep_row_init (&row);
             row.index = sweep->rows->len;
             row.merge_hardop = m;
             row.etm_optimize = e;
-            row.ocm_requested = row.ocm_chosen = ocm_options[o];
+            row.ocm_requested = row.ocm_chosen = zw_ocm_opt_get_nth (o);
             g_free (row.what_if);
             row.what_if = g_strdup (g_ptr_array_index (sweep->what_if, p));
             g_array_append_val (sweep->rows, row);

@@ -1,5 +1,5 @@
 /* zg330-sweep.h — runs a sweep (report/zw-sweep.h): one ZG330 network deployed with every
- * option combination (merge x ETM optimize x OCM option: 20) at every point of a what-if
+ * option combination (merge x ETM optimize x OCM option) at every point of a what-if
  * grid of device figures, each row on its own simulated board, one forward each with
  * seeded inputs, its plan checked by the independent checker (zw-deploy-check.h).
  *
