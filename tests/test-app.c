@@ -1873,10 +1873,11 @@ static void
 on_sweep_status (ZwRunController *controller, GParamSpec *pspec, guint *n_progress)
 {
   const char *status = zw_run_controller_get_status (controller);
+  g_autofree char *total = g_strdup_printf (" of %u rows", zw_sweep_get_n_combinations ());
 
   (void) pspec;
   /* "Sweep: 7 of 20 rows" */
-  if (status != NULL && g_str_has_prefix (status, "Sweep: ") && strstr (status, " of 20 rows") != NULL)
+  if (status != NULL && g_str_has_prefix (status, "Sweep: ") && strstr (status, total) != NULL)
     (*n_progress)++;
 }
 
@@ -2000,8 +2001,9 @@ test_sweep_run_open_row_and_file (void)
   g_signal_emit_by_name (button, "clicked");
   g_assert_null (find_toplevel_titled (g_dgettext ("zhuge-workbench", "Sweep Options")));
   g_assert_true (zw_window_get_busy (win));
-  if (!wait_for (sweep_of_rows, GUINT_TO_POINTER (20), 120))
-    g_error ("no sweep of 20 rows after 120 s (banner: %s)", zw_window_get_banner_message (win));
+  if (!wait_for (sweep_of_rows, GUINT_TO_POINTER (zw_sweep_get_n_combinations ()), 120))
+    g_error ("no sweep of %u rows after 120 s (banner: %s)", zw_sweep_get_n_combinations (),
+             zw_window_get_banner_message (win));
   g_signal_handlers_disconnect_by_func (zw_window_get_run_controller (win), on_sweep_status, &n_progress);
   g_assert_cmpuint (n_progress, >, 0);
   g_assert_cmpuint (n_runs (), ==, n);   /* a sweep is no run of the history */
@@ -2068,7 +2070,7 @@ test_sweep_run_open_row_and_file (void)
   g_assert_cmpstr (shown_view, ==, "sweep");
   g_assert_cmpstr (zw_window_get_shown_file (win), ==, json);
   sweep = zw_sweep_view_get_sweep (view);
-  g_assert_cmpuint (sweep->rows->len, ==, 20);
+  g_assert_cmpuint (sweep->rows->len, ==, zw_sweep_get_n_combinations ());
   g_assert_cmpint (sweep->recommended, ==, first->recommended);
   for (guint i = 0; i < sweep->rows->len; i++)
     {

@@ -1,6 +1,6 @@
 /* test-sweep — `xrt-run sweep` and its runner (issue 17): on the demo networks and the real
  * sample (synthetic params; skipped with a message when ../shared is absent), every row of
- * the 20 option combinations x a what-if grid runs, and its plan passes the independent
+ * the option combinations x a what-if grid runs, and its plan passes the independent
  * checker (zw-deploy-check.h, run here on each row's own report); the front is exactly the
  * non-dominated rows (none on it is dominated, each off it is) and the recommendation is its
  * fastest row; the sweep is the same with 1 and 2 threads; the CLI writes the table, CSV and
@@ -16,7 +16,7 @@
 static void
 assert_sweep_sound (const char *name, const ZwSweep *s, guint n_points)
 {
-  g_assert_cmpuint (s->rows->len, ==, 20 * n_points);
+  g_assert_cmpuint (s->rows->len, ==, zw_sweep_get_n_combinations () * n_points);
   g_assert_cmpuint (s->what_if->len, ==, n_points);
   guint on_front = 0;
   for (guint i = 0; i < s->rows->len; i++)
@@ -207,13 +207,14 @@ test_progress_and_cancel (void)
   g_autoptr (ZwSweep) s = NULL;
   Zg330SweepOptions opts = { NULL, 2, FALSE, 0 };
   guint counts[3] = { 0, 0, 0 };
+  guint n = zw_sweep_get_n_combinations ();
 
   s = zg330_sweep_run_full (net, NULL, &opts, cancellable, on_progress, counts, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (s->rows->len, ==, 20);
-  g_assert_cmpuint (counts[0], ==, 20);
-  g_assert_cmpuint (counts[1], ==, 20);
-  g_assert_cmpuint (counts[2], ==, 20);
+  g_assert_cmpuint (s->rows->len, ==, n);
+  g_assert_cmpuint (counts[0], ==, n);
+  g_assert_cmpuint (counts[1], ==, n);
+  g_assert_cmpuint (counts[2], ==, n);
   g_clear_pointer (&s, zw_sweep_unref);
 
   counts[0] = counts[1] = 0;
@@ -221,7 +222,7 @@ test_progress_and_cancel (void)
   s = zg330_sweep_run_full (net, NULL, &opts, cancellable, on_progress, counts, &error);
   g_assert_null (s);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (counts[0], ==, 20);   /* every row reported, none ran */
+  g_assert_cmpuint (counts[0], ==, n);   /* every row reported, none ran */
 }
 
 static void
@@ -235,6 +236,7 @@ test_cli (void)
   g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
+  guint n = zw_sweep_get_n_combinations ();
 
   zw_test_xrt_run (&run, "sweep", net, "--what-if", "ocm=512K,1M,2M", "--what-if", "icore=800M,1G", "--csv", csv,
                    "--json", json, NULL);
@@ -243,11 +245,11 @@ test_cli (void)
   g_assert_nonnull (strstr (run.out, "ocm=512K,icore=800M"));
   g_assert_true (g_file_get_contents (csv, &text, NULL, &error));
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 120 + 1);   /* header, rows, the last newline */
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 6 * n + 1);   /* header, rows (6 points), the last newline */
   g_assert_true (g_str_has_prefix (lines[0], "index,merge_hardop,etm_optimize,ocm_requested"));
   g_autoptr (ZwSweep) back = zw_sweep_load (json, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (back->rows->len, ==, 120);
+  g_assert_cmpuint (back->rows->len, ==, 6 * n);
   g_assert_cmpuint (back->what_if->len, ==, 6);
   g_assert_cmpint (back->recommended, >=, 0);
 

@@ -363,7 +363,7 @@ test_ocm_chosen_highlighted (void)
   zw_view_style_init_default (&style);
   g_assert_cmpint (d.report->ocm_chosen, >=, ZW_OCM_OPTION1);
   g_assert_cmpuint (count_non_background (s), >, W * H / 20);
-  for (int o = ZW_OCM_NONE; o <= ZW_OCM_OPTION3; o++)
+  for (int o = ZW_OCM_NONE; o < ZW_OCM_N_SLOTS; o++)
     {
       graphene_rect_t r;
       guint32 centre;
