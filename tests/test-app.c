@@ -2035,8 +2035,9 @@ test_sweep_run_open_row_and_file (void)
 
   /* a what-if grid: a row of a point sizes the board (OCM 512 KiB, icore 800 MHz) */
   activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K, 1M; icore=800M"));
-  if (!wait_for (sweep_of_rows, GUINT_TO_POINTER (40), 120))
-    g_error ("no sweep of 40 rows after 120 s (banner: %s)", zw_window_get_banner_message (win));
+  if (!wait_for (sweep_of_rows, GUINT_TO_POINTER (2 * zw_sweep_get_n_combinations ()), 120))
+    g_error ("no sweep of %u rows after 120 s (banner: %s)", 2 * zw_sweep_get_n_combinations (),
+             zw_window_get_banner_message (win));
   sweep = zw_sweep_view_get_sweep (view);
   g_assert_cmpstr (g_ptr_array_index (sweep->what_if, 0), ==, "ocm=512K,icore=800M");
   pick = -1;
