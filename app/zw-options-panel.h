@@ -3,9 +3,8 @@
  * Shows and edits, as properties (G_PARAM_EXPLICIT_NOTIFY; the window binds them):
  *   "merge-hardop"  gboolean   (disableMergeHardOp when FALSE)
  *   "etm-optimize"  gboolean   (disableEtmOptimize when FALSE)
- *   "ocm-option"    string     the OCM option's short name (zw_ocm_opt_get_nick: "none",
- *                              "option1", …, "best"); set: any spelling zw_ocm_opt_from_string
- *                              reads, kept as the short name
+ *   "ocm-option"    string     the OCM option's short name (zw_ocm_opt_get_nick); set: any
+ *                              spelling zw_ocm_opt_from_string reads, kept as the short name
  *   "ocm-chosen"    string     what Best score chose, shown beside it (NULL: nothing yet)
  *   "ocm-kib"       guint      device profile: OCM size in KiB
  *   "icore-mhz"     double     device profile: icore clock in MHz

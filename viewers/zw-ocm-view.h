@@ -1,6 +1,6 @@
 /* zw-ocm-view.h — the OCM options of a deploy report.
  *
- * Top: estimated cost of each planner (OPTION1, …) as bars against NONE, the chosen option
+ * Top: estimated cost of each planner option as bars against NONE, the chosen option
  * highlighted, with the chunks each picked. Bottom: OCM occupancy over op index
  * (zw_deploy_report_ocm_live_bytes) against the capacity line.
  */

@@ -218,7 +218,7 @@ typedef struct {
                                  * differ from run to run */
   guint64 ocm_capacity;
   double none_cost_ms;
-  GArray *ocm_options;    /* ZwOcmOptionResult, one per planner (OPTION1, …) when computed */
+  GArray *ocm_options;    /* ZwOcmOptionResult, one per planner option, when computed */
   GArray *connections;    /* ZwConnectionInfo */
   /* < private > */
   gpointer index;         /* the lookups' sorted id indexes, built on first use */
