@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
-#include <stdlib.h>
 
 typedef struct {
   ZwOcmOpt    opt;
