@@ -31,6 +31,12 @@
 G_BEGIN_DECLS
 
 #define XRT_BACKEND_ERROR (xrt_backend_error_quark ())
+/**
+ * xrt_backend_error_quark:
+ *
+ * The error domain of backends (XRT_BACKEND_ERROR): unknown class names, unsupported
+ * calls, calls out of order.
+ */
 GQuark xrt_backend_error_quark (void);
 
 typedef enum {
@@ -125,90 +131,161 @@ struct _XrtBackendClass {
 
 /* ---- the registry of backend classes ---- */
 
-/* Makes the class of @type (a subclass of XrtBackend) known by its XrtBackendClass.name.
- * Backends register themselves when the runtime loads; registering a name again replaces it. */
 /**
  * xrt_backend_register: (skip)
+ *
+ * Makes the class of @type (a subclass of XrtBackend) known by its XrtBackendClass.name.
+ * Backends register themselves when the runtime loads; registering a name again replaces it.
  */
 void xrt_backend_register (GType type);
-/* The registered class called @name (the vendor's class name, ASCII case-insensitive; also
- * its short name, "zg330", "buyi", "host"), or G_TYPE_INVALID. */
 /**
  * xrt_backend_lookup: (skip)
+ *
+ * The registered class called @name (the vendor's class name, ASCII case-insensitive; also
+ * its short name, "zg330", "buyi", "host"), or G_TYPE_INVALID.
  */
 GType xrt_backend_lookup (const char *name);
-/* Names of the registered classes, board backends first, in registration order
- * (NULL-terminated; g_strfreev). */
 /**
  * xrt_backend_list:
+ *
+ * Names of the registered classes, board backends first, in registration order
+ * (NULL-terminated; g_strfreev).
+ *
  * Returns: (transfer full) (array zero-terminated=1)
  */
 char **xrt_backend_list (void);
-/* The registered board backend class that takes @op, or G_TYPE_INVALID. */
 /**
  * xrt_backend_find_for_op: (skip)
+ *
+ * The registered board backend class that takes @op, or G_TYPE_INVALID.
  */
 GType xrt_backend_find_for_op (const XirOp *op);
-/* The board backend class that takes the first board op of @view (G_TYPE_INVALID: none),
- * and the device URL it runs on by default (NULL when none). */
 /**
  * xrt_backend_find_for_view: (skip)
+ *
+ * The board backend class that takes the first board op of @view (G_TYPE_INVALID: none),
+ * and the device URL it runs on by default (NULL when none).
  */
 GType xrt_backend_find_for_view (XirNetworkView *view);
 /**
  * xrt_backend_default_device_for_view:
+ *
+ * The device URL of the board backend whose class takes the view's hardops (its
+ * default_device_url, "mock://zg330"), or NULL for a view without board ops.
+ *
  * Returns: (transfer none) (nullable)
  */
 const char *xrt_backend_default_device_for_view (XirNetworkView *view);
 
-/* A backend of the class called @name, initialised on @view and @device. */
 /**
  * xrt_backend_new:
  * @device: (nullable)
+ *
+ * A backend of the class called @name, initialised on @view and @device.
+ *
  * Returns: (transfer full)
  */
 XrtBackend *xrt_backend_new (const char *name, XirNetworkView *view, XrtDevice *device, GError **error);
-/* The same for a class given by its type (registered or not). */
 /**
  * xrt_backend_new_of_type:
  * @device: (nullable)
+ *
+ * The same for a class given by its type (registered or not).
+ *
  * Returns: (transfer full)
  */
 XrtBackend *xrt_backend_new_of_type (GType type, XirNetworkView *view, XrtDevice *device, GError **error);
 
 /* ---- calls (each checks its arguments and forwards to the class) ---- */
 
+/**
+ * xrt_backend_get_name:
+ *
+ * The vendor's class name of the backend ("ZG330Backend", "HostBackend").
+ */
 const char *xrt_backend_get_name (XrtBackend *self);
+/**
+ * xrt_backend_get_short_name:
+ *
+ * The label of the backend's rows in a time profile ("ZG330", "Buyi", "Host").
+ */
 const char *xrt_backend_get_short_name (XrtBackend *self);
+/**
+ * xrt_backend_runs_on_board:
+ *
+ * Whether the backend deploys its ops on a device and runs launches (a board backend).
+ */
 gboolean xrt_backend_runs_on_board (XrtBackend *self);
+/**
+ * xrt_backend_reports_io_process:
+ *
+ * Whether the backend's time-profile rows carry the vendor's is_io_process column.
+ */
 gboolean xrt_backend_reports_io_process (XrtBackend *self);
-/* The view and device given to init (borrowed; the device may be NULL for a host backend). */
 /**
  * xrt_backend_get_view:
+ *
+ * The view and device given to init (borrowed; the device may be NULL for a host backend).
+ *
  * Returns: (transfer none)
  */
 XirNetworkView *xrt_backend_get_view (XrtBackend *self);
 /**
  * xrt_backend_get_device:
+ *
+ * The device given to init (borrowed; NULL for a host backend given none).
+ *
  * Returns: (transfer none) (nullable)
  */
 XrtDevice *xrt_backend_get_device (XrtBackend *self);
 
 /**
  * xrt_backend_class_supports_op: (skip)
+ *
+ * Whether a backend of class @type takes @op (by compile target), before any init.
  */
 gboolean xrt_backend_class_supports_op (GType type, const XirOp *op);
+/**
+ * xrt_backend_owns_op:
+ *
+ * Whether @op_id is one of the backend's ops (one of its view it took at init).
+ */
 gboolean xrt_backend_owns_op (XrtBackend *self, gint64 op_id);
+/**
+ * xrt_backend_is_applied:
+ *
+ * Whether the backend has been deployed (apply).
+ */
 gboolean xrt_backend_is_applied (XrtBackend *self);
+/**
+ * xrt_backend_apply:
+ *
+ * Deploys the backend (the vendor's apply): a board backend plans and uploads its ops;
+ * options are set before this.
+ */
 gboolean xrt_backend_apply (XrtBackend *self, GError **error);
+/**
+ * xrt_backend_apply_with_plan:
+ *
+ * Deploys a recorded plan (a snapshot's) instead of planning; the plan has passed the
+ * independent checker first. Board backends only.
+ */
 gboolean xrt_backend_apply_with_plan (XrtBackend *self, const ZwDeployReport *plan, GError **error);
 /**
  * xrt_backend_fork:
+ *
+ * A backend for another thread sharing what never changes (weights, instructions) and
+ * owning its own working memory.
+ *
  * Returns: (transfer full)
  */
 XrtBackend *xrt_backend_fork (XrtBackend *self, GError **error);
 /**
  * xrt_backend_get_report:
+ *
+ * The backend's deploy report after apply (a new reference), or NULL for a backend without
+ * one.
+ *
  * Returns: (transfer full) (nullable)
  */
 ZwDeployReport *xrt_backend_get_report (XrtBackend *self);
@@ -216,45 +293,80 @@ ZwDeployReport *xrt_backend_get_report (XrtBackend *self);
  * xrt_backend_get_value_place:
  * @region: (out) (transfer none)
  * @addr: (out)
+ *
+ * Where value @v_id of this backend lives on the board after apply: the region's name
+ * ("ETM", "OCM") in @region and the address in @addr. FALSE for other values.
  */
 gboolean xrt_backend_get_value_place (XrtBackend *self, gint64 v_id, const char **region, guint64 *addr);
+/**
+ * xrt_backend_can_read_back:
+ *
+ * Whether the host can read region @region back (dumps, stepTo); Buyi cannot read OCM.
+ */
 gboolean xrt_backend_can_read_back (XrtBackend *self, const char *region);
+/**
+ * xrt_backend_copy_ms:
+ *
+ * The simulated time in ms of copying @bytes between the host and this backend's board.
+ */
 double xrt_backend_copy_ms (XrtBackend *self, guint64 bytes);
 /**
  * xrt_backend_forward_begin: (skip)
+ *
+ * Opens a forward on the backend (board backends on one device take turns until
+ * xrt_backend_forward_end).
  */
 void xrt_backend_forward_begin (XrtBackend *self);
 /**
  * xrt_backend_forward_end: (skip)
+ *
+ * Closes the forward opened by xrt_backend_forward_begin.
  */
 void xrt_backend_forward_end (XrtBackend *self);
 /**
  * xrt_backend_run_launch: (skip)
+ *
+ * Runs launch @index of the deploy report, whole (@after_op_id and @until_op_id -1), or a
+ * part of a merged launch from the sync point after op @after_op_id (-1: its start) to the
+ * one after op @until_op_id (-1: its end); its cost goes into @time.
  */
 gboolean xrt_backend_run_launch (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id,
                                  XrtStepTime *time, GError **error);
 /**
  * xrt_backend_can_resume_launch: (skip)
+ *
+ * Whether a part-done launch @index can resume after op @after_op_id (nothing else ran
+ * since).
  */
 gboolean xrt_backend_can_resume_launch (XrtBackend *self, guint index, gint64 after_op_id);
 /**
  * xrt_backend_bind_output: (skip)
+ *
+ * For forward(inputs, outputs): the hardop writes output @v_id straight into @chunk at
+ * @offset until xrt_backend_unbind_outputs. FALSE without an error when it cannot (the
+ * session copies instead).
  */
 gboolean xrt_backend_bind_output (XrtBackend *self, gint64 v_id, XrtMemChunk *chunk, guint64 offset, GError **error);
 /**
  * xrt_backend_unbind_outputs: (skip)
+ *
+ * Undoes every xrt_backend_bind_output.
  */
 void xrt_backend_unbind_outputs (XrtBackend *self);
 /**
  * xrt_backend_run_op: (skip)
+ *
+ * A host backend computes @op from @inputs into @outputs (host buffers of each value's
+ * storage bytes) and puts its simulated cost in @time.
  */
 gboolean xrt_backend_run_op (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                              XrtStepTime *time, GError **error);
 
-/* For implementations: records the view and device given to init (the base class keeps a
- * reference to each). Called by xrt_backend_new before the class's init. */
 /**
  * xrt_backend_set_view_and_device: (skip)
+ *
+ * For implementations: records the view and device given to init (the base class keeps a
+ * reference to each). Called by xrt_backend_new before the class's init.
  */
 void xrt_backend_set_view_and_device (XrtBackend *self, XirNetworkView *view, XrtDevice *device);
 

@@ -38,6 +38,11 @@
 G_BEGIN_DECLS
 
 #define XRT_SESSION_ERROR (xrt_session_error_quark ())
+/**
+ * xrt_session_error_quark:
+ *
+ * The error domain of sessions (XRT_SESSION_ERROR).
+ */
 GQuark xrt_session_error_quark (void);
 
 typedef enum {
@@ -66,38 +71,53 @@ typedef struct {
   GArray *output_ids;     /* gint64 v_ids it produces */
 } XrtForward;
 
-/* Session::Create: @backends (registered class names, "ZG330Backend", "HostBackend" …) in
- * priority order with one device each (a host backend's may be NULL: it then gets the
- * session's board for its cost model). A board backend whose class takes no op of the view
- * is left out; each op goes to the first backend that takes it. */
 /**
  * xrt_session_new:
  * @backends: (array length=n_backends)
  * @devices: (array length=n_backends) (nullable)
+ *
+ * Session::Create: @backends (registered class names, "ZG330Backend", "HostBackend" …) in
+ * priority order with one device each (a host backend's may be NULL: it then gets the
+ * session's board for its cost model). A board backend whose class takes no op of the view
+ * is left out; each op goes to the first backend that takes it.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_new (XirNetworkView *view, const char *const *backends, XrtDevice *const *devices,
                              guint n_backends, GError **error);
-/* The board backend whose class takes the view's hardops (by compile target: @zhuget(330)
- * -> ZG330Backend, @buyit -> BuyiBackend), on @device, plus the HostBackend. A view without
- * board ops gets the host alone; @device may then be NULL. */
 /**
  * xrt_session_new_for_device:
  * @device: (nullable)
+ *
+ * The board backend whose class takes the view's hardops (by compile target: @zhuget(330)
+ * -> ZG330Backend, @buyit -> BuyiBackend), on @device, plus the HostBackend. A view without
+ * board ops gets the host alone; @device may then be NULL.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_new_for_device (XirNetworkView *view, XrtDevice *device, GError **error);
-/* CreateWithBackends: a ready (initialised, maybe configured) board backend plus the host. */
 /**
  * xrt_session_new_with_backend:
+ *
+ * CreateWithBackends: a ready (initialised, maybe configured) board backend plus the host.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *backend, GError **error);
 /**
  * xrt_session_ref:
+ *
+ * Takes a reference to @session.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_ref (XrtSession *session);
+/**
+ * xrt_session_unref:
+ *
+ * Drops a reference to @session; the last one frees it and its references to the backends
+ * and the view.
+ */
 void xrt_session_unref (XrtSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtSession, xrt_session_unref)
 /* The GBoxed type of XrtSession (for the language bindings). */
@@ -106,93 +126,140 @@ GType xrt_session_get_type (void);
 
 /**
  * xrt_session_get_view:
+ *
+ * The network view the session runs.
+ *
  * Returns: (transfer none)
  */
 XirNetworkView *xrt_session_get_view (XrtSession *session);
 /**
  * xrt_session_get_network:
+ *
+ * The network of the session's view.
+ *
  * Returns: (transfer none)
  */
 XirNetwork *xrt_session_get_network (XrtSession *session);
-/* The board backend (the first backend of the session that runs on a board), or NULL when
- * the view has no board op. Borrowed. */
 /**
  * xrt_session_get_board_backend:
+ *
+ * The board backend (the first backend of the session that runs on a board), or NULL when
+ * the view has no board op. Borrowed.
+ *
  * Returns: (transfer none) (nullable)
  */
 XrtBackend *xrt_session_get_board_backend (XrtSession *session);
-/* The session's backends in priority order (XrtBackend*, borrowed). */
 /**
  * xrt_session_get_backends:
+ *
+ * The session's backends in priority order (XrtBackend*, borrowed).
+ *
  * Returns: (transfer none) (element-type XrtBackend)
  */
 GPtrArray *xrt_session_get_backends (XrtSession *session);
-/* backendBindings: the backend an op runs on (borrowed), or NULL for an op not in the view. */
 /**
  * xrt_session_get_op_backend:
+ *
+ * backendBindings: the backend an op runs on (borrowed), or NULL for an op not in the view.
+ *
  * Returns: (transfer none) (nullable)
  */
 XrtBackend *xrt_session_get_op_backend (XrtSession *session, gint64 op_id);
 
+/**
+ * xrt_session_apply:
+ *
+ * Deploys the session's backends (the vendor's apply) and makes its forward steps; the
+ * board backend's options are set before this. Called once.
+ */
 gboolean xrt_session_apply (XrtSession *session, GError **error);
+/**
+ * xrt_session_is_applied:
+ *
+ * Whether xrt_session_apply has run.
+ */
 gboolean xrt_session_is_applied (XrtSession *session);
 
-/* getForwards (after apply): XrtForward entries in execution order; borrowed. */
 /**
  * xrt_session_get_forwards: (skip)
+ *
+ * getForwards (after apply): XrtForward entries in execution order; borrowed.
  */
 GArray *xrt_session_get_forwards (XrtSession *session);
-/* The same one by one, for bindings: the count, and step @index (NULL past the end). */
+/**
+ * xrt_session_get_n_forwards:
+ *
+ * getForwards one by one, for bindings: the number of forward steps (after apply); step
+ * @index is xrt_session_get_forward.
+ */
 guint xrt_session_get_n_forwards (XrtSession *session);
 /**
  * xrt_session_get_forward:
+ *
+ * Forward step @index (after apply), or NULL past the end.
+ *
  * Returns: (transfer none) (nullable)
  */
 const XrtForward *xrt_session_get_forward (XrtSession *session, guint index);
-/* A step's op ids (merged launch members), v_ids read from outside and v_ids produced. */
 /**
  * xrt_forward_get_merge_from:
  * @n: (out)
+ *
+ * The op ids of a merged launch's members (none for a host op or a single hardop).
+ *
  * Returns: (transfer none) (array length=n)
  */
 const gint64 *xrt_forward_get_merge_from (const XrtForward *step, guint *n);
 /**
  * xrt_forward_get_input_ids:
  * @n: (out)
+ *
+ * The v_ids the step reads from outside itself.
+ *
  * Returns: (transfer none) (array length=n)
  */
 const gint64 *xrt_forward_get_input_ids (const XrtForward *step, guint *n);
 /**
  * xrt_forward_get_output_ids:
  * @n: (out)
+ *
+ * The v_ids the step produces.
+ *
  * Returns: (transfer none) (array length=n)
  */
 const gint64 *xrt_forward_get_output_ids (const XrtForward *step, guint *n);
 
-/* forward(inputs): @inputs are XrtTensor* for the values that come from outside the view,
- * in order (for a whole network: one per network input). Returns the network outputs as
- * new host tensors (a GPtrArray owning XrtTensor refs). */
 /**
  * xrt_session_forward:
  * @inputs: (element-type XrtTensor) (nullable)
+ *
+ * forward(inputs): @inputs are XrtTensor* for the values that come from outside the view,
+ * in order (for a whole network: one per network input). Returns the network outputs as
+ * new host tensors (a GPtrArray owning XrtTensor refs).
+ *
  * Returns: (transfer container) (element-type XrtTensor)
  */
 GPtrArray *xrt_session_forward (XrtSession *session, GPtrArray *inputs, GError **error);
-/* forward(inputs, outputs): writes every output of the view into the caller's tensors
+/**
+ * xrt_session_forward_into:
+ * @inputs: (element-type XrtTensor) (nullable)
+ * @outputs: (element-type XrtTensor)
+ *
+ * forward(inputs, outputs): writes every output of the view into the caller's tensors
  * (host or device memory; all outputs, each of the right size). Each tensor goes to the
  * output whose v_id it is typed with; the others, in order, to the outputs left (so
  * @outputs may hold an input tensor: a ring, input == output). A tensor in this board's
  * ETM whose value a hardop produces in a compiler chunk of its own is written in place by
  * that hardop (for this forward its place is the caller's bytes: no copy, no memcpy time
  * on the Output op); the others (host tensors, values of host ops such as DetPostZG, values
- * sharing a chunk) are copied after the run. */
-/**
- * xrt_session_forward_into:
- * @inputs: (element-type XrtTensor) (nullable)
- * @outputs: (element-type XrtTensor)
+ * sharing a chunk) are copied after the run.
  */
 gboolean xrt_session_forward_into (XrtSession *session, GPtrArray *inputs, GPtrArray *outputs, GError **error);
-/* stepTo(op_id): runs from where the last step stopped up to and including @op_id and
+/**
+ * xrt_session_step_to:
+ * @inputs: (element-type XrtTensor) (nullable)
+ *
+ * stepTo(op_id): runs from where the last step stopped up to and including @op_id and
  * returns the op's outputs as host tensors: the values a merge-off run gives, whatever the
  * options. For an op inside a merged launch, the launch runs as a partial launch: its own
  * instructions through the same icoreCalc as a whole launch, stopped at the sync point
@@ -204,19 +271,19 @@ gboolean xrt_session_forward_into (XrtSession *session, GPtrArray *inputs, GPtrA
  * the forward starts over from its first step (callbacks run again), with @inputs or,
  * when NULL, the inputs given so far. Inputs from outside are taken from @inputs in
  * order. After the last op the position goes back to the start. forward() always starts
- * a new forward. */
-/**
- * xrt_session_step_to:
- * @inputs: (element-type XrtTensor) (nullable)
+ * a new forward.
+ *
  * Returns: (transfer container) (element-type XrtTensor)
  */
 GPtrArray *xrt_session_step_to (XrtSession *session, gint64 op_id, GPtrArray *inputs, GError **error);
 
-/* sub(start[, end]): a session over ops [start, end) of this session's network sharing its
- * backends (end G_MAXINT = to the end; negative indices count from the end). Fails when the
- * range splits a merged launch. After apply. */
 /**
  * xrt_session_sub:
+ *
+ * sub(start[, end]): a session over ops [start, end) of this session's network sharing its
+ * backends (end G_MAXINT = to the end; negative indices count from the end). Fails when the
+ * range splits a merged launch. After apply.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_sub (XrtSession *session, gint start, gint end, GError **error);
@@ -237,10 +304,15 @@ typedef void (*XrtSessionCallback) (XrtSession *session, const XrtForward *step,
                                     gpointer user_data);
 /**
  * xrt_session_set_pre_callback: (skip)
+ *
+ * Calls @func before each forward step (the vendor's pre-callback); NULL removes it.
  */
 void xrt_session_set_pre_callback (XrtSession *session, XrtSessionCallback func, gpointer user_data);
 /**
  * xrt_session_set_post_callback: (skip)
+ *
+ * Calls @func after each forward step (the vendor's post-callback) with its outputs; NULL
+ * removes it.
  */
 void xrt_session_set_post_callback (XrtSession *session, XrtSessionCallback func, gpointer user_data);
 /**
@@ -262,59 +334,78 @@ void xrt_session_set_pre_callback_full (XrtSession *session, XrtSessionCallback 
  * @user_data: (closure func): its data
  * @destroy: (destroy user_data) (nullable): frees @user_data when the callback is replaced or
  *   the session goes
+ *
+ * xrt_session_set_post_callback with @destroy for @user_data (for bindings).
  */
 void xrt_session_set_post_callback_full (XrtSession *session, XrtSessionCallback func, gpointer user_data,
                                          GDestroyNotify destroy);
 
-/* setLogIO / setLogTime: a line per step, in the vendor's style
+/**
+ * xrt_session_set_log_io:
+ *
+ * setLogIO / setLogTime: a line per step, in the vendor's style
  * ("opId: 655 opType: HardOp(Cast) Inputs: (…) Outputs: (…)"), written to @stream
- * (default stderr; set with xrt_session_set_log_stream). */
+ * (default stderr; set with xrt_session_set_log_stream).
+ */
 void xrt_session_set_log_io (XrtSession *session, gboolean flag);
+/**
+ * xrt_session_set_log_time:
+ *
+ * setLogTime: logs each step's time after it runs.
+ */
 void xrt_session_set_log_time (XrtSession *session, gboolean flag);
 /**
  * xrt_session_set_log_stream: (skip)
+ *
+ * Where the logs of setLogIO and setLogTime go (NULL: stderr).
  */
 void xrt_session_set_log_stream (XrtSession *session, FILE *stream);
 
-/* setDumpOutputs(flag, dir, format): after each step, every output value is written as
+/**
+ * xrt_session_set_dump_outputs:
+ * @dir: (nullable) (type filename)
+ * @format: (nullable)
+ *
+ * setDumpOutputs(flag, dir, format): after each step, every output value is written as
  * dir/{v_id}.ftmp in @format (SFB, SFT, SQB, SQT, HQB, HQT) plus dir/manifest.json. A dump
  * holds every value of every op with merge on too: a dumping forward stops each merged
  * launch at the sync point after every hardop (HardOpInfo.sync_idx) and dumps that op's
  * outputs there, from ETM or OCM (the manifest's "memory" and "address"), so the files
  * equal a merge-off dump's; the manifest is "complete" and its note says so. Its timings
- * then include one launch overhead per stop. */
-/**
- * xrt_session_set_dump_outputs:
- * @dir: (nullable) (type filename)
- * @format: (nullable)
+ * then include one launch overhead per stop.
  */
 gboolean xrt_session_set_dump_outputs (XrtSession *session, gboolean flag, const char *dir, const char *format,
                                        GError **error);
 
-/* enableTimeProfile / timeProfileResults (per step: total, memcpy, hard, other in ms). */
+/**
+ * xrt_session_enable_time_profile:
+ *
+ * enableTimeProfile / timeProfileResults (per step: total, memcpy, hard, other in ms).
+ */
 void xrt_session_enable_time_profile (XrtSession *session, gboolean enable);
-/* The last profiled forward's results, borrowed: valid until the next forward. NULL before. */
 /**
  * xrt_session_get_time_profile:
+ *
+ * The last profiled forward's results, borrowed: valid until the next forward. NULL before.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwProfile *xrt_session_get_time_profile (XrtSession *session);
-/* totalTime of the last forward, ms (simulated board time + host time). */
+/**
+ * xrt_session_get_total_time:
+ *
+ * totalTime of the last forward, ms (simulated board time + host time).
+ */
 double xrt_session_get_total_time (XrtSession *session);
 
-/* dumpSnapshot: the deployed session (options and the whole placement) in a versioned,
- * checksummed file, with the network it deploys recorded by path and digest (the JSON's
- * SHA-256; the params' .raw path, or synthetic seed, and SHA-256). The network must have
- * been loaded from a file.
- * CreateWithSnapshot restores it on @device without re-planning (@device NULL: the
- * default board of the backend the snapshot records, e.g. mock://zg330). With @network NULL the
- * snapshot's own network is loaded: each file is looked for beside the snapshot (by name),
- * then (the .raw) beside the JSON found, then at the path recorded; the error names every
- * place looked at, or the digest that differs. A version-1 snapshot (no network_files)
- * needs @network. */
 /**
  * xrt_session_dump_snapshot:
  * @path: (type filename)
+ *
+ * dumpSnapshot: the deployed session (options and the whole placement) in a versioned,
+ * checksummed file, with the network it deploys recorded by path and digest (the JSON's
+ * SHA-256; the params' .raw path, or synthetic seed, and SHA-256). The network must have
+ * been loaded from a file. xrt_session_new_from_snapshot restores it.
  */
 gboolean xrt_session_dump_snapshot (XrtSession *session, const char *path, GError **error);
 /**
@@ -322,6 +413,16 @@ gboolean xrt_session_dump_snapshot (XrtSession *session, const char *path, GErro
  * @path: (type filename)
  * @network: (nullable)
  * @device: (nullable)
+ *
+ * CreateWithSnapshot: a session applied with the options and placement recorded by
+ * xrt_session_dump_snapshot at @path, on @device without re-planning (@device NULL: the
+ * default board of the backend the snapshot records, e.g. mock://zg330). With @network NULL
+ * the snapshot's own network is loaded: each file is looked for beside the snapshot (by
+ * name), then (the .raw) beside the JSON found, then at the path recorded; the error names
+ * every place looked at, or the digest that differs. A version-1 snapshot (no
+ * network_files) needs @network. A corrupted, foreign or mismatching snapshot is refused
+ * naming the field.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_new_from_snapshot (const char *path, XirNetwork *network, XrtDevice *device,
@@ -332,10 +433,12 @@ XrtSession *xrt_session_new_from_snapshot (const char *path, XirNetwork *network
  * instead of mixing their state; a NULL or invalid argument to a call that takes a GError
  * fails with XRT_SESSION_ERROR_INVALID_ARGUMENT naming the argument. */
 
-/* fork: a session for another thread, sharing WEIGHT and INSTR, with its own FTMP;
- * applied if this one is. */
 /**
  * xrt_session_fork:
+ *
+ * fork: a session for another thread, sharing WEIGHT and INSTR, with its own FTMP;
+ * applied if this one is.
+ *
  * Returns: (transfer full)
  */
 XrtSession *xrt_session_fork (XrtSession *session, GError **error);

@@ -141,6 +141,8 @@ XrtTensor *xrt_tensor_new_from_bytes (const XirValue *dtype, GBytes *bytes, GErr
  * xrt_tensor_ref:
  * @tensor: a tensor
  *
+ * Takes a reference to @tensor.
+ *
  * Returns: (transfer full): @tensor, with one more reference
  */
 XrtTensor *xrt_tensor_ref (XrtTensor *tensor);
@@ -170,6 +172,8 @@ const XirValue *xrt_tensor_get_value (const XrtTensor *tensor);
  * xrt_tensor_get_network:
  * @tensor: a tensor
  *
+ * The network whose value is the tensor's type.
+ *
  * Returns: (transfer none) (nullable): the network whose value is the tensor's type, or
  *   %NULL for a standalone type
  */
@@ -180,6 +184,8 @@ XirNetwork *xrt_tensor_get_network (const XrtTensor *tensor);
  * @tensor: a tensor
  * @rank: (out): the number of dimensions
  *
+ * The tensor's shape (its type's).
+ *
  * Returns: (transfer none) (array length=rank): the shape, valid while @tensor lives
  */
 const gint64 *xrt_tensor_get_shape (const XrtTensor *tensor, guint *rank);
@@ -187,6 +193,8 @@ const gint64 *xrt_tensor_get_shape (const XrtTensor *tensor, guint *rank);
 /**
  * xrt_tensor_get_chunk:
  * @tensor: a tensor
+ *
+ * The memory chunk holding the tensor's bytes.
  *
  * Returns: (transfer none) (nullable): the memory chunk, or %NULL for a tensor without data
  */
@@ -196,6 +204,8 @@ XrtMemChunk *xrt_tensor_get_chunk (const XrtTensor *tensor);
  * xrt_tensor_get_offset:
  * @tensor: a tensor
  *
+ * Where the tensor's bytes begin in its chunk.
+ *
  * Returns: where the bytes begin in the chunk (0 without data)
  */
 guint64 xrt_tensor_get_offset (const XrtTensor *tensor);
@@ -203,6 +213,8 @@ guint64 xrt_tensor_get_offset (const XrtTensor *tensor);
 /**
  * xrt_tensor_get_size:
  * @tensor: a tensor
+ *
+ * The tensor's size in bytes: its type's storage bytes.
  *
  * Returns: the storage bytes of the tensor's type (with or without data)
  */
@@ -212,6 +224,8 @@ guint64 xrt_tensor_get_size (const XrtTensor *tensor);
  * xrt_tensor_has_data:
  * @tensor: a tensor
  *
+ * Whether the tensor has memory (hasData()).
+ *
  * Returns: whether the tensor has memory (the vendor's hasData())
  */
 gboolean xrt_tensor_has_data (const XrtTensor *tensor);
@@ -219,6 +233,8 @@ gboolean xrt_tensor_has_data (const XrtTensor *tensor);
 /**
  * xrt_tensor_get_region:
  * @tensor: a tensor
+ *
+ * The region of the tensor's memory (memRegion()).
  *
  * Returns: (transfer none) (nullable): the region of the tensor's memory (memRegion()), or
  *   %NULL without data
@@ -229,6 +245,8 @@ XrtMemRegion *xrt_tensor_get_region (const XrtTensor *tensor);
  * xrt_tensor_is_on:
  * @tensor: a tensor
  * @region: a memory region
+ *
+ * Whether the tensor's memory is in @region (isOn()).
  *
  * Returns: whether the tensor's memory is in @region (isOn())
  */
@@ -269,6 +287,8 @@ gboolean xrt_tensor_set_data (XrtTensor *tensor, XrtMemChunk *chunk, guint64 off
 /**
  * xrt_tensor_is_ready:
  * @tensor: a tensor
+ *
+ * Whether the tensor's bytes are valid (isReady()).
  *
  * Returns: whether the tensor's bytes are valid (isReady()): a tensor made with memory is; one
  *   made without data is not until written or set ready
@@ -334,6 +354,8 @@ gboolean xrt_tensor_write (XrtTensor *tensor, const void *src, gsize size, GErro
  * xrt_tensor_dup_bytes: (skip)
  * @tensor: a tensor with data
  * @error: return location for a #GError
+ *
+ * A copy of the tensor's bytes in a new host buffer.
  *
  * Returns: (transfer full): a new host buffer (g_free()) with the tensor's bytes, or %NULL
  *   with @error set
