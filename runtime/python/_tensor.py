@@ -8,7 +8,7 @@
 import ctypes
 
 import xir
-from _zhuge import GLib, Xir, Xrt, XrtError, call, unsupported, wrap
+from _zhuge import GLib, Xir, Xrt, XrtError, call, document, unsupported, wrap
 
 try:
     import numpy
@@ -188,3 +188,14 @@ class Tensor:
 
     def __repr__(self):
         return f"xrt.Tensor(shape={self.shape()}, {self.size()} bytes)"
+
+
+# help(): each wrapper's docstring, then the runtime's documentation of what it calls
+document(Tensor, "Xrt", "xrt_tensor_", {
+    "__init__": "new_for_dtype", "makeDType": "make_dtype", "fromBytes": "new_from_bytes", "dtype": "get_value",
+    "shape": "get_shape", "size": "get_size", "offset": "get_offset", "hasData": "has_data", "chunk": "get_chunk",
+    "memRegion": "get_region", "isOn": "is_on", "isReady": "is_ready", "setReady": "set_ready",
+    "waitForReady": "wait_ready", "mallocOn": "malloc_on", "setData": "set_data", "read": "get_bytes",
+    "tobytes": "get_bytes", "copyData": "write", "write": "write", "copyFrom": "copy_from",
+    "fill": ("fill_bytes", "fill_float"), "reshape": "reshape", "setDType": "with_dtype", "to": "to",
+    "clone": "clone", "dequantize": "dequantize", "quantize": "quantize"})

@@ -50,3 +50,78 @@ def wrap(cls, obj):
     w = cls.__new__(cls)
     w._obj = obj
     return w
+
+
+# ---- documentation from the runtime's headers -------------------------------------------------
+#
+# help() on a wrapper shows its docstring followed by the runtime's own documentation of the C
+# function it calls, read from the .gir that g-ir-scanner made of the headers: beside the
+# typelib in a build tree (meson devenv), or in share/gir-1.0 where it is installed. Without
+# a .gir the wrappers keep their own docstrings.
+
+_gir_docs = {}
+
+
+def _gir_path(namespace):
+    import os
+    module = getattr(__import__("gi.repository", fromlist=[namespace]), namespace)
+    name = f"{namespace}-{module._version}.gir"
+    dirs = []
+    typelibs = getattr(module, "__path__", None) or []
+    for typelib in [typelibs] if isinstance(typelibs, str) else typelibs:
+        d = os.path.dirname(typelib)
+        dirs.append(d)
+        for _ in range(3):  # lib/[triplet/]girepository-1.0 -> share/gir-1.0
+            d = os.path.dirname(d)
+            dirs.append(os.path.join(d, "share", "gir-1.0"))
+    for d in os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":"):
+        if d:
+            dirs.append(os.path.join(d, "gir-1.0"))
+    return next((os.path.join(d, name) for d in dirs if os.path.isfile(os.path.join(d, name))), None)
+
+
+def _load_gir_docs(namespace):
+    """{C identifier: text} of the functions of @namespace's .gir ({} without one)."""
+    import sys
+    if namespace in _gir_docs:
+        return _gir_docs[namespace]
+    if sys.flags.optimize >= 2:  # python -OO: no docstrings
+        return {}
+    import re
+    import xml.etree.ElementTree as ET
+    core = "{http://www.gtk.org/introspection/core/1.0}"
+    c_id = "{http://www.gtk.org/introspection/c/1.0}identifier"
+    docs = {}
+    path = _gir_path(namespace)
+    if path is not None:
+        def text(node):
+            d = node.find(core + "doc") if node is not None else None
+            return re.sub(r"[%#](\w)", r"\1", d.text.strip()) if d is not None and d.text else ""
+        for tag in ("function", "method", "constructor"):
+            for f in ET.parse(path).getroot().iter(core + tag):
+                parts = [text(f)] if text(f) else []
+                params = f.find(core + "parameters")
+                for p in (params if params is not None else []):
+                    if text(p) and p.get("name") != "error":
+                        parts.append(f"{p.get('name')}: {text(p)}")
+                if text(f.find(core + "return-value")):
+                    parts.append("Returns: " + text(f.find(core + "return-value")))
+                if parts:
+                    docs[f.get(c_id)] = "\n".join(parts)
+    _gir_docs[namespace] = docs
+    return docs
+
+
+def document(cls, namespace, prefix, table):
+    """Appends to the docstring of each method of @cls named in @table the runtime's
+    documentation of the C function(s) it calls: {method name: suffix or a tuple of
+    suffixes}, each the C function's name without @prefix ("xrt_session_")."""
+    docs = _load_gir_docs(namespace)
+    for method, suffixes in table.items():
+        attr = cls.__dict__[method]
+        func = attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
+        for suffix in (suffixes,) if isinstance(suffixes, str) else suffixes:
+            symbol = prefix + suffix
+            if symbol in docs:
+                head = (func.__doc__ or "").rstrip()
+                func.__doc__ = (head + "\n\n" if head else "") + f"The runtime's {symbol}():\n" + docs[symbol]

@@ -6,7 +6,7 @@
     view = network.view(0)
     network.getValueById(10).storageBytes()
 """
-from _zhuge import Xir, XrtError, call, unsupported, wrap
+from _zhuge import Xir, XrtError, call, document, unsupported, wrap
 
 __all__ = ["Network", "NetworkView", "Value", "Operation", "XrtError"]
 
@@ -150,3 +150,15 @@ class Network:
 
     def __repr__(self):
         return f"xir.Network({self.name()!r}, {self._obj.get_n_ops()} ops)"
+
+
+# help(): each wrapper's docstring, then the runtime's documentation of what it calls
+document(Operation, "Xir", "xir_op_", {"inputs": "get_inputs", "outputs": "get_outputs"})
+document(NetworkView, "Xir", "xir_network_view_", {
+    "network": "get_network", "start": "get_start", "size": "get_n_ops", "ops": "get_op",
+    "inputs": "get_inputs", "outputs": "get_outputs"})
+document(Network, "Xir", "xir_network_", {
+    "CreateFromJsonFile": "new_from_json_file", "CreateFromJsonString": "new_from_json_data",
+    "loadParamsFromFile": "load_params_from_file_full", "fakeParams": "fake_params", "name": "get_name",
+    "view": "view", "getOpById": "get_op_by_id", "getValueById": "get_value", "inputs": "get_inputs",
+    "outputs": "get_outputs"})

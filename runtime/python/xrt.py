@@ -15,7 +15,7 @@ callbacks) and Backend (Backend.Create). Errors raise XrtError with the runtime'
 import datetime
 
 import xir
-from _zhuge import GLib, Xrt, XrtError, call, unsupported, wrap
+from _zhuge import GLib, Xrt, XrtError, call, document, unsupported, wrap
 
 __all__ = ["Device", "HostDevice", "MemRegion", "MemChunk", "Tensor", "Session", "Backend", "XrtError"]
 
@@ -348,3 +348,28 @@ class Session:
 
     def __repr__(self):
         return f"xrt.Session({self.network().name()!r})"
+
+
+# help(): each wrapper's docstring, then the runtime's documentation of what it calls
+document(MemChunk, "Xrt", "xrt_mem_chunk_", {
+    "begin": "get_begin", "addr": "get_addr", "size": "get_size", "memRegion": "get_region", "isOn": "is_on",
+    "read": "read_bytes", "write": "write", "copyFrom": "copy_from", "free": "free"})
+document(MemRegion, "Xrt", "xrt_mem_region_", {
+    "name": "get_name", "malloc": "malloc", "mallocAt": "malloc_at", "device": "get_device",
+    "memManager": "get_manager"})
+document(Device, "Xrt", "xrt_device_", {
+    "Open": "open", "close": "close", "url": "get_url", "reset": "reset", "check": "check",
+    "version": "get_version", "setWaitTime": "set_wait_time", "defaultMemRegion": "get_default_mem_region",
+    "getMemRegion": "get_mem_region", "setDefaultMemRegion": "set_default_mem_region", "readReg": "read_reg",
+    "writeReg": "write_reg", "showStatus": "show_status"})
+document(Backend, "Xrt", "xrt_backend_", {
+    "Create": "new", "name": "get_name", "apply": "apply", "isApplied": "is_applied", "fork": "fork",
+    "device": "get_device", "isOpSupported": "owns_op"})
+document(Session, "Xrt", "xrt_session_", {
+    "Create": "new", "CreateWithSnapshot": "new_from_snapshot", "backendBindings": "get_op_backend",
+    "networkView": "get_view", "network": "get_network", "apply": "apply", "isApplied": "is_applied",
+    "getForwards": "get_forwards", "forward": ("forward", "forward_into"), "stepTo": "step_to", "sub": "sub",
+    "fork": "fork", "setLogIO": "set_log_io", "setLogTime": "set_log_time", "setDumpOutputs": "set_dump_outputs",
+    "enableTimeProfile": "enable_time_profile", "timeProfileResults": "get_time_profile",
+    "totalTime": "get_total_time", "dumpSnapshot": "dump_snapshot", "setPreCallBack": "set_pre_callback",
+    "setPostCallBack": "set_post_callback"})
