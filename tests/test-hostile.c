@@ -141,6 +141,11 @@ static const char *const snapshot_cases[][2] = {
   { "ocm-address-negative", "logic_addr" },
   { "shape-4.4e19", "shape" },
   { "tiny-ocm-none-valid", NULL },
+  /* plans applied as verified (issue 33): the chunk table against the checked values */
+  { "ftmp-chunk-onto-a-live-chunk-values-untouched", "chunk 2" },
+  { "value-in-another-chunk-at-the-same-address", "v_id 48: field chunk" },
+  { "ftmp-chunk-past-the-segment", "field ftmp_offset" },
+  { "ocm-chunk-address-negative", "field ocm_addr" },
 };
 
 /* ---- inputs that are not regular files (issue 33) ------------------------------------------ */

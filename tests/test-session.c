@@ -1,6 +1,7 @@
 /* test-session — Session on the simulated board: forward under every option combination,
  * stepTo, sub, forward into caller outputs, snapshot, fork, dumps, time profile, logs. */
 #include "devices/zg330-kernels.h"
+#include "report/zw-deploy-check.h"
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"
 #include "xrt/xrt-session.h"
@@ -250,6 +251,220 @@ test_snapshot_round_trip (void)
   g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_SNAPSHOT);
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* ---- plans applied as verified (issue 33) ----------------------------------------------- */
+
+/* A snapshot of the tiny network's session, its body parsed, to edit. */
+static cJSON *
+snapshot_body (XirNetwork *net, ZwOcmOpt ocm, const char *path)
+{
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
+  g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ocm);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  char *nl;
+
+  g_assert_true (xrt_session_dump_snapshot (s, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  nl = strstr (text, "\nsha256 ");
+  g_assert_nonnull (nl);
+  *nl = '\0';
+  return cJSON_Parse (text);
+}
+
+/* Writes @body as a snapshot with its checksum (as a tool that rewrites one would). */
+static void
+snapshot_write (const cJSON *body, const char *path)
+{
+  g_autofree char *json = cJSON_PrintUnformatted (body);
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, json, -1);
+  g_autofree char *text = g_strdup_printf ("%s\nsha256 %s\n", json, digest);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static cJSON *
+chunk_json (cJSON *body, gint64 id)
+{
+  cJSON *c;
+  cJSON_ArrayForEach (c, cJSON_GetObjectItem (cJSON_GetObjectItem (body, "deploy"), "chunks"))
+    if ((gint64) cJSON_GetNumberValue (cJSON_GetObjectItem (c, "id")) == id)
+      return c;
+  g_assert_not_reached ();
+}
+
+/* Two FTMP chunks whose lifetimes overlap, at different offsets: the first and second. */
+static void
+live_pair (cJSON *body, cJSON **a, cJSON **b)
+{
+  cJSON *chunks = cJSON_GetObjectItem (cJSON_GetObjectItem (body, "deploy"), "chunks"), *x, *y;
+  cJSON_ArrayForEach (x, chunks)
+    cJSON_ArrayForEach (y, chunks)
+      if (x != y && !cJSON_IsTrue (cJSON_GetObjectItem (x, "in_ocm")) && !cJSON_IsTrue (cJSON_GetObjectItem (y, "in_ocm"))
+          && cJSON_GetNumberValue (cJSON_GetObjectItem (x, "first")) <= cJSON_GetNumberValue (cJSON_GetObjectItem (y, "last"))
+          && cJSON_GetNumberValue (cJSON_GetObjectItem (y, "first")) <= cJSON_GetNumberValue (cJSON_GetObjectItem (x, "last"))
+          && cJSON_GetNumberValue (cJSON_GetObjectItem (x, "ftmp_offset"))
+             != cJSON_GetNumberValue (cJSON_GetObjectItem (y, "ftmp_offset")))
+        {
+          *a = x;
+          *b = y;
+          return;
+        }
+  g_assert_not_reached ();
+}
+
+static void
+assert_refused (const char *path, XirNetwork *net, const char *const *needles)
+{
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtSession) r = xrt_session_new_from_snapshot (path, net, dev, &error);
+
+  g_assert_null (r);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, path));
+  for (guint i = 0; needles[i] != NULL; i++)
+    if (strstr (error->message, needles[i]) == NULL)
+      g_error ("\"%s\" not in: %s", needles[i], error->message);
+}
+
+/* The snapshot's chunk table is what apply places, its values what the checker verifies:
+ * a chunk moved onto a live one (values untouched) restored, ran and gave wrong outputs; a
+ * value claiming another chunk at the same address passed the checker; a chunk past FTMP
+ * or at a negative OCM address reached the board.  Each is refused now, naming the file,
+ * the chunk or value and the field; the unedited snapshot still restores bit-exact. */
+static void
+test_snapshot_chunks_as_verified (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autofree char *dir = g_dir_make_tmp ("zw-snap-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "good.snapshot", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.snapshot", NULL);
+  cJSON *body, *a, *b;
+
+  {
+    /* two live FTMP chunks at one offset, the values' addresses untouched */
+    body = snapshot_body (net, ZW_OCM_NONE, good);
+    live_pair (body, &a, &b);
+    g_autofree char *id = g_strdup_printf ("chunk %.0f", cJSON_GetNumberValue (cJSON_GetObjectItem (a, "id")));
+    cJSON_SetNumberValue (cJSON_GetObjectItem (a, "ftmp_offset"), cJSON_GetNumberValue (cJSON_GetObjectItem (b, "ftmp_offset")));
+    snapshot_write (body, bad);
+    assert_refused (bad, net, (const char *const[]) { "v_id", id, "logic_addr", NULL });
+    /* the checker alone says so too (`xrt-run check` on the plan) */
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ZwDeployReport) plan = zw_deploy_report_from_json (cJSON_GetObjectItem (body, "deploy"), bad, &error);
+      g_assert_no_error (error);
+      g_assert_false (zw_deploy_report_check (plan, NULL, &error));
+      g_assert_nonnull (strstr (error->message, id));
+    }
+    cJSON_Delete (body);
+  }
+  {
+    /* a value claims another chunk at the same FTMP offset (other lifetime): its address
+     * and the chunk table agree, so the checker passes; apply would keep the value in its
+     * own chunk, and that disagreement is refused */
+    cJSON *chunks, *x, *y, *v;
+    gint64 moved = -1;
+    body = snapshot_body (net, ZW_OCM_NONE, good);
+    chunks = cJSON_GetObjectItem (cJSON_GetObjectItem (body, "deploy"), "chunks");
+    cJSON_ArrayForEach (x, chunks)
+      cJSON_ArrayForEach (y, chunks)
+        if (moved < 0 && x != y
+            && cJSON_GetNumberValue (cJSON_GetObjectItem (x, "ftmp_offset"))
+               == cJSON_GetNumberValue (cJSON_GetObjectItem (y, "ftmp_offset"))
+            && cJSON_GetNumberValue (cJSON_GetObjectItem (x, "size")) <= cJSON_GetNumberValue (cJSON_GetObjectItem (y, "size")))
+          {
+            cJSON *ids = cJSON_GetObjectItem (x, "v_ids");
+            moved = (gint64) cJSON_GetNumberValue (cJSON_GetArrayItem (ids, 0));
+            cJSON_AddItemToArray (cJSON_GetObjectItem (y, "v_ids"), cJSON_DetachItemFromArray (ids, 0));
+            cJSON_ArrayForEach (v, cJSON_GetObjectItem (cJSON_GetObjectItem (body, "deploy"), "values"))
+              if ((gint64) cJSON_GetNumberValue (cJSON_GetObjectItem (v, "v_id")) == moved)
+                cJSON_SetNumberValue (cJSON_GetObjectItem (v, "chunk"), cJSON_GetNumberValue (cJSON_GetObjectItem (y, "id")));
+          }
+    g_assert_cmpint (moved, >=, 0);
+    snapshot_write (body, bad);
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ZwDeployReport) plan = zw_deploy_report_from_json (cJSON_GetObjectItem (body, "deploy"), bad, &error);
+      g_assert_true (zw_deploy_report_check (plan, NULL, &error));
+      g_assert_no_error (error);
+    }
+    g_autofree char *vid = g_strdup_printf ("v_id %" G_GINT64_FORMAT ": field chunk", moved);
+    assert_refused (bad, net, (const char *const[]) { vid, NULL });
+    cJSON_Delete (body);
+  }
+  {
+    /* a chunk past the FTMP segment */
+    body = snapshot_body (net, ZW_OCM_NONE, good);
+    live_pair (body, &a, &b);
+    cJSON_SetNumberValue (cJSON_GetObjectItem (a, "ftmp_offset"), 1125899906842624.0);
+    snapshot_write (body, bad);
+    assert_refused (bad, net, (const char *const[]) { "ftmp_offset", "outside the FTMP segment", NULL });
+    cJSON_Delete (body);
+  }
+  {
+    /* a negative OCM address: refused as the snapshot loads, before the board */
+    body = snapshot_body (net, ZW_OCM_OPTION1, good);
+    a = chunk_json (body, 2);
+    g_assert_true (cJSON_IsTrue (cJSON_GetObjectItem (a, "in_ocm")));
+    cJSON_SetNumberValue (cJSON_GetObjectItem (a, "ocm_addr"), -4096);
+    snapshot_write (body, bad);
+    assert_refused (bad, net, (const char *const[]) { "chunks[", "(chunk 2)", "field ocm_addr", NULL });
+    cJSON_Delete (body);
+  }
+  {
+    /* the unedited one restores and runs as the session it was saved from */
+    g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
+    g_autoptr (XrtDevice) dev2 = zw_test_open_device ("mock://zg330");
+    g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
+    g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 3);
+    g_autoptr (GError) error = NULL;
+    g_assert_true (xrt_session_dump_snapshot (s, good, &error));
+    g_autoptr (XrtSession) r = xrt_session_new_from_snapshot (good, net, dev2, &error);
+    g_assert_no_error (error);
+    g_autoptr (GPtrArray) x = xrt_session_forward (s, inputs, &error);
+    g_autoptr (GPtrArray) y = xrt_session_forward (r, inputs, &error);
+    g_assert_no_error (error);
+    g_autofree char *dx = digest (x), *dy = digest (y);
+    g_assert_cmpstr (dx, ==, dy);
+  }
+  g_unlink (good);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+/* The same rule where a plan reaches apply without a file (fork, bindings): a report whose
+ * chunk table puts a chunk onto a live one is refused by zg330_backend_apply_with_plan. */
+static void
+test_apply_with_plan_as_verified (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
+  g_autoptr (XrtDevice) dev2 = zw_test_open_device ("mock://zg330");
+  g_autoptr (XrtSession) s = new_session (net, dev, TRUE, TRUE, ZW_OCM_NONE);
+  g_autoptr (ZwDeployReport) plan = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
+  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, NULL);
+  g_autoptr (Zg330Backend) b = zg330_backend_new (view, dev2, NULL);
+  g_autoptr (GError) error = NULL;
+  ZwChunkInfo *x = NULL, *y = NULL;
+
+  for (guint i = 0; i < plan->chunks->len && x == NULL; i++)
+    for (guint j = 0; j < plan->chunks->len && x == NULL; j++)
+      {
+        ZwChunkInfo *c = &g_array_index (plan->chunks, ZwChunkInfo, i), *d = &g_array_index (plan->chunks, ZwChunkInfo, j);
+        if (i != j && c->first <= d->last && d->first <= c->last && c->ftmp_offset != d->ftmp_offset)
+          x = c, y = d;
+      }
+  g_assert_nonnull (x);
+  x->ftmp_offset = y->ftmp_offset;
+  g_assert_false (zg330_backend_apply_with_plan (b, plan, &error));
+  g_assert_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE);
+  g_autofree char *id = g_strdup_printf ("chunk %" G_GINT64_FORMAT, x->id);
+  g_assert_nonnull (strstr (error->message, id));
+  g_assert_nonnull (strstr (error->message, "logic_addr"));
 }
 
 typedef struct {
@@ -595,6 +810,8 @@ main (int argc, char **argv)
   g_test_add_func ("/session/step-to-and-sub-give-the-same-outputs", test_step_to_and_sub);
   g_test_add_func ("/session/forward-into-a-ring-of-caller-outputs", test_forward_into_ring);
   g_test_add_func ("/session/snapshot/round-trip-and-corruption", test_snapshot_round_trip);
+  g_test_add_func ("/session/snapshot/chunk-table-applied-as-verified", test_snapshot_chunks_as_verified);
+  g_test_add_func ("/session/apply-with-plan/chunk-table-applied-as-verified", test_apply_with_plan_as_verified);
   g_test_add_func ("/session/fork/two-threads-identical", test_fork_two_threads);
   g_test_add_func ("/session/profile/sums-merge-and-ocm", test_time_profile);
   g_test_add_func ("/session/dumps/ocm-values-with-merge-off", test_dumps);

@@ -88,6 +88,124 @@ check_connections (const ZwDeployReport *r, GError **error)
   return TRUE;
 }
 
+/* The chunk table is what apply places (a chunk's offset or OCM address, its values at their
+ * chunk offsets); the values are what the checks above verify.  Each must say the other:
+ * every chunk inside its memory, every value of a listed chunk at that chunk's address plus
+ * its chunk offset and inside the chunk, every FTMP value's chunk listed, every chunk's
+ * v_ids values of that chunk.  A report without a chunk table has nothing to agree with. */
+static gboolean
+check_chunks (const ZwDeployReport *r, GError **error)
+{
+  const ZwSegmentInfo *ftmp = &r->segments[ZW_SEGMENT_FTMP];
+
+  if (r->chunks->len == 0)
+    return TRUE;
+  for (guint i = 0; i < r->chunks->len; i++)
+    {
+      const ZwChunkInfo *c = &g_array_index (r->chunks, ZwChunkInfo, i);
+      gboolean inside = c->in_ocm ? c->ocm_addr != G_MAXUINT64
+                                    && (r->ocm_capacity == 0 || zw_range_inside (c->ocm_addr, c->size, 0, r->ocm_capacity))
+                                  : zw_range_inside (c->ftmp_offset, c->size, 0, ftmp->byte_size);
+      if (!inside)
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                       "chunks[%u] (chunk %" G_GINT64_FORMAT "): field %s: [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                       ") is outside %s (%" G_GUINT64_FORMAT " bytes)", i, c->id, c->in_ocm ? "ocm_addr" : "ftmp_offset",
+                       c->in_ocm ? c->ocm_addr : c->ftmp_offset, c->size, c->in_ocm ? "the OCM" : "the FTMP segment",
+                       c->in_ocm ? r->ocm_capacity : ftmp->byte_size);
+          return FALSE;
+        }
+      for (guint k = 0; k < c->v_ids->len; k++)
+        {
+          gint64 id = g_array_index (c->v_ids, gint64, k);
+          const ZwValueInfo *v = zw_deploy_report_find_value (r, id);
+          if (v == NULL || v->chunk != c->id)
+            {
+              g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                           "chunks[%u] (chunk %" G_GINT64_FORMAT "): field v_ids: v_id %" G_GINT64_FORMAT " %s", i, c->id,
+                           id, v == NULL ? "is not among the report's values" : "names another chunk in its field chunk");
+              return FALSE;
+            }
+        }
+    }
+  for (guint i = 0; i < r->values->len; i++)
+    {
+      const ZwValueInfo *v = &g_array_index (r->values, ZwValueInfo, i);
+      const ZwChunkInfo *c;
+      guint64 at = 0, end = 0;
+      const char *field = NULL;
+
+      if (v->is_host || v->byte_size == 0 || (v->segment != ZW_SEGMENT_FTMP && !v->is_ocm))
+        continue;
+      c = zw_deploy_report_find_chunk (r, v->chunk);
+      if (c == NULL)
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                       "v_id %" G_GINT64_FORMAT ": field chunk: chunk %" G_GINT64_FORMAT " is not in the chunk table",
+                       v->v_id, v->chunk);
+          return FALSE;
+        }
+      if (v->is_ocm != c->in_ocm)
+        field = "is_ocm";
+      else if (!zw_u64_add (v->chunk_offset, v->byte_size, &end) || end > c->size)
+        field = "chunk_offset";
+      else if (!zw_u64_add (c->in_ocm ? c->ocm_addr : ftmp->logic_addr + c->ftmp_offset, v->chunk_offset, &at)
+               || at != v->logic_addr)
+        field = "logic_addr";
+      else if (!c->in_ocm && ftmp->phy_size > 0 && v->phy_addr - ftmp->phy_addr != v->logic_addr - ftmp->logic_addr)
+        field = "phy_addr";
+      if (field != NULL)
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                       "v_id %" G_GINT64_FORMAT ": field %s disagrees with its chunk %" G_GINT64_FORMAT " (%s 0x%"
+                       G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT " bytes): the value is at %s 0x%" G_GINT64_MODIFIER
+                       "x +%" G_GUINT64_FORMAT " (chunk offset %" G_GUINT64_FORMAT "), the chunk puts it at 0x%"
+                       G_GINT64_MODIFIER "x", v->v_id, field, c->id, c->in_ocm ? "OCM" : "FTMP offset",
+                       c->in_ocm ? c->ocm_addr : c->ftmp_offset, c->size, v->is_ocm ? "OCM" : "logic", v->logic_addr,
+                       v->byte_size, v->chunk_offset, at);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+zw_deploy_report_check_agree (const ZwDeployReport *verified, const ZwDeployReport *applied, GError **error)
+{
+  g_return_val_if_fail (verified != NULL && applied != NULL, FALSE);
+  for (guint i = 0; i < applied->values->len; i++)
+    {
+      const ZwValueInfo *a = &g_array_index (applied->values, ZwValueInfo, i);
+      const ZwValueInfo *v = zw_deploy_report_find_value (verified, a->v_id);
+      const char *field = NULL;
+
+      if (a->is_host || a->byte_size == 0 || (a->segment != ZW_SEGMENT_FTMP && !a->is_ocm))
+        continue;
+      if (v == NULL)
+        field = "v_id";
+      else if (v->chunk != a->chunk)
+        field = "chunk";
+      else if (v->chunk_offset != a->chunk_offset)
+        field = "chunk_offset";
+      else if (v->byte_size != a->byte_size)
+        field = "byte_size";
+      else if (v->is_ocm != a->is_ocm)
+        field = "is_ocm";
+      else if (v->logic_addr != a->logic_addr)
+        field = "logic_addr";
+      if (field != NULL)
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
+                       "v_id %" G_GINT64_FORMAT ": field %s: the plan's chunk table would place it at %s 0x%"
+                       G_GINT64_MODIFIER "x (chunk %" G_GINT64_FORMAT " + %" G_GUINT64_FORMAT "), not where its "
+                       "checked values say%s", a->v_id, field, a->is_ocm ? "OCM" : "logic", a->logic_addr, a->chunk,
+                       a->chunk_offset, v == NULL ? " (the value is missing from them)" : "");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **error)
 {
@@ -177,7 +295,7 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
     }
   if (!check_overlaps (etm, "ETM", error) || !check_overlaps (ocm, "OCM", error))
     return FALSE;
-  if (!check_connections (r, error))
+  if (!check_connections (r, error) || !check_chunks (r, error))
     return FALSE;
 
   /* The liveness lower bound of FTMP, from the chunks that stay in ETM. */

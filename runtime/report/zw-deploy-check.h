@@ -21,9 +21,21 @@ typedef struct {
  *    inside the OCM;
  *  - FTMP >= the liveness lower bound, and live OCM bytes <= the OCM capacity;
  *  - every userConnectNetwork connection: zero-copy ones live in the user's chunk at their
- *    compiler-chunk offset, staged ones have a home apart from the user's chunk.
+ *    compiler-chunk offset, staged ones have a home apart from the user's chunk;
+ *  - the chunk table agrees with the values: every chunk inside its memory (FTMP segment
+ *    or OCM), every FTMP or OCM value of a listed chunk at that chunk's address plus its
+ *    chunk offset (logic and physical) and inside it, every chunk's v_ids of that chunk
+ *    (apply places chunks, the checks above verify values: both must say the same).
  * The first violation fails with ZW_REPORT_ERROR_FORMAT naming the v_ids, addresses and
  * op indices. @out (nullable) receives the figures. */
 gboolean zw_deploy_report_check (const ZwDeployReport *report, ZwDeployCheck *out, GError **error);
+
+/* What apply uses against what the checker verified: @applied is the backend's own report
+ * of the placement it is about to deploy (its chunks where a recorded plan's chunk table
+ * put them), @verified the recorded plan that passed zw_deploy_report_check().  Fails with
+ * ZW_REPORT_ERROR_FORMAT naming the first FTMP or OCM value whose chunk, chunk offset,
+ * size, memory or address differs, and the field. */
+gboolean zw_deploy_report_check_agree (const ZwDeployReport *verified, const ZwDeployReport *applied,
+                                       GError **error);
 
 G_END_DECLS

@@ -846,12 +846,18 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           zw_chunk_info_init (&c);
           g_snprintf (path, sizeof path, "chunks[%u]", i++);
           c.id = rd_i64 (&rd, it, path, "id");
+          g_snprintf (path, sizeof path, "chunks[%u] (chunk %" G_GINT64_FORMAT ")", i - 1, c.id);
           c.size = rd_u64 (&rd, it, path, "size");
           c.first = rd_int (&rd, it, path, "first");
           c.last = rd_int (&rd, it, path, "last");
           c.ftmp_offset = rd_u64 (&rd, it, path, "ftmp_offset");
           c.in_ocm = rd_bool (&rd, it, path, "in_ocm");
           ocm = rd_i64 (&rd, it, path, "ocm_addr");
+          /* -1 is "not in OCM"; an address checked here, not later at the board */
+          if (!rd.failed && c.in_ocm && ocm < 0)
+            reader_fail (&rd, path, "field ocm_addr: a chunk in OCM needs an OCM address >= 0");
+          else if (!rd.failed && !c.in_ocm && ocm != -1)
+            reader_fail (&rd, path, "field ocm_addr: a chunk not in OCM has ocm_addr -1");
           c.ocm_addr = c.in_ocm && ocm >= 0 ? (guint64) ocm : G_MAXUINT64;
           c.eligible = rd_bool (&rd, it, path, "eligible");
           rd_int64s (&rd, it, path, "v_ids", c.v_ids);

@@ -1825,8 +1825,8 @@ zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, G
         continue;
       pc = zw_deploy_report_find_chunk (plan, c->id);
       if (pc == NULL || pc->size != c->size
-          || (pc->in_ocm ? pc->ocm_addr + pc->size > xrt_mem_region_get_size (region (self, "OCM"))
-                         : pc->ftmp_offset + pc->size > plan->segments[ZW_SEGMENT_FTMP].byte_size))
+          || !(pc->in_ocm ? zw_range_inside (pc->ocm_addr, pc->size, 0, xrt_mem_region_get_size (region (self, "OCM")))
+                          : zw_range_inside (pc->ftmp_offset, pc->size, 0, plan->segments[ZW_SEGMENT_FTMP].byte_size)))
         {
           g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE,
                        "the plan's chunk %" G_GINT64_FORMAT " is %s", c->id,
@@ -1854,6 +1854,19 @@ zg330_backend_apply_with_plan (Zg330Backend *self, const ZwDeployReport *plan, G
       g_clear_pointer (&self->option_picks[o->option], g_array_unref);
       self->option_picks[o->option] = g_array_copy (o->picks);
     }
+  {
+    /* apply places the chunks; the checker verified the values: the placement about to be
+     * deployed, as this backend reports it, must be the verified one */
+    g_autoptr (ZwDeployReport) own = zg330_backend_get_report (self);
+    GError *local = NULL;
+    if (!zw_deploy_report_check_agree (plan, own, &local))
+      {
+        g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "the recorded plan's chunk table "
+                     "disagrees with its checked values: %s", local->message);
+        g_error_free (local);
+        return FALSE;
+      }
+  }
   return deploy (self, error);
 }
 
