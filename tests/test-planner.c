@@ -6,6 +6,12 @@
 
 #define MIB (1024u * 1024u)
 
+static gboolean
+quick (void)
+{
+  return g_getenv ("ZW_TEST_QUICK") != NULL;
+}
+
 static Zg330Buffer
 buf (gint64 id, gint64 lower, gint64 upper, guint64 size)
 {
@@ -414,6 +420,185 @@ test_plan_minimalloc_bench_fits (void)
     g_test_skip ("no minimalloc-*.csv in ZW_SHARED_DIR/planner-bench");
 }
 
+/* ---- a planner without a cliff (issue 33) ------------------------------------------------ */
+
+/* A planted perfect packing: the capacity x time rectangle [0, cap) x [0, T) cut by
+ * guillotine cuts (a random piece cut in time or in bytes, at a multiple of 512) into @n
+ * buffers, shuffled.  Every moment is tiled exactly, so the bound is @cap and the planted
+ * offsets reach it. */
+static GArray *
+planted_packing (GRand *rng, guint n, guint64 cap, gint64 horizon)
+{
+  typedef struct { gint64 t0, t1; guint64 off, h; } Piece;
+  g_autoptr (GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  Piece all = { 0, horizon, 0, cap };
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (Zg330Buffer));
+
+  g_array_append_val (pieces, all);
+  for (guint tries = 0; pieces->len < n && tries < 100000; tries++)
+    {
+      guint k = (guint) g_rand_int_range (rng, 0, (gint32) pieces->len);
+      Piece a = g_array_index (pieces, Piece, k), b = a;
+      if (g_rand_boolean (rng))
+        {
+          if (a.t1 - a.t0 < 2)
+            continue;
+          a.t1 = b.t0 = g_rand_int_range (rng, (gint32) a.t0 + 1, (gint32) a.t1);
+        }
+      else
+        {
+          if (a.h / 512 < 2)
+            continue;
+          a.h = 512 * (guint64) g_rand_int_range (rng, 1, (gint32) (a.h / 512));
+          b.off = a.off + a.h;
+          b.h -= a.h;
+        }
+      g_array_index (pieces, Piece, k) = a;
+      g_array_append_val (pieces, b);
+    }
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      Piece x = g_array_index (pieces, Piece, i);
+      Zg330Buffer b = buf (i, x.t0, x.t1, x.h);
+      g_array_append_val (out, b);
+    }
+  shuffle (rng, (Zg330Buffer *) out->data, out->len);
+  return out;
+}
+
+/* Plans @bufs (a copy) with @budget work units and @threads threads, fit only. */
+static gboolean
+fit_with (const GArray *bufs, guint64 cap, guint64 budget, guint threads, GArray **out, Zg330PlanStats *st)
+{
+  GArray *b = g_array_copy ((GArray *) bufs);
+  Zg330PlanOptions opt = { .capacity = cap, .alignment = 1, .work_budget = budget, .threads = threads };
+  g_autoptr (GError) error = NULL;
+  gboolean ok = zg330_etm_plan_fit ((Zg330Buffer *) b->data, b->len, &opt, st, &error);
+  g_assert_true (ok || g_error_matches (error, ZG330_PLAN_ERROR, ZG330_PLAN_ERROR_CAPACITY));
+  g_assert_true (zg330_etm_plan_check ((Zg330Buffer *) b->data, b->len, 0, NULL));
+  g_assert_false (st->time_limit_hit);
+  *out = b;
+  return ok;
+}
+
+/* A fit found with W work units is found, the same, with any budget >= W (2W, 10W), and
+ * not with W - 1 when the search found it (the budget cuts the schedule, it does not
+ * reshape it); the same at 1 and 2 threads. */
+static void
+assert_monotone (const char *name, const GArray *bufs, guint64 cap)
+{
+  g_autoptr (GArray) ref = NULL;
+  Zg330PlanStats st, st2;
+  g_assert_true (fit_with (bufs, cap, 0, 1, &ref, &st));
+  const guint64 w = st.work;
+  const gboolean searched = g_str_equal (st.method, "search");
+  const guint64 budgets[] = { w, 2 * w, 10 * w };
+  for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
+    for (guint threads = 1; threads <= 2; threads++)
+      {
+        g_autoptr (GArray) b = NULL;
+        if (budgets[i] == 0)
+          continue;
+        if (!fit_with (bufs, cap, budgets[i], threads, &b, &st2))
+          g_error ("%s: fits with %" G_GUINT64_FORMAT " work units but not with %" G_GUINT64_FORMAT " (%u threads)",
+                   name, w, budgets[i], threads);
+        g_assert_cmpuint (st2.work, ==, w);
+        g_assert_cmpstr (st2.method, ==, st.method);
+        g_assert_cmpmem (b->data, b->len * sizeof (Zg330Buffer), ref->data, ref->len * sizeof (Zg330Buffer));
+      }
+  if (searched && w > 1)
+    {
+      g_autoptr (GArray) b = NULL;
+      g_assert_false (fit_with (bufs, cap, w - 1, 1, &b, &st2));
+    }
+}
+
+/* Planted perfect packings of 100-500 buffers at the default budget: every plan valid and
+ * at or above the bound, identical at 1 and 2 threads; those that fit are monotone in the
+ * budget.  The figures go to the log (fits, ratio to the bound, work).  Not every one fits
+ * yet (issue 33 asks that all do): the search, not the budget, is what they need. */
+static void
+test_plan_planted_packings (void)
+{
+  g_autoptr (GRand) rng = g_rand_new_with_seed (33005);
+  guint fits = 0, total = quick () ? 3 : 6;
+  for (guint round = 0; round < total; round++)
+    {
+      guint n = 100 + (guint) g_rand_int_range (rng, 0, 401);
+      g_autoptr (GArray) bufs = planted_packing (rng, n, MIB, 2000);
+      g_autoptr (GArray) one = NULL, two = NULL;
+      Zg330PlanStats s1, s2;
+      g_assert_cmpuint (zg330_etm_lower_bound ((Zg330Buffer *) bufs->data, bufs->len, 1), ==, MIB);
+      gboolean ok = fit_with (bufs, MIB, 0, 1, &one, &s1);
+      g_assert_cmpuint (s1.arena, >=, MIB);
+      g_test_message ("planted %u: %u buffers, %s, arena/bound %.4f, work %" G_GUINT64_FORMAT " (%s)", round,
+                      bufs->len, ok ? "fits" : "DOES NOT FIT", (double) s1.arena / MIB, s1.work, s1.method);
+      if (!ok)
+        continue;
+      fits++;
+      g_assert_true (fit_with (bufs, MIB, 0, 2, &two, &s2));
+      g_assert_cmpuint (s2.work, ==, s1.work);
+      g_assert_cmpmem (two->data, two->len * sizeof (Zg330Buffer), one->data, one->len * sizeof (Zg330Buffer));
+      g_autofree char *name = g_strdup_printf ("planted %u", round);
+      assert_monotone (name, bufs, MIB);
+    }
+  g_test_message ("planted packings: %u of %u fit at the default budget", fits, total);
+  g_assert_cmpuint (fits, >, 0);
+}
+
+/* The public MiniMalloc instances, perturbed (seeded): every size shrunk by up to 1/8 (at
+ * a multiple of 64) and one buffer in twenty dropped, so each still fits 1 MiB (the
+ * original packing does).  Every plan valid; those that fit at the default budget are
+ * monotone in it (the log says which fit). */
+static void
+test_plan_perturbed_public (void)
+{
+  const char *shared = g_getenv ("ZW_SHARED_DIR");
+  g_autofree char *dir = shared ? g_build_filename (shared, "planner-bench", NULL) : NULL;
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("ZW_SHARED_DIR/planner-bench not found (set ZW_SHARED_DIR to the folder holding "
+                   "planner-bench/minimalloc-*.csv): perturbed public instances not run");
+      return;
+    }
+  static const char *const names[] = { "A", "B", "C", "D", "E", "F" };
+  g_autoptr (GRand) rng = g_rand_new_with_seed (33006);
+  guint found = 0, fits = 0;
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *file = g_strdup_printf ("minimalloc-%s.csv", names[k]);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray) orig = zg330_buffers_load_csv (path, &error);
+      g_assert_no_error (error);
+      g_autoptr (GArray) bufs = g_array_new (FALSE, FALSE, sizeof (Zg330Buffer));
+      for (guint i = 0; i < orig->len; i++)
+        {
+          Zg330Buffer b = g_array_index (orig, Zg330Buffer, i);
+          if (g_rand_int_range (rng, 0, 20) == 0)
+            continue;
+          b.size -= MIN (b.size - 1, 64 * (guint64) g_rand_int_range (rng, 0, (gint32) (b.size / 8 / 64) + 1));
+          g_array_append_val (bufs, b);
+        }
+      found++;
+      g_autoptr (GArray) out = NULL;
+      Zg330PlanStats st;
+      gboolean ok = fit_with (bufs, MIB, 0, 1, &out, &st);
+      g_test_message ("%s perturbed: %u buffers, %s 1 MiB, arena/bound %.4f, work %" G_GUINT64_FORMAT " (%s)", file,
+                      bufs->len, ok ? "fits" : "DOES NOT FIT", (double) st.arena / st.lower_bound, st.work, st.method);
+      if (!ok)
+        continue;
+      fits++;
+      assert_monotone (file, bufs, MIB);
+    }
+  if (found == 0)
+    g_test_skip ("no minimalloc-*.csv in ZW_SHARED_DIR/planner-bench");
+  g_test_message ("perturbed public instances: %u of %u fit 1 MiB at the default budget", fits, found);
+  g_assert_cmpuint (fits, >, 0);
+}
+
 static void
 test_csv_roundtrip (void)
 {
@@ -501,6 +686,8 @@ main (int argc, char **argv)
   g_test_add_func ("/zg330/etm/plan/rejects-invalid-lifetime", test_plan_rejects_invalid);
   g_test_add_func ("/zg330/etm/plan/deterministic", test_plan_deterministic);
   g_test_add_func ("/zg330/etm/plan/minimalloc-bench-fits-1mib", test_plan_minimalloc_bench_fits);
+  g_test_add_func ("/zg330/etm/plan/planted-packings-monotone-in-budget", test_plan_planted_packings);
+  g_test_add_func ("/zg330/etm/plan/perturbed-public-fit-and-monotone", test_plan_perturbed_public);
   g_test_add_func ("/zg330/etm/csv/roundtrip", test_csv_roundtrip);
   g_test_add_func ("/zg330/etm/csv/rejects-malformed", test_csv_rejects_malformed);
   return g_test_run ();

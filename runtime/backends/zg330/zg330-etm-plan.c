@@ -25,8 +25,10 @@
  * Layers 2-4 are bounded by work, never by the clock: work units count the
  * search's steps (a node entered, a placement tried, a candidate or a
  * neighbour examined, a time section updated; a hill-climb step counts its
- * buffers and their neighbours).  The budget is shared out between the
- * targets of layer 3 as fractions of what is left, and every figure that
+ * buffers and their neighbours).  The capacity's target of layer 3 gets
+ * all the budget, the later targets fractions of what is left; within a
+ * target the budget only cuts a fixed schedule of rounds (portfolio_fit),
+ * so a larger budget never loses a fit; every figure that
  * decides anything is counted the same way on any machine, at any load,
  * with any thread count.  An optional wall-clock cap
  * (Zg330PlanOptions.time_limit_s, off by default) is the one exception,
@@ -1008,7 +1010,8 @@ task_round (SearchTask *t)
       t->result = search_run (s, t->order);
       nodes += MIN (s->nodes, left);
       left -= MIN (s->nodes, left);
-      used += MIN (s->work, work_left);
+      /* a fit counts all its work (see portfolio_fit) */
+      used += t->result == FOUND ? s->work : MIN (s->work, work_left);
       work_left -= MIN (s->work, work_left);
       if (t->result == NOT_FOUND && s->cutoffs == 0)
         t->proven = TRUE;
@@ -1118,24 +1121,32 @@ portfolio_dive (Portfolio *pf, gint64 *off)
   return best;
 }
 
-/* A round whose tasks could spend less work than this each is not started. */
-#define MIN_ROUND_WORK(p) (16 * (guint64) MAX ((p)->m, 64))
+/* A round's work cap per task: a fixed multiple of its node limit (a node
+ * costs up to a few hundred work units per buffer), so that the node limit,
+ * not the cap, ends a round on the instances seen (on the public MiniMalloc
+ * ones the plans and the work are those of the budget-shared caps before),
+ * and the schedule never depends on the budget. */
+#define ROUND_WORK(p, limit) ((limit) * (256 * (guint64) (p)->m + 1024))
 
-/* Decides whether everything fits in @cap units, spending at most about
- * @slice work units (added to pf->work).  Returns FOUND (the offsets in
- * *@sol, owned by the portfolio), NOT_FOUND (proven) or ABORTED (the slice
- * is spent, or the optional time limit cut in: pf->time_limit_hit).
+/* Decides whether everything fits in @cap units, spending at most @slice
+ * work units (added to pf->work).  Returns FOUND (the offsets in *@sol,
+ * owned by the portfolio), NOT_FOUND (proven) or ABORTED (the slice is
+ * spent, or the optional time limit cut in: pf->time_limit_hit).
  *
- * Every round gives each task the same node limit, doubling from round to
- * round (the search's schedule of restarts), and the same cap of work
- * units, a share of what is left of @slice.  The winner of a round is the
- * lowest task index that found a fit within its limits; the tasks before
- * it ran to the end of their limits whatever the timing, the tasks after
- * it may have been cut short or skipped (on one thread they are skipped),
- * so a round is charged the work of the tasks up to the winner (all of
- * them when none won).  The answer, the offsets and the work charged thus
- * depend on the input, @cap and @slice only: not on the thread count, the
- * machine or its load. */
+ * The search is one fixed sequence of steps, (round 0, task 0), (round 0,
+ * task 1), ..., (round 1, task 0), ...: round r gives every task the node
+ * limit max(m, 64) * 2^r and the work cap ROUND_WORK, neither of which
+ * depends on @slice.  The slice only decides where the sequence is cut:
+ * a step gets what the steps before it left (the tasks of a round run side
+ * by side on the threads, each with the round's cap or less, and are then
+ * charged in portfolio order; a search's work counter is a prefix of the
+ * same search with a larger cap, so this is the sequential run's answer).
+ * The winner of a round is the lowest task index that found a fit within
+ * what was left to it; a step cut by the slice ends the call.  So a fit
+ * found with W work units is found, the same, with any slice >= W: a
+ * larger budget never loses a fit (no cliff), and the answer, the offsets
+ * and the work charged depend on the input, @cap and @slice only: not on
+ * the thread count, the machine or its load. */
 static int
 portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 **sol)
 {
@@ -1154,14 +1165,15 @@ portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 **sol)
   for (guint64 limit = MAX (p->m, 64);; limit = MIN (limit * 2, G_MAXUINT64 / 4))
     {
       guint64 left = slice > spent ? slice - spent : 0;
-      if (left / N_TASKS < MIN_ROUND_WORK (p))
+      guint64 round_cap = ROUND_WORK (p, limit);
+      if (left == 0)
         return ABORTED;   /* the slice is spent */
       pf->winner = G_MAXINT;
       pf->pending = N_TASKS;
       for (guint k = 0; k < N_TASKS; k++)
         {
           pf->tasks[k].limit = limit;
-          pf->tasks[k].work_cap = left / N_TASKS;
+          pf->tasks[k].work_cap = MIN (round_cap, left);
           if (pf->pool)
             g_thread_pool_push (pf->pool, &pf->tasks[k], NULL);
           else
@@ -1172,33 +1184,49 @@ portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 **sol)
         g_cond_wait (&pf->cond, &pf->lock);
       g_mutex_unlock (&pf->lock);
 
-      gboolean timed_out = FALSE;
+      /* charge the steps in portfolio order, each with what the ones before
+       * it left; the first that found a fit within that wins, the first
+       * that needed more than that ends the call (a task after a fit may
+       * have been skipped: it is never charged) */
+      gboolean timed_out = FALSE, cut = FALSE;
+      gint winner = -1, proof = -1;
       guint64 charged = 0;
-      for (guint k = 0; k < N_TASKS; k++)
+      for (guint k = 0; k < N_TASKS && winner < 0 && proof < 0 && !cut; k++)
         {
           SearchTask *t = &pf->tasks[k];
-          if ((gint) k <= pf->winner)
-            {
-              charged += t->s.work;
-              pf->nodes += t->s.nodes;
-            }
+          /* a fit counts all its work (the last node may pass the cap by a
+           * few units); a search cut short, its cap */
+          guint64 w = t->result == FOUND ? t->s.work : MIN (t->s.work, t->work_cap);
           timed_out |= t->s.timed_out;
+          if (t->result == FOUND ? w > left - charged : w >= left - charged && left - charged < round_cap)
+            cut = TRUE;   /* the slice ran out inside this step */
+          charged += MIN (w, left - charged);
+          pf->nodes += t->s.nodes;
+          if (cut)
+            break;
+          if (t->result == FOUND)
+            winner = (gint) k;
+          else if (t->proven)
+            proof = (gint) k;
         }
+      g_debug ("ETM plan: cap %" G_GINT64_FORMAT " units, node limit %" G_GUINT64_FORMAT ": charged %"
+               G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " work units, winner %d, proof %d, cut %d", cap, limit,
+               charged, left, winner, proof, cut);
       spent += charged;
       pf->work += charged;
       /* (a fit or a proof is valid however the round ended; with the
        * time limit on, which one comes out may depend on timing) */
       if (timed_out)
         pf->time_limit_hit = TRUE;
-      for (guint k = 0; k < N_TASKS; k++)
-        if (pf->tasks[k].result == FOUND && (gint) k == pf->winner)
-          {
-            *sol = pf->tasks[k].s.sol;
-            return FOUND;
-          }
-      for (guint k = 0; k < N_TASKS; k++)
-        if (pf->tasks[k].proven)
-          return NOT_FOUND;
+      if (winner >= 0)
+        {
+          *sol = pf->tasks[winner].s.sol;
+          return FOUND;
+        }
+      if (proof >= 0)
+        return NOT_FOUND;
+      if (cut)
+        return ABORTED;
       if (timed_out || (pf->deadline != G_MAXINT64 && g_get_monotonic_time () > pf->deadline))
         {
           pf->time_limit_hit = TRUE;
@@ -1472,10 +1500,12 @@ plan_run (Zg330Buffer            *b,
               guint64 slice;
               if (must)
                 {
-                  /* most of the work goes to the fit the caller needs; the
-                   * rest improves the arena if the fit cannot be found */
+                  /* all of it goes to the fit the caller needs: a share of
+                   * the budget would make a larger budget reach the fit
+                   * later in its own work (a fit found with W units is
+                   * found with any budget >= W) */
                   target = cap;
-                  slice = left / 5 * 4;
+                  slice = left;
                 }
               else if (!tried_bound)
                 {
