@@ -10,8 +10,14 @@
  * "plan" is what `xrt-run plan` does: a ZG330Backend on the network, its plan with the
  * default options (merge, ETM optimize, OCM BEST_SCORE) and the deploy report.  Peak memory
  * is measured in child processes (this binary re-executed with --peak), each from its
- * resident size with the JSON text already read to the high-water mark (VmHWM). */
+ * resident size with the JSON text already read to the high-water mark (VmHWM).
+ *
+ * Timed by bench-timing.h, as bench-xir times its load / cJSON (the same zw-netgen file
+ * bytes, the allocator settled after every section): every figure a median (5 runs at
+ * 10,000 ops, 3 at 100,000: medians on both sides of the scaling ratio) with its spread,
+ * and a verdict "not settled" when the ratio's spread straddles the goal. */
 #include "backends/zg330/zg330-backend.h"
+#include "bench-timing.h"
 #include "netgen.h"
 #include "xir/xir-network.h"
 #include "xrt/xrt-device.h"
@@ -19,62 +25,27 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #define GOAL_LOAD 2.0
 #define GOAL_LOAD_PLAN 3.0
 #define GOAL_SCALING 12.0
 #define GOAL_MEMORY 1.5
 
-static double
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1e3;
-}
-
-/* Ends a timed section with the allocator's deferred work done: glibc keeps freed small
- * blocks in fast bins and consolidates them at the next large request, whoever makes it. A
- * cJSON tree of 10,000 ops is millions of blocks, so without this the section after the bare
- * parse+free paid for that free's consolidation (most of its cost), and the bare figure was
- * one a cold process never sees. mallinfo2() consolidates without returning memory. */
-static void
-settle_allocator (void)
-{
-#ifdef __GLIBC__
-  (void) mallinfo2 ();
-#endif
-}
-
-static int
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, guint n)
-{
-  qsort (v, n, sizeof *v, (int (*) (const void *, const void *)) cmp_double);
-  return v[n / 2];
-}
-
+/* The network's JSON as zw-netgen writes it (the bytes bench-xir loads), read back. */
 static char *
-chain_text (guint n_ops, gsize *len)
+chain_text (guint n_ops, const char *dir, gsize *len)
 {
   ZwNetgenOptions opts;
   g_autoptr (GError) error = NULL;
+  g_autofree char *json = NULL, *raw = NULL;
+  char *text = NULL;
 
   zw_netgen_options_init (&opts);
   opts.n_ops = n_ops;
-  cJSON *json = zw_netgen_build_json ("chain", &opts, &error);
-  if (json == NULL)
+  if (!zw_netgen_write_network ("chain", &opts, dir, &json, &raw, &error)
+      || !g_file_get_contents (json, &text, len, &error))
     g_error ("bench-scale: %s", error->message);
-  char *text = cJSON_PrintUnformatted (json);
-  cJSON_Delete (json);
-  *len = strlen (text);
+  g_unlink (raw);
   return text;
 }
 
@@ -96,41 +67,41 @@ plan (XirNetwork *net, XrtDevice *dev)
 }
 
 typedef struct {
-  double cjson, load, plan;
+  ZwBenchSample cjson, load, plan, load_plan;
 } Times;
 
-/* Medians of @reps runs of: a bare cJSON parse (+ free), the load, the plan. */
+/* @reps runs of: a bare cJSON parse (+ free), the load, the plan; each section ends with
+ * the allocator settled (bench-timing.h). */
 static Times
 measure (const char *text, gsize len, XrtDevice *dev, guint reps)
 {
-  double c[5], l[5], p[5];
-  Times t;
+  Times t = { 0 };
 
-  g_assert (reps <= 5);
+  zw_bench_settle_allocator ();
   for (guint i = 0; i < reps; i++)
     {
       g_autoptr (GError) error = NULL;
-      double t0 = now_ms ();
+      double t0 = zw_bench_now_ms ();
       cJSON *root = cJSON_ParseWithLength (text, len);
       cJSON_Delete (root);
-      settle_allocator ();
-      c[i] = now_ms () - t0;
-      t0 = now_ms ();
+      zw_bench_settle_allocator ();
+      zw_bench_add (&t.cjson, zw_bench_now_ms () - t0);
+      t0 = zw_bench_now_ms ();
       XirNetwork *net = xir_network_new_from_json_data (text, len, "chain_ZG.json", &error);
-      settle_allocator ();
-      l[i] = now_ms () - t0;
+      zw_bench_settle_allocator ();
+      double l = zw_bench_now_ms () - t0;
       if (net == NULL)
         g_error ("bench-scale: %s", error->message);
-      t0 = now_ms ();
+      t0 = zw_bench_now_ms ();
       plan (net, dev);
-      settle_allocator ();
-      p[i] = now_ms () - t0;
+      zw_bench_settle_allocator ();
+      double p = zw_bench_now_ms () - t0;
+      zw_bench_add (&t.load, l);
+      zw_bench_add (&t.plan, p);
+      zw_bench_add (&t.load_plan, l + p);
       xir_network_unref (net);
-      settle_allocator ();
+      zw_bench_settle_allocator ();
     }
-  t.cjson = median (c, reps);
-  t.load = median (l, reps);
-  t.plan = median (p, reps);
   return t;
 }
 
@@ -192,12 +163,6 @@ peak_of (const char *self, const char *what, const char *path)
   return g_ascii_strtoull (out, NULL, 10);
 }
 
-static const char *
-verdict (double v, double goal)
-{
-  return v <= goal ? "ok" : "MISSED";
-}
-
 int
 main (int argc, char **argv)
 {
@@ -207,39 +172,45 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("zw-bench-scale-XXXXXX", NULL);
+  g_autofree char *path10 = g_build_filename (dir, "chain_ZG.json", NULL);
   gsize len10, len100;
-  g_autofree char *text10 = chain_text (10000, &len10);
+  g_autofree char *text10 = chain_text (10000, dir, &len10);
 
   if (dev == NULL)
     g_error ("bench-scale: %s", error->message);
   Times t10 = measure (text10, len10, dev, 5);
-  printf ("chain 10,000 ops, JSON %" G_GSIZE_FORMAT " bytes (medians of 5)\n", len10);
-  printf ("  bare cJSON parse+free   %9.1f ms\n", t10.cjson);
-  printf ("  load                    %9.1f ms   load / cJSON          %5.2f  (goal <= %.1f: %s)\n", t10.load,
-          t10.load / t10.cjson, GOAL_LOAD, verdict (t10.load / t10.cjson, GOAL_LOAD));
-  printf ("  plan (BEST_SCORE)       %9.1f ms   (load + plan) / cJSON %5.2f  (goal <= %.1f: %s)\n", t10.plan,
-          (t10.load + t10.plan) / t10.cjson, GOAL_LOAD_PLAN,
-          verdict ((t10.load + t10.plan) / t10.cjson, GOAL_LOAD_PLAN));
-  g_autofree char *dir = g_dir_make_tmp ("zw-bench-scale-XXXXXX", NULL);
-  g_autofree char *path10 = g_build_filename (dir, "chain_ZG.json", NULL);
-  if (!g_file_set_contents (path10, text10, (gssize) len10, &error))
-    g_error ("bench-scale: %s", error->message);
+  printf ("chain 10,000 ops, JSON %" G_GSIZE_FORMAT " bytes (medians of 5, [min-max])\n", len10);
+  zw_bench_print_ms ("bare cJSON parse+free", &t10.cjson);
+  zw_bench_print_ms ("load", &t10.load);
+  zw_bench_print_ms ("plan (BEST_SCORE)", &t10.plan);
+  zw_bench_print_ratio ("load / cJSON", &t10.load, &t10.cjson, GOAL_LOAD);
+  zw_bench_print_ratio ("(load + plan) / cJSON", &t10.load_plan, &t10.cjson, GOAL_LOAD_PLAN);
   g_clear_pointer (&text10, g_free);
 
-  g_autofree char *text100 = chain_text (100000, &len100);
-  Times t100 = measure (text100, len100, dev, 1);
-  printf ("chain 100,000 ops, JSON %" G_GSIZE_FORMAT " bytes (one run)\n", len100);
-  printf ("  bare cJSON parse+free   %9.1f ms   (%.2fx the 10,000-op parse)\n", t100.cjson, t100.cjson / t10.cjson);
-  printf ("  load                    %9.1f ms   load / cJSON          %5.2f\n", t100.load, t100.load / t100.cjson);
-  printf ("  plan (BEST_SCORE)       %9.1f ms   plan 100k / 10k       %5.2f  (goal <= %.0f: %s)\n", t100.plan,
-          t100.plan / t10.plan, GOAL_SCALING, verdict (t100.plan / t10.plan, GOAL_SCALING));
+  /* the same number of runs on both sides of the scaling verdict: medians of 3 */
+  g_autofree char *dir100 = g_dir_make_tmp ("zw-bench-scale-XXXXXX", NULL);
+  g_autofree char *text100 = chain_text (100000, dir100, &len100);
+  Times t100 = measure (text100, len100, dev, 3);
+  printf ("chain 100,000 ops, JSON %" G_GSIZE_FORMAT " bytes (medians of 3, [min-max])\n", len100);
+  zw_bench_print_ms ("bare cJSON parse+free", &t100.cjson);
+  zw_bench_print_ms ("load", &t100.load);
+  zw_bench_print_ms ("plan (BEST_SCORE)", &t100.plan);
+  zw_bench_print_ratio ("load / cJSON", &t100.load, &t100.cjson, 0);
+  zw_bench_print_ratio ("cJSON parse 100k / 10k", &t100.cjson, &t10.cjson, 0);
+  zw_bench_print_ratio ("plan 100k / 10k", &t100.plan, &t10.plan, GOAL_SCALING);
   g_clear_pointer (&text100, g_free);
+  {
+    g_autofree char *j100 = g_build_filename (dir100, "chain_ZG.json", NULL);
+    g_unlink (j100);
+    g_rmdir (dir100);
+  }
 
   guint64 tree = peak_of (self, "cjson", path10), ours = peak_of (self, "load-plan", path10);
   g_unlink (path10);
   g_rmdir (dir);
   printf ("peak memory at 10,000 ops: cJSON tree %.1f MiB, load + plan %.1f MiB, ratio %.2f  (goal <= %.1f: %s)\n",
           tree / 1048576.0, ours / 1048576.0, tree ? (double) ours / (double) tree : 0.0, GOAL_MEMORY,
-          verdict (tree ? (double) ours / (double) tree : 0.0, GOAL_MEMORY));
+          tree && (double) ours / (double) tree <= GOAL_MEMORY ? "ok" : "MISSED");
   return 0;
 }

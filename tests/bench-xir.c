@@ -1,25 +1,14 @@
 /* bench-xir — load of the 10,000-op generated network, as a ratio to a bare cJSON parse
  * of the same bytes measured in the same run (lower is better; 1.0 would mean the model
- * costs nothing beyond JSON parsing). */
+ * costs nothing beyond JSON parsing), and the eager params load.  Timed as bench-scale
+ * times its "load / cJSON" at 10,000 ops (bench-timing.h: the same file bytes, the
+ * allocator settled after every section, medians of 5 with their spread), so the two
+ * benchmarks give the same figure for the same network. */
+#include "bench-timing.h"
 #include "netgen.h"
 #include "xir/xir-network.h"
 
 #include <glib/gstdio.h>
-#include <stdio.h>
-
-static double
-median (double *v, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    for (guint j = i + 1; j < n; j++)
-      if (v[j] < v[i])
-        {
-          double t = v[i];
-          v[i] = v[j];
-          v[j] = t;
-        }
-  return v[n / 2];
-}
 
 int
 main (void)
@@ -29,7 +18,7 @@ main (void)
   g_autoptr (GError) error = NULL;
   ZwNetgenOptions opts;
   gsize len = 0;
-  double t_cjson[5], t_load[5], t_params[5];
+  ZwBenchSample cjson = { 0 }, load = { 0 }, params = { 0 };
   guint n_ops = 0;
 
   zw_netgen_options_init (&opts);
@@ -40,41 +29,40 @@ main (void)
       return 1;
     }
   g_file_get_contents (json, &text, &len, NULL);
+  zw_bench_settle_allocator ();
   for (int i = 0; i < 5; i++)
     {
-      gint64 t0 = g_get_monotonic_time ();
+      double t0 = zw_bench_now_ms ();
       cJSON *root = cJSON_ParseWithLength (text, len);
-      gint64 t1 = g_get_monotonic_time ();
-      XirNetwork *net;
-      cJSON_Delete (root);
-      t1 = g_get_monotonic_time () - t0;  /* parse + free: what a model that keeps nothing pays */
-      t0 = g_get_monotonic_time ();
-      net = xir_network_new_from_json_data (text, len, json, &error);
-      t_load[i] = (g_get_monotonic_time () - t0) / 1e3;
-      t_cjson[i] = t1 / 1e3;
+      cJSON_Delete (root);  /* parse + free: what a model that keeps nothing pays */
+      zw_bench_settle_allocator ();
+      zw_bench_add (&cjson, zw_bench_now_ms () - t0);
+      t0 = zw_bench_now_ms ();
+      XirNetwork *net = xir_network_new_from_json_data (text, len, json, &error);
+      zw_bench_settle_allocator ();
+      zw_bench_add (&load, zw_bench_now_ms () - t0);
       if (net == NULL)
         {
           fprintf (stderr, "bench-xir: %s\n", error->message);
           return 1;
         }
       n_ops = xir_network_get_n_ops (net);
-      t0 = g_get_monotonic_time ();
+      t0 = zw_bench_now_ms ();
       if (!xir_network_load_params_from_file (net, raw, &error))
         {
           fprintf (stderr, "bench-xir: %s\n", error->message);
           return 1;
         }
-      t_params[i] = (g_get_monotonic_time () - t0) / 1e3;
+      zw_bench_settle_allocator ();
+      zw_bench_add (&params, zw_bench_now_ms () - t0);
       xir_network_unref (net);
+      zw_bench_settle_allocator ();
     }
-  {
-    double c = median (t_cjson, 5), l = median (t_load, 5), p = median (t_params, 5);
-    printf ("network: %u ops, JSON %" G_GSIZE_FORMAT " bytes\n", n_ops, len);
-    printf ("bare cJSON parse+free: %.1f ms\n", c);
-    printf ("xir load (parse + validate + model): %.1f ms\n", l);
-    printf ("ratio load / bare cJSON: %.2f\n", l / c);
-    printf ("params eager load + md5 of the .raw: %.1f ms\n", p);
-  }
+  printf ("network: %u ops, JSON %" G_GSIZE_FORMAT " bytes (medians of 5, [min-max])\n", n_ops, len);
+  zw_bench_print_ms ("bare cJSON parse+free", &cjson);
+  zw_bench_print_ms ("xir load (parse+validate+model)", &load);
+  zw_bench_print_ratio ("load / bare cJSON", &load, &cjson, 0);
+  zw_bench_print_ms ("params eager load + md5 of .raw", &params);
   g_unlink (json);
   g_unlink (raw);
   g_rmdir (dir);
