@@ -1,5 +1,6 @@
 /* buyi-backend.c — BuyiBackend (buyi-backend.h): the ZG330 engine with Buyi's rules. */
 #include "backends/buyi/buyi-backend.h"
+#include "backends/buyi/buyi-placement.h"
 
 typedef struct {
   Zg330BackendClass parent_class;
@@ -46,6 +47,7 @@ buyi_backend_class_init (gpointer klass, gpointer data)
   zclass->outputs_at_user_addresses = FALSE;
   zclass->ocm_read_back = FALSE;
   zclass->compiler_placed = TRUE;
+  zclass->placement = &buyi_placement;
 }
 
 /* No instance fields of its own: the type is registered with the parent's instance size,

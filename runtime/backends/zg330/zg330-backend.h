@@ -63,7 +63,9 @@ typedef struct _Zg330BackendClass Zg330BackendClass;
  * @ocm_read_back: the host can read OCM back (dumps, stepTo of OCM-resident values).
  * @compiler_placed: the chip's compiler placed every value itself (@etm(addr), @ocm(addr),
  *   segments in the network's tags): apply deploys that placement (after the independent
- *   checker) instead of planning. FALSE: the runtime plans (ZG330).
+ *   checker) instead of planning; such a class sets @placement, the hooks that hold its
+ *   rules (zg330-backend-private.h; the Buyi's are in backends/buyi/buyi-placement.c).
+ *   FALSE: the runtime plans (ZG330).
  */
 struct _Zg330BackendClass {
   XrtBackendClass parent_class;
@@ -76,7 +78,9 @@ struct _Zg330BackendClass {
   gboolean outputs_at_user_addresses;
   gboolean ocm_read_back;
   gboolean compiler_placed;
-  gpointer padding[8];
+  /*< private >*/
+  const struct _Zg330Placement *placement;
+  gpointer padding[7];
 };
 
 /* Backend.init(network_view, device): takes every HardOp of @view (other ops are left to
