@@ -1,0 +1,483 @@
+/* zg330-etm-search.c — the ETM planner's exact canonical search (after MiniMalloc, Moffitt,
+ * ASPLOS 2023), as a decision: does every buffer fit below a capacity?  Buffers are placed
+ * in non-decreasing offset order, each at the lowest offset its placed neighbours allow;
+ * a partial placement is cut by section floors, by the top an unplaced buffer can reach
+ * and by a memo of failed states; buffers that no longer share a section boundary are
+ * solved as independent subproblems.  Bounded by nodes and work units (and the optional
+ * time limit), never by the clock alone. */
+#include "backends/zg330/zg330-etm-plan-private.h"
+
+#include <string.h>
+
+#define PLACED G_MAXINT64
+
+/* per task; about 40 bytes each, the table restarts empty when full */
+#define MEMO_MAX_ENTRIES (1u << 19)
+
+static inline guint64
+mix64 (guint64 x)
+{
+  /* splitmix64 finaliser */
+  x ^= x >> 30;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  x ^= x >> 31;
+  return x;
+}
+
+static inline guint64
+search_zkey (const Search *s, guint j, gint64 minoff)
+{
+  return mix64 (s->zobrist[j] ^ ((guint64) minoff * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+}
+
+static inline Trail *
+search_trail_push (Search *s)
+{
+  if (G_UNLIKELY (s->trail_len == s->trail_cap))
+    {
+      s->trail_cap = MAX (1024, s->trail_cap * 2);
+      s->trail = g_renew (Trail, s->trail, s->trail_cap);
+    }
+  return &s->trail[s->trail_len++];
+}
+
+static void
+search_undo (Search *s, gsize mark)
+{
+  while (s->trail_len > mark)
+    {
+      const Trail *t = &s->trail[--s->trail_len];
+      if (t->kind == TRAIL_MINOFF)
+        s->minoff[t->idx] = t->a;
+      else
+        {
+          s->umin[t->idx] = t->a;
+          s->ucnt[t->idx] = t->b;
+        }
+    }
+}
+
+/* Saves a section's minimum once per node before it changes. */
+static inline void
+search_save_section (Search *s, guint sec)
+{
+  if (s->stamp[sec] == s->stamp_now)
+    return;
+  s->stamp[sec] = s->stamp_now;
+  Trail *t = search_trail_push (s);
+  t->kind = TRAIL_SECTION;
+  t->idx = sec;
+  t->a = s->umin[sec];
+  t->b = s->ucnt[sec];
+}
+
+/* A buffer at value @old leaves the minimum of its sections (it was placed
+ * or its minoff rose); sections left without a holder are recomputed later. */
+static inline void
+search_leave (Search *s, guint j, gint64 old, guint *ndirty)
+{
+  const Problem *p = s->p;
+  s->work += p->shi[j] - p->slo[j];
+  for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+    if (s->umin[sec] == old)
+      {
+        search_save_section (s, sec);
+        if (--s->ucnt[sec] == 0)
+          s->dirty[(*ndirty)++] = sec;
+      }
+}
+
+static void
+search_recompute (Search *s, guint sec)
+{
+  const Problem *p = s->p;
+  gint64 lowest = G_MAXINT64, count = 0;
+  s->work += p->sec_start[sec + 1] - p->sec_start[sec];
+  for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
+    {
+      guint j = p->sec_buf[q];
+      if (s->minoff[j] < lowest)
+        {
+          lowest = s->minoff[j];
+          count = 1;
+        }
+      else if (s->minoff[j] == lowest)
+        count++;
+    }
+  s->umin[sec] = lowest;
+  s->ucnt[sec] = lowest == PLACED ? 0 : count;
+}
+
+static int search_partition (Search *s, guint pstart, guint plen,
+                             guint s0, guint s1, gint64 last_off, gint last_rank);
+
+/* After @c was placed some section boundaries may have no unplaced buffer
+ * across them: the unplaced buffers of the partition then form independent
+ * subproblems, solved one after the other (a failure in one cannot be
+ * mended by re-solving another). */
+static int
+search_decompose (Search *s, guint pstart, guint plen, guint s0, guint s1,
+                  guint c, gint64 o)
+{
+  const Problem *p = s->p;
+  int r = FOUND;
+  guint a = s0;
+  while (a < s1 && r == FOUND)
+    {
+      guint z = a + 1;
+      while (z < s1 && !(z - 1 >= p->slo[c] && z < p->shi[c] && s->cuts[z - 1] == 0))
+        z++;
+      guint base = s->parts->len;
+      for (guint k = 0; k < plen; k++)
+        {
+          guint j = g_array_index (s->parts, guint, pstart + k);
+          if (s->minoff[j] != PLACED && p->slo[j] >= a && p->slo[j] < z)
+            g_array_append_val (s->parts, j);
+        }
+      guint len = s->parts->len - base;
+      if (len > 0)
+        r = search_partition (s, base, len, a, z, o, s->rank[c]);
+      g_array_set_size (s->parts, base);
+      a = z;
+    }
+  return r;
+}
+
+/* Depth-first search over one partition: the buffers parts[pstart..+plen)
+ * living in sections [s0, s1).  (last_off, last_rank) is the previous
+ * placement: canonical placements come in increasing (offset, rank), each
+ * at the lowest offset its placed neighbours allow. */
+static int
+search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
+                  gint64 last_off, gint last_rank)
+{
+  const Problem *p = s->p;
+
+  if (++s->nodes > s->node_limit || ++s->work > s->work_limit)
+    return ABORTED;
+  if ((s->nodes & 255) == 0)
+    {
+      if (s->deadline != G_MAXINT64 && g_get_monotonic_time () > s->deadline)
+        {
+          s->timed_out = TRUE;
+          return ABORTED;
+        }
+      /* another task of the portfolio that comes first has succeeded */
+      if (s->winner && g_atomic_int_get (s->winner) < s->index)
+        return ABORTED;
+    }
+
+  /* No buffer may go at or above the lowest top any unplaced buffer can
+   * reach: that one would fit lower (dominance).  The unplaced buffers are
+   * copied to the top of the parts stack for this node and its children. */
+  guint base = s->parts->len;
+  g_array_set_size (s->parts, base + plen);
+  guint *live = (guint *) s->parts->data + base;
+  const guint *part = (const guint *) s->parts->data + pstart;
+  guint nlive = 0;
+  gint64 min_height = G_MAXINT64;
+  for (guint k = 0; k < plen; k++)
+    {
+      guint j = part[k];
+      if (s->minoff[j] == PLACED)
+        continue;
+      live[nlive++] = j;
+      min_height = MIN (min_height, s->minoff[j] + p->size[j]);
+    }
+  g_array_set_size (s->parts, base + nlive);
+  /* this node's scans (the live list, the candidates, the sections) and
+   * its memo lookup, which costs about as much as a dozen steps */
+  s->work += plen + nlive + (s1 - s0) + 16;
+  if (nlive == 0)
+    return FOUND;
+
+  /* The same unplaced buffers with the same lowest offsets are reached by
+   * different placements of buffers that no longer matter (their time has
+   * passed): a state that failed once fails again under the same or a
+   * stricter canonical bound.  Only complete failures are recorded.  States
+   * are told apart by a 64-bit hash; a collision (odds ~1e-8 per million
+   * entries) could only hide a fit, never yield an invalid placement. */
+  gpointer memo_key = NULL;
+  guint64 bound = 0;
+  if (s->memo_on)
+    {
+      memo_key = GSIZE_TO_POINTER ((gsize) (s->hash ^ mix64 (((guint64) s0 << 32) ^ s1 ^ 0x5bd1e995u)));
+      bound = ((guint64) last_off << 21) | (guint64) (last_rank + 1);
+      gpointer v;
+      if (g_hash_table_lookup_extended (s->memo, memo_key, NULL, &v) &&
+          (guint64) GPOINTER_TO_SIZE (v) <= bound)
+        {
+          g_array_set_size (s->parts, base);
+          return NOT_FOUND;
+        }
+    }
+
+  /* Candidates: unplaced buffers that can go below min_height, within the
+   * capacity, after the previous placement in (offset, rank) order.  They
+   * sit on the parts stack above the live list and are taken lazily in
+   * increasing (offset, rank): most nodes try only the first before the
+   * search dives or prunes. */
+  g_array_set_size (s->parts, base + 2 * nlive);
+  live = (guint *) s->parts->data + base;
+  guint *cand = live + nlive;
+  guint ncand = 0;
+  for (guint k = 0; k < nlive; k++)
+    {
+      guint j = live[k];
+      gint64 o = s->minoff[j];
+      if (o >= min_height || o + p->size[j] > s->cap)
+        continue;
+      if (o < last_off || (o == last_off && s->rank[j] <= last_rank))
+        continue;
+      cand[ncand++] = j;
+    }
+  g_array_set_size (s->parts, base + nlive + ncand);
+
+  gint64 max_total = 0;
+  for (guint sec = s0; sec < s1; sec++)
+    max_total = MAX (max_total, s->total[sec]);
+
+  int result = NOT_FOUND;
+  guint64 cutoffs_before = s->cutoffs;
+  guint feasible = 0;
+  gint64 prev_off = last_off;
+  gint prev_rank = last_rank;
+  for (;;)
+    {
+      guint c = G_MAXUINT;
+      gint64 c_off = G_MAXINT64;
+      gint c_rank = G_MAXINT;
+      /* failed placements cost work without a node: count them too */
+      s->work += 1 + ncand;
+      if (s->work > s->work_limit)
+        {
+          result = ABORTED;
+          break;
+        }
+      cand = (guint *) s->parts->data + base + nlive;  /* children may move it */
+      for (guint k = 0; k < ncand; k++)
+        {
+          guint j = cand[k];
+          gint64 o = s->minoff[j];
+          gint r = s->rank[j];
+          if (o < prev_off || (o == prev_off && r <= prev_rank))
+            continue;
+          if (o < c_off || (o == c_off && r < c_rank))
+            {
+              c = j;
+              c_off = o;
+              c_rank = r;
+            }
+        }
+      /* Every unplaced buffer goes at c_off or higher: the fullest section
+       * must still fit above it (and so must every later candidate). */
+      if (c == G_MAXUINT || c_off + max_total > s->cap)
+        break;
+      if (feasible > s->disc)
+        {
+          s->cutoffs++;
+          break;
+        }
+      prev_off = c_off;
+      prev_rank = c_rank;
+
+      gint64 o = s->minoff[c];
+      gint64 h = o + p->size[c];
+      gsize mark = s->trail_len;
+      guint64 saved_hash = s->hash;
+      guint ndirty = 0;
+      gboolean ok = TRUE;
+
+      if (G_UNLIKELY (++s->stamp_now == 0))
+        {
+          /* wrapped: old stamps could look current */
+          memset (s->stamp, 0, sizeof (guint) * MAX (p->nsec, 1));
+          s->stamp_now = 1;
+        }
+      s->minoff[c] = PLACED;
+      s->sol[c] = o;
+      s->hash ^= search_zkey (s, c, o);
+      search_leave (s, c, o, &ndirty);
+      for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
+        s->total[sec] -= p->size[c];
+
+      /* Raise the neighbours' lowest offsets. */
+      s->work += p->adj_start[c + 1] - p->adj_start[c];
+      for (guint a = p->adj_start[c]; a < p->adj_start[c + 1]; a++)
+        {
+          guint j = p->adj[a];
+          gint64 old = s->minoff[j];
+          if (old >= h)   /* also every placed buffer */
+            continue;
+          if (h + p->size[j] > s->cap)
+            {
+              ok = FALSE;  /* it no longer fits anywhere */
+              break;
+            }
+          Trail *t = search_trail_push (s);
+          t->kind = TRAIL_MINOFF;
+          t->idx = j;
+          t->a = old;
+          s->minoff[j] = h;
+          s->hash ^= search_zkey (s, j, old) ^ search_zkey (s, j, h);
+          search_leave (s, j, old, &ndirty);
+        }
+      for (guint d = 0; d < ndirty && ok; d++)
+        search_recompute (s, s->dirty[d]);
+
+      /* Every section must still hold its unplaced buffers above both its
+       * floor and the current offset (offsets only grow from here).  The
+       * offset part held for all sections before placing (max_total); the
+       * floor part can only have changed where c lives or a minimum moved. */
+      for (guint sec = p->slo[c]; sec < p->shi[c] && ok; sec++)
+        if (s->total[sec] > 0 && MAX (s->umin[sec], o) + s->total[sec] > s->cap)
+          ok = FALSE;
+      for (guint d = 0; d < ndirty && ok; d++)
+        {
+          guint sec = s->dirty[d];
+          if (s->total[sec] > 0 && MAX (s->umin[sec], o) + s->total[sec] > s->cap)
+            ok = FALSE;
+        }
+
+      guint spent = ok ? feasible++ : 0;
+      s->disc -= spent;
+      if (ok)
+        {
+          gboolean split = FALSE;
+          for (guint k = p->slo[c]; k + 1 < p->shi[c]; k++)
+            if (--s->cuts[k] == 0)
+              split = TRUE;
+          if (split)
+            result = search_decompose (s, base, nlive, s0, s1, c, o);
+          else
+            result = search_partition (s, base, nlive, s0, s1, o, s->rank[c]);
+          for (guint k = p->slo[c]; k + 1 < p->shi[c]; k++)
+            s->cuts[k]++;
+        }
+
+      s->disc += spent;
+      s->minoff[c] = o;
+      s->hash = saved_hash;
+      search_undo (s, mark);
+      for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
+        s->total[sec] += p->size[c];
+      if (result != NOT_FOUND)
+        break;
+    }
+  if (result == NOT_FOUND && s->memo_on && s->cutoffs == cutoffs_before)
+    {
+      gpointer v;
+      if (g_hash_table_size (s->memo) >= MEMO_MAX_ENTRIES)
+        g_hash_table_remove_all (s->memo);
+      if (!g_hash_table_lookup_extended (s->memo, memo_key, NULL, &v) ||
+          (guint64) GPOINTER_TO_SIZE (v) > bound)
+        g_hash_table_insert (s->memo, memo_key, GSIZE_TO_POINTER ((gsize) bound));
+    }
+  g_array_set_size (s->parts, base);
+  return result;
+}
+
+void
+zg330_etm_search_init (Search *s, const Problem *p)
+{
+  memset (s, 0, sizeof *s);
+  s->p = p;
+  guint m = MAX (p->m, 1), ns = MAX (p->nsec, 1);
+  s->minoff = g_new (gint64, m);
+  s->umin = g_new (gint64, ns);
+  s->ucnt = g_new (gint64, ns);
+  s->total = g_new (gint64, ns);
+  s->cuts = g_new (guint, ns);
+  s->rank = g_new (gint, m);
+  s->sol = g_new (gint64, m);
+  s->stamp = g_new0 (guint, ns);
+  /* a placement dirties each section at most once */
+  s->dirty = g_new (guint, ns);
+
+  s->parts = g_array_new (FALSE, FALSE, sizeof (guint));
+  s->zobrist = g_new (guint64, m);
+  for (guint i = 0; i < m; i++)
+    s->zobrist[i] = mix64 (G_GUINT64_CONSTANT (0x2330) + i);
+  s->memo = g_hash_table_new (g_direct_hash, NULL);
+}
+
+void
+zg330_etm_search_clear (Search *s)
+{
+  g_free (s->minoff);
+  g_free (s->umin);
+  g_free (s->ucnt);
+  g_free (s->total);
+  g_free (s->cuts);
+  g_free (s->rank);
+  g_free (s->sol);
+  g_free (s->stamp);
+  g_free (s->trail);
+  g_free (s->dirty);
+
+  g_array_unref (s->parts);
+  g_free (s->zobrist);
+  g_hash_table_unref (s->memo);
+}
+
+/* One complete attempt with the preorder @order; independent time ranges
+ * are solved in turn. */
+int
+zg330_etm_search_run (Search *s, const guint *order)
+{
+  const Problem *p = s->p;
+  /* (offset, rank) are packed into 64 bits for the memo */
+  s->memo_on = sizeof (gpointer) >= 8 && s->cap < ((gint64) 1 << 42) && p->m < (1u << 20);
+  s->hash = 0;
+  for (guint i = 0; i < p->m; i++)
+    s->hash ^= search_zkey (s, i, 0);
+  for (guint k = 0; k < p->m; k++)
+    s->rank[order[k]] = (gint) k;
+  for (guint i = 0; i < p->m; i++)
+    {
+      s->minoff[i] = 0;
+    }
+  memset (s->cuts, 0, sizeof (guint) * MAX (p->nsec, 1));
+  for (guint sec = 0; sec < p->nsec; sec++)
+    {
+      s->umin[sec] = 0;
+      s->ucnt[sec] = p->sec_start[sec + 1] - p->sec_start[sec];
+      s->total[sec] = p->sec_live[sec];
+    }
+  for (guint i = 0; i < p->m; i++)
+    for (guint k = p->slo[i]; k + 1 < p->shi[i]; k++)
+      s->cuts[k]++;
+  s->trail_len = 0;
+  g_array_set_size (s->parts, 0);
+
+  s->work += p->m + p->nsec;   /* the set-up above */
+  if (p->lb > s->cap)
+    return NOT_FOUND;
+
+  g_autofree guint *by_start = g_new (guint, MAX (p->m, 1));
+  for (guint i = 0; i < p->m; i++)
+    by_start[i] = i;
+  g_qsort_with_data (by_start, (gint) p->m, sizeof (guint), cmp_by_slo, (gpointer) p);
+
+  guint k = 0;
+  while (k < p->m)
+    {
+      /* One partition: buffers chained by shared sections. */
+      guint first = by_start[k];
+      guint s0 = p->slo[first], s1 = p->shi[first];
+      guint base = s->parts->len;
+      while (k < p->m && p->slo[by_start[k]] < s1)
+        {
+          guint j = by_start[k++];
+          s1 = MAX (s1, p->shi[j]);
+          g_array_append_val (s->parts, j);
+        }
+      int r = search_partition (s, base, s->parts->len - base, s0, s1, 0, -1);
+      g_array_set_size (s->parts, base);
+      if (r != FOUND)
+        return r;
+    }
+  return FOUND;
+}
