@@ -31,10 +31,30 @@ G_BEGIN_DECLS
 GType buyi_backend_get_type (void);
 #define BUYI_IS_BACKEND(o) (G_TYPE_CHECK_INSTANCE_TYPE ((o), BUYI_TYPE_BACKEND))
 
-/* Does the BuyiBackend take @op? (HardOps compiled for @buyit) */
+/**
+ * buyi_backend_supports_op: (skip)
+ * @op: an op of a network
+ *
+ * Does the BuyiBackend take @op? (HardOps compiled for @buyit.)
+ *
+ * Returns: %TRUE for a HardOp of the Buyi
+ */
 gboolean buyi_backend_supports_op (const XirOp *op);
 
-/* Backend.init on @view and @device (a Buyi board, mock://buyi). */
+/**
+ * buyi_backend_new:
+ * @view: the network view whose Buyi HardOps the backend takes
+ * @device: a Buyi board (mock://buyi)
+ * @error: return location for a #GError
+ *
+ * Backend.init on @view and @device: a BuyiBackend, which deploys the compiler's own
+ * placement (every value at its @etm/@ocm address, the segments where the network's tags
+ * put them) at apply. It is a Zg330Backend: the zg330_backend_* calls apply, with the
+ * Buyi's rules (no merging, no ETM optimize, no OCM options, no outputs at user
+ * addresses, no OCM read-back, no fork).
+ *
+ * Returns: (transfer full): the backend, or %NULL with @error set
+ */
 Zg330Backend *buyi_backend_new (XirNetworkView *view, XrtDevice *device, GError **error);
 
 G_END_DECLS
