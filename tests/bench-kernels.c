@@ -9,7 +9,7 @@
  * Environment: BENCH_THREADS (kernel threads; default the processors), BENCH_LAYER (only
  * the layers whose name holds it, no summary), BENCH_NETWORK (another network's convs than
  * the real sample's), BENCH_VERBOSE (a line per conv of the network). */
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 
 #include "bench-peak.h"
 

@@ -5,7 +5,7 @@
  * peak per core-second (the vpdpbusd microkernel of bench-kernels, or vpmaddwd on AVX2), both measured in the
  * same run, so a busy machine moves neither much (goal of issue 17: >= 30 %). */
 #include "backends/zg330/zg330-backend.h"
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 #include "xir/xir-network.h"
 #include "xrt/xrt-device.h"
 

@@ -4,7 +4,7 @@
  * of the header, written independently of the kernels' own addressing, and uses the C
  * library's round() (half away from zero) for requantisation.  Tensors are filled with
  * 0xAA in their padding bytes, so a kernel that reads padding channels gets caught. */
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 
 #include <fenv.h>
 #include <math.h>

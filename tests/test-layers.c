@@ -1,7 +1,8 @@
 /* test-layers.c — the layers of DESIGN.md §2 hold in the sources: each folder includes only
  * the folders below it. Above all, runtime/xrt/ names no concrete backend or device (they
- * plug in through the Backend interface and URL schemes), the runtime never includes GTK,
- * and the viewers read report models, never a backend or a device.
+ * plug in through the Backend interface and URL schemes), the kernels (runtime/kernels/,
+ * below devices/ and backends/) include base/ only, the runtime never includes GTK, and the
+ * viewers read report models, never a backend or a device.
  *
  * Reads every .c and .h under the source tree's runtime/, viewers/ and app/ and checks each
  * #include "…" against the rules below; a failure names the file, the line and the rule. */
@@ -15,8 +16,10 @@ typedef struct {
   const char *why;
 } Rule;
 
-static const char *const below_xir[] = { "xrt/", "backends/", "devices/", "tools/", "report/", "gtk/", NULL };
-static const char *const below_report[] = { "xrt/", "backends/", "devices/", "tools/", "gtk/", NULL };
+static const char *const below_xir[] = { "xrt/", "backends/", "devices/", "kernels/", "tools/", "report/", "gtk/", NULL };
+static const char *const below_report[] = { "xrt/", "backends/", "devices/", "kernels/", "tools/", "gtk/", NULL };
+static const char *const kernels_forbidden[] = { "xir/", "xrt/", "backends/", "devices/", "report/", "tools/",
+                                                 "app/", "viewers/", "gtk/", NULL };
 static const char *const xrt_forbidden[] = { "backends/", "devices/", "tools/", "gtk/", NULL };
 static const char *const devices_forbidden[] = { "backends/", "tools/", "gtk/", NULL };
 static const char *const backends_forbidden[] = { "tools/", "gtk/", NULL };
@@ -25,6 +28,7 @@ static const char *const viewers_forbidden[] = { "backends/", "devices/", "xrt/"
 
 static const Rule rules[] = {
   { "runtime/base", below_xir, "base/ is the bottom layer" },
+  { "runtime/kernels", kernels_forbidden, "the kernels sit below devices/ and backends/ and include base/ only" },
   { "runtime/xir", below_xir, "xir/ depends on base/ only" },
   { "runtime/report", below_report, "report models depend on xir/ and base/ only" },
   { "runtime/xrt", xrt_forbidden, "xrt/ names no concrete backend or device: they plug in through the Backend "
@@ -34,6 +38,15 @@ static const Rule rules[] = {
   { "runtime/tools", tools_forbidden, "the runtime never includes GTK" },
   { "viewers", viewers_forbidden, "viewers read report models, never backend internals" },
 };
+
+static const Rule *
+rule_for (const char *folder)
+{
+  for (guint r = 0; r < G_N_ELEMENTS (rules); r++)
+    if (strcmp (rules[r].folder, folder) == 0)
+      return &rules[r];
+  g_assert_not_reached ();
+}
 
 static char *
 source_root (void)
@@ -120,11 +133,48 @@ test_rule_bites (void)
 
   g_assert_true (g_file_set_contents (path, "#include \"xrt/xrt-session.h\"\n  #include \"backends/zg330/zg330-backend.h\"\n"
                                             "#include <devices/zg330-sim.h>\n", -1, NULL));
-  check_file (&rules[3], path, bad);
+  check_file (rule_for ("runtime/xrt"), path, bad);
   g_assert_nonnull (strstr (bad->str, ":2:"));
   g_assert_nonnull (strstr (bad->str, ":3:"));
   g_assert_null (strstr (bad->str, ":1:"));
   g_remove (path);
+  g_rmdir (dir);
+}
+
+/* The kernels' rule bites: in a planted tree, a kernel that reaches up to a device, a backend
+ * or xir/ fails and its base/ include passes; base/ that includes a kernel fails too. */
+static void
+test_kernels_rule_bites (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-layers-XXXXXX", NULL);
+  g_autofree char *rdir = g_build_filename (dir, "runtime", NULL);
+  g_autofree char *kdir = g_build_filename (rdir, "kernels", NULL);
+  g_autofree char *bdir = g_build_filename (rdir, "base", NULL);
+  g_autofree char *kpath = g_build_filename (kdir, "conv-bad.c", NULL);
+  g_autofree char *bpath = g_build_filename (bdir, "zw-bad.c", NULL);
+  g_autoptr (GString) bad = g_string_new (NULL);
+  g_autoptr (GString) base_bad = g_string_new (NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (kdir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (bdir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (kpath, "#include \"kernels/kernels-private.h\"\n#include \"base/zw-half.h\"\n"
+                                             "#include \"devices/zg330-sim.h\"\n#include <backends/zg330/zg330-backend.h>\n"
+                                             " #include \"xir/xir-network.h\"\n", -1, NULL));
+  g_assert_true (g_file_set_contents (bpath, "#include \"base/zw-half.h\"\n#include \"kernels/zg330-kernels.h\"\n", -1, NULL));
+  check_file (rule_for ("runtime/kernels"), kpath, bad);
+  check_file (rule_for ("runtime/base"), bpath, base_bad);
+  g_assert_null (strstr (bad->str, ":1:"));
+  g_assert_null (strstr (bad->str, ":2:"));
+  g_assert_nonnull (strstr (bad->str, ":3:"));
+  g_assert_nonnull (strstr (bad->str, ":4:"));
+  g_assert_nonnull (strstr (bad->str, ":5:"));
+  g_assert_null (strstr (base_bad->str, ":1:"));
+  g_assert_nonnull (strstr (base_bad->str, ":2:"));
+  g_remove (kpath);
+  g_remove (bpath);
+  g_rmdir (kdir);
+  g_rmdir (bdir);
+  g_rmdir (rdir);
   g_rmdir (dir);
 }
 
@@ -134,5 +184,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/layers/includes-point-down", test_layers);
   g_test_add_func ("/layers/rule-bites", test_rule_bites);
+  g_test_add_func ("/layers/kernels-rule-bites", test_kernels_rule_bites);
   return g_test_run ();
 }

@@ -1,6 +1,6 @@
 /* test-session — Session on the simulated board: forward under every option combination,
  * stepTo, sub, forward into caller outputs, snapshot, fork, dumps, time profile, logs. */
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 #include "report/zw-deploy-check.h"
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"

@@ -3,7 +3,7 @@
  * hardops at their instruction addresses, icoreCalc, read back — and compare with a
  * straightforward reference written here. */
 #include "backends/zg330/zg330-hardop.h"
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 #include "devices/zg330-sim.h"
 #include "xir/xir-network.h"
 #include "xrt/xrt-device.h"

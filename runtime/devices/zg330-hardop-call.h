@@ -6,7 +6,7 @@
  * channel block, element type, the float scales the kernel reads) and where it lives (ETM or
  * OCM and the device address), and the work the timing model charges.  The board executes a
  * call with zg330_hardop_call_run(): it reads the operands from its regions, runs the kernel
- * (devices/zg330-kernels.h) and writes the output.
+ * (kernels/zg330-kernels.h) and writes the output.
  *
  * The call is the one form in which a hardop reaches a board: the in-process simulator
  * (mock://) runs it directly, a board in another process (socket://, devices/zg330-wire.h)
@@ -20,7 +20,7 @@
 #include <glib.h>
 
 #include "xrt/xrt-device.h"
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 #include "devices/zg330-timing.h"
 
 G_BEGIN_DECLS

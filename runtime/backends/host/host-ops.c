@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 
 G_DEFINE_QUARK (host-op-error-quark, host_op_error)
 

@@ -1,6 +1,6 @@
 /* zg330-hardop.c — behavioural execution and work accounting of ZG330 HardOps. */
 #include "backends/zg330/zg330-hardop.h"
-#include "devices/zg330-kernels.h"
+#include "kernels/zg330-kernels.h"
 
 #include <math.h>
 #include <string.h>
