@@ -7,10 +7,8 @@
 #include <string.h>
 
 #include "base/zw-file-read.h"
-#include "backends/zg330/zg330-backend.h"
-#include "backends/zg330/zg330-sweep.h"
-#include "devices/zg330-sim.h"
-#include "xrt/xrt-device.h"
+#include "deploy/xrt-deployment.h"
+#include "deploy/zg330-sweep.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-graph.h"
 #include "xrt/xrt-session.h"
@@ -31,7 +29,7 @@ typedef struct {
   guint iterations;
   ZwRunOptions options;
   char *device_url;              /* the board to deploy on (NULL: the simulated one of the target) */
-  Zg330Profile *base_profile;
+  XrtBoardFigures base_figures;
   char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
   char *dump_format;
   char *compare_path;            /* compare the network with this other compile of it */
@@ -39,7 +37,7 @@ typedef struct {
   GArray *sweep_axes;
   /* in/out */
   XirNetwork *net;
-  XrtSession *session;           /* reused for Forward with the same options */
+  XrtDeployment *deployment;     /* its session is reused for Forward with the same options */
   ZwRunOptions session_options;
   char *session_device_url;
   /* out */
@@ -57,12 +55,12 @@ struct _ZwRunController
 {
   GObject parent_instance;
 
-  Zg330Profile *base_profile;
+  XrtBoardFigures base_figures;
   ZwRunOptions options;
 
   XirNetwork *net;
   char *net_path;
-  XrtSession *session;
+  XrtDeployment *deployment;
   ZwRunOptions session_options;
   char *session_device_url;
   char *device_url;              /* NULL: the simulated board of the compile target */
@@ -118,9 +116,8 @@ zw_job_free (ZwJob *job)
   g_clear_error (&job->forward_error);
   g_clear_pointer (&job->compile_compare, zw_compile_compare_free);
   g_clear_pointer (&job->profile, zw_profile_free);
-  g_clear_pointer (&job->base_profile, zg330_profile_free);
   g_clear_pointer (&job->net, xir_network_unref);
-  g_clear_pointer (&job->session, xrt_session_unref);
+  g_clear_object (&job->deployment);
   g_clear_pointer (&job->context, g_main_context_unref);
   g_clear_object (&job->run);
   g_free (job);
@@ -193,15 +190,6 @@ is_deploy_report (const cJSON *root)
   return cJSON_IsString (format) && strcmp (format->valuestring, "zhuge-deploy-report") == 0;
 }
 
-/* The .raw beside a network JSON: NET.json -> NET.raw. */
-static char *
-raw_path_for (const char *json_path)
-{
-  if (g_str_has_suffix (json_path, ".json"))
-    return g_strdup_printf ("%.*s.raw", (int) (strlen (json_path) - 5), json_path);
-  return g_strconcat (json_path, ".raw", NULL);
-}
-
 static gboolean
 job_load (ZwJob *job, GError **error)
 {
@@ -238,7 +226,7 @@ job_load (ZwJob *job, GError **error)
   if (job->net == NULL)
     return FALSE;
 
-  raw = raw_path_for (job->load_path);
+  raw = xrt_deployment_params_path_for (job->load_path);
   if (g_file_test (raw, G_FILE_TEST_EXISTS))
     {
       g_autoptr (GError) local = NULL;
@@ -258,8 +246,8 @@ job_load (ZwJob *job, GError **error)
       job->params_message = g_strdup_printf (_("%s: no params file %s beside it"), job->load_path, raw);
       return TRUE;
     }
-  /* the same seed as xrt-run, so the CLI and the workbench deploy the same bytes */
-  xir_network_fake_params (job->net, 330);
+  /* the one seed of synthetic params, so the CLI and the workbench deploy the same bytes */
+  xir_network_fake_params (job->net, XRT_DEPLOYMENT_SYNTHETIC_SEED);
   return TRUE;
 }
 
@@ -270,46 +258,24 @@ differs (double a, double b)
   return fabs (a - b) > 1e-9 * fabs (b);
 }
 
-/* The board's profile (@chip: "zg330", "buyi") with the what-if settings that differ from
- * the defaults shown (the ZG330 profile's). */
-static Zg330Profile *
-job_profile (ZwJob *job, const char *chip, GError **error)
+/* A deployment of the job's network on its board: the one the options name (any URL
+ * scheme, e.g. a board served by zhuge-board at socket://zg330@HOST:PORT), else a simulated
+ * board of the network's compile target (mock://zg330, mock://buyi), a new one per
+ * deployment with the what-if figures when they differ from the defaults shown (the
+ * profile may size its stores), and the options where the runtime plans: on a chip whose
+ * compiler placed every value (Buyi) the placement is the file's and the options panel
+ * says so. */
+static XrtDeployment *
+job_deployment (ZwJob *job, GError **error)
 {
-  g_autoptr (Zg330Profile) profile = g_strcmp0 (chip, "zg330") == 0 ? zg330_profile_copy (job->base_profile)
-                                                                     : zg330_profile_load_named (chip, error);
-
-  if (profile == NULL)
-    return NULL;
-  if (job->options.ocm_bytes == job->base_profile->ocm_bytes
-      && !differs (job->options.icore_clock_hz, job->base_profile->icore_clock_hz)
-      && !differs (job->options.etm_bandwidth, job->base_profile->etm_bandwidth))
-    return g_steal_pointer (&profile);
-
-  if (profile->ocm_bytes != job->options.ocm_bytes
-      && !zg330_profile_set_ocm_bytes (profile, job->options.ocm_bytes, error))
-    return NULL;
-  if (differs (job->options.icore_clock_hz, profile->icore_clock_hz)
-      && !zg330_profile_set_icore_clock_hz (profile, job->options.icore_clock_hz, error))
-    return NULL;
-  if (differs (job->options.etm_bandwidth, profile->etm_bandwidth)
-      && !zg330_profile_set_etm_bandwidth (profile, job->options.etm_bandwidth, error))
-    return NULL;
-  return g_steal_pointer (&profile);
-}
-
-/* The board of a deployment: the one the options name (any URL scheme, e.g. a board served
- * by zhuge-board at socket://zg330@HOST:PORT), else a simulated board of the network's
- * compile target (mock://zg330, mock://buyi), a new one per deployment with the what-if
- * profile (the profile may size its stores). */
-static XrtDevice *
-job_open_device (ZwJob *job, XirNetworkView *view, GError **error)
-{
-  g_autoptr (Zg330Profile) profile = NULL;
+  g_autoptr (XrtDeployment) dep = NULL;
   g_autoptr (GError) local = NULL;
-  const char *url = xrt_backend_default_device_for_view (view);
-  XrtDevice *device;
+  const XrtBoardFigures *figures = NULL;
+  XrtBoardFigures what_if = { job->options.ocm_bytes, job->options.icore_clock_hz, job->options.etm_bandwidth };
 
-  if (url == NULL || !g_str_has_prefix (url, "mock://"))
+  if ((dep = xrt_deployment_new (job->net, error)) == NULL)
+    return NULL;
+  if (!xrt_deployment_targets_simulated_board (dep))
     {
       g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
                    _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
@@ -318,7 +284,7 @@ job_open_device (ZwJob *job, XirNetworkView *view, GError **error)
     }
   if (job->device_url != NULL)
     {
-      if ((device = xrt_device_open (job->device_url, &local)) == NULL)
+      if (!xrt_deployment_open_board (dep, job->device_url, &local))
         {
           if (strstr (local->message, job->device_url) != NULL)
             g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
@@ -328,11 +294,19 @@ job_open_device (ZwJob *job, XirNetworkView *view, GError **error)
                          job->device_url, local->message);
           return NULL;
         }
-      return device;
     }
-  if ((profile = job_profile (job, url + strlen ("mock://"), error)) == NULL)
-    return NULL;
-  return zg330_sim_open (profile, url, error);
+  else
+    {
+      if (job->options.ocm_bytes != job->base_figures.ocm_bytes
+          || differs (job->options.icore_clock_hz, job->base_figures.icore_clock_hz)
+          || differs (job->options.etm_bandwidth, job->base_figures.etm_bandwidth))
+        figures = &what_if;
+      if (!xrt_deployment_open_simulated_board (dep, figures, error))
+        return NULL;
+    }
+  if (!xrt_deployment_is_compiler_placed (dep))
+    xrt_deployment_set_options (dep, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm);
+  return g_steal_pointer (&dep);
 }
 
 /* A plan without params: segments, ETM placement, OCM options and merges are computed at
@@ -341,45 +315,11 @@ job_open_device (ZwJob *job, XirNetworkView *view, GError **error)
 static gboolean
 job_plan (ZwJob *job, GError **error)
 {
-  g_autoptr (XrtDevice) device = NULL;
-  g_autoptr (XirNetworkView) view = NULL;
-  g_autoptr (XrtBackend) board = NULL;
-  g_autoptr (GError) local = NULL;
+  g_autoptr (XrtDeployment) dep = NULL;
   g_autoptr (ZwDeployReport) report = NULL;
-  GType type;
-  Zg330Backend *zg;
 
-  if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
+  if ((dep = job_deployment (job, error)) == NULL || (report = xrt_deployment_plan (dep, error)) == NULL)
     return FALSE;
-  if ((device = job_open_device (job, view, error)) == NULL)
-    return FALSE;
-  type = xrt_backend_find_for_view (view);
-  if (type == G_TYPE_INVALID || (board = xrt_backend_new_of_type (type, view, device, error)) == NULL)
-    {
-      if (type == G_TYPE_INVALID)
-        g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
-                     _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
-                     xir_network_get_path (job->net));
-      return FALSE;
-    }
-  zg = ZG330_IS_BACKEND (board) ? ZG330_BACKEND (board) : NULL;
-  if (zg == NULL)
-    {
-      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
-                   _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
-                   xir_network_get_path (job->net));
-      return FALSE;
-    }
-  if (!ZG330_BACKEND_GET_CLASS (zg)->compiler_placed
-      && !zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
-    return FALSE;
-  if (zg330_backend_get_logic_segment_size (zg, ZW_SEGMENT_FTMP, &local) == 0 && local != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  report = zg330_backend_get_report (zg);
-  zw_deploy_report_attach_network (report, job->net);
   job->run = zw_run_new (report, ZW_RUN_PLAN, 0, -1);
   return TRUE;
 }
@@ -387,65 +327,16 @@ job_plan (ZwJob *job, GError **error)
 static gboolean
 job_apply (ZwJob *job, GError **error)
 {
-  g_autoptr (XrtDevice) device = NULL;
-  g_autoptr (XirNetworkView) view = NULL;
-  g_autoptr (XrtSession) session = NULL;
-  XrtBackend *board;
-  Zg330Backend *zg;
+  g_autoptr (XrtDeployment) dep = NULL;
 
-  if ((view = xir_network_view (job->net, 0, G_MAXINT, error)) == NULL)
+  if ((dep = job_deployment (job, error)) == NULL || !xrt_deployment_apply (dep, error))
     return FALSE;
-  if ((device = job_open_device (job, view, error)) == NULL)
-    return FALSE;
-  if ((session = xrt_session_new_for_device (view, device, error)) == NULL)
-    return FALSE;
-  board = xrt_session_get_board_backend (session);
-  zg = board != NULL && ZG330_IS_BACKEND (board) ? ZG330_BACKEND (board) : NULL;
-  if (zg == NULL)
-    {
-      g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_NO_NETWORK,
-                   _("%s: the network has no HardOp for a board this build simulates (ZG330, Buyi)"),
-                   xir_network_get_path (job->net));
-      return FALSE;
-    }
-  /* the options apply to a chip whose runtime plans (ZG330); on one whose compiler placed
-   * every value (Buyi) the placement is the file's and the options panel says so */
-  if (!ZG330_BACKEND_GET_CLASS (zg)->compiler_placed
-      && !zg330_backend_set_options (zg, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm, error))
-    return FALSE;
-  if (!xrt_session_apply (session, error))
-    return FALSE;
-  g_clear_pointer (&job->session, xrt_session_unref);
-  job->session = g_steal_pointer (&session);
+  g_clear_object (&job->deployment);
+  job->deployment = g_steal_pointer (&dep);
   job->session_options = job->options;
   g_free (job->session_device_url);
   job->session_device_url = g_strdup (job->device_url);
   return TRUE;
-}
-
-/* Deterministic inputs (the same recipe as `xrt-run run` without --input). */
-static GPtrArray *
-make_inputs (XirNetwork *net, XirNetworkView *view, guint iteration, GError **error)
-{
-  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
-  GPtrArray *values = xir_network_view_get_inputs (view);
-
-  for (guint k = 0; k < values->len; k++)
-    {
-      const XirValue *v = g_ptr_array_index (values, k);
-      gsize size = v->storage_bytes;
-      g_autofree guint8 *bytes = g_malloc (MAX (size, 1));
-      GRand *rand = g_rand_new_with_seed (1000 + iteration * 31 + k);
-      XrtTensor *t;
-
-      for (gsize i = 0; i < size; i++)
-        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
-      g_rand_free (rand);
-      if ((t = xrt_tensor_new_host (net, v, bytes, size, error)) == NULL)
-        return NULL;
-      g_ptr_array_add (inputs, t);
-    }
-  return g_steal_pointer (&inputs);
 }
 
 typedef struct {
@@ -497,16 +388,16 @@ profile_copy (const ZwProfile *src)
 static gboolean
 job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **error)
 {
-  XirNetworkView *view = xrt_session_get_view (job->session);
-  ZwStepCounter counter = { job, 0, MAX (xrt_session_get_forwards (job->session)->len, 1), 0 };
+  XrtSession *session = xrt_deployment_get_session (job->deployment);
+  ZwStepCounter counter = { job, 0, MAX (xrt_session_get_forwards (session)->len, 1), 0 };
   gboolean ok = TRUE;
 
   /* every forward records its profile: the Timing view shows the last one */
-  xrt_session_enable_time_profile (job->session, TRUE);
+  xrt_session_enable_time_profile (session, TRUE);
   if (job->dump_dir != NULL
-      && !xrt_session_set_dump_outputs (job->session, TRUE, job->dump_dir, job->dump_format, error))
+      && !xrt_session_set_dump_outputs (session, TRUE, job->dump_dir, job->dump_format, error))
     return FALSE;
-  xrt_session_set_pre_callback (job->session, on_step, &counter);
+  xrt_session_set_pre_callback (session, on_step, &counter);
   for (guint i = 0; i < job->iterations && ok; i++)
     {
       g_autoptr (GPtrArray) inputs = NULL;
@@ -519,18 +410,19 @@ job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **e
         }
       counter.iteration = i;
       counter.step = 0;
-      if ((inputs = make_inputs (job->net, view, i, error)) == NULL)
+      /* the deployment's seeded inputs: the same bytes as `xrt-run run` without --input */
+      if ((inputs = xrt_deployment_make_inputs (job->deployment, i, error)) == NULL)
         ok = FALSE;
-      else if ((outputs = xrt_session_forward (job->session, inputs, error)) == NULL)
+      else if ((outputs = xrt_deployment_forward (job->deployment, inputs, error)) == NULL)
         ok = FALSE;
     }
-  xrt_session_set_pre_callback (job->session, NULL, NULL);
+  xrt_session_set_pre_callback (session, NULL, NULL);
   /* the session is reused by later forwards, which must not dump again */
   if (job->dump_dir != NULL)
-    xrt_session_set_dump_outputs (job->session, FALSE, NULL, NULL, NULL);
-  *total_ms = xrt_session_get_total_time (job->session);
-  if (ok && xrt_session_get_time_profile (job->session) != NULL)
-    job->profile = profile_copy (xrt_session_get_time_profile (job->session));
+    xrt_session_set_dump_outputs (session, FALSE, NULL, NULL, NULL);
+  *total_ms = xrt_session_get_total_time (session);
+  if (ok && xrt_session_get_time_profile (session) != NULL)
+    job->profile = profile_copy (xrt_session_get_time_profile (session));
   return ok;
 }
 
@@ -580,11 +472,7 @@ compare_side (ZwJob *job, const char *which, double fraction, GCancellable *canc
       *forward_error = g_strdup_printf (_("%s: the forward failed, its times are unknown: %s"), which, local->message);
       g_clear_pointer (&job->profile, zw_profile_free);
     }
-  {
-    ZwDeployReport *report = xrt_backend_get_report (xrt_session_get_board_backend (job->session));
-    zw_deploy_report_attach_network (report, job->net);
-    return report;
-  }
+  return xrt_deployment_get_report (job->deployment);
 }
 
 static gboolean
@@ -610,7 +498,7 @@ job_compare_compiles (ZwJob *job, GCancellable *cancellable, GError **error)
   other->synthetic_params = job->synthetic_params;
   other->options = job->options;
   other->device_url = g_strdup (job->device_url);
-  other->base_profile = zg330_profile_copy (job->base_profile);
+  other->base_figures = job->base_figures;
 
   if ((report_a = compare_side (job, "A", 0.05, cancellable, &warn_a, error)) == NULL)
     goto out;
@@ -735,15 +623,14 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
       job->forward_error = g_steal_pointer (&error);
       goto done;
     }
-  if (job->mode != ZW_RUN_MODE_FORWARD || job->session == NULL || !options_equal (&job->options, &job->session_options)
+  if (job->mode != ZW_RUN_MODE_FORWARD || job->deployment == NULL || !options_equal (&job->options, &job->session_options)
       || g_strcmp0 (job->device_url, job->session_device_url) != 0)
     {
       job_report (job, 0.1, _("Applying"));
       if (!job_apply (job, &error))
         goto fail;
     }
-  report = xrt_backend_get_report (xrt_session_get_board_backend (job->session));
-  zw_deploy_report_attach_network (report, job->net);
+  report = xrt_deployment_get_report (job->deployment);
   if (job->mode != ZW_RUN_MODE_APPLY && job->iterations > 0)
     {
       if (!job_forward (job, cancellable, &total_ms, &error))
@@ -792,16 +679,13 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->net = xir_network_ref (job->net);
       g_free (self->net_path);
       self->net_path = g_strdup (job->load_path);
-      g_clear_pointer (&self->session, xrt_session_unref);
+      g_clear_object (&self->deployment);
       g_signal_emit (self, signals[NETWORK_LOADED], 0, job->load_path);
     }
-  if (job->session != NULL && job->net == self->net)
+  if (job->deployment != NULL && job->net == self->net)
     {
-      if (self->session != job->session)
-        {
-          g_clear_pointer (&self->session, xrt_session_unref);
-          self->session = xrt_session_ref (job->session);
-        }
+      if (self->deployment != job->deployment)
+        g_set_object (&self->deployment, job->deployment);
       self->session_options = job->session_options;
       g_free (self->session_device_url);
       self->session_device_url = g_strdup (job->session_device_url);
@@ -873,13 +757,13 @@ start_next (ZwRunController *self)
   job->context = g_main_context_ref_thread_default ();
   job->options = self->options;
   job->device_url = g_strdup (self->device_url);
-  job->base_profile = zg330_profile_copy (self->base_profile);
+  job->base_figures = self->base_figures;
   if (job->load_path == NULL && self->net != NULL)
     {
       job->net = xir_network_ref (self->net);
-      if (self->session != NULL && job->compare_path == NULL && !job->sweep)
+      if (self->deployment != NULL && job->compare_path == NULL && !job->sweep)
         {
-          job->session = xrt_session_ref (self->session);
+          job->deployment = g_object_ref (self->deployment);
           job->session_options = self->session_options;
           job->session_device_url = g_strdup (self->session_device_url);
         }
@@ -1013,19 +897,19 @@ gboolean
 zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow *row, ZwRunOptions *options,
                                          GError **error)
 {
-  g_autoptr (Zg330Profile) profile = NULL;
+  XrtBoardFigures point;
 
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
   g_return_val_if_fail (row != NULL && options != NULL, FALSE);
 
-  if ((profile = zg330_sweep_profile_for_point (self->base_profile, row->what_if, error)) == NULL)
+  if (!zg330_sweep_figures_for_point (&self->base_figures, row->what_if, &point, error))
     return FALSE;
   options->merge_hardop = row->merge_hardop;
   options->etm_optimize = row->etm_optimize;
   options->ocm = row->ocm_requested;
-  options->ocm_bytes = profile->ocm_bytes;
-  options->icore_clock_hz = profile->icore_clock_hz;
-  options->etm_bandwidth = profile->etm_bandwidth;
+  options->ocm_bytes = point.ocm_bytes;
+  options->icore_clock_hz = point.icore_clock_hz;
+  options->etm_bandwidth = point.etm_bandwidth;
   return TRUE;
 }
 
@@ -1055,7 +939,7 @@ zw_run_controller_dispose (GObject *object)
   /* a running task holds a reference, so dispose only runs when idle */
   self->pending = FALSE;
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->session, xrt_session_unref);
+  g_clear_object (&self->deployment);
   g_clear_pointer (&self->net, xir_network_unref);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->dispose (object);
 }
@@ -1065,7 +949,6 @@ zw_run_controller_finalize (GObject *object)
 {
   ZwRunController *self = ZW_RUN_CONTROLLER (object);
 
-  g_clear_pointer (&self->base_profile, zg330_profile_free);
   g_free (self->net_path);
   g_free (self->device_url);
   g_free (self->session_device_url);
@@ -1127,18 +1010,14 @@ zw_run_controller_init (ZwRunController *self)
 {
   g_autoptr (GError) error = NULL;
 
-  self->base_profile = zg330_profile_load_default (&error);
-  if (self->base_profile == NULL)
-    {
-      g_warning ("%s; using the built-in ZG330 profile", error->message);
-      self->base_profile = zg330_profile_new_builtin ();
-    }
+  if (!xrt_board_figures_get_default (&self->base_figures, &error))
+    g_warning ("%s; using the built-in ZG330 profile", error->message);
   self->options.merge_hardop = TRUE;
   self->options.etm_optimize = TRUE;
   self->options.ocm = ZW_OCM_BEST_SCORE;
-  self->options.ocm_bytes = self->base_profile->ocm_bytes;
-  self->options.icore_clock_hz = self->base_profile->icore_clock_hz;
-  self->options.etm_bandwidth = self->base_profile->etm_bandwidth;
+  self->options.ocm_bytes = self->base_figures.ocm_bytes;
+  self->options.icore_clock_hz = self->base_figures.icore_clock_hz;
+  self->options.etm_bandwidth = self->base_figures.etm_bandwidth;
 }
 
 ZwRunController *
@@ -1147,11 +1026,11 @@ zw_run_controller_new (void)
   return g_object_new (ZW_TYPE_RUN_CONTROLLER, NULL);
 }
 
-const Zg330Profile *
-zw_run_controller_get_base_profile (ZwRunController *self)
+const XrtBoardFigures *
+zw_run_controller_get_base_figures (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
-  return self->base_profile;
+  return &self->base_figures;
 }
 
 void

@@ -27,7 +27,7 @@
 #pragma once
 
 #include <gio/gio.h>
-#include "devices/zg330-timing.h"
+#include "deploy/xrt-deployment.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
 #include "report/zw-sweep.h"
@@ -68,8 +68,8 @@ G_DECLARE_FINAL_TYPE (ZwRunController, zw_run_controller, ZW, RUN_CONTROLLER, GO
 /* A controller with no network; options from the default device profile. */
 ZwRunController *zw_run_controller_new (void);
 
-/* The device profile the what-ifs start from (borrowed). */
-const Zg330Profile *zw_run_controller_get_base_profile (ZwRunController *self);
+/* The figures of the device profile the what-ifs start from (borrowed). */
+const XrtBoardFigures *zw_run_controller_get_base_figures (ZwRunController *self);
 /* Options of the next request (copied). Does not start anything. */
 void zw_run_controller_set_options (ZwRunController *self, const ZwRunOptions *options);
 void zw_run_controller_get_options (ZwRunController *self, ZwRunOptions *options);
@@ -99,7 +99,7 @@ void zw_run_controller_compare_compile (ZwRunController *self, const char *path,
 /* The last comparison (transfer full; NULL when none is waiting) and its warning (may be
  * NULL; a new string, or NULL when nothing failed). */
 ZwCompileCompare *zw_run_controller_take_compile_compare (ZwRunController *self, char **warning);
-/* Queues a sweep of the current network (backends/zg330/zg330-sweep.h: every combination
+/* Queues a sweep of the current network (deploy/zg330-sweep.h: every combination
  * of merge, ETM optimize and OCM option at every point of @axes, an array of Zg330SweepAxis
  * made by zg330_sweep_parse_what_if — may be NULL or empty: the profile as it is; taken),
  * after the request queued before it, in a worker thread like every job: each row on a
@@ -111,7 +111,7 @@ void zw_run_controller_sweep (ZwRunController *self, GArray *axes);
 ZwSweep *zw_run_controller_take_sweep (ZwRunController *self);
 /* The options that deploy sweep row @row again: its merge, ETM optimize and OCM option, and
  * the device figures of its what-if point — the base profile with the point's figures, built
- * by zg330_sweep_profile_for_point as the sweep built that row's board (the ETM bandwidth is
+ * by zg330_sweep_figures_for_point as the sweep built that row's board (the ETM bandwidth is
  * the base profile's: a sweep does not vary it). FALSE with G_OPTION_ERROR_BAD_VALUE when the
  * point does not parse (a damaged sweep file). Sets nothing: pass them to set_options. */
 gboolean zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow *row,

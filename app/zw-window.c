@@ -6,7 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "backends/zg330/zg330-sweep.h"
+#include "deploy/zg330-sweep.h"
 #include "report/zw-compare.h"
 #include "zw-application.h"
 #include "zw-compare-view.h"
@@ -2043,7 +2043,7 @@ static void
 zw_window_init (ZwWindow *self)
 {
   GtkWidget *content, *paned, *sidebar_box, *options_scroller, *history_box, *history_label, *progress_box, *cancel;
-  const Zg330Profile *profile;
+  const XrtBoardFigures *profile;
 
   self->merge_hardop = TRUE;
   self->etm_optimize = TRUE;
@@ -2101,7 +2101,7 @@ zw_window_init (ZwWindow *self)
 
   /* sidebar: options above, run history below */
   self->options = zw_options_panel_new ();
-  profile = zw_run_controller_get_base_profile (self->controller);
+  profile = zw_run_controller_get_base_figures (self->controller);
   g_object_set (self->options, "ocm-kib", (guint) (profile->ocm_bytes / 1024), "icore-mhz",
                 profile->icore_clock_hz / 1e6, "etm-gbps", profile->etm_bandwidth / 1e9, NULL);
   g_object_bind_property (self, "merge-hardop", self->options, "merge-hardop",

@@ -1952,7 +1952,7 @@ test_sweep_run_open_row_and_file (void)
 {
   g_autofree char *tiny = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
   ZwSweepView *view = ZW_SWEEP_VIEW (zw_window_get_view (win, "sweep"));
-  const Zg330Profile *base = NULL;
+  const XrtBoardFigures *base = NULL;
   g_autoptr (ZwSweep) first = NULL;
   g_autofree char *dir = NULL, *json = NULL, *png = NULL, *shown_view = NULL;
   g_autoptr (GError) error = NULL;
@@ -2097,7 +2097,7 @@ test_sweep_run_open_row_and_file (void)
   }
 
   /* the options as the other tests expect them */
-  base = zw_run_controller_get_base_profile (zw_window_get_run_controller (win));
+  base = zw_run_controller_get_base_figures (zw_window_get_run_controller (win));
   n = n_runs ();
   g_object_set (zw_window_get_options_panel (win), "ocm-kib", (guint) (base->ocm_bytes / 1024), "icore-mhz",
                 base->icore_clock_hz / 1e6, NULL);

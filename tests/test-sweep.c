@@ -5,7 +5,8 @@
  * non-dominated rows (none on it is dominated, each off it is) and the recommendation is its
  * fastest row; the sweep is the same with 1 and 2 threads; the CLI writes the table, CSV and
  * JSON (which loads back) and refuses a bad --what-if. */
-#include "backends/zg330/zg330-sweep.h"
+#include "deploy/zg330-sweep.h"
+#include "devices/zg330-timing.h"
 #include "report/zw-deploy-check.h"
 #include "zw-test-util.h"
 

@@ -65,7 +65,7 @@ G_BEGIN_DECLS
  *   it writes.
  * @assumptions: strings: which figures are assumed and why.
  */
-typedef struct {
+typedef struct _Zg330Profile {
   gchar     *name;
   gchar     *source;
   gchar     *chip;

@@ -3,6 +3,7 @@
 
 #include "backends/zg330/zg330-backend.h"
 #include "backends/zg330/zg330-etm-plan.h"
+#include "deploy/xrt-deployment.h"
 #include "report/zw-deploy-check.h"
 #include "xrt/xrt-device.h"
 
@@ -102,10 +103,7 @@ xrt_run_cmd_plan (int argc, char **argv)
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("NET.json | --buffers FILE.csv — plan memory"));
   g_autoptr (XirNetwork) net = NULL;
-  g_autoptr (XirNetworkView) view = NULL;
-  g_autoptr (XrtDevice) dev = NULL;
-  g_autoptr (XrtBackend) board = NULL;
-  Zg330Backend *backend;
+  g_autoptr (XrtDeployment) dep = NULL;
   g_autoptr (ZwDeployReport) report = NULL;
   GError *error = NULL;
   ZwOcmOpt opt = ZW_OCM_BEST_SCORE;
@@ -141,30 +139,28 @@ xrt_run_cmd_plan (int argc, char **argv)
   net = xir_network_new_from_json_file (argv[1], &error);
   if (net == NULL)
     return xrt_run_fail (error);
-  view = xir_network_view (net, 0, G_MAXINT, &error);
-  if (view == NULL)
+  dep = xrt_deployment_new (net, &error);
+  if (dep == NULL)
     return xrt_run_fail (error);
-  if (xrt_backend_find_for_view (view) == G_TYPE_INVALID)
+  if (xrt_backend_find_for_view (xrt_deployment_get_view (dep)) == G_TYPE_INVALID)
     {
       g_printerr (_("xrt-run plan: %s: no op of the network runs on a board backend of this build: nothing to "
                     "plan\n"), argv[1]);
       return XRT_RUN_EXIT_INPUT;
     }
   /* the board the network was compiled for (mock://zg330, mock://buyi), unless named */
-  dev = xrt_device_open (device_url ? device_url : xrt_backend_default_device_for_view (view), &error);
-  if (dev == NULL)
+  if (!xrt_deployment_open_board (dep, device_url, &error))
     return xrt_run_fail (error);
-  board = xrt_backend_new_of_type (xrt_backend_find_for_view (view), view, dev, &error);
-  if (board == NULL)
+  if (no_merge)
+    xrt_deployment_disable_merge_hardop (dep);
+  if (no_etm)
+    xrt_deployment_disable_etm_optimize (dep);
+  if (ocm != NULL)
+    xrt_deployment_ocm_optimize (dep, opt);
+  xrt_deployment_set_plan_limits (dep, (guint64) work, time_limit);
+  /* the report carries the graph: `--json` opens in the workbench's Graph view on its own */
+  if ((report = xrt_deployment_plan (dep, &error)) == NULL)
     return xrt_run_fail (error);
-  backend = ZG330_BACKEND (board);
-  if ((no_merge && !zg330_backend_disable_merge_hardop (backend, &error))
-      || (no_etm && !zg330_backend_disable_etm_optimize (backend, &error))
-      || (ocm != NULL && !zg330_backend_ocm_optimize (backend, opt, &error))
-      || !zg330_backend_set_plan_limits (backend, (guint64) work, time_limit, &error)
-      || (zg330_backend_get_logic_segment_size (backend, ZW_SEGMENT_FTMP, &error) == 0 && error != NULL))
-    return xrt_run_fail (error);
-  report = zg330_backend_get_report (backend);
   print_plan (report);
   if (json_out != NULL && !zw_deploy_report_save (report, json_out, &error))
     return xrt_run_fail (error);

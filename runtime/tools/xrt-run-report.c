@@ -26,6 +26,7 @@
 #include "report/zw-dump-diff.h"
 #include "report/zw-profile.h"
 #include "report/zw-tensor-stats.h"
+#include "deploy/xrt-deployment.h"
 #include "xrt/xrt-session.h"
 
 #include <cjson/cJSON.h>
@@ -648,40 +649,33 @@ deploy_and_run (const char *path, gboolean forward, ZwDeployReport **report, ZwP
                 GError **forward_error, GError **error)
 {
   g_autoptr (XirNetwork) net = NULL;
-  g_autoptr (XirNetworkView) view = NULL;
-  g_autoptr (XrtDevice) dev = NULL;
-  g_autoptr (XrtSession) sess = NULL;
+  g_autoptr (XrtDeployment) dep = NULL;
   g_autoptr (GPtrArray) inputs = NULL;
   g_autoptr (GPtrArray) outputs = NULL;
   g_autofree char *raw = NULL;
-  GPtrArray *values;
-  const char *url;
+  XrtSession *sess;
 
   *report = NULL;
   *profile = NULL;
   if ((net = xir_network_new_from_json_file (path, error)) == NULL)
     return FALSE;
+  if ((dep = xrt_deployment_new (net, error)) == NULL)
+    return FALSE;
   if (g_str_has_suffix (path, ".json"))
-    raw = g_strdup_printf ("%.*s.raw", (int) (strlen (path) - 5), path);
+    raw = xrt_deployment_params_path_for (path);
   if (raw != NULL && g_file_test (raw, G_FILE_TEST_EXISTS))
     {
-      if (!xir_network_load_params_from_file (net, raw, error))
+      if (!xrt_deployment_load_params (dep, raw, XIR_LOAD_DEFAULT, FALSE, error))
         return FALSE;
     }
   else
     {
       g_printerr (_("xrt-run: no .raw beside %s: using synthetic params (seed 330)\n"), path);
-      xir_network_fake_params (net, 330);
+      xrt_deployment_use_synthetic_params (dep);
     }
-  if ((view = xir_network_view (net, 0, G_MAXINT, error)) == NULL)
+  if (!xrt_deployment_open_board (dep, NULL, error) || !xrt_deployment_apply (dep, error))
     return FALSE;
-  url = xrt_backend_default_device_for_view (view);
-  if ((dev = xrt_device_open (url != NULL ? url : "mock://zg330", error)) == NULL)
-    return FALSE;
-  if ((sess = xrt_session_new_for_device (view, dev, error)) == NULL || !xrt_session_apply (sess, error))
-    return FALSE;
-  if (xrt_session_get_board_backend (sess) == NULL
-      || (*report = xrt_backend_get_report (xrt_session_get_board_backend (sess))) == NULL)
+  if ((*report = xrt_deployment_get_report (dep)) == NULL)
     {
       g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT, _("%s: the deployment gave no deploy report"), path);
       return FALSE;
@@ -689,24 +683,11 @@ deploy_and_run (const char *path, gboolean forward, ZwDeployReport **report, ZwP
   if (!forward)
     return TRUE;
   /* seeded inputs, as `xrt-run run` gives its first forward */
-  inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
-  values = xir_network_view_get_inputs (view);
-  for (guint k = 0; k < values->len; k++)
-    {
-      const XirValue *v = g_ptr_array_index (values, k);
-      g_autofree guint8 *bytes = g_malloc (MAX (v->storage_bytes, 1));
-      GRand *rand = g_rand_new_with_seed (1000 + k);
-      XrtTensor *t;
-
-      for (guint64 i = 0; i < v->storage_bytes; i++)
-        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
-      g_rand_free (rand);
-      if ((t = xrt_tensor_new_host (net, v, bytes, v->storage_bytes, forward_error)) == NULL)
-        return TRUE;
-      g_ptr_array_add (inputs, t);
-    }
+  if ((inputs = xrt_deployment_make_inputs (dep, 0, forward_error)) == NULL)
+    return TRUE;
+  sess = xrt_deployment_get_session (dep);
   xrt_session_enable_time_profile (sess, TRUE);
-  outputs = xrt_session_forward (sess, inputs, forward_error);
+  outputs = xrt_deployment_forward (dep, inputs, forward_error);
   if (outputs != NULL && xrt_session_get_time_profile (sess) != NULL)
     *profile = zw_profile_copy (xrt_session_get_time_profile (sess));
   return TRUE;

@@ -17,6 +17,7 @@
 #include "base/zw-file.h"
 #include "xrt/xrt-session.h"
 #include "backends/zg330/zg330-backend.h"
+#include "deploy/xrt-deployment.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -70,6 +71,12 @@ make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, guint iter
       g_ptr_array_unref (inputs);
       return NULL;
     }
+  if (files == NULL)
+    {
+      /* no files: the deployment's seeded inputs */
+      g_ptr_array_unref (inputs);
+      return xrt_deployment_seeded_inputs (view, xrt_deployment_input_seed (iteration), error);
+    }
   for (guint k = 0; k < values->len; k++)
     {
       const XirValue *v = g_ptr_array_index (values, k);
@@ -77,43 +84,32 @@ make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, guint iter
       gsize size = v->storage_bytes;
       XrtTensor *t;
 
-      if (files != NULL)
+      g_autofree char *contents = NULL;
+      guint64 on_disk = 0;
+      int fd = zw_file_open_regular (files[k], ZW_INPUT_TENSOR, 0, &on_disk, error);
+      /* the size is checked before a byte is read */
+      if (fd >= 0)
+        close (fd);
+      if (fd >= 0 && on_disk == v->storage_bytes
+          && !zw_file_read_regular (files[k], ZW_INPUT_TENSOR, MAX (v->storage_bytes, 1), &contents, &size, error))
+        fd = -1;
+      if (fd < 0)
         {
-          g_autofree char *contents = NULL;
-          guint64 on_disk = 0;
-          int fd = zw_file_open_regular (files[k], ZW_INPUT_TENSOR, 0, &on_disk, error);
-          /* the size is checked before a byte is read */
-          if (fd >= 0)
-            close (fd);
-          if (fd >= 0 && on_disk == v->storage_bytes
-              && !zw_file_read_regular (files[k], ZW_INPUT_TENSOR, MAX (v->storage_bytes, 1), &contents, &size, error))
-            fd = -1;
-          if (fd < 0)
-            {
-              g_ptr_array_unref (inputs);
-              return NULL;
-            }
-          if (contents == NULL)
-            size = (gsize) on_disk;
-          if (size != v->storage_bytes)
-            {
-              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                           "%s: %" G_GSIZE_FORMAT " bytes, input v_id %" G_GINT64_FORMAT " needs %" G_GUINT64_FORMAT
-                           " (raw bytes or an SQB .ftmp; images need converting first)", files[k], size, v->v_id,
-                           v->storage_bytes);
-              g_ptr_array_unref (inputs);
-              return NULL;
-            }
-          bytes = (guint8 *) g_steal_pointer (&contents);
+          g_ptr_array_unref (inputs);
+          return NULL;
         }
-      else
+      if (contents == NULL)
+        size = (gsize) on_disk;
+      if (size != v->storage_bytes)
         {
-          GRand *rand = g_rand_new_with_seed (1000 + iteration * 31 + k);
-          bytes = g_malloc (MAX (size, 1));
-          for (gsize i = 0; i < size; i++)
-            bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
-          g_rand_free (rand);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: %" G_GSIZE_FORMAT " bytes, input v_id %" G_GINT64_FORMAT " needs %" G_GUINT64_FORMAT
+                       " (raw bytes or an SQB .ftmp; images need converting first)", files[k], size, v->v_id,
+                       v->storage_bytes);
+          g_ptr_array_unref (inputs);
+          return NULL;
         }
+      bytes = (guint8 *) g_steal_pointer (&contents);
       t = xrt_tensor_new_host (net, v, bytes, size, error);
       if (t == NULL)
         {
@@ -179,6 +175,7 @@ xrt_run_cmd_run (int argc, char **argv)
   g_autoptr (XirNetworkView) view = NULL;
   g_autoptr (XrtDevice) dev = NULL;
   g_autoptr (XrtSession) sess = NULL;
+  g_autoptr (XrtDeployment) dep = NULL;
   GError *error = NULL;
   ZwOcmOpt opt = ZW_OCM_BEST_SCORE;
   int rc;
@@ -223,6 +220,8 @@ xrt_run_cmd_run (int argc, char **argv)
     }
   if (o.json != NULL && (net = xir_network_new_from_json_file (o.json, &error)) == NULL)
     return xrt_run_fail (error);
+  if (o.json != NULL && (dep = xrt_deployment_new (net, &error)) == NULL)
+    return xrt_run_fail (error);
   if (o.json == NULL)
     ;
   else if (o.raw == NULL && g_str_has_suffix (o.json, ".json"))
@@ -236,26 +235,27 @@ xrt_run_cmd_run (int argc, char **argv)
     ;
   else if (o.raw != NULL)
     {
-      gboolean ok = o.lazy ? xir_network_lazy_load_params_from_file (net, o.raw, &error)
-                           : xir_network_load_params_from_file_full (net, o.raw, o.no_md5 ? XIR_LOAD_NO_MD5 : XIR_LOAD_DEFAULT, &error);
-      if (!ok)
+      if (!xrt_deployment_load_params (dep, o.raw, o.no_md5 ? XIR_LOAD_NO_MD5 : XIR_LOAD_DEFAULT, o.lazy, &error))
         return xrt_run_fail (error);
     }
   else
     {
       g_printerr (_("xrt-run run: no .raw beside %s: using synthetic params (seed 330)\n"), o.json);
-      xir_network_fake_params (net, 330);
+      xrt_deployment_use_synthetic_params (dep);
     }
-  {
-    /* the board the network was compiled for (mock://zg330, mock://buyi), unless named */
-    g_autoptr (XirNetworkView) whole = net ? xir_network_view (net, 0, G_MAXINT, NULL) : NULL;
-    const char *url = o.device ? o.device : xrt_backend_default_device_for_view (whole);
-    dev = url ? xrt_device_open (url, &error) : NULL;
-  }
-  if (dev == NULL && error == NULL && o.load_snapshot != NULL)
-    ;   /* a snapshot alone: it opens the board of the backend it records */
-  else if (dev == NULL && error == NULL)
-    dev = xrt_device_open ("mock://zg330", &error);
+  if (o.load_snapshot == NULL)
+    {
+      /* the board named, else the one the network was compiled for (mock://zg330, mock://buyi) */
+      if (!xrt_deployment_open_board (dep, o.device, &error))
+        return xrt_run_fail (error);
+      dev = xrt_device_ref (xrt_deployment_get_device (dep));
+    }
+  else
+    {
+      /* a snapshot: the board named or the network's; none: the one the snapshot records */
+      const char *url = o.device ? o.device : dep ? xrt_deployment_get_target_url (dep) : NULL;
+      dev = url ? xrt_device_open (url, &error) : NULL;
+    }
   if (dev == NULL && error != NULL)
     return xrt_run_fail (error);
 
@@ -274,25 +274,23 @@ xrt_run_cmd_run (int argc, char **argv)
     }
   else
     {
-      XrtBackend *board;
-
-      view = xir_network_view (net, 0, G_MAXINT, &error);
-      sess = view ? xrt_session_new_for_device (view, dev, &error) : NULL;
-      if (sess == NULL)
-        return xrt_run_fail (error);
       /* only the options asked for: each chip has its own defaults (Buyi: merge off) */
-      board = xrt_session_get_board_backend (sess);
-      if (board != NULL && ZG330_IS_BACKEND (board)
-          && ((o.no_merge && !zg330_backend_disable_merge_hardop (ZG330_BACKEND (board), &error))
-              || (o.no_etm && !zg330_backend_disable_etm_optimize (ZG330_BACKEND (board), &error))
-              || (o.ocm != NULL && !zg330_backend_ocm_optimize (ZG330_BACKEND (board), opt, &error))))
+      if (o.no_merge)
+        xrt_deployment_disable_merge_hardop (dep);
+      if (o.no_etm)
+        xrt_deployment_disable_etm_optimize (dep);
+      if (o.ocm != NULL)
+        xrt_deployment_ocm_optimize (dep, opt);
+      if (!xrt_deployment_prepare (dep, &error))
         return xrt_run_fail (error);
-      if (!xrt_session_apply (sess, &error))
+      if (!xrt_deployment_apply (dep, &error))
         {
           g_printerr ("xrt-run: %s\n", error->message);
           g_error_free (error);
           return XRT_RUN_EXIT_RUN;
         }
+      view = xir_network_view_ref (xrt_deployment_get_view (dep));
+      sess = xrt_session_ref (xrt_deployment_get_session (dep));
     }
   {
     XrtBackend *board = xrt_session_get_board_backend (sess);

@@ -4,7 +4,7 @@
  * CSV and JSON out.  The rows run in a thread pool; the answer does not depend on it. */
 #include "xrt-run-private.h"
 
-#include "backends/zg330/zg330-sweep.h"
+#include "deploy/zg330-sweep.h"
 #include "xir/xir-network.h"
 
 #include <glib/gi18n.h>
@@ -148,7 +148,7 @@ xrt_run_cmd_sweep (int argc, char **argv)
   else
     {
       g_printerr (_("xrt-run sweep: no .raw beside %s: using synthetic params (seed 330)\n"), argv[1]);
-      xir_network_fake_params (net, 330);
+      xir_network_fake_params (net, XRT_DEPLOYMENT_SYNTHETIC_SEED);
     }
   Zg330SweepOptions opts = { axes, (guint) threads, FALSE, 0 };
   sweep = zg330_sweep_run (net, device, &opts, &error);

@@ -4,7 +4,7 @@
  * board profile or an error naming the point (the workbench deploys an opened row on it). */
 #include "zw-fuzz.h"
 
-#include "backends/zg330/zg330-sweep.h"
+#include "deploy/zg330-sweep.h"
 #include "devices/zg330-timing.h"
 #include "report/zw-sweep.h"
 

@@ -1,5 +1,5 @@
-/* zg330-sweep.h — runs a sweep (report/zw-sweep.h): one ZG330 network deployed with every
- * option combination (merge x ETM optimize x OCM option) at every point of a what-if
+/* zg330-sweep.h — runs a sweep (report/zw-sweep.h): one ZG330 network deployed
+ * (deploy/xrt-deployment.h) with every option combination (merge x ETM optimize x OCM option) at every point of a what-if
  * grid of device figures, each row on its own simulated board, one forward each with
  * seeded inputs, its plan checked by the independent checker (zw-deploy-check.h).
  *
@@ -11,11 +11,19 @@
 
 #include <gio/gio.h>
 
-#include "devices/zg330-timing.h"
+#include "deploy/xrt-deployment.h"
 #include "report/zw-sweep.h"
 #include "xir/xir-network.h"
 
 G_BEGIN_DECLS
+
+/* A board profile (devices/zg330-timing.h): only zg330_sweep_profile_for_point takes one,
+ * so the workbench, which reads the sweep through this header, sees no device internals. */
+typedef struct _Zg330Profile Zg330Profile;
+
+/* The seed of the inputs of every row's forward (input k: the seed + k) unless
+ * Zg330SweepOptions.input_seed names another. */
+#define ZG330_SWEEP_INPUT_SEED 330
 
 /* One what-if axis ("ocm", "icore"): its values, in the order given. */
 typedef struct {
@@ -36,7 +44,7 @@ typedef struct {
   GArray  *axes;          /* Zg330SweepAxis, may be NULL or empty: the profile as it is */
   guint    n_threads;     /* 0: ZW_SWEEP_THREADS, else the processors */
   gboolean keep_reports;  /* keep each row's deploy report (ZwSweepRow.report) */
-  guint32  input_seed;    /* the forward's inputs (default 330 when 0) */
+  guint32  input_seed;    /* the forward's inputs (0: ZG330_SWEEP_INPUT_SEED) */
 } Zg330SweepOptions;
 
 /* zg330_sweep_run:
@@ -73,5 +81,12 @@ ZwSweep *zg330_sweep_run_full (XirNetwork              *net,
  * on the same figures (the workbench does when a row is opened).  NULL with
  * G_OPTION_ERROR_BAD_VALUE naming the point and what is wrong. */
 Zg330Profile *zg330_sweep_profile_for_point (const Zg330Profile *base, const char *what_if, GError **error);
+
+/* zg330_sweep_figures_for_point:
+ * The figures of zg330_sweep_profile_for_point() for a board whose figures are @base (the
+ * workbench holds figures, not profiles): @figures gets the point's OCM size and icore
+ * clock, the rest is @base's.  FALSE with G_OPTION_ERROR_BAD_VALUE as there. */
+gboolean zg330_sweep_figures_for_point (const XrtBoardFigures *base, const char *what_if, XrtBoardFigures *figures,
+                                        GError **error);
 
 G_END_DECLS

@@ -1,7 +1,8 @@
 /* zg330-sweep.c — every option combination at every what-if point (see the header). */
-#include "backends/zg330/zg330-sweep.h"
+#include "deploy/zg330-sweep.h"
 
 #include "backends/zg330/zg330-backend.h"
+#include "deploy/xrt-deployment-private.h"
 #include "devices/zg330-sim.h"
 #include "devices/zg330-timing.h"
 #include "report/zw-deploy-check.h"
@@ -139,6 +140,25 @@ zg330_sweep_profile_for_point (const Zg330Profile *base, const char *what_if, GE
   return g_steal_pointer (&profile);
 }
 
+gboolean
+zg330_sweep_figures_for_point (const XrtBoardFigures *base, const char *what_if, XrtBoardFigures *figures,
+                               GError **error)
+{
+  g_return_val_if_fail (base != NULL && figures != NULL, FALSE);
+  g_autoptr (Zg330Profile) board = zg330_profile_new_builtin ();
+  g_autoptr (Zg330Profile) point = NULL;
+
+  board->ocm_bytes = base->ocm_bytes;
+  board->icore_clock_hz = base->icore_clock_hz;
+  board->etm_bandwidth = base->etm_bandwidth;
+  if ((point = zg330_sweep_profile_for_point (board, what_if, error)) == NULL)
+    return FALSE;
+  figures->ocm_bytes = point->ocm_bytes;
+  figures->icore_clock_hz = point->icore_clock_hz;
+  figures->etm_bandwidth = point->etm_bandwidth;
+  return TRUE;
+}
+
 /* ---- rows ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -156,49 +176,25 @@ typedef struct {
 } Run;
 
 
-static GPtrArray *
-seeded_inputs (XirNetwork *net, guint32 seed, GError **error)
-{
-  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
-  GPtrArray *values = xir_network_get_inputs (net);
-
-  for (guint k = 0; k < values->len; k++)
-    {
-      const XirValue *v = g_ptr_array_index (values, k);
-      g_autoptr (GRand) rand = g_rand_new_with_seed (seed + k);
-      g_autofree guint8 *bytes = g_malloc (MAX (v->storage_bytes, 1));
-      for (guint64 i = 0; i < v->storage_bytes; i++)
-        bytes[i] = (guint8) g_rand_int_range (rand, 0, 256);
-      XrtTensor *t = xrt_tensor_new_host (net, v, bytes, v->storage_bytes, error);
-      if (t == NULL)
-        return NULL;
-      g_ptr_array_add (inputs, t);
-    }
-  return g_steal_pointer (&inputs);
-}
-
 static gboolean
 run_row (Run *run, ZwSweepRow *row, const Zg330Profile *profile, GError **error)
 {
-  g_autoptr (XrtDevice) dev = zg330_sim_open (profile, run->url, error);
-  if (dev == NULL)
+  g_autoptr (XrtDeployment) dep = xrt_deployment_new_for_view (run->view);
+
+  if (!xrt_deployment_open_board_with_profile (dep, profile, run->url, error))
     return FALSE;
-  g_autoptr (XrtSession) s = xrt_session_new_for_device (run->view, dev, error);
-  if (s == NULL)
+  xrt_deployment_set_options (dep, row->merge_hardop, row->etm_optimize, row->ocm_requested);
+  if (!xrt_deployment_apply (dep, error))
     return FALSE;
-  XrtBackend *board = xrt_session_get_board_backend (s);
+  XrtBackend *board = xrt_deployment_get_board_backend (dep);
   if (board == NULL || !ZG330_IS_BACKEND (board))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: no op runs on a ZG330 board",
                    xir_network_get_path (run->net));
       return FALSE;
     }
-  Zg330Backend *zg = ZG330_BACKEND (board);
-  if (!zg330_backend_set_options (zg, row->merge_hardop, row->etm_optimize, row->ocm_requested, error)
-      || !xrt_session_apply (s, error))
-    return FALSE;
 
-  g_autoptr (ZwDeployReport) r = zg330_backend_get_report (zg);
+  g_autoptr (ZwDeployReport) r = xrt_deployment_get_report (dep);
   g_autoptr (GError) check = NULL;
   row->checked = zw_deploy_report_check (r, NULL, &check);
   if (!row->checked)
@@ -217,11 +213,13 @@ run_row (Run *run, ZwSweepRow *row, const Zg330Profile *profile, GError **error)
         row->ocm_bytes += c->size;
     }
 
-  g_autoptr (GPtrArray) inputs = seeded_inputs (run->net, run->seed, error);
+  /* the inputs of a row: input k seeded with the sweep's seed + k */
+  g_autoptr (GPtrArray) inputs = xrt_deployment_seeded_inputs (run->view, run->seed, error);
   if (inputs == NULL)
     return FALSE;
+  XrtSession *s = xrt_deployment_get_session (dep);
   xrt_session_enable_time_profile (s, TRUE);
-  g_autoptr (GPtrArray) outs = xrt_session_forward (s, inputs, error);
+  g_autoptr (GPtrArray) outs = xrt_deployment_forward (dep, inputs, error);
   if (outs == NULL)
     return FALSE;
   const ZwProfile *p = xrt_session_get_time_profile (s);
@@ -333,7 +331,8 @@ zg330_sweep_run_full (XirNetwork *net, const char *device_url, const Zg330SweepO
           }
 
   Run run = { net, view, url, profiles, sweep, options && options->keep_reports,
-              options && options->input_seed ? options->input_seed : 330, cancellable, progress, progress_data, 0 };
+              options && options->input_seed ? options->input_seed : ZG330_SWEEP_INPUT_SEED, cancellable, progress,
+              progress_data, 0 };
   GThreadPool *pool = g_thread_pool_new (row_job, &run, (gint) thread_count (options), TRUE, error);
   if (pool == NULL)
     return NULL;
