@@ -287,6 +287,99 @@ test_report_from_disk (void)
   g_rmdir (dir);
 }
 
+/* A report file opened with no network beside it: it carries the graph (no edge guessed),
+ * the same edges as the live deployment's, and the Graph view draws it. */
+static void
+check_report_alone (const char *path, const ZwDeployReport *live)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwDeployReport) loaded = zw_deploy_report_load (path, &error);
+  g_autoptr (ZwGraphLayout) a = NULL, b = NULL;
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  cairo_surface_t *s;
+  ZwViewStyle style;
+  guint32 bg;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (loaded->network_path, G_FILE_TEST_EXISTS));
+  g_assert_true (zw_deploy_report_has_graph (loaded));
+  a = zw_graph_layout_new ((ZwDeployReport *) live, NULL, &error);
+  g_assert_no_error (error);
+  b = zw_graph_layout_new (loaded, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (b->edges_guessed);
+  g_assert_cmpuint (b->nodes->len, ==, a->nodes->len);
+  g_assert_cmpuint (b->edges->len, ==, a->edges->len);
+  g_assert_cmpuint (b->edges->len, >, 0);
+  /* the Graph view draws it as it draws a live run: boxes and edges on the background */
+  zw_view_style_init_default (&style);
+  zw_selection_set_report (sel, loaded);
+  s = zw_view_render_image (zw_graph_view_draw, 900, 600, loaded, sel, &style);
+  bg = pixel (s, 0, 0);
+  for (int y = 0; y < 600; y++)
+    for (int x = 0; x < 900; x++)
+      n += pixel (s, x, y) != bg;
+  g_test_message ("%s: %u nodes, %u edges, %u pixels drawn", path, b->nodes->len, b->edges->len, n);
+  g_assert_cmpuint (n, >, 2000);
+  cairo_surface_destroy (s);
+}
+
+/* `xrt-run plan --json` and ZG330Backend.log() write reports that open in the Graph view
+ * without their network: the deployment (and log) attach the graph. */
+static void
+test_cli_and_log_reports_alone (void)
+{
+  g_autoptr (ZwDeployReport) live = deploy ("tiny", TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-graph-XXXXXX", &error);
+  g_autofree char *src = g_strdup_printf ("%s/networks/tiny_ZG", g_getenv ("ZW_DATA_DIR"));
+  g_autofree char *json = g_build_filename (dir, "tiny_ZG.json", NULL);
+  g_autofree char *raw = g_build_filename (dir, "tiny_ZG.raw", NULL);
+  g_autofree char *plan = g_build_filename (dir, "plan.json", NULL);
+  g_autofree char *log = NULL;
+  g_auto (ZwRun) run = { 0 };
+
+  /* the network in a folder of its own, removed once the reports are written */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *from = g_strconcat (src, i == 0 ? ".json" : ".raw", NULL);
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (from, &text, &len, &error));
+      g_assert_true (g_file_set_contents (i == 0 ? json : raw, text, (gssize) len, &error));
+    }
+  zw_test_xrt_run (&run, "plan", json, "--json", plan, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, &error);
+    g_autoptr (XirNetworkView) view = NULL;
+    g_autoptr (XrtDevice) dev = NULL;
+    g_autoptr (XrtSession) sess = NULL;
+    g_assert_no_error (error);
+    g_assert_true (xir_network_load_params_from_file (net, raw, &error));
+    view = xir_network_view (net, 0, G_MAXINT, &error);
+    dev = xrt_device_open ("mock://zg330", &error);
+    sess = xrt_session_new_for_device (view, dev, &error);
+    g_assert_no_error (error);
+    g_assert_true (xrt_session_apply (sess, &error));
+    g_assert_true (zg330_backend_log (ZG330_BACKEND (xrt_session_get_board_backend (sess)), dir, &log, &error));
+    g_assert_no_error (error);
+  }
+  g_unlink (json);
+  g_unlink (raw);
+  check_report_alone (plan, live);
+  check_report_alone (log, live);
+  {
+    /* the text log beside the JSON one */
+    g_autofree char *text = g_strdup_printf ("%.*s.log", (int) (strlen (log) - 5), log);
+    g_unlink (text);
+  }
+  g_unlink (log);
+  g_unlink (plan);
+  g_rmdir (dir);
+}
+
 static gboolean
 surfaces_differ (cairo_surface_t *a, cairo_surface_t *b)
 {
@@ -584,6 +677,8 @@ main (int argc, char **argv)
       g_test_add_func ("/graph/render/demo-has-a-box-per-op-and-a-group-per-merged-launch", test_demo_boxes_and_groups);
       g_test_add_func ("/graph/render/real-zg330-and-buyi-networks", test_real_networks);
       g_test_add_func ("/graph/render/report-from-disk-draws-the-same-graph", test_report_from_disk);
+      g_test_add_func ("/graph/render/cli-plan-and-log-reports-open-without-their-network",
+                       test_cli_and_log_reports_alone);
       g_test_add_func ("/graph/render/selecting-an-op-changes-every-view", test_selection_changes_every_view);
       g_test_add_func ("/selection/history-back-and-forward", test_selection_history);
     }

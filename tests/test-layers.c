@@ -16,15 +16,20 @@ typedef struct {
   const char *why;
 } Rule;
 
-static const char *const below_xir[] = { "xrt/", "backends/", "devices/", "kernels/", "tools/", "report/", "gtk/", NULL };
-static const char *const below_report[] = { "xrt/", "backends/", "devices/", "kernels/", "tools/", "gtk/", NULL };
-static const char *const kernels_forbidden[] = { "xir/", "xrt/", "backends/", "devices/", "report/", "tools/",
+static const char *const below_xir[] = { "xrt/", "backends/", "devices/", "kernels/", "deploy/", "tools/", "report/", "gtk/", NULL };
+static const char *const below_report[] = { "xrt/", "backends/", "devices/", "kernels/", "deploy/", "tools/", "gtk/", NULL };
+static const char *const kernels_forbidden[] = { "xir/", "xrt/", "backends/", "devices/", "deploy/", "report/", "tools/",
                                                  "app/", "viewers/", "gtk/", NULL };
-static const char *const xrt_forbidden[] = { "backends/", "devices/", "tools/", "gtk/", NULL };
-static const char *const devices_forbidden[] = { "backends/", "tools/", "gtk/", NULL };
-static const char *const backends_forbidden[] = { "tools/", "gtk/", NULL };
+static const char *const xrt_forbidden[] = { "backends/", "devices/", "deploy/", "tools/", "gtk/", NULL };
+static const char *const devices_forbidden[] = { "backends/", "deploy/", "tools/", "gtk/", NULL };
+static const char *const backends_forbidden[] = { "deploy/", "tools/", "gtk/", NULL };
+static const char *const deploy_forbidden[] = { "tools/", "gtk/", NULL };
 static const char *const tools_forbidden[] = { "gtk/", NULL };
-static const char *const viewers_forbidden[] = { "backends/", "devices/", "xrt/", "tools/", NULL };
+static const char *const viewers_forbidden[] = { "backends/", "devices/", "deploy/", "xrt/", "tools/", NULL };
+/* the app reaches the runtime through xrt/, report/, base/, xir/ and deploy/ */
+static const char *const app_forbidden[] = { "backends/", "devices/", "tools/", NULL };
+/* no toolkit and no graph layout anywhere in the runtime (system includes too) */
+static const char *const no_toolkit[] = { "gtk", "gdk", "cairo", "pango", "graphviz/", "gvc.h", "cgraph.h", NULL };
 
 static const Rule rules[] = {
   { "runtime/base", below_xir, "base/ is the bottom layer" },
@@ -37,6 +42,9 @@ static const Rule rules[] = {
   { "runtime/backends", backends_forbidden, "backends sit below the tools" },
   { "runtime/tools", tools_forbidden, "the runtime never includes GTK" },
   { "viewers", viewers_forbidden, "viewers read report models, never backend internals" },
+  { "runtime/deploy", deploy_forbidden, "a deployment sits above backends and devices, below the tools" },
+  { "app", app_forbidden, "the app deploys through deploy/ (XrtDeployment), never a backend or a device" },
+  { "runtime", no_toolkit, "the runtime never includes GTK, gdk, cairo, pango or graphviz" },
 };
 
 static const Rule *
@@ -178,6 +186,61 @@ test_kernels_rule_bites (void)
   g_rmdir (dir);
 }
 
+/* The violations @rule finds in a file of @text (planted in a temporary tree). */
+static char *
+violations_of (const char *folder, const char *text)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-layers-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "planted.c", NULL);
+  g_autoptr (GString) bad = g_string_new (NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  check_file (rule_for (folder), path, bad);
+  g_remove (path);
+  g_rmdir (dir);
+  return g_string_free (g_steal_pointer (&bad), FALSE);
+}
+
+/* The app's rule: through deploy/ and xrt/, never a backend or a device. */
+static void
+test_app_rule_bites (void)
+{
+  g_autofree char *bad = violations_of ("app", "#include \"deploy/xrt-deployment.h\"\n"
+                                               "#include \"xrt/xrt-session.h\"\n"
+                                               "#include \"report/zw-deploy-graph.h\"\n"
+                                               "#include \"backends/zg330/zg330-backend.h\"\n"
+                                               "#include \"devices/zg330-sim.h\"\n");
+
+  g_assert_null (strstr (bad, ":1:"));
+  g_assert_null (strstr (bad, ":2:"));
+  g_assert_null (strstr (bad, ":3:"));
+  g_assert_nonnull (strstr (bad, ":4:"));
+  g_assert_nonnull (strstr (bad, ":5:"));
+}
+
+/* No toolkit or graph layout in the runtime, whatever the folder and the include's form. */
+static void
+test_runtime_toolkit_rule_bites (void)
+{
+  g_autofree char *bad = violations_of ("runtime", "#include <glib.h>\n"
+                                                   "#include <gtk/gtk.h>\n"
+                                                   "#include <gdk/gdk.h>\n"
+                                                   "#include <cairo.h>\n"
+                                                   "#include <pango/pangocairo.h>\n"
+                                                   "#include <graphviz/gvc.h>\n"
+                                                   "#include <gvc.h>\n"
+                                                   "#include <cgraph.h>\n"
+                                                   "#include \"report/zw-deploy-report.h\"\n");
+
+  g_assert_null (strstr (bad, ":1:"));
+  for (guint line = 2; line <= 8; line++)
+    {
+      g_autofree char *at = g_strdup_printf (":%u:", line);
+      g_assert_nonnull (strstr (bad, at));
+    }
+  g_assert_null (strstr (bad, ":9:"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -185,5 +248,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layers/includes-point-down", test_layers);
   g_test_add_func ("/layers/rule-bites", test_rule_bites);
   g_test_add_func ("/layers/kernels-rule-bites", test_kernels_rule_bites);
+  g_test_add_func ("/layers/app-rule-bites", test_app_rule_bites);
+  g_test_add_func ("/layers/runtime-toolkit-rule-bites", test_runtime_toolkit_rule_bites);
   return g_test_run ();
 }

@@ -3,6 +3,7 @@
 #include "backends/zg330/zg330-backend-private.h"
 #include "backends/zg330/zg330-hardop.h"
 #include "base/zw-file.h"
+#include "report/zw-deploy-graph.h"
 #include "devices/zg330-sim.h"
 
 #include <errno.h>
@@ -347,6 +348,8 @@ zg330_backend_log (Zg330Backend *self, const char *dir, char **json_path, GError
   text_path = g_strdup_printf ("%s/%s.log", logdir, base);
   jpath = g_strdup_printf ("%s/%s.json", logdir, base);
   report = zg330_backend_get_report (self);
+  /* a log opens on its own in the workbench, Graph view included */
+  zw_deploy_report_attach_network (report, self->net);
   text = zw_deploy_report_to_text (report);
   if (!zw_file_set_contents (text_path, text, -1, &local))
     {
