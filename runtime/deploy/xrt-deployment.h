@@ -50,6 +50,13 @@ G_BEGIN_DECLS
  * The error domain of a deployment: see #XrtDeploymentError.
  */
 #define XRT_DEPLOYMENT_ERROR (xrt_deployment_error_quark ())
+/**
+ * xrt_deployment_error_quark:
+ *
+ * The quark of %XRT_DEPLOYMENT_ERROR.
+ *
+ * Returns: the quark
+ */
 GQuark xrt_deployment_error_quark (void);
 
 /**
@@ -432,7 +439,7 @@ guint32 xrt_deployment_input_seed (guint iteration);
  * One host tensor per input of @view, its bytes drawn from a GRand seeded per input
  * (g_rand_int_range (0, 256) per byte): the same bytes on every machine.
  *
- * Returns: (transfer full) (element-type XrtTensor) (nullable): the tensors
+ * Returns: (transfer container) (element-type XrtTensor) (nullable): the tensors
  */
 GPtrArray *xrt_deployment_seeded_inputs (XirNetworkView *view, guint32 first_seed, GError **error);
 
@@ -444,7 +451,7 @@ GPtrArray *xrt_deployment_seeded_inputs (XirNetworkView *view, guint32 first_see
  *
  * The seeded inputs of forward @iteration (xrt_deployment_input_seed()).
  *
- * Returns: (transfer full) (element-type XrtTensor) (nullable): the tensors
+ * Returns: (transfer container) (element-type XrtTensor) (nullable): the tensors
  */
 GPtrArray *xrt_deployment_make_inputs (XrtDeployment *self, guint iteration, GError **error);
 
@@ -456,7 +463,7 @@ GPtrArray *xrt_deployment_make_inputs (XrtDeployment *self, guint iteration, GEr
  *
  * One forward of the session (xrt_session_forward()).
  *
- * Returns: (transfer full) (element-type XrtTensor) (nullable): the outputs
+ * Returns: (transfer container) (element-type XrtTensor) (nullable): the outputs
  */
 GPtrArray *xrt_deployment_forward (XrtDeployment *self, GPtrArray *inputs, GError **error);
 
