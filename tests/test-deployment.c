@@ -6,6 +6,7 @@
 #include "report/zw-deploy-graph.h"
 #include "xrt/xrt-session.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* The inputs as the copies made them before the deployment: tensor k of forward @iteration
@@ -101,6 +102,27 @@ test_synthetic_params_are_the_old_bytes (void)
   g_assert_cmpuint (XRT_DEPLOYMENT_SYNTHETIC_SEED, ==, 330);
   said = xrt_deployment_describe_params (dep);
   g_assert_cmpstr (said, ==, "synthetic params (seed 330)");
+  /* and the deployment's report says so, in its JSON and its text log */
+  {
+    g_autoptr (ZwDeployReport) plan = NULL;
+    g_autoptr (ZwDeployReport) loaded = NULL;
+    g_autofree char *dir = g_dir_make_tmp ("test-deployment-XXXXXX", &error);
+    g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
+    g_autofree char *text = NULL;
+
+    g_assert_true (xrt_deployment_open_board (dep, NULL, &error));
+    plan = xrt_deployment_plan (dep, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->params_seed, ==, 330);
+    g_assert_true (zw_deploy_report_save (plan, path, &error));
+    loaded = zw_deploy_report_load (path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (loaded->params_seed, ==, 330);
+    text = zw_deploy_report_to_text (loaded);
+    g_assert_nonnull (strstr (text, "\nparams: synthetic (seed 330)\n"));
+    g_unlink (path);
+    g_rmdir (dir);
+  }
   g_assert_cmpuint (xir_network_get_params_bytes (net), ==, xir_network_get_params_bytes (old));
   g_assert_cmpstr (xir_network_get_params_md5 (net), ==, xir_network_get_params_md5 (old));
   params = xir_network_get_params (net);
@@ -163,6 +185,7 @@ test_deploy_and_forward (void)
   g_assert_no_error (error);
   report = xrt_deployment_get_report (dep);
   g_assert_true (zw_deploy_report_has_graph (report));
+  g_assert_cmpint (report->params_seed, ==, -1);   /* the .raw's */
   g_assert_cmpuint (report->ocm_bytes, ==, plan->ocm_bytes / 2);
   outputs = xrt_deployment_forward (dep, inputs, &error);
   g_assert_no_error (error);

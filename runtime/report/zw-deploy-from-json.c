@@ -217,6 +217,8 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
       r->network_path = rd_str (&rd, o, "network", "path");
       r->n_ops = rd_uint (&rd, o, "network", "n_ops");
       r->max_op_id = rd_i64 (&rd, o, "network", "max_op_id");
+      if (cJSON_GetObjectItemCaseSensitive (o, "params_seed") != NULL)
+        r->params_seed = rd_int_range (&rd, o, "network", "params_seed", 0, ZW_JSON_INT_MAX);
     }
   if ((o = rd_typed (&rd, root, "report", "device", FALSE)))
     {

@@ -22,6 +22,15 @@ zw_deploy_report_attach_network (ZwDeployReport *report, const XirNetwork *net)
   g_return_if_fail (report != NULL);
   g_return_if_fail (net != NULL);
 
+  /* where the params came from belongs with the network: synthetic ones say their seed (a
+   * network without params, e.g. one loaded for an old report's graph, says nothing) */
+  if (xir_network_has_params (net))
+    {
+      guint64 seed;
+      report->params_seed = xir_network_get_params_seed (net, &seed) && seed <= (guint64) G_MAXINT64 ? (gint64) seed
+                                                                                                    : -1;
+    }
+
   for (guint i = 0; i < xir_network_get_n_ops (net); i++)
     {
       XirOp *op = xir_network_get_op (net, i);

@@ -116,6 +116,7 @@ zw_deploy_report_new (void)
   r->index = ix;
 
   r->ref_count = 1;
+  r->params_seed = -1;
   r->ops = struct_array (sizeof (ZwOpInfo), op_clear);
   r->values = struct_array (sizeof (ZwValueInfo), value_clear);
   r->hardops = g_array_new (FALSE, TRUE, sizeof (ZwHardOpInfo));

@@ -6,7 +6,7 @@
  *
  * JSON schema ("format": "zhuge-deploy-report", "version": 1):
  * {
- *   "network":  { "name", "path", "n_ops", "max_op_id" },
+ *   "network":  { "name", "path", "n_ops", "max_op_id", "params_seed" },  // the last: synthetic params only
  *   "device":   { "url", "ocm_bytes", "etm_bandwidth", "ocm_bandwidth", "icore_clock_hz" },
  *   "options":  { "merge_hardop", "etm_optimize", "ocm_requested", "ocm_chosen" },   // OcmOpt names
  *   "segments": [ { "type": "WEIGHT"|"INSTR"|"FTMP"|"INPUT"|"OUTPUT", "logic_addr", "byte_size",
@@ -192,6 +192,7 @@ typedef struct {
   char *network_path;
   guint n_ops;
   gint64 max_op_id;
+  gint64 params_seed;     /* the seed of the synthetic params deployed (xir_network_fake_params), -1: a .raw's */
   char *device_url;
   guint64 ocm_bytes;
   double etm_bandwidth;

@@ -10,6 +10,8 @@ zw_deploy_report_to_text (const ZwDeployReport *r)
 
   g_string_append_printf (s, "ZG330Backend deploy log\n");
   g_string_append_printf (s, "network: %s (%s), %u ops\n", r->network_name, r->network_path, r->n_ops);
+  if (r->params_seed >= 0)
+    g_string_append_printf (s, "params: synthetic (seed %" G_GINT64_FORMAT ")\n", r->params_seed);
   g_string_append_printf (s, "device: %s, OCM %" G_GUINT64_FORMAT " bytes\n", r->device_url, r->ocm_bytes);
   g_string_append_printf (s, "options: merge hardop %s, ETM optimize %s, OCM %s (chosen %s)\n\n",
                           r->merge_hardop ? "on" : "off", r->etm_optimize ? "on" : "off",

@@ -39,6 +39,8 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
   STR (o, "path", r->network_path);
   NUM (o, "n_ops", r->n_ops);
   NUM (o, "max_op_id", r->max_op_id);
+  if (r->params_seed >= 0)
+    NUM (o, "params_seed", r->params_seed);
   o = cJSON_AddObjectToObject (root, "device");
   STR (o, "url", r->device_url);
   NUM (o, "ocm_bytes", r->ocm_bytes);
