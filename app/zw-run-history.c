@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define MAX_COMPARED 2
-/* more than five rows of three lines in sight before the history scrolls (issue 16) */
+/* more than five rows of three lines in sight before the history scrolls */
 #define MIN_HISTORY_HEIGHT 340
 
 struct _ZwRunHistory

@@ -241,13 +241,6 @@ zw_run_get_path (ZwRun *self)
   return self->path;
 }
 
-guint
-zw_run_get_index (ZwRun *self)
-{
-  g_return_val_if_fail (ZW_IS_RUN (self), 0);
-  return self->index;
-}
-
 void
 zw_run_set_index (ZwRun *self, guint index)
 {

@@ -59,7 +59,6 @@ ZwDeployReport *zw_run_get_report (ZwRun *self);
 ZwRunKind zw_run_get_kind (ZwRun *self);
 /* The log file for ZW_RUN_LOG runs, else NULL. */
 const char *zw_run_get_path (ZwRun *self);
-guint zw_run_get_index (ZwRun *self);
 void zw_run_set_index (ZwRun *self, guint index);
 gboolean zw_run_get_merge_hardop (ZwRun *self);
 gboolean zw_run_get_etm_optimize (ZwRun *self);

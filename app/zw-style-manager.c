@@ -216,10 +216,3 @@ zw_style_manager_get_color_scheme (ZwStyleManager *self)
   g_return_val_if_fail (ZW_IS_STYLE_MANAGER (self), NULL);
   return self->scheme;
 }
-
-gboolean
-zw_style_manager_get_dark (ZwStyleManager *self)
-{
-  g_return_val_if_fail (ZW_IS_STYLE_MANAGER (self), FALSE);
-  return self->dark;
-}

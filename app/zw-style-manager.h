@@ -26,6 +26,5 @@ ZwStyleManager *zw_style_manager_new (void);
 /* Sets the scheme; an unknown name is ignored with a warning. */
 void zw_style_manager_set_color_scheme (ZwStyleManager *self, const char *scheme);
 const char *zw_style_manager_get_color_scheme (ZwStyleManager *self);
-gboolean zw_style_manager_get_dark (ZwStyleManager *self);
 
 G_END_DECLS

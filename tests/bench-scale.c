@@ -1,4 +1,4 @@
-/* bench-scale — deploying at any scale (issue 17), on generated chain networks
+/* bench-scale — deploying at any scale, on generated chain networks
  * (`zw-netgen chain`), every figure a ratio to a bare cJSON parse of the same bytes measured
  * in the same run, so a busy machine moves both sides:
  *

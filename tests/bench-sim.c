@@ -3,7 +3,7 @@
  * with OCM NONE vs BEST_SCORE, merge on vs off, and how long the simulator takes per forward:
  * its conv multiply-accumulates per CPU-second of the forward against this machine's int8
  * peak per core-second (the vpdpbusd microkernel of bench-kernels, or vpmaddwd on AVX2), both measured in the
- * same run, so a busy machine moves neither much (goal of issue 17: >= 30 %). */
+ * same run, so a busy machine moves neither much (goal: >= 30 %). */
 #include "backends/zg330/zg330-backend.h"
 #include "kernels/zg330-kernels.h"
 #include "xir/xir-network.h"

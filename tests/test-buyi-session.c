@@ -1,4 +1,4 @@
-/* test-buyi-session.c — Buyi networks through the Backend interface (issue 13): a session on
+/* test-buyi-session.c — Buyi networks through the Backend interface: a session on
  * the real Buyi compile of yolov5s binds its @buyit hardops to the BuyiBackend on mock://buyi
  * exactly as ZG330 ops go to the ZG330Backend; the deployment is the compiler's placement
  * (every value at the file's address, checked by walking the JSON independently); forwards

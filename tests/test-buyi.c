@@ -1,4 +1,4 @@
-/* test-buyi.c — networks compiled for the Buyi chip (issue 13): the XIR types the manual
+/* test-buyi.c — networks compiled for the Buyi chip: the XIR types the manual
  * documents (NormalizedQuantizedType, exponent scales, norm ratios, CalibratedType), compile
  * targets, compiler-given addresses, the custom ops ImageMake and DetPost; the real Buyi
  * compile of yolov5s (read from ../shared/real, skipped when absent). */

@@ -6,7 +6,7 @@
  * Two compiles: the YOLOv5s-like demo deployed for the ZG330 twice (A: merge on, ETM
  * optimize, OCM BEST_SCORE; B: merge off, no ETM optimize, no OCM), B's first hardop turned
  * into a host op as a Buyi compile does its input ops in ImageMake; and the real ZG330/Buyi
- * pair when ../shared is there. ZW_VIEWS2_KEEP=<dir> keeps the PNGs there for a look. */
+ * pair when ../shared is there. ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs there for a look. */
 /* the test utility names xrt-run's result ZwRun, as the app names its runs: renamed here */
 #define ZwRun ZwCliRun
 #include "zw-test-pixels.h"
@@ -121,7 +121,7 @@ render_png (const ZwCompileCompare *cmp, gint selected, int width, const ZwViewS
   DrawArgs args = { cmp, selected };
   int height = zw_compile_compare_view_content_height (cmp);
   cairo_surface_t *s;
-  const char *keep = g_getenv ("ZW_VIEWS2_KEEP");
+  const char *keep = g_getenv ("ZW_RUN_VIEWS_KEEP");
 
   g_assert_true (zw_export_draw_to_file (draw, &args, style, ZW_VIEW_FORMAT_PNG, width, height, path, &error));
   g_assert_no_error (error);

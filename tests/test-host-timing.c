@@ -1,4 +1,4 @@
-/* test-host-timing.c — issue 11, items 7 and 8: simulated host-op times from the board's
+/* test-host-timing.c — simulated host-op times from the board's
  * host-CPU cost model (never the dev host's clock, which is kept apart as a labelled
  * figure), and time profiles laid out in execution order with impossible rows flagged. */
 #include "zw-test-util.h"

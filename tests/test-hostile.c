@@ -1,4 +1,4 @@
-/* test-hostile.c — the hostile inputs of issue 12 through the normal CLI: each ends in a
+/* test-hostile.c — hostile inputs through the normal CLI: each ends in a
  * clear error (exit 1) naming the file and the field, never a crash or an abort. The inputs
  * are those of the regression corpus (tests/fuzz/corpus), copied to a scratch folder under
  * the names a user would give them. */

@@ -1,4 +1,4 @@
-/* test-misuse.c — issue 11 items 2, 3, 5: a snapshot that restores alone, userConnectNetwork
+/* test-misuse.c — a snapshot that restores alone, userConnectNetwork
  * sized by storageBytes at every cut (staged where the user's chunk cannot be the home),
  * and misuse that is never silent (two threads on one session, WEIGHT shared across
  * networks, NULL arguments). */

@@ -1,5 +1,5 @@
 /* test-plan-identity — the plan of the 10,000-op generated network (`zw-netgen chain`) is
- * the one recorded before the planner was made O(n log n) (issue 17): for every option
+ * the one recorded before the planner was made O(n log n): for every option
  * combination (merge x ETM optimize x OCM option), a SHA-256 of every address the plan gave
  * (segments; values: segment, OCM or not, logic address, size, chunk and offset; chunks:
  * FTMP offset, OCM address; hardops: weight/instruction addresses; launches) and a SHA-256

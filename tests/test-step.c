@@ -1,5 +1,5 @@
 /* test-step — stepTo inside merged launches, post-callbacks and dumps with merge on, and
- * forward into caller-given outputs written in place (issue 11, items 1 and 4). */
+ * forward into caller-given outputs written in place. */
 #include "report/zw-dump.h"
 #include "report/zw-profile.h"
 #include "xrt/xrt-session.h"

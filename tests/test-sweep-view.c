@@ -4,7 +4,7 @@
  * display, under Xvfb): the table follows the plot's selection and back, the keys' actions
  * walk the rows in the table's order, Enter/click emit "row-activated", the table sorts, and
  * the view exports PNG/CSV and saves the sweep as JSON/CSV.
- * ZW_VIEWS2_KEEP=<dir> keeps the PNGs there for a look. */
+ * ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs there for a look. */
 #include "zw-export.h"
 #include "zw-sweep-view.h"
 #include "zw-test-pixels.h"
@@ -108,7 +108,7 @@ render_png (const ZwSweep *sweep, const ZwViewStyle *style, const char *name)
   g_autofree char *dir = g_dir_make_tmp ("sweep-view-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, name, NULL);
   DrawArgs args = { sweep, -1 };
-  const char *keep = g_getenv ("ZW_VIEWS2_KEEP");
+  const char *keep = g_getenv ("ZW_RUN_VIEWS_KEEP");
   cairo_surface_t *s;
 
   g_assert_true (zw_export_draw_to_file (draw, &args, style, ZW_VIEW_FORMAT_PNG, W, H, path, &error));

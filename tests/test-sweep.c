@@ -1,4 +1,4 @@
-/* test-sweep — `xrt-run sweep` and its runner (issue 17): on the demo networks and the real
+/* test-sweep — `xrt-run sweep` and its runner: on the demo networks and the real
  * sample (synthetic params; skipped with a message when ../shared is absent), every row of
  * the option combinations x a what-if grid runs, and its plan passes the independent
  * checker (zw-deploy-check.h, run here on each row's own report); the front is exactly the

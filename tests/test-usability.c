@@ -1,4 +1,4 @@
-/* test-usability.c — what a new user tripped over (issue 16), through the CLI. */
+/* test-usability.c — what a new user tripped over, through the CLI. */
 #include "zw-test-util.h"
 
 #include <glib/gstdio.h>

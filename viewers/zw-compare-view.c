@@ -491,13 +491,6 @@ zw_compare_view_select_row (ZwCompareView *self, gint index)
     }
 }
 
-gint
-zw_compare_view_get_selected_row (ZwCompareView *self)
-{
-  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), -1);
-  return self->selected;
-}
-
 static void
 on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwCompareView *self)
 {
@@ -569,13 +562,6 @@ zw_compare_view_render (ZwCompareView *self, cairo_t *cr, int width, int height,
 {
   g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
   zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, self->selected, colors);
-}
-
-ZwSelection *
-zw_compare_view_get_selection (ZwCompareView *self)
-{
-  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 static void

@@ -34,7 +34,6 @@ gint zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare 
 G_DECLARE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW, COMPARE_VIEW, ZwView)
 
 GtkWidget *zw_compare_view_new (ZwSelection *selection);
-ZwSelection *zw_compare_view_get_selection (ZwCompareView *self);
 
 /* Compares @a with @b (both required; not kept) with @options (NULL: defaults); @label_a
  * and @label_b (may be NULL) name them ("run 3", a file name). */
@@ -54,7 +53,6 @@ const ZwDeployCompare *zw_compare_view_get_deploy_compare (ZwCompareView *self);
 
 /* Selects row @index (-1 none); its op becomes the shared selection's when the report has it. */
 void zw_compare_view_select_row (ZwCompareView *self, gint index);
-gint zw_compare_view_get_selected_row (ZwCompareView *self);
 
 /* One row per op, header first (CSV export). */
 GPtrArray *zw_compare_view_table (ZwCompareView *self);

@@ -1,4 +1,4 @@
-/* zw-draw-area.c — cached cairo drawing widget used by the views2 views. */
+/* zw-draw-area.c — cached cairo drawing widget used by the views of a run's results. */
 #include "zw-draw-area.h"
 #include "zw-view-private.h"
 

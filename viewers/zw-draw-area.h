@@ -1,6 +1,6 @@
 /* zw-draw-area.h — a widget that draws with a plain cairo function and caches the result.
  *
- * The drawn views of views2 (compare, tensor, dump diff, log export) put one of these where
+ * The drawn views of a run's results (compare, tensor, dump diff, log export) put one of these where
  * their chart goes: the content is drawn by a ZwExportDrawFunc (the same function an export
  * calls) into a render node that is reused while the size, the theme colours and the data
  * (zw_draw_area_invalidate) are unchanged; an optional overlay function adds what changes

@@ -625,13 +625,6 @@ zw_dump_diff_view_render (ZwDumpDiffView *self, cairo_t *cr, int width, int heig
     }
 }
 
-ZwSelection *
-zw_dump_diff_view_get_selection (ZwDumpDiffView *self)
-{
-  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
-}
-
 static void
 zw_dump_diff_view_dispose (GObject *object)
 {

@@ -62,7 +62,6 @@ gboolean zw_dump_diff_view_heatmap_cell (const ZwDumpDiffHeatmaps *hm, int width
 G_DECLARE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW, DUMP_DIFF_VIEW, ZwView)
 
 GtkWidget *zw_dump_diff_view_new (ZwSelection *selection);
-ZwSelection *zw_dump_diff_view_get_selection (ZwDumpDiffView *self);
 
 /* Shows @diff (the view takes ownership; NULL clears). */
 void zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff);

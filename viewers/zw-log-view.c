@@ -252,20 +252,6 @@ zw_log_view_previous_match (ZwLogView *self)
   return self->current;
 }
 
-guint
-zw_log_view_get_n_matches (ZwLogView *self)
-{
-  g_return_val_if_fail (ZW_IS_LOG_VIEW (self), 0);
-  return self->matches->len;
-}
-
-gint
-zw_log_view_get_current_match (ZwLogView *self)
-{
-  g_return_val_if_fail (ZW_IS_LOG_VIEW (self), -1);
-  return self->current;
-}
-
 gint
 zw_log_view_get_current_line (ZwLogView *self)
 {

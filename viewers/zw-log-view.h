@@ -38,12 +38,10 @@ const char *zw_log_view_get_text (ZwLogView *self);
 /* Searches @needle (NULL or "" clears) as typing in the entry does; returns the number of
  * matches and makes the first one at or after the cursor current. */
 guint zw_log_view_search (ZwLogView *self, const char *needle);
-guint zw_log_view_get_n_matches (ZwLogView *self);
 /* Moves to the next / previous match (wrapping); returns its index (0-based), -1 for none. */
 gint zw_log_view_next_match (ZwLogView *self);
 gint zw_log_view_previous_match (ZwLogView *self);
-/* The current match's index and 0-based line, -1 for none. */
-gint zw_log_view_get_current_match (ZwLogView *self);
+/* The current match's 0-based line, -1 for none. */
 gint zw_log_view_get_current_line (ZwLogView *self);
 
 void zw_log_view_render (ZwLogView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);

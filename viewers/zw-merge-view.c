@@ -513,13 +513,6 @@ zw_merge_view_new (ZwSelection *selection)
   return g_object_new (ZW_TYPE_MERGE_VIEW, "selection", selection, NULL);
 }
 
-ZwSelection *
-zw_merge_view_get_selection (ZwMergeView *self)
-{
-  g_return_val_if_fail (ZW_IS_MERGE_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
-}
-
 guint
 zw_merge_view_get_n_rows (ZwMergeView *self)
 {

@@ -19,7 +19,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ZwMergeView, zw_merge_view, ZW, MERGE_VIEW, ZwView)
 
 GtkWidget *zw_merge_view_new (ZwSelection *selection);
-ZwSelection *zw_merge_view_get_selection (ZwMergeView *self);
 /* Rows shown: report->launches->len (0 without a report). */
 guint zw_merge_view_get_n_rows (ZwMergeView *self);
 /* The op of the selected row (a launch's op id or a member's), -1 for none. */

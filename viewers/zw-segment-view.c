@@ -586,13 +586,6 @@ zw_segment_view_new (ZwSelection *selection)
   return g_object_new (ZW_TYPE_SEGMENT_VIEW, "selection", selection, NULL);
 }
 
-ZwSelection *
-zw_segment_view_get_selection (ZwSegmentView *self)
-{
-  g_return_val_if_fail (ZW_IS_SEGMENT_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
-}
-
 guint
 zw_segment_view_get_n_rebuilds (GtkWidget *view)
 {

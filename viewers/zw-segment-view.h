@@ -19,7 +19,6 @@ G_DECLARE_FINAL_TYPE (ZwSegmentView, zw_segment_view, ZW, SEGMENT_VIEW, ZwView)
 
 /* @selection: the shared selection (the view keeps a reference; construct-only). */
 GtkWidget *zw_segment_view_new (ZwSelection *selection);
-ZwSelection *zw_segment_view_get_selection (ZwSegmentView *self);
 
 /* Draws the view for @report (may be NULL: an empty-state message) into @cr over
  * [0,width]x[0,height]. Needs no display; the widget's snapshot calls it. @selection may

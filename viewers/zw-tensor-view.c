@@ -885,13 +885,6 @@ zw_tensor_view_get_stats (ZwTensorView *self)
   return self->stats;
 }
 
-const char *
-zw_tensor_view_get_message (ZwTensorView *self)
-{
-  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), NULL);
-  return self->message;
-}
-
 void
 zw_tensor_view_set_quantized (ZwTensorView *self, gboolean quantized)
 {
@@ -903,13 +896,6 @@ zw_tensor_view_set_quantized (ZwTensorView *self, gboolean quantized)
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->quantized_toggle)) != quantized)
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->quantized_toggle), quantized);
   zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-}
-
-gboolean
-zw_tensor_view_get_quantized (ZwTensorView *self)
-{
-  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), FALSE);
-  return self->state.quantized;
 }
 
 static void
@@ -947,13 +933,6 @@ zw_tensor_view_render (ZwTensorView *self, cairo_t *cr, int width, int height, c
   g_return_if_fail (ZW_IS_TENSOR_VIEW (self));
   current_state (self, &state);
   zw_tensor_view_draw (cr, width, height, self->tensor, self->stats, &state, colors);
-}
-
-ZwSelection *
-zw_tensor_view_get_selection (ZwTensorView *self)
-{
-  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 static void

@@ -62,7 +62,6 @@ void zw_tensor_view_paint_grid (cairo_t *cr, double x, double y, double scale, c
 G_DECLARE_FINAL_TYPE (ZwTensorView, zw_tensor_view, ZW, TENSOR_VIEW, ZwView)
 
 GtkWidget *zw_tensor_view_new (ZwSelection *selection);
-ZwSelection *zw_tensor_view_get_selection (ZwTensorView *self);
 
 /* Loads @dir (zw_dump_folder_load: @network types a folder without manifest and names the
  * producing ops; @format for such a folder, may be NULL). FALSE only when the folder
@@ -85,12 +84,9 @@ gint64 zw_tensor_view_get_selected_value (ZwTensorView *self);
 /* The selected value's tensor and statistics (borrowed), NULL when none or it failed. */
 const ZwTensor *zw_tensor_view_get_tensor (ZwTensorView *self);
 const ZwTensorStats *zw_tensor_view_get_stats (ZwTensorView *self);
-/* The message shown instead of the selected value (a file that failed), or NULL. */
-const char *zw_tensor_view_get_message (ZwTensorView *self);
 
 /* The quantised (TRUE) or float view; the quantised one only exists for integer values. */
 void zw_tensor_view_set_quantized (ZwTensorView *self, gboolean quantized);
-gboolean zw_tensor_view_get_quantized (ZwTensorView *self);
 
 /* Moves the "value under the cursor" to (n, c, h, w) as the pointer does; FALSE when out of
  * range. @text_out (may be NULL) receives the line shown (g_free). */

@@ -816,20 +816,6 @@ op_memory (ZwDeployReport *report, GHashTable *launches, GHashTable *producers, 
   return TRUE;
 }
 
-gboolean
-zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *etm_bytes, guint *ocm_outputs)
-{
-  g_autoptr (GHashTable) launches = NULL;
-  g_autoptr (GHashTable) producers = NULL;
-
-  g_return_val_if_fail (row != NULL, FALSE);
-  if (report == NULL)
-    return FALSE;
-  launches = index_launches (report);
-  producers = index_producers (report);
-  return op_memory (report, launches, producers, row, etm_bytes, ocm_outputs);
-}
-
 /* ---- the table's data, shared by its row items ---- */
 
 typedef struct {
@@ -1903,13 +1889,6 @@ zw_timing_view_get_n_rebuilds (ZwTimingView *self)
 {
   g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), 0);
   return self->area != NULL ? zw_draw_area_get_n_rebuilds (ZW_DRAW_AREA (self->area)) : 0;
-}
-
-ZwSelection *
-zw_timing_view_get_selection (ZwTimingView *self)
-{
-  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
 }
 
 /* ---- GObject ---- */

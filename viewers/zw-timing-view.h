@@ -102,17 +102,11 @@ char *zw_timing_row_layer_class (const ZwProfileRow *row, ZwDeployReport *report
 void zw_timing_range_total (const ZwProfile *profile, double t0, double t1, double *npu_ms, double *host_ms,
                             guint *n_rows);
 
-/* Per-op report facts the table shows: bytes of the op's (launch's) outputs written to ETM
- * and the number of its outputs placed in OCM. FALSE when the report has no such op. */
-gboolean zw_timing_op_memory (ZwDeployReport *report, const ZwProfileRow *row, guint64 *etm_bytes,
-                              guint *ocm_outputs);
-
 #define ZW_TYPE_TIMING_VIEW (zw_timing_view_get_type ())
 G_DECLARE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW, TIMING_VIEW, ZwView)
 
 /* @selection: the shared selection (report and selected op; may be NULL for a private one). */
 GtkWidget *zw_timing_view_new (ZwSelection *selection);
-ZwSelection *zw_timing_view_get_selection (ZwTimingView *self);
 
 /* Shows a copy of @profile (NULL clears); the caller keeps its own. Resets zoom and marks. */
 void zw_timing_view_set_profile (ZwTimingView *self, const ZwProfile *profile);

@@ -88,15 +88,3 @@ zw_view_render_png (GtkWidget *view, int width, int height, const char *path, GE
 {
   return zw_view_render_to_file (view, ZW_VIEW_FORMAT_PNG, width, height, path, error);
 }
-
-gboolean
-zw_view_render_svg (GtkWidget *view, int width, int height, const char *path, GError **error)
-{
-  return zw_view_render_to_file (view, ZW_VIEW_FORMAT_SVG, width, height, path, error);
-}
-
-gboolean
-zw_view_render_pdf (GtkWidget *view, int width, int height, const char *path, GError **error)
-{
-  return zw_view_render_to_file (view, ZW_VIEW_FORMAT_PDF, width, height, path, error);
-}

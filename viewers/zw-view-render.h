@@ -21,8 +21,6 @@ typedef enum {
 } ZwViewFormat;
 
 gboolean zw_view_render_png (GtkWidget *view, int width, int height, const char *path, GError **error);
-gboolean zw_view_render_svg (GtkWidget *view, int width, int height, const char *path, GError **error);
-gboolean zw_view_render_pdf (GtkWidget *view, int width, int height, const char *path, GError **error);
 gboolean zw_view_render_to_file (GtkWidget *view, ZwViewFormat format, int width, int height, const char *path,
                                  GError **error);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""make-regressions.py SEEDS OUT — writes the hand-made cases of the regression corpus (the
-inputs issue 12 lists, derived from our own generator's tiny network and its run) into
+"""make-regressions.py SEEDS OUT — writes the hand-made cases of the regression corpus (hostile
+inputs derived from our own generator's tiny network and its run) into
 OUT/<harness>/. Run once when adding a case; the files are committed. Fuzz findings are added
 beside them as they are fixed (named after what they broke)."""
 import json, os, sys

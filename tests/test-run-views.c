@@ -1,8 +1,8 @@
-/* test-views2.c — timing, compare, tensor inspector, dump diff, log views and exports:
- * offscreen renders of their draw functions (suite render, no display) and the widgets
- * realised in a window (suite display, under Xvfb).
+/* test-run-views.c — the views of a run's results (timing, compare, tensor inspector, dump
+ * diff, log) and their exports: offscreen renders of their draw functions (suite render, no
+ * display) and the widgets realised in a window (suite display, under Xvfb).
  *
- * ZW_VIEWS2_KEEP=<dir> keeps the rendered PNGs there for a look. */
+ * ZW_RUN_VIEWS_KEEP=<dir> keeps the rendered PNGs there for a look. */
 #include "zw-test-pixels.h"
 #include "zw-test-util.h"
 #include "report/zw-compare.h"
@@ -92,7 +92,7 @@ run_net (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump
 static void
 keep_png (cairo_surface_t *surface, const char *name)
 {
-  const char *dir = g_getenv ("ZW_VIEWS2_KEEP");
+  const char *dir = g_getenv ("ZW_RUN_VIEWS_KEEP");
   if (dir != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
@@ -492,7 +492,7 @@ test_tensor_ocm_value (void)
       g_test_skip ("the real sample (../shared/real) is absent");
       return;
     }
-  dir = g_dir_make_tmp ("views2-tensor-XXXXXX", NULL);
+  dir = g_dir_make_tmp ("run-views-tensor-XXXXXX", NULL);
   r = run_net (net, FALSE, dir, "SQB");
   folder = zw_dump_folder_load (dir, net, NULL, &error);
   g_assert_no_error (error);
@@ -794,7 +794,7 @@ test_dump_diff_planted_byte (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (GError) error = NULL;
-  g_autofree char *root = g_dir_make_tmp ("views2-diff-XXXXXX", NULL);
+  g_autofree char *root = g_dir_make_tmp ("run-views-diff-XXXXXX", NULL);
   g_autofree char *da = g_build_filename (root, "a", NULL), *db = g_build_filename (root, "b", NULL);
   g_autoptr (ZwDumpFolder) folder = NULL;
   g_autoptr (ZwDumpDiff) diff = NULL;
@@ -1121,7 +1121,7 @@ static void
 test_exports (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("views2-export-XXXXXX", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("run-views-export-XXXXXX", NULL);
   g_autoptr (ZwProfile) p = NULL;
   TimingArgs t = { .profile = NULL };
   LogArgs l = { "line one\nline, \"two\"\n", "two", 1 };
@@ -1263,7 +1263,7 @@ test_display_widgets (void)
       return;
     }
   net = zw_test_load_net ("tiny");
-  root = g_dir_make_tmp ("views2-display-XXXXXX", NULL);
+  root = g_dir_make_tmp ("run-views-display-XXXXXX", NULL);
   da = g_build_filename (root, "a", NULL);
   db = g_build_filename (root, "b", NULL);
   r = run_net (net, FALSE, da, "SQB");
@@ -1562,7 +1562,7 @@ test_display_widgets (void)
             {
               cairo_surface_t *s = cairo_image_surface_create_from_png (path);
               g_assert_cmpint (cairo_image_surface_get_width (s), ==, 800);
-              if (g_getenv ("ZW_VIEWS2_KEEP") != NULL)
+              if (g_getenv ("ZW_RUN_VIEWS_KEEP") != NULL)
                 {
                   g_autofree char *name = g_strdup_printf ("widget%u.png", i);
                   keep_png (s, name);
@@ -1598,19 +1598,19 @@ main (int argc, char **argv)
 
   if (render_suite)
     {
-      g_test_add_func ("/views2/render/timing/demo-run-bars-per-launch", test_timing_demo_run);
-      g_test_add_func ("/views2/render/timing/merged-launches-as-bands", test_timing_merged_band);
-      g_test_add_func ("/views2/render/timing/vendor-time-file", test_timing_vendor_file);
-      g_test_add_func ("/views2/render/timing/impossible-rows-flagged-order-inferred", test_timing_flags_impossible_rows);
-      g_test_add_func ("/views2/render/timing/layer-class-range-total-merged-lane", test_timing_profiler);
-      g_test_add_func ("/views2/render/tensor/ocm-value-heatmap-and-stats", test_tensor_ocm_value);
-      g_test_add_func ("/views2/render/dump-diff/planted-byte-found-and-highlighted", test_dump_diff_planted_byte);
-      g_test_add_func ("/views2/render/compare/regression-highlighted", test_compare_regression);
-      g_test_add_func ("/views2/render/log/matches-highlighted", test_log_render_highlights);
-      g_test_add_func ("/views2/render/export/png-svg-pdf-parse-back", test_exports);
-      g_test_add_func ("/views2/render/export/csv-round-trip", test_csv_round_trip);
+      g_test_add_func ("/run-views/render/timing/demo-run-bars-per-launch", test_timing_demo_run);
+      g_test_add_func ("/run-views/render/timing/merged-launches-as-bands", test_timing_merged_band);
+      g_test_add_func ("/run-views/render/timing/vendor-time-file", test_timing_vendor_file);
+      g_test_add_func ("/run-views/render/timing/impossible-rows-flagged-order-inferred", test_timing_flags_impossible_rows);
+      g_test_add_func ("/run-views/render/timing/layer-class-range-total-merged-lane", test_timing_profiler);
+      g_test_add_func ("/run-views/render/tensor/ocm-value-heatmap-and-stats", test_tensor_ocm_value);
+      g_test_add_func ("/run-views/render/dump-diff/planted-byte-found-and-highlighted", test_dump_diff_planted_byte);
+      g_test_add_func ("/run-views/render/compare/regression-highlighted", test_compare_regression);
+      g_test_add_func ("/run-views/render/log/matches-highlighted", test_log_render_highlights);
+      g_test_add_func ("/run-views/render/export/png-svg-pdf-parse-back", test_exports);
+      g_test_add_func ("/run-views/render/export/csv-round-trip", test_csv_round_trip);
     }
   if (display)
-    g_test_add_func ("/views2/display/widgets-realise-and-interact", test_display_widgets);
+    g_test_add_func ("/run-views/display/widgets-realise-and-interact", test_display_widgets);
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-/* bench-views2 — drawing cost of the tensor heatmap and the timing view, as a fraction of a
+/* bench-run-views — drawing cost of the tensor heatmap and the timing view, as a fraction of a
  * 16.7 ms frame (60 Hz). Prints figures; asserts nothing about time.
  *
  *  heatmap  a 1x8x176x320x32 int8 tensor (NCHWc32, 256 channels of 176x320, 14.4 M
@@ -88,7 +88,7 @@ draw_timing (cairo_t *cr, int w, int h, gpointer data)
 static XrtSession *
 run_chain (GError **error)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-bench-views2-XXXXXX", error);
+  g_autofree char *dir = g_dir_make_tmp ("zw-bench-run-views-XXXXXX", error);
   g_autofree char *json = NULL, *raw = NULL;
   g_autoptr (XirNetwork) net = NULL;
   g_autoptr (XirNetworkView) view = NULL;
@@ -194,7 +194,7 @@ main (void)
 
     if (sess == NULL)
       {
-        g_printerr ("bench-views2: the 10,000-op network: %s\n", error->message);
+        g_printerr ("bench-run-views: the 10,000-op network: %s\n", error->message);
         return 1;
       }
     p = xrt_session_get_time_profile (sess);
