@@ -87,7 +87,6 @@ struct _ZwWindow
   GtkWidget *sweep_dialog;       /* "Sweep Options…" while it is open */
   char *sweep_what_if;           /* what its entry held the last time */
 
-  ZwSelection *timing_selection; /* the Timing view's: the report only when it matches the profile */
   char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
   char *tensors_dir;             /* the dump folder the Tensors view shows */
   GPtrArray *temp_dumps;         /* folders of "Dump tensors" runs, removed with the window */
@@ -111,7 +110,6 @@ struct _ZwWindow
   guint reapply_source;
   gboolean syncing;       /* the window itself sets the options: no re-apply */
   gboolean selecting_new; /* a run just finished is being selected */
-  gboolean syncing_selection; /* copying a selection between the views' two selections */
 };
 
 G_DEFINE_FINAL_TYPE (ZwWindow, zw_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -641,9 +639,10 @@ show_run_in_views (ZwWindow *self, ZwRun *run)
   g_autofree char *text = NULL;
   g_autofree char *origin = NULL;
 
-  zw_selection_set_report (self->timing_selection, profile != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE
-                                                       ? zw_run_get_report (run) : NULL);
-  zw_timing_view_set_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]), profile);
+  /* a time file's op ids need not be the deployment's: Timing reads no report for it */
+  zw_timing_view_set_run_profile (ZW_TIMING_VIEW (self->views[VIEW_TIMING]), profile,
+                                  profile != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE ? zw_run_get_report (run)
+                                                                                            : NULL);
   if (run == NULL)
     return;
   text = zw_deploy_report_to_text (zw_run_get_report (run));
@@ -1701,36 +1700,6 @@ on_graph_busy (ZwWindow *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* The Timing view has a selection of its own (its report only while it matches the profile
- * shown): an op or value selected there is selected everywhere, and the other way round. */
-static void
-on_selection_changed (ZwSelection *from, GParamSpec *pspec, ZwWindow *self)
-{
-  ZwSelection *to;
-
-  (void) pspec;
-  if (self->syncing_selection)
-    return;
-  if (from == self->timing_selection && g_str_equal (pspec->name, "report"))
-    {
-      from = self->selection;   /* the Timing view got its report: show the selection there */
-      to = self->timing_selection;
-    }
-  else
-    to = from == self->selection ? self->timing_selection : self->selection;
-  if (zw_selection_get_report (to) == NULL || zw_selection_get_report (to) != zw_selection_get_report (from))
-    return;
-  self->syncing_selection = TRUE;
-  if (to == self->selection)
-    zw_selection_select (to, zw_selection_get_selected_op (from), zw_selection_get_selected_value (from));
-  else
-    {
-      zw_selection_set_selected_op (to, zw_selection_get_selected_op (from));
-      zw_selection_set_selected_value (to, zw_selection_get_selected_value (from));
-    }
-  self->syncing_selection = FALSE;
-}
-
 static void
 action_select_history (GtkWidget *widget, const char *action, GVariant *param)
 {
@@ -1896,7 +1865,6 @@ zw_window_finalize (GObject *object)
   ZwWindow *self = ZW_WINDOW (object);
 
   g_clear_object (&self->selection);
-  g_clear_object (&self->timing_selection);
   g_clear_object (&self->runs);
   g_clear_object (&self->settings);
   for (guint i = 0; self->temp_dumps != NULL && i < self->temp_dumps->len; i++)
@@ -2055,7 +2023,6 @@ zw_window_init (ZwWindow *self)
   self->controller = zw_run_controller_new ();
   self->selection = zw_selection_new ();
   self->runs = g_list_store_new (ZW_TYPE_RUN);
-  self->timing_selection = zw_selection_new ();
   self->temp_dumps = g_ptr_array_new_with_free_func (g_free);
 
   gtk_window_set_title (GTK_WINDOW (self), _("Zhuge Workbench"));
@@ -2068,7 +2035,7 @@ zw_window_init (ZwWindow *self)
   self->views[1] = zw_memory_view_new (self->selection);
   self->views[2] = zw_ocm_view_new (self->selection);
   self->views[3] = zw_merge_view_new (self->selection);
-  self->views[VIEW_TIMING] = zw_timing_view_new (self->timing_selection);
+  self->views[VIEW_TIMING] = zw_timing_view_new (self->selection);
   self->views[VIEW_COMPARE] = zw_compare_view_new (self->selection);
   self->views[VIEW_TENSORS] = zw_tensor_view_new (self->selection);
   self->views[VIEW_DIFF] = zw_dump_diff_view_new (self->selection);
@@ -2079,12 +2046,6 @@ zw_window_init (ZwWindow *self)
   g_signal_connect (self->views[VIEW_SWEEP], "row-activated", G_CALLBACK (on_sweep_row_activated), self);
   /* a screenshot of the graph waits for its layout, as for a run */
   g_signal_connect_swapped (self->views[VIEW_GRAPH], "notify::busy", G_CALLBACK (on_graph_busy), self);
-  /* one selection everywhere: the Timing view's follows the others' and back */
-  g_signal_connect (self->selection, "notify::selected-op", G_CALLBACK (on_selection_changed), self);
-  g_signal_connect (self->selection, "notify::selected-value", G_CALLBACK (on_selection_changed), self);
-  g_signal_connect (self->timing_selection, "notify::selected-op", G_CALLBACK (on_selection_changed), self);
-  g_signal_connect (self->timing_selection, "notify::selected-value", G_CALLBACK (on_selection_changed), self);
-  g_signal_connect (self->timing_selection, "notify::report", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->selection, "notify::can-go-back", G_CALLBACK (update_actions), self);
   g_signal_connect_swapped (self->selection, "notify::can-go-forward", G_CALLBACK (update_actions), self);
   for (guint i = 0; i < N_VIEWS; i++)

@@ -805,6 +805,106 @@ compare_shown (gpointer data)
   return zw_compare_view_get_compare (data) != NULL && zw_compare_view_get_deploy_compare (data) != NULL;
 }
 
+/* The row of @profile that shows @op: its own, or the merged launch's it is a member of; -1. */
+static gint
+timing_row_of_op (const ZwProfile *profile, ZwDeployReport *report, gint64 op)
+{
+  for (guint i = 0; i < profile->rows->len; i++)
+    if (((ZwProfileRow *) g_ptr_array_index (profile->rows, i))->op_id == op)
+      return (gint) i;
+  for (guint l = 0; l < report->launches->len; l++)
+    {
+      const ZwLaunch *launch = &g_array_index (report->launches, ZwLaunch, l);
+      for (guint k = 0; launch->merge_from != NULL && k < launch->merge_from->len; k++)
+        if (g_array_index (launch->merge_from, gint64, k) == op)
+          return timing_row_of_op (profile, report, launch->op_id);
+    }
+  return -1;
+}
+
+/* One selection: Timing is bound to the window's ZwSelection like every other view, so a
+ * row selected there (its op, then one of its values) is every view's selection, and an op
+ * selected in another view (the Graph's Down key) selects its row in Timing. */
+static void
+test_timing_selection_everywhere (void)
+{
+  static const char *names[] = { "segments", "memory", "ocm", "merges", "timing", "compare", "tensors", "diff",
+                                 "compiles", "graph", "sweep" };
+  ZwSelection *sel = zw_window_get_selection (win);
+  ZwDeployReport *report = zw_selection_get_report (sel);
+  ZwTimingView *timing = ZW_TIMING_VIEW (zw_window_get_view (win, "timing"));
+  GtkWidget *graph = zw_window_get_view (win, "graph");
+  const ZwProfile *profile = zw_timing_view_get_profile (timing);
+  const ZwLaunch *launch = NULL;
+  gint row = -1;
+
+  g_assert_nonnull (report);
+  g_assert_nonnull (profile);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GtkWidget *view = zw_window_get_view (win, names[i]);
+      g_assert_true (ZW_IS_VIEW (view));
+      g_assert_true (zw_view_get_selection (ZW_VIEW (view)) == sel);
+    }
+
+  /* Timing -> everywhere: a launch's row selects its op, the Merges view shows that launch */
+  for (guint l = 0; l < report->launches->len && row < 0; l++)
+    {
+      launch = &g_array_index (report->launches, ZwLaunch, l);
+      row = timing_row_of_op (profile, report, launch->op_id);
+    }
+  g_assert_cmpint (row, >=, 0);
+  zw_timing_view_select_row (timing, row);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, launch->op_id);
+  activate ("win.view", g_variant_new_string ("merges"));
+  wait_for_frames ();
+  g_assert_cmpint (zw_merge_view_get_selected_row_op (ZW_MERGE_VIEW (zw_window_get_view (win, "merges"))), ==,
+                   launch->op_id);
+  /* a value button of Timing's values bar selects that value for every view */
+  {
+    GtkWidget *button = NULL;
+    gint64 v_id;
+    for (GtkWidget *c = gtk_widget_get_first_child (zw_timing_view_get_values_bar (timing)); c != NULL;
+         c = gtk_widget_get_next_sibling (c))
+      if (GTK_IS_BUTTON (c))
+        button = c;
+    g_assert_nonnull (button);
+    v_id = (gint64) GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "zw-v-id")) - 1;
+    g_assert_cmpint (v_id, >=, 0);
+    g_signal_emit_by_name (button, "clicked");
+    g_assert_cmpint (zw_selection_get_selected_value (sel), ==, v_id);
+    g_assert_cmpint (zw_selection_get_selected_op (sel), ==, launch->op_id);
+  }
+
+  /* another view -> Timing: the Graph's Down key walks to a reader; Timing selects the row
+   * of each op it reaches (its own row or its merged launch's) */
+  activate ("win.view", g_variant_new_string ("graph"));
+  g_assert_true (wait_for (is_idle, NULL, 120));
+  wait_for_frames ();
+  {
+    guint reached = 0;
+    for (guint step = 0; step < 8; step++)
+      {
+        gint64 op;
+        gint expected;
+        g_assert_true (gtk_widget_activate_action (graph, "graph.down", NULL));
+        op = zw_selection_get_selected_op (sel);
+        g_assert_cmpint (op, >=, 0);
+        expected = timing_row_of_op (profile, report, op);
+        if (expected < 0)
+          continue;   /* an op without a time of its own (zero-copy) */
+        g_assert_cmpint (zw_timing_view_get_state (timing)->selected_row, ==, expected);
+        reached++;
+      }
+    g_assert_cmpuint (reached, >, 0);
+  }
+  /* and Back (Alt+Left) walks the one history, Timing with it */
+  activate ("win.select-back", NULL);
+  g_assert_cmpint (zw_timing_view_get_state (timing)->selected_row, ==,
+                   timing_row_of_op (profile, report, zw_selection_get_selected_op (sel)));
+  activate ("win.view", g_variant_new_string ("segments"));
+}
+
 static void
 test_compare_two_marked_runs (void)
 {
@@ -2151,6 +2251,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/open/malformed-json-shows-banner-with-file", test_malformed_shows_banner);
   g_test_add_func ("/app/open/deploy-log-shows-offline", test_log_opens_offline);
   g_test_add_func ("/app/timing/forward-records-profile-shown-in-timing", test_forward_profile_in_timing);
+  g_test_add_func ("/app/timing/selection-reaches-every-view-and-back", test_timing_selection_everywhere);
   g_test_add_func ("/app/compare/two-marked-runs-side-by-side", test_compare_two_marked_runs);
   g_test_add_func ("/app/tensors/dump-merge-off-inspect-ocm-value-and-diff-planted-byte", test_dump_tensors_and_diff);
   g_test_add_func ("/app/open/vendor-time-file-opens-timing", test_vendor_time_file_opens_timing);

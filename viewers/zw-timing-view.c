@@ -1135,14 +1135,26 @@ struct _ZwTimingView
   gint sort_column;          /* what we know of the current sort (-1 unsorted) */
   gboolean sort_descending;
   gboolean syncing;
+  /* zw_timing_view_set_run_profile: the profile is @run_report's deployment's, so the
+   * selection's report is read (and selected through) only while it is that one */
+  gboolean run_bound;
+  ZwDeployReport *run_report;
 };
 
 G_DEFINE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW_TYPE_VIEW)
 
+/* The shared selection holds another deployment's report than the profile's (a time file
+ * shown while the deploy views keep theirs): the view neither reads nor selects through it. */
+static gboolean
+report_is_other (ZwTimingView *self)
+{
+  return self->run_bound && zw_view_get_report (ZW_VIEW (self)) != self->run_report;
+}
+
 static ZwDeployReport *
 view_report (ZwTimingView *self)
 {
-  return zw_view_get_report (ZW_VIEW (self));
+  return report_is_other (self) ? NULL : zw_view_get_report (ZW_VIEW (self));
 }
 
 static void
@@ -1751,6 +1763,20 @@ void
 zw_timing_view_set_profile (ZwTimingView *self, const ZwProfile *profile)
 {
   g_return_if_fail (ZW_IS_TIMING_VIEW (self));
+  self->run_bound = FALSE;
+  g_clear_pointer (&self->run_report, zw_deploy_report_unref);
+  rebuild_data (self, profile);
+}
+
+void
+zw_timing_view_set_run_profile (ZwTimingView *self, const ZwProfile *profile, ZwDeployReport *report)
+{
+  g_return_if_fail (ZW_IS_TIMING_VIEW (self));
+  if (report != NULL)
+    zw_deploy_report_ref (report);
+  g_clear_pointer (&self->run_report, zw_deploy_report_unref);
+  self->run_report = report;
+  self->run_bound = TRUE;
   rebuild_data (self, profile);
 }
 
@@ -1775,14 +1801,17 @@ zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
 
   if (g_str_equal (pspec->name, "report"))
     {
-      /* the memory columns and merge members come from the report: rebuild with it */
-      if (self->data != NULL)
+      /* the memory columns and merge members come from the report: rebuild with it (not
+       * when this profile reads no report before and after) */
+      if (self->data != NULL && self->data->report != view_report (self))
         {
           TimingData *old = timing_data_ref (self->data);
           rebuild_data (self, old->profile);
           timing_data_unref (old);
         }
     }
+  else if (report_is_other (self))
+    return;   /* another deployment's op or value: not one of this profile's */
   else if (g_str_equal (pspec->name, "selected-value"))
     mark_selected_value (self);
   else if (g_str_equal (pspec->name, "selected-op") && !self->syncing && self->data != NULL)
@@ -1911,6 +1940,7 @@ zw_timing_view_dispose (GObject *object)
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);
   g_clear_pointer (&self->data, timing_data_unref);
+  g_clear_pointer (&self->run_report, zw_deploy_report_unref);
   G_OBJECT_CLASS (zw_timing_view_parent_class)->dispose (object);
 }
 

@@ -108,8 +108,14 @@ G_DECLARE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW, TIMING_VIEW, ZwView)
 /* @selection: the shared selection (report and selected op; may be NULL for a private one). */
 GtkWidget *zw_timing_view_new (ZwSelection *selection);
 
-/* Shows a copy of @profile (NULL clears); the caller keeps its own. Resets zoom and marks. */
+/* Shows a copy of @profile (NULL clears); the caller keeps its own. Resets zoom and marks.
+ * The view reads whatever report the shared selection has. */
 void zw_timing_view_set_profile (ZwTimingView *self, const ZwProfile *profile);
+/* The same for the time profile of the deployment @report (NULL: of none known, e.g. a time
+ * file): the view reads the shared selection's report, follows its op and value and selects
+ * through it only while that report is @report (the window shows a file's profile while the
+ * deploy views keep their report). */
+void zw_timing_view_set_run_profile (ZwTimingView *self, const ZwProfile *profile, ZwDeployReport *report);
 /* The profile shown (borrowed, owned by the view), NULL for none. */
 const ZwProfile *zw_timing_view_get_profile (ZwTimingView *self);
 
