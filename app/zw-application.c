@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "zw-style-manager.h"
+#include "zw-views.h"
 #include "zw-window.h"
 
 #define MAX_RECENT 10
@@ -21,6 +22,7 @@ struct _ZwApplication
   char *screenshot;
   char *view;
   char *compare_compile;      /* --compare-compile: the other compile of the network opened */
+  char *view_help;            /* --view's description: the names of the table of views */
   ZwWindow *screenshot_window;
   gulong after_paint_id;
   GdkFrameClock *clock;
@@ -239,17 +241,14 @@ static int
 zw_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   ZwApplication *self = ZW_APPLICATION (app);
-  static const char *views[] = { "segments", "memory", "ocm", "merges", "timing", "compare", "tensors", "diff",
-                                 "logs", "compiles", "graph", "sweep", NULL };
-
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "view", "s", &self->view);
   g_variant_dict_lookup (options, "compare-compile", "^ay", &self->compare_compile);
-  if (self->view != NULL && !g_strv_contains (views, self->view))
+  if (self->view != NULL && zw_views_lookup (self->view) == NULL)
     {
-      g_printerr (_("zhuge-workbench: unknown view “%s” (segments, memory, ocm, merges, timing, compare, "
-                    "tensors, diff, logs, compiles, graph or sweep)\n"),
-                  self->view);
+      g_autofree char *names = zw_views_dup_names ();
+      /* TRANSLATORS: %s the name given, then the names of the views (zw-views.c) */
+      g_printerr (_("zhuge-workbench: unknown view “%s” (one of: %s)\n"), self->view, names);
       return 2;
     }
   if (self->screenshot != NULL)
@@ -387,6 +386,7 @@ zw_application_finalize (GObject *object)
   g_free (self->screenshot);
   g_free (self->view);
   g_free (self->compare_compile);
+  g_free (self->view_help);
   G_OBJECT_CLASS (zw_application_parent_class)->finalize (object);
 }
 
@@ -407,13 +407,13 @@ zw_application_class_init (ZwApplicationClass *klass)
 static void
 zw_application_init (ZwApplication *self)
 {
+  g_autofree char *names = zw_views_dup_names ();
+  /* TRANSLATORS: %s the names of the views, separated by commas */
+  char *view_help = g_strdup_printf (_("The view to show, one of: %s"), names);
   const GOptionEntry entries[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
-    { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
-      N_("The view to show: segments, memory, ocm, merges, timing, compare, tensors, diff, logs, compiles, graph or "
-         "sweep"),
-      N_("NAME") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, NULL, view_help, N_("NAME") },
     { "compare-compile", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Compare the network opened with another compile of it (e.g. its Buyi JSON), shown in Compiles"),
       N_("OTHER.json") },
@@ -423,7 +423,7 @@ zw_application_init (ZwApplication *self)
     { .name = "quit", .activate = action_quit },
     { .name = "about", .activate = action_about },
   };
-
+  self->view_help = view_help;   /* the entries keep pointing at it */
   self->recent = gtk_string_list_new (NULL);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_parameter_string (

@@ -3,7 +3,9 @@
 
 #include <glib/gi18n.h>
 
-static const ZwShortcut shortcuts[] = {
+#include "zw-views.h"
+
+static const ZwShortcut table[] = {
   /* files */
   { N_("Files"), "win.open", NULL, "<Control>o", N_("Open a network, deploy log, time profile, dump folder or log") },
   { N_("Files"), "win.open-dump", NULL, "<Control><Shift>o", N_("Open a dump folder in the tensor inspector") },
@@ -36,18 +38,7 @@ static const ZwShortcut shortcuts[] = {
   { N_("Runs"), "win.etm-optimize", NULL, NULL, N_("ETM optimize (sidebar)") },
   { N_("Runs"), "win.ocm-option", NULL, NULL, N_("OCM option (sidebar)") },
   /* views */
-  { N_("Views"), "win.view", "'segments'", "<Control>1", N_("Segments view") },
-  { N_("Views"), "win.view", "'memory'", "<Control>2", N_("Memory view") },
-  { N_("Views"), "win.view", "'ocm'", "<Control>3", N_("OCM view") },
-  { N_("Views"), "win.view", "'merges'", "<Control>4", N_("Merges view") },
-  { N_("Views"), "win.view", "'timing'", "<Control>5", N_("Timing view") },
-  { N_("Views"), "win.view", "'compare'", "<Control>6", N_("Compare view") },
-  { N_("Views"), "win.view", "'tensors'", "<Control>7", N_("Tensors view") },
-  { N_("Views"), "win.view", "'diff'", "<Control>8", N_("Dump diff view") },
-  { N_("Views"), "win.view", "'logs'", "<Control>9", N_("Logs view") },
-  { N_("Views"), "win.view", "'compiles'", "<Control>0", N_("Compiles view") },
-  { N_("Views"), "win.view", "'graph'", "<Control>minus", N_("Graph view") },
-  { N_("Views"), "win.view", "'sweep'", "<Control>equal", N_("Sweep view") },
+  /* the views' keys come from the table of views (zw-views.h), here */
   { N_("Views"), "win.select-back", NULL, "<Alt>Left", N_("Previous selection") },
   { N_("Views"), "win.select-forward", NULL, "<Alt>Right", N_("Next selection") },
   /* window */
@@ -87,18 +78,51 @@ static const ZwShortcut shortcuts[] = {
   { N_("Graph view"), "graph.right", NULL, "Right", N_("Op to the right") },
 };
 
+static GArray *shortcuts;   /* the table with the views' rows in their place; built once */
+
+static void
+ensure_shortcuts (void)
+{
+  static gsize built = 0;
+
+  if (g_once_init_enter (&built))
+    {
+      guint n_views;
+      const ZwViewKind *views = zw_views_get (&n_views);
+      GArray *all = g_array_new (FALSE, FALSE, sizeof (ZwShortcut));
+
+      for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+        {
+          if (g_str_equal (table[i].action, "win.select-back"))
+            for (guint v = 0; v < n_views; v++)
+              {
+                g_autofree char *target = g_strdup_printf ("'%s'", views[v].name);
+                ZwShortcut s = { N_("Views"), "win.view", g_intern_string (target), views[v].accel, views[v].key_title };
+                g_array_append_val (all, s);
+              }
+          g_array_append_val (all, table[i]);
+        }
+      shortcuts = all;
+      g_once_init_leave (&built, 1);
+    }
+}
+
 const ZwShortcut *
 zw_shortcuts_get (guint *n_out)
 {
   g_return_val_if_fail (n_out != NULL, NULL);
-  *n_out = G_N_ELEMENTS (shortcuts);
-  return shortcuts;
+  ensure_shortcuts ();
+  *n_out = shortcuts->len;
+  return (const ZwShortcut *) shortcuts->data;
 }
 
 void
 zw_shortcuts_install_bindings (GtkWidgetClass *widget_class, const char *prefix)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+  guint n;
+  const ZwShortcut *shortcuts = zw_shortcuts_get (&n);
+
+  for (guint i = 0; i < n; i++)
     {
       const ZwShortcut *s = &shortcuts[i];
       guint key = 0;
@@ -146,10 +170,12 @@ zw_shortcuts_window_new (GtkWindow *parent)
   const char *group = NULL;
   const char *section = NULL;
   GtkWindow *window;
+  guint n;
+  const ZwShortcut *shortcuts = zw_shortcuts_get (&n);
 
   g_string_append (xml, "<interface><object class=\"GtkShortcutsWindow\" id=\"shortcuts\">"
                         "<property name=\"modal\">1</property>");
-  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+  for (guint i = 0; i < n; i++)
     {
       const ZwShortcut *s = &shortcuts[i];
       g_autofree char *title = g_markup_escape_text (_(s->title), -1);

@@ -1,0 +1,472 @@
+/* zw-window-open.c — what the window opens: files by their kind (networks and deploy logs
+ * through the controller, time profiles, sweeps, dump folders, text logs), several at once
+ * (a drop), the choosers, the recent files menu, and export of the current view. */
+#include "zw-window-private.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-compare-view.h"
+#include "zw-dump-diff-view.h"
+#include "zw-export.h"
+#include "zw-file-kind.h"
+#include "zw-log-view.h"
+#include "zw-sweep-view.h"
+#include "zw-tensor-view.h"
+#include "zw-timing-view.h"
+
+void
+zw_window_set_shown_file (ZwWindow *self, const char *path)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (path != NULL && ZW_IS_APPLICATION (app))
+    zw_application_add_recent (ZW_APPLICATION (app), path);
+  if (g_strcmp0 (self->shown_file, path) == 0)
+    return;
+  g_free (self->shown_file);
+  self->shown_file = g_strdup (path);
+  g_object_notify_by_pspec (G_OBJECT (self), zw_window_pspec (PROP_SHOWN_FILE));
+}
+
+static void
+open_profile (ZwWindow *self, const char *path)
+{
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) profile = zw_profile_load (path, warnings, NULL, &error);
+
+  zw_window_show_banner (self, NULL, NULL);
+  if (profile == NULL)
+    {
+      zw_window_banner_for_error (self, path, error);
+      return;
+    }
+  /* the file becomes a run of the history (selecting it shows it in Timing and names it in
+   * the title); a file's op ids need not be a deployment's: no report behind it */
+  {
+    g_autoptr (ZwRun) run = zw_run_new_from_profile (g_steal_pointer (&profile), path);
+    zw_window_on_run_finished (NULL, run, self);
+  }
+  zw_window_banner_for_warnings (self, path, warnings);
+  zw_window_set_view (self, "timing");
+  zw_window_set_shown_file (self, path);
+}
+
+static void
+open_text_log (ZwWindow *self, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  zw_window_show_banner (self, NULL, NULL);
+  if (!zw_log_view_load_file (ZW_LOG_VIEW (zw_window_get_view (self, "logs")), path, &error))
+    {
+      zw_window_banner_for_error (self, path, error);
+      return;
+    }
+  zw_window_set_view (self, "logs");
+  zw_window_set_shown_file (self, path);
+}
+
+gboolean
+zw_window_open_dump (ZwWindow *self, const char *dir)
+{
+  ZwTensorView *view;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *messages;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  view = ZW_TENSOR_VIEW (zw_window_get_view (self, "tensors"));
+  zw_window_show_banner (self, NULL, NULL);
+  /* a board's folder has no manifest: the open network types its files */
+  if (!zw_tensor_view_load_folder (view, dir, zw_run_controller_get_network (self->controller), NULL, &error))
+    {
+      zw_window_banner_for_error (self, dir, error);
+      return FALSE;
+    }
+  g_free (self->tensors_dir);
+  self->tensors_dir = g_strdup (dir);
+  messages = zw_tensor_view_get_messages (view);
+  zw_window_banner_for_warnings (self, dir, messages);
+  zw_window_update_empty_states (self);
+  zw_window_set_view (self, "tensors");
+  zw_window_set_shown_file (self, dir);
+  return TRUE;
+}
+
+gboolean
+zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
+{
+  ZwRun *run;
+  g_autoptr (GError) error = NULL;
+  const ZwDumpDiff *diff;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (dir_a != NULL, FALSE);
+
+  zw_window_show_banner (self, NULL, NULL);
+  if (dir_b == NULL)
+    {
+      run = zw_window_get_selected_run (self);
+      dir_b = run != NULL ? zw_run_get_dump_dir (run) : NULL;
+      if (dir_b == NULL)
+        {
+          g_autofree char *message = g_strdup_printf (
+              _("%s: the selected run dumped no tensors to compare with (use Dump Tensors first)"), dir_a);
+          zw_window_show_banner (self, message, NULL);
+          return FALSE;
+        }
+    }
+  if (!zw_dump_diff_view_load (ZW_DUMP_DIFF_VIEW (zw_window_get_view (self, "diff")), dir_a, dir_b,
+                               zw_run_controller_get_network (self->controller), NULL, NULL, &error))
+    {
+      zw_window_show_banner (self, error->message, NULL);
+      return FALSE;
+    }
+  diff = zw_dump_diff_view_get_diff (ZW_DUMP_DIFF_VIEW (zw_window_get_view (self, "diff")));
+  if (diff != NULL)
+    zw_window_banner_for_warnings (self, dir_a, diff->warnings);
+  zw_window_set_view (self, "diff");
+  zw_window_set_shown_file (self, dir_a);
+  return TRUE;
+}
+
+gboolean
+zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) a = NULL;
+  g_autoptr (ZwProfile) b = NULL;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+  ZwCompareView *view;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path_a != NULL && path_b != NULL, FALSE);
+
+  zw_window_show_banner (self, NULL, NULL);
+  if ((a = zw_profile_load (path_a, NULL, NULL, &error)) == NULL)
+    {
+      zw_window_banner_for_error (self, path_a, error);
+      return FALSE;
+    }
+  if ((b = zw_profile_load (path_b, NULL, NULL, &error)) == NULL)
+    {
+      zw_window_banner_for_error (self, path_b, error);
+      return FALSE;
+    }
+  view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
+  label_a = g_path_get_basename (path_a);
+  label_b = g_path_get_basename (path_b);
+  zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
+  zw_compare_view_set_reports (view, NULL, NULL);
+  self->compare_from_runs = FALSE;
+  zw_window_set_view (self, "compare");
+  zw_window_set_shown_file (self, path_b);
+  return TRUE;
+}
+
+gboolean
+zw_window_export (ZwWindow *self, const char *path, GError **error)
+{
+  GtkWidget *view;
+  g_autofree char *lower = NULL;
+  int width, height;
+
+  g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  view = zw_window_current_view (self);
+  lower = g_ascii_strdown (path, -1);
+  /* the Sweep view's data is the sweep: saved as xrt-run sweep writes it */
+  if (ZW_IS_SWEEP_VIEW (view) && (g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".json")))
+    return zw_sweep_view_save (ZW_SWEEP_VIEW (view), path, error);
+  if (g_str_has_suffix (lower, ".csv"))
+    return zw_export_view_csv (view, path, error);
+  if (g_str_has_suffix (lower, ".json"))
+    {
+      const ZwProfile *profile = zw_timing_view_get_profile (ZW_TIMING_VIEW (zw_window_get_view (self, "timing")));
+      if (profile == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("%s: no time profile to export (forward, or open a time file)"), path);
+          return FALSE;
+        }
+      return zw_profile_write (profile, path, ZW_PROFILE_FORMAT_TRACE, error);
+    }
+  /* the size the view has on screen; a view never shown gets a page-like size */
+  width = gtk_widget_get_width (view);
+  height = gtk_widget_get_height (view);
+  if (width < 64 || height < 64)
+    {
+      width = 1200;
+      height = 800;
+    }
+  return zw_export_view (view, width, height, path, error);
+}
+
+void
+zw_window_export_to (ZwWindow *self, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!zw_window_export (self, path, &error))
+    zw_window_banner_for_error (self, path, error);
+}
+
+static GPtrArray *
+chooser_paths (GtkFileChooser *chooser)
+{
+  g_autoptr (GListModel) files = gtk_file_chooser_get_files (chooser);
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (GFile) file = g_list_model_get_item (files, i);
+      char *path = g_file_get_path (file);
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  return paths;
+}
+
+static void
+on_aux_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    paths = chooser_paths (GTK_FILE_CHOOSER (dialog));
+  if (paths != NULL && paths->len > 0)
+    {
+      const char *first = g_ptr_array_index (paths, 0);
+      switch (self->aux_purpose)
+        {
+        case CHOOSE_EXPORT:
+          {
+            g_autofree char *lower = g_ascii_strdown (first, -1);
+            static const char *known[] = { ".png", ".svg", ".pdf", ".csv", ".json" };
+            gboolean has_ext = FALSE;
+            for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+              has_ext = has_ext || g_str_has_suffix (lower, known[i]);
+            if (has_ext)
+              zw_window_export_to (self, first);
+            else
+              {
+                g_autofree char *png = g_strconcat (first, ".png", NULL);
+                zw_window_export_to (self, png);
+              }
+            break;
+          }
+        case CHOOSE_DUMP: zw_window_open_dump (self, first); break;
+        case CHOOSE_COMPARE_FILES:
+          if (paths->len == 2)
+            zw_window_compare_files (self, first, g_ptr_array_index (paths, 1));
+          else
+            zw_window_show_banner (self, _("Choose two time profiles to compare"), NULL);
+          break;
+        case CHOOSE_DIFF_FOLDERS:
+          zw_window_diff_dumps (self, first, paths->len >= 2 ? g_ptr_array_index (paths, 1) : NULL);
+          break;
+        case CHOOSE_COMPILE: zw_window_compare_compile (self, first); break;
+        }
+    }
+  g_clear_object (&self->aux_chooser);
+}
+
+void
+zw_window_run_aux_chooser (ZwWindow *self, ChooserPurpose purpose, const char *title, GtkFileChooserAction mode,
+                 gboolean multiple, const char *accept)
+{
+  GtkFileChooserNative *chooser;
+
+  if (self->aux_chooser != NULL)
+    gtk_native_dialog_destroy (self->aux_chooser);
+  g_clear_object (&self->aux_chooser);
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), mode, accept, _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), multiple);
+  if (purpose == CHOOSE_EXPORT)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.png", self->view);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+    }
+  self->aux_purpose = purpose;
+  self->aux_chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_set_modal (self->aux_chooser, TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_aux_chooser_response), self);
+  gtk_native_dialog_show (self->aux_chooser);
+}
+
+void
+zw_window_open_paths (ZwWindow *self, const char *const *paths)
+{
+  guint n;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (paths != NULL);
+
+  n = g_strv_length ((char **) paths);
+  /* two profiles dropped together are compared, two dump folders diffed */
+  if (n == 2)
+    {
+      ZwFileKind a, b;
+      g_autofree char *dir_a = NULL;
+      g_autofree char *dir_b = NULL;
+      if (zw_file_kind_guess (paths[0], &a, &dir_a, NULL) && zw_file_kind_guess (paths[1], &b, &dir_b, NULL))
+        {
+          if (a == ZW_FILE_KIND_PROFILE && b == ZW_FILE_KIND_PROFILE)
+            {
+              zw_window_compare_files (self, paths[0], paths[1]);
+              return;
+            }
+          if (a == ZW_FILE_KIND_DUMP && b == ZW_FILE_KIND_DUMP)
+            {
+              zw_window_diff_dumps (self, dir_a, dir_b);
+              return;
+            }
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    zw_window_open (self, paths[i], FALSE);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, ZwWindow *self)
+{
+  GSList *files = g_value_get_boxed (value);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  (void) target;
+  (void) x;
+  (void) y;
+  for (GSList *l = files; l != NULL; l = l->next)
+    {
+      char *path = g_file_get_path (l->data);
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  if (paths->len == 0)
+    return FALSE;
+  g_ptr_array_add (paths, NULL);
+  zw_window_open_paths (self, (const char *const *) paths->pdata);
+  return TRUE;
+}
+
+void
+zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  ZwFileKind kind;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  if (!zw_file_kind_guess (path, &kind, &dir, &error))
+    {
+      zw_window_show_banner (self, error->message, NULL);
+      return;
+    }
+  switch (kind)
+    {
+    case ZW_FILE_KIND_PROFILE: open_profile (self, path); return;
+    case ZW_FILE_KIND_SWEEP: zw_window_open_sweep (self, path); return;
+    case ZW_FILE_KIND_DUMP: zw_window_open_dump (self, dir); return;
+    case ZW_FILE_KIND_LOG: open_text_log (self, path); return;
+    case ZW_FILE_KIND_UNKNOWN:
+      {
+        /* the views keep what they show: only the banner says why nothing opened */
+        g_autofree char *message =
+          g_strdup_printf (_("%s is empty or binary data: not a network, deploy report, time profile, dump or log"),
+                           path);
+        zw_window_show_banner (self, message, NULL);
+        return;
+      }
+    case ZW_FILE_KIND_NETWORK: break;
+    }
+
+  g_clear_handle_id (&self->reapply_source, g_source_remove);
+  zw_window_show_banner (self, NULL, NULL);
+  {
+    ZwRunOptions options;
+    zw_window_read_options (self, &options);
+    zw_run_controller_set_options (self->controller, &options);
+  }
+  /* a network opens deployed and run once, so the history shows its time at once */
+  zw_run_controller_open (self->controller, path, synthetic_params, 1);
+}
+
+static void
+on_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      if (path != NULL)
+        zw_window_open (self, path, FALSE);
+    }
+  g_clear_object (&self->chooser);
+}
+
+void
+zw_window_on_recent_changed (GListModel *recent, guint position, guint removed, guint added, ZwWindow *self)
+{
+  guint n = g_list_model_get_n_items (recent);
+
+  (void) position;
+  (void) removed;
+  (void) added;
+  g_menu_remove_all (self->recent_menu);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *path = gtk_string_list_get_string (GTK_STRING_LIST (recent), i);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autoptr (GMenuItem) item = g_menu_item_new (base, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-file", g_variant_new_string (path));
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+/* Open: a network, a deploy log or any file the window opens (zw_window_open). */
+void
+zw_window_choose_file (ZwWindow *self)
+{
+  GtkFileFilter *json = gtk_file_filter_new ();
+  GtkFileFilter *all = gtk_file_filter_new ();
+  GtkFileChooserNative *chooser;
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (self->chooser);
+      return;
+    }
+  chooser = gtk_file_chooser_native_new (_("Open a Network or a Deploy Log"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (json, _("Networks and deploy logs (*.json)"));
+  gtk_file_filter_add_pattern (json, "*.json");
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), json);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  g_object_unref (json);
+  g_object_unref (all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_chooser_response), self);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+
+/* Files dropped on the window open as from the command line. */
+void
+zw_window_open_init (ZwWindow *self)
+{
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+}

@@ -1,0 +1,237 @@
+/* zw-window-options.c — the window's options: the sidebar's panel (what a run deploys with,
+ * re-applied when one changes), the options shown from a run or a sweep's row, and the
+ * settings the window keeps (size, the user's options). */
+#include "zw-window-private.h"
+
+#include "zw-application.h"
+#include "zw-options-panel.h"
+
+/* The "ocm-option" short name of @opt; an option this build does not know (a setting
+ * written by another version) reads as the default. */
+static const char *
+ocm_nick (ZwOcmOpt opt)
+{
+  return zw_ocm_opt_get_nick (zw_ocm_opt_get_index (opt) >= 0 ? opt : ZW_OCM_BEST_SCORE);
+}
+
+void
+zw_window_read_options (ZwWindow *self, ZwRunOptions *options)
+{
+  g_autofree char *ocm_id = NULL;
+  guint kib = 0;
+  double mhz = 0, gbps = 0;
+  ZwOcmOpt ocm = ZW_OCM_BEST_SCORE;
+
+  g_object_get (self->options, "merge-hardop", &options->merge_hardop, "etm-optimize", &options->etm_optimize,
+                "ocm-option", &ocm_id, "ocm-kib", &kib, "icore-mhz", &mhz, "etm-gbps", &gbps, NULL);
+  zw_ocm_opt_from_string (ocm_id, &ocm);
+  options->ocm = ocm;
+  options->ocm_bytes = (guint64) kib * 1024;
+  options->icore_clock_hz = mhz * 1e6;
+  options->etm_bandwidth = gbps * 1e9;
+}
+
+guint
+zw_window_read_iterations (ZwWindow *self)
+{
+  return MAX (self->iterations, 1);
+}
+
+void
+zw_window_request (ZwWindow *self, ZwRunMode mode)
+{
+  ZwRunOptions options;
+
+  g_clear_handle_id (&self->reapply_source, g_source_remove);
+  zw_window_read_options (self, &options);
+  zw_run_controller_set_options (self->controller, &options);
+  zw_run_controller_request (self->controller, mode, mode == ZW_RUN_MODE_APPLY ? 0 : zw_window_read_iterations (self));
+}
+
+static gboolean
+reapply_idle (gpointer data)
+{
+  ZwWindow *self = data;
+
+  self->reapply_source = 0;
+  if (!self->offline && zw_run_controller_has_network (self->controller))
+    zw_window_request (self, ZW_RUN_MODE_APPLY);
+  return G_SOURCE_REMOVE;
+}
+
+/* An option changed: re-apply once the change settles (several properties may change in
+ * one go, e.g. a spin button being typed into). */
+static void
+on_option_changed (GObject *panel, GParamSpec *pspec, ZwWindow *self)
+{
+  (void) panel;
+  (void) pspec;
+  if (self->syncing || self->offline || !zw_run_controller_has_network (self->controller))
+    return;
+  if (self->reapply_source == 0)
+    self->reapply_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, reapply_idle, self, NULL);
+}
+
+/* The device URL of the options: the next apply opens that board (errors: the banner). */
+static void
+on_device_url_changed (GObject *panel, GParamSpec *pspec, ZwWindow *self)
+{
+  g_autofree char *url = NULL;
+
+  g_object_get (panel, "device-url", &url, NULL);
+  zw_run_controller_set_device_url (self->controller, url);
+  on_option_changed (panel, pspec, self);
+}
+
+/* Shows a run's options in the panel without re-applying. */
+void
+zw_window_sync_options_from_run (ZwWindow *self, ZwRun *run)
+{
+  ZwDeployReport *report = zw_run_get_report (run);
+
+  self->syncing = TRUE;
+  g_object_set (self->options, "merge-hardop", report->merge_hardop, "etm-optimize", report->etm_optimize,
+                "ocm-option", ocm_nick (report->ocm_requested), NULL);
+  if (report->ocm_bytes >= 64 * 1024)
+    g_object_set (self->options, "ocm-kib", (guint) (report->ocm_bytes / 1024), NULL);
+  if (report->icore_clock_hz >= 1e6)
+    g_object_set (self->options, "icore-mhz", report->icore_clock_hz / 1e6, NULL);
+  if (report->etm_bandwidth >= 1e8)
+    g_object_set (self->options, "etm-gbps", report->etm_bandwidth / 1e9, NULL);
+  self->syncing = FALSE;
+}
+
+/* The panel's ranges: a row's figures outside them are shown at the nearest end (the run
+ * itself gets the row's exact figures). */
+void
+zw_window_show_options_in_panel (ZwWindow *self, const ZwRunOptions *o)
+{
+  self->syncing = TRUE;
+  g_object_set (self->options, "merge-hardop", o->merge_hardop, "etm-optimize", o->etm_optimize, "ocm-option",
+                ocm_nick (o->ocm), "ocm-kib",
+                (guint) CLAMP (o->ocm_bytes / 1024, 64, 1024 * 1024), "icore-mhz",
+                CLAMP (o->icore_clock_hz / 1e6, 1.0, 10000.0), "etm-gbps", CLAMP (o->etm_bandwidth / 1e9, 0.1, 1000.0),
+                NULL);
+  self->syncing = FALSE;
+}
+
+static void
+restore_settings (ZwWindow *self)
+{
+  int width = g_settings_get_int (self->settings, "window-width");
+  int height = g_settings_get_int (self->settings, "window-height");
+  int ocm = g_settings_get_int (self->settings, "ocm-option");
+
+  if (width >= 400 && height >= 300)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_object_set (self, "merge-hardop", g_settings_get_boolean (self->settings, "merge-hardop"), "etm-optimize",
+                g_settings_get_boolean (self->settings, "etm-optimize"), "ocm-option",
+                ocm_nick ((ZwOcmOpt) ocm), NULL);
+}
+
+/* The options the user sets are the next start's; those shown from a run are not. */
+static void
+on_own_option_changed (ZwWindow *self, GParamSpec *pspec, gpointer data)
+{
+  ZwOcmOpt ocm = ZW_OCM_BEST_SCORE;
+
+  (void) pspec;
+  (void) data;
+  if (self->syncing || self->settings == NULL)
+    return;
+  zw_ocm_opt_from_string (self->ocm_option, &ocm);
+  g_settings_set_boolean (self->settings, "merge-hardop", self->merge_hardop);
+  g_settings_set_boolean (self->settings, "etm-optimize", self->etm_optimize);
+  g_settings_set_int (self->settings, "ocm-option", (int) ocm);
+}
+
+void
+zw_window_save_state (ZwWindow *self)
+{
+  int width = 0, height = 0;
+
+  if (self->settings == NULL || self->state_saved)
+    return;
+  self->state_saved = TRUE;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+}
+
+static gboolean
+on_close_request (GtkWindow *window, gpointer data)
+{
+  (void) data;
+  zw_window_save_state (ZW_WINDOW (window));
+  return FALSE;
+}
+
+/* "application" is set after construction (it is no construct property of GtkWindow):
+ * the recent files and the settings attach when it is. */
+static void
+on_application_set (ZwWindow *self, GParamSpec *pspec, gpointer data)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  (void) pspec;
+  (void) data;
+  if (!ZW_IS_APPLICATION (app) || self->attached)
+    return;
+  self->attached = TRUE;
+  {
+    GListModel *recent = zw_application_get_recent (ZW_APPLICATION (app));
+    GSettings *settings = zw_application_get_settings (ZW_APPLICATION (app));
+    g_signal_connect_object (recent, "items-changed", G_CALLBACK (zw_window_on_recent_changed), self, 0);
+    zw_window_on_recent_changed (recent, 0, 0, 0, self);
+    if (settings != NULL)
+      {
+        self->settings = g_object_ref (settings);
+        restore_settings (self);
+      }
+  }
+}
+
+/* The options panel of the sidebar, bound to the window's option properties. */
+void
+zw_window_options_init (ZwWindow *self)
+{
+  static const char *watched[] = { "notify::merge-hardop", "notify::etm-optimize", "notify::ocm-option",
+                                   "notify::ocm-kib", "notify::icore-mhz", "notify::etm-gbps" };
+  const XrtBoardFigures *profile = zw_run_controller_get_base_figures (self->controller);
+
+  self->options = zw_options_panel_new ();
+  g_object_set (self->options, "ocm-kib", (guint) (profile->ocm_bytes / 1024), "icore-mhz",
+                profile->icore_clock_hz / 1e6, "etm-gbps", profile->etm_bandwidth / 1e9, NULL);
+  g_object_bind_property (self, "merge-hardop", self->options, "merge-hardop",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "etm-optimize", self->options, "etm-optimize",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "ocm-option", self->options, "ocm-option",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "iterations", self->options, "iterations",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
+    g_signal_connect (self->options, watched[i], G_CALLBACK (on_option_changed), self);
+  g_signal_connect (self->options, "notify::device-url", G_CALLBACK (on_device_url_changed), self);
+  /* the paned starts at the panel's natural height; the history takes the rest */
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->options_scroller), self->options);
+}
+
+/* At construction: the settings and recent files of the application, and the options the
+ * user sets saved as the next window's. */
+void
+zw_window_settings_init (ZwWindow *self)
+{
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
+  on_application_set (self, NULL, NULL);
+  g_signal_connect (self, "notify::merge-hardop", G_CALLBACK (on_own_option_changed), NULL);
+  g_signal_connect (self, "notify::etm-optimize", G_CALLBACK (on_own_option_changed), NULL);
+  g_signal_connect (self, "notify::ocm-option", G_CALLBACK (on_own_option_changed), NULL);
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
+}

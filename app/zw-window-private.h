@@ -1,0 +1,138 @@
+/* zw-window-private.h — what the parts of the window share (zw-window.c: the object, its
+ * template and view wiring; zw-window-actions.c; zw-window-open.c: opening files, recent
+ * files, choosers, export; zw-window-run.c: runs and the history; zw-window-options.c: the
+ * options panel and the settings; zw-window-sweep.c). Not installed, not for the views.
+ */
+#pragma once
+
+#include "zw-window.h"
+#include "zw-views.h"
+
+G_BEGIN_DECLS
+
+/* What the second file chooser is for (one is open at a time). */
+typedef enum {
+  CHOOSE_EXPORT,
+  CHOOSE_DUMP,
+  CHOOSE_COMPARE_FILES,
+  CHOOSE_DIFF_FOLDERS,
+  CHOOSE_COMPILE,
+} ChooserPurpose;
+
+enum {
+  PROP_0,
+  PROP_MERGE_HARDOP,
+  PROP_ETM_OPTIMIZE,
+  PROP_OCM_OPTION,
+  PROP_VIEW,
+  PROP_SIDEBAR_VISIBLE,
+  PROP_BUSY,
+  PROP_BANNER_MESSAGE,
+  PROP_OFFLINE,
+  PROP_ITERATIONS,
+  PROP_SHOWN_FILE,
+  N_PROPS
+};
+
+struct _ZwWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  ZwRunController *controller;
+  ZwSelection *selection;
+  GListStore *runs;
+
+  /* from the template (zw-window.ui) */
+  GtkWidget *stack;
+  GtkWidget *switcher;
+  GtkWidget *sidebar;
+  GtkWidget *options_scroller;
+  GtkWidget *history_box;
+  GtkWidget *banner;
+  GtkWidget *banner_label;
+  GtkWidget *synthetic_button;
+  GtkWidget *progress_revealer;
+  GtkWidget *progress_bar;
+  GtkWidget *progress_label;
+  GMenu *recent_menu;
+
+  GtkWidget *options;
+  GtkWidget *history;
+  guint n_views;                 /* the table of views (zw-views.h), in its order: */
+  const ZwViewKind *kinds;
+  GtkWidget **views;
+  GtkWidget **empty_states;      /* what to do when a view has nothing (Tensors, Timing, Sweep) */
+  GtkNativeDialog *chooser;
+  GtkNativeDialog *aux_chooser;
+  ChooserPurpose aux_purpose;
+  GtkWidget *sweep_dialog;       /* "Sweep Options…" while it is open */
+  char *sweep_what_if;           /* what its entry held the last time */
+
+  char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
+  char *tensors_dir;             /* the dump folder the Tensors view shows */
+  GPtrArray *temp_dumps;         /* folders of "Dump tensors" runs, removed with the window */
+  guint compare_source;
+  gboolean compare_from_runs;    /* the Compare view shows two marked runs (not two files) */
+  GSettings *settings;           /* the application's (NULL without schema) */
+  gboolean state_saved;
+  gboolean attached;             /* to the application's recent files and settings */
+
+  gboolean merge_hardop;
+  gboolean etm_optimize;
+  char *ocm_option;
+  char *view;
+  gboolean sidebar_visible;
+  char *banner_message;
+  char *banner_path;      /* the file a "use synthetic params" reopens */
+  gboolean offline;
+  guint iterations;
+
+  guint reapply_source;
+  gboolean syncing;       /* the window itself sets the options: no re-apply */
+  gboolean selecting_new; /* a run just finished is being selected */
+};
+
+/* zw-window.c */
+GParamSpec *zw_window_pspec (guint prop);
+void zw_window_show_banner (ZwWindow *self, const char *message, const char *synthetic_path);
+void zw_window_banner_for_error (ZwWindow *self, const char *path, const GError *error);
+void zw_window_banner_for_warnings (ZwWindow *self, const char *path, GPtrArray *warnings);
+void zw_window_set_view (ZwWindow *self, const char *view);
+GtkWidget *zw_window_current_view (ZwWindow *self);
+void zw_window_update_empty_states (ZwWindow *self);
+
+/* zw-window-actions.c */
+void zw_window_class_install_actions (GtkWidgetClass *widget_class);
+void zw_window_update_actions (ZwWindow *self);
+
+/* zw-window-options.c */
+void zw_window_options_init (ZwWindow *self);
+void zw_window_settings_init (ZwWindow *self);
+void zw_window_read_options (ZwWindow *self, ZwRunOptions *options);
+guint zw_window_read_iterations (ZwWindow *self);
+void zw_window_request (ZwWindow *self, ZwRunMode mode);
+void zw_window_sync_options_from_run (ZwWindow *self, ZwRun *run);
+void zw_window_show_options_in_panel (ZwWindow *self, const ZwRunOptions *o);
+void zw_window_save_state (ZwWindow *self);
+
+/* zw-window-run.c */
+void zw_window_run_init (ZwWindow *self);
+void zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self);
+void zw_window_remove_dump_dir (const char *dir);
+
+/* zw-window-open.c */
+void zw_window_open_init (ZwWindow *self);
+void zw_window_set_shown_file (ZwWindow *self, const char *path);
+void zw_window_choose_file (ZwWindow *self);
+void zw_window_run_aux_chooser (ZwWindow *self, ChooserPurpose purpose, const char *title, GtkFileChooserAction mode,
+                                gboolean multiple, const char *accept);
+void zw_window_export_to (ZwWindow *self, const char *path);
+void zw_window_on_recent_changed (GListModel *recent, guint position, guint removed, guint added, ZwWindow *self);
+
+/* zw-window-sweep.c */
+void zw_window_sweep_init (ZwWindow *self);
+void zw_window_open_sweep (ZwWindow *self, const char *path);
+void zw_window_action_sweep (GtkWidget *widget, const char *name, GVariant *param);
+void zw_window_action_sweep_what_if (GtkWidget *widget, const char *name, GVariant *param);
+
+G_END_DECLS

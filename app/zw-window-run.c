@@ -1,0 +1,291 @@
+/* zw-window-run.c — the window's runs: the controller's signals (progress, runs finished,
+ * failures), the run history and what a selected run shows in the views, the comparison of
+ * two marked runs, tensor dumps and compiles compared. */
+#include "zw-window-private.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-compare-view.h"
+#include "zw-compile-compare-view.h"
+#include "zw-log-view.h"
+#include "zw-run-history.h"
+#include "zw-tensor-view.h"
+#include "zw-timing-view.h"
+
+static void
+on_busy_changed (ZwRunController *controller, GParamSpec *pspec, ZwWindow *self)
+{
+  (void) pspec;
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), zw_run_controller_get_busy (controller));
+  gtk_widget_set_visible (self->progress_revealer, zw_run_controller_get_busy (controller));
+  zw_window_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), zw_window_pspec (PROP_BUSY));
+}
+
+static void
+on_progress_changed (ZwRunController *controller, GParamSpec *pspec, ZwWindow *self)
+{
+  const char *status = zw_run_controller_get_status (controller);
+
+  (void) pspec;
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), zw_run_controller_get_progress (controller));
+  if (status != NULL)
+    gtk_label_set_text (GTK_LABEL (self->progress_label), status);
+}
+
+/* The two runs marked in the history, compared: their profiles (forwards) and reports. */
+static gboolean
+update_compare_idle (gpointer data)
+{
+  ZwWindow *self = data;
+  g_autoptr (GPtrArray) marked = zw_window_get_compare_runs (self);
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
+  ZwRun *a, *b;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+
+  self->compare_source = 0;
+  if (marked->len < 2)
+    {
+      /* a run unmarked: its comparison goes (the view says how to make one) — but two time
+       * files compared stay until another comparison replaces them */
+      if (self->compare_from_runs)
+        zw_compare_view_clear (view);
+      self->compare_from_runs = FALSE;
+      return G_SOURCE_REMOVE;
+    }
+  self->compare_from_runs = TRUE;
+  a = g_ptr_array_index (marked, 0);
+  b = g_ptr_array_index (marked, 1);
+  label_a = zw_run_dup_title (a);
+  label_b = zw_run_dup_title (b);
+  if (zw_run_get_profile (a) != NULL && zw_run_get_profile (b) != NULL)
+    zw_compare_view_set_profiles (view, zw_run_get_profile (a), zw_run_get_profile (b), NULL, label_a, label_b);
+  else
+    zw_compare_view_clear (view);
+  zw_compare_view_set_reports (view, zw_run_get_report (a), zw_run_get_report (b));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_run_compare (ZwRun *run, GParamSpec *pspec, ZwWindow *self)
+{
+  (void) run;
+  (void) pspec;
+  /* after the history has unmarked the oldest of three */
+  if (self->compare_source == 0)
+    self->compare_source = g_idle_add (update_compare_idle, self);
+}
+
+/* A run selected in the history: its profile in Timing, its deploy log in Logs, its dumps
+ * (if it made any) in Tensors. */
+static void
+show_run_in_views (ZwWindow *self, ZwRun *run)
+{
+  const ZwProfile *profile = run != NULL ? zw_run_get_profile (run) : NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *origin = NULL;
+
+  /* a time file's op ids need not be the deployment's: Timing reads no report for it */
+  zw_timing_view_set_run_profile (ZW_TIMING_VIEW (zw_window_get_view (self, "timing")), profile,
+                                  profile != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE ? zw_run_get_report (run)
+                                                                                            : NULL);
+  if (run == NULL)
+    return;
+  text = zw_deploy_report_to_text (zw_run_get_report (run));
+  origin = zw_run_dup_title (run);
+  zw_log_view_set_text (ZW_LOG_VIEW (zw_window_get_view (self, "logs")), text, origin);
+  if (zw_run_get_dump_dir (run) != NULL && g_strcmp0 (self->tensors_dir, zw_run_get_dump_dir (run)) != 0)
+    {
+      g_autoptr (GError) error = NULL;
+      ZwTensorView *view = ZW_TENSOR_VIEW (zw_window_get_view (self, "tensors"));
+      if (zw_tensor_view_load_folder (view, zw_run_get_dump_dir (run), zw_run_controller_get_network (self->controller),
+                                      NULL, &error))
+        {
+          g_free (self->tensors_dir);
+          self->tensors_dir = g_strdup (zw_run_get_dump_dir (run));
+        }
+      else
+        zw_window_banner_for_error (self, zw_run_get_dump_dir (run), error);
+    }
+}
+
+static void
+on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
+{
+  ZwRun *run = zw_run_history_get_selected_run (history);
+  gboolean offline;
+  const char *chosen = NULL;
+
+  (void) pspec;
+  /* a time profile file has no deployment: the deploy views keep the one they show */
+  if (run == NULL || zw_run_get_kind (run) != ZW_RUN_PROFILE)
+    zw_selection_set_report (self->selection, run ? zw_run_get_report (run) : NULL);
+  /* a time profile file leaves the live network (and its options) as they are */
+  offline = run != NULL && zw_run_get_kind (run) == ZW_RUN_LOG;
+  if (offline != self->offline)
+    {
+      self->offline = offline;
+      g_object_notify_by_pspec (G_OBJECT (self), zw_window_pspec (PROP_OFFLINE));
+    }
+  if (run != NULL && (!self->selecting_new || offline) && zw_run_get_kind (run) != ZW_RUN_PROFILE)
+    zw_window_sync_options_from_run (self, run);
+  if (run != NULL && zw_run_get_ocm_requested (run) == ZW_OCM_BEST_SCORE)
+    chosen = zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run));
+  g_object_set (self->options, "ocm-chosen", chosen, "editable", !offline, NULL);
+  show_run_in_views (self, run);
+  zw_window_update_empty_states (self);
+  if (run != NULL)
+    {
+      g_autofree char *title = NULL;
+      if (zw_run_get_kind (run) == ZW_RUN_PROFILE)
+        {
+          g_autofree char *base = g_path_get_basename (zw_run_get_path (run));
+          /* TRANSLATORS: window title for a time profile opened from disk */
+          title = g_strdup_printf (_("%s (time profile) — Zhuge Workbench"), base);
+        }
+      else if (offline)
+        {
+          g_autofree char *base = g_path_get_basename (zw_run_get_path (run));
+          /* TRANSLATORS: window title for a deploy log opened from disk */
+          title = g_strdup_printf (_("%s (log) — Zhuge Workbench"), base);
+        }
+      else
+        title = g_strdup_printf (_("%s — Zhuge Workbench"), zw_run_get_report (run)->network_name);
+      gtk_window_set_title (GTK_WINDOW (self), title);
+    }
+  zw_window_update_actions (self);
+}
+
+void
+zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  (void) controller;
+  zw_run_set_index (run, g_list_model_get_n_items (G_LIST_MODEL (self->runs)) + 1);
+  g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
+  g_list_store_append (self->runs, run);
+  zw_window_show_banner (self, NULL, NULL);
+  self->selecting_new = TRUE;
+  zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);
+  self->selecting_new = FALSE;
+  if (zw_run_get_kind (run) == ZW_RUN_LOG && ZW_IS_APPLICATION (app))
+    zw_application_add_recent (ZW_APPLICATION (app), zw_run_get_path (run));
+  /* the tensors were asked for: show them */
+  if (zw_run_get_dump_dir (run) != NULL)
+    zw_window_set_view (self, "tensors");
+}
+
+static void
+on_network_loaded (ZwRunController *controller, const char *path, ZwWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  (void) controller;
+  if (ZW_IS_APPLICATION (app))
+    zw_application_add_recent (ZW_APPLICATION (app), path);
+  zw_window_update_actions (self);
+}
+
+static void
+on_failed (ZwRunController *controller, GError *error, const char *path, gboolean params_missing, ZwWindow *self)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *base = path ? g_path_get_basename (path) : NULL;
+
+  (void) controller;
+  /* the runtime's message names the file almost always; make sure the banner does */
+  if (base != NULL && strstr (error->message, base) == NULL)
+    message = g_strdup_printf ("%s: %s", path, error->message);
+  else
+    message = g_strdup (error->message);
+  zw_window_show_banner (self, message, params_missing ? path : NULL);
+}
+
+void
+zw_window_dump_tensors (ZwWindow *self, const char *format)
+{
+  g_autoptr (GError) error = NULL;
+  ZwDumpFormat parsed;
+  ZwRunOptions options;
+  char *dir;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  if (!zw_dump_format_parse (format, &parsed, &error))
+    {
+      zw_window_show_banner (self, error->message, NULL);
+      return;
+    }
+  if ((dir = g_dir_make_tmp ("zw-dump-XXXXXX", &error)) == NULL)
+    {
+      zw_window_show_banner (self, error->message, NULL);
+      return;
+    }
+  g_ptr_array_add (self->temp_dumps, dir);
+  g_clear_handle_id (&self->reapply_source, g_source_remove);
+  zw_window_read_options (self, &options);
+  zw_run_controller_set_options (self->controller, &options);
+  zw_run_controller_request_dump (self->controller, dir, zw_dump_format_to_string (parsed));
+}
+
+/* Removes a "Dump tensors" folder: its files are flat (*.ftmp and manifest.json). */
+void
+zw_window_remove_dump_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+void
+zw_window_compare_compile (ZwWindow *self, const char *path)
+{
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+  /* the other compile's params are rarely at hand (a Buyi .raw for a ZG330 user): missing
+   * ones are synthesised, as for the network of a screenshot */
+  zw_run_controller_compare_compile (self->controller, path, TRUE);
+}
+
+static void
+on_compiles_compared (ZwRunController *controller, ZwWindow *self)
+{
+  g_autofree char *warning = NULL;
+  ZwCompileCompare *cmp = zw_run_controller_take_compile_compare (controller, &warning);
+
+  if (cmp == NULL)
+    return;
+  zw_compile_compare_view_take_compare (ZW_COMPILE_COMPARE_VIEW (zw_window_get_view (self, "compiles")), cmp);
+  zw_window_show_banner (self, warning, NULL);
+  zw_window_set_view (self, "compiles");
+}
+
+/* The run history (below the options) and the controller's signals. */
+void
+zw_window_run_init (ZwWindow *self)
+{
+  self->history = zw_run_history_new (G_LIST_MODEL (self->runs));
+  gtk_widget_set_vexpand (self->history, TRUE);
+  g_signal_connect (self->history, "notify::selected-run", G_CALLBACK (on_selected_run), self);
+  gtk_box_append (GTK_BOX (self->history_box), self->history);
+
+  g_signal_connect (self->controller, "run-finished", G_CALLBACK (zw_window_on_run_finished), self);
+  g_signal_connect (self->controller, "network-loaded", G_CALLBACK (on_network_loaded), self);
+  g_signal_connect (self->controller, "failed", G_CALLBACK (on_failed), self);
+  g_signal_connect (self->controller, "compiles-compared", G_CALLBACK (on_compiles_compared), self);
+  g_signal_connect (self->controller, "notify::busy", G_CALLBACK (on_busy_changed), self);
+  g_signal_connect (self->controller, "notify::progress", G_CALLBACK (on_progress_changed), self);
+  g_signal_connect (self->controller, "notify::status", G_CALLBACK (on_progress_changed), self);
+}
