@@ -4,11 +4,11 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "zw-recent-files.h"
 #include "zw-style-manager.h"
 #include "zw-views.h"
 #include "zw-window.h"
 
-#define MAX_RECENT 10
 /* A screenshot run that has not finished by then has hung: give up rather than wait. */
 #define SCREENSHOT_TIMEOUT_S 300
 
@@ -17,6 +17,7 @@ struct _ZwApplication
   GtkApplication parent_instance;
 
   GtkStringList *recent;
+  gboolean loading_recent;    /* from the settings: nothing to save */
   GSettings *settings;        /* NULL when the schema is not installed */
   ZwStyleManager *style;
   char *screenshot;
@@ -146,6 +147,38 @@ on_screenshot_timeout (gpointer data)
   self->exit_status = 1;
   g_application_quit (G_APPLICATION (self));
   return G_SOURCE_REMOVE;
+}
+
+/* ---- recent files ---------------------------------------------------------------------- */
+
+/* Whoever changed the list (a window through zw_recent_files_add), the settings keep it. */
+static void
+on_recent_changed (GListModel *recent, guint position, guint removed, guint added, ZwApplication *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) paths = NULL;
+  guint n = g_list_model_get_n_items (recent);
+
+  (void) position;
+  (void) removed;
+  (void) added;
+  if (self->settings == NULL || self->loading_recent)
+    return;
+  for (guint i = 0; i < n; i++)
+    g_strv_builder_add (builder, gtk_string_list_get_string (self->recent, i));
+  paths = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-files", (const char *const *) paths);
+}
+
+/* Every window gets the recent files and the settings as it is added (zw-window.h). */
+static void
+zw_application_window_added (GtkApplication *app, GtkWindow *window)
+{
+  ZwApplication *self = ZW_APPLICATION (app);
+
+  GTK_APPLICATION_CLASS (zw_application_parent_class)->window_added (app, window);
+  if (ZW_IS_WINDOW (window))
+    zw_window_attach (ZW_WINDOW (window), self->recent, self->settings);
 }
 
 /* ---- windows ------------------------------------------------------------------------------ */
@@ -342,8 +375,10 @@ zw_application_startup (GApplication *app)
     {
       g_auto (GStrv) recent = g_settings_get_strv (self->settings, "recent-files");
       g_signal_connect (self->settings, "changed::color-scheme", G_CALLBACK (on_color_scheme_setting), self);
+      self->loading_recent = TRUE;
       gtk_string_list_splice (self->recent, 0, g_list_model_get_n_items (G_LIST_MODEL (self->recent)),
                               (const char *const *) recent);
+      self->loading_recent = FALSE;
     }
 }
 
@@ -402,6 +437,7 @@ zw_application_class_init (ZwApplicationClass *klass)
   app_class->open = zw_application_open;
   app_class->startup = zw_application_startup;
   app_class->handle_local_options = zw_application_handle_local_options;
+  GTK_APPLICATION_CLASS (klass)->window_added = zw_application_window_added;
 }
 
 static void
@@ -425,6 +461,7 @@ zw_application_init (ZwApplication *self)
   };
   self->view_help = view_help;   /* the entries keep pointing at it */
   self->recent = gtk_string_list_new (NULL);
+  g_signal_connect (self->recent, "items-changed", G_CALLBACK (on_recent_changed), self);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_parameter_string (
       G_APPLICATION (self),
@@ -455,34 +492,9 @@ zw_application_get_recent (ZwApplication *self)
 void
 zw_application_add_recent (ZwApplication *self, const char *path)
 {
-  guint n;
-
   g_return_if_fail (ZW_IS_APPLICATION (self));
   g_return_if_fail (path != NULL);
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->recent, i), path) == 0)
-      {
-        if (i == 0)
-          return;
-        gtk_string_list_remove (self->recent, i);
-        break;
-      }
-  gtk_string_list_splice (self->recent, 0, 0, (const char *const[]) { path, NULL });
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
-  if (n > MAX_RECENT)
-    gtk_string_list_splice (self->recent, MAX_RECENT, n - MAX_RECENT, NULL);
-  if (self->settings != NULL)
-    {
-      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto (GStrv) paths = NULL;
-      n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
-      for (guint i = 0; i < n; i++)
-        g_strv_builder_add (builder, gtk_string_list_get_string (self->recent, i));
-      paths = g_strv_builder_end (builder);
-      g_settings_set_strv (self->settings, "recent-files", (const char *const *) paths);
-    }
+  zw_recent_files_add (self->recent, path);
 }
 
 GSettings *

@@ -6,12 +6,12 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "zw-application.h"
 #include "zw-compare-view.h"
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
 #include "zw-file-kind.h"
 #include "zw-log-view.h"
+#include "zw-recent-files.h"
 #include "zw-sweep-view.h"
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
@@ -19,10 +19,8 @@
 void
 zw_window_set_shown_file (ZwWindow *self, const char *path)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (path != NULL && ZW_IS_APPLICATION (app))
-    zw_application_add_recent (ZW_APPLICATION (app), path);
+  if (path != NULL && self->recent != NULL)
+    zw_recent_files_add (self->recent, path);
   if (g_strcmp0 (self->shown_file, path) == 0)
     return;
   g_free (self->shown_file);

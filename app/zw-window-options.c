@@ -3,7 +3,6 @@
  * settings the window keeps (size, the user's options). */
 #include "zw-window-private.h"
 
-#include "zw-application.h"
 #include "zw-options-panel.h"
 
 /* The "ocm-option" short name of @opt; an option this build does not know (a setting
@@ -172,29 +171,22 @@ on_close_request (GtkWindow *window, gpointer data)
   return FALSE;
 }
 
-/* "application" is set after construction (it is no construct property of GtkWindow):
- * the recent files and the settings attach when it is. */
-static void
-on_application_set (ZwWindow *self, GParamSpec *pspec, gpointer data)
+void
+zw_window_attach (ZwWindow *self, GtkStringList *recent, GSettings *settings)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (GTK_IS_STRING_LIST (recent));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+  g_return_if_fail (self->recent == NULL);
 
-  (void) pspec;
-  (void) data;
-  if (!ZW_IS_APPLICATION (app) || self->attached)
-    return;
-  self->attached = TRUE;
-  {
-    GListModel *recent = zw_application_get_recent (ZW_APPLICATION (app));
-    GSettings *settings = zw_application_get_settings (ZW_APPLICATION (app));
-    g_signal_connect_object (recent, "items-changed", G_CALLBACK (zw_window_on_recent_changed), self, 0);
-    zw_window_on_recent_changed (recent, 0, 0, 0, self);
-    if (settings != NULL)
-      {
-        self->settings = g_object_ref (settings);
-        restore_settings (self);
-      }
-  }
+  self->recent = g_object_ref (recent);
+  g_signal_connect_object (recent, "items-changed", G_CALLBACK (zw_window_on_recent_changed), self, 0);
+  zw_window_on_recent_changed (G_LIST_MODEL (recent), 0, 0, 0, self);
+  if (settings != NULL)
+    {
+      self->settings = g_object_ref (settings);
+      restore_settings (self);
+    }
 }
 
 /* The options panel of the sidebar, bound to the window's option properties. */
@@ -223,13 +215,11 @@ zw_window_options_init (ZwWindow *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->options_scroller), self->options);
 }
 
-/* At construction: the settings and recent files of the application, and the options the
- * user sets saved as the next window's. */
+/* At construction: the options the user sets are saved as the next window's, the size when
+ * the window closes. */
 void
 zw_window_settings_init (ZwWindow *self)
 {
-  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
-  on_application_set (self, NULL, NULL);
   g_signal_connect (self, "notify::merge-hardop", G_CALLBACK (on_own_option_changed), NULL);
   g_signal_connect (self, "notify::etm-optimize", G_CALLBACK (on_own_option_changed), NULL);
   g_signal_connect (self, "notify::ocm-option", G_CALLBACK (on_own_option_changed), NULL);

@@ -75,7 +75,7 @@ struct _ZwWindow
   gboolean compare_from_runs;    /* the Compare view shows two marked runs (not two files) */
   GSettings *settings;           /* the application's (NULL without schema) */
   gboolean state_saved;
-  gboolean attached;             /* to the application's recent files and settings */
+  GtkStringList *recent;         /* the application's recent files (zw_window_attach) */
 
   gboolean merge_hardop;
   gboolean etm_optimize;

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "zw-application.h"
+#include "zw-recent-files.h"
 #include "zw-compare-view.h"
 #include "zw-compile-compare-view.h"
 #include "zw-log-view.h"
@@ -163,8 +163,6 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
 void
 zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
   (void) controller;
   zw_run_set_index (run, g_list_model_get_n_items (G_LIST_MODEL (self->runs)) + 1);
   g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
@@ -173,8 +171,8 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
   self->selecting_new = TRUE;
   zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);
   self->selecting_new = FALSE;
-  if (zw_run_get_kind (run) == ZW_RUN_LOG && ZW_IS_APPLICATION (app))
-    zw_application_add_recent (ZW_APPLICATION (app), zw_run_get_path (run));
+  if (zw_run_get_kind (run) == ZW_RUN_LOG && self->recent != NULL)
+    zw_recent_files_add (self->recent, zw_run_get_path (run));
   /* the tensors were asked for: show them */
   if (zw_run_get_dump_dir (run) != NULL)
     zw_window_set_view (self, "tensors");
@@ -183,11 +181,9 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
 static void
 on_network_loaded (ZwRunController *controller, const char *path, ZwWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
   (void) controller;
-  if (ZW_IS_APPLICATION (app))
-    zw_application_add_recent (ZW_APPLICATION (app), path);
+  if (self->recent != NULL)
+    zw_recent_files_add (self->recent, path);
   zw_window_update_actions (self);
 }
 

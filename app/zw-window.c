@@ -349,6 +349,7 @@ zw_window_finalize (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->runs);
   g_clear_object (&self->settings);
+  g_clear_object (&self->recent);
   for (guint i = 0; self->temp_dumps != NULL && i < self->temp_dumps->len; i++)
     zw_window_remove_dump_dir (g_ptr_array_index (self->temp_dumps, i));
   g_clear_pointer (&self->temp_dumps, g_ptr_array_unref);

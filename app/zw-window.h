@@ -133,6 +133,11 @@ GdkTexture *zw_window_render_texture (ZwWindow *self, GError **error);
 /* Same, saved as a PNG. */
 gboolean zw_window_save_png (ZwWindow *self, const char *path, GError **error);
 
+/* Gives the window the application's recent files (it puts what it opens first and lists
+ * them in Open Recent) and settings (may be NULL: nothing persists; else the size and options
+ * of the last window are restored now). Once, as the application adds the window. */
+void zw_window_attach (ZwWindow *self, GtkStringList *recent, GSettings *settings);
+
 /* Where the bundled demo networks are: $ZW_DATA_DIR/networks, the build tree, then the
  * installed data dir. A new string, or NULL when none has the demo. */
 char *zw_window_find_demo (void);
