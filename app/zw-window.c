@@ -402,9 +402,12 @@ zw_window_get_selection (ZwWindow *self)
 gboolean
 zw_window_get_busy (ZwWindow *self)
 {
+  GtkWidget *graph;
+
   g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
+  graph = zw_window_get_view (self, "graph");
   return (self->controller != NULL && zw_run_controller_get_busy (self->controller))
-         || (zw_window_get_view (self, "graph") != NULL && zw_graph_view_get_busy (ZW_GRAPH_VIEW (zw_window_get_view (self, "graph"))));
+         || (graph != NULL && zw_graph_view_get_busy (ZW_GRAPH_VIEW (graph)));
 }
 
 const char *

@@ -1,7 +1,7 @@
 /* zw-window.h — the workbench window: header bar, sidebar (options + run history), views.
  *
- * Ten views in one stack: the deploy views (Segments, Memory, OCM, Merges) share one
- * ZwSelection whose report is the run selected in the history; Timing shows the selected
+ * The views of the table (zw-views.h) in one stack, every one that shows ops or values bound
+ * to the window's one ZwSelection, whose report is the run selected in the history; Timing shows the selected
  * forward's time profile (with its report: merge members, planner estimate) or a time file;
  * Compare the two runs marked in the history or two time files; Tensors a dump folder or
  * the selected run's dumps; Dump Diff two dump folders (or one against the selected run's
