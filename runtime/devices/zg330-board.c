@@ -18,6 +18,7 @@ struct _Zg330BoardSession {
   XrtDevice    *device;       /* NULL before HELLO */
   GHashTable   *calls;        /* guint64* addr -> BoardCall (a reference) */
   XrtMemChunk  *chunks[2];    /* timer, profiler */
+  GCancellable *cancellable;  /* cancels the running launch (the client left) */
   gboolean      closed;
 };
 
@@ -47,6 +48,7 @@ zg330_board_session_new (const char *kind, const Zg330Profile *profile)
   s->kind = g_strdup (kind);
   s->profile = zg330_profile_copy (profile);
   s->calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, board_call_unref);
+  s->cancellable = g_cancellable_new ();
   return s;
 }
 
@@ -63,6 +65,7 @@ zg330_board_session_free (Zg330BoardSession *s)
       xrt_device_unref (s->device);
     }
   g_hash_table_unref (s->calls);
+  g_object_unref (s->cancellable);
   zg330_profile_free (s->profile);
   g_free (s->kind);
   g_free (s);
@@ -72,6 +75,12 @@ gboolean
 zg330_board_session_closed (Zg330BoardSession *s)
 {
   return s->closed;
+}
+
+void
+zg330_board_session_cancel (Zg330BoardSession *s)
+{
+  g_cancellable_cancel (s->cancellable);
 }
 
 static void
@@ -147,6 +156,7 @@ handle_hello (Zg330BoardSession *s, const Zg330WireRequest *req, Zg330WireReply 
       reply_error (rep, error, "hello: the board could not start");
       return;
     }
+  zg330_sim_set_cancellable (s->device, s->cancellable);
   rep->type = ZG330_WIRE_HELLO;
   rep->version = ZG330_WIRE_VERSION;
   rep->board = g_strdup (s->kind);
@@ -397,4 +407,27 @@ zg330_board_session_handle (Zg330BoardSession *s, const Zg330WireRequest *req, Z
     }
   if (!ok)
     reply_error (rep, error, "the request failed");
+}
+
+GByteArray *
+zg330_board_encode_reply (guint16 request_type, Zg330WireReply *rep, guint16 *frame_type)
+{
+  g_autoptr (GError) error = NULL;
+  GByteArray *out = zg330_wire_encode_reply (request_type, rep);
+  Zg330WireReply check;
+
+  *frame_type = rep->type == ZG330_WIRE_ERROR || rep->type == ZG330_WIRE_BUSY
+                  ? rep->type : (guint16) (request_type | ZG330_WIRE_REPLY);
+  /* what the board sends is held to the bounds the client's decoder holds it to */
+  if (out->len <= ZG330_WIRE_MAX_PAYLOAD
+      && zg330_wire_decode_reply (request_type, *frame_type, out->data, out->len, &check, &error))
+    {
+      zg330_wire_reply_clear (&check);
+      return out;
+    }
+  g_byte_array_unref (out);
+  reply_errorf (rep, XRT_ERROR_DEVICE, "%s: the board's reply is outside the protocol's bounds (%s); it was not sent",
+                zg330_wire_type_to_string (request_type), error ? error->message : "too large");
+  *frame_type = ZG330_WIRE_ERROR;
+  return zg330_wire_encode_reply (request_type, rep);
 }

@@ -29,6 +29,18 @@ void               zg330_board_session_handle (Zg330BoardSession      *session,
                                                const Zg330WireRequest *request,
                                                Zg330WireReply         *reply);
 
+/* Encodes @reply to a request of @request_type as the board sends it, and sets @frame_type
+ * to the frame's type.  A reply the client's decoder would refuse (zg330_wire_decode_reply:
+ * e.g. launch statistics past the protocol's bounds) is never sent: @reply becomes an ERROR
+ * naming the field, and that is encoded.  Every frame this returns decodes. */
+GByteArray        *zg330_board_encode_reply   (guint16         request_type,
+                                               Zg330WireReply *reply,
+                                               guint16        *frame_type);
+
+/* Cancels the session's running launch, from another thread: it stops before its next
+ * hardop as a failed launch (the client left). */
+void               zg330_board_session_cancel (Zg330BoardSession *session);
+
 /* TRUE once CLOSE was answered: the server ends the connection. */
 gboolean           zg330_board_session_closed (Zg330BoardSession *session);
 

@@ -224,7 +224,7 @@ exchange_timed (Remote *r, const char *what, const Zg330WireRequest *req, Zg330W
   g_autofree char *why = NULL;
   g_autofree guint8 *body = NULL;
   Zg330WireHeader h;
-  gint64 deadline;
+  gint64 start, wait_us, deadline, limit;
   IoStatus st;
   gboolean ok = FALSE;
   GError *local = NULL;
@@ -249,7 +249,12 @@ exchange_timed (Remote *r, const char *what, const Zg330WireRequest *req, Zg330W
     }
   r->seq++;
   zg330_wire_header_encode (head, req->type, r->seq, payload->len);
-  deadline = g_get_monotonic_time () + (gint64) MIN (wait_ms, (guint64) G_MAXINT32) * 1000;
+  start = g_get_monotonic_time ();
+  wait_us = (gint64) MIN (wait_ms, (guint64) G_MAXINT32) * 1000;
+  deadline = start + wait_us;
+  /* the whole request is bounded: only a launch's PROGRESS frames renew the wait, and never
+   * past ZG330_WIRE_LAUNCH_WAITS wait times */
+  limit = start + wait_us * (req->type == ZG330_WIRE_ICORE_CALC ? ZG330_WIRE_LAUNCH_WAITS : 1);
   st = send_all (r->sock, head, sizeof head, deadline, &why);
   if (st == IO_OK)
     st = send_all (r->sock, payload->data, payload->len, deadline, &why);
@@ -273,10 +278,17 @@ exchange_timed (Remote *r, const char *what, const Zg330WireRequest *req, Zg330W
       if (st != IO_OK)
         break;
       r->received += sizeof head + h.length;
-      if (h.type == ZG330_WIRE_PROGRESS && h.length == 0 && h.seq == r->seq)
+      if (h.type == ZG330_WIRE_PROGRESS && h.length == 0 && h.seq == r->seq && req->type == ZG330_WIRE_ICORE_CALC)
         {
-          deadline = g_get_monotonic_time () + (gint64) MIN (wait_ms, (guint64) G_MAXINT32) * 1000;
+          deadline = MIN (g_get_monotonic_time () + wait_us, limit);
           continue;
+        }
+      if (h.type == ZG330_WIRE_PROGRESS)
+        {
+          why = g_strdup_printf ("garbage on the wire: a progress frame for %s, which is not a launch",
+                                 zg330_wire_type_to_string (req->type));
+          st = IO_FAILED;
+          break;
         }
       if (h.seq != r->seq && !(h.type == ZG330_WIRE_BUSY && req->type == ZG330_WIRE_HELLO))
         {
@@ -299,7 +311,10 @@ exchange_timed (Remote *r, const char *what, const Zg330WireRequest *req, Zg330W
       const char *reason = st == IO_TIMEOUT ? "the board did not answer within the wait time"
                            : st == IO_CLOSED ? "the board closed the connection (is the board process gone?)"
                                              : why ? why : "transport failure";
-      g_autofree char *full = st == IO_TIMEOUT
+      g_autofree char *full = st == IO_TIMEOUT && deadline >= limit && limit > start + wait_us
+                                ? g_strdup_printf ("the launch did not finish within %u wait times of %" G_GUINT64_FORMAT
+                                                   " ms", ZG330_WIRE_LAUNCH_WAITS, wait_ms)
+                              : st == IO_TIMEOUT
                                 ? g_strdup_printf ("%s of %" G_GUINT64_FORMAT " ms", reason, wait_ms)
                                 : g_strdup (reason);
       g_set_error (error, XRT_ERROR, st == IO_TIMEOUT ? XRT_ERROR_TIMEOUT : XRT_ERROR_DEVICE, "device %s: %s: %s",
@@ -1031,15 +1046,29 @@ open_socket_board (const char *url, const char *rest, GHashTable *params, GError
   Remote *r;
   RStore *s;
 
-  if (g_hash_table_size (params) > 0)
+  GHashTableIter iter;
+  gpointer key;
+  const char *token_file;
+  g_autofree char *token = NULL;
+  g_autofree char *label = NULL;
+
+  g_hash_table_iter_init (&iter, params);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (strcmp (key, "token-file") != 0)
+      {
+        g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
+                     "device URL '%s': unknown parameter '%s' (socket://NAME@HOST:PORT takes fault=… and "
+                     "token-file=…)", url, (const char *) key);
+        return NULL;
+      }
+  /* a board started with --token-file wants its token at HELLO: from the URL, else the
+   * environment */
+  token_file = g_hash_table_lookup (params, "token-file");
+  if (token_file == NULL)
+    token_file = g_getenv ("ZHUGE_BOARD_TOKEN_FILE");
+  if (token_file != NULL && token_file[0] != '\0' && !zg330_wire_read_token (token_file, &token, &local))
     {
-      GHashTableIter iter;
-      gpointer key;
-      g_hash_table_iter_init (&iter, params);
-      g_hash_table_iter_next (&iter, &key, NULL);
-      g_set_error (error, XRT_ERROR, XRT_ERROR_URL,
-                   "device URL '%s': unknown parameter '%s' (socket://NAME@HOST:PORT takes fault=…)", url,
-                   (const char *) key);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_URL, "device URL '%s': %s", url, local->message);
       return NULL;
     }
   if (at == NULL || at == rest || at[1] == '\0')
@@ -1086,8 +1115,13 @@ open_socket_board (const char *url, const char *rest, GHashTable *params, GError
   g_socket_set_blocking (r->sock, FALSE);
   g_socket_set_option (r->sock, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
 
-  /* the board labels its messages with our URL (a label: it never becomes a path) */
-  req.name = (char *) url;
+  /* the board labels its messages with our URL (a label: it never becomes a path; without
+   * its parameters when too long for HELLO) */
+  label = strlen (url) > 64 ? g_strndup (url, strcspn (url, "?")) : g_strdup (url);
+  if (strlen (label) > 64)
+    label[64] = '\0';
+  req.name = label;
+  req.token = token;
   if (!exchange_timed (r, "hello", &req, &rep, 10000, error))
     {
       remote_unref (r);

@@ -3,6 +3,7 @@
 #include "devices/zg330-remote.h"
 #include "devices/zg330-wire.h"
 
+#include <gio/gio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,7 @@ typedef struct {
 
   XrtMemChunk      *timer_chunk;
   XrtMemChunk      *profiler_chunk;
+  GCancellable     *cancellable;     /* stops a launch between hardops (the board's client left), or NULL */
   gboolean          have_launch;
   guint64           n_launches;        /* launches run since open (Zg330LaunchStats.seq) */
   Zg330LaunchStats  last;
@@ -834,6 +836,17 @@ sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 s
       Zg330OpWork work = { 0 };
       GError *local = NULL;
 
+      if (sim->cancellable != NULL && g_cancellable_is_cancelled (sim->cancellable))
+        {
+          g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC,
+                       "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
+                       "): cancelled after %u of %u hardops", xrt_device_get_url (device), addr, size,
+                       stats.n_hardops, run->len);
+          sim->state |= ZG330_STATE_LAUNCH_FAILED;
+          stats.failed = TRUE;
+          ok = FALSE;
+          break;
+        }
       stats.n_hardops++;
       if (b->prepare != NULL)
         {
@@ -1146,6 +1159,22 @@ zg330_sim_dup_profile (XrtDevice *device)
   return copy;
 }
 
+void
+zg330_sim_set_cancellable (XrtDevice *device, GCancellable *cancellable)
+{
+  GCancellable *old;
+  Zg330Sim *sim;
+
+  g_return_if_fail (is_local (device));
+  sim = sim_of (device);
+
+  g_rec_mutex_lock (&sim->lock);
+  old = sim->cancellable;
+  sim->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+  g_rec_mutex_unlock (&sim->lock);
+  g_clear_object (&old);
+}
+
 guint
 zg330_sim_get_etm_pages (XrtDevice *device)
 {
@@ -1287,6 +1316,7 @@ klass_finalize (XrtDevice *device)
 
   sim_release (sim);
   g_ptr_array_unref (sim->bindings);
+  g_clear_object (&sim->cancellable);
   zg330_profile_free (sim->profile);
   g_free (sim->wtiles);
   g_free (sim->rtiles);

@@ -49,6 +49,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 #include "xrt/xrt-device.h"
 #include "devices/zg330-timing.h"
@@ -250,6 +251,17 @@ guint               zg330_sim_get_n_bindings  (XrtDevice *device);
  */
 gboolean            zg330_sim_get_last_launch (XrtDevice        *device,
                                                Zg330LaunchStats *stats);
+
+/**
+ * zg330_sim_set_cancellable: (skip)
+ *
+ * Lets @cancellable (nullable: none) stop the launches of an in-process board: a launch
+ * checks it before each hardop and, once it is cancelled, stops there as a failed launch
+ * (XRT_ERROR_EXEC, "cancelled after N of M hardops").  `zhuge-board` cancels the launch of a
+ * client that left.  The device keeps a reference.
+ */
+void                zg330_sim_set_cancellable (XrtDevice    *device,
+                                               GCancellable *cancellable);
 
 /* ETM pages the store has allocated (touched by a write). */
 /**

@@ -2,7 +2,12 @@
 #include "devices/zg330-wire.h"
 #include "base/zw-checked.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const type_names[ZG330_WIRE_N_REQUESTS] = {
   "?", "hello", "memory read", "memory write", "register read", "register write", "icoreCalc",
@@ -260,6 +265,8 @@ zg330_wire_encode_request (const Zg330WireRequest *r)
     case ZG330_WIRE_HELLO:
       put_u32 (o, r->version);
       put_str (o, r->name, ZG330_WIRE_MAX_STRING);
+      if (r->token != NULL)
+        put_str (o, r->token, ZG330_WIRE_MAX_TOKEN);
       break;
     case ZG330_WIRE_MEM_READ:
       put_u8 (o, r->region);
@@ -753,6 +760,9 @@ zg330_wire_request_clear (Zg330WireRequest *req)
   if (req == NULL)
     return;
   g_free (req->name);
+  if (req->token != NULL)
+    memset (req->token, 0, strlen (req->token));
+  g_free (req->token);
   g_free (req->field);
   if (req->bindings)
     {
@@ -788,7 +798,9 @@ zg330_wire_decode_request (guint16 type, const guint8 *payload, gsize length, Zg
   switch (type)
     {
     case ZG330_WIRE_HELLO:
-      (void) (get_u32 (&r, "version", &req->version) && get_str (&r, "name", 64, &req->name));
+      /* the token is optional: a board without --token-file takes a HELLO without one */
+      if (get_u32 (&r, "version", &req->version) && get_str (&r, "name", 64, &req->name) && r.left > 0)
+        (void) get_str (&r, "token", ZG330_WIRE_MAX_TOKEN, &req->token);
       break;
     case ZG330_WIRE_MEM_READ:
       if (get_u8 (&r, "region", &req->region) && req->region > 1)
@@ -943,4 +955,72 @@ zg330_wire_decode_reply (guint16 request_type, guint16 frame_type, const guint8 
       return FALSE;
     }
   return TRUE;
+}
+
+/* ---- the shared token ---------------------------------------------------------------- */
+
+gboolean
+zg330_wire_read_token (const char *path, char **token, GError **error)
+{
+  g_autofree char *text = NULL;
+  struct stat st;
+  gssize n;
+  int fd;
+
+  *token = NULL;
+  /* non-blocking: a FIFO must not hold the caller; it is refused below as not a regular file */
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE, "token file %s: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > 4096)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE, "token file %s: %s", path,
+                   !S_ISREG (st.st_mode) ? "not a regular file" : "larger than 4096 bytes");
+      close (fd);
+      return FALSE;
+    }
+  text = g_malloc0 (4097);
+  n = read (fd, text, 4096);
+  close (fd);
+  if (n < 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE, "token file %s: cannot be read", path);
+      return FALSE;
+    }
+  text[n] = '\0';
+  g_strchomp (text);
+  if (text[0] == '\0' || strlen (text) > ZG330_WIRE_MAX_TOKEN)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE, "token file %s: the token must be 1 to %u bytes "
+                   "(one line)", path, ZG330_WIRE_MAX_TOKEN);
+      memset (text, 0, 4097);
+      return FALSE;
+    }
+  for (const char *p = text; *p; p++)
+    if (!g_ascii_isgraph (*p))
+      {
+        g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE, "token file %s: the token must be printable ASCII "
+                     "without spaces", path);
+        memset (text, 0, 4097);
+        return FALSE;
+      }
+  *token = g_strdup (text);
+  memset (text, 0, 4097);
+  return TRUE;
+}
+
+gboolean
+zg330_wire_token_equal (const char *expected, const char *given)
+{
+  gsize n = strlen (expected), m = given ? strlen (given) : 0;
+  guint8 diff = n != m;
+
+  /* as long as the expected token whatever is given: the time says nothing of where they differ */
+  for (gsize i = 0; i < n; i++)
+    diff |= (guint8) (expected[i] ^ (i < m ? given[i] : 0));
+  return diff == 0;
 }

@@ -36,7 +36,9 @@
  * is u16 length + UTF-8 bytes (no NUL, at most ZG330_WIRE_MAX_STRING); a blob is u32 length +
  * bytes.  A payload must be consumed exactly (trailing bytes are an error).
  *
- *   HELLO         u32 version, str name (the URL's NAME)
+ *   HELLO         u32 version, str name (the client's URL, a label of <= 64 bytes),
+ *                 [str token (<= ZG330_WIRE_MAX_TOKEN): the shared token of a board started
+ *                 with --token-file; absent or empty when the client has none]
  *     reply       u32 version, str board kind ("zg330" | "buyi"), blob profile JSON
  *                 (data/devices/NAME.json format, <= ZG330_WIRE_MAX_PROFILE), u32 max payload
  *   MEM_READ      u8 region (0 ETM, 1 OCM), u64 offset into the region, u32 length
@@ -101,6 +103,9 @@ G_BEGIN_DECLS
 #define ZG330_WIRE_MAX_STATUS     65535u
 #define ZG330_WIRE_MAX_PROFILE    65536u
 #define ZG330_WIRE_MAX_CALLS      4096u
+#define ZG330_WIRE_MAX_TOKEN      256u
+#define ZG330_WIRE_MAX_HELLO      (8u + 2u + 64u + 2u + ZG330_WIRE_MAX_TOKEN)  /* bytes a HELLO payload can have */
+#define ZG330_WIRE_LAUNCH_WAITS   16u
 #define ZG330_WIRE_MASTER_CORE    0xFFFFFFFFu
 #define ZG330_WIRE_PROGRESS_MS    100
 
@@ -153,6 +158,7 @@ typedef struct {
   guint16       type;
   guint32       version;          /* HELLO */
   char         *name;             /* HELLO */
+  char         *token;            /* HELLO: the shared token, or NULL (owned) */
   guint8        region;           /* MEM_* */
   guint64       offset;           /* MEM_* */
   guint32       length;           /* MEM_READ; MEM_WRITE: bytes of data */
@@ -206,5 +212,13 @@ gboolean    zg330_wire_decode_reply   (guint16 request_type, guint16 frame_type,
 
 /* The encoding of one call (what ICORE_CALC carries), to compare what the board holds. */
 void        zg330_wire_put_call       (GByteArray *out, const Zg330HardopCall *call);
+
+/* Reads the shared token of a board from @path (zhuge-board --token-file, the client's
+ * ?token-file= or $ZHUGE_BOARD_TOKEN_FILE): a regular file of at most 4096 bytes holding one
+ * line of 1 to ZG330_WIRE_MAX_TOKEN printable characters.  FALSE with an error naming the file. */
+gboolean    zg330_wire_read_token     (const char *path, char **token, GError **error);
+/* TRUE when @given (nullable) is @expected, compared in a time that does not depend on where
+ * they differ. */
+gboolean    zg330_wire_token_equal    (const char *expected, const char *given);
 
 G_END_DECLS
