@@ -1,7 +1,9 @@
 /* fuzz-board-protocol.c — the board's side of the protocol (devices/zg330-wire.h): a frame
  * header, then the request decoder, then — when the request decodes — a board session that
  * answers it (after a HELLO of its own), so hostile addresses, bindings and calls reach the
- * simulated board.  Input: 16 bytes of frame header, then the payload. */
+ * simulated board.  Every reply the board would send must decode with the client's decoder
+ * (zg330_wire_decode_reply) and encode back to the same bytes.  Input: 16 bytes of frame
+ * header, then the payload. */
 #include "zw-fuzz.h"
 #include "devices/zg330-board.h"
 
@@ -43,9 +45,22 @@ zw_fuzz_board_protocol (const uint8_t *data, size_t size)
   zg330_board_session_handle (session, &req, &rep);
   g_assert_true (rep.type == req.type || (rep.type == ZG330_WIRE_ERROR && rep.message != NULL));
   {
-    /* whatever the board answers encodes within the protocol's bound */
-    g_autoptr (GByteArray) out = zg330_wire_encode_reply (req.type, &rep);
+    /* whatever the board sends encodes within the protocol's bound and decodes with the
+     * client's decoder, to the same bytes */
+    guint16 frame_type;
+    g_autoptr (GByteArray) out = zg330_board_encode_reply (req.type, &rep, &frame_type);
+    g_autoptr (GError) decode_error = NULL;
+    Zg330WireReply back;
+
     g_assert_cmpuint (out->len, <=, ZG330_WIRE_MAX_PAYLOAD);
+    if (!zg330_wire_decode_reply (req.type, frame_type, out->data, out->len, &back, &decode_error))
+      g_error ("the board sent a reply to %s that the client refuses: %s", zg330_wire_type_to_string (req.type),
+               decode_error->message);
+    {
+      g_autoptr (GByteArray) again = zg330_wire_encode_reply (req.type, &back);
+      g_assert_cmpmem (again->data, again->len, out->data, out->len);
+    }
+    zg330_wire_reply_clear (&back);
   }
   zg330_wire_reply_clear (&rep);
   zg330_wire_request_clear (&req);
