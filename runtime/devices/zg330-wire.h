@@ -30,7 +30,9 @@
  * A client sends one request and reads until the reply with its seq: the board answers every
  * request with one reply (type = request type | ZG330_WIRE_REPLY) or ZG330_WIRE_ERROR; while
  * a launch runs it sends ZG330_WIRE_PROGRESS every 100 ms, so a client tells a long launch
- * from a board that stopped answering (setWaitTime: the longest it waits for any frame).
+ * from a board that stopped answering.  The client's wait time (setWaitTime) bounds a whole
+ * request: only a launch's PROGRESS frames renew it, and never past ZG330_WIRE_LAUNCH_WAITS
+ * wait times from the request; a PROGRESS frame answering anything else is garbage.
  *
  * Payloads.  Integers u8/u16/u32/u64/i64 little-endian; f32/f64 as their IEEE bits; a string
  * is u16 length + UTF-8 bytes (no NUL, at most ZG330_WIRE_MAX_STRING); a blob is u32 length +
@@ -80,7 +82,13 @@
  * refused with an ERROR naming both versions, and a client refuses a reply whose version is
  * not its own the same way.  Each session gets a board fresh from power-on (zeroed memory,
  * cleared registers, no bindings), so a client that reconnects after a failure starts from
- * the same board a new client gets.  One client at a time: others get BUSY.
+ * the same board a new client gets.  One client at a time, from its HELLO: others get BUSY
+ * naming the holder (its URL, address and connection).  The board ends a connection whose
+ * HELLO does not arrive whole within its handshake time, a session whose next request does
+ * not arrive whole (or whose reply is not taken) within its idle time, and cancels the
+ * launch of a client that left (before the launch's next hardop).  Every reply the board
+ * sends decodes with the client's decoder (zg330_board_encode_reply): one that would not is
+ * sent as an ERROR naming the bound.
  *
  * Bounds.  Every length is checked against these limits and against the bytes left, on
  * both sides, before anything is allocated; counts and sizes pass checked conversion.

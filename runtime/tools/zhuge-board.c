@@ -1,10 +1,14 @@
 /* zhuge-board — serves one simulated ZG330 or Buyi board over TCP (devices/zg330-wire.h), so
  * that runtimes open it as socket://NAME@HOST:PORT the way the vendor's users open a board.
  *
- * One client session at a time (others are told the board is busy); each session gets a board
- * fresh from power-on.  The sockets are GIO's (GThreadedSocketService: one thread per
- * connection); a launch runs on a worker thread while the connection's thread sends PROGRESS
- * frames, so a client tells a long launch from a board that stopped answering.
+ * One client session at a time, from its HELLO (others are told BUSY, naming the holder);
+ * each session gets a board fresh from power-on.  Connections are bounded (--max-clients, each
+ * its own thread, started from GSocketService's main-loop handler; more are refused at once),
+ * a HELLO must arrive whole within --handshake-timeout and a request within --idle-timeout, so
+ * a silent or trickling client holds neither the board nor a thread for long.  A launch runs
+ * on a worker thread while the connection's thread sends PROGRESS frames and watches the
+ * client: one that leaves has its launch cancelled.  Loopback by default; another address
+ * needs --token-file, a shared token every HELLO must present.
  *
  * --fault KIND@N makes the board misbehave on purpose, for tests of the runtime's handling
  * (the board process killed mid-forward, a dropped connection, garbage on the wire, a board
@@ -410,7 +414,8 @@ serve (Conn *c)
   if (board.token != NULL && !zg330_wire_token_equal (board.token, req.token))
     {
       if (board.verbose)
-        g_printerr (_("zhuge-board: %s refused: %s token\n"), c->who, req.token ? "a wrong" : "no");
+        g_printerr (req.token ? _("zhuge-board: %s refused: a wrong token\n") : _("zhuge-board: %s refused: no token\n"),
+                    c->who);
       refuse (c, ZG330_WIRE_ERROR, h.seq, XRT_ERROR_DEVICE,
               req.token ? "hello: the token does not match the board's (--token-file)"
                         : "hello: this board wants a token (the URL's ?token-file=FILE or $ZHUGE_BOARD_TOKEN_FILE)");
