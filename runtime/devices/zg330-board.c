@@ -1,433 +1,426 @@
-/* zg330-board.c — one client session on a simulated board (the server side of zg330-wire.h). */
-#include "devices/zg330-board.h"
-#include "base/zw-checked.h"
+/* zg330-board.c — the board type's base (zg330-board-private.h): the ZG330Device API of
+ * devices/zg330-sim.h, what both boards check alike, and the dispatch to the simulator
+ * (zg330-sim-board.c) or the socket client (zg330-socket-board.c). */
+#include "devices/zg330-board-private.h"
 
 #include <string.h>
 
-/* A call the client bound at an instruction address. */
-typedef struct {
-  gint            ref_count;
-  guint64         addr, bytes;
-  gboolean        merged;
-  Zg330HardopCall call;
-} BoardCall;
+/* ---- which devices are boards ---------------------------------------------------------- */
 
-struct _Zg330BoardSession {
-  char         *kind;
-  Zg330Profile *profile;
-  XrtDevice    *device;       /* NULL before HELLO */
-  GHashTable   *calls;        /* guint64* addr -> BoardCall (a reference) */
-  XrtMemChunk  *chunks[2];    /* timer, profiler */
-  GCancellable *cancellable;  /* cancels the running launch (the client left) */
-  gboolean      closed;
-};
+#define MAX_BOARD_CLASSES 8
 
-static BoardCall *
-board_call_ref (BoardCall *c)
-{
-  g_atomic_int_inc (&c->ref_count);
-  return c;
-}
-
-static void
-board_call_unref (gpointer data)
-{
-  BoardCall *c = data;
-
-  if (!g_atomic_int_dec_and_test (&c->ref_count))
-    return;
-  zg330_hardop_call_clear (&c->call);
-  g_free (c);
-}
-
-Zg330BoardSession *
-zg330_board_session_new (const char *kind, const Zg330Profile *profile)
-{
-  Zg330BoardSession *s = g_new0 (Zg330BoardSession, 1);
-
-  s->kind = g_strdup (kind);
-  s->profile = zg330_profile_copy (profile);
-  s->calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, board_call_unref);
-  s->cancellable = g_cancellable_new ();
-  return s;
-}
+static const XrtDeviceClass *board_classes[MAX_BOARD_CLASSES];
+static gint n_board_classes;
 
 void
-zg330_board_session_free (Zg330BoardSession *s)
+zg330_board_register_class (const XrtDeviceClass *device_class)
 {
-  if (s == NULL)
-    return;
-  for (guint i = 0; i < 2; i++)
-    g_clear_pointer (&s->chunks[i], xrt_mem_chunk_unref);
-  if (s->device)
-    {
-      xrt_device_close (s->device);
-      xrt_device_unref (s->device);
-    }
-  g_hash_table_unref (s->calls);
-  g_object_unref (s->cancellable);
-  zg330_profile_free (s->profile);
-  g_free (s->kind);
-  g_free (s);
+  gint n = g_atomic_int_get (&n_board_classes);
+
+  g_return_if_fail (n < MAX_BOARD_CLASSES);
+  board_classes[n] = device_class;
+  g_atomic_int_set (&n_board_classes, n + 1);
+}
+
+const Zg330BoardClass *
+zg330_board_get_class (XrtDevice *device)
+{
+  const XrtDeviceClass *klass;
+  gint n = g_atomic_int_get (&n_board_classes);
+
+  if (device == NULL)
+    return NULL;
+  klass = xrt_device_get_class (device);
+  for (gint i = 0; i < n; i++)
+    if (board_classes[i] == klass)
+      return ((const Zg330Board *) xrt_device_get_impl (device))->klass;
+  return NULL;
 }
 
 gboolean
-zg330_board_session_closed (Zg330BoardSession *s)
+zg330_board_check_open (XrtDevice *device, GError **error)
 {
-  return s->closed;
-}
-
-void
-zg330_board_session_cancel (Zg330BoardSession *s)
-{
-  g_cancellable_cancel (s->cancellable);
-}
-
-static void
-reply_error (Zg330WireReply *rep, const GError *error, const char *fallback)
-{
-  zg330_wire_reply_clear (rep);
-  rep->type = ZG330_WIRE_ERROR;
-  rep->code = error != NULL && error->domain == XRT_ERROR ? (guint32) error->code : XRT_ERROR_DEVICE;
-  rep->message = g_strdup (error != NULL ? error->message : fallback);
-}
-
-static void
-reply_errorf (Zg330WireReply *rep, XrtError code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
-
-static void
-reply_errorf (Zg330WireReply *rep, XrtError code, const char *fmt, ...)
-{
-  va_list ap;
-
-  zg330_wire_reply_clear (rep);
-  rep->type = ZG330_WIRE_ERROR;
-  rep->code = code;
-  va_start (ap, fmt);
-  rep->message = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-}
-
-/* The client's URL as a label for messages: printable ASCII only, else a stand-in. */
-static char *
-label_of (const char *name, const char *kind)
-{
-  if (name != NULL && name[0] != '\0')
+  if (xrt_device_is_closed (device))
     {
-      gboolean ok = TRUE;
-      for (const char *p = name; *p; p++)
-        ok &= g_ascii_isprint (*p);
-      if (ok)
-        return g_strdup (name);
-    }
-  return g_strdup_printf ("socket://%s", kind);
-}
-
-static void
-handle_hello (Zg330BoardSession *s, const Zg330WireRequest *req, Zg330WireReply *rep)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *label = NULL;
-  Zg330Profile *profile;
-
-  if (s->device != NULL)
-    {
-      reply_errorf (rep, XRT_ERROR_DEVICE, "hello: the session has already begun");
-      return;
-    }
-  if (req->version != ZG330_WIRE_VERSION)
-    {
-      reply_errorf (rep, XRT_ERROR_NOT_AVAILABLE,
-                    "hello: the client speaks protocol version %u, this board speaks version %u", req->version,
-                    ZG330_WIRE_VERSION);
-      return;
-    }
-  label = label_of (req->name, s->kind);
-  profile = zg330_profile_copy (s->profile);
-  if (g_ascii_strcasecmp (s->kind, "buyi") == 0)
-    {
-      g_free (profile->chip);
-      profile->chip = g_strdup ("Buyi");
-    }
-  s->device = zg330_sim_open (profile, label, &error);
-  zg330_profile_free (profile);
-  if (s->device == NULL)
-    {
-      reply_error (rep, error, "hello: the board could not start");
-      return;
-    }
-  zg330_sim_set_cancellable (s->device, s->cancellable);
-  rep->type = ZG330_WIRE_HELLO;
-  rep->version = ZG330_WIRE_VERSION;
-  rep->board = g_strdup (s->kind);
-  rep->profile_json = zg330_profile_to_json (zg330_sim_get_profile (s->device));
-  rep->max_payload = ZG330_WIRE_MAX_PAYLOAD;
-  if (strlen (rep->profile_json) > ZG330_WIRE_MAX_PROFILE)
-    reply_errorf (rep, XRT_ERROR_PROFILE, "hello: the board's profile is larger than the protocol carries");
-}
-
-static XrtMemRegion *
-region_of (Zg330BoardSession *s, guint8 region)
-{
-  return xrt_device_get_mem_region (s->device, region == 1 ? "OCM" : "ETM", NULL);
-}
-
-/* The absolute address of [offset, offset + length) of @region, checked. */
-static gboolean
-region_addr (Zg330BoardSession *s, guint8 region, guint64 offset, guint64 length, XrtMemRegion **r, guint64 *addr,
-             Zg330WireReply *rep, const char *what)
-{
-  XrtMemRegion *reg = region_of (s, region);
-  guint64 base = xrt_mem_region_get_base (reg);
-  XrtMemRegionInfo info;
-
-  xrt_mem_manager_get_info (xrt_mem_region_get_manager (reg), &info);
-  if (!zw_u64_add (base, offset, addr) || !zw_range_inside (*addr, length, base, info.size))
-    {
-      reply_errorf (rep, XRT_ERROR_OUT_OF_RANGE, "%s: [offset 0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
-                    ") is outside the %s region (%" G_GUINT64_FORMAT " bytes)", what, offset, length,
-                    xrt_mem_region_get_name (reg), info.size);
+      g_set_error (error, XRT_ERROR, XRT_ERROR_CLOSED, "device %s was closed",
+                   xrt_device_get_url (device));
       return FALSE;
     }
-  *r = reg;
   return TRUE;
 }
 
-static gboolean
-board_prepare (XrtDevice *device, gpointer user_data, Zg330HardopCall *call, GError **error)
-{
-  BoardCall *c = user_data;
+#define BOARD_OR(device, val)                                   \
+  const Zg330BoardClass *k = zg330_board_get_class (device);    \
+  g_return_val_if_fail (k != NULL, val)
 
-  (void) device;
-  (void) error;
-  zg330_hardop_call_copy (&c->call, call);
-  return TRUE;
+gboolean
+zg330_sim_is_sim (XrtDevice *device)
+{
+  return zg330_board_get_class (device) != NULL;
 }
 
-static void
-handle_icore (Zg330BoardSession *s, const Zg330WireRequest *req, Zg330WireReply *rep)
+/* What else lives in a board's PL DDR before a network deploys: the board's firmware and
+ * the driver's command rings at the bottom, then the camera's frame buffers (sizes assumed,
+ * as a Linux board with the NPU driver and a camera pipeline has). So a segment's physical
+ * address is where the board's allocator put it, not its logical offset. The socket board's
+ * runtime side (zg330-remote.c) reserves the same, so both allocate the same addresses. */
+static const struct {
+  guint64 offset, bytes;
+} board_reserved[] = {
+  { 0, 64 * 1024 * 1024 },                  /* firmware, NPU driver rings */
+  { 64 * 1024 * 1024, 12 * 1024 * 1024 },   /* camera frame buffers */
+};
+
+guint64
+zg330_sim_reserve_board_memory (XrtMemRegion *etm, const Zg330Profile *profile)
 {
-  g_autoptr (GPtrArray) next = g_ptr_array_new_with_free_func (board_call_unref);
-  g_autoptr (GError) error = NULL;
-  GHashTableIter iter;
-  gpointer key, value;
+  guint64 reserved = 0;
 
-  /* the calls the launch's bindings run: new ones, or those the board holds ("keep") */
-  for (guint i = 0; i < req->bindings->len; i++)
+  g_return_val_if_fail (etm != NULL && profile != NULL, 0);
+  /* Buyi: the compiler placed every value at absolute ETM addresses, the whole ETM is the
+   * network's; a what-if ETM too small to hold the board's own buffers has none */
+  if (profile->chip != NULL && g_ascii_strcasecmp (profile->chip, "Buyi") == 0)
+    return 0;
+  if (profile->etm_bytes < 1024 * 1024 * 1024)
+    return 0;
+  for (guint i = 0; i < G_N_ELEMENTS (board_reserved); i++)
     {
-      const Zg330WireBinding *wb = &g_array_index (req->bindings, Zg330WireBinding, i);
-      BoardCall *c;
-
-      if (wb->has_call)
+      /* not auto-freed: they stay the board's until the device closes */
+      XrtMemChunk *chunk = xrt_mem_region_malloc_at (etm, profile->etm_base + board_reserved[i].offset,
+                                                     board_reserved[i].bytes, FALSE, NULL);
+      if (chunk != NULL)
         {
-          c = g_new0 (BoardCall, 1);
-          c->ref_count = 1;
-          zg330_hardop_call_copy (&wb->call, &c->call);
+          reserved += board_reserved[i].bytes;
+          xrt_mem_chunk_unref (chunk);
         }
-      else
-        {
-          BoardCall *held = g_hash_table_lookup (s->calls, &wb->addr);
-          if (held == NULL || held->bytes != wb->bytes)
-            {
-              reply_errorf (rep, XRT_ERROR_UNBOUND, "icoreCalc: binding 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT
-                            " bytes) says keep, but the board holds no call there", wb->addr, wb->bytes);
-              return;
-            }
-          c = g_new0 (BoardCall, 1);
-          c->ref_count = 1;
-          zg330_hardop_call_copy (&held->call, &c->call);
-        }
-      c->addr = wb->addr;
-      c->bytes = wb->bytes;
-      c->merged = wb->merged;
-      g_ptr_array_add (next, c);
     }
-  /* the launch's range now holds exactly these bindings */
-  zg330_sim_unbind_range (s->device, req->addr, req->size);
-  g_hash_table_iter_init (&iter, s->calls);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      BoardCall *c = value;
-      if (c->addr >= req->addr && c->addr - req->addr < req->size)
-        g_hash_table_iter_remove (&iter);
-    }
-  for (guint i = 0; i < next->len; i++)
-    {
-      BoardCall *c = next->pdata[i];
-      guint64 *k;
-
-      if (!zg330_sim_bind_hardop_call (s->device, c->addr, c->bytes, c->merged, board_prepare, board_call_ref (c),
-                                       board_call_unref, &error))
-        {
-          board_call_unref (c);
-          zg330_sim_unbind_range (s->device, req->addr, req->size);
-          reply_error (rep, error, "icoreCalc: binding failed");
-          return;
-        }
-      k = g_new (guint64, 1);
-      *k = c->addr;
-      g_hash_table_replace (s->calls, k, board_call_ref (c));
-    }
-  rep->type = ZG330_WIRE_ICORE_CALC;
-  rep->ok = zg330_device_icore_calc (s->device, req->addr, req->size, &error);
-  zg330_sim_get_last_launch (s->device, &rep->stats);
-  if (!rep->ok)
-    {
-      rep->code = error->domain == XRT_ERROR ? (guint32) error->code : XRT_ERROR_EXEC;
-      rep->message = g_strdup (error->message);
-    }
+  return reserved;
 }
 
-static void
-handle_config_timer (Zg330BoardSession *s, const Zg330WireRequest *req, Zg330WireReply *rep)
-{
-  g_autoptr (GError) error = NULL;
-  XrtMemChunk *chunk = NULL;
-  gboolean ok;
+/* ---- the simulator's API ------------------------------------------------------------------ */
 
-  /* the host's allocator placed the chunk; the board takes those bytes for its records */
-  g_clear_pointer (&s->chunks[req->which], xrt_mem_chunk_unref);
-  if (req->size > 0)
-    {
-      chunk = xrt_mem_region_malloc_at (region_of (s, 0), req->addr, req->size, TRUE, &error);
-      if (chunk == NULL)
-        {
-          reply_error (rep, error, "configTimer failed");
-          return;
-        }
-    }
-  ok = req->which == 0 ? zg330_device_config_timer (s->device, chunk, &error)
-                       : zg330_device_config_profiler (s->device, chunk, &error);
-  if (!ok)
-    {
-      g_clear_pointer (&chunk, xrt_mem_chunk_unref);
-      reply_error (rep, error, "configTimer failed");
-      return;
-    }
-  s->chunks[req->which] = chunk;
-  rep->type = ZG330_WIRE_CONFIG_TIMER;
+const Zg330Profile *
+zg330_sim_get_profile (XrtDevice *device)
+{
+  BOARD_OR (device, NULL);
+  return k->get_profile (device);
+}
+
+Zg330Profile *
+zg330_sim_dup_profile (XrtDevice *device)
+{
+  BOARD_OR (device, NULL);
+  return k->dup_profile (device);
+}
+
+static const char *const structural_fields[] = {
+  "etm_base", "etm_bytes", "ocm_bytes", "mpe_rows", "mpe_cols", "fpga_version",
+};
+
+gboolean
+zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
+                            GError **error)
+{
+  BOARD_OR (device, FALSE);
+  g_return_val_if_fail (field != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (structural_fields); i++)
+    if (strcmp (field, structural_fields[i]) == 0)
+      {
+        g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE,
+                     "device %s: field '%s' shapes the board and cannot change while it is "
+                     "open; open mock://zg330?profile=PATH with another profile",
+                     xrt_device_get_url (device), field);
+        return FALSE;
+      }
+  return k->set_timing_field (device, field, value, error);
+}
+
+gboolean
+zg330_sim_bind_hardop (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, const Zg330HardopExec *exec,
+                       gpointer user_data, GDestroyNotify destroy, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  return k->bind_exec (device, instr_addr, instr_bytes, exec, user_data, destroy, error);
+}
+
+gboolean
+zg330_sim_bind_hardop_call (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, gboolean merged,
+                            Zg330HardopPrepareFunc prepare, gpointer user_data, GDestroyNotify destroy,
+                            GError **error)
+{
+  g_return_val_if_fail (prepare != NULL, FALSE);
+  BOARD_OR (device, FALSE);
+  return k->bind_call (device, instr_addr, instr_bytes, merged, prepare, user_data, destroy, error);
+}
+
+guint
+zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
+{
+  BOARD_OR (device, 0);
+  return k->unbind_range (device, addr, size);
+}
+
+guint
+zg330_sim_get_n_bindings (XrtDevice *device)
+{
+  BOARD_OR (device, 0);
+  return k->get_n_bindings (device);
+}
+
+gboolean
+zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
+{
+  BOARD_OR (device, FALSE);
+  g_return_val_if_fail (stats != NULL, FALSE);
+  return k->get_last_launch (device, stats);
+}
+
+guint
+zg330_sim_get_etm_pages (XrtDevice *device)
+{
+  BOARD_OR (device, 0);
+  return k->get_etm_pages (device);
 }
 
 void
-zg330_board_session_handle (Zg330BoardSession *s, const Zg330WireRequest *req, Zg330WireReply *rep)
+zg330_sim_set_cancellable (XrtDevice *device, GCancellable *cancellable)
 {
-  g_autoptr (GError) error = NULL;
-  const char *what = zg330_wire_type_to_string (req->type);
-  XrtMemRegion *region = NULL;
-  guint64 addr = 0;
-  gboolean ok = TRUE;
+  const Zg330BoardClass *k = zg330_board_get_class (device);
 
-  memset (rep, 0, sizeof *rep);
-  if (req->type == ZG330_WIRE_HELLO)
-    {
-      handle_hello (s, req, rep);
-      return;
-    }
-  if (s->device == NULL)
-    {
-      reply_errorf (rep, XRT_ERROR_DEVICE, "%s: the session has not begun (HELLO first)", what);
-      return;
-    }
-  if (s->closed)
-    {
-      reply_errorf (rep, XRT_ERROR_CLOSED, "%s: the session was closed", what);
-      return;
-    }
-  rep->type = req->type;
-  switch (req->type)
-    {
-    case ZG330_WIRE_MEM_READ:
-      if (!region_addr (s, req->region, req->offset, req->length, &region, &addr, rep, what))
-        return;
-      rep->data = g_malloc (MAX (req->length, 1));
-      rep->length = req->length;
-      ok = xrt_mem_region_read (region, addr, rep->data, req->length, &error);
-      break;
-    case ZG330_WIRE_MEM_WRITE:
-      if (!region_addr (s, req->region, req->offset, req->length, &region, &addr, rep, what))
-        return;
-      ok = xrt_mem_region_write (region, addr, req->data, req->length, &error);
-      break;
-    case ZG330_WIRE_REG_READ:
-      if (req->cid == ZG330_WIRE_MASTER_CORE)
-        ok = xrt_device_read_reg (s->device, req->reg, &rep->value, &error);
-      else
-        ok = zg330_device_read_reg (s->device, req->cid, req->rid, req->reg, &rep->value, &error);
-      break;
-    case ZG330_WIRE_REG_WRITE:
-      if (req->cid == ZG330_WIRE_MASTER_CORE)
-        ok = xrt_device_write_reg (s->device, req->reg, req->value, &error);
-      else
-        ok = zg330_device_write_reg (s->device, req->cid, req->rid, req->reg, req->value, &error);
-      break;
-    case ZG330_WIRE_ICORE_CALC:
-      handle_icore (s, req, rep);
-      return;
-    case ZG330_WIRE_TIMER_READ:
-      {
-        guint32 timer = 0;
-        ok = xrt_device_read_reg (s->device, ZG330_REG_TIMER_CNT, &timer, &error)
-             && xrt_device_read_reg (s->device, ZG330_REG_LAYER_CNT, &rep->layer_count, &error)
-             && xrt_device_read_reg (s->device, ZG330_REG_STATE, &rep->state, &error);
-        rep->timer = timer;
-        rep->master_cid = zg330_device_get_master_cid (s->device);
-        break;
-      }
-    case ZG330_WIRE_CONFIG_TIMER:
-      handle_config_timer (s, req, rep);
-      return;
-    case ZG330_WIRE_RESET:
-      ok = xrt_device_reset (s->device, (int) req->level, &error);
-      break;
-    case ZG330_WIRE_SET_FIELD:
-      ok = zg330_sim_set_timing_field (s->device, req->field, req->fvalue, &error);
-      break;
-    case ZG330_WIRE_SET_MASTER:
-      ok = zg330_device_set_master_cid (s->device, req->cid, &error);
-      break;
-    case ZG330_WIRE_STATUS:
-      {
-        GString *text = g_string_new (NULL);
-        xrt_device_show_status (s->device, (int) req->level, text);
-        if (text->len > ZG330_WIRE_MAX_STATUS)
-          {
-            const char *end = g_utf8_find_prev_char (text->str, text->str + ZG330_WIRE_MAX_STATUS);
-            g_string_truncate (text, end ? (gsize) (end - text->str) : 0);
-          }
-        rep->text = g_string_free (text, FALSE);
-        rep->etm_pages = zg330_sim_get_etm_pages (s->device);
-        break;
-      }
-    case ZG330_WIRE_CLOSE:
-      s->closed = TRUE;
-      break;
-    default:
-      reply_errorf (rep, XRT_ERROR_DEVICE, "request type %u is not one this board answers", req->type);
-      return;
-    }
-  if (!ok)
-    reply_error (rep, error, "the request failed");
+  g_return_if_fail (k != NULL && k->set_cancellable != NULL);
+  k->set_cancellable (device, cancellable);
 }
 
-GByteArray *
-zg330_board_encode_reply (guint16 request_type, Zg330WireReply *rep, guint16 *frame_type)
-{
-  g_autoptr (GError) error = NULL;
-  GByteArray *out = zg330_wire_encode_reply (request_type, rep);
-  Zg330WireReply check;
+/* ---- ZG330Device API --------------------------------------------------------------------- */
 
-  *frame_type = rep->type == ZG330_WIRE_ERROR || rep->type == ZG330_WIRE_BUSY
-                  ? rep->type : (guint16) (request_type | ZG330_WIRE_REPLY);
-  /* what the board sends is held to the bounds the client's decoder holds it to */
-  if (out->len <= ZG330_WIRE_MAX_PAYLOAD
-      && zg330_wire_decode_reply (request_type, *frame_type, out->data, out->len, &check, &error))
+void
+zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
+{
+  const Zg330BoardClass *k = zg330_board_get_class (device);
+  const Zg330Profile *p;
+
+  g_return_if_fail (k != NULL);
+  p = k->get_profile (device);
+  if (rows)
+    *rows = p->mpe_rows;
+  if (cols)
+    *cols = p->mpe_cols;
+}
+
+/* The device is open, (cid, rid) in the MPE grid and @offset aligned. */
+static gboolean
+check_core (XrtDevice *device, const Zg330BoardClass *k, guint cid, guint rid, guint32 offset, GError **error)
+{
+  const Zg330Profile *p = k->get_profile (device);
+
+  if (!zg330_board_check_open (device, error))
+    return FALSE;
+  if (cid >= p->mpe_cols || rid >= p->mpe_rows)
     {
-      zg330_wire_reply_clear (&check);
-      return out;
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: core (cid %u, rid %u) is outside the %ux%u MPE grid",
+                   xrt_device_get_url (device), cid, rid, p->mpe_rows, p->mpe_cols);
+      return FALSE;
     }
-  g_byte_array_unref (out);
-  reply_errorf (rep, XRT_ERROR_DEVICE, "%s: the board's reply is outside the protocol's bounds (%s); it was not sent",
-                zg330_wire_type_to_string (request_type), error ? error->message : "too large");
-  *frame_type = ZG330_WIRE_ERROR;
-  return zg330_wire_encode_reply (request_type, rep);
+  if (offset % 4 != 0)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: register offset 0x%x is not 4-byte aligned",
+                   xrt_device_get_url (device), offset);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+zg330_device_read_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
+                       guint32 *value, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+  return check_core (device, k, cid, rid, offset, error) && k->read_reg (device, cid, rid, offset, value, error);
+}
+
+gboolean
+zg330_device_write_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
+                        guint32 value, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  return check_core (device, k, cid, rid, offset, error) && k->write_reg (device, cid, rid, offset, value, error);
+}
+
+gboolean
+zg330_device_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  return k->icore_calc (device, addr, size, error);
+}
+
+guint32
+zg330_device_layer_count (XrtDevice *device)
+{
+  BOARD_OR (device, 0);
+  return k->counter (device, G_MAXUINT, ZG330_REG_LAYER_CNT);
+}
+
+guint32
+zg330_device_w_tile_count (XrtDevice *device, guint cid)
+{
+  BOARD_OR (device, 0);
+  return cid < k->get_profile (device)->mpe_cols ? k->counter (device, cid, ZG330_REG_WTILE_CNT) : 0;
+}
+
+guint32
+zg330_device_r_tile_count (XrtDevice *device, guint cid)
+{
+  BOARD_OR (device, 0);
+  return cid < k->get_profile (device)->mpe_cols ? k->counter (device, cid, ZG330_REG_RTILE_CNT) : 0;
+}
+
+double
+zg330_device_calc_time (XrtDevice *device)
+{
+  Zg330LaunchStats st;
+
+  BOARD_OR (device, 0.0);
+  return k->get_last_launch (device, &st) ? st.icore_ms : 0.0;
+}
+
+gboolean
+zg330_device_config_timer (XrtDevice *device, XrtMemChunk *chunk, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  return k->config_chunk (device, FALSE, chunk, error);
+}
+
+gboolean
+zg330_device_config_profiler (XrtDevice *device, XrtMemChunk *chunk, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  return k->config_chunk (device, TRUE, chunk, error);
+}
+
+gboolean
+zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error)
+{
+  BOARD_OR (device, FALSE);
+  return k->set_master_cid (device, master_cid, error);
+}
+
+guint
+zg330_device_get_master_cid (XrtDevice *device)
+{
+  BOARD_OR (device, 0);
+  return k->get_master_cid (device);
+}
+
+gboolean
+zg330_device_set_icore_clk_freq (XrtDevice *device, guint64 freq_hz, GError **error)
+{
+  return zg330_sim_set_timing_field (device, "icore_clock_hz", (double) freq_hz, error);
+}
+
+gboolean
+zg330_device_set_ddr_clk_freq (XrtDevice *device, guint64 freq_hz, GError **error)
+{
+  return zg330_sim_set_timing_field (device, "ddr_clock_hz", (double) freq_hz, error);
+}
+
+/* ---- layer times, read back from the timer chunk ------------------------------------------ */
+
+static guint64
+get_le64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+/* Reads @count timer records from @from of @chunk (NULL: no timer).  NULL + error when
+ * impossible. */
+static guint8 *
+read_timer_records (XrtDevice *device, XrtMemChunk *chunk, guint from, guint count, GError **error)
+{
+  guint8 *buf;
+  guint64 offset = (guint64) from * ZG330_TIMER_RECORD_BYTES;
+  gsize bytes = (gsize) count * ZG330_TIMER_RECORD_BYTES;
+  GError *local = NULL;
+
+  if (chunk == NULL)
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
+                   "device %s: no timer chunk: call configTimer before reading layer times",
+                   xrt_device_get_url (device));
+      return NULL;
+    }
+  buf = g_malloc (MAX (bytes, 1));
+  if (!xrt_mem_chunk_read (chunk, offset, buf, bytes, &local))
+    {
+      g_propagate_prefixed_error (error, local, "device %s: layers [%u, %u) of the timer: ",
+                                  xrt_device_get_url (device), from, from + count);
+      g_free (buf);
+      return NULL;
+    }
+  return buf;
+}
+
+/* The timer records [from, from + count) and the profile that turns them into ms (a copy). */
+static guint8 *
+timer_records (XrtDevice *device, const Zg330BoardClass *k, guint from, guint count, Zg330Profile **profile,
+               GError **error)
+{
+  g_autoptr (XrtMemChunk) chunk = k->dup_timer_chunk (device);
+  guint8 *buf = read_timer_records (device, chunk, from, count, error);
+
+  if (buf != NULL)
+    *profile = k->dup_profile (device);
+  return buf;
+}
+
+GArray *
+zg330_device_get_layer_time (XrtDevice *device, guint n_layers, GError **error)
+{
+  g_autoptr (Zg330Profile) profile = NULL;
+  g_autofree guint8 *buf = NULL;
+  GArray *times;
+
+  BOARD_OR (device, NULL);
+  buf = timer_records (device, k, 0, n_layers, &profile, error);
+  if (buf == NULL)
+    return NULL;
+  times = g_array_sized_new (FALSE, FALSE, sizeof (double), n_layers);
+  for (guint i = 0; i < n_layers; i++)
+    {
+      const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
+      guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
+      double ms = zg330_timing_cycles_to_ms (profile, end >= start ? end - start : 0);
+      g_array_append_val (times, ms);
+    }
+  return times;
+}
+
+gboolean
+zg330_device_show_layer_time (XrtDevice *device, guint from_idx, guint count, GString *out,
+                              GError **error)
+{
+  g_autoptr (Zg330Profile) profile = NULL;
+  g_autofree guint8 *buf = NULL;
+
+  BOARD_OR (device, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  buf = timer_records (device, k, from_idx, count, &profile, error);
+  if (buf == NULL)
+    return FALSE;
+  for (guint i = 0; i < count; i++)
+    {
+      const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
+      guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
+      guint64 cycles = end >= start ? end - start : 0;
+      g_string_append_printf (out, "layer %5u: start %12" G_GUINT64_FORMAT " end %12"
+                              G_GUINT64_FORMAT " cycles %10" G_GUINT64_FORMAT " %10.6f ms\n",
+                              from_idx + i, start, end, cycles,
+                              zg330_timing_cycles_to_ms (profile, cycles));
+    }
+  return TRUE;
 }

@@ -1,7 +1,7 @@
 /* zg330-wire.h — the board protocol: a simulated ZG330/Buyi board served over TCP.
  *
- * socket://NAME@HOST:PORT (devices/zg330-remote.c) talks to `zhuge-board`
- * (devices/zg330-board.c, runtime/tools/zhuge-board.c) with this protocol.  The runtime keeps
+ * socket://NAME@HOST:PORT (devices/zg330-socket-board.c) talks to `zhuge-board`
+ * (devices/zg330-board-session.c, runtime/tools/zhuge-board.c) with this protocol.  The runtime keeps
  * what a host keeps with a real board — the allocators of the regions, the backends, the
  * session — and the board process keeps the board: the ETM and OCM bytes, the registers,
  * the timer, and the hardop models, which run there.

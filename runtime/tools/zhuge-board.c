@@ -13,7 +13,7 @@
  * --fault KIND@N makes the board misbehave on purpose, for tests of the runtime's handling
  * (the board process killed mid-forward, a dropped connection, garbage on the wire, a board
  * that stops answering). */
-#include "devices/zg330-board.h"
+#include "devices/zg330-board-session.h"
 #include "base/zw-locale.h"
 
 #include <gio/gio.h>

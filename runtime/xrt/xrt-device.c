@@ -46,7 +46,7 @@ static void
 ensure_builtin_kinds (void)
 {
   /* the transports to real boards: recognised so that their URLs get a clear answer (a
-   * device kind that serves one replaces its entry: socket:// is devices/zg330-remote.c) */
+   * device kind that serves one replaces its entry: socket:// is devices/zg330-socket-board.c) */
   if (kinds == NULL)
     {
       kinds = g_ptr_array_new_with_free_func (kind_free);

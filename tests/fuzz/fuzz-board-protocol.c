@@ -5,7 +5,7 @@
  * (zg330_wire_decode_reply) and encode back to the same bytes.  Input: 16 bytes of frame
  * header, then the payload. */
 #include "zw-fuzz.h"
-#include "devices/zg330-board.h"
+#include "devices/zg330-board-session.h"
 
 #include <string.h>
 

@@ -1,4 +1,8 @@
-/* zg330-remote.c — socket://NAME@HOST:PORT: a simulated board in a `zhuge-board` process. */
+/* zg330-socket-board.c — socket://NAME@HOST:PORT: a simulated board in a `zhuge-board`
+ * process, one implementation of the board type (zg330-board-private.h; the public API is the
+ * base's, zg330-board.c): the regions' allocators and the bindings stay here, the bytes,
+ * registers and launches go over the wire (zg330-wire.h). */
+#include "devices/zg330-board-private.h"
 #include "devices/zg330-remote.h"
 #include "devices/zg330-wire.h"
 #include "base/zw-checked.h"
@@ -23,6 +27,7 @@ typedef struct {
 } RBinding;
 
 typedef struct {
+  Zg330Board          base;         /* first: the board class */
   gint                ref_count;
   char               *url;
   char               *where;        /* HOST:PORT */
@@ -48,6 +53,7 @@ typedef struct {
 } Remote;
 
 static const XrtDeviceClass remote_class;
+static gboolean socket_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error);
 
 /* ---- bookkeeping ------------------------------------------------------------------ */
 
@@ -451,14 +457,14 @@ static const XrtMemStoreOps rstore_ops = { rstore_read, rstore_write, NULL };
 
 /* ---- ZG330Device API on a remote board -------------------------------------------- */
 
-const Zg330Profile *
-zg330_remote_get_profile (XrtDevice *device)
+static const Zg330Profile *
+socket_get_profile (XrtDevice *device)
 {
   return remote_of (device)->profile;
 }
 
-gboolean
-zg330_remote_set_timing_field (XrtDevice *device, const char *field, double value, GError **error)
+static gboolean
+socket_set_timing_field (XrtDevice *device, const char *field, double value, GError **error)
 {
   Remote *r = remote_of (device);
   Zg330WireRequest req = { .type = ZG330_WIRE_SET_FIELD, .field = (char *) field, .fvalue = value };
@@ -495,8 +501,8 @@ overlaps (guint64 a, guint64 a_size, guint64 b, guint64 b_size)
   return a < b ? b - a < a_size : a - b < b_size;
 }
 
-gboolean
-zg330_remote_bind (XrtDevice *device, guint64 addr, guint64 bytes, gboolean merged, Zg330HardopPrepareFunc prepare,
+static gboolean
+socket_bind (XrtDevice *device, guint64 addr, guint64 bytes, gboolean merged, Zg330HardopPrepareFunc prepare,
                    gpointer user_data, GDestroyNotify destroy, GError **error)
 {
   Remote *r = remote_of (device);
@@ -549,8 +555,8 @@ zg330_remote_bind (XrtDevice *device, guint64 addr, guint64 bytes, gboolean merg
   return TRUE;
 }
 
-guint
-zg330_remote_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
+static guint
+socket_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
 {
   Remote *r = remote_of (device);
   g_autoptr (GPtrArray) removed = g_ptr_array_new_with_free_func (rbinding_unref);
@@ -571,8 +577,8 @@ zg330_remote_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
   return removed->len;
 }
 
-guint
-zg330_remote_get_n_bindings (XrtDevice *device)
+static guint
+socket_get_n_bindings (XrtDevice *device)
 {
   Remote *r = remote_of (device);
   guint n;
@@ -583,8 +589,8 @@ zg330_remote_get_n_bindings (XrtDevice *device)
   return n;
 }
 
-gboolean
-zg330_remote_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
+static gboolean
+socket_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
 {
   Remote *r = remote_of (device);
   gboolean have;
@@ -600,8 +606,8 @@ zg330_remote_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
   return have;
 }
 
-guint
-zg330_remote_get_etm_pages (XrtDevice *device)
+static guint
+socket_get_etm_pages (XrtDevice *device)
 {
   Remote *r = remote_of (device);
   Zg330WireRequest req = { .type = ZG330_WIRE_STATUS, .level = 0 };
@@ -626,8 +632,8 @@ check_open (Remote *r, XrtDevice *device, GError **error)
   return TRUE;
 }
 
-gboolean
-zg330_remote_read_reg (XrtDevice *device, guint32 cid, guint32 rid, guint32 offset, guint32 *value, GError **error)
+static gboolean
+socket_read_reg (XrtDevice *device, guint32 cid, guint32 rid, guint32 offset, guint32 *value, GError **error)
 {
   Remote *r = remote_of (device);
   Zg330WireRequest req = { .type = ZG330_WIRE_REG_READ, .cid = cid, .rid = rid, .reg = offset };
@@ -641,8 +647,8 @@ zg330_remote_read_reg (XrtDevice *device, guint32 cid, guint32 rid, guint32 offs
   return TRUE;
 }
 
-gboolean
-zg330_remote_write_reg (XrtDevice *device, guint32 cid, guint32 rid, guint32 offset, guint32 value, GError **error)
+static gboolean
+socket_write_reg (XrtDevice *device, guint32 cid, guint32 rid, guint32 offset, guint32 value, GError **error)
 {
   Remote *r = remote_of (device);
   Zg330WireRequest req = { .type = ZG330_WIRE_REG_WRITE, .cid = cid, .rid = rid, .reg = offset, .value = value };
@@ -654,15 +660,15 @@ zg330_remote_write_reg (XrtDevice *device, guint32 cid, guint32 rid, guint32 off
     {
       /* the start register launches what base/size say: the launch carries the bindings */
       guint32 base = 0, size = 0;
-      return zg330_remote_read_reg (device, cid, rid, ZG330_REG_RUN_BASE, &base, error)
-             && zg330_remote_read_reg (device, cid, rid, ZG330_REG_RUN_SIZE, &size, error)
-             && zg330_remote_icore_calc (device, base, size, error);
+      return socket_read_reg (device, cid, rid, ZG330_REG_RUN_BASE, &base, error)
+             && socket_read_reg (device, cid, rid, ZG330_REG_RUN_SIZE, &size, error)
+             && socket_icore_calc (device, base, size, error);
     }
   return exchange_simple (r, what, &req, error);
 }
 
-gboolean
-zg330_remote_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
+static gboolean
+socket_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
 {
   Remote *r = remote_of (device);
   g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (rbinding_unref);
@@ -781,8 +787,8 @@ zg330_remote_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError *
   return TRUE;
 }
 
-gboolean
-zg330_remote_config_chunk (XrtDevice *device, gboolean profiler, XrtMemChunk *chunk, GError **error)
+static gboolean
+socket_config_chunk (XrtDevice *device, gboolean profiler, XrtMemChunk *chunk, GError **error)
 {
   Remote *r = remote_of (device);
   const char *what = profiler ? "profiler" : "timer";
@@ -823,8 +829,8 @@ zg330_remote_config_chunk (XrtDevice *device, gboolean profiler, XrtMemChunk *ch
   return TRUE;
 }
 
-XrtMemChunk *
-zg330_remote_get_timer_chunk (XrtDevice *device)
+static XrtMemChunk *
+socket_get_timer_chunk (XrtDevice *device)
 {
   Remote *r = remote_of (device);
   XrtMemChunk *c;
@@ -835,8 +841,8 @@ zg330_remote_get_timer_chunk (XrtDevice *device)
   return c;
 }
 
-gboolean
-zg330_remote_set_master_cid (XrtDevice *device, guint cid, GError **error)
+static gboolean
+socket_set_master_cid (XrtDevice *device, guint cid, GError **error)
 {
   Remote *r = remote_of (device);
   Zg330WireRequest req = { .type = ZG330_WIRE_SET_MASTER, .cid = cid };
@@ -855,8 +861,8 @@ zg330_remote_set_master_cid (XrtDevice *device, guint cid, GError **error)
   return TRUE;
 }
 
-guint
-zg330_remote_get_master_cid (XrtDevice *device)
+static guint
+socket_get_master_cid (XrtDevice *device)
 {
   Remote *r = remote_of (device);
   guint cid;
@@ -939,7 +945,7 @@ klass_check (XrtDevice *device, int level, GError **error)
   guint32 version = 0;
 
   (void) level;
-  return zg330_remote_read_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_WIRE_MASTER_CORE, ZG330_REG_VERSION, &version,
+  return socket_read_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_WIRE_MASTER_CORE, ZG330_REG_VERSION, &version,
                                 error);
 }
 
@@ -955,7 +961,7 @@ klass_show_status (XrtDevice *device, int level, GString *out)
   zg330_remote_get_traffic (device, &sent, &received);
   g_string_append_printf (out, "  board %s (zhuge-board, protocol %u): %s; %u hardops bound; %" G_GUINT64_FORMAT
                           " bytes sent, %" G_GUINT64_FORMAT " received\n", r->where, ZG330_WIRE_VERSION, r->kind,
-                          zg330_remote_get_n_bindings (device), sent, received);
+                          socket_get_n_bindings (device), sent, received);
   if (exchange (r, "status", &req, &rep, &error))
     {
       g_string_append (out, rep.text);
@@ -986,7 +992,7 @@ klass_read_reg (XrtDevice *device, guint64 addr, guint32 *value, GError **error)
                    xrt_device_get_url (device), addr);
       return FALSE;
     }
-  return zg330_remote_read_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_WIRE_MASTER_CORE, (guint32) addr, value, error);
+  return socket_read_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_WIRE_MASTER_CORE, (guint32) addr, value, error);
 }
 
 static gboolean
@@ -998,7 +1004,7 @@ klass_write_reg (XrtDevice *device, guint64 addr, guint32 value, GError **error)
                    xrt_device_get_url (device), addr);
       return FALSE;
     }
-  return zg330_remote_write_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_WIRE_MASTER_CORE, (guint32) addr, value, error);
+  return socket_write_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_WIRE_MASTER_CORE, (guint32) addr, value, error);
 }
 
 static const XrtDeviceClass remote_class = {
@@ -1011,6 +1017,62 @@ static const XrtDeviceClass remote_class = {
   .version = klass_version,
   .read_reg = klass_read_reg,
   .write_reg = klass_write_reg,
+};
+
+/* ---- the board's methods ------------------------------------------------------------ */
+
+static Zg330Profile *
+socket_dup_profile (XrtDevice *device)
+{
+  return zg330_profile_copy (socket_get_profile (device));
+}
+
+static gboolean
+socket_bind_exec (XrtDevice *device, guint64 addr, guint64 bytes, const Zg330HardopExec *exec, gpointer user_data,
+                  GDestroyNotify destroy, GError **error)
+{
+  (void) addr;
+  (void) bytes;
+  (void) exec;
+  (void) user_data;
+  (void) destroy;
+  g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE,
+               "device %s: a run callback cannot cross to the board process; bind the hardop as a call "
+               "(zg330_sim_bind_hardop_call)", xrt_device_get_url (device));
+  return FALSE;
+}
+
+/* A counter of the board (0 when the board cannot be read, as for a cid out of range). */
+static guint32
+socket_counter (XrtDevice *device, guint cid, guint32 offset)
+{
+  guint32 v = 0;
+
+  if (!socket_read_reg (device, cid, cid == ZG330_WIRE_MASTER_CORE ? cid : 0, offset, &v, NULL))
+    return 0;
+  return v;
+}
+
+static const Zg330BoardClass socket_board_class = {
+  .name = "socket",
+  .get_profile = socket_get_profile,
+  .dup_profile = socket_dup_profile,
+  .set_timing_field = socket_set_timing_field,
+  .bind_exec = socket_bind_exec,
+  .bind_call = socket_bind,
+  .unbind_range = socket_unbind_range,
+  .get_n_bindings = socket_get_n_bindings,
+  .get_last_launch = socket_get_last_launch,
+  .get_etm_pages = socket_get_etm_pages,
+  .read_reg = socket_read_reg,
+  .write_reg = socket_write_reg,
+  .counter = socket_counter,
+  .icore_calc = socket_icore_calc,
+  .config_chunk = socket_config_chunk,
+  .dup_timer_chunk = socket_get_timer_chunk,
+  .set_master_cid = socket_set_master_cid,
+  .get_master_cid = socket_get_master_cid,
+  .set_cancellable = NULL,
 };
 
 /* ---- opening ------------------------------------------------------------------------ */
@@ -1093,6 +1155,7 @@ open_socket_board (const char *url, const char *rest, GHashTable *params, GError
     }
 
   r = g_new0 (Remote, 1);
+  r->base.klass = &socket_board_class;
   r->ref_count = 1;
   r->url = g_strdup (url);
   r->where = g_strdup (at + 1);
@@ -1188,6 +1251,7 @@ open_socket (const char *url, const char *name, GHashTable *params, GError **err
 __attribute__ ((constructor)) static void
 register_socket_boards (void)
 {
+  zg330_board_register_class (&remote_class);
   xrt_device_register_kind ("socket", NULL,
                             "socket://NAME@HOST:PORT (a board served by zhuge-board, e.g. socket://zg330@127.0.0.1:5001)",
                             open_socket);

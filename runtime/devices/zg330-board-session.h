@@ -1,4 +1,4 @@
-/* zg330-board.h — the board side of the protocol (devices/zg330-wire.h): one client session
+/* zg330-board-session.h — the board side of the protocol (devices/zg330-wire.h): one client session
  * on a simulated board.  `zhuge-board` (runtime/tools/zhuge-board.c) owns the sockets; this
  * turns decoded requests into replies.
  *

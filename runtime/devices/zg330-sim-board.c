@@ -1,7 +1,7 @@
-/* zg330-sim.c — the simulated ZG330 board: stores, registers, hardop dispatch, timing. */
-#include "devices/zg330-sim.h"
-#include "devices/zg330-remote.h"
-#include "devices/zg330-wire.h"
+/* zg330-sim-board.c — the simulated ZG330 board in this process (mock://zg330, mock://buyi):
+ * stores, registers, hardop dispatch, timing.  One implementation of the board type
+ * (zg330-board-private.h); the public API is the base's (zg330-board.c). */
+#include "devices/zg330-board-private.h"
 
 #include <gio/gio.h>
 #include <stdlib.h>
@@ -170,6 +170,7 @@ typedef struct {
 } Binding;
 
 typedef struct {
+  Zg330Board        base;          /* first: the board class */
   GRecMutex         lock;          /* registers, bindings, profile, launches */
   Zg330Profile     *profile;
   XrtMemRegion     *etm;           /* borrowed: the device holds the regions */
@@ -230,12 +231,6 @@ is_local (XrtDevice *device)
   return klass == &zg330_sim_class || klass == &buyi_sim_class;
 }
 
-gboolean
-zg330_sim_is_sim (XrtDevice *device)
-{
-  return is_local (device) || (device != NULL && zg330_remote_is_remote (device));
-}
-
 static Zg330Sim *
 sim_of (XrtDevice *device)
 {
@@ -256,42 +251,6 @@ sim_check_open (XrtDevice *device, GError **error)
       return FALSE;
     }
   return TRUE;
-}
-
-/* A remote board's core (cid, rid) and offset, checked as check_core() does for a local one. */
-static gboolean
-check_remote_core (XrtDevice *device, guint cid, guint rid, guint32 offset, GError **error)
-{
-  const Zg330Profile *p = zg330_remote_get_profile (device);
-
-  if (!sim_check_open (device, error))
-    return FALSE;
-  if (cid >= p->mpe_cols || rid >= p->mpe_rows)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: core (cid %u, rid %u) is outside the %ux%u MPE grid",
-                   xrt_device_get_url (device), cid, rid, p->mpe_rows, p->mpe_cols);
-      return FALSE;
-    }
-  if (offset % 4 != 0)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: register offset 0x%x is not 4-byte aligned",
-                   xrt_device_get_url (device), offset);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* A counter of a remote board (0 when the board cannot be read, as for a cid out of range). */
-static guint32
-remote_reg (XrtDevice *device, guint32 cid, guint32 offset)
-{
-  guint32 v = 0;
-
-  if (!zg330_remote_read_reg (device, cid, cid == ZG330_WIRE_MASTER_CORE ? cid : 0, offset, &v, NULL))
-    return 0;
-  return v;
 }
 
 /* Clears the registers (reset level 0, power-on). */
@@ -433,58 +392,27 @@ klass_write_reg (XrtDevice *device, guint64 addr, guint32 value, GError **error)
 }
 
 static gboolean
-check_core (XrtDevice *device, Zg330Sim *sim, guint cid, guint rid, guint32 offset,
-            GError **error)
+sim_read_core_reg (XrtDevice *device, guint cid, guint rid, guint32 offset, guint32 *value, GError **error)
 {
-  if (!sim_check_open (device, error))
-    return FALSE;
-  if (cid >= sim->profile->mpe_cols || rid >= sim->profile->mpe_rows)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: core (cid %u, rid %u) is outside the %ux%u MPE grid",
-                   xrt_device_get_url (device), cid, rid, sim->profile->mpe_rows,
-                   sim->profile->mpe_cols);
-      return FALSE;
-    }
-  if (offset % 4 != 0)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: register offset 0x%x is not 4-byte aligned",
-                   xrt_device_get_url (device), offset);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-zg330_device_read_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
-                       guint32 *value, GError **error)
-{
-  if (zg330_remote_is_remote (device))
-    return check_remote_core (device, cid, rid, offset, error) && zg330_remote_read_reg (device, cid, rid, offset, value, error);
-  RETURN_SIM_OR (device, FALSE);
+  Zg330Sim *sim = sim_of (device);
   gboolean ok;
 
-  g_return_val_if_fail (value != NULL, FALSE);
+  (void) rid;
   g_rec_mutex_lock (&sim->lock);
-  ok = check_core (device, sim, cid, rid, offset, error)
-       && sim_read_reg_locked (device, sim, cid, offset, value, error);
+  ok = sim_read_reg_locked (device, sim, cid, offset, value, error);
   g_rec_mutex_unlock (&sim->lock);
   return ok;
 }
 
-gboolean
-zg330_device_write_reg (XrtDevice *device, guint cid, guint rid, guint32 offset,
-                        guint32 value, GError **error)
+static gboolean
+sim_write_core_reg (XrtDevice *device, guint cid, guint rid, guint32 offset, guint32 value, GError **error)
 {
-  if (zg330_remote_is_remote (device))
-    return check_remote_core (device, cid, rid, offset, error) && zg330_remote_write_reg (device, cid, rid, offset, value, error);
-  RETURN_SIM_OR (device, FALSE);
+  Zg330Sim *sim = sim_of (device);
   gboolean ok;
 
+  (void) rid;
   g_rec_mutex_lock (&sim->lock);
-  ok = check_core (device, sim, cid, rid, offset, error)
-       && sim_write_reg_locked (device, sim, cid, offset, value, error);
+  ok = sim_write_reg_locked (device, sim, cid, offset, value, error);
   g_rec_mutex_unlock (&sim->lock);
   return ok;
 }
@@ -519,22 +447,10 @@ static gboolean bind_locked_check (XrtDevice *device, guint64 instr_addr, guint6
                                    const Zg330HardopExec *exec, Zg330HardopPrepareFunc prepare, gpointer user_data,
                                    GDestroyNotify destroy, GError **error);
 
-gboolean
-zg330_sim_bind_hardop (XrtDevice             *device,
-                       guint64                instr_addr,
-                       guint64                instr_bytes,
-                       const Zg330HardopExec *exec,
-                       gpointer               user_data,
-                       GDestroyNotify         destroy,
-                       GError               **error)
+static gboolean
+sim_bind_exec (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, const Zg330HardopExec *exec,
+               gpointer user_data, GDestroyNotify destroy, GError **error)
 {
-  if (zg330_remote_is_remote (device))
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE,
-                   "device %s: a run callback cannot cross to the board process; bind the hardop as a call "
-                   "(zg330_sim_bind_hardop_call)", xrt_device_get_url (device));
-      return FALSE;
-    }
   return bind_locked_check (device, instr_addr, instr_bytes, exec, NULL, user_data, destroy, error);
 }
 
@@ -609,24 +525,18 @@ call_binding_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GErr
   return FALSE;
 }
 
-gboolean
-zg330_sim_bind_hardop_call (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, gboolean merged,
-                            Zg330HardopPrepareFunc prepare, gpointer user_data, GDestroyNotify destroy,
-                            GError **error)
+static gboolean
+sim_bind_call (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, gboolean merged,
+               Zg330HardopPrepareFunc prepare, gpointer user_data, GDestroyNotify destroy, GError **error)
 {
   Zg330HardopExec exec = { call_binding_run, merged };
 
-  g_return_val_if_fail (prepare != NULL, FALSE);
-  if (device != NULL && zg330_remote_is_remote (device))
-    return zg330_remote_bind (device, instr_addr, instr_bytes, merged, prepare, user_data, destroy, error);
   return bind_locked_check (device, instr_addr, instr_bytes, &exec, prepare, user_data, destroy, error);
 }
 
-guint
-zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
+static guint
+sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_unbind_range (device, addr, size);
   RETURN_SIM_OR (device, 0);
   g_autoptr (GPtrArray) removed = g_ptr_array_new_with_free_func (binding_unref);
 
@@ -646,11 +556,9 @@ zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
   return removed->len;
 }
 
-guint
-zg330_sim_get_n_bindings (XrtDevice *device)
+static guint
+sim_get_n_bindings (XrtDevice *device)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_get_n_bindings (device);
   RETURN_SIM_OR (device, 0);
   guint n;
 
@@ -667,15 +575,6 @@ put_le64 (guint8 *p, guint64 v)
 {
   v = GUINT64_TO_LE (v);
   memcpy (p, &v, 8);
-}
-
-static guint64
-get_le64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
 }
 
 /* Share j of k of a total: even split, the remainder to the last share. */
@@ -890,11 +789,9 @@ sim_icore_calc_locked (XrtDevice *device, Zg330Sim *sim, guint64 addr, guint64 s
   return ok;
 }
 
-gboolean
-zg330_device_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
+static gboolean
+sim_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_icore_calc (device, addr, size, error);
   RETURN_SIM_OR (device, FALSE);
   gboolean ok;
 
@@ -904,11 +801,9 @@ zg330_device_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError *
   return ok;
 }
 
-gboolean
-zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
+static gboolean
+sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_get_last_launch (device, stats);
   RETURN_SIM_OR (device, FALSE);
   gboolean have;
 
@@ -923,88 +818,21 @@ zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
   return have;
 }
 
-/* ---- ZG330Device API --------------------------------------------------------------------- */
+/* ---- the board's methods ------------------------------------------------------------------ */
 
-void
-zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
+static guint32
+sim_counter (XrtDevice *device, guint cid, guint32 offset)
 {
-  if (device != NULL && zg330_remote_is_remote (device))
-    {
-      const Zg330Profile *p = zg330_remote_get_profile (device);
-      if (rows)
-        *rows = p->mpe_rows;
-      if (cols)
-        *cols = p->mpe_cols;
-      return;
-    }
-  g_return_if_fail (zg330_sim_is_sim (device));
-  Zg330Sim *sim = sim_of (device);
-
-  if (rows)
-    *rows = sim->profile->mpe_rows;
-  if (cols)
-    *cols = sim->profile->mpe_cols;
-}
-
-guint32
-zg330_device_layer_count (XrtDevice *device)
-{
-  if (zg330_remote_is_remote (device))
-    return remote_reg (device, ZG330_WIRE_MASTER_CORE, ZG330_REG_LAYER_CNT);
-  RETURN_SIM_OR (device, 0);
-  guint32 v;
-
-  g_rec_mutex_lock (&sim->lock);
-  v = sim->layer_count;
-  g_rec_mutex_unlock (&sim->lock);
-  return v;
-}
-
-guint32
-zg330_device_w_tile_count (XrtDevice *device, guint cid)
-{
-  if (zg330_remote_is_remote (device))
-    return cid < zg330_remote_get_profile (device)->mpe_cols ? remote_reg (device, cid, ZG330_REG_WTILE_CNT) : 0;
   RETURN_SIM_OR (device, 0);
   guint32 v = 0;
 
   g_rec_mutex_lock (&sim->lock);
-  if (cid < sim->profile->mpe_cols)
-    v = sim->wtiles[cid];
+  if (offset == ZG330_REG_LAYER_CNT)
+    v = sim->layer_count;
+  else if (cid < sim->profile->mpe_cols)
+    v = offset == ZG330_REG_WTILE_CNT ? sim->wtiles[cid] : sim->rtiles[cid];
   g_rec_mutex_unlock (&sim->lock);
   return v;
-}
-
-guint32
-zg330_device_r_tile_count (XrtDevice *device, guint cid)
-{
-  if (zg330_remote_is_remote (device))
-    return cid < zg330_remote_get_profile (device)->mpe_cols ? remote_reg (device, cid, ZG330_REG_RTILE_CNT) : 0;
-  RETURN_SIM_OR (device, 0);
-  guint32 v = 0;
-
-  g_rec_mutex_lock (&sim->lock);
-  if (cid < sim->profile->mpe_cols)
-    v = sim->rtiles[cid];
-  g_rec_mutex_unlock (&sim->lock);
-  return v;
-}
-
-double
-zg330_device_calc_time (XrtDevice *device)
-{
-  if (zg330_remote_is_remote (device))
-    {
-      Zg330LaunchStats st;
-      return zg330_remote_get_last_launch (device, &st) ? st.icore_ms : 0.0;
-    }
-  RETURN_SIM_OR (device, 0.0);
-  double ms;
-
-  g_rec_mutex_lock (&sim->lock);
-  ms = sim->have_launch ? sim->last.icore_ms : 0.0;
-  g_rec_mutex_unlock (&sim->lock);
-  return ms;
 }
 
 static gboolean
@@ -1040,29 +868,29 @@ config_chunk (XrtDevice *device, XrtMemChunk **slot, XrtMemChunk *chunk, const c
   return TRUE;
 }
 
-gboolean
-zg330_device_config_timer (XrtDevice *device, XrtMemChunk *chunk, GError **error)
+static gboolean
+sim_config_chunk (XrtDevice *device, gboolean profiler, XrtMemChunk *chunk, GError **error)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_config_chunk (device, FALSE, chunk, error);
   RETURN_SIM_OR (device, FALSE);
-  return config_chunk (device, &sim->timer_chunk, chunk, "timer", error);
+  return config_chunk (device, profiler ? &sim->profiler_chunk : &sim->timer_chunk, chunk,
+                       profiler ? "profiler" : "timer", error);
 }
 
-gboolean
-zg330_device_config_profiler (XrtDevice *device, XrtMemChunk *chunk, GError **error)
+static XrtMemChunk *
+sim_dup_timer_chunk (XrtDevice *device)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_config_chunk (device, TRUE, chunk, error);
-  RETURN_SIM_OR (device, FALSE);
-  return config_chunk (device, &sim->profiler_chunk, chunk, "profiler", error);
+  RETURN_SIM_OR (device, NULL);
+  XrtMemChunk *c;
+
+  g_rec_mutex_lock (&sim->lock);
+  c = sim->timer_chunk ? xrt_mem_chunk_ref (sim->timer_chunk) : NULL;
+  g_rec_mutex_unlock (&sim->lock);
+  return c;
 }
 
-gboolean
-zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error)
+static gboolean
+sim_set_master_cid (XrtDevice *device, guint master_cid, GError **error)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_set_master_cid (device, master_cid, error);
   RETURN_SIM_OR (device, FALSE);
   gboolean ok = TRUE;
 
@@ -1080,11 +908,9 @@ zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error
   return ok;
 }
 
-guint
-zg330_device_get_master_cid (XrtDevice *device)
+static guint
+sim_get_master_cid (XrtDevice *device)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_get_master_cid (device);
   RETURN_SIM_OR (device, 0);
   guint cid;
 
@@ -1094,62 +920,28 @@ zg330_device_get_master_cid (XrtDevice *device)
   return cid;
 }
 
-static const char *const structural_fields[] = {
-  "etm_base", "etm_bytes", "ocm_bytes", "mpe_rows", "mpe_cols", "fpga_version",
-};
-
-gboolean
-zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
-                            GError **error)
+static gboolean
+sim_set_timing_field (XrtDevice *device, const char *field, double value, GError **error)
 {
+  RETURN_SIM_OR (device, FALSE);
   gboolean ok;
 
-  g_return_val_if_fail (zg330_sim_is_sim (device), FALSE);
-  g_return_val_if_fail (field != NULL, FALSE);
-  for (guint i = 0; i < G_N_ELEMENTS (structural_fields); i++)
-    if (strcmp (field, structural_fields[i]) == 0)
-      {
-        g_set_error (error, XRT_ERROR, XRT_ERROR_PROFILE,
-                     "device %s: field '%s' shapes the board and cannot change while it is "
-                     "open; open mock://zg330?profile=PATH with another profile",
-                     xrt_device_get_url (device), field);
-        return FALSE;
-      }
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_set_timing_field (device, field, value, error);
-  Zg330Sim *sim = sim_of (device);
   g_rec_mutex_lock (&sim->lock);
   ok = zg330_profile_set_field (sim->profile, field, value, error);
   g_rec_mutex_unlock (&sim->lock);
   return ok;
 }
 
-gboolean
-zg330_device_set_icore_clk_freq (XrtDevice *device, guint64 freq_hz, GError **error)
+static const Zg330Profile *
+sim_get_profile (XrtDevice *device)
 {
-  return zg330_sim_set_timing_field (device, "icore_clock_hz", (double) freq_hz, error);
-}
-
-gboolean
-zg330_device_set_ddr_clk_freq (XrtDevice *device, guint64 freq_hz, GError **error)
-{
-  return zg330_sim_set_timing_field (device, "ddr_clock_hz", (double) freq_hz, error);
-}
-
-const Zg330Profile *
-zg330_sim_get_profile (XrtDevice *device)
-{
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_get_profile (device);
   RETURN_SIM_OR (device, NULL);
   return sim->profile;
 }
 
-Zg330Profile *
-zg330_sim_dup_profile (XrtDevice *device)
+static Zg330Profile *
+sim_dup_profile (XrtDevice *device)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_profile_copy (zg330_remote_get_profile (device));
   RETURN_SIM_OR (device, NULL);
   Zg330Profile *copy;
 
@@ -1159,15 +951,14 @@ zg330_sim_dup_profile (XrtDevice *device)
   return copy;
 }
 
-void
-zg330_sim_set_cancellable (XrtDevice *device, GCancellable *cancellable)
+static void
+sim_set_cancellable (XrtDevice *device, GCancellable *cancellable)
 {
   GCancellable *old;
   Zg330Sim *sim;
 
   g_return_if_fail (is_local (device));
   sim = sim_of (device);
-
   g_rec_mutex_lock (&sim->lock);
   old = sim->cancellable;
   sim->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
@@ -1175,11 +966,9 @@ zg330_sim_set_cancellable (XrtDevice *device, GCancellable *cancellable)
   g_clear_object (&old);
 }
 
-guint
-zg330_sim_get_etm_pages (XrtDevice *device)
+static guint
+sim_get_etm_pages (XrtDevice *device)
 {
-  if (zg330_remote_is_remote (device))
-    return zg330_remote_get_etm_pages (device);
   RETURN_SIM_OR (device, 0);
   guint n;
 
@@ -1189,106 +978,27 @@ zg330_sim_get_etm_pages (XrtDevice *device)
   return n;
 }
 
-/* Reads @count timer records from @from of @chunk (NULL: no timer).  NULL + error when
- * impossible. */
-static guint8 *
-read_timer_records (XrtDevice *device, XrtMemChunk *chunk, guint from, guint count, GError **error)
-{
-  guint8 *buf;
-  guint64 offset = (guint64) from * ZG330_TIMER_RECORD_BYTES;
-  gsize bytes = (gsize) count * ZG330_TIMER_RECORD_BYTES;
-  GError *local = NULL;
-
-  if (chunk == NULL)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: no timer chunk: call configTimer before reading layer times",
-                   xrt_device_get_url (device));
-      return NULL;
-    }
-  buf = g_malloc (MAX (bytes, 1));
-  if (!xrt_mem_chunk_read (chunk, offset, buf, bytes, &local))
-    {
-      g_propagate_prefixed_error (error, local, "device %s: layers [%u, %u) of the timer: ",
-                                  xrt_device_get_url (device), from, from + count);
-      g_free (buf);
-      return NULL;
-    }
-  return buf;
-}
-
-/* The timer records [from, from + count) and the profile that turns them into ms (a copy). */
-static guint8 *
-timer_records (XrtDevice *device, guint from, guint count, Zg330Profile **profile, GError **error)
-{
-  guint8 *buf;
-
-  if (zg330_remote_is_remote (device))
-    {
-      g_autoptr (XrtMemChunk) chunk = zg330_remote_get_timer_chunk (device);
-      buf = read_timer_records (device, chunk, from, count, error);
-      if (buf != NULL)
-        *profile = zg330_profile_copy (zg330_remote_get_profile (device));
-      return buf;
-    }
-  else
-    {
-      RETURN_SIM_OR (device, NULL);
-      g_rec_mutex_lock (&sim->lock);
-      buf = read_timer_records (device, sim->timer_chunk, from, count, error);
-      if (buf != NULL)
-        *profile = zg330_profile_copy (sim->profile);
-      g_rec_mutex_unlock (&sim->lock);
-      return buf;
-    }
-}
-
-GArray *
-zg330_device_get_layer_time (XrtDevice *device, guint n_layers, GError **error)
-{
-  g_autoptr (Zg330Profile) profile = NULL;
-  g_autofree guint8 *buf = NULL;
-  GArray *times;
-
-  g_return_val_if_fail (zg330_sim_is_sim (device), NULL);
-  buf = timer_records (device, 0, n_layers, &profile, error);
-  if (buf == NULL)
-    return NULL;
-  times = g_array_sized_new (FALSE, FALSE, sizeof (double), n_layers);
-  for (guint i = 0; i < n_layers; i++)
-    {
-      const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
-      guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
-      double ms = zg330_timing_cycles_to_ms (profile, end >= start ? end - start : 0);
-      g_array_append_val (times, ms);
-    }
-  return times;
-}
-
-gboolean
-zg330_device_show_layer_time (XrtDevice *device, guint from_idx, guint count, GString *out,
-                              GError **error)
-{
-  g_autoptr (Zg330Profile) profile = NULL;
-  g_autofree guint8 *buf = NULL;
-
-  g_return_val_if_fail (zg330_sim_is_sim (device), FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  buf = timer_records (device, from_idx, count, &profile, error);
-  if (buf == NULL)
-    return FALSE;
-  for (guint i = 0; i < count; i++)
-    {
-      const guint8 *rec = buf + (gsize) i * ZG330_TIMER_RECORD_BYTES;
-      guint64 start = get_le64 (rec), end = get_le64 (rec + 8);
-      guint64 cycles = end >= start ? end - start : 0;
-      g_string_append_printf (out, "layer %5u: start %12" G_GUINT64_FORMAT " end %12"
-                              G_GUINT64_FORMAT " cycles %10" G_GUINT64_FORMAT " %10.6f ms\n",
-                              from_idx + i, start, end, cycles,
-                              zg330_timing_cycles_to_ms (profile, cycles));
-    }
-  return TRUE;
-}
+static const Zg330BoardClass sim_board_class = {
+  .name = "simulator",
+  .get_profile = sim_get_profile,
+  .dup_profile = sim_dup_profile,
+  .set_timing_field = sim_set_timing_field,
+  .bind_exec = sim_bind_exec,
+  .bind_call = sim_bind_call,
+  .unbind_range = sim_unbind_range,
+  .get_n_bindings = sim_get_n_bindings,
+  .get_last_launch = sim_get_last_launch,
+  .get_etm_pages = sim_get_etm_pages,
+  .read_reg = sim_read_core_reg,
+  .write_reg = sim_write_core_reg,
+  .counter = sim_counter,
+  .icore_calc = sim_icore_calc,
+  .config_chunk = sim_config_chunk,
+  .dup_timer_chunk = sim_dup_timer_chunk,
+  .set_master_cid = sim_set_master_cid,
+  .get_master_cid = sim_get_master_cid,
+  .set_cancellable = sim_set_cancellable,
+};
 
 /* ---- device class ------------------------------------------------------------------------ */
 
@@ -1397,7 +1107,7 @@ klass_show_status (XrtDevice *device, int level, GString *out)
   for (guint c = 0; c < p->mpe_cols; c++)
     g_string_append_printf (out, " %u: %u/%u", c, sim->wtiles[c], sim->rtiles[c]);
   g_string_append_printf (out, "\n  ETM pages touched: %u of %u KiB; hardops bound: %u\n",
-                          zg330_sim_get_etm_pages (device), ZG330_SIM_ETM_PAGE_BYTES / 1024,
+                          sim_get_etm_pages (device), ZG330_SIM_ETM_PAGE_BYTES / 1024,
                           sim->bindings->len);
   if (level >= 1)
     {
@@ -1467,44 +1177,6 @@ static const XrtDeviceClass buyi_sim_class = {
   .write_reg = klass_write_reg,
 };
 
-/* What else lives in a board's PL DDR before a network deploys: the board's firmware and
- * the driver's command rings at the bottom, then the camera's frame buffers (sizes assumed,
- * as a Linux board with the NPU driver and a camera pipeline has). So a segment's physical
- * address is where the board's allocator put it, not its logical offset. The socket board's
- * runtime side (zg330-remote.c) reserves the same, so both allocate the same addresses. */
-static const struct {
-  guint64 offset, bytes;
-} board_reserved[] = {
-  { 0, 64 * 1024 * 1024 },                  /* firmware, NPU driver rings */
-  { 64 * 1024 * 1024, 12 * 1024 * 1024 },   /* camera frame buffers */
-};
-
-guint64
-zg330_sim_reserve_board_memory (XrtMemRegion *etm, const Zg330Profile *profile)
-{
-  guint64 reserved = 0;
-
-  g_return_val_if_fail (etm != NULL && profile != NULL, 0);
-  /* Buyi: the compiler placed every value at absolute ETM addresses, the whole ETM is the
-   * network's; a what-if ETM too small to hold the board's own buffers has none */
-  if (profile->chip != NULL && g_ascii_strcasecmp (profile->chip, "Buyi") == 0)
-    return 0;
-  if (profile->etm_bytes < 1024 * 1024 * 1024)
-    return 0;
-  for (guint i = 0; i < G_N_ELEMENTS (board_reserved); i++)
-    {
-      /* not auto-freed: they stay the board's until the device closes */
-      XrtMemChunk *chunk = xrt_mem_region_malloc_at (etm, profile->etm_base + board_reserved[i].offset,
-                                                     board_reserved[i].bytes, FALSE, NULL);
-      if (chunk != NULL)
-        {
-          reserved += board_reserved[i].bytes;
-          xrt_mem_chunk_unref (chunk);
-        }
-    }
-  return reserved;
-}
-
 XrtDevice *
 zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
 {
@@ -1536,6 +1208,7 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
     }
 
   sim = g_new0 (Zg330Sim, 1);
+  sim->base.klass = &sim_board_class;
   g_rec_mutex_init (&sim->lock);
   sim->profile = zg330_profile_copy (profile);
   sim->bindings = g_ptr_array_new_with_free_func (binding_unref);
@@ -1563,4 +1236,11 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   xrt_device_add_mem_region (device, ocm, FALSE);
   xrt_device_add_mem_region (device, host, FALSE);
   return device;
+}
+
+__attribute__ ((constructor)) static void
+register_sim_boards (void)
+{
+  zg330_board_register_class (&zg330_sim_class);
+  zg330_board_register_class (&buyi_sim_class);
 }
