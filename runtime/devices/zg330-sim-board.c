@@ -2,160 +2,17 @@
  * stores, registers, hardop dispatch, timing.  One implementation of the board type
  * (zg330-board-private.h); the public API is the base's (zg330-board.c). */
 #include "devices/zg330-board-private.h"
+#include "devices/zg330-sim-store.h"
 
 #include <gio/gio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ETM_PAGE_SHIFT 16
-G_STATIC_ASSERT ((1u << ETM_PAGE_SHIFT) == ZG330_SIM_ETM_PAGE_BYTES);
 
 /* The host region has no real bound; this is what its info reports as size. */
 #define HOST_CAPACITY (G_GUINT64_CONSTANT (1) << 40)
 
 #define DEFAULT_MASTER_CID 1
-
-/* ---- stores ------------------------------------------------------------------ */
-
-/* ETM: pages allocated on first write.  Page pointers never move once created, so only
- * the table lookup/insert needs the lock; the bytes are copied outside it. */
-typedef struct {
-  GMutex      lock;
-  GHashTable *pages;   /* GSIZE_TO_POINTER (page index + 1) -> guint8[PAGE] */
-} EtmStore;
-
-static EtmStore *
-etm_store_new (void)
-{
-  EtmStore *store = g_new0 (EtmStore, 1);
-
-  g_mutex_init (&store->lock);
-  store->pages = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  return store;
-}
-
-static void
-etm_store_free (gpointer data)
-{
-  EtmStore *store = data;
-
-  g_hash_table_unref (store->pages);
-  g_mutex_clear (&store->lock);
-  g_free (store);
-}
-
-static guint8 *
-etm_page (EtmStore *store, guint64 index, gboolean create)
-{
-  gpointer key = GSIZE_TO_POINTER ((gsize) index + 1);
-  guint8 *page;
-
-  g_mutex_lock (&store->lock);
-  page = g_hash_table_lookup (store->pages, key);
-  if (page == NULL && create)
-    {
-      page = g_malloc0 (ZG330_SIM_ETM_PAGE_BYTES);
-      g_hash_table_insert (store->pages, key, page);
-    }
-  g_mutex_unlock (&store->lock);
-  return page;
-}
-
-static gboolean
-etm_read (gpointer data, guint64 offset, gpointer dest, gsize bytes, GError **error)
-{
-  EtmStore *store = data;
-  guint8 *out = dest;
-
-  (void) error;
-  while (bytes > 0)
-    {
-      guint64 in_page = offset & (ZG330_SIM_ETM_PAGE_BYTES - 1);
-      gsize n = MIN (bytes, (gsize) (ZG330_SIM_ETM_PAGE_BYTES - in_page));
-      guint8 *page = etm_page (store, offset >> ETM_PAGE_SHIFT, FALSE);
-
-      if (page)
-        memcpy (out, page + in_page, n);
-      else
-        memset (out, 0, n);
-      out += n;
-      offset += n;
-      bytes -= n;
-    }
-  return TRUE;
-}
-
-static gboolean
-etm_write (gpointer data, guint64 offset, gconstpointer src, gsize bytes, GError **error)
-{
-  EtmStore *store = data;
-  const guint8 *in = src;
-
-  (void) error;
-  while (bytes > 0)
-    {
-      guint64 in_page = offset & (ZG330_SIM_ETM_PAGE_BYTES - 1);
-      gsize n = MIN (bytes, (gsize) (ZG330_SIM_ETM_PAGE_BYTES - in_page));
-      guint8 *page = etm_page (store, offset >> ETM_PAGE_SHIFT, TRUE);
-
-      memcpy (page + in_page, in, n);
-      in += n;
-      offset += n;
-      bytes -= n;
-    }
-  return TRUE;
-}
-
-static const XrtMemStoreOps etm_ops = { etm_read, etm_write, NULL };
-
-/* OCM: one flat buffer; the host can address it, so OCM chunks are BOTH. */
-typedef struct {
-  guint64 size;
-  guint8 *bytes;
-} OcmStore;
-
-static void
-ocm_store_free (gpointer data)
-{
-  OcmStore *store = data;
-
-  free (store->bytes);   /* posix_memalign's */
-  g_free (store);
-}
-
-static gboolean
-ocm_read (gpointer data, guint64 offset, gpointer dest, gsize bytes, GError **error)
-{
-  OcmStore *store = data;
-
-  (void) error;
-  g_assert (offset <= store->size && bytes <= store->size - offset);
-  memcpy (dest, store->bytes + offset, bytes);
-  return TRUE;
-}
-
-static gboolean
-ocm_write (gpointer data, guint64 offset, gconstpointer src, gsize bytes, GError **error)
-{
-  OcmStore *store = data;
-
-  (void) error;
-  g_assert (offset <= store->size && bytes <= store->size - offset);
-  memcpy (store->bytes + offset, src, bytes);
-  return TRUE;
-}
-
-static guint8 *
-ocm_host_pointer (gpointer data, guint64 offset, gsize bytes)
-{
-  OcmStore *store = data;
-
-  if (offset > store->size || bytes > store->size - offset)
-    return NULL;
-  return store->bytes + offset;
-}
-
-static const XrtMemStoreOps ocm_ops = { ocm_read, ocm_write, ocm_host_pointer };
 
 /* ---- the board ------------------------------------------------------------------- */
 
@@ -1215,7 +1072,7 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   sim->wtiles = g_new0 (guint32, profile->mpe_cols);
   sim->rtiles = g_new0 (guint32, profile->mpe_cols);
   sim->master_cid = DEFAULT_MASTER_CID < profile->mpe_cols ? DEFAULT_MASTER_CID : 0;
-  sim->etm_store = etm_store_new ();
+  sim->etm_store = zg330_etm_store_new ();
   ocm_store = g_new0 (OcmStore, 1);
   ocm_store->size = profile->ocm_bytes;
   ocm_store->bytes = memset (ocm_mem, 0, MAX ((gsize) profile->ocm_bytes, 1));
@@ -1224,10 +1081,10 @@ zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)
   is_buyi = profile->chip != NULL && g_ascii_strcasecmp (profile->chip, "Buyi") == 0;
   device = xrt_device_new (is_buyi ? &buyi_sim_class : &zg330_sim_class,
                            url ? url : is_buyi ? "mock://buyi" : "mock://zg330", sim);
-  etm = xrt_mem_region_new_device ("ETM", profile->etm_base, profile->etm_bytes, &etm_ops,
-                                   sim->etm_store, etm_store_free);
-  ocm = xrt_mem_region_new_device ("OCM", 0, profile->ocm_bytes, &ocm_ops, ocm_store,
-                                   ocm_store_free);
+  etm = xrt_mem_region_new_device ("ETM", profile->etm_base, profile->etm_bytes, &zg330_etm_store_ops,
+                                   sim->etm_store, zg330_etm_store_free);
+  ocm = xrt_mem_region_new_device ("OCM", 0, profile->ocm_bytes, &zg330_ocm_store_ops, ocm_store,
+                                   zg330_ocm_store_free);
   host = xrt_mem_region_new_host ("HOST", HOST_CAPACITY);
   sim->etm = etm;
   sim->ocm = ocm;
