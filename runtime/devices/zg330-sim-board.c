@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The host region has no real bound; this is what its info reports as size. */
 #define HOST_CAPACITY (G_GUINT64_CONSTANT (1) << 40)
 

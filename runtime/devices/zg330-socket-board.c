@@ -4,6 +4,7 @@
  * registers and launches go over the wire (zg330-wire.h). */
 #include "devices/zg330-board-private.h"
 #include "devices/zg330-remote.h"
+#include "devices/zg330-wire-client.h"
 #include "devices/zg330-wire.h"
 #include "base/zw-checked.h"
 
@@ -33,12 +34,7 @@ typedef struct {
   char               *where;        /* HOST:PORT */
   XrtDevice          *device;       /* borrowed; NULL once the device is finalized */
 
-  GMutex              io;           /* one exchange at a time: conn, seq, broken, traffic */
-  GSocketConnection  *conn;
-  GSocket            *sock;
-  guint32             seq;
-  char               *broken;       /* why the connection cannot be used any more, or NULL */
-  guint64             sent, received;
+  Zg330WireClient     wire;         /* the connection (its io lock also guards @device) */
 
   GMutex              state;        /* what follows */
   Zg330Profile       *profile;
@@ -91,9 +87,9 @@ remote_unref (gpointer data)
 
   if (!g_atomic_int_dec_and_test (&r->ref_count))
     return;
-  g_clear_object (&r->conn);
-  r->sock = NULL;
-  g_free (r->broken);
+  g_clear_object (&r->wire.conn);
+  r->wire.sock = NULL;
+  g_free (r->wire.broken);
   g_free (r->url);
   g_free (r->where);
   g_free (r->kind);
@@ -101,7 +97,7 @@ remote_unref (gpointer data)
   g_clear_pointer (&r->bindings, g_ptr_array_unref);
   g_clear_pointer (&r->timer_chunk, xrt_mem_chunk_unref);
   g_clear_pointer (&r->profiler_chunk, xrt_mem_chunk_unref);
-  g_mutex_clear (&r->io);
+  g_mutex_clear (&r->wire.io);
   g_mutex_clear (&r->state);
   g_free (r);
 }
@@ -118,241 +114,16 @@ remote_of (XrtDevice *device)
   return xrt_device_get_impl (device);
 }
 
-/* ---- transport ------------------------------------------------------------------ */
-
-/* Marks the connection unusable (io lock held) and closes it. */
-static void
-break_connection (Remote *r, const char *why)
-{
-  if (r->broken == NULL)
-    r->broken = g_strdup (why);
-  if (r->conn != NULL)
-    {
-      g_io_stream_close (G_IO_STREAM (r->conn), NULL, NULL);
-      g_clear_object (&r->conn);
-      r->sock = NULL;
-    }
-}
-
-typedef enum { IO_OK, IO_TIMEOUT, IO_CLOSED, IO_FAILED } IoStatus;
-
-static IoStatus
-wait_for (GSocket *sock, GIOCondition cond, gint64 deadline, char **why)
-{
-  gint64 left = deadline - g_get_monotonic_time ();
-  g_autoptr (GError) local = NULL;
-
-  if (left <= 0)
-    return IO_TIMEOUT;
-  if (!g_socket_condition_timed_wait (sock, cond, left, NULL, &local))
-    {
-      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-        return IO_TIMEOUT;
-      *why = g_strdup (local->message);
-      return IO_FAILED;
-    }
-  return IO_OK;
-}
-
-static IoStatus
-send_all (GSocket *sock, const guint8 *p, gsize n, gint64 deadline, char **why)
-{
-  while (n > 0)
-    {
-      g_autoptr (GError) local = NULL;
-      gssize k;
-      IoStatus st = wait_for (sock, G_IO_OUT, deadline, why);
-
-      if (st != IO_OK)
-        return st;
-      k = g_socket_send (sock, (const gchar *) p, n, NULL, &local);
-      if (k < 0)
-        {
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-            continue;
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE)
-              || g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
-            return IO_CLOSED;
-          *why = g_strdup (local->message);
-          return IO_FAILED;
-        }
-      p += k;
-      n -= (gsize) k;
-    }
-  return IO_OK;
-}
-
-static IoStatus
-recv_all (GSocket *sock, guint8 *p, gsize n, gint64 deadline, char **why)
-{
-  while (n > 0)
-    {
-      g_autoptr (GError) local = NULL;
-      gssize k;
-      IoStatus st = wait_for (sock, G_IO_IN, deadline, why);
-
-      if (st != IO_OK)
-        return st;
-      k = g_socket_receive (sock, (gchar *) p, n, NULL, &local);
-      if (k < 0)
-        {
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-            continue;
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
-            return IO_CLOSED;
-          *why = g_strdup (local->message);
-          return IO_FAILED;
-        }
-      if (k == 0)
-        return IO_CLOSED;
-      p += k;
-      n -= (gsize) k;
-    }
-  return IO_OK;
-}
-
 static guint64
 wait_ms_of (Remote *r)
 {
   return r->device != NULL ? xrt_device_get_wait_time (r->device) : 10000;
 }
 
-/* Sends @req and reads its reply (PROGRESS frames renew the wait).  FALSE with an error naming
- * the URL and @what on a transport failure (the connection is then broken), on a malformed
- * reply (likewise), and on the board's ERROR / BUSY reply (the connection stays usable; BUSY
- * comes only before HELLO's reply).  @rep is filled on success and must be cleared. */
-static gboolean
-exchange_timed (Remote *r, const char *what, const Zg330WireRequest *req, Zg330WireReply *rep, guint64 wait_ms,
-                GError **error)
-{
-  g_autoptr (GByteArray) payload = zg330_wire_encode_request (req);
-  guint8 head[ZG330_WIRE_HEADER_BYTES];
-  g_autofree char *why = NULL;
-  g_autofree guint8 *body = NULL;
-  Zg330WireHeader h;
-  gint64 start, wait_us, deadline, limit;
-  IoStatus st;
-  gboolean ok = FALSE;
-  GError *local = NULL;
-
-  memset (rep, 0, sizeof *rep);
-  g_mutex_lock (&r->io);
-  if (r->broken != NULL || r->sock == NULL)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_DEVICE,
-                   "device %s: %s: the connection to the board is lost (%s); open the device again", r->url, what,
-                   r->broken ? r->broken : "closed");
-      g_mutex_unlock (&r->io);
-      return FALSE;
-    }
-  if (payload->len > ZG330_WIRE_MAX_PAYLOAD)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: %s: a request of %u bytes exceeds the protocol's %u", r->url, what, payload->len,
-                   ZG330_WIRE_MAX_PAYLOAD);
-      g_mutex_unlock (&r->io);
-      return FALSE;
-    }
-  r->seq++;
-  zg330_wire_header_encode (head, req->type, r->seq, payload->len);
-  start = g_get_monotonic_time ();
-  wait_us = (gint64) MIN (wait_ms, (guint64) G_MAXINT32) * 1000;
-  deadline = start + wait_us;
-  /* the whole request is bounded: only a launch's PROGRESS frames renew the wait, and never
-   * past ZG330_WIRE_LAUNCH_WAITS wait times */
-  limit = start + wait_us * (req->type == ZG330_WIRE_ICORE_CALC ? ZG330_WIRE_LAUNCH_WAITS : 1);
-  st = send_all (r->sock, head, sizeof head, deadline, &why);
-  if (st == IO_OK)
-    st = send_all (r->sock, payload->data, payload->len, deadline, &why);
-  if (st == IO_OK)
-    r->sent += sizeof head + payload->len;
-  while (st == IO_OK)
-    {
-      st = recv_all (r->sock, head, sizeof head, deadline, &why);
-      if (st != IO_OK)
-        break;
-      if (!zg330_wire_header_decode (head, &h, &local))
-        {
-          why = g_strdup_printf ("garbage on the wire: %s", local->message);
-          g_clear_error (&local);
-          st = IO_FAILED;
-          break;
-        }
-      g_clear_pointer (&body, g_free);
-      body = g_malloc (MAX (h.length, 1));
-      st = recv_all (r->sock, body, h.length, deadline, &why);
-      if (st != IO_OK)
-        break;
-      r->received += sizeof head + h.length;
-      if (h.type == ZG330_WIRE_PROGRESS && h.length == 0 && h.seq == r->seq && req->type == ZG330_WIRE_ICORE_CALC)
-        {
-          deadline = MIN (g_get_monotonic_time () + wait_us, limit);
-          continue;
-        }
-      if (h.type == ZG330_WIRE_PROGRESS)
-        {
-          why = g_strdup_printf ("garbage on the wire: a progress frame for %s, which is not a launch",
-                                 zg330_wire_type_to_string (req->type));
-          st = IO_FAILED;
-          break;
-        }
-      if (h.seq != r->seq && !(h.type == ZG330_WIRE_BUSY && req->type == ZG330_WIRE_HELLO))
-        {
-          why = g_strdup_printf ("garbage on the wire: a frame for request %u while %u was due", h.seq, r->seq);
-          st = IO_FAILED;
-          break;
-        }
-      if (!zg330_wire_decode_reply (req->type, h.type, body, h.length, rep, &local))
-        {
-          why = g_strdup_printf ("garbage on the wire: %s", local->message);
-          g_clear_error (&local);
-          st = IO_FAILED;
-          break;
-        }
-      ok = TRUE;
-      break;
-    }
-  if (!ok)
-    {
-      const char *reason = st == IO_TIMEOUT ? "the board did not answer within the wait time"
-                           : st == IO_CLOSED ? "the board closed the connection (is the board process gone?)"
-                                             : why ? why : "transport failure";
-      g_autofree char *full = st == IO_TIMEOUT && deadline >= limit && limit > start + wait_us
-                                ? g_strdup_printf ("the launch did not finish within %u wait times of %" G_GUINT64_FORMAT
-                                                   " ms", ZG330_WIRE_LAUNCH_WAITS, wait_ms)
-                              : st == IO_TIMEOUT
-                                ? g_strdup_printf ("%s of %" G_GUINT64_FORMAT " ms", reason, wait_ms)
-                                : g_strdup (reason);
-      g_set_error (error, XRT_ERROR, st == IO_TIMEOUT ? XRT_ERROR_TIMEOUT : XRT_ERROR_DEVICE, "device %s: %s: %s",
-                   r->url, what, full);
-      break_connection (r, full);
-      g_mutex_unlock (&r->io);
-      return FALSE;
-    }
-  g_mutex_unlock (&r->io);
-  if (rep->type == ZG330_WIRE_ERROR)
-    {
-      g_set_error (error, XRT_ERROR, (gint) rep->code, "device %s: %s: %s", r->url, what, rep->message);
-      zg330_wire_reply_clear (rep);
-      return FALSE;
-    }
-  if (rep->type == ZG330_WIRE_BUSY)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_DEVICE, "device %s: %s: the board at %s is busy with another client (%s)",
-                   r->url, what, r->where, rep->message);
-      zg330_wire_reply_clear (rep);
-      g_mutex_lock (&r->io);
-      break_connection (r, "the board was busy");
-      g_mutex_unlock (&r->io);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static gboolean
 exchange (Remote *r, const char *what, const Zg330WireRequest *req, Zg330WireReply *rep, GError **error)
 {
-  return exchange_timed (r, what, req, rep, wait_ms_of (r), error);
+  return zg330_wire_client_exchange (&r->wire, what, req, rep, wait_ms_of (r), error);
 }
 
 /* Sends @req and wants an empty reply. */
@@ -370,16 +141,8 @@ exchange_simple (Remote *r, const char *what, const Zg330WireRequest *req, GErro
 void
 zg330_remote_get_traffic (XrtDevice *device, guint64 *sent, guint64 *received)
 {
-  Remote *r;
-
   g_return_if_fail (zg330_remote_is_remote (device));
-  r = remote_of (device);
-  g_mutex_lock (&r->io);
-  if (sent)
-    *sent = r->sent;
-  if (received)
-    *received = r->received;
-  g_mutex_unlock (&r->io);
+  zg330_wire_client_get_traffic (&remote_of (device)->wire, sent, received);
 }
 
 /* ---- stores ------------------------------------------------------------------------ */
@@ -402,55 +165,16 @@ static gboolean
 rstore_read (gpointer data, guint64 offset, gpointer dest, gsize bytes, GError **error)
 {
   RStore *s = data;
-  guint8 *out = dest;
 
-  while (bytes > 0)
-    {
-      guint32 n = (guint32) MIN (bytes, (gsize) ZG330_WIRE_MAX_DATA);
-      Zg330WireRequest req = { .type = ZG330_WIRE_MEM_READ, .region = s->region, .offset = offset, .length = n };
-      Zg330WireReply rep;
-      g_autofree char *what = g_strdup_printf ("memory read of %u bytes at %s offset 0x%" G_GINT64_MODIFIER "x", n,
-                                               s->region ? "OCM" : "ETM", offset);
-
-      if (!exchange (s->r, what, &req, &rep, error))
-        return FALSE;
-      if (rep.length != n)
-        {
-          g_set_error (error, XRT_ERROR, XRT_ERROR_DEVICE, "device %s: %s: the board returned %u bytes", s->r->url, what,
-                       rep.length);
-          zg330_wire_reply_clear (&rep);
-          return FALSE;
-        }
-      memcpy (out, rep.data, n);
-      zg330_wire_reply_clear (&rep);
-      out += n;
-      offset += n;
-      bytes -= n;
-    }
-  return TRUE;
+  return zg330_wire_client_mem_read (&s->r->wire, s->region, offset, dest, bytes, wait_ms_of (s->r), error);
 }
 
 static gboolean
 rstore_write (gpointer data, guint64 offset, gconstpointer src, gsize bytes, GError **error)
 {
   RStore *s = data;
-  const guint8 *in = src;
 
-  while (bytes > 0)
-    {
-      guint32 n = (guint32) MIN (bytes, (gsize) ZG330_WIRE_MAX_DATA);
-      Zg330WireRequest req = { .type = ZG330_WIRE_MEM_WRITE, .region = s->region, .offset = offset, .length = n,
-                               .data = in };
-      g_autofree char *what = g_strdup_printf ("memory write of %u bytes at %s offset 0x%" G_GINT64_MODIFIER "x", n,
-                                               s->region ? "OCM" : "ETM", offset);
-
-      if (!exchange_simple (s->r, what, &req, error))
-        return FALSE;
-      in += n;
-      offset += n;
-      bytes -= n;
-    }
-  return TRUE;
+  return zg330_wire_client_mem_write (&s->r->wire, s->region, offset, src, bytes, wait_ms_of (s->r), error);
 }
 
 static const XrtMemStoreOps rstore_ops = { rstore_read, rstore_write, NULL };
@@ -900,11 +624,11 @@ klass_close (XrtDevice *device)
 
   remote_release (r);
   /* tell the board (briefly: a board that is gone must not hold the caller up) */
-  if (exchange_timed (r, "close", &req, &rep, MIN (wait_ms_of (r), CLOSE_WAIT_MS), NULL))
+  if (zg330_wire_client_exchange (&r->wire, "close", &req, &rep, MIN (wait_ms_of (r), CLOSE_WAIT_MS), NULL))
     zg330_wire_reply_clear (&rep);
-  g_mutex_lock (&r->io);
-  break_connection (r, "the device was closed");
-  g_mutex_unlock (&r->io);
+  g_mutex_lock (&r->wire.io);
+  zg330_wire_client_break (&r->wire, "the device was closed");
+  g_mutex_unlock (&r->wire.io);
 }
 
 static void
@@ -915,9 +639,9 @@ klass_finalize (XrtDevice *device)
   if (!xrt_device_is_closed (device))
     klass_close (device);
   remote_release (r);
-  g_mutex_lock (&r->io);
+  g_mutex_lock (&r->wire.io);
   r->device = NULL;
-  g_mutex_unlock (&r->io);
+  g_mutex_unlock (&r->wire.io);
   remote_unref (r);
 }
 
@@ -1159,24 +883,26 @@ open_socket_board (const char *url, const char *rest, GHashTable *params, GError
   r->ref_count = 1;
   r->url = g_strdup (url);
   r->where = g_strdup (at + 1);
-  g_mutex_init (&r->io);
+  r->wire.url = r->url;
+  r->wire.where = r->where;
+  g_mutex_init (&r->wire.io);
   g_mutex_init (&r->state);
   r->bindings = g_ptr_array_new_with_free_func (rbinding_unref);
   client = g_socket_client_new ();
   g_socket_client_set_timeout (client, 10);
   /* a board is reached directly: never through a proxy of the desktop's settings */
   g_socket_client_set_enable_proxy (client, FALSE);
-  r->conn = g_socket_client_connect (client, address, NULL, &local);
-  if (r->conn == NULL)
+  r->wire.conn = g_socket_client_connect (client, address, NULL, &local);
+  if (r->wire.conn == NULL)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_DEVICE, "device %s: connecting to the board at %s: %s", url, r->where,
                    local->message);
       remote_unref (r);
       return NULL;
     }
-  r->sock = g_socket_connection_get_socket (r->conn);
-  g_socket_set_blocking (r->sock, FALSE);
-  g_socket_set_option (r->sock, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+  r->wire.sock = g_socket_connection_get_socket (r->wire.conn);
+  g_socket_set_blocking (r->wire.sock, FALSE);
+  g_socket_set_option (r->wire.sock, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
 
   /* the board labels its messages with our URL (a label: it never becomes a path; without
    * its parameters when too long for HELLO) */
@@ -1185,7 +911,7 @@ open_socket_board (const char *url, const char *rest, GHashTable *params, GError
     label[64] = '\0';
   req.name = label;
   req.token = token;
-  if (!exchange_timed (r, "hello", &req, &rep, 10000, error))
+  if (!zg330_wire_client_exchange (&r->wire, "hello", &req, &rep, 10000, error))
     {
       remote_unref (r);
       return NULL;
