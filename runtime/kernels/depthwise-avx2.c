@@ -28,7 +28,6 @@
  * dw_pairs_requant); a lane whose ends differ takes the double rule, from the same sums.
  * Every output byte is the same expression whatever the band or the thread. */
 
-
 /* The biased bytes of padded column @x of input row @row (NULL: a padding row), channels
  * @cb .. (at @src when the block is contiguous in memory, else NULL), the biased zero past
  * the input and its channels. */

@@ -4,7 +4,6 @@
 #include "kernels/kernels-private.h"
 #include "kernels/kernels-vnni.h"
 
-
 /* 3x3 depthwise convs at stride 2 (in both directions) on NCHWc32 input: "column quads".
  * Output column ow of input row y reads pixels 2ow-pl .. +2, four consecutive pixels of
  * NCHWc32 are 128 contiguous bytes, and two byte permutations of them give the four

@@ -78,7 +78,6 @@ fp_env_restore (const FpEnv *csr)
 
 typedef void (*RangeFunc) (gpointer data, guint item);
 
-
 /* Element offset of (n, c, h, w) = n*batch + chan[c] + (h*W + w)*pix.  Up to ADDR_LOCAL
  * channels, chan points into the struct's own storage: no allocation per call (an Addr is
  * therefore never copied by value). */
@@ -91,7 +90,6 @@ typedef struct {
   gsize local[ADDR_LOCAL];
 } Addr;
 
-
 /* Per-channel 256-entry requantisation tables, shared between channels with the same
  * ratio (in practice one table for the whole tensor). */
 typedef struct {
@@ -100,7 +98,6 @@ typedef struct {
   guint n_tables;
   gboolean identity; /* every channel maps x -> x (same ratio 1 and dtype) */
 } Requant;
-
 
 /* add: the flat case's operands, its table [a byte][b byte] when it has one, and the loop
  * that runs a part of it. */
@@ -189,7 +186,6 @@ weight_at (const Zg330KernelWeights *wt, guint o, guint i, guint kh, guint kw)
               + (gsize) (o % wt->ko) * wt->ki + i % wt->ki;
   return wt->data[idx];
 }
-
 
 /* ---------------------------------------------------------------------------------- */
 /* conv                                                                               */
@@ -425,7 +421,6 @@ enum { PACK_BLOCKS, PACK_DEPTHWISE };
 
 G_GNUC_INTERNAL extern GMutex pack_lock;   /* the cache, and the figures kept in its entries */
 
-
 #define DW_BAND 16u         /* most output rows per item */
 #define DW_HELD_PAIRS 9u    /* pair weights kept in registers up to this many */
 #define DW_PASS_PIXELS 48u  /* narrow rows: output rows per pass up to about this many pixels */
@@ -502,21 +497,28 @@ G_GNUC_INTERNAL const KernelPlatform *kernel_platform (void);
 G_GNUC_INTERNAL const char *dtype_name (Zg330KernelDType d);
 G_GNUC_INTERNAL char *tensor_describe (const Zg330KernelTensor *t);
 G_GNUC_INTERNAL gssize first_bad_scale (const float *s, guint n);
-G_GNUC_INTERNAL gboolean tensor_check (const Zg330KernelTensor *t, const char *op, const char *name, gboolean int_only, GError **error);
-G_GNUC_INTERNAL gboolean check_same_nhw (const char *op, const char *an, const Zg330KernelTensor *a, const char *bn, const Zg330KernelTensor *b, gboolean with_c, GError **error);
+G_GNUC_INTERNAL gboolean tensor_check (const Zg330KernelTensor *t, const char *op, const char *name,
+                                       gboolean int_only, GError **error);
+G_GNUC_INTERNAL gboolean check_same_nhw (const char *op, const char *an, const Zg330KernelTensor *a,
+                                         const char *bn, const Zg330KernelTensor *b, gboolean with_c, GError **error);
 G_GNUC_INTERNAL void addr_init (Addr *a, const Zg330KernelTensor *t);
 G_GNUC_INTERNAL void addr_clear (Addr *a);
 G_GNUC_INTERNAL void zero_padding (const Zg330KernelTensor *t);
-G_GNUC_INTERNAL gboolean check_window (const char *op, const char *dim, guint in, guint out, guint k, guint s, guint pad, GError **error);
+G_GNUC_INTERNAL gboolean check_window (const char *op, const char *dim, guint in, guint out, guint k, guint s,
+                                       guint pad, GError **error);
 G_GNUC_INTERNAL gboolean same_memory_layout (const Zg330KernelTensor *a, const Zg330KernelTensor *b);
 G_GNUC_INTERNAL gboolean scales_uniform (const Zg330KernelTensor *t);
 
 /* requant.c */
-G_GNUC_INTERNAL void requant_init (Requant *rq, const Zg330KernelTensor *in, guint in_c0, const Zg330KernelTensor *out, guint out_c0, guint count);
+G_GNUC_INTERNAL void requant_init (Requant *rq, const Zg330KernelTensor *in, guint in_c0,
+                                   const Zg330KernelTensor *out, guint out_c0, guint count);
 G_GNUC_INTERNAL void requant_clear (Requant *rq);
-G_GNUC_INTERNAL void conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt, const Zg330KernelTensor *out, guint n_slots, gboolean blocked);
+G_GNUC_INTERNAL void conv_job_requant (ConvJob *job, const Zg330KernelTensor *in, const Zg330KernelWeights *wt,
+                                       const Zg330KernelTensor *out, guint n_slots, gboolean blocked);
 G_GNUC_INTERNAL void requant_figures_unref (RequantFigures *rq);
-G_GNUC_INTERNAL void requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr, const Zg330KernelWeights *wt, guint n_slots, gboolean blocked, gboolean bounds);
+G_GNUC_INTERNAL void requant_figures_get (ConvJob *job, PackedWeights *pw, const gint32 *corr,
+                                          const Zg330KernelWeights *wt, guint n_slots, gboolean blocked,
+                                          gboolean bounds);
 
 /* threads.c */
 G_GNUC_INTERNAL guint parallel_threads (guint n_items, double est_ns);
@@ -547,7 +549,8 @@ G_GNUC_INTERNAL void conv_dw_cols_3x3_s2 (gpointer data, guint item);
 G_GNUC_INTERNAL void add_part (const AddJob *job, gsize from, gsize to);
 
 /* layout.c */
-G_GNUC_INTERNAL gboolean check_same_channels (const char *op, const Zg330KernelTensor *in, const Zg330KernelTensor *out, GError **error);
+G_GNUC_INTERNAL gboolean check_same_channels (const char *op, const Zg330KernelTensor *in,
+                                              const Zg330KernelTensor *out, GError **error);
 
 /* portable.c, built twice (_plain, _avx2) */
 G_GNUC_INTERNAL void conv_pack_row_plain (const ConvJob *job, guint n, guint hp, guint8 *out, gsize plane);

@@ -183,7 +183,6 @@ vnni_requant16_slot (const ConvJob *job, __m512i acc, const gint32 *corr, gsize 
   return _mm_loadu_si128 ((const __m128i *) b);
 }
 
-
 /* ---- shared by the VBMI depthwise files (depthwise-vnni-s1.c, -s2.c) ---------------- */
 #ifdef __AVX512VBMI__
 

@@ -2,6 +2,8 @@
  */
 #include "kernels/kernels-private.h"
 
+#include <time.h>
+
 /* ---------------------------------------------------------------------------------- */
 /* shared worker pool                                                                 */
 
