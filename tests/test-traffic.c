@@ -199,6 +199,59 @@ test_report_lookups (void)
     g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (threads[i])), ==, 2990 + 3);
 }
 
+/* Live bytes per op index, in each memory, by hand: 5 ops and chunks
+ *   A ETM 100 B [0, 2]   B ETM  10 B [2, 4]   C OCM 7 B [1, 1]   D OCM 3 B [1, 9] (ends at op 4)
+ *   E ETM 1000 B first -1 (no lifetime)   F OCM 500 B [3, 2] (empty)   G ETM 50 B [7, 8] (past the ops). */
+static void
+test_report_live_bytes (void)
+{
+  g_autoptr (ZwDeployReport) r = zw_deploy_report_new ();
+  g_autoptr (ZwDeployReport) empty = zw_deploy_report_new ();
+  static const struct { gboolean ocm; guint64 size; gint first, last; } chunks[] = {
+    { FALSE, 100, 0, 2 }, { FALSE, 10, 2, 4 }, { TRUE, 7, 1, 1 }, { TRUE, 3, 1, 9 },
+    { FALSE, 1000, -1, 3 }, { TRUE, 500, 3, 2 }, { FALSE, 50, 7, 8 },
+  };
+  static const guint64 etm_want[5] = { 100, 100, 110, 10, 10 };
+  static const guint64 ocm_want[5] = { 0, 10, 3, 3, 3 };
+  g_autofree guint64 *etm = NULL;
+  g_autofree guint64 *ocm = NULL;
+  g_autofree guint64 *none = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      ZwOpInfo o = { 0 };
+      o.op_id = i;
+      o.index = i;
+      o.inputs = g_array_new (FALSE, FALSE, sizeof (gint64));
+      o.outputs = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_array_append_val (r->ops, o);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    {
+      ZwChunkInfo c;
+      zw_chunk_info_init (&c);
+      c.id = i;
+      c.in_ocm = chunks[i].ocm;
+      c.size = chunks[i].size;
+      c.first = chunks[i].first;
+      c.last = chunks[i].last;
+      g_array_append_val (r->chunks, c);
+    }
+  etm = zw_deploy_report_live_bytes (r, FALSE, &n);
+  g_assert_cmpuint (n, ==, 5);
+  for (guint t = 0; t < 5; t++)
+    g_assert_cmpuint (etm[t], ==, etm_want[t]);
+  ocm = zw_deploy_report_live_bytes (r, TRUE, &n);
+  g_assert_cmpuint (n, ==, 5);
+  for (guint t = 0; t < 5; t++)
+    g_assert_cmpuint (ocm[t], ==, ocm_want[t]);
+  /* no ops: one zero entry, n 0 */
+  none = zw_deploy_report_live_bytes (empty, TRUE, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (none[0], ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -206,6 +259,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/lookups-by-id", test_report_lookups);
+  g_test_add_func ("/report/live-bytes-per-op-index", test_report_live_bytes);
   for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     {
       g_autofree char *path = g_strdup_printf ("/traffic/per-op-bytes-are-the-board-model/%s", nets[i]);

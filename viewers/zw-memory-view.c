@@ -219,34 +219,6 @@ chunk_rect (const MemLayout *l, const ZwChunkInfo *c, graphene_rect_t *r)
   return TRUE;
 }
 
-/* Live bytes per op index in ETM (a sweep over chunk lifetimes: O(ops + chunks), cheap
- * enough to run on every draw even for 10,000 ops). */
-static guint64 *
-etm_live_bytes (const ZwDeployReport *report, guint *n_out)
-{
-  guint n = report->ops->len;
-  gint64 *delta = g_new0 (gint64, n + 1);
-  guint64 *live = g_new0 (guint64, MAX (n, 1));
-  gint64 acc = 0;
-
-  for (guint i = 0; i < report->chunks->len; i++)
-    {
-      const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
-      if (c->in_ocm || c->first < 0 || c->first > c->last || (guint) c->first >= n)
-        continue;
-      delta[c->first] += (gint64) c->size;
-      delta[MIN ((guint) c->last + 1, n)] -= (gint64) c->size;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      acc += delta[i];
-      live[i] = (guint64) acc;
-    }
-  g_free (delta);
-  *n_out = n;
-  return live;
-}
-
 gint
 zw_memory_view_peak_index (ZwDeployReport *report, guint64 *peak_bytes)
 {
@@ -257,7 +229,7 @@ zw_memory_view_peak_index (ZwDeployReport *report, guint64 *peak_bytes)
 
   g_return_val_if_fail (report != NULL, -1);
 
-  live = etm_live_bytes (report, &n);
+  live = zw_deploy_report_live_bytes (report, FALSE, &n);
   for (guint i = 0; i < n; i++)
     if (peak < 0 || live[i] > best)
       {

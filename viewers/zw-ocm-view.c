@@ -102,31 +102,6 @@ zw_ocm_view_get_bar_rect (ZwDeployReport *report, int width, int height, ZwOcmOp
   return TRUE;
 }
 
-/* OCM bytes live at each op index: the same sum as zw_deploy_report_ocm_live_bytes, as a
- * sweep so that large nets stay cheap. */
-static guint64 *
-ocm_live (const ZwDeployReport *report, guint *n_out)
-{
-  guint n = report->ops->len;
-  gint64 *delta = g_new0 (gint64, n + 1);
-  guint64 *live = g_new0 (guint64, MAX (n, 1));
-  gint64 acc = 0;
-
-  for (guint i = 0; i < report->chunks->len; i++)
-    {
-      const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
-      if (!c->in_ocm || c->first < 0 || c->first > c->last || (guint) c->first >= n)
-        continue;
-      delta[c->first] += (gint64) c->size;
-      delta[MIN ((guint) c->last + 1, n)] -= (gint64) c->size;
-    }
-  for (guint i = 0; i < n; i++)
-    live[i] = (guint64) (acc += delta[i]);
-  g_free (delta);
-  *n_out = n;
-  return live;
-}
-
 static void
 draw_picks (cairo_t *cr, const ZwDeployReport *report, GHashTable *chunks, const OcmLayout *l, int row,
             const ZwOcmOptionResult *o, const GdkRGBA *color)
@@ -233,7 +208,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
   /* Occupancy over op index against the capacity. */
   {
     guint n;
-    g_autofree guint64 *live = ocm_live (report, &n);
+    g_autofree guint64 *live = zw_deploy_report_live_bytes (report, TRUE, &n);
     double step;
 
     zw_painter_set_bold (&p, TRUE);

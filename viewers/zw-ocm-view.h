@@ -2,7 +2,7 @@
  *
  * Top: estimated cost of each planner option as bars against NONE, the chosen option
  * highlighted, with the chunks each picked. Bottom: OCM occupancy over op index
- * (zw_deploy_report_ocm_live_bytes) against the capacity line.
+ * (zw_deploy_report_live_bytes) against the capacity line.
  */
 #pragma once
 

@@ -719,7 +719,8 @@ static void
 compile_totals (const ZwDeployReport *r, const ZwProfile *p, double out[ZW_COMPILE_N_TOTALS])
 {
   guint64 etm = 0, ocm = 0, peak = 0;
-  guint n_hardops = 0;
+  guint n_hardops = 0, n_live;
+  g_autofree guint64 *live = NULL;
 
   for (guint s = 0; s < ZW_N_SEGMENTS; s++)
     {
@@ -733,9 +734,10 @@ compile_totals (const ZwDeployReport *r, const ZwProfile *p, double out[ZW_COMPI
       if (c->in_ocm)
         ocm += c->size;
     }
+  live = zw_deploy_report_live_bytes (r, TRUE, &n_live);
   for (guint i = 0; i < r->ops->len; i++)
     {
-      peak = MAX (peak, zw_deploy_report_ocm_live_bytes (r, (gint) i));
+      peak = MAX (peak, live[i]);
       n_hardops += g_strcmp0 (g_array_index (r->ops, ZwOpInfo, i).kind, "HardOp") == 0;
     }
   out[ZW_COMPILE_TOTAL_OCM_BYTES] = (double) ocm;

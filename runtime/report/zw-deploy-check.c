@@ -215,6 +215,7 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
   guint64 bound = 0;
   gint n_ops = (gint) r->n_ops;
   g_autofree guint64 *live = NULL;
+  g_autofree guint64 *ocm_live = NULL;
 
   if (out)
     memset (out, 0, sizeof *out);
@@ -298,15 +299,16 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
   if (!check_connections (r, error) || !check_chunks (r, error))
     return FALSE;
 
-  /* The liveness lower bound of FTMP, from the chunks that stay in ETM. */
+  /* The liveness lower bound of FTMP, from the chunks that stay in ETM, and the OCM
+   * occupancy, both summed here (an independent reading of the chunks' lifetimes). */
   live = g_new0 (guint64, MAX (n_ops, 1) + 1);
+  ocm_live = g_new0 (guint64, MAX (n_ops, 1) + 1);
   for (guint i = 0; i < r->chunks->len; i++)
     {
       const ZwChunkInfo *c = &g_array_index (r->chunks, ZwChunkInfo, i);
-      if (c->in_ocm)
-        continue;
+      guint64 *into = c->in_ocm ? ocm_live : live;
       for (gint t = MAX (c->first, 0); t <= c->last && t < MAX (n_ops, 1); t++)
-        live[t] += c->size;
+        into[t] += c->size;
     }
   for (gint t = 0; t < MAX (n_ops, 1); t++)
     bound = MAX (bound, live[t]);
@@ -321,7 +323,7 @@ zw_deploy_report_check (const ZwDeployReport *r, ZwDeployCheck *out, GError **er
     }
   for (gint t = 0; t < MAX (n_ops, 1); t++)
     {
-      guint64 o = zw_deploy_report_ocm_live_bytes (r, t);
+      guint64 o = ocm_live[t];
       if (out)
         out->ocm_peak = MAX (out->ocm_peak, o);
       if (r->ocm_capacity > 0 && o > r->ocm_capacity)

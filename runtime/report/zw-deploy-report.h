@@ -328,10 +328,21 @@ const ZwOpInfo *zw_deploy_report_find_op (const ZwDeployReport *report, gint64 o
  */
 const ZwChunkInfo *zw_deploy_report_find_chunk (const ZwDeployReport *report, gint64 id);
 
-/* OCM bytes in use at op index @index (sum of the live OCM chunks). */
-guint64 zw_deploy_report_ocm_live_bytes (const ZwDeployReport *report, gint index);
-/* FTMP bytes live at op index @index (sum of live chunk sizes). */
-guint64 zw_deploy_report_ftmp_live_bytes (const ZwDeployReport *report, gint index);
+/**
+ * zw_deploy_report_live_bytes:
+ * @report: a deploy report
+ * @in_ocm: %TRUE for the bytes in OCM, %FALSE for those in ETM (FTMP)
+ * @n_ops: (out): the number of op indices, the length of the array
+ *
+ * The bytes live at each op index in one memory: entry t is the sum of the sizes of the
+ * chunks in that memory whose lifetime [first, last] holds t. A chunk without a lifetime
+ * in the report's ops (first < 0, first > last or first past the last op) counts nowhere;
+ * a lifetime past the last op ends there. One sweep over the chunks, O(ops + chunks).
+ *
+ * Returns: (transfer full) (array length=n_ops): one entry per op index (a single 0 for a
+ *   report without ops, with @n_ops 0); free with g_free()
+ */
+guint64 *zw_deploy_report_live_bytes (const ZwDeployReport *report, gboolean in_ocm, guint *n_ops);
 
 /**
  * zw_deploy_report_to_json: (skip)

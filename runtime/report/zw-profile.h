@@ -206,11 +206,15 @@ ZwProfileRow *zw_profile_add_row (ZwProfile *profile, gint64 op_id, const char *
  * and the row flags (zw_profile_check_rows). */
 void zw_profile_compute_totals (ZwProfile *profile);
 
-/* zw_profile_copy:
- * A deep copy: rows, totals, customops, summary, order and flags. */
 /**
  * zw_profile_copy:
- * Returns: (transfer full)
+ * @profile: a time profile
+ *
+ * A deep copy: rows (with their start and measured host times), totals, customops,
+ * summary, order and flags. A session's profile is valid only until its next forward:
+ * this is how a caller keeps one.
+ *
+ * Returns: (transfer full): the copy; free with zw_profile_free()
  */
 ZwProfile *zw_profile_copy (const ZwProfile *profile);
 
