@@ -363,28 +363,6 @@ on_step (XrtSession *session, const XrtForward *step, GPtrArray *outputs, gpoint
               status);
 }
 
-/* The session's profile is only valid until its next forward: the run keeps a copy. */
-static ZwProfile *
-profile_copy (const ZwProfile *src)
-{
-  ZwProfile *copy = zw_profile_new (src->network);
-
-  for (guint i = 0; i < src->rows->len; i++)
-    {
-      const ZwProfileRow *r = g_ptr_array_index (src->rows, i);
-      ZwProfileRow *c = zw_profile_add_row (copy, r->op_id, r->op_type, r->op_name, r->total_ms, r->memcpy_ms,
-                                            r->hard_ms, r->other_ms);
-      c->has_io_process = r->has_io_process;
-      c->is_io_process = r->is_io_process;
-      c->start_ms = r->start_ms;
-      c->backend = g_strdup (r->backend);
-      if (r->merge_from != NULL && r->merge_from->len > 0)
-        g_array_append_vals (c->merge_from, r->merge_from->data, r->merge_from->len);
-    }
-  zw_profile_compute_totals (copy);
-  return copy;
-}
-
 static gboolean
 job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **error)
 {
@@ -422,7 +400,8 @@ job_forward (ZwJob *job, GCancellable *cancellable, double *total_ms, GError **e
     xrt_session_set_dump_outputs (session, FALSE, NULL, NULL, NULL);
   *total_ms = xrt_session_get_total_time (session);
   if (ok && xrt_session_get_time_profile (session) != NULL)
-    job->profile = profile_copy (xrt_session_get_time_profile (session));
+    /* the session's profile is only valid until its next forward: the run keeps a copy */
+    job->profile = zw_profile_copy (xrt_session_get_time_profile (session));
   return ok;
 }
 
