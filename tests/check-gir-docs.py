@@ -15,6 +15,8 @@ import xml.etree.ElementTree as ET
 DOCUMENTED = {
     "Xir": 0.90,
     "Xrt": 0.90,
+    "Zw": 0.90,
+    "Host": 0.90,
 }
 
 CORE = "{http://www.gtk.org/introspection/core/1.0}"

@@ -82,14 +82,21 @@ typedef struct {
   guint n_kind_matched;      /* rows matched by op type and order (MATCH_KIND) */
 } ZwProfileCompare;
 
-/* zw_profile_compare: @options may be NULL (defaults). */
+/**
+ * zw_profile_compare:
+ *
+ * @options may be NULL (defaults).
+ */
 ZwProfileCompare *zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptions *options);
 void zw_profile_compare_free (ZwProfileCompare *cmp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfileCompare, zw_profile_compare_free)
 
-/* zw_profile_compare_to_csv:
- * op_id,op_type,op_name,merge_from,side,a_ms,b_ms,delta_ms,ratio,a_hard_ms,b_hard_ms,regression
- * (RFC 4180 quoting; a new string). */
+/**
+ * zw_profile_compare_to_csv:
+ *
+ * Op_id,op_type,op_name,merge_from,side,a_ms,b_ms,delta_ms,ratio,a_hard_ms,b_hard_ms,regression
+ * (RFC 4180 quoting; a new string).
+ */
 char *zw_profile_compare_to_csv (const ZwProfileCompare *cmp);
 
 /* One side of a deploy comparison. */
@@ -238,21 +245,34 @@ typedef struct {
   guint n_aligned, n_only_a, n_only_b;
 } ZwCompileCompare;
 
-/* zw_compare_compiles:
+/**
+ * zw_compare_compiles:
+ *
  * Compares compile A (@a, its profile @pa) with compile B (@b, @pb).  @a and @b are
  * required; @pa and @pb may be NULL (no forward: the times are NaN).  The reports are only
- * read, not kept. */
+ * read, not kept.
+ */
 ZwCompileCompare *zw_compare_compiles (const ZwDeployReport *a, const ZwProfile *pa, const ZwDeployReport *b,
                                        const ZwProfile *pb);
 void zw_compile_compare_free (ZwCompileCompare *cmp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwCompileCompare, zw_compile_compare_free)
 
-/* "yolov5s_plin (Buyi)": how views and the CLI name a side (a new string). */
+/**
+ * zw_compile_info_label:
+ *
+ * "yolov5s_plin (Buyi)": how views and the CLI name a side (a new string).
+ */
 char *zw_compile_info_label (const ZwCompileInfo *info);
-/* "ETM", "OCM", "host" or "" (not translated: the manual's words). */
+/**
+ * zw_compile_place_to_string:
+ *
+ * "ETM", "OCM", "host" or "" (not translated: the manual's words).
+ */
 const char *zw_compile_place_to_string (ZwCompilePlace place);
 
-/* zw_compile_compare_to_json:
+/**
+ * zw_compile_compare_to_json:
+ *
  * {"format": "zhuge-compile-compare", "version": 1,
  *  "a"|"b": {"network", "path", "chip", "device", "merge_hardop", "etm_optimize", "ocm_chosen",
  *            "ocm_capacity", "has_profile"},
@@ -261,13 +281,17 @@ const char *zw_compile_place_to_string (ZwCompilePlace place);
  *  "ops": [{"side": "both"|"a"|"b", "class", "a"|"b": {"op_id", "index", "v_id", "nchw": [4],
  *           "layout", "place", "out_bytes", "merged", "launch_first", "launch_op_id", "ms",
  *           "hard_ms"} (absent for the empty side)}]}
- * Unknown figures (NaN) are null, +inf is the string "inf".  A new cJSON tree. */
+ * Unknown figures (NaN) are null, +inf is the string "inf".  A new cJSON tree.
+ */
 cJSON *zw_compile_compare_to_json (const ZwCompileCompare *cmp);
 
-/* zw_compile_logical_nchw:
+/**
+ * zw_compile_logical_nchw:
+ *
  * The logical N, C, H, W of a value of @shape (@rank dims) in @layout ("NCHWc32" or
  * "@layout(NCHWc32)"), as described at the top.  FALSE (and -1s) when the layout is not
- * understood or does not match the rank. */
+ * understood or does not match the rank.
+ */
 gboolean zw_compile_logical_nchw (const gint64 *shape, guint rank, const char *layout, gint64 out[4]);
 
 G_END_DECLS

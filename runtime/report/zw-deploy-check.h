@@ -14,7 +14,10 @@ typedef struct {
   guint64 ocm_peak;          /* max live OCM bytes */
 } ZwDeployCheck;
 
-/* Verifies, from the report alone (never the planners' bookkeeping):
+/**
+ * zw_deploy_report_check:
+ *
+ * Verifies, from the report alone (never the planners' bookkeeping):
  *  - no two values whose lifetimes overlap share ETM bytes, nor OCM bytes (values of one
  *    compiler chunk share by design: a concat's inputs live in its output);
  *  - every value lies inside its segment (logic and, after apply, physical), OCM values
@@ -27,7 +30,8 @@ typedef struct {
  *    chunk offset (logic and physical) and inside it, every chunk's v_ids of that chunk
  *    (apply places chunks, the checks above verify values: both must say the same).
  * The first violation fails with ZW_REPORT_ERROR_FORMAT naming the v_ids, addresses and
- * op indices. @out (nullable) receives the figures. */
+ * op indices. @out (nullable) receives the figures.
+ */
 gboolean zw_deploy_report_check (const ZwDeployReport *report, ZwDeployCheck *out, GError **error);
 
 /* What apply uses against what the checker verified: @applied is the backend's own report

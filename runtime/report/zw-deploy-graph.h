@@ -14,13 +14,21 @@
 
 G_BEGIN_DECLS
 
-/* Fills name, inputs and outputs of every op of @report that @net has (matched by op id;
+/**
+ * zw_deploy_report_attach_network:
+ *
+ * Fills name, inputs and outputs of every op of @report that @net has (matched by op id;
  * op ids the network lacks are left as they are), and, when @net has params, params_seed
- * (the seed of synthetic params, -1 for a .raw's). Call before the report is shared: it writes the report in
- * place. Params (weights, instructions) are not inputs here. */
+ * (the seed of synthetic params, -1 for a .raw's). Call before the report is shared: it
+ * writes the report in place. Params (weights, instructions) are not inputs here.
+ */
 void zw_deploy_report_attach_network (ZwDeployReport *report, const XirNetwork *net);
 
-/* TRUE when every op of @report knows its inputs and outputs. */
+/**
+ * zw_deploy_report_has_graph:
+ *
+ * TRUE when every op of @report knows its inputs and outputs.
+ */
 gboolean zw_deploy_report_has_graph (const ZwDeployReport *report);
 
 G_END_DECLS

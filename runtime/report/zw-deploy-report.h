@@ -48,6 +48,12 @@
 G_BEGIN_DECLS
 
 #define ZW_REPORT_ERROR (zw_report_error_quark ())
+/**
+ * zw_report_error_quark:
+ *
+ * The error domain of the deploy report (ZW_REPORT_ERROR): reading, writing and checking
+ * reports.
+ */
 GQuark zw_report_error_quark (void);
 
 typedef enum {
@@ -69,10 +75,19 @@ typedef enum {
   ZW_N_SEGMENTS
 } ZwSegmentType;
 
+/**
+ * zw_segment_type_to_string:
+ *
+ * The vendor's name of a segment type: "WEIGHT", "INSTR", "FTMP", "INPUT" or "OUTPUT"
+ * (NULL out of range).
+ */
 const char *zw_segment_type_to_string (ZwSegmentType type);
 /**
  * zw_segment_type_from_string:
  * @out: (out)
+ *
+ * The segment type named @text (as zw_segment_type_to_string() writes it); FALSE for any
+ * other text.
  */
 gboolean zw_segment_type_from_string (const char *text, ZwSegmentType *out);
 
@@ -225,105 +240,178 @@ typedef struct {
   gpointer index;         /* the lookups' sorted id indexes, built on first use */
 } ZwDeployReport;
 
-/* An empty report (arrays allocated, ready to fill). */
 /**
  * zw_deploy_report_new:
+ *
+ * An empty report (arrays allocated, ready to fill).
+ *
  * Returns: (transfer full)
  */
 ZwDeployReport *zw_deploy_report_new (void);
 /**
  * zw_deploy_report_ref:
+ *
+ * Takes a reference on @report (reports are shared read-only by the views).
+ *
  * Returns: (transfer full)
  */
 ZwDeployReport *zw_deploy_report_ref (ZwDeployReport *report);
+/**
+ * zw_deploy_report_unref:
+ *
+ * Drops a reference; the last one frees the report and its arrays.
+ */
 void zw_deploy_report_unref (ZwDeployReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDeployReport, zw_deploy_report_unref)
 /* The GBoxed type of ZwDeployReport (for the language bindings). */
 #define ZW_TYPE_DEPLOY_REPORT (zw_deploy_report_get_type ())
+/**
+ * zw_deploy_report_get_type:
+ *
+ * The GBoxed type of ZwDeployReport (copying takes a reference), for the language
+ * bindings.
+ */
 GType zw_deploy_report_get_type (void);
 
-/* Initialises the GArrays of an element before appending it. */
 /**
  * zw_value_info_init: (skip)
+ *
+ * Initialises the GArrays of an element before appending it.
  */
 void zw_value_info_init (ZwValueInfo *v);
 /**
  * zw_hardop_info_init: (skip)
+ *
+ * Initialises a ZwHardOpInfo (no merge target) before appending it.
  */
 void zw_hardop_info_init (ZwHardOpInfo *h);
 /**
  * zw_launch_init: (skip)
+ *
+ * Initialises the GArrays of a ZwLaunch before appending it.
  */
 void zw_launch_init (ZwLaunch *l);
 /**
  * zw_chunk_info_init: (skip)
+ *
+ * Initialises the GArrays of a ZwChunkInfo (no OCM address) before appending it.
  */
 void zw_chunk_info_init (ZwChunkInfo *c);
 /**
  * zw_ocm_option_result_init: (skip)
+ *
+ * Initialises the GArrays of a ZwOcmOptionResult before appending it.
  */
 void zw_ocm_option_result_init (ZwOcmOptionResult *o);
 
-/* Lookups by id, O(log n): each array's index is built on the first lookup and again
- * when the array's length has changed since (a report is filled by appending).  With
- * duplicate ids the first element wins.  Safe from several threads. */
 /**
  * zw_deploy_report_find_value:
+ *
+ * Lookups by id, O(log n): each array's index is built on the first lookup and again
+ * when the array's length has changed since (a report is filled by appending).  With
+ * duplicate ids the first element wins.  Safe from several threads.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwValueInfo *zw_deploy_report_find_value (const ZwDeployReport *report, gint64 v_id);
 
-/* Index access for bindings (the arrays above, bounds-checked: NULL past the end). */
 /**
  * zw_deploy_report_get_segment:
+ *
+ * Index access for bindings (the arrays above, bounds-checked: NULL past the end).
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwSegmentInfo *zw_deploy_report_get_segment (const ZwDeployReport *report, ZwSegmentType type);
+/**
+ * zw_deploy_report_get_n_values:
+ *
+ * The number of ValueInfos in the report (for index access from bindings).
+ */
 guint zw_deploy_report_get_n_values (const ZwDeployReport *report);
 /**
  * zw_deploy_report_get_value:
+ *
+ * ValueInfo @index of the report, in the report's order; NULL past the end.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwValueInfo *zw_deploy_report_get_value (const ZwDeployReport *report, guint index);
+/**
+ * zw_deploy_report_get_n_hardops:
+ *
+ * The number of hardops in the report (for index access from bindings).
+ */
 guint zw_deploy_report_get_n_hardops (const ZwDeployReport *report);
 /**
  * zw_deploy_report_get_hardop:
+ *
+ * Hardop @index of the report, in the report's order; NULL past the end.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwHardOpInfo *zw_deploy_report_get_hardop (const ZwDeployReport *report, guint index);
+/**
+ * zw_deploy_report_get_n_launches:
+ *
+ * The number of launches in the report (for index access from bindings).
+ */
 guint zw_deploy_report_get_n_launches (const ZwDeployReport *report);
 /**
  * zw_deploy_report_get_launch:
+ *
+ * Launch @index of the report, in launch order; NULL past the end.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwLaunch *zw_deploy_report_get_launch (const ZwDeployReport *report, guint index);
+/**
+ * zw_deploy_report_get_n_chunks:
+ *
+ * The number of chunks in the report (for index access from bindings).
+ */
 guint zw_deploy_report_get_n_chunks (const ZwDeployReport *report);
 /**
  * zw_deploy_report_get_chunk:
+ *
+ * Chunk @index of the report, in the report's order; NULL past the end.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwChunkInfo *zw_deploy_report_get_chunk (const ZwDeployReport *report, guint index);
-/* The shape of a value as an array (@rank elements). */
 /**
  * zw_value_info_get_shape:
  * @rank: (out)
+ *
+ * The shape of a value as an array (@rank elements).
+ *
  * Returns: (transfer none) (array length=rank)
  */
 const gint64 *zw_value_info_get_shape (const ZwValueInfo *info, guint *rank);
-/* The members of a launch (op ids, @n of them). */
 /**
  * zw_launch_get_merge_from:
  * @n: (out)
+ *
+ * The members of a launch (op ids, @n of them).
+ *
  * Returns: (transfer none) (array length=n)
  */
 const gint64 *zw_launch_get_merge_from (const ZwLaunch *launch, guint *n);
 /**
  * zw_deploy_report_find_op:
+ *
+ * The op with id @op_id, O(log n) as zw_deploy_report_find_value(); NULL when there is
+ * none.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwOpInfo *zw_deploy_report_find_op (const ZwDeployReport *report, gint64 op_id);
 /**
  * zw_deploy_report_find_chunk:
+ *
+ * The chunk with id @id, O(log n) as zw_deploy_report_find_value(); NULL when there is
+ * none.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwChunkInfo *zw_deploy_report_find_chunk (const ZwDeployReport *report, gint64 id);
@@ -346,28 +434,42 @@ guint64 *zw_deploy_report_live_bytes (const ZwDeployReport *report, gboolean in_
 
 /**
  * zw_deploy_report_to_json: (skip)
+ *
+ * The report as a cJSON tree in the schema at the top of this header (the caller deletes
+ * it).
  */
 cJSON *zw_deploy_report_to_json (const ZwDeployReport *report);
-/* The readable log: options, segments, ETM and OCM plans, launches, every ValueInfo. */
 /**
  * zw_deploy_report_to_text:
+ *
+ * The readable log: options, segments, ETM and OCM plans, launches, every ValueInfo.
+ *
  * Returns: (transfer full)
  */
 char *zw_deploy_report_to_text (const ZwDeployReport *report);
 /**
  * zw_deploy_report_from_json: (skip)
+ *
+ * Reads a report from a cJSON tree; @origin names it in messages. A field that is missing
+ * or of the wrong type fails with ZW_REPORT_ERROR_FORMAT naming its path in the document;
+ * a newer version with ZW_REPORT_ERROR_VERSION.
  */
 ZwDeployReport *zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **error);
-/* Written by zw_file_set_contents (base/zw-file.h: a regular file replaced whole, a stream
- * written through). */
 /**
  * zw_deploy_report_save:
  * @path: (type filename)
+ *
+ * Written by zw_file_set_contents (base/zw-file.h: a regular file replaced whole, a stream
+ * written through).
  */
 gboolean zw_deploy_report_save (const ZwDeployReport *report, const char *path, GError **error);
 /**
  * zw_deploy_report_load:
  * @path: (type filename)
+ *
+ * Reads the deploy report (JSON) at @path, as zw_deploy_report_from_json() with the file
+ * named in messages.
+ *
  * Returns: (transfer full)
  */
 ZwDeployReport *zw_deploy_report_load (const char *path, GError **error);

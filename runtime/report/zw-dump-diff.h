@@ -42,7 +42,12 @@ typedef enum {
   ZW_DUMP_DIFF_MISMATCH,   /* shapes differ: not compared (and a warning) */
 } ZwDumpDiffStatus;
 
-const char *zw_dump_diff_status_to_string (ZwDumpDiffStatus status);  /* "compared", "only-a" … */
+/**
+ * zw_dump_diff_status_to_string:
+ *
+ * The name as written in files: "compared", "only-a" ….
+ */
+const char *zw_dump_diff_status_to_string (ZwDumpDiffStatus status);
 
 typedef struct {
   gint64 v_id;
@@ -74,31 +79,44 @@ typedef struct {
 void zw_dump_diff_free (ZwDumpDiff *diff);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDumpDiff, zw_dump_diff_free)
 
-/* zw_dump_diff_load_side:
+/**
+ * zw_dump_diff_load_side:
+ *
  * The values of a loaded folder as ZwTensor* (a new array owning them), in execution order
  * when @network is given (else the manifest's order, else by v_id).  With @network, a value
  * it does not have or whose manifest shape differs from it is left out with a warning
  * naming the file; the folder's own load warnings are copied too.  @warnings: a GPtrArray
- * of strings (g_free). */
+ * of strings (g_free).
+ */
 GPtrArray *zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArray *warnings);
 
-/* zw_dump_diff_tensors:
+/**
+ * zw_dump_diff_tensors:
+ *
  * Compares ZwTensor* arrays @a and @b (e.g. a folder's side and tensors of a run made with
  * zw_tensor_new()).  Entries are ordered by the producing op's index in @network (may be
  * NULL: then A's order, B-only values after). @options may be NULL for the defaults.
- * @warnings (may be NULL) are copied into the result first. */
+ * @warnings (may be NULL) are copied into the result first.
+ */
 ZwDumpDiff *zw_dump_diff_tensors (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwDumpDiffOptions *options,
                                   GPtrArray *warnings);
 
-/* zw_dump_diff_folders:
+/**
+ * zw_dump_diff_folders:
+ *
  * Loads @dir_a and @dir_b (zw_dump_folder_load with @network and @format, both may be NULL
  * for folders with a manifest) and compares them.  Errors only when a folder cannot be
- * loaded at all (unreadable, no manifest and no network …): ZW_DUMP_ERROR. */
+ * loaded at all (unreadable, no manifest and no network …): ZW_DUMP_ERROR.
+ */
 ZwDumpDiff *zw_dump_diff_folders (const char *dir_a, const char *dir_b, XirNetwork *network, const char *format,
                                   const ZwDumpDiffOptions *options, GError **error);
 
-/* The whole result as JSON: {"format": "zhuge-dump-diff", "version": 1, "options",
- * "first": {v_id, op_id, coords, a, b} or null, "counts", "warnings", "values": [...]}. */
+/**
+ * zw_dump_diff_to_json:
+ *
+ * The whole result as JSON: {"format": "zhuge-dump-diff", "version": 1, "options",
+ * "first": {v_id, op_id, coords, a, b} or null, "counts", "warnings", "values": [...]}.
+ */
 cJSON *zw_dump_diff_to_json (const ZwDumpDiff *diff);
 
 G_END_DECLS

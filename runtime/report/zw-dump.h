@@ -58,9 +58,17 @@ typedef struct {
   gboolean binary;     /* B (else T) */
 } ZwDumpFormat;
 
-/* "SFB" … (case-insensitive); HF* and anything else is ZW_DUMP_ERROR_FORMAT. */
+/**
+ * zw_dump_format_parse:
+ *
+ * "SFB" … (case-insensitive); HF* and anything else is ZW_DUMP_ERROR_FORMAT.
+ */
 gboolean zw_dump_format_parse (const char *text, ZwDumpFormat *out, GError **error);
-/* "SFB" … (static string). */
+/**
+ * zw_dump_format_to_string:
+ *
+ * "SFB" … (static string).
+ */
 const char *zw_dump_format_to_string (ZwDumpFormat format);
 
 /* The type of a dumped value: what decoding a file needs. */
@@ -88,27 +96,39 @@ typedef struct {
   gboolean is_float;                   /* F */
 } ZwDumpShape;
 
-/* zw_dump_shape_for:
+/**
+ * zw_dump_shape_for:
+ *
  * The file's layout, shape and element size for @type in @format; fails with
  * ZW_DUMP_ERROR_FORMAT for Q of a float value, ZW_DUMP_ERROR_TYPE for element types we
- * cannot dump (sub-byte, 64-bit, bf16). */
+ * cannot dump (sub-byte, 64-bit, bf16).
+ */
 gboolean zw_dump_shape_for (const ZwDumpType *type, ZwDumpFormat format, ZwDumpShape *out, GError **error);
 
-/* zw_dump_encode:
+/**
+ * zw_dump_encode:
+ *
  * The file contents for a value whose stored bytes are @data (@size must be the value's
- * storage size). */
+ * storage size).
+ */
 GBytes *zw_dump_encode (const ZwDumpType *type, const guint8 *data, gsize size, ZwDumpFormat format,
                         GError **error);
 
-/* zw_dump_write_value:
+/**
+ * zw_dump_write_value:
+ *
  * Writes @dir/{v_id}.ftmp (creating @dir) atomically.  @path_out (may be NULL) receives
- * the file's path (g_free). */
+ * the file's path (g_free).
+ */
 gboolean zw_dump_write_value (const char *dir, const ZwDumpType *type, const guint8 *data, gsize size,
                               ZwDumpFormat format, char **path_out, GError **error);
 
-/* zw_dump_write_from_value:
+/**
+ * zw_dump_write_from_value:
+ *
  * zw_dump_write_value() for an XirValue (@size must be its storage_bytes): what the
- * Session calls after each op when setDumpOutputs() is on. */
+ * Session calls after each op when setDumpOutputs() is on.
+ */
 gboolean zw_dump_write_from_value (const char *dir, const XirValue *value, const guint8 *data, gsize size,
                                    ZwDumpFormat format, char **path_out, GError **error);
 
@@ -126,15 +146,21 @@ typedef struct {
 void zw_dump_data_free (ZwDumpData *data);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDumpData, zw_dump_data_free)
 
-/* zw_dump_decode:
+/**
+ * zw_dump_decode:
+ *
  * Parses file contents for @type in @format; @origin names it in errors.  A binary file
  * whose size differs from the shape's, a text file with a wrong count, a non-number or an
- * out-of-range integer are errors naming @origin. */
+ * out-of-range integer are errors naming @origin.
+ */
 ZwDumpData *zw_dump_decode (const ZwDumpType *type, ZwDumpFormat format, const guint8 *contents, gsize length,
                             const char *origin, GError **error);
 
-/* zw_dump_read_file:
- * zw_dump_decode() of the file at @path. */
+/**
+ * zw_dump_read_file:
+ *
+ * zw_dump_decode() of the file at @path.
+ */
 ZwDumpData *zw_dump_read_file (const char *path, const ZwDumpType *type, ZwDumpFormat format, GError **error);
 
 /* ---- manifest.json ---------------------------------------------------------- */
@@ -145,7 +171,12 @@ typedef enum {
   ZW_DUMP_MEMORY_HOST,
 } ZwDumpMemory;
 
-const char *zw_dump_memory_to_string (ZwDumpMemory memory);   /* "ETM", "OCM", "HOST" */
+/**
+ * zw_dump_memory_to_string:
+ *
+ * The name as written in files: "ETM", "OCM", "HOST".
+ */
+const char *zw_dump_memory_to_string (ZwDumpMemory memory);
 
 typedef struct {
   ZwDumpType type;
@@ -169,19 +200,29 @@ ZwDumpManifest *zw_dump_manifest_new (const char *network, ZwDumpFormat format, 
 void zw_dump_manifest_free (ZwDumpManifest *manifest);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDumpManifest, zw_dump_manifest_free)
 
-/* zw_dump_manifest_add:
+/**
+ * zw_dump_manifest_add:
+ *
  * Records one dumped value (its file is "{v_id}.ftmp" in the manifest's format).
- * Returns the entry (owned by the manifest). */
+ * Returns the entry (owned by the manifest).
+ */
 ZwDumpManifestEntry *zw_dump_manifest_add (ZwDumpManifest *manifest, const XirValue *value, gint64 op_id,
                                            ZwDumpMemory memory, gint64 address);
 
-/* zw_dump_manifest_write: writes @dir/manifest.json atomically. */
+/**
+ * zw_dump_manifest_write:
+ *
+ * Writes @dir/manifest.json atomically.
+ */
 gboolean zw_dump_manifest_write (const ZwDumpManifest *manifest, const char *dir, GError **error);
 
-/* zw_dump_manifest_load:
+/**
+ * zw_dump_manifest_load:
+ *
  * Reads a manifest.json.  An entry with a missing or malformed field is skipped with a
  * warning "<file>: entries[i] (v_id N): field …" in @warnings (may be NULL); a file that
- * is not JSON or has no "entries" array is an error. */
+ * is not JSON or has no "entries" array is an error.
+ */
 ZwDumpManifest *zw_dump_manifest_load (const char *path, GPtrArray *warnings, GError **error);
 
 /* ---- folders ---------------------------------------------------------------- */
@@ -197,13 +238,16 @@ typedef struct {
 void zw_dump_folder_free (ZwDumpFolder *folder);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDumpFolder, zw_dump_folder_free)
 
-/* zw_dump_folder_load:
+/**
+ * zw_dump_folder_load:
+ *
  * Loads every *.ftmp of @dir.  With a manifest.json the entries give types and formats;
  * without one, @network (required then) types each file by the v_id in its name and the
  * format is @format, or else the last three letters of the folder's name ("ftmpSFB").
  * A file that does not load (truncated, size matching no value, unknown v_id, not in the
  * manifest) becomes a warning and the others still load.  Errors: @dir unreadable, no
- * manifest and no @network, no format. */
+ * manifest and no @network, no format.
+ */
 ZwDumpFolder *zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, GError **error);
 
 G_END_DECLS

@@ -34,13 +34,21 @@ typedef struct {
   gboolean known;           /* some hardop's figures are known (else everything is 0) */
 } ZwEtmTraffic;
 
-/* The traffic of every op of @report, by op index. Never NULL. */
+/**
+ * zw_etm_traffic_compute:
+ *
+ * The traffic of every op of @report, by op index. Never NULL.
+ */
 ZwEtmTraffic *zw_etm_traffic_compute (const ZwDeployReport *report);
 void zw_etm_traffic_free (ZwEtmTraffic *traffic);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwEtmTraffic, zw_etm_traffic_free)
 
-/* The figures of hardop @h recomputed from the report alone (see "the placement" above),
- * ignoring h->has_traffic. FALSE when the report lacks the op's inputs/outputs. */
+/**
+ * zw_etm_traffic_from_placement:
+ *
+ * The figures of hardop @h recomputed from the report alone (see "the placement" above),
+ * ignoring h->has_traffic. FALSE when the report lacks the op's inputs/outputs.
+ */
 gboolean zw_etm_traffic_from_placement (const ZwDeployReport *report, const ZwHardOpInfo *h, guint64 *etm_read,
                                         guint64 *etm_write, guint64 *ocm_read, guint64 *ocm_write);
 

@@ -53,6 +53,9 @@ guint zw_ocm_opt_get_count (void);
  * zw_ocm_opt_get_nth:
  * @index: a row, 0 .. zw_ocm_opt_get_count () - 1
  *
+ * The OCM option in row @index of the one table of options (the order every reader lists
+ * them in).
+ *
  * Returns: the option of row @index
  */
 ZwOcmOpt zw_ocm_opt_get_nth (guint index);
@@ -60,6 +63,8 @@ ZwOcmOpt zw_ocm_opt_get_nth (guint index);
 /**
  * zw_ocm_opt_get_index:
  * @opt: an option
+ *
+ * Where @opt is in the table of OCM options.
  *
  * Returns: @opt's row in the table, or -1 when @opt is no option
  */

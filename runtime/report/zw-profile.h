@@ -92,6 +92,11 @@
 G_BEGIN_DECLS
 
 #define ZW_PROFILE_ERROR (zw_profile_error_quark ())
+/**
+ * zw_profile_error_quark:
+ *
+ * The error domain of time profiles (ZW_PROFILE_ERROR): reading, writing and format names.
+ */
 GQuark zw_profile_error_quark (void);
 
 typedef enum {
@@ -180,30 +185,46 @@ typedef struct {
 
 /**
  * zw_profile_new:
+ *
+ * An empty time profile of the network @network (may be NULL): no rows, no totals.
+ *
  * Returns: (transfer full)
  */
 ZwProfile *zw_profile_new (const char *network);
+/**
+ * zw_profile_free:
+ *
+ * Frees @profile, its rows, customops and summary (NULL is ignored).
+ */
 void zw_profile_free (ZwProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfile, zw_profile_free)
 /* The GBoxed type of ZwProfile (for the language bindings). */
 #define ZW_TYPE_PROFILE (zw_profile_get_type ())
+/**
+ * zw_profile_get_type:
+ *
+ * The GBoxed type of ZwProfile (copying is zw_profile_copy()), for the language bindings.
+ */
 GType zw_profile_get_type (void);
 
-/* zw_profile_add_row:
- * Appends a row (copies the strings; other_ms as given, the vendor's total - hard
- * is the caller's business) and returns it so the caller can set merge_from, backend,
- * start_ms, is_io_process.  Totals are not updated: call zw_profile_compute_totals(). */
 /**
  * zw_profile_add_row: (skip)
+ *
+ * Appends a row (copies the strings; other_ms as given, the vendor's total - hard
+ * is the caller's business) and returns it so the caller can set merge_from, backend,
+ * start_ms, is_io_process.  Totals are not updated: call zw_profile_compute_totals().
  */
 ZwProfileRow *zw_profile_add_row (ZwProfile *profile, gint64 op_id, const char *op_type, const char *op_name,
                                   double total_ms, double memcpy_ms, double hard_ms, double other_ms);
 
-/* zw_profile_compute_totals:
+/**
+ * zw_profile_compute_totals:
+ *
  * Fills the totals (sums in row order), the customop lines (one per
  * customop type, in order of first appearance) and the summary (rules at the top), all
  * from simulated times; also the measured host sum (has_host_measured, host_measured_ms)
- * and the row flags (zw_profile_check_rows). */
+ * and the row flags (zw_profile_check_rows).
+ */
 void zw_profile_compute_totals (ZwProfile *profile);
 
 /**
@@ -218,84 +239,118 @@ void zw_profile_compute_totals (ZwProfile *profile);
  */
 ZwProfile *zw_profile_copy (const ZwProfile *profile);
 
-/* Index access for bindings: the rows in file order (NULL past the end). */
+/**
+ * zw_profile_get_n_rows:
+ *
+ * Index access for bindings: the rows in file order (NULL past the end).
+ */
 guint zw_profile_get_n_rows (const ZwProfile *profile);
 /**
  * zw_profile_get_row:
+ *
+ * Row @index of the profile, in file order; NULL past the end.
+ *
  * Returns: (transfer none) (nullable)
  */
 const ZwProfileRow *zw_profile_get_row (const ZwProfile *profile, guint index);
 
-/* zw_profile_row_check: the ZwProfileRowFlags of @row (times only; NOT_IN_NETWORK is
- * set by zw_profile_order_by_network). */
 /**
  * zw_profile_row_check: (skip)
+ *
+ * The ZwProfileRowFlags of @row (times only; NOT_IN_NETWORK is
+ * set by zw_profile_order_by_network).
  */
 guint zw_profile_row_check (const ZwProfileRow *row);
-/* zw_profile_check_rows: fills profile->flags and n_flagged (keeps NOT_IN_NETWORK). */
 /**
  * zw_profile_check_rows: (skip)
+ *
+ * Fills profile->flags and n_flagged (keeps NOT_IN_NETWORK).
  */
 void zw_profile_check_rows (ZwProfile *profile);
-/* The flags of row @index (0 when unchecked or out of range). */
 /**
  * zw_profile_get_row_flags: (skip)
+ *
+ * The flags of row @index (0 when unchecked or out of range).
  */
 guint zw_profile_get_row_flags (const ZwProfile *profile, guint index);
 
-/* zw_profile_order_infer: sets the INFERRED order (rules at the top). */
 /**
  * zw_profile_order_infer: (skip)
+ *
+ * Sets the INFERRED order (rules at the top).
  */
 void zw_profile_order_infer (ZwProfile *profile);
-/* zw_profile_order_recorded: RECORDED order: by start_ms when every row has one, else
- * row order. */
 /**
  * zw_profile_order_recorded: (skip)
+ *
+ * RECORDED order: by start_ms when every row has one, else
+ * row order.
  */
 void zw_profile_order_recorded (ZwProfile *profile);
-/* zw_profile_order_by_network:
+/**
+ * zw_profile_order_by_network: (skip)
+ *
  * Sets the NETWORK order from @op_ids, the network's op ids in execution order (@n_ops of
  * them): a row goes where its op (a merged launch: its first merge_from member) is; rows
  * whose op is not in the list keep their inferred place after the rest and are flagged
- * NOT_IN_NETWORK.  Returns how many rows were placed by the network. */
-/**
- * zw_profile_order_by_network: (skip)
+ * NOT_IN_NETWORK.  Returns how many rows were placed by the network.
  */
 guint zw_profile_order_by_network (ZwProfile *profile, const gint64 *op_ids, guint n_ops);
-/* The row index at execution position @pos. */
 /**
  * zw_profile_order_get: (skip)
+ *
+ * The row index at execution position @pos.
  */
 guint zw_profile_order_get (const ZwProfile *profile, guint pos);
-const char *zw_profile_order_source_to_string (ZwProfileOrderSource source); /* "recorded" … */
+/**
+ * zw_profile_order_source_to_string:
+ *
+ * The name as written in files: "recorded" ….
+ */
+const char *zw_profile_order_source_to_string (ZwProfileOrderSource source);
 
-const char *zw_profile_summary_kind_to_string (ZwProfileSummaryKind kind); /* "input", "icore" … */
-const char *zw_profile_format_to_string (ZwProfileFormat format);           /* "vendor", "json" … */
+/**
+ * zw_profile_summary_kind_to_string:
+ *
+ * The name as written in files: "input", "icore" ….
+ */
+const char *zw_profile_summary_kind_to_string (ZwProfileSummaryKind kind);
+/**
+ * zw_profile_format_to_string:
+ *
+ * The name as written in files: "vendor", "json" ….
+ */
+const char *zw_profile_format_to_string (ZwProfileFormat format);
 /**
  * zw_profile_format_from_string:
  * @out: (out)
+ *
+ * The format named @text: "vendor" (or "txt", "text"), "json", "csv" or "trace", in any
+ * case; otherwise FALSE with ZW_PROFILE_ERROR_FORMAT.
  */
 gboolean zw_profile_format_from_string (const char *text, ZwProfileFormat *out, GError **error);
 
-/* zw_profile_to_string:
- * The profile in @format (a new string).  VENDOR needs totals: when has_totals is FALSE
- * they are computed on a copy first. */
 /**
  * zw_profile_to_string:
+ *
+ * The profile in @format (a new string).  VENDOR needs totals: when has_totals is FALSE
+ * they are computed on a copy first.
+ *
  * Returns: (transfer full)
  */
 char *zw_profile_to_string (const ZwProfile *profile, ZwProfileFormat format);
 
-/* zw_profile_write:
- * Writes the profile to @path atomically (zw_file_set_contents: never half a file). */
 /**
  * zw_profile_write:
  * @path: (type filename)
+ *
+ * Writes the profile to @path atomically (zw_file_set_contents: never half a file).
  */
 gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfileFormat format, GError **error);
 
-/* zw_profile_parse:
+/**
+ * zw_profile_parse: (skip)
+ *
  * Parses @data (@length bytes, or -1 for NUL-terminated) in any of the four formats,
  * detected from the content; @origin names it in messages (a file name).  Lines other than
  * rows that it cannot read are skipped and described in @warnings (may be NULL; a GPtrArray
@@ -303,30 +358,30 @@ gboolean zw_profile_write (const ZwProfile *profile, const char *path, ZwProfile
  * NULL with ZW_PROFILE_ERROR_PARSE for a malformed row or a profile without rows (the rule
  * above).  @format_out
  * (may be NULL) receives the detected format.  Without totals in the data (CSV, TRACE,
- * a vendor file cut short) they are computed. */
-/**
- * zw_profile_parse: (skip)
+ * a vendor file cut short) they are computed.
  */
 ZwProfile *zw_profile_parse (const char *data, gssize length, const char *origin, GPtrArray *warnings,
                              ZwProfileFormat *format_out, GError **error);
 
-/* zw_profile_load:
- * zw_profile_parse() on the contents of @path. */
 /**
  * zw_profile_load:
  * @path: (type filename)
  * @warnings: (element-type utf8) (nullable)
  * @format_out: (out) (optional)
+ *
+ * zw_profile_parse() on the contents of @path.
+ *
  * Returns: (transfer full)
  */
 ZwProfile *zw_profile_load (const char *path, GPtrArray *warnings, ZwProfileFormat *format_out, GError **error);
 
-/* zw_profile_format_number:
- * The vendor's number formats, exposed for tests and other writers: the shortest decimal
- * that reads back as @value as a double (@as_float FALSE) or as a float32 (@as_float
- * TRUE), in the style of "{}" formatting ("0", "13.60874", "1.5e-05"). */
 /**
  * zw_profile_format_number:
+ *
+ * The vendor's number formats, exposed for tests and other writers: the shortest decimal
+ * that reads back as @value as a double (@as_float FALSE) or as a float32 (@as_float
+ * TRUE), in the style of "{}" formatting ("0", "13.60874", "1.5e-05").
+ *
  * Returns: (transfer full)
  */
 char *zw_profile_format_number (double value, gboolean as_float);

@@ -64,19 +64,35 @@ ZwSweep *zw_sweep_ref   (ZwSweep *sweep);
 void     zw_sweep_unref (ZwSweep *sweep);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwSweep, zw_sweep_unref)
 
-/* The option combinations a sweep runs at each what-if point: merge x ETM optimize x every
+/**
+ * zw_sweep_get_n_combinations:
+ *
+ * The option combinations a sweep runs at each what-if point: merge x ETM optimize x every
  * OCM option (zw-ocm-option.h), in that nesting order (merge on first, then ETM optimize
- * on, then the options in table order). */
+ * on, then the options in table order).
+ */
 guint zw_sweep_get_n_combinations (void);
 
-/* Initialises a row before it is appended (index and strings empty, report NULL). */
+/**
+ * zw_sweep_row_init:
+ *
+ * Initialises a row before it is appended (index and strings empty, report NULL).
+ */
 void zw_sweep_row_init (ZwSweepRow *row);
 
-/* Marks the Pareto front (time vs ETM bytes) of the rows without an error and sets the
- * recommendation.  Call after the rows are filled; idempotent. */
+/**
+ * zw_sweep_compute_front:
+ *
+ * Marks the Pareto front (time vs ETM bytes) of the rows without an error and sets the
+ * recommendation.  Call after the rows are filled; idempotent.
+ */
 void zw_sweep_compute_front (ZwSweep *sweep);
 
-/* TRUE if row @a is at least as good as @b in time and ETM bytes and better in one. */
+/**
+ * zw_sweep_row_dominates:
+ *
+ * TRUE if row @a is at least as good as @b in time and ETM bytes and better in one.
+ */
 gboolean zw_sweep_row_dominates (const ZwSweepRow *a, const ZwSweepRow *b);
 
 /* The sweep as JSON (a new tree) / CSV text (g_free) / files written atomically. */

@@ -69,34 +69,55 @@ typedef struct {
   gint axis_n, axis_c, axis_k, axis_h, axis_w;
 } ZwTensor;
 
-/* zw_tensor_new:
+/**
+ * zw_tensor_new:
+ *
  * A view of a value's stored bytes (the hardware layout of @type, as in the ETM/OCM or a
  * host tensor).  @stored is referenced, not copied; its size must be the value's storage
- * size.  Fails for element types that cannot be viewed (sub-byte, 64-bit, bf16). */
+ * size.  Fails for element types that cannot be viewed (sub-byte, 64-bit, bf16).
+ */
 ZwTensor *zw_tensor_new (const ZwDumpType *type, GBytes *stored, GError **error);
 
-/* zw_tensor_new_from_dump:
+/**
+ * zw_tensor_new_from_dump:
+ *
  * A view of a decoded dump file (any of the six formats).  @type (the value's, from the
  * manifest or the network) gives the element type and scales; it may be NULL for a float
- * (SF*) file, which then has no quantised view.  @data's bytes are referenced. */
+ * (SF*) file, which then has no quantised view.  @data's bytes are referenced.
+ */
 ZwTensor *zw_tensor_new_from_dump (const ZwDumpData *data, const ZwDumpType *type, GError **error);
 
-/* zw_tensor_new_from_folder:
+/**
+ * zw_tensor_new_from_folder:
+ *
  * zw_tensor_new_from_dump() with the type (and op_id) looked up in @folder's manifest or,
- * without one (or when the manifest does not list it), in @network (may be NULL). */
+ * without one (or when the manifest does not list it), in @network (may be NULL).
+ */
 ZwTensor *zw_tensor_new_from_folder (const ZwDumpFolder *folder, const ZwDumpData *data, XirNetwork *network,
                                      GError **error);
 
 void zw_tensor_free (ZwTensor *tensor);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwTensor, zw_tensor_free)
 
-/* The stored element index of logical (n, c, h, w), or -1 when out of range. */
+/**
+ * zw_tensor_index_of:
+ *
+ * The stored element index of logical (n, c, h, w), or -1 when out of range.
+ */
 gint64 zw_tensor_index_of (const ZwTensor *tensor, gint64 n, gint64 c, gint64 h, gint64 w);
-/* The logical coordinates [n, c, h, w] of stored element @index (other axes dropped);
- * FALSE for a padding element or an index out of range. */
+/**
+ * zw_tensor_coords_of:
+ *
+ * The logical coordinates [n, c, h, w] of stored element @index (other axes dropped);
+ * FALSE for a padding element or an index out of range.
+ */
 gboolean zw_tensor_coords_of (const ZwTensor *tensor, guint64 index, gint64 coords[4]);
-/* Element @index in the float view; its integer in the quantised view (FALSE when there
- * is none). */
+/**
+ * zw_tensor_get_float:
+ *
+ * Element @index in the float view; its integer in the quantised view (FALSE when there
+ * is none).
+ */
 float zw_tensor_get_float (const ZwTensor *tensor, guint64 index);
 gboolean zw_tensor_get_quantized (const ZwTensor *tensor, guint64 index, gint64 *out);
 
@@ -108,25 +129,34 @@ typedef struct {
   float scale;        /* the channel's scale (1 when not quantised) */
 } ZwTensorSample;
 
-/* zw_tensor_get_at:
+/**
+ * zw_tensor_get_at:
+ *
  * The value under logical (n, c, h, w) in both views; ZW_DUMP_ERROR_PARSE naming the
- * v_id and the coordinates when out of range. */
+ * v_id and the coordinates when out of range.
+ */
 gboolean zw_tensor_get_at (const ZwTensor *tensor, gint64 n, gint64 c, gint64 h, gint64 w, ZwTensorSample *out,
                            GError **error);
 
-/* zw_tensor_heatmap:
+/**
+ * zw_tensor_heatmap:
+ *
  * Channel @c of batch @n as a row-major h x w grid of floats (g_free), in the float view,
  * or the quantised view's integers when @quantized (which must exist).  NULL with
- * ZW_DUMP_ERROR_PARSE when (n, c) is out of range or there is no quantised view. */
+ * ZW_DUMP_ERROR_PARSE when (n, c) is out of range or there is no quantised view.
+ */
 float *zw_tensor_heatmap (const ZwTensor *tensor, gint64 n, gint64 c, gboolean quantized, GError **error);
 
 /* A run of stored elements [start, start + len) whose channels are ch, ch + 1, … (@step)
  * or all ch (padding channels are never part of a run). */
 typedef void (*ZwTensorRunFunc) (gpointer user_data, guint64 start, guint64 len, guint ch, gboolean step);
 
-/* zw_tensor_foreach_run:
+/**
+ * zw_tensor_foreach_run:
+ *
  * Calls @func for every run of the tensor's elements, in storage order: the way to visit
- * every element with its channel without a division per element. */
+ * every element with its channel without a division per element.
+ */
 void zw_tensor_foreach_run (const ZwTensor *tensor, ZwTensorRunFunc func, gpointer user_data);
 
 /* ---- statistics --------------------------------------------------------------- */
@@ -157,13 +187,21 @@ typedef struct {
   ZwStatsSummary *channel_q;    /* per channel, quantised view; NULL when there is none */
 } ZwTensorStats;
 
-/* zw_tensor_stats_compute:
+/**
+ * zw_tensor_stats_compute:
+ *
  * Every statistic above; @n_bins (>= 1) is the float histogram's bin count and the
- * quantised one's for types wider than 8 bits.  May be called from any thread. */
+ * quantised one's for types wider than 8 bits.  May be called from any thread.
+ */
 ZwTensorStats *zw_tensor_stats_compute (const ZwTensor *tensor, guint n_bins);
 void zw_tensor_stats_free (ZwTensorStats *stats);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwTensorStats, zw_tensor_stats_free)
 
-const char *zw_tensor_elem_to_string (ZwTensorElem elem);   /* "int8", "float32" … */
+/**
+ * zw_tensor_elem_to_string:
+ *
+ * The name as written in files: "int8", "float32" ….
+ */
+const char *zw_tensor_elem_to_string (ZwTensorElem elem);
 
 G_END_DECLS

@@ -68,17 +68,23 @@ typedef struct {
   double  other_ms;
 } HostOpCost;
 
-/* host_op_cost:
+/**
+ * host_op_cost:
+ *
  * The simulated cost of @op (any op host_op_supported() accepts) on the board described
  * by @profile.  @n_boxes: DetPostZG's box count per output (as host_detpost_zg_run()
  * gives them), or NULL for the upper bound (every candidate passes); ignored for other
- * ops.  FALSE with HOST_OP_ERROR for an op without a model or operands it cannot read. */
+ * ops.  FALSE with HOST_OP_ERROR for an op without a model or operands it cannot read.
+ */
 gboolean host_op_cost (const XirOp *op, const Zg330Profile *profile, const guint *n_boxes, HostOpCost *out,
                        GError **error);
 
-/* host_op_run_costed:
+/**
+ * host_op_run_costed:
+ *
  * host_op_run() and then host_op_cost() with the box counts the run found (DetPostZG);
- * @cost may be NULL. */
+ * @cost may be NULL.
+ */
 gboolean host_op_run_costed (const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                              const Zg330Profile *profile, HostOpCost *cost, GError **error);
 

@@ -134,30 +134,41 @@ typedef enum {
   HOST_OP_ERROR_CAPACITY,
 } HostOpError;
 
-/* host_op_supported:
+/**
+ * host_op_supported:
+ *
  * TRUE when host_op_run() has a model for @op's type (it may still reject the operand
- * types at run time). */
+ * types at run time).
+ */
 gboolean host_op_supported (const XirOp *op);
 
-/* host_op_run:
+/**
+ * host_op_run:
+ *
  * Runs @op.  @inputs has op->inputs->len buffers of each input's storage_bytes, @outputs
  * op->outputs->len buffers of each output's storage_bytes, except:
  *   Input:  @inputs has op->outputs->len buffers, the user's tensors, assumed to be of
  *           the outputs' storage_bytes (use host_op_input_copy() to check a size).
  *   Output: @outputs is NULL (nothing to do) or op->inputs->len user buffers of the
  *           inputs' storage_bytes, which receive copies.
- *   DetPostZG: the box counts are dropped; call host_detpost_zg_run() to get them. */
+ *   DetPostZG: the box counts are dropped; call host_detpost_zg_run() to get them.
+ */
 gboolean host_op_run (const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                       GError **error);
 
-/* host_op_input_copy:
+/**
+ * host_op_input_copy:
+ *
  * Input op: copies the user's tensor @data (@size bytes) into @output, the buffer of
  * output @index.  Fails with HOST_OP_ERROR_SIZE when @size is not that value's
- * storage_bytes. */
+ * storage_bytes.
+ */
 gboolean host_op_input_copy (const XirOp *op, guint index, const guint8 *data, gsize size,
                              guint8 *output, GError **error);
 
-/* host_op_cast:
+/**
+ * host_op_cast:
+ *
  * y = x rescaled from @in's element type to @out's, element by element, over the same
  * logical [N, C, H, W] in any of NHWC / NCHWcK / *C**cK layouts:
  *   int8/uint8 -> int8/uint8: zg330_kernel_cast() (y = round(x * s_in / s_out); an
@@ -165,7 +176,8 @@ gboolean host_op_input_copy (const XirOp *op, guint index, const guint8 *data, g
  *   fp32/fp16 -> int8/uint8:  y = round((double) x / (double) s_out[c])
  *   int8/uint8 -> fp32/fp16:  y = (float) x * s_in[c]   (the kernels' dequantise)
  *   fp32 <-> fp16:            IEEE conversion (round to nearest even)
- * Padding channels of an NCHWcK output are written 0. */
+ * Padding channels of an NCHWcK output are written 0.
+ */
 gboolean host_op_cast (const XirOp *op, const XirValue *in, const guint8 *in_data,
                        const XirValue *out, guint8 *out_data, GError **error);
 
@@ -174,19 +186,25 @@ typedef enum {
   HOST_RESIZE_BILINEAR,  /* half-pixel centres, or corners aligned */
 } HostResizeMode;
 
-/* host_resize_mode_from_op:
+/**
+ * host_resize_mode_from_op:
+ *
  * The interpolation of a Resize op: attribute "mode", "method", "interpolation" or
  * "interp" (a string containing "near" or "linear", or an integer 0 = nearest,
  * 1 = bilinear), and "align_corners"/"align_corner" (bool or integer).  Without an
- * attribute: nearest, corners not aligned.  Unknown text is an error naming the key. */
+ * attribute: nearest, corners not aligned.  Unknown text is an error naming the key.
+ */
 gboolean host_resize_mode_from_op (const XirOp *op, HostResizeMode *mode,
                                    gboolean *align_corners, GError **error);
 
-/* host_op_resize:
+/**
+ * host_op_resize:
+ *
  * Resizes an NHWC tensor to @out's H and W (same N, C and element type: uint8, sint8
  * with equal scales, fp16 or fp32).  Nearest: src = min(floor(dst * in / out), in - 1).
  * Bilinear: src = (dst + 0.5) * in / out - 0.5 clamped at 0 (align_corners: dst *
- * (in - 1) / (out - 1)), weights in double, integers rounded with the kernels' rule. */
+ * (in - 1) / (out - 1)), weights in double, integers rounded with the kernels' rule.
+ */
 gboolean host_op_resize (const XirOp *op, const XirValue *in, const guint8 *in_data,
                          const XirValue *out, guint8 *out_data, HostResizeMode mode,
                          gboolean align_corners, GError **error);
@@ -206,23 +224,33 @@ typedef struct {
   guint in_channels, out_channels;
 } HostImageMakeConfig;
 
-/* host_image_make_config_init:
+/**
+ * host_image_make_config_init:
+ *
  * Reads and checks @op's attributes and operand types; @network_tags (nullable, the
- * network's "tags") supplies bgr_order when the op has none.  Nothing to clear. */
+ * network's "tags") supplies bgr_order when the op has none.  Nothing to clear.
+ */
 gboolean host_image_make_config_init (HostImageMakeConfig *cfg, const XirOp *op, const cJSON *network_tags,
                                       GError **error);
 
-/* host_image_make_run:
+/**
+ * host_image_make_run:
+ *
  * Runs the IP model on @input (the image, the input's storage_bytes) into @output (the
  * output's storage_bytes).  host_op_run() calls it without network tags: a HostBackend
  * that has the network should call it with xir_network_get_tags() so that bgr_order is
- * the network's. */
+ * the network's.
+ */
 gboolean host_image_make_run (const XirOp *op, const cJSON *network_tags, const guint8 *input, guint8 *output,
                               GError **error);
 
 /* ---- customop::DetPostZG / DetPost (see the top of this file) --------------------- */
 
-/* TRUE for customop::DetPostZG and customop::DetPost (the Buyi board's, same model). */
+/**
+ * host_detpost_is:
+ *
+ * TRUE for customop::DetPostZG and customop::DetPost (the Buyi board's, same model).
+ */
 gboolean host_detpost_is (const XirOp *op);
 
 #define HOST_DETPOST_MAX_MAPS 3
@@ -241,24 +269,33 @@ typedef struct {
   guint record_bytes;                /* record_channels + 8 * cmp_en */
 } HostDetPostConfig;
 
-/* host_detpost_zg_config_init:
+/**
+ * host_detpost_zg_config_init:
+ *
  * Reads and checks @op's attributes and operand count.  Clear with
- * host_detpost_zg_config_clear(). */
+ * host_detpost_zg_config_clear().
+ */
 gboolean host_detpost_zg_config_init (HostDetPostConfig *cfg, const XirOp *op, GError **error);
 void host_detpost_zg_config_clear (HostDetPostConfig *cfg);
 
-/* host_detpost_zg_run:
+/**
+ * host_detpost_zg_run:
+ *
  * Runs the IP model: @inputs are the op's sint8 NCHWcK heads, @outputs the op's output
  * buffers (their storage_bytes each).  @n_boxes (may be NULL) receives one count per
  * output (cfg.n_groups).  Fails with HOST_OP_ERROR_CAPACITY when the records of a group
- * do not fit its output buffer. */
+ * do not fit its output buffer.
+ */
 gboolean host_detpost_zg_run (const XirOp *op, const guint8 *const *inputs,
                               guint8 *const *outputs, guint *n_boxes, GError **error);
 
-/* host_detpost_zg_candidates:
+/**
+ * host_detpost_zg_candidates:
+ *
  * The anchor candidates the IP compares for @op's operand shapes (sum over the groups of
  * H x W x anchor_num of the group's first map) and the record size; what the cost model
- * (host-cost.h) counts. */
+ * (host-cost.h) counts.
+ */
 gboolean host_detpost_zg_candidates (const XirOp *op, guint64 *candidates, guint *record_bytes, GError **error);
 
 /* One decoded box, in the network input's pixels. */
@@ -282,11 +319,14 @@ typedef struct {
   guint n_anchor_floats;
 } HostDetPostDecodeParams;
 
-/* host_detpost_zg_decode:
+/**
+ * host_detpost_zg_decode:
+ *
  * Decodes the records of every output (@n_boxes[g] records in @outputs[g]) as YOLOv5 does:
  * x = (2 sig(tx) + cell_x - 0.5) * stride, w = 4 sig(tw)^2 * anchor_w (same for y, h),
  * score = sig(obj) * sig(best class), with each group's input scale per channel.
- * Appends HostDetection to @detections (a GArray of HostDetection), no NMS. */
+ * Appends HostDetection to @detections (a GArray of HostDetection), no NMS.
+ */
 gboolean host_detpost_zg_decode (const XirOp *op, const guint8 *const *outputs,
                                  const guint *n_boxes, const HostDetPostDecodeParams *params,
                                  GArray *detections, GError **error);
