@@ -1,0 +1,95 @@
+/* zw-run-controller-private.h — what the controller object (zw-run-controller.c) and its
+ * worker-side jobs (zw-run-controller-jobs.c) share: the job, the object's fields, and the
+ * few functions each side calls of the other. Not installed; app/ only. */
+#pragma once
+
+#include "zw-run-controller.h"
+
+#include "deploy/xrt-deployment.h"
+
+G_BEGIN_DECLS
+
+/* One queued or running piece of work. Everything the worker touches is in here and owned
+ * by it while it runs: the main thread reads the results only after the task returns. */
+typedef struct {
+  guint serial;
+  ZwRunController *controller;   /* weak: for progress; the task keeps the source alive */
+  GMainContext *context;
+  /* request */
+  char *load_path;               /* NULL: use @net */
+  gboolean synthetic_params;
+  ZwRunMode mode;
+  guint iterations;
+  ZwRunOptions options;
+  char *device_url;              /* the board to deploy on (NULL: the simulated one of the target) */
+  XrtBoardFigures base_figures;
+  char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
+  char *dump_format;
+  char *compare_path;            /* compare the network with this other compile of it */
+  gboolean sweep;                /* sweep the network (with @sweep_axes) */
+  GArray *sweep_axes;
+  /* in/out */
+  XirNetwork *net;
+  XrtDeployment *deployment;     /* its session is reused for Forward with the same options */
+  ZwRunOptions session_options;
+  char *session_device_url;
+  /* out */
+  ZwRun *run;
+  ZwProfile *profile;            /* the last forward's time profile (a copy) */
+  gboolean params_missing;
+  char *params_message;          /* why the network has no params (a plan was made instead) */
+  GError *forward_error;         /* a plan made, but the forward asked for needs params */
+  ZwCompileCompare *compile_compare;   /* of a compare_path job */
+  char *compare_warning;         /* what it could not do (a forward that failed) */
+  ZwSweep *sweep_result;         /* of a sweep job */
+} ZwJob;
+
+struct _ZwRunController
+{
+  GObject parent_instance;
+
+  XrtBoardFigures base_figures;
+  ZwRunOptions options;
+
+  XirNetwork *net;
+  char *net_path;
+  XrtDeployment *deployment;
+  ZwRunOptions session_options;
+  char *session_device_url;
+  char *device_url;              /* NULL: the simulated board of the compile target */
+
+  GCancellable *cancellable;     /* of the running job, NULL when idle */
+  gboolean running_load;
+  gboolean running_compare;
+  guint serial;
+  /* the queued request (coalesced) */
+  gboolean pending;
+  char *pending_path;
+  gboolean pending_synthetic;
+  ZwRunMode pending_mode;
+  guint pending_iterations;
+  char *pending_dump_dir;
+  char *pending_dump_format;
+  char *pending_compare_path;    /* a compile comparison, run after the pending request */
+  gboolean pending_compare_synthetic;
+  ZwCompileCompare *compile_compare;   /* the last comparison, until taken */
+  char *compare_warning;
+  gboolean pending_sweep;        /* a sweep, run after the pending request and comparison */
+  GArray *pending_sweep_axes;
+  gboolean running_sweep;
+  ZwSweep *sweep;                /* the last sweep, until taken */
+
+  double progress;
+  char *status;
+};
+
+void zw_job_free (ZwJob *job);
+
+/* Main thread: sets the progress and status properties (notifying on change). */
+void zw_run_controller_set_progress (ZwRunController *self, double progress, const char *status);
+
+/* The GTask thread function of a job (@task_data is the ZwJob): load, deploy, plan, apply,
+ * forward, dump, compare or sweep, as the job asks. */
+void zw_job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable);
+
+G_END_DECLS
