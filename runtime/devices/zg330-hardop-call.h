@@ -5,8 +5,9 @@
  * the class, the geometry it inferred at init, each operand's kernel descriptor (dims,
  * channel block, element type, the float scales the kernel reads) and where it lives (ETM or
  * OCM and the device address), and the work the timing model charges.  The board executes a
- * call with zg330_hardop_call_run(): it reads the operands from its regions, runs the kernel
- * (kernels/zg330-kernels.h) and writes the output.
+ * call with zg330_hardop_call_run(): it reads the operands from its regions, runs the kind's
+ * kernel (devices/hardops/: zg330_hardop_call_compute, the same function the host reference
+ * run uses) and writes the output.
  *
  * The call is the one form in which a hardop reaches a board: the in-process simulator
  * (mock://) runs it directly, a board in another process (socket://, devices/zg330-wire.h)
@@ -22,22 +23,11 @@
 #include "xrt/xrt-device.h"
 #include "kernels/zg330-kernels.h"
 #include "devices/zg330-timing.h"
+#include "devices/hardops/zg330-hardop-kinds.h"   /* Zg330HardopKind: the table of kinds */
 
 G_BEGIN_DECLS
 
-/* The behavioural models the board has (a HardOp's fused class). */
-typedef enum {
-  ZG330_HARDOP_CONV2D,
-  ZG330_HARDOP_ADD,
-  ZG330_HARDOP_CONCAT,
-  ZG330_HARDOP_MAXPOOL2D,
-  ZG330_HARDOP_UPSAMPLE,
-  ZG330_HARDOP_RESHAPE,
-  ZG330_HARDOP_CAST,
-  ZG330_N_HARDOP_KINDS
-} Zg330HardopKind;
-
-/* "Conv2d", "Add" … (the HardOp's short class). */
+/* "Conv2d", "Add" … (the HardOp's short class, from the table of kinds). */
 const char *zg330_hardop_kind_to_string (Zg330HardopKind kind);
 
 /* Bounds a board enforces on a call (and the wire decoder on both sides). */
@@ -92,7 +82,7 @@ typedef struct {
   guint32          n_inputs;
   Zg330CallTensor  inputs[ZG330_CALL_MAX_INPUTS];
   Zg330CallTensor  output;
-  Zg330CallWeights weights;     /* Conv2d only */
+  Zg330CallWeights weights;     /* kinds with weights only (Zg330HardopClass.has_weights) */
 } Zg330HardopCall;
 
 /* Frees the scale arrays and zeroes @call (a zeroed call is cleared already). */

@@ -1,5 +1,6 @@
 /* zg330-wire.c — encoding and checked decoding of the board protocol (zg330-wire.h). */
 #include "devices/zg330-wire.h"
+#include "devices/hardops/zg330-hardop-class.h"
 #include "base/zw-checked.h"
 
 #include <string.h>
@@ -205,8 +206,8 @@ zg330_wire_put_call (GByteArray *o, const Zg330HardopCall *c)
   for (guint i = 0; i < c->n_inputs; i++)
     put_tensor (o, &c->inputs[i]);
   put_tensor (o, &c->output);
-  put_u8 (o, c->kind == ZG330_HARDOP_CONV2D ? 1 : 0);
-  if (c->kind == ZG330_HARDOP_CONV2D)
+  put_u8 (o, zg330_hardop_class_get (c->kind)->has_weights ? 1 : 0);
+  if (zg330_hardop_class_get (c->kind)->has_weights)
     {
       const Zg330CallWeights *w = &c->weights;
       put_i64 (o, w->v_id);
@@ -647,6 +648,7 @@ get_call (Reader *r, Zg330HardopCall *c)
   guint kind;
   guint8 n_in, has_w;
   const guint32 geo_max = 1u << 16;
+  const Zg330HardopClass *klass;
 
   memset (c, 0, sizeof *c);
   if (!get_i64 (r, "call.op_id", &c->op_id) || !get_enum (r, "call.kind", ZG330_N_HARDOP_KINDS, &kind)
@@ -659,12 +661,16 @@ get_call (Reader *r, Zg330HardopCall *c)
       || !get_u32_in (r, "call.pad_left", 0, geo_max, &c->pad_left))
     return FALSE;
   c->kind = kind;
+  klass = zg330_hardop_class_get (c->kind);
   if (c->zero_copy)
     return TRUE;
   if (!get_u8 (r, "call.n_inputs", &n_in))
     return FALSE;
   if (n_in < 1 || n_in > ZG330_CALL_MAX_INPUTS)
     return fail (r, "call.n_inputs", "%u (1 to %u)", n_in, (guint) ZG330_CALL_MAX_INPUTS);
+  if (n_in < klass->min_inputs || n_in > klass->max_inputs)
+    return fail (r, "call.n_inputs", "%u for a %s (%u to %u)", n_in, klass->name, klass->min_inputs,
+                 klass->max_inputs);
   for (guint i = 0; i < n_in; i++)
     {
       if (!get_tensor (r, &c->inputs[i]))
@@ -673,8 +679,8 @@ get_call (Reader *r, Zg330HardopCall *c)
     }
   if (!get_tensor (r, &c->output) || !get_u8 (r, "call.has_weights", &has_w))
     return FALSE;
-  if (has_w != (c->kind == ZG330_HARDOP_CONV2D ? 1 : 0))
-    return fail (r, "call.has_weights", "%u for a %s", has_w, zg330_hardop_kind_to_string (c->kind));
+  if (has_w != (klass->has_weights ? 1 : 0))
+    return fail (r, "call.has_weights", "%u for a %s", has_w, klass->name);
   if (has_w)
     {
       Zg330CallWeights *w = &c->weights;

@@ -240,8 +240,8 @@ buyi_plan_from_network (XirNetworkView *view, GError **error)
       s->phy_size = s->byte_size;
     }
 
-  /* Describe every hardop (the same models the board runs); zero-copy concats make their
-   * inputs fake values inside their output. */
+  /* Describe every hardop (the same models the board runs); zero-copy concats (the kinds
+   * with fake_inputs) make their inputs fake values inside their output. */
   descs = g_new0 (Zg330HardopDesc, MAX (n_view, 1));
   for (guint i = 0; i < n_view; i++)
     {
@@ -254,7 +254,7 @@ buyi_plan_from_network (XirNetworkView *view, GError **error)
           return NULL;
         }
       n_hard++;
-      if (descs[i].kind == ZG330_HARDOP_CONCAT && descs[i].zero_copy)
+      if (descs[i].zero_copy && zg330_hardop_class_get (descs[i].kind)->fake_inputs)
         for (guint k = 0; k < op->inputs->len; k++)
           g_hash_table_insert (fake_of, g_ptr_array_index (op->inputs, k), g_ptr_array_index (op->outputs, 0));
     }

@@ -1,8 +1,9 @@
 /* zg330-hardop.h — how a ZG330 HardOp executes on the simulated board, and what it costs.
  *
  * The vendor's instruction words are opaque, so each HardOp runs by the behavioural model of
- * its fused class (the op's "name"): Conv2d, Add, Concat, MaxPool2d, Upsample, Reshape, Cast.
- * Geometry that the JSON does not carry is inferred from the shapes:
+ * its fused class (the op's "name"), one row of the table of kinds in devices/hardops/
+ * (zg330-hardop-kinds.h; one file per kind says what it infers).  Today's kinds and the
+ * geometry that the JSON does not carry, inferred from the shapes:
  *   Conv2d    kernel from the weight shape [OB, IB, KH, KW, Ko, Ki]; groups = C_in / (IB*Ki);
  *             stride and padding from the input/output sizes (PyTorch convention);
  *   MaxPool2d same size: 5x5 stride 1 pad 2 (YOLOv5 SPPF); halved: 3x3 stride 2 pad 1
@@ -37,22 +38,11 @@
 #include "xrt/xrt-mem.h"
 #include "devices/zg330-timing.h"
 #include "devices/zg330-hardop-call.h"   /* Zg330HardopKind, Zg330HardopCall: what the board runs */
+#include "devices/hardops/zg330-hardop-class.h"  /* Zg330HardopDesc and the table of kinds */
 
 G_BEGIN_DECLS
 
-/* The validated description of one HardOp (geometry inferred once, at init). */
-typedef struct {
-  const XirOp *op;
-  Zg330HardopKind kind;
-  gboolean zero_copy;        /* inputs already live in the output's bytes: no work */
-  guint kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left;
-  guint groups;
-  guint64 macs;
-  guint64 weight_bytes;      /* params bytes (weights + bias) read from ETM */
-  guint64 instr_bytes;
-} Zg330HardopDesc;
-
-/* Describes @op; fails with an error naming the op id and the field when the class is
+/* zg330_hardop_class_describe() (the table's): describes @op; fails with an error naming the op id and the field when the class is
  * unknown or the shapes do not fit the class (e.g. a conv whose output size no stride fits). */
 gboolean zg330_hardop_describe (const XirOp *op, Zg330HardopDesc *desc, GError **error);
 
