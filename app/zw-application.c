@@ -23,6 +23,7 @@ struct _ZwApplication
   char *screenshot;
   char *view;
   char *compare_compile;      /* --compare-compile: the other compile of the network opened */
+  char *device;               /* --device: the board every window deploys on */
   char *view_help;            /* --view's description: the names of the table of views */
   ZwWindow *screenshot_window;
   gulong after_paint_id;
@@ -188,6 +189,9 @@ new_window (ZwApplication *self)
 {
   ZwWindow *win = ZW_WINDOW (zw_window_new (GTK_APPLICATION (self)));
 
+  /* before anything opens: the first apply deploys on that board */
+  if (self->device != NULL)
+    g_object_set (zw_window_get_options_panel (win), "device-url", self->device, NULL);
   if (self->view != NULL)
     g_object_set (win, "view", self->view, NULL);
   if (self->screenshot != NULL && self->screenshot_window == NULL)
@@ -277,6 +281,7 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "view", "s", &self->view);
   g_variant_dict_lookup (options, "compare-compile", "^ay", &self->compare_compile);
+  g_variant_dict_lookup (options, "device", "s", &self->device);
   if (self->view != NULL && zw_views_lookup (self->view) == NULL)
     {
       g_autofree char *names = zw_views_dup_names ();
@@ -284,8 +289,9 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
       g_printerr (_("zhuge-workbench: unknown view “%s” (one of: %s)\n"), self->view, names);
       return 2;
     }
-  if (self->screenshot != NULL)
-    /* a screenshot is its own process: never hand the work to a running instance */
+  if (self->screenshot != NULL || self->device != NULL)
+    /* a screenshot (and a window on a board given here) is its own process: never hand the
+     * work to a running instance, which would not know the board */
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
   return -1;
 }
@@ -421,6 +427,7 @@ zw_application_finalize (GObject *object)
   g_free (self->screenshot);
   g_free (self->view);
   g_free (self->compare_compile);
+  g_free (self->device);
   g_free (self->view_help);
   G_OBJECT_CLASS (zw_application_parent_class)->finalize (object);
 }
@@ -453,6 +460,9 @@ zw_application_init (ZwApplication *self)
     { "compare-compile", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Compare the network opened with another compile of it (e.g. its Buyi JSON), shown in Compiles"),
       N_("OTHER.json") },
+    { "device", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Deploy on the board at URL (socket://zg330@HOST:PORT for a zhuge-board, mock://zg330) instead of the "
+         "simulated board of the network's compile target"), N_("URL") },
     G_OPTION_ENTRY_NULL
   };
   const GActionEntry actions[] = {

@@ -158,9 +158,11 @@ job_deployment (ZwJob *job, GError **error)
                    xir_network_get_path (job->net));
       return NULL;
     }
-  if (job->device_url != NULL)
+  if (job->board != NULL)
     {
-      if (!xrt_deployment_open_board (dep, job->device_url, &local))
+      g_autoptr (XrtDevice) device = xrt_board_link_acquire (job->board, NULL, &local);
+
+      if (device == NULL)
         {
           if (strstr (local->message, job->device_url) != NULL)
             g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
@@ -170,6 +172,8 @@ job_deployment (ZwJob *job, GError **error)
                          job->device_url, local->message);
           return NULL;
         }
+      if (!xrt_deployment_use_board (dep, device, error))
+        return NULL;
     }
   else
     {
@@ -205,6 +209,9 @@ job_apply (ZwJob *job, GError **error)
 {
   g_autoptr (XrtDeployment) dep = NULL;
 
+  /* the last deployment goes first: on a kept board its session would share the board's
+   * memory with the new one (and a Forward after a failed apply applies again) */
+  g_clear_object (&job->deployment);
   if ((dep = job_deployment (job, error)) == NULL || !xrt_deployment_apply (dep, error))
     return FALSE;
   g_clear_object (&job->deployment);
@@ -289,6 +296,20 @@ options_equal (const ZwRunOptions *a, const ZwRunOptions *b)
          && !differs (a->etm_bandwidth, b->etm_bandwidth);
 }
 
+/* Whether the kept deployment's board is the one the job's board link gives now (a board
+ * that restarted is opened again: the deployment on the old connection is gone, the
+ * forward applies again). A simulated board of the target is always still there. */
+static gboolean
+board_still_holds (ZwJob *job)
+{
+  g_autoptr (XrtDevice) device = NULL;
+
+  if (job->board == NULL || g_strcmp0 (job->device_url, job->session_device_url) != 0)
+    return TRUE;
+  device = xrt_board_link_acquire (job->board, NULL, NULL);
+  return device != NULL && device == xrt_deployment_get_device (job->deployment);
+}
+
 /* One side of a compile comparison: @job's network (loaded first when @job has a
  * load_path) deployed on a board of its own with the job's options (a chip whose compiler
  * placed every value keeps the file's placement) and forwarded once. The report is a new
@@ -353,6 +374,7 @@ job_compare_compiles (ZwJob *job, GCancellable *cancellable, GError **error)
   other->synthetic_params = job->synthetic_params;
   other->options = job->options;
   other->device_url = g_strdup (job->device_url);
+  other->board = job->board != NULL ? g_object_ref (job->board) : NULL;
   other->base_figures = job->base_figures;
 
   if ((report_a = compare_side (job, "A", 0.05, cancellable, &warn_a, error)) == NULL)
@@ -478,6 +500,8 @@ zw_job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
       job->forward_error = g_steal_pointer (&error);
       goto done;
     }
+  if (job->mode == ZW_RUN_MODE_FORWARD && job->deployment != NULL && !board_still_holds (job))
+    g_clear_object (&job->deployment);
   if (job->mode != ZW_RUN_MODE_FORWARD || job->deployment == NULL || !options_equal (&job->options, &job->session_options)
       || g_strcmp0 (job->device_url, job->session_device_url) != 0)
     {

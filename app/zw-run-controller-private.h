@@ -5,6 +5,7 @@
 
 #include "zw-run-controller.h"
 
+#include "deploy/xrt-board-link.h"
 #include "deploy/xrt-deployment.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,7 @@ typedef struct {
   guint iterations;
   ZwRunOptions options;
   char *device_url;              /* the board to deploy on (NULL: the simulated one of the target) */
+  XrtBoardLink *board;           /* the controller's open board of device_url (NULL without one) */
   XrtBoardFigures base_figures;
   char *dump_dir;                /* forward with dumps into this folder (NULL: no dumps) */
   char *dump_format;
@@ -57,6 +59,7 @@ struct _ZwRunController
   ZwRunOptions session_options;
   char *session_device_url;
   char *device_url;              /* NULL: the simulated board of the compile target */
+  XrtBoardLink *board;           /* the one connection to the board of device_url, kept across jobs */
 
   GCancellable *cancellable;     /* of the running job, NULL when idle */
   gboolean running_load;

@@ -38,6 +38,7 @@ zw_job_free (ZwJob *job)
   g_clear_pointer (&job->sweep_axes, g_array_unref);
   g_clear_pointer (&job->sweep_result, zw_sweep_unref);
   g_free (job->device_url);
+  g_clear_object (&job->board);
   g_free (job->session_device_url);
   g_free (job->params_message);
   g_clear_error (&job->forward_error);
@@ -92,10 +93,12 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_clear_object (&self->deployment);
       g_signal_emit (self, signals[NETWORK_LOADED], 0, job->load_path);
     }
+  /* the deployment comes back (moved, never shared: the next job may drop it in its thread
+   * while this job's data is freed here) */
   if (job->deployment != NULL && job->net == self->net)
     {
-      if (self->deployment != job->deployment)
-        g_set_object (&self->deployment, job->deployment);
+      g_clear_object (&self->deployment);
+      self->deployment = g_steal_pointer (&job->deployment);
       self->session_options = job->session_options;
       g_free (self->session_device_url);
       self->session_device_url = g_strdup (job->session_device_url);
@@ -167,16 +170,17 @@ start_next (ZwRunController *self)
   job->context = g_main_context_ref_thread_default ();
   job->options = self->options;
   job->device_url = g_strdup (self->device_url);
+  job->board = self->board != NULL ? g_object_ref (self->board) : NULL;
   job->base_figures = self->base_figures;
   if (job->load_path == NULL && self->net != NULL)
+    job->net = xir_network_ref (self->net);
+  /* the job holds the last deployment alone (it comes back in job_done): a new one on the
+   * same board drops it first, so two sessions never fill one board's memory */
+  if (self->deployment != NULL)
     {
-      job->net = xir_network_ref (self->net);
-      if (self->deployment != NULL && job->compare_path == NULL && !job->sweep)
-        {
-          job->deployment = g_object_ref (self->deployment);
-          job->session_options = self->session_options;
-          job->session_device_url = g_strdup (self->session_device_url);
-        }
+      job->deployment = g_steal_pointer (&self->deployment);
+      job->session_options = self->session_options;
+      job->session_device_url = g_strdup (self->session_device_url);
     }
 
   self->running_load = job->load_path != NULL;
@@ -350,6 +354,7 @@ zw_run_controller_dispose (GObject *object)
   self->pending = FALSE;
   g_clear_object (&self->cancellable);
   g_clear_object (&self->deployment);
+  g_clear_object (&self->board);
   g_clear_pointer (&self->net, xir_network_unref);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->dispose (object);
 }
@@ -509,6 +514,20 @@ zw_run_controller_set_device_url (ZwRunController *self, const char *url)
   self->device_url = url != NULL && *url != '\0' ? g_strstrip (g_strdup (url)) : NULL;
   if (self->device_url != NULL && *self->device_url == '\0')
     g_clear_pointer (&self->device_url, g_free);
+  /* one connection per board: the same URL keeps its link (and its connection); another
+   * lets the old board go once its last deployment does */
+  if (self->board != NULL && g_strcmp0 (xrt_board_link_get_url (self->board), self->device_url) == 0)
+    return;
+  g_clear_object (&self->board);
+  if (self->device_url != NULL)
+    self->board = xrt_board_link_new (self->device_url);
+}
+
+XrtBoardLink *
+zw_run_controller_get_board (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->board;
 }
 
 const char *

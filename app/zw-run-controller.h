@@ -8,7 +8,9 @@
  *
  * Each apply opens its own simulated board (mock://zg330) with the device profile of the
  * request, so what-ifs that size the stores (OCM size) need no special path, and builds a
- * new backend and session (the backend's options are before-apply only). The session of
+ * new backend and session (the backend's options are before-apply only). A board named by
+ * a device URL is opened once and kept (one connection per board, zhuge-board serves one
+ * client): every apply after it drops the last deployment and deploys on the same device. The session of
  * the last apply is kept for Forward with unchanged options. Every forward records its
  * time profile (the run keeps the last forward's).
  *
@@ -27,6 +29,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include "deploy/xrt-board-link.h"
 #include "deploy/xrt-deployment.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
@@ -134,5 +137,9 @@ XirNetwork *zw_run_controller_get_network (ZwRunController *self);
  * ZW_RUN_CONTROLLER_ERROR_DEVICE (the message names the URL). */
 void zw_run_controller_set_device_url (ZwRunController *self, const char *url);
 const char *zw_run_controller_get_device_url (ZwRunController *self);
+/* The one open board of the device URL (deploy/xrt-board-link.h): every apply, forward,
+ * dump and compiles compared goes over its one connection, opened again when the board
+ * restarted; the same URL set again keeps it. NULL without a device URL (borrowed). */
+XrtBoardLink *zw_run_controller_get_board (ZwRunController *self);
 
 G_END_DECLS

@@ -193,13 +193,17 @@ on_failed (ZwRunController *controller, GError *error, const char *path, gboolea
   g_autofree char *message = NULL;
   g_autofree char *base = path ? g_path_get_basename (path) : NULL;
 
-  (void) controller;
   /* the runtime's message names the file almost always; make sure the banner does */
   if (base != NULL && strstr (error->message, base) == NULL)
     message = g_strdup_printf ("%s: %s", path, error->message);
   else
     message = g_strdup (error->message);
   zw_window_show_banner (self, message, params_missing ? path : NULL);
+  /* the options that failed are not what the views show: the sidebar shows the run the
+   * views show again (unless a newer request is on its way) */
+  if (!zw_run_controller_get_busy (controller) && zw_window_get_selected_run (self) != NULL
+      && zw_run_get_kind (zw_window_get_selected_run (self)) != ZW_RUN_PROFILE)
+    zw_window_sync_options_from_run (self, zw_window_get_selected_run (self));
 }
 
 void

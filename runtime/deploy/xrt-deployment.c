@@ -247,6 +247,17 @@ xrt_deployment_open_board (XrtDeployment *self, const char *url, GError **error)
   return self->device != NULL;
 }
 
+gboolean
+xrt_deployment_use_board (XrtDeployment *self, XrtDevice *device, GError **error)
+{
+  g_return_val_if_fail (XRT_IS_DEPLOYMENT (self), FALSE);
+  g_return_val_if_fail (device != NULL, FALSE);
+  if (!check_no_board_yet (self, error))
+    return FALSE;
+  self->device = xrt_device_ref (device);
+  return TRUE;
+}
+
 /* The panel edits MHz and GB/s: a value that round-trips to the profile's is unchanged. */
 static gboolean
 differs (double a, double b)

@@ -272,6 +272,22 @@ gboolean xrt_deployment_is_compiler_placed (XrtDeployment *self);
 gboolean xrt_deployment_open_board (XrtDeployment *self, const char *url, GError **error);
 
 /**
+ * xrt_deployment_use_board:
+ * @self: the deployment
+ * @device: an open board (a reference is taken)
+ *
+ * Deploys on @device, a board the caller keeps open across deployments (an
+ * #XrtBoardLink's): a board served by zhuge-board takes one client, so every deployment
+ * made after another on it goes over the same connection. Once, before planning or
+ * applying, instead of xrt_deployment_open_board(); the deployments on one device should
+ * follow one another (drop the old one before applying the next): their sessions share
+ * the board's memory.
+ *
+ * Returns: %TRUE, or %FALSE with %XRT_DEPLOYMENT_ERROR_CALL_ORDER when a board is open
+ */
+gboolean xrt_deployment_use_board (XrtDeployment *self, XrtDevice *device, GError **error);
+
+/**
  * xrt_deployment_open_simulated_board:
  * @self: the deployment
  * @figures: (nullable): what-if figures, or %NULL for the board's profile as it is

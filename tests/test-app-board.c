@@ -1,0 +1,306 @@
+/* test-app-board — the workbench on a board served by zhuge-board (suite "display", issue 37
+ * item 1): one connection per board, reused by every apply, forward, dump and option change,
+ * opened again when the board restarts; `zhuge-workbench --device URL NET.json` opens a
+ * network on a board from the command line, with --screenshot too. */
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-run-history.h"
+#include "zw-window.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
+
+#ifdef __SANITIZE_ADDRESS__
+const char *__lsan_default_suppressions (void);
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
+}
+#endif
+
+static ZwApplication *app;
+static ZwWindow *win;
+
+static gboolean
+wake_up (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Predicate) (gpointer data);
+
+static gboolean
+wait_for (Predicate pred, gpointer data, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (50, wake_up, NULL);
+  gboolean ok;
+
+  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  return ok;
+}
+
+static guint
+n_runs (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (win));
+}
+
+/* idle with @data runs, or idle with a banner (a failure: no use waiting for the run) */
+static gboolean
+is_idle_with_runs (gpointer data)
+{
+  return !zw_window_get_busy (win) && (n_runs () >= GPOINTER_TO_UINT (data) || zw_window_get_banner_message (win) != NULL);
+}
+
+static gboolean
+is_idle (gpointer data)
+{
+  (void) data;
+  return !zw_window_get_busy (win);
+}
+
+/* Waits for run @n of the window and checks it succeeded on @url (no banner). */
+static ZwRun *
+wait_for_run_on (guint n, const char *url, const char *what)
+{
+  ZwRun *run;
+
+  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+    g_error ("%s: no run #%u after 120 s (banner: %s)", what, n, zw_window_get_banner_message (win));
+  if (zw_window_get_banner_message (win) != NULL)
+    g_error ("%s: %s", what, zw_window_get_banner_message (win));
+  g_assert_cmpuint (n_runs (), ==, n);
+  run = zw_window_get_selected_run (win);
+  g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, url);
+  return run;
+}
+
+static void
+activate (const char *action, GVariant *param)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+}
+
+static void
+set_device (const char *url)
+{
+  g_object_set (zw_window_get_options_panel (win), "device-url", url, NULL);
+}
+
+static ZwRunController *
+controller (void)
+{
+  return zw_window_get_run_controller (win);
+}
+
+/* Ten rounds of what a user does with a board: change an option (an apply), forward, dump
+ * the tensors, change another option; all on the one connection the window opened. */
+static void
+test_ten_rounds_on_one_board (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  static const char *ocm[] = { "none", "option1", "option2", "option3", "best" };
+  XrtBoardLink *link;
+  guint n;
+
+  if (board == NULL)
+    return;
+  g_assert_true (wait_for (is_idle, NULL, 60));
+  n = n_runs ();
+  set_device (board->url);
+  wait_for_run_on (++n, board->url, "first apply");
+  link = zw_run_controller_get_board (controller ());
+  g_assert_nonnull (link);
+  for (guint round = 0; round < 10; round++)
+    {
+      g_autofree char *what = g_strdup_printf ("round %u", round);
+      ZwRun *run;
+      gboolean merge;
+
+      /* an option change re-applies on the board */
+      g_object_get (win, "merge-hardop", &merge, NULL);
+      g_object_set (win, "merge-hardop", !merge, NULL);
+      run = wait_for_run_on (++n, board->url, what);
+      g_assert_cmpint (zw_run_get_report (run)->merge_hardop, ==, !merge);
+      activate ("win.forward", NULL);
+      run = wait_for_run_on (++n, board->url, what);
+      g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
+      activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+      run = wait_for_run_on (++n, board->url, what);
+      g_assert_nonnull (zw_run_get_dump_dir (run));
+      g_assert_true (g_file_test (zw_run_get_dump_dir (run), G_FILE_TEST_IS_DIR));
+      {
+        g_autofree char *shown_ocm = NULL;
+        g_object_get (win, "ocm-option", &shown_ocm, NULL);
+        if (g_strcmp0 (shown_ocm, ocm[round % G_N_ELEMENTS (ocm)]) != 0)
+          {
+            g_object_set (win, "ocm-option", ocm[round % G_N_ELEMENTS (ocm)], NULL);
+            run = wait_for_run_on (++n, board->url, what);
+            g_assert_cmpstr (zw_ocm_opt_get_nick (zw_run_get_report (run)->ocm_requested), ==,
+                             ocm[round % G_N_ELEMENTS (ocm)]);
+          }
+      }
+      /* the sidebar shows what the views show */
+      run = zw_window_get_selected_run (win);
+      {
+        gboolean shown_merge;
+        g_object_get (win, "merge-hardop", &shown_merge, NULL);
+        g_assert_cmpint (shown_merge, ==, zw_run_get_report (run)->merge_hardop);
+      }
+    }
+  /* one connection for all of it */
+  g_assert_true (zw_run_controller_get_board (controller ()) == link);
+  g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 1);
+
+  /* the board restarts on the same port: the next forward reaches the new board */
+  {
+    g_autofree char *listen = g_strdup_printf ("127.0.0.1:%u", board->port);
+    ZwBoard *again;
+    ZwRun *run;
+
+    zw_test_board_stop (g_steal_pointer (&board));
+    again = zw_test_board_start ("zg330", "--listen", listen, NULL);
+    board = again;
+    activate ("win.forward", NULL);
+    run = wait_for_run_on (++n, board->url, "forward after the board restarted");
+    g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
+    g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 2);
+    g_object_set (win, "etm-optimize", FALSE, NULL);
+    wait_for_run_on (++n, board->url, "apply after the board restarted");
+    g_object_set (win, "etm-optimize", TRUE, NULL);
+    wait_for_run_on (++n, board->url, "apply after the board restarted");
+    g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 2);
+  }
+  /* back to the simulated board: the board is let go */
+  set_device ("");
+  wait_for_run_on (++n, "mock://zg330", "back on the simulated board");
+  g_assert_null (zw_run_controller_get_board (controller ()));
+}
+
+static gboolean
+has_banner_and_idle (gpointer data)
+{
+  (void) data;
+  return zw_window_get_banner_message (win) != NULL && !zw_window_get_busy (win);
+}
+
+/* A failed apply leaves the sidebar on the options the views show. */
+static void
+test_failed_apply_sidebar_shows_run (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  g_autofree char *gone = NULL;
+  gboolean merge, shown;
+  guint n;
+
+  if (board == NULL)
+    return;
+  g_assert_true (wait_for (is_idle, NULL, 60));
+  n = n_runs ();
+  set_device (board->url);
+  wait_for_run_on (++n, board->url, "first apply");
+  gone = g_strdup (board->url);
+  zw_test_board_stop (g_steal_pointer (&board));
+  /* the board is gone: the change fails, and the sidebar goes back to the run shown */
+  g_object_get (win, "merge-hardop", &merge, NULL);
+  g_object_set (win, "merge-hardop", !merge, NULL);
+  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), gone));
+  g_assert_cmpuint (n_runs (), ==, n);
+  g_object_get (win, "merge-hardop", &shown, NULL);
+  g_assert_cmpint (shown, ==, merge);
+  g_assert_cmpint (shown, ==, zw_run_get_report (zw_window_get_selected_run (win))->merge_hardop);
+  activate ("win.dismiss-banner", NULL);
+  set_device ("");
+  wait_for_run_on (++n, "mock://zg330", "back on the simulated board");
+}
+
+/* zhuge-workbench --device URL NET.json --screenshot: the screenshot's run is the board's. */
+static void
+test_command_line_device (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  const char *exe = g_getenv ("ZW_APP");
+  g_autofree char *net = NULL, *dir = NULL, *png = NULL, *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  if (board == NULL)
+    return;
+  if (exe == NULL)
+    {
+      g_test_skip ("$ZW_APP is not set");
+      return;
+    }
+  net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  dir = g_dir_make_tmp ("zw-board-shot-XXXXXX", &error);
+  g_assert_no_error (error);
+  png = g_build_filename (dir, "board.png", NULL);
+  {
+    const char *argv[] = { exe, "--device", board->url, "--view", "logs", "--screenshot", png, net, NULL };
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  /* the board served it: the server logged our client (its stdout has only the port line) */
+  g_assert_null (strstr (err, "busy"));
+  /* a board that is not there: the screenshot says so and fails */
+  {
+    g_autofree char *bad = g_strdup_printf ("socket://zg330@127.0.0.1:%u", board->port == 1 ? 2 : 1);
+    const char *argv[] = { exe, "--device", bad, "--screenshot", png, net, NULL };
+    g_autofree char *out2 = NULL, *err2 = NULL;
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out2, &err2, &status, &error);
+    g_assert_no_error (error);
+    g_assert_false (g_spawn_check_wait_status (status, NULL));
+    g_assert_nonnull (strstr (err2, bad));
+  }
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  GList *windows;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
+      return 77;
+    }
+  app = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_nonnull (windows);
+  win = ZW_WINDOW (windows->data);
+
+  g_test_add_func ("/app-board/socket/ten-rounds-of-apply-forward-dump-options-one-connection-then-restart",
+                   test_ten_rounds_on_one_board);
+  g_test_add_func ("/app-board/socket/failed-apply-sidebar-shows-the-run-shown", test_failed_apply_sidebar_shows_run);
+  g_test_add_func ("/app-board/command-line/device-url-and-screenshot", test_command_line_device);
+
+  status = g_test_run ();
+  wait_for (is_idle, NULL, 30);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_clear_object (&app);
+  return status;
+}
