@@ -282,6 +282,15 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
   g_variant_dict_lookup (options, "view", "s", &self->view);
   g_variant_dict_lookup (options, "compare-compile", "^ay", &self->compare_compile);
   g_variant_dict_lookup (options, "device", "s", &self->device);
+  if (g_variant_dict_contains (options, "list-views"))
+    {
+      guint n;
+      const ZwViewKind *views = zw_views_get (&n);
+      /* for scripts (.ci/screenshots): the table, one view a line, its name and its data */
+      for (guint i = 0; i < n; i++)
+        g_print ("%s\t%s\n", views[i].name, zw_view_data_to_string (views[i].data));
+      return 0;
+    }
   if (self->view != NULL && zw_views_lookup (self->view) == NULL)
     {
       g_autofree char *names = zw_views_dup_names ();
@@ -457,6 +466,8 @@ zw_application_init (ZwApplication *self)
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Render the window to FILE.png after the first run and quit"), N_("FILE.png") },
     { "view", 0, 0, G_OPTION_ARG_STRING, NULL, view_help, N_("NAME") },
+    { "list-views", 0, 0, G_OPTION_ARG_NONE, NULL, N_("List the views, one a line: its name and the data it shows"),
+      NULL },
     { "compare-compile", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Compare the network opened with another compile of it (e.g. its Buyi JSON), shown in Compiles"),
       N_("OTHER.json") },

@@ -74,7 +74,7 @@ add_views (ZwWindow *self)
   for (guint i = 0; i < self->n_views; i++)
     {
       GtkWidget *page;
-      self->views[i] = self->kinds[i].new_view (self->selection);
+      self->views[i] = zw_views_new_view (&self->kinds[i], self->selection);
       gtk_widget_set_hexpand (self->views[i], TRUE);
       gtk_widget_set_vexpand (self->views[i], TRUE);
       page = self->views[i];

@@ -841,7 +841,7 @@ test_timing_selection_everywhere (void)
 
   g_assert_nonnull (report);
   g_assert_nonnull (profile);
-  /* every view of the table that selects (all but Logs, which shows text) */
+  /* every view of the table (Logs too: it shows text and ignores the selection) */
   for (guint i = 0; i < n_views; i++)
     {
       GtkWidget *view = zw_window_get_view (win, views[i].name);
@@ -851,7 +851,7 @@ test_timing_selection_everywhere (void)
       g_assert_true (zw_view_get_selection (ZW_VIEW (view)) == sel);
       n_bound++;
     }
-  g_assert_cmpuint (n_bound, ==, n_views - 1);
+  g_assert_cmpuint (n_bound, ==, n_views);
 
   /* Timing -> everywhere: a launch's row selects its op, the Merges view shows that launch */
   for (guint l = 0; l < report->launches->len && row < 0; l++)
@@ -1344,6 +1344,175 @@ test_export_current_view (void)
   {
     g_autofree char *path = g_build_filename (dir, "memory.svg", NULL);
     g_unlink (path);
+  }
+  g_rmdir (dir);
+}
+
+/* ---- the table of views ------------------------------------------------------------------------ */
+
+/* The lines an exported file must hold for @format at @width x @height. */
+static void
+assert_export_file (const char *path, ZwViewFormat format, int width, int height, guint64 min_drawn)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (len, >, 400);
+  if (format == ZW_VIEW_FORMAT_PNG)
+    {
+      g_autoptr (GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+      PixelFacts facts;
+
+      g_assert_true (memcmp (contents, "\x89PNG\r\n\x1a\n", 8) == 0);
+      g_assert_no_error (error);
+      facts = pixel_facts (texture);
+      g_test_message ("%s: %ux%u, %" G_GUINT64_FORMAT " non-background pixels, %u colours", path, facts.width,
+                      facts.height, facts.non_background, facts.n_colours);
+      g_assert_cmpuint (facts.width, ==, width);
+      g_assert_cmpuint (facts.height, ==, height);
+      /* drawn: never a blank page (a view without data draws its empty-state text) */
+      g_assert_cmpuint (facts.non_background, >, min_drawn);
+      g_assert_cmpuint (facts.n_colours, >=, 3);
+    }
+  else if (format == ZW_VIEW_FORMAT_SVG)
+    {
+      g_autofree char *box = g_strdup_printf ("viewBox=\"0 0 %d %d\"", width, height);
+      g_assert_true (g_str_has_prefix (contents, "<?xml"));
+      g_assert_nonnull (strstr (contents, "<svg"));
+      g_assert_nonnull (strstr (contents, box));
+      g_assert_true (g_str_has_suffix (g_strchomp (contents), "</svg>"));
+    }
+  else
+    {
+      g_autofree char *box = g_strdup_printf ("/MediaBox [ 0 0 %d %d ]", width, height);
+      g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+      /* binary streams: memmem, not the string functions */
+      g_assert_nonnull (memmem (contents, len, box, strlen (box)));
+      g_assert_nonnull (memmem (contents + len - MIN (len, 32), MIN (len, 32), "%%EOF", 5));
+    }
+}
+
+/* One table of views: --list-views, --view, the window's pages, the shortcuts window and
+ * Export all take it, and every view in it renders offscreen to PNG, SVG and PDF through
+ * the one export path (its own render method). */
+static void
+test_views_table_lists_and_exports (void)
+{
+  static const char *ext[] = { "png", "svg", "pdf" };
+  guint n_views, n_shortcuts, n_view_keys = 0;
+  const ZwViewKind *views = zw_views_get (&n_views);
+  const ZwShortcut *shortcuts = zw_shortcuts_get (&n_shortcuts);
+  const char *exe = g_getenv ("ZW_APP");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("zw-views-XXXXXX", &error);
+  g_autofree char *names = zw_views_dup_names ();
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_views, ==, 12);
+  /* the table: names once each, every view a ZwView that describes itself */
+  for (guint i = 0; i < n_views; i++)
+    {
+      g_assert_true (g_type_is_a (views[i].type, ZW_TYPE_VIEW));
+      g_assert_true (zw_views_lookup (views[i].name) == &views[i]);
+      g_assert_nonnull (views[i].title);
+      g_assert_nonnull (views[i].key_title);
+      g_assert_nonnull (zw_view_data_to_string (views[i].data));
+    }
+  g_assert_null (zw_views_lookup ("flames"));
+
+  /* --list-views prints the table in its order; --help's --view lists its names */
+  if (exe != NULL)
+    {
+      const char *args[][3] = { { exe, "--list-views", NULL }, { exe, "--help", NULL } };
+      for (guint a = 0; a < G_N_ELEMENTS (args); a++)
+        {
+          g_autoptr (GSubprocess) proc = g_subprocess_newv (args[a], G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+          g_autofree char *out = NULL;
+
+          g_assert_no_error (error);
+          g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error));
+          g_assert_no_error (error);
+          g_assert_true (g_subprocess_get_successful (proc));
+          if (a == 0)
+            {
+              g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+              g_assert_cmpuint (g_strv_length (lines), ==, n_views + 1);
+              for (guint i = 0; i < n_views; i++)
+                {
+                  g_autofree char *line = g_strdup_printf ("%s\t%s", views[i].name,
+                                                           zw_view_data_to_string (views[i].data));
+                  g_assert_cmpstr (lines[i], ==, line);
+                }
+              g_assert_cmpstr (lines[n_views], ==, "");
+            }
+          else
+            g_assert_nonnull (strstr (out, names));
+        }
+    }
+  else
+    g_test_message ("ZW_APP is not set: the command line is not checked");
+
+  /* the shortcuts window: one win.view line per view, with the table's key and title */
+  for (guint s = 0; s < n_shortcuts; s++)
+    {
+      const ZwShortcut *sc = &shortcuts[s];
+      gboolean found = FALSE;
+      if (!g_str_equal (sc->action, "win.view"))
+        continue;
+      n_view_keys++;
+      for (guint i = 0; i < n_views; i++)
+        {
+          g_autofree char *target = g_strdup_printf ("'%s'", views[i].name);
+          if (g_strcmp0 (sc->target, target) != 0)
+            continue;
+          g_assert_cmpstr (sc->accel, ==, views[i].accel);
+          g_assert_cmpstr (sc->title, ==, views[i].key_title);
+          found = TRUE;
+        }
+      g_assert_true (found);
+    }
+  g_assert_cmpuint (n_view_keys, ==, n_views);
+
+  /* the window: a page per view; Export of each, in each format, at its size on screen */
+  for (guint i = 0; i < n_views; i++)
+    {
+      GtkWidget *view = zw_window_get_view (win, views[i].name);
+      g_autofree char *shown = NULL;
+      int width, height;
+
+      g_assert_true (G_TYPE_CHECK_INSTANCE_TYPE (view, views[i].type));
+      activate ("win.view", g_variant_new_string (views[i].name));
+      wait_for_frames ();
+      g_object_get (win, "view", &shown, NULL);
+      g_assert_cmpstr (shown, ==, views[i].name);
+      width = gtk_widget_get_width (view);
+      height = gtk_widget_get_height (view);
+      g_assert_cmpint (width, >=, 64);
+      g_assert_cmpint (height, >=, 64);
+      for (guint f = 0; f < G_N_ELEMENTS (ext); f++)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s.%s", dir, views[i].name, ext[f]);
+          /* the deployment and its forward are drawn in full: at least 1 % of the pixels */
+          gboolean has_data = views[i].data == ZW_VIEW_DATA_REPORT || views[i].data == ZW_VIEW_DATA_PROFILE;
+          g_assert_true (zw_window_export (win, path, &error));
+          g_assert_no_error (error);
+          assert_export_file (path, (ZwViewFormat) f, width, height,
+                              has_data ? (guint64) width * height / 100 : 100);
+          g_unlink (path);
+        }
+    }
+  /* a widget that is not a view of the table has no render path */
+  {
+    g_autofree char *path = g_build_filename (dir, "label.png", NULL);
+    GtkWidget *label = g_object_ref_sink (gtk_label_new ("x"));
+    g_assert_false (zw_export_view (label, 100, 100, path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    g_object_unref (label);
   }
   g_rmdir (dir);
 }
@@ -2277,6 +2446,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/screenshot/graph-view", test_screenshot_graph);
   g_test_add_func ("/app/screenshot/rejects-unknown-view", test_screenshot_rejects_unknown_view);
   g_test_add_func ("/app/sweep/run-from-dialog-open-rows-in-every-view-and-cli-json", test_sweep_run_open_row_and_file);
+  g_test_add_func ("/app/views/table-lists-and-exports-every-view", test_views_table_lists_and_exports);
   /* last (a suite of its own, run after the others): it leaves the window on a Buyi network */
   g_test_add_func ("/app/buyi/real-compile-with-synthetic-params", test_real_buyi_synthetic);
 

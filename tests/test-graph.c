@@ -11,7 +11,7 @@
 #include "zw-merge-view.h"
 #include "zw-segment-view.h"
 #include "zw-selection.h"
-#include "zw-view-render.h"
+#include "zw-export.h"
 
 #include <string.h>
 
@@ -315,7 +315,7 @@ check_report_alone (const char *path, const ZwDeployReport *live)
   /* the Graph view draws it as it draws a live run: boxes and edges on the background */
   zw_view_style_init_default (&style);
   zw_selection_set_report (sel, loaded);
-  s = zw_view_render_image (zw_graph_view_draw, 900, 600, loaded, sel, &style);
+  s = zw_export_draw_image (zw_graph_view_draw, 900, 600, loaded, sel, &style);
   bg = pixel (s, 0, 0);
   for (int y = 0; y < 600; y++)
     for (int x = 0; x < 900; x++)
@@ -412,11 +412,11 @@ test_selection_changes_every_view (void)
       hardop = &g_array_index (report->ops, ZwOpInfo, i);
   g_assert_nonnull (hardop);
   for (guint v = 0; v < G_N_ELEMENTS (draws); v++)
-    before[v] = zw_view_render_image (draws[v], 900, 600, report, sel, &style);
+    before[v] = zw_export_draw_image (draws[v], 900, 600, report, sel, &style);
   zw_selection_set_selected_op (sel, hardop->op_id);
   for (guint v = 0; v < G_N_ELEMENTS (draws); v++)
     {
-      cairo_surface_t *after = zw_view_render_image (draws[v], 900, 600, report, sel, &style);
+      cairo_surface_t *after = zw_export_draw_image (draws[v], 900, 600, report, sel, &style);
       g_test_message ("%s view", names[v]);
       g_assert_true (surfaces_differ (before[v], after));
       cairo_surface_destroy (after);
@@ -424,7 +424,7 @@ test_selection_changes_every_view (void)
     }
   /* the graph centres a selected op at 100 %: its box has the accent outline */
   {
-    cairo_surface_t *s = zw_view_render_image (zw_graph_view_draw, 900, 600, report, sel, &style);
+    cairo_surface_t *s = zw_export_draw_image (zw_graph_view_draw, 900, 600, report, sel, &style);
     guint32 accent = rgb_of (&style.accent);
     guint n = 0;
     for (int y = 250; y < 350; y++)

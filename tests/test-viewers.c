@@ -7,7 +7,7 @@
 #include "report/zw-etm-traffic.h"
 #include "zw-ocm-view.h"
 #include "zw-merge-view.h"
-#include "zw-view-render.h"
+#include "zw-export.h"
 #include "zw-view-private.h" /* the views' redraw counters */
 
 #include <fontconfig/fontconfig.h>
@@ -84,7 +84,7 @@ render (ZwViewDrawFunc draw, ZwDeployReport *report, ZwSelection *selection)
   cairo_surface_t *s;
 
   zw_view_style_init_default (&style);
-  s = zw_view_render_image (draw, W, H, report, selection, &style);
+  s = zw_export_draw_image (draw, W, H, report, selection, &style);
   g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
   /* Keep the picture for a human to look at (meson's build dir). */
   if (g_getenv ("ZW_VIEWERS_PNG_DIR") != NULL)
@@ -627,7 +627,7 @@ test_display_widgets (void)
         g_autofree char *contents = NULL;
         gsize len;
 
-        g_assert_true (zw_view_render_to_file (views[i], (ZwViewFormat) f, 640, 480, path, &error));
+        g_assert_true (zw_export_view_to_file (views[i], (ZwViewFormat) f, 640, 480, path, &error));
         g_assert_no_error (error);
         g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
         g_assert_cmpuint (len, >, 500);
@@ -637,7 +637,7 @@ test_display_widgets (void)
   {
     g_autoptr (GError) error = NULL;
     g_autofree char *path = g_strdup_printf ("%s/bad.png", dir);
-    g_assert_false (zw_view_render_png (box, 10, 10, path, &error));
+    g_assert_false (zw_export_view_to_file (box, ZW_VIEW_FORMAT_PNG, 10, 10, path, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   }
   g_rmdir (dir);

@@ -581,6 +581,19 @@ zw_compare_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_compare_view_parent_class)->dispose (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  zw_compare_view_render (ZW_COMPARE_VIEW (view), cr, width, height, colors);
+}
+
+static GPtrArray *
+view_table (ZwView *view)
+{
+  return zw_compare_view_table (ZW_COMPARE_VIEW (view));
+}
+
 static void
 zw_compare_view_class_init (ZwCompareViewClass *klass)
 {
@@ -591,6 +604,9 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
   ZW_VIEW_CLASS (klass)->selection_notify = zw_compare_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwcompareview");
   gtk_widget_class_install_action (widget_class, "compare.swap", NULL, action_swap);
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compare", N_("Compare"), N_("Compare view"), ZW_VIEW_DATA_PROFILE_PAIR);
+  ZW_VIEW_CLASS (klass)->render = view_render;
+  ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void

@@ -638,6 +638,19 @@ zw_compile_compare_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_compile_compare_view_parent_class)->dispose (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  zw_compile_compare_view_render (ZW_COMPILE_COMPARE_VIEW (view), cr, width, height, colors);
+}
+
+static GPtrArray *
+view_table (ZwView *view)
+{
+  return zw_compile_compare_view_table (ZW_COMPILE_COMPARE_VIEW (view));
+}
+
 static void
 zw_compile_compare_view_class_init (ZwCompileCompareViewClass *klass)
 {
@@ -647,6 +660,9 @@ zw_compile_compare_view_class_init (ZwCompileCompareViewClass *klass)
   object_class->dispose = zw_compile_compare_view_dispose;
   ZW_VIEW_CLASS (klass)->selection_notify = zw_compile_compare_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwcompilecompareview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compiles", N_("Compiles"), N_("Compiles view"), ZW_VIEW_DATA_COMPILE_PAIR);
+  ZW_VIEW_CLASS (klass)->render = view_render;
+  ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void

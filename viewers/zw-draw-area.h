@@ -9,7 +9,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "zw-export.h"
+#include "zw-view-style.h"
 
 G_BEGIN_DECLS
 

@@ -640,6 +640,19 @@ zw_dump_diff_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_dump_diff_view_parent_class)->dispose (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  zw_dump_diff_view_render (ZW_DUMP_DIFF_VIEW (view), cr, width, height, colors);
+}
+
+static GPtrArray *
+view_table (ZwView *view)
+{
+  return zw_dump_diff_view_table (ZW_DUMP_DIFF_VIEW (view));
+}
+
 static void
 zw_dump_diff_view_class_init (ZwDumpDiffViewClass *klass)
 {
@@ -649,6 +662,9 @@ zw_dump_diff_view_class_init (ZwDumpDiffViewClass *klass)
   object_class->dispose = zw_dump_diff_view_dispose;
   ZW_VIEW_CLASS (klass)->selection_notify = zw_dump_diff_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwdumpdiffview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "diff", N_("Dump Diff"), N_("Dump diff view"), ZW_VIEW_DATA_DUMP_PAIR);
+  ZW_VIEW_CLASS (klass)->render = view_render;
+  ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void

@@ -1,14 +1,7 @@
-/* zw-export.c — views to PNG/SVG/PDF through their draw functions, tables to CSV. */
+/* zw-export.c — the one offscreen path: drawings and views to PNG/SVG/PDF, tables to CSV. */
 #include "zw-export.h"
 #include "base/zw-file.h"
-#include "zw-view-private.h"
-#include "zw-timing-view.h"
-#include "zw-compare-view.h"
-#include "zw-compile-compare-view.h"
-#include "zw-sweep-view.h"
-#include "zw-tensor-view.h"
-#include "zw-dump-diff-view.h"
-#include "zw-log-view.h"
+#include "zw-view.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -43,6 +36,24 @@ append_bytes (void *closure, const unsigned char *data, unsigned int length)
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* The one surface of every offscreen drawing: an image for PNG, a stream into @bytes for SVG
+ * and PDF. NULL for an unknown format. */
+static cairo_surface_t *
+surface_new (ZwViewFormat format, int width, int height, GByteArray *bytes)
+{
+  switch (format)
+    {
+    case ZW_VIEW_FORMAT_PNG:
+      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+    case ZW_VIEW_FORMAT_SVG:
+      return cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height);
+    case ZW_VIEW_FORMAT_PDF:
+      return cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height);
+    default:
+      return NULL;
+    }
+}
+
 gboolean
 zw_export_draw_to_file (ZwExportDrawFunc draw, gpointer user_data, const ZwViewStyle *colors, ZwViewFormat format,
                         int width, int height, const char *path, GError **error)
@@ -67,18 +78,8 @@ zw_export_draw_to_file (ZwExportDrawFunc draw, gpointer user_data, const ZwViewS
       zw_view_style_init_default (&fallback);
       colors = &fallback;
     }
-  switch (format)
+  if ((surface = surface_new (format, width, height, bytes)) == NULL)
     {
-    case ZW_VIEW_FORMAT_PNG:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-      break;
-    case ZW_VIEW_FORMAT_SVG:
-      surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    case ZW_VIEW_FORMAT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    default:
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: unknown format %d", path, format);
       return FALSE;
     }
@@ -101,59 +102,55 @@ zw_export_draw_to_file (ZwExportDrawFunc draw, gpointer user_data, const ZwViewS
   return zw_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
 }
 
-gboolean
-zw_export_can_draw (GtkWidget *view)
-{
+/* A plain drawing function seen as an export's drawing. */
+typedef struct {
   ZwViewDrawFunc draw;
+  ZwDeployReport *report;
   ZwSelection *selection;
+} PlainDraw;
 
-  g_return_val_if_fail (GTK_IS_WIDGET (view), FALSE);
-  return ZW_IS_TIMING_VIEW (view) || ZW_IS_COMPARE_VIEW (view) || ZW_IS_COMPILE_COMPARE_VIEW (view) || ZW_IS_TENSOR_VIEW (view)
-         || ZW_IS_DUMP_DIFF_VIEW (view) || ZW_IS_LOG_VIEW (view) || ZW_IS_SWEEP_VIEW (view)
-         || zw_view_get_draw_func (view, &draw, &selection);
+static void
+draw_plain (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+{
+  PlainDraw *d = user_data;
+
+  d->draw (cr, width, height, d->report, d->selection, colors);
 }
 
-gboolean
-zw_export_view_cairo (GtkWidget *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+/* Draws with @draw into a new image surface (caller owns it). */
+static cairo_surface_t *
+draw_image (ZwExportDrawFunc draw, gpointer user_data, const ZwViewStyle *colors, int width, int height)
 {
-  ZwViewStyle style;
+  cairo_surface_t *surface = surface_new (ZW_VIEW_FORMAT_PNG, width, height, NULL);
+  cairo_t *cr = cairo_create (surface);
 
-  g_return_val_if_fail (GTK_IS_WIDGET (view), FALSE);
-  g_return_val_if_fail (cr != NULL, FALSE);
-  if (!zw_export_can_draw (view))
-    return FALSE;
+  draw (cr, width, height, colors, user_data);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+cairo_surface_t *
+zw_export_draw_image (ZwViewDrawFunc draw, int width, int height, ZwDeployReport *report, ZwSelection *selection,
+                      const ZwViewStyle *colors)
+{
+  PlainDraw d = { draw, report, selection };
+  ZwViewStyle fallback;
+
+  g_return_val_if_fail (draw != NULL, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
   if (colors == NULL)
     {
-      /* theme colours need a realized widget (a display); otherwise the light default */
-      if (gtk_widget_get_realized (view))
-        zw_view_style_from_widget (&style, view);
-      else
-        zw_view_style_init_default (&style);
-      colors = &style;
+      zw_view_style_init_default (&fallback);
+      colors = &fallback;
     }
-  if (ZW_IS_TIMING_VIEW (view))
-    zw_timing_view_render (ZW_TIMING_VIEW (view), cr, width, height, colors);
-  else if (ZW_IS_COMPARE_VIEW (view))
-    zw_compare_view_render (ZW_COMPARE_VIEW (view), cr, width, height, colors);
-  else if (ZW_IS_COMPILE_COMPARE_VIEW (view))
-    zw_compile_compare_view_render (ZW_COMPILE_COMPARE_VIEW (view), cr, width, height, colors);
-  else if (ZW_IS_SWEEP_VIEW (view))
-    zw_sweep_view_render (ZW_SWEEP_VIEW (view), cr, width, height, colors);
-  else if (ZW_IS_TENSOR_VIEW (view))
-    zw_tensor_view_render (ZW_TENSOR_VIEW (view), cr, width, height, colors);
-  else if (ZW_IS_DUMP_DIFF_VIEW (view))
-    zw_dump_diff_view_render (ZW_DUMP_DIFF_VIEW (view), cr, width, height, colors);
-  else if (ZW_IS_LOG_VIEW (view))
-    zw_log_view_render (ZW_LOG_VIEW (view), cr, width, height, colors);
-  else
-    return zw_view_render_cairo (view, cr, width, height, colors);
-  return TRUE;
+  return draw_image (draw_plain, &d, colors, width, height);
 }
 
 static void
-draw_widget (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+draw_view (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
 {
-  zw_export_view_cairo (user_data, cr, width, height, colors);
+  zw_view_render (user_data, cr, width, height, colors);
 }
 
 gboolean
@@ -163,17 +160,18 @@ zw_export_view_to_file (GtkWidget *view, ZwViewFormat format, int width, int hei
 
   g_return_val_if_fail (GTK_IS_WIDGET (view), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
-  if (!zw_export_can_draw (view))
+  if (!ZW_IS_VIEW (view) || !zw_view_can_render (ZW_VIEW (view)))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: a %s is not a view", path,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: a %s is not a view that draws", path,
                    G_OBJECT_TYPE_NAME (view));
       return FALSE;
     }
+  /* the widget's theme when it is realized, else the light default */
   if (gtk_widget_get_realized (view))
     zw_view_style_from_widget (&style, view);
   else
     zw_view_style_init_default (&style);
-  return zw_export_draw_to_file (draw_widget, view, &style, format, width, height, path, error);
+  return zw_export_draw_to_file (draw_view, view, &style, format, width, height, path, error);
 }
 
 gboolean
@@ -193,19 +191,7 @@ GPtrArray *
 zw_export_view_table (GtkWidget *view)
 {
   g_return_val_if_fail (GTK_IS_WIDGET (view), NULL);
-  if (ZW_IS_TIMING_VIEW (view))
-    return zw_timing_view_table (ZW_TIMING_VIEW (view));
-  if (ZW_IS_COMPARE_VIEW (view))
-    return zw_compare_view_table (ZW_COMPARE_VIEW (view));
-  if (ZW_IS_COMPILE_COMPARE_VIEW (view))
-    return zw_compile_compare_view_table (ZW_COMPILE_COMPARE_VIEW (view));
-  if (ZW_IS_SWEEP_VIEW (view))
-    return zw_sweep_view_table (ZW_SWEEP_VIEW (view));
-  if (ZW_IS_TENSOR_VIEW (view))
-    return zw_tensor_view_table (ZW_TENSOR_VIEW (view));
-  if (ZW_IS_DUMP_DIFF_VIEW (view))
-    return zw_dump_diff_view_table (ZW_DUMP_DIFF_VIEW (view));
-  return NULL;
+  return ZW_IS_VIEW (view) ? zw_view_get_table (ZW_VIEW (view)) : NULL;
 }
 
 static void

@@ -1482,6 +1482,7 @@ zw_graph_view_class_init (ZwGraphViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "graph.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "graph.zoom-out", NULL);
   gtk_widget_class_set_css_name (widget_class, "zwgraphview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "graph", N_("Graph"), N_("Graph view"), ZW_VIEW_DATA_REPORT);
 }
 
 static void

@@ -136,7 +136,7 @@ zw_log_view_draw (cairo_t *cr, int width, int height, const char *text, const ch
 
 struct _ZwLogView
 {
-  GtkWidget parent_instance;
+  ZwView parent_instance;
   char *text;
   char *origin;
   char *needle;
@@ -151,7 +151,7 @@ struct _ZwLogView
   GtkTextTag *current_tag;
 };
 
-G_DEFINE_FINAL_TYPE (ZwLogView, zw_log_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (ZwLogView, zw_log_view, ZW_TYPE_VIEW)
 
 static void
 update_label (ZwLogView *self)
@@ -303,14 +303,6 @@ zw_log_view_get_text (ZwLogView *self)
   return self->text;
 }
 
-void
-zw_log_view_render (ZwLogView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
-{
-  g_return_if_fail (ZW_IS_LOG_VIEW (self));
-  zw_log_view_draw (cr, width, height, self->text, self->origin, self->needle, zw_log_view_get_current_line (self),
-                    colors);
-}
-
 static void
 on_search_changed (GtkSearchEntry *entry, ZwLogView *self)
 {
@@ -383,6 +375,16 @@ zw_log_view_finalize (GObject *object)
   G_OBJECT_CLASS (zw_log_view_parent_class)->finalize (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  ZwLogView *self = ZW_LOG_VIEW (view);
+
+  zw_log_view_draw (cr, width, height, self->text, self->origin, self->needle, zw_log_view_get_current_line (self),
+                    colors);
+}
+
 static void
 zw_log_view_class_init (ZwLogViewClass *klass)
 {
@@ -400,6 +402,8 @@ zw_log_view_class_init (ZwLogViewClass *klass)
                                        "log.previous-match", NULL);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "zwlogview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "logs", N_("Logs"), N_("Logs view"), ZW_VIEW_DATA_LOG);
+  ZW_VIEW_CLASS (klass)->render = view_render;
 }
 
 static void

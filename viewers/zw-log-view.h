@@ -7,11 +7,13 @@
  * "log.find" (Ctrl+F, focuses the entry), "log.next-match", "log.previous-match". Text that
  * is not UTF-8 is shown with the bad bytes replaced.
  * zw_log_view_draw renders the lines around the current match (matches highlighted) for
- * export, without a display.
+ * export, without a display. A ZwView with no op or value to select: it ignores the
+ * selection it is given.
  */
 #pragma once
 
 #include <gtk/gtk.h>
+#include "zw-view.h"
 #include "zw-view-style.h"
 
 G_BEGIN_DECLS
@@ -24,7 +26,7 @@ void zw_log_view_draw (cairo_t *cr, int width, int height, const char *text, con
                        gint current_line, const ZwViewStyle *colors);
 
 #define ZW_TYPE_LOG_VIEW (zw_log_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwLogView, zw_log_view, ZW, LOG_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (ZwLogView, zw_log_view, ZW, LOG_VIEW, ZwView)
 
 GtkWidget *zw_log_view_new (void);
 
@@ -43,7 +45,5 @@ gint zw_log_view_next_match (ZwLogView *self);
 gint zw_log_view_previous_match (ZwLogView *self);
 /* The current match's 0-based line, -1 for none. */
 gint zw_log_view_get_current_line (ZwLogView *self);
-
-void zw_log_view_render (ZwLogView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
 
 G_END_DECLS

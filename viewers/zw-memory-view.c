@@ -826,6 +826,7 @@ zw_memory_view_class_init (ZwMemoryViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "memory.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F, 0, "memory.zoom-fit", NULL);
   gtk_widget_class_set_css_name (widget_class, "zwmemoryview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "memory", N_("Memory"), N_("Memory view"), ZW_VIEW_DATA_REPORT);
 }
 
 static void

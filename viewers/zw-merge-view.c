@@ -458,6 +458,7 @@ zw_merge_view_class_init (ZwMergeViewClass *klass)
   view_class->draw = zw_merge_view_draw;    /* for exports; on screen: the column view */
   view_class->selection_notify = zw_merge_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwmergeview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "merges", N_("Merges"), N_("Merges view"), ZW_VIEW_DATA_REPORT);
 }
 
 static void

@@ -311,6 +311,7 @@ zw_ocm_view_class_init (ZwOcmViewClass *klass)
   view_class->draws_itself = TRUE;
   view_class->selection_notify = zw_ocm_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwocmview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "ocm", N_("OCM"), N_("OCM view"), ZW_VIEW_DATA_REPORT);
 }
 
 static void

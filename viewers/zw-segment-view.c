@@ -563,6 +563,7 @@ zw_segment_view_class_init (ZwSegmentViewClass *klass)
   view_class->selection_notify = zw_segment_view_selection_notify;
   widget_class->query_tooltip = on_query_tooltip;
   gtk_widget_class_set_css_name (widget_class, "zwsegmentview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "segments", N_("Segments"), N_("Segments view"), ZW_VIEW_DATA_REPORT);
 }
 
 static void

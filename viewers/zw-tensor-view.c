@@ -983,6 +983,19 @@ zw_tensor_view_finalize (GObject *object)
   G_OBJECT_CLASS (zw_tensor_view_parent_class)->finalize (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  zw_tensor_view_render (ZW_TENSOR_VIEW (view), cr, width, height, colors);
+}
+
+static GPtrArray *
+view_table (ZwView *view)
+{
+  return zw_tensor_view_table (ZW_TENSOR_VIEW (view));
+}
+
 static void
 zw_tensor_view_class_init (ZwTensorViewClass *klass)
 {
@@ -993,6 +1006,9 @@ zw_tensor_view_class_init (ZwTensorViewClass *klass)
   object_class->finalize = zw_tensor_view_finalize;
   ZW_VIEW_CLASS (klass)->selection_notify = zw_tensor_view_selection_notify;
   gtk_widget_class_set_css_name (widget_class, "zwtensorview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "tensors", N_("Tensors"), N_("Tensors view"), ZW_VIEW_DATA_DUMP);
+  ZW_VIEW_CLASS (klass)->render = view_render;
+  ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void

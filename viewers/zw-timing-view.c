@@ -1944,6 +1944,19 @@ zw_timing_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_timing_view_parent_class)->dispose (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  zw_timing_view_render (ZW_TIMING_VIEW (view), cr, width, height, colors);
+}
+
+static GPtrArray *
+view_table (ZwView *view)
+{
+  return zw_timing_view_table (ZW_TIMING_VIEW (view));
+}
+
 static void
 zw_timing_view_class_init (ZwTimingViewClass *klass)
 {
@@ -1968,6 +1981,9 @@ zw_timing_view_class_init (ZwTimingViewClass *klass)
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
   gtk_widget_class_set_css_name (widget_class, "zwtimingview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "timing", N_("Timing"), N_("Timing view"), ZW_VIEW_DATA_PROFILE);
+  ZW_VIEW_CLASS (klass)->render = view_render;
+  ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void

@@ -280,14 +280,3 @@ zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snap
     gtk_snapshot_append_node (snapshot, cache->node);
   return TRUE;
 }
-
-gboolean
-zw_view_get_draw_func (GtkWidget *view, ZwViewDrawFunc *draw, ZwSelection **selection)
-{
-  /* The deploy views are the ZwViews that draw themselves. */
-  if (!ZW_IS_VIEW (view) || ZW_VIEW_GET_CLASS (view)->draw == NULL)
-    return FALSE;
-  *draw = ZW_VIEW_GET_CLASS (view)->draw;
-  *selection = zw_view_get_selection (ZW_VIEW (view));
-  return TRUE;
-}

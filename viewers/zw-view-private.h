@@ -5,8 +5,6 @@
 #include <pango/pangocairo.h>
 #include "zw-selection.h"
 #include "zw-view-style.h"
-#include "zw-view-render.h"
-#include "zw-export.h"
 #include "zw-view.h"
 
 G_BEGIN_DECLS
@@ -76,9 +74,6 @@ void zw_view_cache_invalidate (ZwViewCache *cache);
  * nothing, while @widget has no size; else cache->style/width/height are this frame's. */
 gboolean zw_view_cache_snapshot (ZwViewCache *cache, GtkWidget *widget, GtkSnapshot *snapshot, ZwExportDrawFunc draw,
                                  gpointer user_data);
-
-/* The drawing function and selection of a deploy view widget; FALSE for other widgets. */
-gboolean zw_view_get_draw_func (GtkWidget *view, ZwViewDrawFunc *draw, ZwSelection **selection);
 
 /* How often a view drew its content again (tests check hover does not). */
 guint zw_segment_view_get_n_rebuilds (GtkWidget *view);

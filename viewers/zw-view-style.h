@@ -32,6 +32,10 @@ typedef struct _ZwSelection ZwSelection;
 typedef void (*ZwViewDrawFunc) (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                                 const ZwViewStyle *colors);
 
+/* Any drawing (a view's content, its chart, an export): fills [0,width]x[0,height] of @cr
+ * with @colors; @user_data is the drawing's own (a view, a model). */
+typedef void (*ZwExportDrawFunc) (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data);
+
 void zw_view_style_init_default (ZwViewStyle *style);
 void zw_view_style_init_dark (ZwViewStyle *style);
 /* Colours from @widget's theme: foreground from the widget's colour, the accent and

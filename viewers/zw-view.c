@@ -44,6 +44,16 @@ deploy_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoi
 }
 
 static void
+zw_view_real_render (ZwView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  ZwViewPrivate *priv = zw_view_get_instance_private (self);
+  ZwViewDrawFunc draw = ZW_VIEW_GET_CLASS (self)->draw;
+
+  if (draw != NULL)
+    draw (cr, width, height, zw_selection_get_report (priv->selection), priv->selection, colors);
+}
+
+static void
 zw_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   ZwView *self = ZW_VIEW (widget);
@@ -134,6 +144,7 @@ zw_view_class_init (ZwViewClass *klass)
   widget_class->snapshot = zw_view_snapshot;
   widget_class->css_changed = zw_view_css_changed;
   klass->selection_notify = zw_view_real_selection_notify;
+  klass->render = zw_view_real_render;
 
   properties[PROP_SELECTION] = g_param_spec_object ("selection", NULL, NULL, ZW_TYPE_SELECTION,
                                                     G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -145,6 +156,78 @@ static void
 zw_view_init (ZwView *self)
 {
   (void) self;
+}
+
+const char *
+zw_view_data_to_string (ZwViewData data)
+{
+  static const char *names[ZW_VIEW_N_DATA] = {
+    [ZW_VIEW_DATA_REPORT] = "report",
+    [ZW_VIEW_DATA_PROFILE] = "profile",
+    [ZW_VIEW_DATA_PROFILE_PAIR] = "profile-pair",
+    [ZW_VIEW_DATA_DUMP] = "dump",
+    [ZW_VIEW_DATA_DUMP_PAIR] = "dump-pair",
+    [ZW_VIEW_DATA_COMPILE_PAIR] = "compile-pair",
+    [ZW_VIEW_DATA_SWEEP] = "sweep",
+    [ZW_VIEW_DATA_LOG] = "log",
+  };
+
+  return (guint) data < ZW_VIEW_N_DATA ? names[data] : NULL;
+}
+
+void
+zw_view_class_set_info (ZwViewClass *klass, const char *name, const char *title, const char *key_title,
+                        ZwViewData data)
+{
+  g_return_if_fail (ZW_IS_VIEW_CLASS (klass));
+  g_return_if_fail (name != NULL && title != NULL && key_title != NULL);
+  g_return_if_fail ((guint) data < ZW_VIEW_N_DATA);
+  klass->name = name;
+  klass->title = title;
+  klass->key_title = key_title;
+  klass->data = data;
+}
+
+gboolean
+zw_view_can_render (ZwView *self)
+{
+  ZwViewClass *klass;
+
+  g_return_val_if_fail (ZW_IS_VIEW (self), FALSE);
+  klass = ZW_VIEW_GET_CLASS (self);
+  return klass->render != NULL && (klass->render != zw_view_real_render || klass->draw != NULL);
+}
+
+gboolean
+zw_view_render (ZwView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  ZwViewStyle style;
+
+  g_return_val_if_fail (ZW_IS_VIEW (self), FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  if (!zw_view_can_render (self))
+    return FALSE;
+  if (colors == NULL)
+    {
+      /* theme colours need a realized widget (a display); otherwise the light default */
+      if (gtk_widget_get_realized (GTK_WIDGET (self)))
+        zw_view_style_from_widget (&style, GTK_WIDGET (self));
+      else
+        zw_view_style_init_default (&style);
+      colors = &style;
+    }
+  ZW_VIEW_GET_CLASS (self)->render (self, cr, width, height, colors);
+  return TRUE;
+}
+
+GPtrArray *
+zw_view_get_table (ZwView *self)
+{
+  ZwViewClass *klass;
+
+  g_return_val_if_fail (ZW_IS_VIEW (self), NULL);
+  klass = ZW_VIEW_GET_CLASS (self);
+  return klass->table != NULL ? klass->table (self) : NULL;
 }
 
 ZwSelection *

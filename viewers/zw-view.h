@@ -1,4 +1,9 @@
-/* zw-view.h — the base class of the views that follow a shared ZwSelection.
+/* zw-view.h — the base class of every view of the workbench.
+ *
+ * A view describes itself in its class (zw_view_class_set_info: its name, title, the line of
+ * the shortcuts window and the data it takes) and draws its current content to any cairo
+ * context at any size (the render virtual method): the window, --view, the shortcuts window
+ * and export read these, never a list of view types (zw-views.h holds the one table).
  *
  * ZwView owns what every such view had written out again: the construct-only "selection"
  * property (NULL gives the view a selection of its own), the "notify" connection to it
@@ -20,6 +25,23 @@
 
 G_BEGIN_DECLS
 
+/* What a view shows: where its data comes from (the window feeds it; .ci/screenshots gives
+ * it the matching files). */
+typedef enum {
+  ZW_VIEW_DATA_REPORT,        /* a deploy report: a run, a network or report file */
+  ZW_VIEW_DATA_PROFILE,       /* a time profile: a forward's, or a time file */
+  ZW_VIEW_DATA_PROFILE_PAIR,  /* two time profiles (two runs, two time files) */
+  ZW_VIEW_DATA_DUMP,          /* a dump folder */
+  ZW_VIEW_DATA_DUMP_PAIR,     /* two dump folders */
+  ZW_VIEW_DATA_COMPILE_PAIR,  /* two compiles of one network (--compare-compile) */
+  ZW_VIEW_DATA_SWEEP,         /* an option sweep (a sweep JSON) */
+  ZW_VIEW_DATA_LOG,           /* a text log */
+  ZW_VIEW_N_DATA
+} ZwViewData;
+
+/* The name of @data in --list-views ("report", "dump-pair", …); NULL out of range. */
+const char *zw_view_data_to_string (ZwViewData data);
+
 #define ZW_TYPE_VIEW (zw_view_get_type ())
 G_DECLARE_DERIVABLE_TYPE (ZwView, zw_view, ZW, VIEW, GtkWidget)
 
@@ -37,9 +59,35 @@ struct _ZwViewClass
   void (*snapshot_overlay) (ZwView *self, GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *style);
   /* A property of the selection changed (@pspec: its spec). Default: zw_view_invalidate. */
   void (*selection_notify) (ZwView *self, GParamSpec *pspec);
+  /* Draws the current content at @width x @height into @cr with @colors (offscreen renders
+   * and exports; no display needed). Default: @draw with the selection's report. */
+  void (*render) (ZwView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
+  /* The view's table as rows of GStrv, the header first (CSV export); NULL: no table. */
+  GPtrArray *(*table) (ZwView *self);
 
-  gpointer padding[8];
+  /* Set with zw_view_class_set_info(). */
+  const char *name;
+  const char *title;
+  const char *key_title;
+  ZwViewData data;
+
+  gpointer padding[4];
 };
+
+/* In class_init: @name ("segments": win.view's target, --view NAME, the stack page), @title
+ * (untranslated, N_(): the switcher's label), @key_title (untranslated: its line in the
+ * shortcuts window) and the data the view takes. The strings must be static. */
+void zw_view_class_set_info (ZwViewClass *klass, const char *name, const char *title, const char *key_title,
+                             ZwViewData data);
+
+/* Draws @self's current content into @cr at @width x @height; @colors NULL: the widget's
+ * theme when realized, else the light default. FALSE (nothing drawn) when the view has no
+ * render method. */
+gboolean zw_view_render (ZwView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
+/* Whether zw_view_render draws anything for @self. */
+gboolean zw_view_can_render (ZwView *self);
+/* The view's table (see the class), NULL when it has none. */
+GPtrArray *zw_view_get_table (ZwView *self);
 
 /* The view's selection (never NULL after construction; owned by the view). */
 ZwSelection *zw_view_get_selection (ZwView *self);
