@@ -532,6 +532,71 @@ zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id)
   return -1;
 }
 
+/* The leftmost node one edge from @node: its readers when @down, else its writers. */
+static gint
+walk_along_edges (const ZwGraphLayout *layout, gint node, gboolean down)
+{
+  gint best = -1;
+  double best_x = G_MAXDOUBLE;
+
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+      gint other = down ? ((gint) e->from == node ? (gint) e->to : -1) : ((gint) e->to == node ? (gint) e->from : -1);
+      if (other >= 0 && g_array_index (layout->nodes, ZwGraphNode, other).x < best_x)
+        {
+          best_x = g_array_index (layout->nodes, ZwGraphNode, other).x;
+          best = other;
+        }
+    }
+  return best;
+}
+
+/* The nearest node on the same rank (centres within half a node's height) to the left
+ * (@dir < 0) or right. */
+static gint
+walk_along_rank (const ZwGraphLayout *layout, gint node, int dir)
+{
+  const ZwGraphNode *n = &g_array_index (layout->nodes, ZwGraphNode, node);
+  gint best = -1;
+  double best_d = G_MAXDOUBLE;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const ZwGraphNode *m = &g_array_index (layout->nodes, ZwGraphNode, i);
+      double d = (m->x - n->x) * dir;
+      if ((gint) i == node || fabs (m->y - n->y) > n->h / 2 || d <= 0)
+        continue;
+      if (d < best_d)
+        {
+          best_d = d;
+          best = (gint) i;
+        }
+    }
+  return best;
+}
+
+gint
+zw_graph_layout_walk (const ZwGraphLayout *layout, gint node, ZwGraphWalk direction)
+{
+  g_return_val_if_fail (layout != NULL, -1);
+
+  if (node < 0 || (guint) node >= layout->nodes->len)
+    return -1;
+  switch (direction)
+    {
+    case ZW_GRAPH_WALK_DOWN:
+      return walk_along_edges (layout, node, TRUE);
+    case ZW_GRAPH_WALK_UP:
+      return walk_along_edges (layout, node, FALSE);
+    case ZW_GRAPH_WALK_LEFT:
+      return walk_along_rank (layout, node, -1);
+    case ZW_GRAPH_WALK_RIGHT:
+    default:
+      return walk_along_rank (layout, node, 1);
+    }
+}
+
 static ZwGraphLayout *cached_layout;
 
 ZwGraphLayout *

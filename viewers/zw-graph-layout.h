@@ -83,6 +83,17 @@ gint zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, d
 /* The first edge of @v_id, -1 when it has none. */
 gint zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id);
 
+/* The arrow keys' steps from a node along the graph. */
+typedef enum {
+  ZW_GRAPH_WALK_DOWN,    /* the leftmost op that reads the node's outputs */
+  ZW_GRAPH_WALK_UP,      /* the leftmost op that wrote the node's inputs */
+  ZW_GRAPH_WALK_LEFT,    /* the nearest node to the left on the same rank */
+  ZW_GRAPH_WALK_RIGHT,   /* the nearest node to the right on the same rank */
+} ZwGraphWalk;
+
+/* The node one step from @node in @direction, -1 when there is none. */
+gint zw_graph_layout_walk (const ZwGraphLayout *layout, gint node, ZwGraphWalk direction);
+
 /* The layout of @report from a one-entry cache of the main thread, computed now when the
  * cache holds another report (the offscreen drawing's path). Borrowed. */
 ZwGraphLayout *zw_graph_layout_get_cached (ZwDeployReport *report);

@@ -21,25 +21,9 @@
 #include "zw-view-style.h"
 #include "zw-view.h"
 #include "zw-graph-layout.h"
+#include "zw-graph-viewport.h"
 
 G_BEGIN_DECLS
-
-/* What is on screen: the layout point at the top-left corner and the scale. */
-typedef struct {
-  double x, y;          /* layout point at the view's top-left */
-  double scale;         /* pixels per layout point */
-  gboolean minimap;     /* draw the minimap (bottom right) */
-  gboolean legend;      /* draw the colour legend (bottom left) */
-  const char *search;   /* nodes matching it are outlined; NULL or "" for none */
-  gint hover_node;      /* -1 for none */
-  gint hover_edge;
-} ZwGraphViewport;
-
-void zw_graph_viewport_init (ZwGraphViewport *vp);
-/* The scale and offset that show the whole layout in @width x @height (at most 100 %). */
-void zw_graph_viewport_fit (ZwGraphViewport *vp, const ZwGraphLayout *layout, int width, int height);
-/* Centres the viewport on layout point (x, y). */
-void zw_graph_viewport_center (ZwGraphViewport *vp, double x, double y, int width, int height);
 
 /* Draws @layout as seen through @vp. Needs no display. */
 void zw_graph_view_draw_layout (cairo_t *cr, int width, int height, const ZwGraphLayout *layout,
