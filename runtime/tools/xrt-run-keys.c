@@ -270,7 +270,9 @@ set_backends (RunOptions *o, const char *v, gboolean t, char **why)
       g_autofree char *rest = comma ? g_strstrip (g_strdup (comma + 1)) : NULL;
 
       g_strstrip (name);
-      if (strcmp (name, "Host") == 0 && comma == NULL && parts[k + 1] == NULL)
+      if (*p == '\0' && parts[k + 1] == NULL && k > 0)
+        break;   /* "ZG330,URL;Host;": a trailing separator */
+      if (strcmp (name, "Host") == 0 && comma == NULL && (parts[k + 1] == NULL || *g_strstrip (parts[k + 1]) == '\0'))
         host = TRUE;
       else if (strcmp (name, "Host") == 0)
         {
@@ -445,6 +447,9 @@ xrt_run_take_vendor_flags (int *argc, char **argv, RunOptions *o, GError **error
         }
       if (eq != NULL)
         value = eq + 1;
+      else if (xrt_run_key_is_flag (name) && i + 1 < *argc
+               && (g_ascii_strcasecmp (argv[i + 1], "true") == 0 || g_ascii_strcasecmp (argv[i + 1], "false") == 0))
+        value = argv[++i];   /* --close_mmu false */
       else if (xrt_run_key_is_flag (name))
         value = "true";
       else if (i + 1 < *argc)
