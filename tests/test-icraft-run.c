@@ -547,6 +547,36 @@ test_image_conversion_layouts_and_types (void)
     g_assert_cmpint (gb[i], ==, (int) lrint (0.299 * px[i * 3] + 0.587 * px[i * 3 + 1] + 0.114 * px[i * 3 + 2]));
 }
 
+/* §2.2.1 as written for ZG: --backends "ZG330,socket://NAME@HOST:PORT;Host" on a zhuge-board
+ * (ours, on loopback) gives the bytes of the simulated board in this process. */
+static void
+test_manual_socket_backend (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  g_autofree char *dir = NULL, *json = net_path ("tiny", "json"), *raw = net_path ("tiny", "raw");
+  g_autofree char *png = NULL, *backends = NULL, *d_socket = NULL, *d_mock = NULL;
+  g_autofree guint8 *pixels = NULL;
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+
+  if (board == NULL)
+    return;
+  dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  png = g_build_filename (dir, "cat.png", NULL);
+  pixels = write_image (png, "png", 16, 16, 4);
+  backends = g_strdup_printf ("ZG330,%s;Host", board->url);
+  run_in (&a, dir, "--json", json, "--raw", raw, "--backends", backends, "--input", "./cat.png", "--dump_format", "SQB",
+          "--dump_output", "--log_path", "socket", NULL);
+  assert_ok (&a);
+  g_assert_nonnull (strstr (a.out, board->url));
+  run_in (&b, dir, "--json", json, "--raw", raw, "--backends", "ZG330,mock://zg330;Host", "--input", "./cat.png",
+          "--dump_format", "SQB", "--dump_output", "--log_path", "mock", NULL);
+  assert_ok (&b);
+  d_socket = g_build_filename (dir, "socket", "tiny", "ftmpSQB", NULL);
+  d_mock = g_build_filename (dir, "mock", "tiny", "ftmpSQB", NULL);
+  assert_same_file (d_socket, d_mock, "31.ftmp");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -559,6 +589,7 @@ main (int argc, char **argv)
   g_test_add_func ("/icraft-run/decode-dll/plugin-equals-raw", test_decode_dll_plugin);
   g_test_add_func ("/icraft-run/errors/name-file-key-value", test_bad_values_name_file_key_value);
   g_test_add_func ("/icraft-run/backends/host-reference-run", test_backends_host_reference_run);
+  g_test_add_func ("/icraft-run/manual/socket-backend", test_manual_socket_backend);
   g_test_add_func ("/icraft-run/input/image-conversion-layouts-and-types", test_image_conversion_layouts_and_types);
   return g_test_run ();
 }

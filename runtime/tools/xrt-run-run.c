@@ -220,7 +220,7 @@ xrt_run_cmd_run (int argc, char **argv)
   g_autofree char *ocm_help = xrt_run_ocm_help (), *ocm_options = xrt_run_ocm_options_text (), *description = NULL;
   GOptionEntry entries[] = {
     { "raw", 'r', 0, G_OPTION_ARG_FILENAME, &o.raw, N_("Params file (default: NET.raw beside the JSON; synthetic params when absent)"), N_("R") },
-    { "input", 'i', 0, G_OPTION_ARG_STRING, &o.input, N_("Input files (raw bytes or SQB .ftmp), “;”-separated, or a .txt list; default: seeded random"), N_("FILE") },
+    { "input", 'i', 0, G_OPTION_ARG_STRING, &o.input, N_("Input files (PNG, JPEG or BMP images, raw bytes or SQB .ftmp), “;”-separated, or a .txt list; default: seeded random"), N_("FILE") },
     { "no-merge", 0, 0, G_OPTION_ARG_NONE, &o.no_merge, N_("disableMergeHardOp"), NULL },
     { "no-etm-opt", 0, 0, G_OPTION_ARG_NONE, &o.no_etm, N_("disableEtmOptimize"), NULL },
     { "ocm", 0, 0, G_OPTION_ARG_STRING, &o.ocm, ocm_help, N_("OPT") },
