@@ -231,7 +231,7 @@ test_run_toml_and_errors (void)
   g_autofree char *bad_input = g_build_filename (dir, "in.bin", NULL);
   g_autofree char *net = g_strdup_printf ("%s/networks/tiny_ZG.json", g_getenv ("ZW_DATA_DIR"));
   g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\nmerge_hardop = false\nocmopt = 0\nlog_time = true\n"
-                                          "backends = \"ZG330,mock://zg330;Host\"\n", net);
+                                          "backends = \"ZG330,mock://zg330;Host\"\nlog_path = \"%s\"\n", net, dir);
   g_auto (ZwRun) a = { 0 };
   g_auto (ZwRun) b = { 0 };
   g_auto (ZwRun) c = { 0 };

@@ -35,6 +35,8 @@ static const struct {
   [ZW_INPUT_SWEEP] = { N_("a sweep"), ZW_FILE_MAX_DOCUMENT, FALSE },
   [ZW_INPUT_RUN_CONFIG] = { N_("a run config"), ZW_FILE_MAX_DOCUMENT, FALSE },
   [ZW_INPUT_LOG] = { N_("a log"), ZW_FILE_MAX_DOCUMENT, FALSE },
+  [ZW_INPUT_IMAGE] = { N_("an input image"), ZW_FILE_MAX_DOCUMENT, FALSE },
+  [ZW_INPUT_PLUGIN] = { N_("a decode plugin"), ZW_FILE_MAX_DOCUMENT, FALSE },
   [ZW_INPUT_ANY] = { N_("a file to open"), ZW_MAX_TENSOR_BYTES, FALSE },
 };
 

@@ -35,6 +35,8 @@ typedef enum {
   ZW_INPUT_SWEEP,           /* a sweep JSON */
   ZW_INPUT_RUN_CONFIG,      /* an icraft-run config (CONFIG.toml) */
   ZW_INPUT_LOG,             /* a deploy log shown as text */
+  ZW_INPUT_IMAGE,           /* an input image (PNG, JPEG, BMP) of `xrt-run run --input` */
+  ZW_INPUT_PLUGIN,          /* a shared library loaded as a plugin (icraft-run's decode_dll) */
   ZW_INPUT_ANY,             /* a file the workbench is asked to open, before its kind is known */
   ZW_N_INPUTS
 } ZwInputKind;

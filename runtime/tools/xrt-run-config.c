@@ -2,7 +2,6 @@
 #include "xrt-run-private.h"
 
 #include "base/zw-file-read.h"
-#include <glib/gi18n.h>
 #include <string.h>
 
 /* Strips blanks, then one pair of surrounding double quotes; a lone quote (`jr_path = "`)
@@ -35,11 +34,17 @@ xrt_run_options_clear (RunOptions *o)
   g_free (o->load_snapshot);
   g_free (o->device);
   g_free (o->log_dir);
+  g_free (o->jr_path);
+  g_free (o->network);
+  g_free (o->backends);
+  g_free (o->board_backend);
+  g_free (o->decode_dll);
+  if (o->dump_ftmp != NULL)
+    g_array_unref (o->dump_ftmp);
 }
 
-/* A [run] section as the vendor writes it: json, raw, jr_path + network, input, backends,
- * ocmopt, merge_hardop, dump_format, log_time, log_io, lazy_load, precheck, save_snapshot,
- * load_snapshot, log_path. TOML's key = "value" lines read as a key file. */
+/* A [run] section as the vendor writes it (the keys of the icraft-run manual, xrt-run-keys.c):
+ * TOML's key = "value" lines read as a key file. */
 gboolean
 xrt_run_load_config (const char *path, RunOptions *o, GError **error)
 {
@@ -65,57 +70,12 @@ xrt_run_load_config (const char *path, RunOptions *o, GError **error)
   keys = g_key_file_get_keys (kf, "run", NULL, NULL);
   for (guint i = 0; keys[i] != NULL; i++)
     {
-      g_autofree char *raw = g_key_file_get_value (kf, "run", keys[i], NULL);
-      g_autofree char *v = g_strdup (raw);
-      gboolean truth;
+      g_autofree char *v = g_key_file_get_value (kf, "run", keys[i], NULL);
 
       unquote (v);
-      truth = g_ascii_strcasecmp (v, "true") == 0;
-#define STR(key, field) else if (strcmp (keys[i], key) == 0) { g_free (o->field); o->field = g_strdup (v); }
-      if (0) {}
-      STR ("json", json) STR ("raw", raw) STR ("input", input) STR ("dump_format", dump_format)
-      STR ("load_snapshot", load_snapshot) STR ("log_path", log_dir) STR ("ocmopt", ocm)
-      else if (strcmp (keys[i], "jr_path") == 0 || strcmp (keys[i], "network") == 0)
-        {
-          g_autofree char *dir = g_key_file_get_value (kf, "run", "jr_path", NULL);
-          g_autofree char *net = g_key_file_get_value (kf, "run", "network", NULL);
-          if (dir && net)
-            {
-              unquote (dir);
-              unquote (net);
-              g_free (o->json);
-              g_free (o->raw);
-              o->json = g_strdup_printf ("%s/%s.json", dir, net);
-              o->raw = g_strdup_printf ("%s/%s.raw", dir, net);
-            }
-        }
-      else if (strcmp (keys[i], "merge_hardop") == 0) o->no_merge = !truth;
-      else if (strcmp (keys[i], "log_time") == 0) { o->log_time = truth; o->profile |= truth; }
-      else if (strcmp (keys[i], "log_io") == 0) o->log_io = truth;
-      else if (strcmp (keys[i], "lazy_load") == 0) o->lazy = truth;
-      else if (strcmp (keys[i], "precheck") == 0) o->precheck = truth;
-      else if (strcmp (keys[i], "save_snapshot") == 0)
-        {
-          g_free (o->save_snapshot);
-          o->save_snapshot = truth ? g_strdup ("") : (v[0] && !g_ascii_strcasecmp (v, "false") ? NULL : g_strdup (v));
-        }
-      else if (strcmp (keys[i], "backends") == 0)
-        {
-          /* "ZG330,mock://zg330;Host": the device URL of the ZG330 backend */
-          g_auto (GStrv) parts = g_strsplit (v, ";", -1);
-          for (guint k = 0; parts[k]; k++)
-            if (g_str_has_prefix (parts[k], "ZG330,"))
-              {
-                g_free (o->device);
-                o->device = g_strdup (parts[k] + strlen ("ZG330,"));
-              }
-        }
-      else
-        g_printerr (_("xrt-run run: %s: key “%s” is not used by this build\n"), path, keys[i]);
-#undef STR
+      if (!xrt_run_options_set_key (o, path, keys[i], v, error))
+        return FALSE;
     }
-  if (o->dump_format && !o->dump_dir)
-    o->dump_dir = g_strdup ("dumps");
-  return TRUE;
+  o->vendor = TRUE;
+  return xrt_run_options_finish (o, path, error);
 }
-

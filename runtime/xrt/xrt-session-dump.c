@@ -72,6 +72,8 @@ xrt_session_dump_step (XrtSession *s, const XrtForward *f, GArray *ids, GError *
       XrtBackend *owner = NULL;
       const char *rname;
 
+      if (s->dump_only != NULL && !g_hash_table_contains (s->dump_only, &v_id))
+        continue;
       if (host != NULL)
         buf = xrt_tensor_dup_bytes (host, error);
       else if (xrt_session_device_place_of (s, v_id, &region, &addr, &owner))
@@ -140,5 +142,19 @@ xrt_session_set_dump_outputs (XrtSession *s, gboolean flag, const char *dir, con
   s->dump_dir = g_strdup (dir);
   s->dump_format = g_strdup (format);
   s->dump_fmt = fmt;
+  return TRUE;
+}
+
+gboolean
+xrt_session_set_dump_values (XrtSession *s, const gint64 *v_ids, guint n_v_ids, GError **error)
+{
+  CHECK_ARG (s != NULL, "session", FALSE);
+  CHECK_ARG (v_ids != NULL || n_v_ids == 0, "v_ids", FALSE);
+  g_clear_pointer (&s->dump_only, g_hash_table_unref);
+  if (n_v_ids == 0)
+    return TRUE;
+  s->dump_only = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < n_v_ids; i++)
+    g_hash_table_add (s->dump_only, g_memdup2 (&v_ids[i], sizeof (gint64)));
   return TRUE;
 }

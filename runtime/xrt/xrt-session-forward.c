@@ -475,11 +475,13 @@ xrt_session_begin_forward (XrtSession *s, GPtrArray *inputs)
       g_clear_pointer (&s->manifest, zw_dump_manifest_free);
       for (guint i = 0; i < s->forwards->len && !merged; i++)
         merged = xrt_forward_is_merged_launch (&g_array_index (s->forwards, XrtForward, i));
-      s->manifest = zw_dump_manifest_new (xir_network_get_name (s->net), s->dump_fmt, TRUE,
-                                          !merged ? "merge hardop off: every value of every op"
-                                                  : "merge hardop on: every value of every op; each merged launch "
-                                                    "was stopped at the sync point after every hardop's layers "
-                                                    "(HardOpInfo.sync_idx) and that op's outputs read there");
+      /* values chosen (xrt_session_set_dump_values): not a complete dump */
+      s->manifest = zw_dump_manifest_new (xir_network_get_name (s->net), s->dump_fmt, s->dump_only == NULL,
+                                          s->dump_only != NULL ? "only the values asked for (dump_ftmp, dump_output)"
+                                          : !merged ? "merge hardop off: every value of every op"
+                                                    : "merge hardop on: every value of every op; each merged launch "
+                                                      "was stopped at the sync point after every hardop's layers "
+                                                      "(HardOpInfo.sync_idx) and that op's outputs read there");
     }
   xrt_session_backends_forward_begin (s);
 }

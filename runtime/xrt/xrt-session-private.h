@@ -44,6 +44,7 @@ struct _XrtSession {
   char *dump_dir;
   char *dump_format;
   ZwDumpFormat dump_fmt;
+  GHashTable *dump_only;      /* v_id set: dump only these (setDumpOutputs' choice); NULL: every value */
   ZwDumpManifest *manifest;
   gboolean profile_on;
   ZwProfile *profile;

@@ -244,6 +244,7 @@ xrt_session_unref (XrtSession *s)
   g_clear_pointer (&s->pending_inputs, g_ptr_array_unref);
   g_free (s->dump_dir);
   g_free (s->dump_format);
+  g_clear_pointer (&s->dump_only, g_hash_table_unref);
   g_clear_pointer (&s->manifest, zw_dump_manifest_free);
   g_clear_pointer (&s->profile, zw_profile_free);
   xir_network_unref (s->net);

@@ -393,6 +393,16 @@ void xrt_session_set_log_stream (XrtSession *session, FILE *stream);
  */
 gboolean xrt_session_set_dump_outputs (XrtSession *session, gboolean flag, const char *dir, const char *format,
                                        GError **error);
+/**
+ * xrt_session_set_dump_values:
+ * @v_ids: (array length=n_v_ids) (nullable): the value ids to dump
+ * @n_v_ids: their number (0: every value, the default)
+ *
+ * Restricts the dumps of xrt_session_set_dump_outputs() to the values @v_ids (icraft-run's
+ * dump_ftmp and dump_output): the others are neither written nor listed in the manifest. An
+ * id the network does not produce is never dumped (as icraft-run: no error). Any time.
+ */
+gboolean xrt_session_set_dump_values (XrtSession *session, const gint64 *v_ids, guint n_v_ids, GError **error);
 
 /**
  * xrt_session_enable_time_profile:

@@ -1,0 +1,595 @@
+/* test-icraft-run — `xrt-run run` as the icraft-run manual writes it (issue 36, item 6): its
+ * examples in both forms (a [run] config file and `--json F --raw F --input F …`) on the demo
+ * networks, image inputs (made here with gdk-pixbuf) against the same run given the raw
+ * bytes, dumps of the values asked for in the format asked for, the log files, the board's
+ * clock and wait time, a decode_dll plugin, and every bad value refused naming the file, the
+ * key and the value. */
+#include "zw-test-util.h"
+#include "xrt-run-private.h"
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *
+net_path (const char *name, const char *ext)
+{
+  return g_strdup_printf ("%s/networks/%s_ZG.%s", g_getenv ("ZW_DATA_DIR"), name, ext);
+}
+
+/* Runs xrt-run run with the NULL-terminated arguments in @cwd. */
+static void
+run_in (ZwRun *r, const char *cwd, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  const char *a;
+  va_list ap;
+
+  g_ptr_array_add (args, (gpointer) "run");
+  va_start (ap, cwd);
+  while ((a = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  zw_test_xrt_run_bounded (r, cwd, 300, (const char *const *) args->pdata, NULL);
+}
+
+static void
+assert_ok (const ZwRun *r)
+{
+  if (r->status != 0)
+    g_error ("xrt-run run failed (%d): %s", r->status, r->err);
+}
+
+/* An image of @w×@h RGB pixels (a pattern from @seed) saved as @format ("png", "bmp",
+ * "jpeg") at @path; returns its pixels, packed RGB rows (the bytes of a uint8 NHWC input). */
+static guint8 *
+write_image (const char *path, const char *format, int w, int h, guint seed)
+{
+  g_autoptr (GdkPixbuf) pb = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, w, h);
+  g_autoptr (GError) error = NULL;
+  guint8 *packed = g_malloc ((gsize) w * h * 3);
+  guchar *px = gdk_pixbuf_get_pixels (pb);
+  int stride = gdk_pixbuf_get_rowstride (pb);
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w * 3; x++)
+      px[y * stride + x] = packed[(y * w * 3) + x] = (guint8) g_rand_int_range (rand, 0, 256);
+  g_rand_free (rand);
+  g_assert_true (gdk_pixbuf_save (pb, path, format, &error, NULL));
+  g_assert_no_error (error);
+  return packed;
+}
+
+static GBytes *
+slurp (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &text, &len, &error))
+    g_error ("%s: %s", path, error->message);
+  return g_bytes_new_take (text, len);
+}
+
+static void
+assert_same_file (const char *dir_a, const char *dir_b, const char *name)
+{
+  g_autoptr (GBytes) a = slurp (dir_a, name);
+  g_autoptr (GBytes) b = slurp (dir_b, name);
+
+  g_assert_cmpuint (g_bytes_get_size (a), >, 0);
+  g_assert_true (g_bytes_equal (a, b));
+}
+
+static gint
+by_name (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The names of the .ftmp files in @dir, sorted, joined by ",". */
+static char *
+ftmp_files (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *n;
+
+  g_assert_nonnull (d);
+  while ((n = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (n, ".ftmp"))
+      g_ptr_array_add (names, g_strdup (n));
+  g_ptr_array_sort (names, by_name);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (",", (char **) names->pdata);
+}
+
+static guint
+count_files (const char *list)
+{
+  g_auto (GStrv) names = g_strsplit (list, ",", -1);
+  return *list ? g_strv_length (names) : 0;
+}
+
+static double
+last_time_ms (const ZwRun *r)
+{
+  const char *at = strstr (r->out, "last one ");
+
+  g_assert_nonnull (at);
+  return g_ascii_strtod (at + strlen ("last one "), NULL);
+}
+
+/* §2.1.1 as written, both forms, on every demo network with a PNG of its input's size: runs,
+ * and the config file and the flags give the same output bytes. */
+static void
+test_manual_json_raw_on_demo_networks (void)
+{
+  static const char *const nets[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+      g_autofree char *json = net_path (nets[i], "json"), *raw = net_path (nets[i], "raw");
+      g_autofree char *images = g_build_filename (dir, "images", NULL);
+      g_autofree char *png = g_build_filename (images, "cat.png", NULL);
+      g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
+      g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\nraw = \"%s\"\ninput = \"./images/cat.png\"\n"
+                                              "lazy_load = true\ndump_format = \"SQB\"\ndump_output = true\n"
+                                              "log_path = \"toml-logs\"\n", json, raw);
+      g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
+      const XirValue *in;
+      g_autofree guint8 *pixels = NULL;
+      g_autofree char *a = NULL, *b = NULL, *files = NULL;
+      g_auto (ZwRun) r1 = { 0 };
+      g_auto (ZwRun) r2 = { 0 };
+      GPtrArray *outs;
+
+      g_assert_nonnull (net);
+      in = g_ptr_array_index (xir_network_get_inputs (net), 0);
+      g_assert_cmpstr (in->layout.text, ==, "NHWC");
+      g_assert_cmpint (g_mkdir_with_parents (images, 0755), ==, 0);
+      pixels = write_image (png, "png", (int) in->shape[2], (int) in->shape[1], i);
+      g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+      run_in (&r1, dir, "./sample.toml", NULL);
+      assert_ok (&r1);
+      run_in (&r2, dir, "--json", json, "--raw", raw, "--input", "./images/cat.png", "--lazy_load", "--dump_format",
+              "SQB", "--dump_output", NULL);
+      assert_ok (&r2);
+      /* the flags' logs go to icraft-run's default, .logs/NETWORK/ */
+      a = g_build_filename (dir, "toml-logs", xir_network_get_name (net), "ftmpSQB", NULL);
+      b = g_build_filename (dir, ".logs", xir_network_get_name (net), "ftmpSQB", NULL);
+      outs = xir_network_get_outputs (net);
+      files = ftmp_files (b);
+      for (guint k = 0; k < outs->len; k++)
+        {
+          g_autofree char *name = g_strdup_printf ("%li.ftmp", (long) ((XirValue *) g_ptr_array_index (outs, k))->v_id);
+          g_assert_nonnull (strstr (files, name));
+          assert_same_file (a, b, name);
+        }
+      /* only the outputs: one file each */
+      g_assert_cmpuint (count_files (files), ==, outs->len);
+      g_test_message ("%s: %s", nets[i], files);
+    }
+}
+
+/* A PNG input gives the bytes of the same run given the raw pixels: the input value holds
+ * them (dump_ftmp "0,31" in SQB) and the output is the same; a BMP too; an image of another
+ * size is scaled to the input's. */
+static void
+test_image_input_equals_raw_input (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  g_autofree char *png = g_build_filename (dir, "cat.png", NULL);
+  g_autofree char *bmp = g_build_filename (dir, "cat.bmp", NULL);
+  g_autofree char *big = g_build_filename (dir, "big.jpg", NULL);
+  g_autofree char *bin = g_build_filename (dir, "cat.bin", NULL);
+  g_autofree guint8 *pixels = write_image (png, "png", 16, 16, 7);
+  g_autofree guint8 *same = write_image (bmp, "bmp", 16, 16, 7);
+  g_autofree guint8 *other = write_image (big, "jpeg", 40, 30, 8);
+  g_autofree char *l_png = g_build_filename (dir, "png", NULL), *l_bmp = g_build_filename (dir, "bmp", NULL);
+  g_autofree char *l_raw = g_build_filename (dir, "raw", NULL), *l_big = g_build_filename (dir, "big", NULL);
+  g_autofree char *d_png = g_build_filename (l_png, "tiny", "ftmpSQB", NULL);
+  g_autofree char *d_raw = g_build_filename (l_raw, "tiny", "ftmpSQB", NULL);
+  g_autofree char *d_bmp = g_build_filename (l_bmp, "tiny", "ftmpSQB", NULL);
+  g_autofree char *d_big = g_build_filename (l_big, "tiny", "ftmpSQB", NULL);
+  g_autoptr (GBytes) input = NULL;
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
+  g_auto (ZwRun) d = { 0 };
+
+  g_assert_cmpmem (pixels, 768, same, 768);
+  g_assert_true (g_file_set_contents (bin, (const char *) pixels, 768, NULL));
+  run_in (&a, dir, "--json", json, "--input", "cat.png", "--dump_format", "SQB", "--dump_ftmp", "0,31", "--log_path", l_png,
+          NULL);
+  run_in (&b, dir, "--json", json, "--input", "cat.bin", "--dump_format", "SQB", "--dump_ftmp", "0,31", "--log_path", l_raw,
+          NULL);
+  run_in (&c, dir, "--json", json, "--input", "cat.bmp", "--dump_format", "SQB", "--dump_ftmp", "0,31", "--log_path", l_bmp,
+          NULL);
+  run_in (&d, dir, "--json", json, "--input", "big.jpg", "--dump_format", "SQB", "--dump_ftmp", "0", "--log_path", l_big,
+          NULL);
+  assert_ok (&a);
+  assert_ok (&b);
+  assert_ok (&c);
+  assert_ok (&d);
+  /* the input holds the pixels, in NHWC RGB order */
+  input = slurp (d_png, "0.ftmp");
+  g_assert_cmpmem (g_bytes_get_data (input, NULL), g_bytes_get_size (input), pixels, 768);
+  assert_same_file (d_png, d_raw, "0.ftmp");
+  assert_same_file (d_png, d_raw, "31.ftmp");
+  assert_same_file (d_png, d_bmp, "31.ftmp");
+  {
+    g_autoptr (GBytes) scaled = slurp (d_big, "0.ftmp");
+    g_assert_cmpuint (g_bytes_get_size (scaled), ==, 768);
+  }
+}
+
+/* §2.6: dump_format SFT + dump_ftmp gives those values only, as text; dump_output the
+ * network's outputs only; without dump_ftmp every value; dump_ftmp without dump_format is
+ * refused (it would dump nothing). */
+static void
+test_dumps_in_the_format_asked (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
+  g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\ndump_format = \"SFT\"\ndump_ftmp = \"7,31,75\"\n", json);
+  g_autofree char *sft = g_build_filename (dir, ".logs", "tiny", "ftmpSFT", NULL);
+  g_autofree char *sfb = g_build_filename (dir, ".logs", "tiny", "ftmpSFB", NULL);
+  g_autofree char *files = NULL, *all = NULL;
+  g_autoptr (GBytes) text = NULL;
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
+
+  g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+  run_in (&a, dir, "sample.toml", NULL);
+  assert_ok (&a);
+  files = ftmp_files (sft);
+  g_assert_cmpstr (files, ==, "31.ftmp,7.ftmp");
+  g_assert_nonnull (strstr (a.err, "no value 75"));
+  text = slurp (sft, "31.ftmp");
+  /* SFT: one float per line, as text */
+  g_assert_true (g_ascii_isdigit (((const char *) g_bytes_get_data (text, NULL))[0])
+                 || ((const char *) g_bytes_get_data (text, NULL))[0] == '-');
+  g_assert_nonnull (memchr (g_bytes_get_data (text, NULL), '.', g_bytes_get_size (text)));
+  {
+    g_autoptr (GBytes) m = slurp (sft, "manifest.json");
+    g_autofree char *s = g_strndup (g_bytes_get_data (m, NULL), g_bytes_get_size (m));
+    cJSON *root = cJSON_Parse (s);
+    g_assert_nonnull (root);
+    g_assert_cmpstr (cJSON_GetStringValue (cJSON_GetObjectItem (root, "dump_format")), ==, "SFT");
+    g_assert_cmpint (cJSON_GetArraySize (cJSON_GetObjectItem (root, "entries")), ==, 2);
+    /* a choice of values is not a complete dump */
+    g_assert_true (cJSON_IsFalse (cJSON_GetObjectItem (root, "complete")));
+    cJSON_Delete (root);
+  }
+  run_in (&b, dir, "--json", json, "--dump_format", "SFB", NULL);
+  assert_ok (&b);
+  all = ftmp_files (sfb);
+  g_assert_cmpuint (count_files (all), >, 5);
+  run_in (&c, dir, "--json", json, "--dump_ftmp", "5,12,75", NULL);
+  g_assert_cmpint (c.status, ==, 1);
+  g_assert_nonnull (strstr (c.err, "dump_format"));
+}
+
+/* §2.1.2 jr_path + network, §2.3.2 an input list, §2.4/2.5 log_time and log_io into the log
+ * folder, §2.9 save_snapshot there, §2.1.3 load_snapshot from it. */
+static void
+test_manual_logs_lists_and_snapshots (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  g_autofree char *netdir = g_path_get_dirname (json);
+  g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
+  g_autofree char *snap_toml = g_build_filename (dir, "snap.toml", NULL);
+  g_autofree char *list = g_build_filename (dir, "img_list.txt", NULL);
+  g_autofree char *png = g_build_filename (dir, "a.png", NULL), *bmp = g_build_filename (dir, "b.bmp", NULL);
+  g_autofree guint8 *pa = write_image (png, "png", 16, 16, 1);
+  g_autofree guint8 *pb = write_image (bmp, "bmp", 16, 16, 2);
+  g_autofree char *cfg = g_strdup_printf ("[run]\njr_path = \"%s\"\nnetwork = \"./tiny_ZG\"\ninput = \"./img_list.txt\"\n"
+                                          "lazy_load = true\nlog_time = true\nlog_io = true\nsave_snapshot = true\n"
+                                          "backends = \"ZG330,mock://zg330;Host\"\n", netdir);
+  g_autofree char *snap_cfg = g_strdup ("[run]\nload_snapshot = \"./.logs/tiny/tiny.snapshot\"\ninput = \"./a.png\"\n"
+                                               "backends = \"ZG330,mock://zg330;Host\"\n");
+  g_autoptr (GBytes) tlog = NULL, iolog = NULL;
+  g_autofree char *logs = g_build_filename (dir, ".logs", "tiny", NULL);
+  g_autofree char *snapshot = g_build_filename (logs, "tiny.snapshot", NULL);
+  g_autofree char *time_txt = g_build_filename (logs, "tiny_time.txt", NULL);
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
+
+  g_assert_true (g_file_set_contents (list, "a.png\nb.bmp\n", -1, NULL));
+  g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+  g_assert_true (g_file_set_contents (snap_toml, snap_cfg, -1, NULL));
+  run_in (&a, dir, "sample.toml", NULL);
+  assert_ok (&a);
+  tlog = slurp (logs, "run_time.log");
+  iolog = slurp (logs, "run_io.log");
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (tlog, NULL), (gssize) g_bytes_get_size (tlog), " time: "));
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (iolog, NULL), (gssize) g_bytes_get_size (iolog), "Inputs: "));
+  /* the screen shows the same lines; merge_hardop is off by default: one step per hardop */
+  g_assert_nonnull (strstr (a.out, "HardOp(Conv2d)"));
+  g_assert_true (g_file_test (snapshot, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (time_txt, G_FILE_TEST_IS_REGULAR));
+  run_in (&b, dir, "snap.toml", NULL);
+  assert_ok (&b);
+  /* the flag form of §2.9 for ZG: --save_snapshot --backends "ZG330,mock://zg330;Host" */
+  run_in (&c, dir, "--json", json, "--input", "./img_list.txt", "--save_snapshot", "--backends", "ZG330,mock://zg330;Host",
+          "--log_path", "flags", NULL);
+  assert_ok (&c);
+  {
+    g_autofree char *s2 = g_build_filename (dir, "flags", "tiny", "tiny.snapshot", NULL);
+    g_assert_true (g_file_test (s2, G_FILE_TEST_IS_REGULAR));
+  }
+}
+
+/* §2.7: frequency sets the ICore clock (a slower clock, a longer simulated time), wait_time
+ * the longest wait for the board (the injected time-out says it), precheck runs. */
+static void
+test_device_frequency_and_wait_time (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("resnet18", "json");
+  g_autofree char *tiny = net_path ("tiny", "json");
+  g_auto (ZwRun) fast = { 0 };
+  g_auto (ZwRun) slow = { 0 };
+  g_auto (ZwRun) t = { 0 };
+
+  run_in (&fast, dir, "--json", json, "--frequency", "1000", "--precheck", "--backends", "ZG330,mock://zg330;Host", NULL);
+  run_in (&slow, dir, "--json", json, "--frequency", "250", "--precheck", "--backends", "ZG330,mock://zg330;Host", NULL);
+  assert_ok (&fast);
+  assert_ok (&slow);
+  g_assert_cmpfloat (last_time_ms (&slow), >, 1.5 * last_time_ms (&fast));
+  run_in (&t, dir, "--json", tiny, "--wait_time", "1234", "--backends", "ZG330,mock://zg330?fault=timeout@1;Host", NULL);
+  g_assert_cmpint (t.status, ==, 3);
+  g_assert_nonnull (strstr (t.err, "1234 ms"));
+}
+
+/* decode_dll: a plugin built against the public header turns a file into the input's bytes;
+ * its output equals the run given those bytes raw; its refusal names the plugin and the file. */
+static void
+test_decode_dll_plugin (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  const char *plugin = g_getenv ("ZW_DECODE_PLUGIN");
+  g_autofree char *bin = g_build_filename (dir, "in.bin", NULL), *rev = g_build_filename (dir, "in.rev", NULL);
+  g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
+  g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\ninput = \"in.rev\"\ndecode_dll = \"%s\"\n"
+                                          "dump_format = \"SQB\"\ndump_output = true\nlog_path = \"plugin\"\n", json, plugin);
+  g_autofree char *d_plugin = g_build_filename (dir, "plugin", "tiny", "ftmpSQB", NULL);
+  g_autofree char *d_raw = g_build_filename (dir, "raw", "tiny", "ftmpSQB", NULL);
+  guint8 bytes[768], reversed[772];
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+  g_auto (ZwRun) c = { 0 };
+  g_auto (ZwRun) d = { 0 };
+
+  g_assert_nonnull (plugin);
+  for (guint i = 0; i < 768; i++)
+    bytes[i] = (guint8) (i * 37 + 11);
+  memcpy (reversed, "REV1", 4);
+  for (guint i = 0; i < 768; i++)
+    reversed[4 + i] = bytes[767 - i];
+  g_assert_true (g_file_set_contents (bin, (const char *) bytes, sizeof bytes, NULL));
+  g_assert_true (g_file_set_contents (rev, (const char *) reversed, sizeof reversed, NULL));
+  g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+  run_in (&a, dir, "sample.toml", NULL);
+  assert_ok (&a);
+  run_in (&b, dir, "--json", json, "--input", "in.bin", "--dump_format", "SQB", "--dump_output", "--log_path", "raw", NULL);
+  assert_ok (&b);
+  assert_same_file (d_plugin, d_raw, "31.ftmp");
+  /* the plugin refuses a file that is not its format: the message names both */
+  run_in (&c, dir, "--json", json, "--input", "in.bin", "--decode_dll", plugin, NULL);
+  g_assert_cmpint (c.status, ==, 1);
+  g_assert_nonnull (strstr (c.err, "in.bin"));
+  g_assert_nonnull (strstr (c.err, plugin));
+  g_assert_nonnull (strstr (c.err, "not a REV1 file"));
+  /* a library without the entry point */
+  run_in (&d, dir, "--json", json, "--input", "in.rev", "--decode_dll", "in.bin", NULL);
+  g_assert_cmpint (d.status, ==, 1);
+  g_assert_nonnull (strstr (d.err, "in.bin"));
+}
+
+/* Bad values: the message names the file, the key and the value (or the flag and the value),
+ * and keys the runtime cannot honour are refused with the reason. */
+static void
+test_bad_values_name_file_key_value (void)
+{
+  static const struct {
+    const char *line;
+    const char *key_value;  /* what the message must hold besides the file */
+    const char *reason;
+  } cases[] = {
+    { "frequency = fast", "[run] frequency = “fast”", "MHz" },
+    { "frequency = 0", "[run] frequency = “0”", "[1, 10000]" },
+    { "wait_time = -5", "[run] wait_time = “-5”", "ms" },
+    { "dump_format = \"HFB\"", "[run] dump_format = “HFB”", "HFB" },
+    { "dump_ftmp = \"5,x\"", "[run] dump_ftmp = “5,x”", "“x”" },
+    { "ocmopt = 9", "[run] ocmopt = “9”", "one of" },
+    { "lazy_load = yes", "[run] lazy_load = “yes”", "true or false" },
+    { "backends = \"Cuda\"", "[run] backends = “Cuda”", "ZG330, BY and Host" },
+    { "backends = \"Host;ZG330,mock://zg330\"", "[run] backends = “Host;ZG330,mock://zg330”", "comes first" },
+    { "backends = \"BY,mock://buyi;Host\"", "[run] backends = “BY,mock://buyi;Host”", "compiled for ZG330Backend" },
+    { "close_mmu = true", "[run] close_mmu = “true”", "MMU" },
+    { "compress = true", "[run] compress = “true”", "compression" },
+    { "fake_qf = true", "[run] fake_qf = “true”", "HostBackend" },
+    { "dump_hidden = false", "[run] dump_hidden = “false”", "merged" },
+    { "colour = red", "[run] colour = “red”", "not a key of icraft-run" },
+    { "input = \"broken.png\"", "broken.png", "image" },
+    { "decode_dll = \"missing.so\"", "missing.so", "missing.so" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  g_autofree char *broken = g_build_filename (dir, "broken.png", NULL);
+  g_auto (ZwRun) f = { 0 };
+  g_auto (ZwRun) m = { 0 };
+
+  g_assert_true (g_file_set_contents (broken, "\x89PNG\r\n\x1a\n not really", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *toml = g_strdup_printf ("%s/bad%u.toml", dir, i);
+      g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\n%s\n", json, cases[i].line);
+      g_auto (ZwRun) r = { 0 };
+
+      g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+      run_in (&r, dir, toml, NULL);
+      if (r.status != 1 || strstr (r.err, cases[i].key_value) == NULL || strstr (r.err, cases[i].reason) == NULL
+          || (i < 15 && strstr (r.err, toml) == NULL))
+        g_error ("%s: exit %d, expected 1 and a message naming %s, %s and %s: %s", cases[i].line, r.status, toml,
+                 cases[i].key_value, cases[i].reason, r.err);
+    }
+  /* the flag form names the flag and the value */
+  run_in (&f, dir, "--json", json, "--frequency", "fast", NULL);
+  g_assert_cmpint (f.status, ==, 1);
+  g_assert_nonnull (strstr (f.err, "--frequency “fast”"));
+  run_in (&m, dir, "--json", json, "--dump_format", NULL);
+  g_assert_cmpint (m.status, ==, 1);
+  g_assert_nonnull (strstr (m.err, "--dump_format needs a value"));
+}
+
+/* backends = "Host", the manual's default: the host reference run gives the board's bytes;
+ * while the HostBackend takes no HardOp (issue 36, item 2) it is refused naming the file,
+ * the key, the value and the op it cannot run. */
+static void
+test_backends_host_reference_run (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  g_autofree char *host = g_build_filename (dir, "host.toml", NULL), *board = g_build_filename (dir, "board.toml", NULL);
+  g_autofree char *png = g_build_filename (dir, "cat.png", NULL);
+  g_autofree guint8 *pixels = write_image (png, "png", 16, 16, 3);
+  g_autofree char *common = g_strdup_printf ("[run]\njson = \"%s\"\ninput = \"cat.png\"\ndump_format = \"SQB\"\n"
+                                             "dump_output = true\n", json);
+  g_autofree char *hcfg = g_strdup_printf ("%sbackends = \"Host\"\nlog_path = \"host\"\n", common);
+  g_autofree char *bcfg = g_strdup_printf ("%sbackends = \"ZG330,mock://zg330;Host\"\nlog_path = \"board\"\n", common);
+  g_autofree char *d_host = g_build_filename (dir, "host", "tiny", "ftmpSQB", NULL);
+  g_autofree char *d_board = g_build_filename (dir, "board", "tiny", "ftmpSQB", NULL);
+  g_auto (ZwRun) h = { 0 };
+  g_auto (ZwRun) b = { 0 };
+
+  g_assert_true (g_file_set_contents (host, hcfg, -1, NULL));
+  g_assert_true (g_file_set_contents (board, bcfg, -1, NULL));
+  run_in (&b, dir, "board.toml", NULL);
+  assert_ok (&b);
+  run_in (&h, dir, "host.toml", NULL);
+  if (h.status == 0)
+    {
+      assert_same_file (d_host, d_board, "31.ftmp");
+      return;
+    }
+  g_assert_cmpint (h.status, ==, 1);
+  g_assert_nonnull (strstr (h.err, "host.toml: "));
+  g_assert_nonnull (strstr (h.err, "[run] backends = “Host”"));
+  g_assert_nonnull (strstr (h.err, "HardOp"));
+}
+
+/* The conversion itself, on layouts and types the demo networks' inputs do not have: a
+ * quantised int8 NCHWc32 input (round half to even of pixel / scale, saturated; the 29
+ * padding channels zero), a float NCHW input (the pixel values), a grey one-channel input. */
+static void
+test_image_conversion_layouts_and_types (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "img.png", NULL);
+  g_autofree guint8 *px = write_image (png, "png", 4, 3, 5);   /* W 4, H 3 */
+  const gint64 blocked[] = { 1, 1, 3, 4, 32 }, nchw[] = { 1, 3, 3, 4 }, grey[] = { 1, 3, 4, 1 };
+  const float scale = 2.0f;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XirValue) q = xrt_tensor_make_dtype ("@sint(8)", "NCHWc32", blocked, 5, -1, &scale, 1, NULL, 0, &error);
+  g_autoptr (XirValue) f = xrt_tensor_make_dtype ("@fp(32)", "NCHW", nchw, 4, -1, NULL, 0, NULL, 0, &error);
+  g_autoptr (XirValue) g = xrt_tensor_make_dtype ("@uint(8)", "NHWC", grey, 4, -1, NULL, 0, NULL, 0, &error);
+  g_autofree guint8 *qb = NULL, *fb = NULL, *gb = NULL;
+  gsize size = 0;
+
+  g_assert_no_error (error);
+  qb = xrt_run_image_load (png, q, &size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (size, ==, 3 * 4 * 32);
+  for (guint y = 0; y < 3; y++)
+    for (guint x = 0; x < 4; x++)
+      for (guint c = 0; c < 32; c++)
+        {
+          gint8 got = (gint8) qb[(y * 4 + x) * 32 + c];
+          int want = 0;
+          if (c < 3)
+            {
+              double v = px[(y * 4 + x) * 3 + c] / 2.0;
+              want = (int) MIN (127, nearbyint (v));
+            }
+          g_assert_cmpint (got, ==, want);
+        }
+  fb = xrt_run_image_load (png, f, &size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (size, ==, 3 * 3 * 4 * sizeof (float));
+  for (guint c = 0; c < 3; c++)
+    for (guint y = 0; y < 3; y++)
+      for (guint x = 0; x < 4; x++)
+        {
+          float v;
+          memcpy (&v, fb + ((c * 3 + y) * 4 + x) * sizeof (float), sizeof v);
+          g_assert_cmpfloat (v, ==, px[(y * 4 + x) * 3 + c]);
+        }
+  gb = xrt_run_image_load (png, g, &size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (size, ==, 12);
+  for (guint i = 0; i < 12; i++)
+    g_assert_cmpint (gb[i], ==, (int) lrint (0.299 * px[i * 3] + 0.587 * px[i * 3 + 1] + 0.114 * px[i * 3 + 2]));
+}
+
+/* §2.2.1 as written for ZG: --backends "ZG330,socket://NAME@HOST:PORT;Host" on a zhuge-board
+ * (ours, on loopback) gives the bytes of the simulated board in this process. */
+static void
+test_manual_socket_backend (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  g_autofree char *dir = NULL, *json = net_path ("tiny", "json"), *raw = net_path ("tiny", "raw");
+  g_autofree char *png = NULL, *backends = NULL, *d_socket = NULL, *d_mock = NULL;
+  g_autofree guint8 *pixels = NULL;
+  g_auto (ZwRun) a = { 0 };
+  g_auto (ZwRun) b = { 0 };
+
+  if (board == NULL)
+    return;
+  dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  png = g_build_filename (dir, "cat.png", NULL);
+  pixels = write_image (png, "png", 16, 16, 4);
+  backends = g_strdup_printf ("ZG330,%s;Host", board->url);
+  run_in (&a, dir, "--json", json, "--raw", raw, "--backends", backends, "--input", "./cat.png", "--dump_format", "SQB",
+          "--dump_output", "--log_path", "socket", NULL);
+  assert_ok (&a);
+  g_assert_nonnull (strstr (a.out, board->url));
+  run_in (&b, dir, "--json", json, "--raw", raw, "--backends", "ZG330,mock://zg330;Host", "--input", "./cat.png",
+          "--dump_format", "SQB", "--dump_output", "--log_path", "mock", NULL);
+  assert_ok (&b);
+  d_socket = g_build_filename (dir, "socket", "tiny", "ftmpSQB", NULL);
+  d_mock = g_build_filename (dir, "mock", "tiny", "ftmpSQB", NULL);
+  assert_same_file (d_socket, d_mock, "31.ftmp");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/icraft-run/manual/json-raw-png-on-every-demo-network", test_manual_json_raw_on_demo_networks);
+  g_test_add_func ("/icraft-run/input/image-equals-raw-pixels", test_image_input_equals_raw_input);
+  g_test_add_func ("/icraft-run/dump/values-and-format-asked", test_dumps_in_the_format_asked);
+  g_test_add_func ("/icraft-run/manual/logs-lists-snapshots", test_manual_logs_lists_and_snapshots);
+  g_test_add_func ("/icraft-run/device/frequency-and-wait-time", test_device_frequency_and_wait_time);
+  g_test_add_func ("/icraft-run/decode-dll/plugin-equals-raw", test_decode_dll_plugin);
+  g_test_add_func ("/icraft-run/errors/name-file-key-value", test_bad_values_name_file_key_value);
+  g_test_add_func ("/icraft-run/backends/host-reference-run", test_backends_host_reference_run);
+  g_test_add_func ("/icraft-run/manual/socket-backend", test_manual_socket_backend);
+  g_test_add_func ("/icraft-run/input/image-conversion-layouts-and-types", test_image_conversion_layouts_and_types);
+  return g_test_run ();
+}
