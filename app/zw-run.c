@@ -14,7 +14,8 @@ struct _ZwRun
   ZwRunKind kind;
   char *path;
   guint index;
-  guint64 ocm_bytes;
+  guint64 ocm_bytes;             /* placed over time (summed) */
+  guint64 ocm_peak;              /* live at once, at most */
   guint iterations;
   double total_ms;
   gboolean compare;
@@ -132,22 +133,6 @@ zw_run_init (ZwRun *self)
   self->total_ms = -1;
 }
 
-/* OCM bytes of a placement: what the chunks placed in OCM add up to. Read from the chunk
- * map rather than the option table so that offline logs without that table agree. */
-static guint64
-report_ocm_bytes (const ZwDeployReport *report)
-{
-  guint64 sum = 0;
-
-  for (guint i = 0; i < report->chunks->len; i++)
-    {
-      const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
-      if (c->in_ocm)
-        sum += c->size;
-    }
-  return sum;
-}
-
 ZwRun *
 zw_run_new (ZwDeployReport *report, ZwRunKind kind, guint iterations, double total_ms)
 {
@@ -160,7 +145,8 @@ zw_run_new (ZwDeployReport *report, ZwRunKind kind, guint iterations, double tot
   self->kind = kind;
   self->iterations = iterations;
   self->total_ms = total_ms < 0 ? -1 : total_ms;
-  self->ocm_bytes = report_ocm_bytes (report);
+  self->ocm_bytes = zw_deploy_report_ocm_placed (report);
+  self->ocm_peak = zw_deploy_report_ocm_peak (report);
   return self;
 }
 
@@ -293,6 +279,13 @@ zw_run_get_ocm_bytes (ZwRun *self)
   return self->ocm_bytes;
 }
 
+guint64
+zw_run_get_ocm_peak (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->ocm_peak;
+}
+
 guint
 zw_run_get_n_launches (ZwRun *self)
 {
@@ -382,6 +375,18 @@ zw_run_dup_title (ZwRun *self)
 }
 
 char *
+zw_run_dup_ocm_peak_text (ZwRun *self)
+{
+  g_autofree char *peak = NULL, *capacity = NULL;
+
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  peak = g_format_size_full (self->ocm_peak, G_FORMAT_SIZE_IEC_UNITS);
+  capacity = g_format_size_full (self->report->ocm_capacity, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: the most OCM bytes live at once, of the board's OCM size */
+  return g_strdup_printf (_("OCM peak %s / %s"), peak, capacity);
+}
+
+char *
 zw_run_dup_summary (ZwRun *self)
 {
   g_autofree char *ftmp = NULL;
@@ -401,7 +406,7 @@ zw_run_dup_summary (ZwRun *self)
       return g_strdup_printf (_("time profile · %s · %s\n%s"), ops, time, self->path);
     }
   ftmp = g_format_size_full (self->report->ftmp_bytes, G_FORMAT_SIZE_IEC_UNITS);
-  ocm = g_format_size_full (self->ocm_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  ocm = zw_run_dup_ocm_peak_text (self);
   if (self->report->ocm_requested == ZW_OCM_BEST_SCORE)
     /* TRANSLATORS: "Best score → Option 2": the OCM option Best score chose */
     ocm_opt = g_strdup_printf (_("%s → %s"), zw_ocm_opt_get_label (ZW_OCM_BEST_SCORE),
@@ -412,8 +417,9 @@ zw_run_dup_summary (ZwRun *self)
 
   launches = g_strdup_printf (ngettext ("%u launch", "%u launches", self->report->launches->len),
                               self->report->launches->len);
-  /* TRANSLATORS: merge / ETM optimize / OCM option, then FTMP and OCM bytes, launches, time */
-  return g_strdup_printf (_("merge %s · ETM opt %s · OCM %s\nFTMP %s · OCM %s · %s · %s"),
+  /* TRANSLATORS: merge / ETM optimize / OCM option, then FTMP, the OCM peak of its capacity
+   * ("OCM peak 1.8 / 2.0 MiB"), launches, time */
+  return g_strdup_printf (_("merge %s · ETM opt %s · OCM %s\nFTMP %s · %s · %s · %s"),
                           self->report->merge_hardop ? _("on") : _("off"),
                           self->report->etm_optimize ? _("on") : _("off"), ocm_opt, ftmp, ocm, launches, time);
 }

@@ -11,7 +11,9 @@
  *   "index"        guint, 1-based position in the history (set once by the history)
  *   "merge-hardop", "etm-optimize"  gboolean
  *   "ocm-requested", "ocm-chosen"   gint (ZwOcmOpt)
- *   "ftmp-bytes", "ocm-bytes"       guint64: FTMP segment size; bytes of chunks in OCM
+ *   "ftmp-bytes", "ocm-bytes"       guint64: FTMP segment size; bytes of chunks in OCM, summed
+ *                                   over the run ("placed over time": not a figure for the
+ *                                   capacity, see zw_run_get_ocm_peak)
  *   "n-launches"   guint: icoreCalc launches (merged groups count once)
  *   "iterations"   guint: forwards run (0 for an apply or a log)
  *   "total-ms"     double: simulated time of the last forward, < 0 when none ran
@@ -66,6 +68,11 @@ ZwOcmOpt zw_run_get_ocm_requested (ZwRun *self);
 ZwOcmOpt zw_run_get_ocm_chosen (ZwRun *self);
 guint64 zw_run_get_ftmp_bytes (ZwRun *self);
 guint64 zw_run_get_ocm_bytes (ZwRun *self);
+/* The most OCM bytes live at one op index (zw_deploy_report_ocm_peak): the OCM figure
+ * shown beside the capacity. */
+guint64 zw_run_get_ocm_peak (ZwRun *self);
+/* "OCM peak 1.8 MiB / 2.0 MiB": the peak and the capacity, as the history shows them. */
+char *zw_run_dup_ocm_peak_text (ZwRun *self);
 guint zw_run_get_n_launches (ZwRun *self);
 guint zw_run_get_iterations (ZwRun *self);
 double zw_run_get_total_ms (ZwRun *self);

@@ -135,7 +135,8 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
   double w = width - 2 * MARGIN;
   char a[96], b[96], dl[96];
   g_autofree char *fa = zw_format_bytes (d->a.ftmp_bytes), *fb = zw_format_bytes (d->b.ftmp_bytes);
-  g_autofree char *oa = zw_format_bytes (d->a.ocm_bytes), *ob = zw_format_bytes (d->b.ocm_bytes);
+  g_autofree char *oa = zw_format_bytes (d->a.ocm_peak), *ob = zw_format_bytes (d->b.ocm_peak);
+  g_autofree char *ca = zw_format_bytes (d->a.ocm_capacity), *cb = zw_format_bytes (d->b.ocm_capacity);
   /* more memory or time in B is drawn as a regression, less as an improvement */
 #define DELTA_COLOR(v) ((v) > 0 ? &s->warning : (v) < 0 ? &s->lower_bound : NULL)
 
@@ -148,12 +149,14 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
     deploy_line (p, MARGIN, y, w, _("FTMP bytes"), fa, fb, delta, DELTA_COLOR (d->ftmp_delta));
   }
   y += LINE_H;
-  /* TRANSLATORS: OCM bytes and the number of chunks placed in OCM */
-  g_snprintf (a, sizeof a, ngettext ("%s (%u chunk)", "%s (%u chunks)", d->a.n_ocm_chunks), oa, d->a.n_ocm_chunks);
-  g_snprintf (b, sizeof b, ngettext ("%s (%u chunk)", "%s (%u chunks)", d->b.n_ocm_chunks), ob, d->b.n_ocm_chunks);
+  /* TRANSLATORS: the OCM peak of the OCM size, and the number of chunks placed in OCM */
+  g_snprintf (a, sizeof a, ngettext ("%s / %s (%u chunk)", "%s / %s (%u chunks)", d->a.n_ocm_chunks), oa, ca,
+              d->a.n_ocm_chunks);
+  g_snprintf (b, sizeof b, ngettext ("%s / %s (%u chunk)", "%s / %s (%u chunks)", d->b.n_ocm_chunks), ob, cb,
+              d->b.n_ocm_chunks);
   {
-    g_autofree char *delta = format_bytes_delta (d->ocm_delta);
-    deploy_line (p, MARGIN, y, w, _("OCM bytes"), a, b, delta, NULL);
+    g_autofree char *delta = format_bytes_delta ((gint64) d->b.ocm_peak - (gint64) d->a.ocm_peak);
+    deploy_line (p, MARGIN, y, w, _("OCM peak"), a, b, delta, NULL);
   }
   y += LINE_H;
   g_snprintf (a, sizeof a, "%u", d->a.n_launches);

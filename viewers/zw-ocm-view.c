@@ -129,6 +129,44 @@ draw_picks (cairo_t *cr, const ZwDeployReport *report, GHashTable *chunks, const
   cairo_fill (cr);
 }
 
+char *
+zw_ocm_view_dup_title (const ZwDeployReport *report)
+{
+  g_autofree char *cap = NULL, *peak = NULL;
+
+  g_return_val_if_fail (report != NULL, NULL);
+  cap = zw_format_bytes (report->ocm_capacity);
+  peak = zw_format_bytes (zw_deploy_report_ocm_peak (report));
+  /* TRANSLATORS: the chosen placement's OCM peak of the OCM size, then the option asked for
+   * and the one used */
+  return g_strdup_printf (_("OCM peak %s / %s · asked %s, chosen %s"), peak, cap,
+                          zw_ocm_opt_get_label (report->ocm_requested), zw_ocm_opt_get_label (report->ocm_chosen));
+}
+
+char *
+zw_ocm_view_dup_option_figures (const ZwDeployReport *report, ZwOcmOpt option)
+{
+  const ZwOcmOptionResult *o;
+  g_autofree char *peak = NULL, *cap = NULL, *placed = NULL;
+  double cost, gain;
+
+  g_return_val_if_fail (report != NULL, NULL);
+  if (option < ZW_OCM_NONE || option >= N_ROWS || (cost = row_cost (report, option)) < 0)
+    return NULL;
+  if (option == ZW_OCM_NONE)
+    return g_strdup_printf (_("%.3f ms without OCM"), cost);
+  if ((o = find_option (report, option)) == NULL)
+    return NULL;
+  peak = zw_format_bytes (o->peak_bytes);
+  cap = zw_format_bytes (report->ocm_capacity);
+  placed = zw_format_bytes (o->bytes);
+  gain = report->none_cost_ms > 0 ? 100.0 * (report->none_cost_ms - cost) / report->none_cost_ms : 0;
+  /* TRANSLATORS: the option's method ("global score"), its estimated time and gain, its OCM
+   * peak of the OCM size, then its chunks and the bytes they add up to over the whole run */
+  return g_strdup_printf (_("%s: %.3f ms (%+.0f%%), OCM peak %s / %s; %u chunks, %s placed over time"),
+                          zw_ocm_opt_get_method (option), cost, -gain, peak, cap, o->picks->len, placed);
+}
+
 void
 zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                   const ZwViewStyle *colors)
@@ -153,10 +191,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
   chunks = zw_report_index_chunks (report);
 
   {
-    g_autofree char *cap = zw_format_bytes (report->ocm_capacity);
-    g_autofree char *title = g_strdup_printf (_("OCM options: capacity %s, asked %s, chosen %s"), cap,
-                                              zw_ocm_opt_get_label (report->ocm_requested),
-                                              zw_ocm_opt_get_label (report->ocm_chosen));
+    g_autofree char *title = zw_ocm_view_dup_title (report);
     zw_painter_set_bold (&p, TRUE);
     zw_painter_text (&p, MARGIN, l.title_y, 0, 0, width - 2 * MARGIN, NULL, title);
     zw_painter_set_bold (&p, FALSE);
@@ -184,17 +219,9 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
       cairo_rectangle (cr, r.origin.x, r.origin.y, r.size.width, r.size.height);
       cairo_fill (cr);
 
-      if (row == 0)
-        figures = g_strdup_printf (_("%.3f ms without OCM"), cost);
-      else
-        {
-          g_autofree char *bytes = zw_format_bytes (o->bytes);
-          double gain = report->none_cost_ms > 0 ? 100.0 * (report->none_cost_ms - cost) / report->none_cost_ms : 0;
-          /* TRANSLATORS: the option's method ("global score"), its estimated time and gain, chunks, bytes */
-          figures = g_strdup_printf (_("%s: %.3f ms (%+.0f%%), %u chunks, %s"), zw_ocm_opt_get_method ((ZwOcmOpt) row),
-                                     cost, -gain, o->picks->len, bytes);
-          draw_picks (cr, report, chunks, &l, row, o, chosen ? &colors->accent : &colors->ocm);
-        }
+      figures = zw_ocm_view_dup_option_figures (report, (ZwOcmOpt) row);
+      if (o != NULL)
+        draw_picks (cr, report, chunks, &l, row, o, chosen ? &colors->accent : &colors->ocm);
       if (chosen)
         {
           g_autofree char *tmp = figures;

@@ -28,4 +28,11 @@ void zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *repor
 gboolean zw_ocm_view_get_bar_rect (ZwDeployReport *report, int width, int height, ZwOcmOpt option,
                                    graphene_rect_t *rect);
 
+/* The texts the view draws (for tests): the title, which leads with the chosen placement's
+ * OCM peak and the capacity ("OCM peak 1.8 MiB / 2.0 MiB"), and the figures beside the bar
+ * of @option (its peak of the capacity first; the bytes its chunks add up to only labelled
+ * "placed over time"). NULL for an option the report has no result for. */
+char *zw_ocm_view_dup_title (const ZwDeployReport *report);
+char *zw_ocm_view_dup_option_figures (const ZwDeployReport *report, ZwOcmOpt option);
+
 G_END_DECLS

@@ -236,6 +236,7 @@ zw_sweep_view_describe_row (const ZwSweep *sweep, guint index)
   {
     g_autofree char *ftmp = bytes_text (r->ftmp_bytes), *ocm = bytes_text (r->ocm_bytes), *etm = bytes_text (r->etm_bytes);
     g_autofree char *capacity = zw_format_bytes (r->ocm_capacity);
+    g_autofree char *peak = r->ocm_peak != G_MAXUINT64 ? bytes_text (r->ocm_peak) : g_strdup ("?");
 
     if (r->ocm_requested == ZW_OCM_BEST_SCORE)
       {
@@ -247,8 +248,12 @@ zw_sweep_view_describe_row (const ZwSweep *sweep, guint index)
     g_string_append_c (text, '\n');
     g_string_append_printf (text, _("FTMP: %s"), ftmp);
     g_string_append_c (text, '\n');
-    /* TRANSLATORS: the OCM bytes placed and the board's OCM size at the row's what-if point */
-    g_string_append_printf (text, _("OCM: %s of %s"), ocm, capacity);
+    /* TRANSLATORS: the most OCM bytes live at once and the board's OCM size at the row's
+     * what-if point */
+    g_string_append_printf (text, _("OCM peak: %s of %s"), peak, capacity);
+    g_string_append_c (text, '\n');
+    /* TRANSLATORS: the OCM chunks' sizes summed over the whole run */
+    g_string_append_printf (text, _("OCM placed over time: %s"), ocm);
     g_string_append_c (text, '\n');
     g_string_append_printf (text, _("ETM: %s"), etm);
     g_string_append_c (text, '\n');
@@ -704,7 +709,7 @@ item_row (const ZwRowItem *item)
 
 static const char *col_titles[ZW_SWEEP_N_COLUMNS] = {
   N_("#"), N_("Merge"), N_("ETM opt."), N_("OCM option"), N_("Chosen"), N_("What-if"), N_("Sim. ms"), N_("FTMP"),
-  N_("OCM bytes"), N_("ETM bytes"), N_("Launches"), N_("Checked"), N_("Front"), N_("Error"),
+  N_("OCM peak"), N_("ETM bytes"), N_("Launches"), N_("Checked"), N_("Front"), N_("Error"),
 };
 
 static char *
@@ -723,7 +728,8 @@ cell_text (const ZwSweep *sweep, guint index, ZwSweepColumn column)
     case ZW_SWEEP_COLUMN_WHAT_IF: return g_strdup (r->what_if != NULL && *r->what_if ? r->what_if : "–");
     case ZW_SWEEP_COLUMN_TIME: return ran ? g_strdup_printf ("%.4f", r->simulated_ms) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_FTMP: return ran ? zw_format_bytes (r->ftmp_bytes) : g_strdup ("–");
-    case ZW_SWEEP_COLUMN_OCM_BYTES: return ran ? zw_format_bytes (r->ocm_bytes) : g_strdup ("–");
+    case ZW_SWEEP_COLUMN_OCM_BYTES:
+      return !ran ? g_strdup ("–") : r->ocm_peak == G_MAXUINT64 ? g_strdup ("?") : zw_format_bytes (r->ocm_peak);
     case ZW_SWEEP_COLUMN_ETM: return ran ? zw_format_bytes (r->etm_bytes) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_LAUNCHES: return ran ? g_strdup_printf ("%u", r->launches) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_CHECKED: return g_strdup (!ran ? "–" : r->checked ? _("yes") : _("FAILS"));
@@ -762,8 +768,8 @@ compare_items (gconstpointer a, gconstpointer b, gpointer user_data)
       y = rb->error ? G_MAXDOUBLE : (double) rb->ftmp_bytes;
       break;
     case ZW_SWEEP_COLUMN_OCM_BYTES:
-      x = ra->error ? G_MAXDOUBLE : (double) ra->ocm_bytes;
-      y = rb->error ? G_MAXDOUBLE : (double) rb->ocm_bytes;
+      x = ra->error ? G_MAXDOUBLE : (double) ra->ocm_peak;
+      y = rb->error ? G_MAXDOUBLE : (double) rb->ocm_peak;
       break;
     case ZW_SWEEP_COLUMN_ETM:
       x = ra->error ? G_MAXDOUBLE : (double) ra->etm_bytes;

@@ -206,12 +206,8 @@ run_row (Run *run, ZwSweepRow *row, const Zg330Profile *profile, GError **error)
   row->icore_clock_hz = profile->icore_clock_hz;
   for (guint t = 0; t < ZW_N_SEGMENTS; t++)
     row->etm_bytes += r->segments[t].byte_size;
-  for (guint i = 0; i < r->chunks->len; i++)
-    {
-      const ZwChunkInfo *c = &g_array_index (r->chunks, ZwChunkInfo, i);
-      if (c->in_ocm)
-        row->ocm_bytes += c->size;
-    }
+  row->ocm_bytes = zw_deploy_report_ocm_placed (r);
+  row->ocm_peak = zw_deploy_report_ocm_peak (r);
 
   /* the inputs of a row: input k seeded with the sweep's seed + k */
   g_autoptr (GPtrArray) inputs = xrt_deployment_seeded_inputs (run->view, run->seed, error);

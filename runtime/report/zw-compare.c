@@ -444,6 +444,7 @@ zw_deploy_summary_init (ZwDeploySummary *s, const ZwDeployReport *r)
           s->n_ocm_chunks++;
         }
     }
+  s->ocm_peak = zw_deploy_report_ocm_peak (r);
   s->estimated_ms = r->none_cost_ms;
   for (guint i = 0; i < r->ocm_options->len; i++)
     {
@@ -498,7 +499,7 @@ static const struct {
   [ZW_COMPILE_TOTAL_ETM_INPUT] = { "etm.input", N_("ETM INPUT"), ZW_COMPILE_UNIT_BYTES },
   [ZW_COMPILE_TOTAL_ETM_OUTPUT] = { "etm.output", N_("ETM OUTPUT"), ZW_COMPILE_UNIT_BYTES },
   [ZW_COMPILE_TOTAL_ETM_ALL] = { "etm.total", N_("ETM total"), ZW_COMPILE_UNIT_BYTES },
-  [ZW_COMPILE_TOTAL_OCM_BYTES] = { "ocm.bytes", N_("OCM bytes placed"), ZW_COMPILE_UNIT_BYTES },
+  [ZW_COMPILE_TOTAL_OCM_BYTES] = { "ocm.bytes", N_("OCM placed over time"), ZW_COMPILE_UNIT_BYTES },
   [ZW_COMPILE_TOTAL_OCM_PEAK] = { "ocm.peak", N_("OCM peak"), ZW_COMPILE_UNIT_BYTES },
   [ZW_COMPILE_TOTAL_HARDOPS] = { "hardops", N_("Hardops"), ZW_COMPILE_UNIT_COUNT },
   [ZW_COMPILE_TOTAL_LAUNCHES] = { "launches", N_("Launches"), ZW_COMPILE_UNIT_COUNT },

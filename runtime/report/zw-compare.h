@@ -106,7 +106,8 @@ typedef struct {
   ZwOcmOpt ocm_requested, ocm_chosen;
   guint64 ftmp_bytes;
   guint64 ftmp_lower_bound;
-  guint64 ocm_bytes;          /* sum of the sizes of the chunks placed in OCM */
+  guint64 ocm_bytes;          /* sum of the sizes of the chunks placed in OCM (placed over time) */
+  guint64 ocm_peak;           /* the most OCM bytes live at once (zw_deploy_report_ocm_peak) */
   guint n_ocm_chunks;
   guint64 ocm_capacity;
   guint n_launches;

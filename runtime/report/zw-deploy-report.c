@@ -266,6 +266,35 @@ zw_deploy_report_live_bytes (const ZwDeployReport *report, gboolean in_ocm, guin
   return live;
 }
 
+guint64
+zw_deploy_report_ocm_peak (const ZwDeployReport *report)
+{
+  g_autofree guint64 *live = NULL;
+  guint64 peak = 0;
+  guint n;
+
+  g_return_val_if_fail (report != NULL, 0);
+  live = zw_deploy_report_live_bytes (report, TRUE, &n);
+  for (guint i = 0; i < n; i++)
+    peak = MAX (peak, live[i]);
+  return peak;
+}
+
+guint64
+zw_deploy_report_ocm_placed (const ZwDeployReport *report)
+{
+  guint64 sum = 0;
+
+  g_return_val_if_fail (report != NULL, 0);
+  for (guint i = 0; i < report->chunks->len; i++)
+    {
+      const ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
+      if (c->in_ocm)
+        sum += c->size;
+    }
+  return sum;
+}
+
 
 G_DEFINE_BOXED_TYPE (ZwDeployReport, zw_deploy_report, (GBoxedCopyFunc) zw_deploy_report_ref, (GBoxedFreeFunc) zw_deploy_report_unref)
 

@@ -433,6 +433,30 @@ const ZwChunkInfo *zw_deploy_report_find_chunk (const ZwDeployReport *report, gi
 guint64 *zw_deploy_report_live_bytes (const ZwDeployReport *report, gboolean in_ocm, guint *n_ops);
 
 /**
+ * zw_deploy_report_ocm_peak:
+ * @report: a deploy report
+ *
+ * The OCM peak: the most OCM bytes live at one op index (the largest entry of
+ * zw_deploy_report_live_bytes() for OCM). It never exceeds the OCM capacity of a valid
+ * placement: the figure to show beside the capacity (issue 37).
+ *
+ * Returns: the peak in bytes (0 when nothing is in OCM)
+ */
+guint64 zw_deploy_report_ocm_peak (const ZwDeployReport *report);
+
+/**
+ * zw_deploy_report_ocm_placed:
+ * @report: a deploy report
+ *
+ * The bytes placed in OCM over the whole run: the sizes of the chunks in OCM summed, each
+ * counted once however short its life. Chunks come and go, so this exceeds the capacity
+ * on most networks: show it only labelled "placed over time", never beside the capacity.
+ *
+ * Returns: the sum in bytes
+ */
+guint64 zw_deploy_report_ocm_placed (const ZwDeployReport *report);
+
+/**
  * zw_deploy_report_to_json: (skip)
  *
  * The report as a cJSON tree in the schema at the top of this header (the caller deletes

@@ -154,6 +154,8 @@ zw_sweep_to_json (const ZwSweep *sweep)
       cJSON_AddNumberToObject (o, "simulated_ms", r->simulated_ms);
       cJSON_AddNumberToObject (o, "ftmp_bytes", (double) r->ftmp_bytes);
       cJSON_AddNumberToObject (o, "ocm_bytes", (double) r->ocm_bytes);
+      if (r->ocm_peak != G_MAXUINT64)
+        cJSON_AddNumberToObject (o, "ocm_peak", (double) r->ocm_peak);
       cJSON_AddNumberToObject (o, "etm_bytes", (double) r->etm_bytes);
       cJSON_AddNumberToObject (o, "launches", r->launches);
       cJSON_AddBoolToObject (o, "checked", r->checked);
@@ -361,6 +363,11 @@ zw_sweep_new_from_json (const cJSON *json, const char *origin, GError **error)
           || !field_count (item, "ocm_bytes", ZW_JSON_INT_MAX, &row->ocm_bytes, origin, i, error)
           || !field_count (item, "etm_bytes", ZW_JSON_INT_MAX, &row->etm_bytes, origin, i, error)
           || !field_count (item, "launches", G_MAXUINT, &launches, origin, i, error))
+        return NULL;
+      /* written since issue 37: older sweeps do not know their peaks */
+      row->ocm_peak = G_MAXUINT64;
+      if (cJSON_GetObjectItemCaseSensitive (item, "ocm_peak") != NULL
+          && !field_count (item, "ocm_peak", ZW_JSON_INT_MAX, &row->ocm_peak, origin, i, error))
         return NULL;
       row->launches = (guint) launches;
       i++;

@@ -17,7 +17,8 @@
  *   "what_if": [ "ocm=512K,icore=800M", … ]            // the grid points ("" = as profiled)
  *   "rows": [ { "index", "merge_hardop", "etm_optimize", "ocm_requested", "ocm_chosen",
  *               "what_if", "ocm_capacity", "icore_clock_hz", "simulated_ms", "ftmp_bytes",
- *               "ocm_bytes", "etm_bytes", "launches", "checked", "on_front", "error" } ],
+ *               "ocm_bytes", "ocm_peak", "etm_bytes", "launches", "checked", "on_front", "error" } ],
+ *               ("ocm_peak" may be missing in files of older versions)
  *   "recommended": row index or -1 }
  * CSV: a header line and one line per row, the same fields.
  */
@@ -41,7 +42,8 @@ typedef struct {
   double    icore_clock_hz;
   double    simulated_ms;     /* one forward, board + host */
   guint64   ftmp_bytes;
-  guint64   ocm_bytes;
+  guint64   ocm_bytes;        /* placed over time: the OCM chunks' sizes summed (not beside the capacity) */
+  guint64   ocm_peak;         /* the most OCM bytes live at once; G_MAXUINT64 when the file has none */
   guint64   etm_bytes;
   guint     launches;
   gboolean  checked;          /* the plan passed zw_deploy_report_check() */
