@@ -9,6 +9,7 @@
 #include "zw-merge-view.h"
 #include "zw-view-render.h"
 #include "zw-view-private.h" /* the views' redraw counters */
+#include "zw-tensor-view-private.h"
 
 #include <fontconfig/fontconfig.h>
 #include <glib/gstdio.h>
@@ -646,6 +647,55 @@ test_display_widgets (void)
   deployed_clear (&d);
 }
 
+/* The tensor inspector's grid in numbers: the column count that makes the cells largest,
+ * cells on whole pixels, the element under a point, nothing in the gaps. */
+static void
+test_tensor_grid (void)
+{
+  ZwTensor t = { 0 };
+  ZwTensorGrid g;
+  double rect[4];
+  gint64 coords[4];
+
+  t.n = 2;
+  t.c = 8;
+  t.h = 4;
+  t.w = 6;
+  /* 200 x 212 px for the grid: 2 columns of 4 rows give 12.5 px per element (1 x 8: 5.9,
+   * 3 x 3: 10.6, 4 x 2: 7.8) */
+  g_assert_true (zw_tensor_grid_compute (&t, 216, 400, &g));
+  g_assert_cmpfloat (g.x0, ==, TENSOR_MARGIN);
+  g_assert_cmpfloat (g.y0, ==, TENSOR_MARGIN + TENSOR_TITLE_H);
+  g_assert_cmpfloat (g.h, ==, 400 - TENSOR_MARGIN - TENSOR_TITLE_H - TENSOR_BOTTOM_H - TENSOR_MARGIN);
+  g_assert_cmpint (g.cols, ==, 2);
+  g_assert_cmpint (g.rows, ==, 4);
+  g_assert_cmpfloat_with_epsilon (g.scale, 12.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (g.cell_w, 6 * 12.5 + TENSOR_GAP, 1e-12);
+  g_assert_cmpfloat_with_epsilon (g.cell_h, 4 * 12.5 + TENSOR_GAP, 1e-12);
+
+  /* channel 5: second column, third row */
+  g_assert_true (zw_tensor_view_cell_rect (&t, 216, 400, 5, rect));
+  g_assert_cmpfloat (rect[0], ==, 8 + 78);
+  g_assert_cmpfloat (rect[1], ==, 30 + 2 * 53);
+  g_assert_cmpfloat (rect[2], ==, 75);
+  g_assert_cmpfloat (rect[3], ==, 50);
+  g_assert_false (zw_tensor_view_cell_rect (&t, 216, 400, 8, rect));
+
+  /* 13 px right and 26 px down into it: w 1, h 2 */
+  g_assert_true (zw_tensor_view_coords_at (&t, 1, 216, 400, 86 + 13, 136 + 26, coords));
+  g_assert_cmpint (coords[0], ==, 1);
+  g_assert_cmpint (coords[1], ==, 5);
+  g_assert_cmpint (coords[2], ==, 2);
+  g_assert_cmpint (coords[3], ==, 1);
+  /* the gap between channels 4 and 5, above the grid, a batch the tensor lacks */
+  g_assert_false (zw_tensor_view_coords_at (&t, 0, 216, 400, 84, 140, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 0, 216, 400, 50, 20, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 2, 216, 400, 86 + 13, 136 + 26, coords));
+  /* an empty tensor has no grid */
+  t.c = 0;
+  g_assert_false (zw_tensor_grid_compute (&t, 216, 400, &g));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -667,6 +717,7 @@ main (int argc, char **argv)
       g_test_add_func ("/viewers/render/memory/zoom-and-selected-value", test_memory_zoom_and_selection);
       g_test_add_func ("/viewers/render/ocm/chosen-option-highlighted", test_ocm_chosen_highlighted);
       g_test_add_func ("/viewers/render/merge/rows-follow-merge-option", test_merge_render);
+      g_test_add_func ("/viewers/render/tensor/grid-cells-and-elements-in-numbers", test_tensor_grid);
       g_test_add_func ("/viewers/render/offline-json-renders-same-as-live", test_offline_same_as_live);
       g_test_add_func ("/viewers/render/empty-report-draws-message", test_empty_report);
       g_test_add_func ("/viewers/selection/normalises-and-notifies-once", test_selection_normalises);
