@@ -10,6 +10,7 @@
 #include "zw-view-render.h"
 #include "zw-view-private.h" /* the views' redraw counters */
 #include "zw-tensor-view-private.h"
+#include "zw-memory-view-private.h"
 
 #include <fontconfig/fontconfig.h>
 #include <glib/gstdio.h>
@@ -596,7 +597,7 @@ test_display_widgets (void)
   g_assert_cmpint (zw_selection_get_selected_value (sel), ==, picked);
   {
     gint64 seen = -2;
-    g_object_get (zw_memory_view_get_selection (ZW_MEMORY_VIEW (views[1])), "selected-value", &seen, NULL);
+    g_object_get (zw_view_get_selection (ZW_VIEW (views[1])), "selected-value", &seen, NULL);
     g_assert_cmpint (seen, ==, picked);
   }
 
@@ -696,6 +697,64 @@ test_tensor_grid (void)
   g_assert_false (zw_tensor_grid_compute (&t, 216, 400, &g));
 }
 
+/* The Memory view's layout in numbers: ETM above a 30 % OCM pane, op indices across, a chunk
+ * where its offset and lifetime put it, the smallest chunk under a point. */
+static void
+test_memory_layout (void)
+{
+  g_autoptr (ZwDeployReport) report = zw_deploy_report_new ();
+  ZwChunkInfo etm = { .id = 1, .size = 1000, .first = 2, .last = 4, .ftmp_offset = 0, .ocm_addr = G_MAXUINT64 };
+  ZwChunkInfo ocm = { .id = 2, .size = 100, .first = 0, .last = 9, .in_ocm = TRUE, .ocm_addr = 0 };
+  ZwViewStyle style;
+  ZwMemLayout l;
+  graphene_rect_t r;
+  const ZwChunkInfo *hit;
+
+  zw_view_style_init_default (&style);
+  style.font_size = 10;   /* a line is 15 px */
+  g_array_set_size (report->ops, 10);
+  report->ftmp_bytes = 2000;
+  report->lower_bound = 1500;
+  report->ocm_capacity = 1000;
+  g_array_append_val (report->chunks, etm);
+  g_array_append_val (report->chunks, ocm);
+
+  zw_memory_layout_compute (report, NULL, 800, 600, &style, &l);
+  g_assert_cmpfloat (l.zs, ==, 0);
+  g_assert_cmpfloat (l.ze, ==, 10);
+  /* 524 px between the title lines and the axis' labels; no hardops: no traffic pane */
+  g_assert_cmpfloat (l.traffic.h, ==, 0);
+  g_assert_cmpfloat (l.etm.x, ==, MEMORY_MARGIN + MEMORY_AXIS_W);
+  g_assert_cmpfloat (l.etm.w, ==, 800 - 2 * MEMORY_MARGIN - MEMORY_AXIS_W);
+  g_assert_cmpfloat (l.etm.y, ==, 38);
+  g_assert_cmpfloat (l.ocm.h, ==, floor ((524 - 15) * 0.3));
+  g_assert_cmpfloat (l.etm.h, ==, 524 - 15 - 152);
+  g_assert_cmpfloat (l.ocm.y, ==, 38 + 357 + 15);
+  g_assert_cmpfloat (l.etm.y_max, ==, 2000);
+  /* 100 bytes used of a 1000-byte OCM: the axis fits the chunks, not the capacity */
+  g_assert_cmpfloat (l.ocm.y_max, ==, 125);
+  g_assert_cmpfloat_with_epsilon (zw_memory_layout_x (&l, 2), 80 + 0.2 * 712, 1e-9);
+  g_assert_cmpfloat_with_epsilon (zw_memory_layout_index (&l, 80 + 0.2 * 712), 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (zw_memory_pane_y (&l.etm, 1000), 38 + 357 / 2.0, 1e-9);
+
+  g_assert_true (zw_memory_layout_chunk_rect (&l, &etm, &r));
+  g_assert_cmpfloat_with_epsilon (r.origin.x, 222.4, 1e-3);
+  g_assert_cmpfloat_with_epsilon (r.size.width, 0.3 * 712, 1e-3);
+  g_assert_cmpfloat_with_epsilon (r.origin.y, 38 + 357 / 2.0, 1e-3);
+  g_assert_cmpfloat_with_epsilon (r.size.height, 357 / 2.0, 1e-3);
+  g_assert_true (zw_memory_layout_chunk_rect (&l, &ocm, &r));
+  g_assert_cmpfloat_with_epsilon (r.origin.y, 410 + 152 - 152 * 0.8, 1e-3);
+
+  hit = zw_memory_layout_chunk_at (report, &l, 300, 300);
+  g_assert_nonnull (hit);
+  g_assert_cmpint (hit->id, ==, 1);
+  hit = zw_memory_layout_chunk_at (report, &l, 300, 450);
+  g_assert_nonnull (hit);
+  g_assert_cmpint (hit->id, ==, 2);
+  g_assert_null (zw_memory_layout_chunk_at (report, &l, 100, 300));
+  g_assert_null (zw_memory_layout_chunk_at (report, &l, 300, 100));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -715,6 +774,7 @@ main (int argc, char **argv)
       g_test_add_func ("/viewers/render/memory/etm-optimize-changes-drawn-extent", test_memory_etm_optimize);
       g_test_add_func ("/viewers/render/memory/etm-traffic-per-op-beside-occupancy", test_memory_traffic);
       g_test_add_func ("/viewers/render/memory/zoom-and-selected-value", test_memory_zoom_and_selection);
+      g_test_add_func ("/viewers/render/memory/layout-in-numbers", test_memory_layout);
       g_test_add_func ("/viewers/render/ocm/chosen-option-highlighted", test_ocm_chosen_highlighted);
       g_test_add_func ("/viewers/render/merge/rows-follow-merge-option", test_merge_render);
       g_test_add_func ("/viewers/render/tensor/grid-cells-and-elements-in-numbers", test_tensor_grid);
