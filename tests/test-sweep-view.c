@@ -7,6 +7,7 @@
  * ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs there for a look. */
 #include "zw-export.h"
 #include "zw-sweep-view.h"
+#include "zw-sweep-view-private.h"
 #include "zw-test-pixels.h"
 #include "zw-test-util.h"
 
@@ -470,6 +471,75 @@ test_display_widget (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- geometry and cells, in numbers (no drawing) ---- */
+
+/* The axes span the plotted rows' figures padded by 8 % on each side; the rows that did not
+ * run take lines below the plot; a point is placed linearly on both axes. */
+static void
+test_geometry_in_numbers (void)
+{
+  g_autoptr (ZwSweep) sweep = make_sweep (TRUE);
+  g_autoptr (ZwSweep) clean = make_sweep (FALSE);
+  ZwSweepGeo g;
+  double x, y;
+
+  g_assert_true (zw_sweep_geo_compute (&g, sweep, 1000, 700));
+  g_assert_cmpuint (g.n_plotted, ==, 6);
+  g_assert_cmpuint (g.n_errors, ==, 1);
+  g_assert_cmpfloat_with_epsilon (g.etm_lo, (2.0 - 4.0 * 0.08) * MIB, 1e-3);
+  g_assert_cmpfloat_with_epsilon (g.etm_hi, (6.0 + 4.0 * 0.08) * MIB, 1e-3);
+  g_assert_cmpfloat_with_epsilon (g.ms_lo, 6.0 - 7.0 * 0.08, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g.ms_hi, 13.0 + 7.0 * 0.08, 1e-9);
+  /* left of the plot the tick labels, right of it the legend; above it the title */
+  g_assert_cmpfloat (g.x0, ==, SWEEP_MARGIN + SWEEP_TICKS_W);
+  g_assert_cmpfloat (g.x1, ==, 1000 - SWEEP_MARGIN - SWEEP_LEGEND_W - 16);
+  g_assert_cmpfloat (g.y0, ==, SWEEP_MARGIN + SWEEP_TITLE_H + SWEEP_LINE_H);
+  /* one failed row: a heading and its line under the x axis */
+  g_assert_cmpfloat (g.errors_y, ==, 700 - SWEEP_MARGIN - 2 * SWEEP_LINE_H);
+  g_assert_cmpfloat (g.y1, ==, g.errors_y - SWEEP_AXIS_H - 6);
+  g_assert_true (zw_sweep_view_row_point (sweep, 1000, 700, 0, &x, &y));
+  g_assert_cmpfloat_with_epsilon (x, g.x0 + (2.0 - 1.68) / 4.64 * (g.x1 - g.x0), 1e-6);
+  g_assert_cmpfloat_with_epsilon (y, g.y1 - (12.0 - 5.44) / 8.12 * (g.y1 - g.y0), 1e-6);
+  g_assert_cmpfloat_with_epsilon (zw_sweep_geo_x (&g, g.etm_hi), g.x1, 1e-9);
+  g_assert_cmpfloat_with_epsilon (zw_sweep_geo_y (&g, g.ms_lo), g.y1, 1e-9);
+  g_assert_false (zw_sweep_row_plotted (&g_array_index (sweep->rows, ZwSweepRow, 5)));
+  g_assert_false (zw_sweep_view_row_point (sweep, 1000, 700, 5, &x, &y));
+
+  /* without failed rows the plot reaches down to the x axis' labels */
+  g_assert_true (zw_sweep_geo_compute (&g, clean, 1000, 700));
+  g_assert_cmpuint (g.n_errors, ==, 0);
+  g_assert_cmpfloat (g.y1, ==, 700 - SWEEP_MARGIN - SWEEP_AXIS_H);
+  /* a tiny view keeps a 40 px plot */
+  g_assert_true (zw_sweep_geo_compute (&g, clean, 100, 50));
+  g_assert_cmpfloat (g.x1 - g.x0, ==, 40);
+  g_assert_cmpfloat (g.y1 - g.y0, ==, 40);
+  g_assert_false (zw_sweep_geo_compute (&g, NULL, 1000, 700));
+}
+
+/* The table's cells: figures as the table shows them, a dash where a row did not run. */
+static void
+test_cells (void)
+{
+  g_autoptr (ZwSweep) sweep = make_sweep (TRUE);
+  static const struct {
+    guint row;
+    ZwSweepColumn column;
+    const char *text;
+  } cells[] = {
+    { 2, ZW_SWEEP_COLUMN_INDEX, "2" },  { 2, ZW_SWEEP_COLUMN_TIME, "6.0000" },
+    { 4, ZW_SWEEP_COLUMN_LAUNCHES, "14" }, { 0, ZW_SWEEP_COLUMN_ETM, "2.0\xc2\xa0MiB" },
+    { 5, ZW_SWEEP_COLUMN_TIME, "–" },   { 5, ZW_SWEEP_COLUMN_ETM, "–" },
+    { 5, ZW_SWEEP_COLUMN_ERROR, "the plan does not fit the OCM of ocm=256K" },
+    { 0, ZW_SWEEP_COLUMN_WHAT_IF, "–" }, { 0, ZW_SWEEP_COLUMN_ERROR, "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
+    {
+      g_autofree char *text = zw_sweep_cell_text (sweep, cells[i].row, cells[i].column);
+      g_assert_cmpstr (text, ==, cells[i].text);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -484,6 +554,8 @@ main (int argc, char **argv)
       g_test_add_func ("/sweep-view/render/front-recommended-markers-failed-row-hit-test", test_render_light_and_dark);
       g_test_add_func ("/sweep-view/render/same-point-lower-index-tooltip-figures", test_same_point_and_tooltip);
       g_test_add_func ("/sweep-view/render/empty-state-and-every-row-failed", test_render_empty_and_all_failed);
+      g_test_add_func ("/sweep-view/geometry/axes-padded-failed-rows-below", test_geometry_in_numbers);
+      g_test_add_func ("/sweep-view/text/cells-as-the-table-shows-them", test_cells);
     }
   if (display)
     g_test_add_func ("/sweep-view/display/table-sync-keys-activate-sort-exports", test_display_widget);

@@ -9,6 +9,8 @@
 #include "zw-merge-view.h"
 #include "zw-export.h"
 #include "zw-view-private.h" /* the views' redraw counters */
+#include "zw-tensor-view-private.h"
+#include "zw-memory-view-private.h"
 
 #include <fontconfig/fontconfig.h>
 #include <glib/gstdio.h>
@@ -595,7 +597,7 @@ test_display_widgets (void)
   g_assert_cmpint (zw_selection_get_selected_value (sel), ==, picked);
   {
     gint64 seen = -2;
-    g_object_get (zw_memory_view_get_selection (ZW_MEMORY_VIEW (views[1])), "selected-value", &seen, NULL);
+    g_object_get (zw_view_get_selection (ZW_VIEW (views[1])), "selected-value", &seen, NULL);
     g_assert_cmpint (seen, ==, picked);
   }
 
@@ -646,6 +648,113 @@ test_display_widgets (void)
   deployed_clear (&d);
 }
 
+/* The tensor inspector's grid in numbers: the column count that makes the cells largest,
+ * cells on whole pixels, the element under a point, nothing in the gaps. */
+static void
+test_tensor_grid (void)
+{
+  ZwTensor t = { 0 };
+  ZwTensorGrid g;
+  double rect[4];
+  gint64 coords[4];
+
+  t.n = 2;
+  t.c = 8;
+  t.h = 4;
+  t.w = 6;
+  /* 200 x 212 px for the grid: 2 columns of 4 rows give 12.5 px per element (1 x 8: 5.9,
+   * 3 x 3: 10.6, 4 x 2: 7.8) */
+  g_assert_true (zw_tensor_grid_compute (&t, 216, 400, &g));
+  g_assert_cmpfloat (g.x0, ==, TENSOR_MARGIN);
+  g_assert_cmpfloat (g.y0, ==, TENSOR_MARGIN + TENSOR_TITLE_H);
+  g_assert_cmpfloat (g.h, ==, 400 - TENSOR_MARGIN - TENSOR_TITLE_H - TENSOR_BOTTOM_H - TENSOR_MARGIN);
+  g_assert_cmpint (g.cols, ==, 2);
+  g_assert_cmpint (g.rows, ==, 4);
+  g_assert_cmpfloat_with_epsilon (g.scale, 12.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (g.cell_w, 6 * 12.5 + TENSOR_GAP, 1e-12);
+  g_assert_cmpfloat_with_epsilon (g.cell_h, 4 * 12.5 + TENSOR_GAP, 1e-12);
+
+  /* channel 5: second column, third row */
+  g_assert_true (zw_tensor_view_cell_rect (&t, 216, 400, 5, rect));
+  g_assert_cmpfloat (rect[0], ==, 8 + 78);
+  g_assert_cmpfloat (rect[1], ==, 30 + 2 * 53);
+  g_assert_cmpfloat (rect[2], ==, 75);
+  g_assert_cmpfloat (rect[3], ==, 50);
+  g_assert_false (zw_tensor_view_cell_rect (&t, 216, 400, 8, rect));
+
+  /* 13 px right and 26 px down into it: w 1, h 2 */
+  g_assert_true (zw_tensor_view_coords_at (&t, 1, 216, 400, 86 + 13, 136 + 26, coords));
+  g_assert_cmpint (coords[0], ==, 1);
+  g_assert_cmpint (coords[1], ==, 5);
+  g_assert_cmpint (coords[2], ==, 2);
+  g_assert_cmpint (coords[3], ==, 1);
+  /* the gap between channels 4 and 5, above the grid, a batch the tensor lacks */
+  g_assert_false (zw_tensor_view_coords_at (&t, 0, 216, 400, 84, 140, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 0, 216, 400, 50, 20, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 2, 216, 400, 86 + 13, 136 + 26, coords));
+  /* an empty tensor has no grid */
+  t.c = 0;
+  g_assert_false (zw_tensor_grid_compute (&t, 216, 400, &g));
+}
+
+/* The Memory view's layout in numbers: ETM above a 30 % OCM pane, op indices across, a chunk
+ * where its offset and lifetime put it, the smallest chunk under a point. */
+static void
+test_memory_layout (void)
+{
+  g_autoptr (ZwDeployReport) report = zw_deploy_report_new ();
+  ZwChunkInfo etm = { .id = 1, .size = 1000, .first = 2, .last = 4, .ftmp_offset = 0, .ocm_addr = G_MAXUINT64 };
+  ZwChunkInfo ocm = { .id = 2, .size = 100, .first = 0, .last = 9, .in_ocm = TRUE, .ocm_addr = 0 };
+  ZwViewStyle style;
+  ZwMemLayout l;
+  graphene_rect_t r;
+  const ZwChunkInfo *hit;
+
+  zw_view_style_init_default (&style);
+  style.font_size = 10;   /* a line is 15 px */
+  g_array_set_size (report->ops, 10);
+  report->ftmp_bytes = 2000;
+  report->lower_bound = 1500;
+  report->ocm_capacity = 1000;
+  g_array_append_val (report->chunks, etm);
+  g_array_append_val (report->chunks, ocm);
+
+  zw_memory_layout_compute (report, NULL, 800, 600, &style, &l);
+  g_assert_cmpfloat (l.zs, ==, 0);
+  g_assert_cmpfloat (l.ze, ==, 10);
+  /* 524 px between the title lines and the axis' labels; no hardops: no traffic pane */
+  g_assert_cmpfloat (l.traffic.h, ==, 0);
+  g_assert_cmpfloat (l.etm.x, ==, MEMORY_MARGIN + MEMORY_AXIS_W);
+  g_assert_cmpfloat (l.etm.w, ==, 800 - 2 * MEMORY_MARGIN - MEMORY_AXIS_W);
+  g_assert_cmpfloat (l.etm.y, ==, 38);
+  g_assert_cmpfloat (l.ocm.h, ==, floor ((524 - 15) * 0.3));
+  g_assert_cmpfloat (l.etm.h, ==, 524 - 15 - 152);
+  g_assert_cmpfloat (l.ocm.y, ==, 38 + 357 + 15);
+  g_assert_cmpfloat (l.etm.y_max, ==, 2000);
+  /* 100 bytes used of a 1000-byte OCM: the axis fits the chunks, not the capacity */
+  g_assert_cmpfloat (l.ocm.y_max, ==, 125);
+  g_assert_cmpfloat_with_epsilon (zw_memory_layout_x (&l, 2), 80 + 0.2 * 712, 1e-9);
+  g_assert_cmpfloat_with_epsilon (zw_memory_layout_index (&l, 80 + 0.2 * 712), 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (zw_memory_pane_y (&l.etm, 1000), 38 + 357 / 2.0, 1e-9);
+
+  g_assert_true (zw_memory_layout_chunk_rect (&l, &etm, &r));
+  g_assert_cmpfloat_with_epsilon (r.origin.x, 222.4, 1e-3);
+  g_assert_cmpfloat_with_epsilon (r.size.width, 0.3 * 712, 1e-3);
+  g_assert_cmpfloat_with_epsilon (r.origin.y, 38 + 357 / 2.0, 1e-3);
+  g_assert_cmpfloat_with_epsilon (r.size.height, 357 / 2.0, 1e-3);
+  g_assert_true (zw_memory_layout_chunk_rect (&l, &ocm, &r));
+  g_assert_cmpfloat_with_epsilon (r.origin.y, 410 + 152 - 152 * 0.8, 1e-3);
+
+  hit = zw_memory_layout_chunk_at (report, &l, 300, 300);
+  g_assert_nonnull (hit);
+  g_assert_cmpint (hit->id, ==, 1);
+  hit = zw_memory_layout_chunk_at (report, &l, 300, 450);
+  g_assert_nonnull (hit);
+  g_assert_cmpint (hit->id, ==, 2);
+  g_assert_null (zw_memory_layout_chunk_at (report, &l, 100, 300));
+  g_assert_null (zw_memory_layout_chunk_at (report, &l, 300, 100));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -665,8 +774,10 @@ main (int argc, char **argv)
       g_test_add_func ("/viewers/render/memory/etm-optimize-changes-drawn-extent", test_memory_etm_optimize);
       g_test_add_func ("/viewers/render/memory/etm-traffic-per-op-beside-occupancy", test_memory_traffic);
       g_test_add_func ("/viewers/render/memory/zoom-and-selected-value", test_memory_zoom_and_selection);
+      g_test_add_func ("/viewers/render/memory/layout-in-numbers", test_memory_layout);
       g_test_add_func ("/viewers/render/ocm/chosen-option-highlighted", test_ocm_chosen_highlighted);
       g_test_add_func ("/viewers/render/merge/rows-follow-merge-option", test_merge_render);
+      g_test_add_func ("/viewers/render/tensor/grid-cells-and-elements-in-numbers", test_tensor_grid);
       g_test_add_func ("/viewers/render/offline-json-renders-same-as-live", test_offline_same_as_live);
       g_test_add_func ("/viewers/render/empty-report-draws-message", test_empty_report);
       g_test_add_func ("/viewers/selection/normalises-and-notifies-once", test_selection_normalises);

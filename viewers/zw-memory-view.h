@@ -24,7 +24,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ZwMemoryView, zw_memory_view, ZW, MEMORY_VIEW, ZwView)
 
 GtkWidget *zw_memory_view_new (ZwSelection *selection);
-ZwSelection *zw_memory_view_get_selection (ZwMemoryView *self);
 
 /* Draws the timeline of @report in the zoom range of @selection (whole report when
  * @selection is NULL). Needs no display. */

@@ -353,10 +353,3 @@ zw_ocm_view_new (ZwSelection *selection)
   g_return_val_if_fail (selection == NULL || ZW_IS_SELECTION (selection), NULL);
   return g_object_new (ZW_TYPE_OCM_VIEW, "selection", selection, NULL);
 }
-
-ZwSelection *
-zw_ocm_view_get_selection (ZwOcmView *self)
-{
-  g_return_val_if_fail (ZW_IS_OCM_VIEW (self), NULL);
-  return zw_view_get_selection (ZW_VIEW (self));
-}

@@ -17,7 +17,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ZwOcmView, zw_ocm_view, ZW, OCM_VIEW, ZwView)
 
 GtkWidget *zw_ocm_view_new (ZwSelection *selection);
-ZwSelection *zw_ocm_view_get_selection (ZwOcmView *self);
 
 /* Needs no display. */
 void zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
