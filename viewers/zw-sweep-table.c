@@ -41,8 +41,8 @@ compare_items (gconstpointer a, gconstpointer b, gpointer user_data)
       y = rb->error ? G_MAXDOUBLE : (double) rb->ftmp_bytes;
       break;
     case ZW_SWEEP_COLUMN_OCM_BYTES:
-      x = ra->error ? G_MAXDOUBLE : (double) ra->ocm_bytes;
-      y = rb->error ? G_MAXDOUBLE : (double) rb->ocm_bytes;
+      x = ra->error ? G_MAXDOUBLE : (double) ra->ocm_peak;
+      y = rb->error ? G_MAXDOUBLE : (double) rb->ocm_peak;
       break;
     case ZW_SWEEP_COLUMN_ETM:
       x = ra->error ? G_MAXDOUBLE : (double) ra->etm_bytes;

@@ -119,7 +119,7 @@ zw_sweep_view_describe_row (const ZwSweep *sweep, guint index)
 
 const char *const zw_sweep_column_titles[ZW_SWEEP_N_COLUMNS] = {
   N_("#"), N_("Merge"), N_("ETM opt."), N_("OCM option"), N_("Chosen"), N_("What-if"), N_("Sim. ms"), N_("FTMP"),
-  N_("OCM bytes"), N_("ETM bytes"), N_("Launches"), N_("Checked"), N_("Front"), N_("Error"),
+  N_("OCM peak"), N_("ETM bytes"), N_("Launches"), N_("Checked"), N_("Front"), N_("Error"),
 };
 
 char *
@@ -138,7 +138,8 @@ zw_sweep_cell_text (const ZwSweep *sweep, guint index, ZwSweepColumn column)
     case ZW_SWEEP_COLUMN_WHAT_IF: return g_strdup (r->what_if != NULL && *r->what_if ? r->what_if : "–");
     case ZW_SWEEP_COLUMN_TIME: return ran ? g_strdup_printf ("%.4f", r->simulated_ms) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_FTMP: return ran ? zw_format_bytes (r->ftmp_bytes) : g_strdup ("–");
-    case ZW_SWEEP_COLUMN_OCM_BYTES: return ran ? zw_format_bytes (r->ocm_bytes) : g_strdup ("–");
+    case ZW_SWEEP_COLUMN_OCM_BYTES:
+      return !ran ? g_strdup ("–") : r->ocm_peak == G_MAXUINT64 ? g_strdup ("?") : zw_format_bytes (r->ocm_peak);
     case ZW_SWEEP_COLUMN_ETM: return ran ? zw_format_bytes (r->etm_bytes) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_LAUNCHES: return ran ? g_strdup_printf ("%u", r->launches) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_CHECKED: return g_strdup (!ran ? "–" : r->checked ? _("yes") : _("FAILS"));
