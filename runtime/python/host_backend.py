@@ -7,7 +7,10 @@ __all__ = ["HostBackend"]
 
 class HostBackend(xrt.Backend):
     """The host's backend: Input, Output, Cast, Resize and the board IP models (DetPostZG,
-    ImageMake, DetPost), timed by the board's cost model."""
+    ImageMake, DetPost), timed by the board's cost model; and every HardOp, by the board's own
+    behavioural kernels (the host reference run): Session.Create([HostBackend], view,
+    [HostDevice.Default()]) runs a ZG330 or Buyi network without a board, with the board's
+    bytes (Session.compareWithHost compares the two)."""
 
     _vendor_name = "HostBackend"
 

@@ -285,6 +285,16 @@ class Session:
         call(self._obj.forward_into, _tensors(inputs), _tensors(outputs))
         return None
 
+    def compareWithHost(self, inputs):
+        """The host reference run in one call: forward(inputs) on this session and on the same
+        view with the HostBackend alone (every HardOp on the host by the board's own kernels,
+        as Session.Create([HostBackend], view, [HostDevice.Default()]) runs it), each output
+        compared byte for byte. Returns (identical, report): report has one line per output
+        (identical, or how many bytes differ and the first)."""
+        r = call(self._obj.compare_with_host, _tensors(inputs))
+        identical, report = r[-2], r[-1]
+        return bool(identical), report or ""
+
     def stepTo(self, op_id, inputs=None):
         return [wrap(Tensor, t) for t in call(self._obj.step_to, op_id, _tensors(inputs) if inputs else None)]
 
@@ -371,5 +381,5 @@ document(Session, "Xrt", "xrt_session_", {
     "getForwards": "get_forwards", "forward": ("forward", "forward_into"), "stepTo": "step_to", "sub": "sub",
     "fork": "fork", "setLogIO": "set_log_io", "setLogTime": "set_log_time", "setDumpOutputs": "set_dump_outputs",
     "enableTimeProfile": "enable_time_profile", "timeProfileResults": "get_time_profile",
-    "totalTime": "get_total_time", "dumpSnapshot": "dump_snapshot", "setPreCallBack": "set_pre_callback",
+    "totalTime": "get_total_time", "compareWithHost": "compare_with_host", "dumpSnapshot": "dump_snapshot", "setPreCallBack": "set_pre_callback",
     "setPostCallBack": "set_post_callback"})

@@ -9,6 +9,8 @@
  *   xrt_session_new_with_backend  CreateWithBackends (a ready board backend);
  *   xrt_session_apply        deploys the backends (options of the board backend before this);
  *   xrt_session_forward      forward(inputs) -> outputs, or into caller-given output tensors;
+ *   xrt_session_compare_with_host  forward on the session and on the host reference (the
+ *                            HostBackend alone: HardOps by the board's kernels), compared;
  *   xrt_session_step_to      stepTo(op_id): forward up to an op and return its outputs;
  *   xrt_session_sub          sub(start, end): another view sharing the backends;
  *   callbacks, setLogIO, setLogTime, setDumpOutputs, enableTimeProfile, totalTime,
@@ -240,6 +242,21 @@ const gint64 *xrt_forward_get_output_ids (const XrtForward *step, guint *n);
  * Returns: (transfer container) (element-type XrtTensor)
  */
 GPtrArray *xrt_session_forward (XrtSession *session, GPtrArray *inputs, GError **error);
+/**
+ * xrt_session_compare_with_host:
+ * @inputs: (element-type XrtTensor) (nullable)
+ * @identical: (out) (optional): whether every output has the same bytes
+ * @report: (out) (optional) (transfer full): one line per output: its v_id, its bytes and
+ *   "identical", or how many bytes differ and the first one (offset, board and host byte)
+ *
+ * The host reference run in one call: forward(@inputs) on @session (applied), then the same
+ * view with the same params on a session of the HostBackend alone — every HardOp on the host
+ * by the board's own behavioural kernels (devices/hardops/), the host ops as in @session —
+ * and each output compared byte for byte. FALSE with @error only when a run fails; a
+ * difference is a result (@identical FALSE), not an error.
+ */
+gboolean xrt_session_compare_with_host (XrtSession *session, GPtrArray *inputs, gboolean *identical, char **report,
+                                        GError **error);
 /**
  * xrt_session_forward_into:
  * @inputs: (element-type XrtTensor) (nullable)

@@ -3,6 +3,7 @@
 #include "backends/host/host-cost.h"
 #include "backends/host/host-ops.h"
 #include "devices/zg330-sim.h"
+#include "devices/hardops/zg330-hardop-class.h"
 
 struct _HostBackend {
   XrtBackend parent_instance;
@@ -33,10 +34,18 @@ host_backend_init_on (XrtBackend *backend, XirNetworkView *view, XrtDevice *devi
   return TRUE;
 }
 
+/* The host ops, and every HardOp of a kind in the table (the host reference run). */
+static gboolean
+host_takes (const XirOp *op)
+{
+  return host_op_supported (op)
+         || (op->kind == XIR_OP_HARDOP && zg330_hardop_class_lookup (op->hard_class, NULL) != NULL);
+}
+
 static gboolean
 host_backend_supports_op (const XirOp *op)
 {
-  return op != NULL && host_op_supported (op);
+  return op != NULL && host_takes (op);
 }
 
 static gboolean
@@ -45,7 +54,27 @@ host_backend_owns_op (XrtBackend *backend, gint64 op_id)
   XirNetworkView *view = xrt_backend_get_view (backend);
   const XirOp *op = view ? xir_network_get_op_by_id (xir_network_view_get_network (view), op_id) : NULL;
 
-  return op != NULL && host_op_supported (op);
+  return op != NULL && host_takes (op);
+}
+
+/* A HardOp on the host: the board's kernels over the session's buffers, its params from the
+ * network (the .raw, or synthetic params), timed by the host cost model. */
+static gboolean
+run_hardop (HostBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
+            HostOpCost *cost, GError **error)
+{
+  XirNetwork *net = xir_network_view_get_network (xrt_backend_get_view (XRT_BACKEND (self)));
+  g_autofree const guint8 **params = g_new0 (const guint8 *, MAX (op->params->len, 1));
+  Zg330HardopDesc desc;
+
+  if (!zg330_hardop_class_describe (op, &desc, error))
+    return FALSE;
+  for (guint k = 0; k < op->params->len; k++)
+    params[k] = xir_network_get_params_data (net, g_ptr_array_index (op->params, k));
+  if (!zg330_hardop_run_host (&desc, inputs, params, outputs, error))
+    return FALSE;
+  host_hardop_cost (&desc, self->profile, cost);
+  return TRUE;
 }
 
 /* Input and Output only cost (the session moves their bytes); the others compute. */
@@ -57,7 +86,9 @@ host_backend_run_op (XrtBackend *backend, const XirOp *op, const guint8 *const *
   HostOpCost cost = { 0 };
   gboolean ok;
 
-  if (op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT)
+  if (op->kind == XIR_OP_HARDOP)
+    ok = run_hardop (self, op, inputs, outputs, &cost, error);
+  else if (op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT)
     ok = host_op_cost (op, self->profile, NULL, &cost, error);
   else if (g_strcmp0 (op->type_key, "customop::ImageMake") == 0)
     {

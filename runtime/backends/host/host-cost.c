@@ -152,3 +152,26 @@ host_op_run_costed (const XirOp *op, const guint8 *const *inputs, guint8 *const 
     return FALSE;
   return host_op_cost (op, profile, NULL, cost ? cost : &local, error);
 }
+
+void
+host_hardop_cost (const Zg330HardopDesc *desc, const Zg330Profile *profile, HostOpCost *out)
+{
+  const XirOp *op = desc->op;
+  guint64 fixed = (guint64) llround (profile->host_op_fixed_us * 1e-6 * profile->host_cpu_clock_hz);
+  double cores = MAX (profile->host_cpu_cores, 1u);
+
+  memset (out, 0, sizeof *out);
+  if (desc->zero_copy)
+    {
+      out->bytes = sum_bytes (op->outputs);
+      out->cpu_cycles = fixed + ceil_cycles ((double) out->bytes / profile->host_copy_bytes_per_cycle);
+    }
+  else
+    {
+      out->bytes = sum_bytes (op->inputs) + sum_bytes (op->outputs) + desc->weight_bytes;
+      out->elements = desc->macs;
+      out->cpu_cycles = fixed + ceil_cycles ((double) desc->macs / (HOST_HARDOP_MACS_PER_CYCLE * cores))
+                        + ceil_cycles ((double) out->bytes / profile->host_cast_bytes_per_cycle / cores);
+    }
+  out->other_ms = (double) out->cpu_cycles * 1e3 / profile->host_cpu_clock_hz;
+}

@@ -28,6 +28,12 @@
  *              (pixels = H x W of the input image; one pixel per IP cycle is assumed: the
  *              IP's timing is not public)
  *
+ *   HardOp     = fixed + ceil(MACs / (HOST_HARDOP_MACS_PER_CYCLE x host_cpu_cores))
+ *   (host ref)        + ceil((input + output + params bytes) / host_cast_bytes_per_cycle
+ *                            / host_cpu_cores);  a zero-copy one (its inputs are its output's
+ *                     bytes on a board) fixed + ceil(output bytes / host_copy_bytes_per_cycle)
+ *                     (the host reference run, HostBackend, runs the board's kernels on the CPU)
+ *
  * CPU ops report their time as "other" (the vendor's profile puts the Input op's time
  * there); DetPostZG's, DetPost's and ImageMake's IP time is their "hard" time (as in the
  * vendor's Buyi time profile, where ImageMake and DetPost have hard_time).  Copies between host and board (the
@@ -43,8 +49,13 @@
 
 #include "backends/host/host-ops.h"
 #include "devices/zg330-timing.h"
+#include "devices/hardops/zg330-hardop-class.h"
 
 G_BEGIN_DECLS
+
+/* int8 multiply-accumulates per cycle and core of a HardOp run on the host CPU (assumed: a
+ * Cortex-A7 core running the kernels' scalar loops does about one; no vendor figure). */
+#define HOST_HARDOP_MACS_PER_CYCLE 1.0
 
 /* ImageMake IP cycles per image pixel (assumed, see above). */
 #define HOST_IMAGEMAKE_CYCLES_PER_PIXEL 1.0
@@ -87,5 +98,14 @@ gboolean host_op_cost (const XirOp *op, const Zg330Profile *profile, const guint
  */
 gboolean host_op_run_costed (const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                              const Zg330Profile *profile, HostOpCost *cost, GError **error);
+
+/**
+ * host_hardop_cost:
+ *
+ * The simulated cost of the described HardOp run on the board's host CPU (the host
+ * reference run, see above): CPU cycles, bytes (inputs + outputs + params, or the output of
+ * a zero-copy op) and other_ms.
+ */
+void host_hardop_cost (const Zg330HardopDesc *desc, const Zg330Profile *profile, HostOpCost *out);
 
 G_END_DECLS

@@ -111,4 +111,15 @@ gboolean zg330_hardop_call_compute (const Zg330HardopCall *call, const guint8 *c
  * compile).  The op must be described zero_copy. */
 guint64 zg330_hardop_zero_copy_offset (const Zg330HardopDesc *desc, guint index);
 
+/* zg330_hardop_run_host:
+ * Runs the described op over host buffers, as the board would at any placement: @inputs[i]
+ * holds input i's storage bytes, @params[k] params k's (the network's .raw or synthetic
+ * params; NULL for a class without weights), and @outputs[0] receives the output's storage
+ * bytes.  A zero-copy op writes each input at its place in the output's bytes
+ * (zg330_hardop_zero_copy_offset; bytes no input covers read 0), which is what the board
+ * holds there.  This is the host reference run's HardOp (backends/host/): the same table,
+ * descriptors and kernels as the board, so the same bytes.  Errors name the op and class. */
+gboolean zg330_hardop_run_host (const Zg330HardopDesc *desc, const guint8 *const *inputs,
+                                const guint8 *const *params, guint8 *const *outputs, GError **error);
+
 G_END_DECLS

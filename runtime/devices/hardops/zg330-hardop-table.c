@@ -153,3 +153,48 @@ zg330_hardop_call_compute (const Zg330HardopCall *call, const guint8 *const *inp
     g_prefix_error (error, "op %" G_GINT64_FORMAT " (%s): ", call->op_id, cls);
   return ok;
 }
+
+gboolean
+zg330_hardop_run_host (const Zg330HardopDesc *d, const guint8 *const *inputs, const guint8 *const *params,
+                       guint8 *const *outputs, GError **error)
+{
+  const XirOp *op = d->op;
+  const Zg330HardopClass *klass = zg330_hardop_class_get (d->kind);
+  const XirValue *out = g_ptr_array_index (op->outputs, 0);
+  Zg330HardopCall call;
+  gboolean ok;
+
+  if (d->zero_copy)
+    {
+      memset (outputs[0], 0, (gsize) out->storage_bytes);
+      for (guint i = 0; i < op->inputs->len; i++)
+        {
+          const XirValue *in = g_ptr_array_index (op->inputs, i);
+          guint64 at = zg330_hardop_zero_copy_offset (d, i);
+          /* the describer proved every input inside the output's bytes */
+          if (at > out->storage_bytes || in->storage_bytes > out->storage_bytes - at)
+            {
+              g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "op %" G_GINT64_FORMAT " (%s): input v_id %" G_GINT64_FORMAT
+                           " at offset %" G_GUINT64_FORMAT " runs past the output's %" G_GUINT64_FORMAT " bytes",
+                           op->op_id, op->hard_class, in->v_id, at, out->storage_bytes);
+              return FALSE;
+            }
+          memcpy (outputs[0] + at, inputs[i], (gsize) in->storage_bytes);
+        }
+      return TRUE;
+    }
+  if (!zg330_hardop_call_init (d, &call, error))
+    return FALSE;
+  if (klass->has_weights && (params == NULL || params[0] == NULL || (call.weights.has_bias && params[1] == NULL)))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "op %" G_GINT64_FORMAT " (%s): params v_id %" G_GINT64_FORMAT
+                   ": no bytes (load the network's .raw or synthetic params first)", op->op_id, op->hard_class,
+                   call.weights.v_id);
+      zg330_hardop_call_clear (&call);
+      return FALSE;
+    }
+  ok = zg330_hardop_call_compute (&call, inputs, klass->has_weights ? params[0] : NULL,
+                                  klass->has_weights && call.weights.has_bias ? params[1] : NULL, outputs[0], error);
+  zg330_hardop_call_clear (&call);
+  return ok;
+}
