@@ -310,6 +310,19 @@ zw_sweep_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_sweep_view_parent_class)->dispose (object);
 }
 
+/* the view's content for exports (zw_view_render) */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+{
+  zw_sweep_view_render (ZW_SWEEP_VIEW (view), cr, width, height, colors);
+}
+
+static GPtrArray *
+view_table (ZwView *view)
+{
+  return zw_sweep_view_table (ZW_SWEEP_VIEW (view));
+}
+
 static void
 zw_sweep_view_class_init (ZwSweepViewClass *klass)
 {
@@ -341,6 +354,9 @@ zw_sweep_view_class_init (ZwSweepViewClass *klass)
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
   gtk_widget_class_set_css_name (widget_class, "zwsweepview");
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "sweep", N_("Sweep"), N_("Sweep view"), ZW_VIEW_DATA_SWEEP);
+  ZW_VIEW_CLASS (klass)->render = view_render;
+  ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void
