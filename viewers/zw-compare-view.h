@@ -54,7 +54,4 @@ const ZwDeployCompare *zw_compare_view_get_deploy_compare (ZwCompareView *self);
 /* Selects row @index (-1 none); its op becomes the shared selection's when the report has it. */
 void zw_compare_view_select_row (ZwCompareView *self, gint index);
 
-/* One row per op, header first (CSV export). */
-GPtrArray *zw_compare_view_table (ZwCompareView *self);
-
 G_END_DECLS

@@ -59,7 +59,4 @@ const ZwCompileCompare *zw_compile_compare_view_get_compare (ZwCompileCompareVie
 void zw_compile_compare_view_select_row (ZwCompileCompareView *self, gint index);
 gint zw_compile_compare_view_get_selected_row (ZwCompileCompareView *self);
 
-/* The per-op table, header first (CSV export). */
-GPtrArray *zw_compile_compare_view_table (ZwCompileCompareView *self);
-
 G_END_DECLS

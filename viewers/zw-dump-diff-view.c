@@ -592,13 +592,13 @@ zw_dump_diff_view_get_selected_value (ZwDumpDiffView *self)
   return self->diff != NULL ? row_value (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self))) : -1;
 }
 
-GPtrArray *
-zw_dump_diff_view_table (ZwDumpDiffView *self)
+/* the view's table (CSV export): one row per row drawn, header first */
+static GPtrArray *
+view_table (ZwView *view)
 {
-  GPtrArray *table;
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (view);
+  GPtrArray *table = zw_row_table_rows_new (col_titles, N_COLS);
 
-  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), NULL);
-  table = zw_row_table_rows_new (col_titles, N_COLS);
   for (guint i = 0; self->diff != NULL && i < self->diff->entries->len; i++)
     {
       char **cells = g_new0 (char *, N_COLS + 1);
@@ -649,12 +649,6 @@ zw_dump_diff_view_dispose (GObject *object)
   g_clear_pointer (&self->name_a, g_free);
   g_clear_pointer (&self->name_b, g_free);
   G_OBJECT_CLASS (zw_dump_diff_view_parent_class)->dispose (object);
-}
-
-static GPtrArray *
-view_table (ZwView *view)
-{
-  return zw_dump_diff_view_table (ZW_DUMP_DIFF_VIEW (view));
 }
 
 static void

@@ -79,7 +79,4 @@ void zw_dump_diff_view_select_value (ZwDumpDiffView *self, gint64 v_id);
 void zw_dump_diff_view_get_heatmaps (ZwDumpDiffView *self, ZwDumpDiffHeatmaps *out);
 gint64 zw_dump_diff_view_get_selected_value (ZwDumpDiffView *self);
 
-/* One row per value, header first (CSV export). */
-GPtrArray *zw_dump_diff_view_table (ZwDumpDiffView *self);
-
 G_END_DECLS
