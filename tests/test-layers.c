@@ -5,7 +5,8 @@
  * viewers read report models, never a backend or a device.
  *
  * Reads every .c and .h under the source tree's runtime/, viewers/ and app/ and checks each
- * #include "…" against the rules below; a failure names the file, the line and the rule. */
+ * #include "…" against the rules below; a failure names the file, the line and the rule.
+ * Export and the views' base classes name no view type: views are reached through ZwView. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -306,6 +307,72 @@ test_image_decoder_exception_is_one_file (void)
   g_rmdir (dir);
 }
 
+/* The views' shared machinery names no view: export, the view base classes and their helpers
+ * draw, describe and list views through ZwView's methods and the table (zw-views.c), never
+ * by type (no ZW_IS_*_VIEW chains). */
+static const char *const view_neutral[] = {
+  "viewers/zw-export.c", "viewers/zw-export.h", "viewers/zw-view.c", "viewers/zw-view.h",
+  "viewers/zw-row-table.c", "viewers/zw-row-table.h", "viewers/zw-view-common.c", "viewers/zw-draw-area.c",
+  "viewers/zw-draw-area.h", "viewers/zw-view-style.h",
+};
+
+/* The lines of @text (from @name) that name a view type, appended to @bad. */
+static void
+check_names_no_view (const char *name, const char *text, GString *bad)
+{
+  g_autoptr (GRegex) type = g_regex_new ("\\bZW_(?!(IS_|TYPE_)?VIEW\\b)[A-Z_]+_VIEW\\b", 0, 0, NULL);
+  g_autoptr (GRegex) header = g_regex_new ("^\\s*#\\s*include\\s*[\"<]zw-[a-z-]+-view\\.h", 0, 0, NULL);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_regex_match (type, lines[i], 0, NULL) || g_regex_match (header, lines[i], 0, NULL))
+      g_string_append_printf (bad, "%s:%u: %s — export and the view bases go through ZwView, not by type\n", name,
+                              i + 1, lines[i]);
+}
+
+static void
+test_view_machinery_names_no_view (void)
+{
+  g_autofree char *root = source_root ();
+  g_autoptr (GString) bad = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (view_neutral); i++)
+    {
+      g_autofree char *path = g_build_filename (root, view_neutral[i], NULL);
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      check_names_no_view (view_neutral[i], text, bad);
+    }
+  if (bad->len > 0)
+    g_error ("the view machinery names views:\n%s", bad->str);
+}
+
+/* It bites: a type chain or a view's header fails; the base's own names pass. */
+static void
+test_view_machinery_rule_bites (void)
+{
+  g_autoptr (GString) bad = g_string_new (NULL);
+
+  check_names_no_view ("planted.c",
+                       "#include \"zw-view.h\"\n"
+                       "#include \"zw-timing-view.h\"\n"
+                       "  if (ZW_IS_VIEW (w) && ZW_VIEW_GET_CLASS (w)->render != NULL)\n"
+                       "  else if (ZW_IS_TIMING_VIEW (view))\n"
+                       "    g_object_new (ZW_TYPE_SWEEP_VIEW, NULL);\n"
+                       "    zw_log_view_draw (cr, w, h, NULL, NULL, NULL, -1, colors);\n"
+                       "    ZW_COMPARE_VIEW (view);\n"
+                       "G_DEFINE_ABSTRACT_TYPE (ZwRowTable, zw_row_table, ZW_TYPE_VIEW)\n",
+                       bad);
+  g_assert_null (strstr (bad->str, ":1:"));
+  g_assert_nonnull (strstr (bad->str, ":2:"));
+  g_assert_null (strstr (bad->str, ":3:"));
+  g_assert_nonnull (strstr (bad->str, ":4:"));
+  g_assert_nonnull (strstr (bad->str, ":5:"));
+  g_assert_null (strstr (bad->str, ":6:"));
+  g_assert_nonnull (strstr (bad->str, ":7:"));
+  g_assert_null (strstr (bad->str, ":8:"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +383,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layers/app-rule-bites", test_app_rule_bites);
   g_test_add_func ("/layers/runtime-toolkit-rule-bites", test_runtime_toolkit_rule_bites);
   g_test_add_func ("/layers/image-decoder-exception-is-one-file", test_image_decoder_exception_is_one_file);
+  g_test_add_func ("/layers/view-machinery-names-no-view", test_view_machinery_names_no_view);
+  g_test_add_func ("/layers/view-machinery-rule-bites", test_view_machinery_rule_bites);
   return g_test_run ();
 }

@@ -1531,6 +1531,30 @@ test_display_widgets (void)
     }
   }
 
+  /* compare, a row table: a row selected gives the shared selection its op; the selection's
+   * op selects its row; an op it does not show, or a row out of range, selects none */
+  {
+    ZwCompareView *cv = ZW_COMPARE_VIEW (views[1]);
+    const ZwProfileCompare *cmp = zw_compare_view_get_compare (cv);
+    const ZwCompareRow *first, *third;
+
+    g_assert_nonnull (cmp);
+    g_assert_cmpuint (cmp->rows->len, >=, 3);
+    first = g_ptr_array_index (cmp->rows, 0);
+    third = g_ptr_array_index (cmp->rows, 2);
+    zw_compare_view_select_row (cv, 2);
+    g_assert_cmpint (zw_row_table_get_selected_row (ZW_ROW_TABLE (cv)), ==, 2);
+    g_assert_cmpint (zw_selection_get_selected_op (sel), ==, third->op_id);
+    zw_selection_set_selected_op (sel, first->op_id);
+    g_assert_cmpint (zw_row_table_get_selected_row (ZW_ROW_TABLE (cv)), ==, 0);
+    g_assert_cmpint (zw_row_table_find_row (ZW_ROW_TABLE (cv), third->op_id), ==, 2);
+    g_assert_cmpint (zw_row_table_find_row (ZW_ROW_TABLE (cv), G_MAXINT64), ==, -1);
+    zw_compare_view_select_row (cv, (gint) cmp->rows->len);
+    g_assert_cmpint (zw_row_table_get_selected_row (ZW_ROW_TABLE (cv)), ==, -1);
+    /* the selection did not move: a row cleared here is not sent */
+    g_assert_cmpint (zw_selection_get_selected_op (sel), ==, first->op_id);
+  }
+
   /* log: search, next and previous wrap */
   {
     ZwLogView *lv = ZW_LOG_VIEW (views[4]);

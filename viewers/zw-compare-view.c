@@ -338,7 +338,7 @@ out:
 
 struct _ZwCompareView
 {
-  ZwView parent_instance;
+  ZwRowTable parent_instance;
   ZwProfileCompare *cmp;
   ZwDeployCompare *dcmp;
   /* what is compared (kept so that A and B can be swapped) */
@@ -346,25 +346,66 @@ struct _ZwCompareView
   ZwCompareOptions options;
   ZwDeployReport *report_a, *report_b;
   char *label_a, *label_b;
-  gint selected;
-  gboolean syncing;
-  GtkWidget *area;
 };
 
-G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW_TYPE_VIEW)
+G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW_TYPE_ROW_TABLE)
 
-static void
-area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+/* ---- the row table: one row per op of the profile comparison ---- */
+
+static guint
+table_n_rows (ZwRowTable *table)
 {
-  ZwCompareView *self = user_data;
-  zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, self->selected, colors);
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  return self->cmp != NULL ? self->cmp->rows->len : 0;
 }
 
 static void
-changed (ZwCompareView *self)
+table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
-  gtk_widget_set_size_request (self->area, 720, zw_compare_view_content_height (self->cmp, self->dcmp));
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, selected, colors);
+}
+
+static int
+table_content_height (ZwRowTable *table)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  return zw_compare_view_content_height (self->cmp, self->dcmp);
+}
+
+static gint
+table_row_at (ZwRowTable *table, double x, double y)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  (void) x;
+  return zw_compare_view_row_at (self->cmp, self->dcmp, y);
+}
+
+static gint64
+table_row_id (ZwRowTable *table, guint row, ZwDeployReport *report)
+{
+  (void) report;
+  return ((const ZwCompareRow *) g_ptr_array_index (ZW_COMPARE_VIEW (table)->cmp->rows, row))->op_id;
+}
+
+/* the header line is the control that chooses which run is A (a click swaps them) */
+static gboolean
+table_clicked (ZwRowTable *table, double x, double y)
+{
+  if (y >= MARGIN && y < MARGIN + LINE_H
+      && x >= gtk_widget_get_width (zw_row_table_get_area (table)) - MARGIN - SWAP_W)
+    {
+      zw_compare_view_swap (ZW_COMPARE_VIEW (table));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* What is shown changed; the row selected now is @selected (-1 none). */
+static void
+changed (ZwCompareView *self, gint selected)
+{
+  zw_row_table_changed (ZW_ROW_TABLE (self), selected);
 }
 
 void
@@ -387,8 +428,7 @@ zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwP
   g_free (self->label_b);
   self->label_a = g_strdup (label_a);
   self->label_b = g_strdup (label_b);
-  self->selected = -1;
-  changed (self);
+  changed (self, -1);
 }
 
 void
@@ -404,7 +444,8 @@ zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const
       self->report_a = zw_deploy_report_ref ((ZwDeployReport *) a);
       self->report_b = zw_deploy_report_ref ((ZwDeployReport *) b);
     }
-  changed (self);
+  /* the rows are the profiles': the one selected stays */
+  changed (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
 }
 
 void
@@ -434,8 +475,7 @@ zw_compare_view_swap (ZwCompareView *self)
       g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
       self->dcmp = zw_deploy_compare (self->report_a, self->report_b);
     }
-  self->selected = -1;
-  changed (self);
+  changed (self, -1);
 }
 
 static void
@@ -456,8 +496,7 @@ zw_compare_view_clear (ZwCompareView *self)
   g_clear_pointer (&self->profile_b, zw_profile_free);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
-  self->selected = -1;
-  changed (self);
+  changed (self, -1);
 }
 
 const ZwProfileCompare *
@@ -478,67 +517,20 @@ void
 zw_compare_view_select_row (ZwCompareView *self, gint index)
 {
   g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
-  if (self->cmp == NULL || index < 0 || (guint) index >= self->cmp->rows->len)
-    index = -1;
-  if (index == self->selected)
-    return;
-  self->selected = index;
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-  if (index >= 0 && !self->syncing && zw_view_get_report (ZW_VIEW (self)) != NULL)
-    {
-      const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, index);
-
-      self->syncing = TRUE;
-      zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)), r->op_id);
-      self->syncing = FALSE;
-    }
+  zw_row_table_select_row (ZW_ROW_TABLE (self), index);
 }
 
-static void
-on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwCompareView *self)
-{
-  (void) gesture;
-  (void) n_press;
-  if (y >= MARGIN && y < MARGIN + LINE_H && x >= gtk_widget_get_width (self->area) - MARGIN - SWAP_W)
-    {
-      zw_compare_view_swap (self);
-      return;
-    }
-  zw_compare_view_select_row (self, zw_compare_view_row_at (self->cmp, self->dcmp, y));
-}
-
-static void
-zw_compare_view_selection_notify (ZwView *view, GParamSpec *pspec)
+/* the view's table (CSV export): one row per row drawn, header first */
+static GPtrArray *
+view_table (ZwView *view)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (view);
-  gint64 op;
-  gint found = -1;
+  static const char *const titles[] = { N_("Op id"), N_("Class"), N_("Name"), N_("Side"), N_("A ms"), N_("B ms"),
+                                        N_("Delta ms"), N_("Ratio"), N_("A hard ms"), N_("B hard ms"),
+                                        N_("Regression"), N_("Improvement") };
+  const guint n = G_N_ELEMENTS (titles);
+  GPtrArray *table = zw_row_table_rows_new (titles, n);
 
-  if (self->syncing || self->cmp == NULL || !g_str_equal (pspec->name, "selected-op"))
-    return;
-  op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
-  for (guint i = 0; op >= 0 && i < self->cmp->rows->len && found < 0; i++)
-    if (((ZwCompareRow *) g_ptr_array_index (self->cmp->rows, i))->op_id == op)
-      found = (gint) i;
-  self->syncing = TRUE;
-  zw_compare_view_select_row (self, found);
-  self->syncing = FALSE;
-}
-
-GPtrArray *
-zw_compare_view_table (ZwCompareView *self)
-{
-  static const char *titles[] = { N_("Op id"), N_("Class"), N_("Name"), N_("Side"), N_("A ms"), N_("B ms"),
-                                  N_("Delta ms"), N_("Ratio"), N_("A hard ms"), N_("B hard ms"), N_("Regression"),
-                                  N_("Improvement"), NULL };
-  GPtrArray *table = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  guint n = g_strv_length ((char **) titles);
-  char **header = g_new0 (char *, n + 1);
-
-  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
-  for (guint c = 0; c < n; c++)
-    header[c] = g_strdup (_(titles[c]));
-  g_ptr_array_add (table, header);
   for (guint i = 0; self->cmp != NULL && i < self->cmp->rows->len; i++)
     {
       const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
@@ -560,19 +552,11 @@ zw_compare_view_table (ZwCompareView *self)
   return table;
 }
 
-void
-zw_compare_view_render (ZwCompareView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
-{
-  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
-  zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, self->selected, colors);
-}
-
 static void
 zw_compare_view_dispose (GObject *object)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (object);
 
-  self->area = NULL;   /* the base class unparents the scrolled window */
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
   g_clear_pointer (&self->profile_a, zw_profile_free);
@@ -584,44 +568,31 @@ zw_compare_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_compare_view_parent_class)->dispose (object);
 }
 
-/* the view's content for exports (zw_view_render) */
-static void
-view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
-{
-  zw_compare_view_render (ZW_COMPARE_VIEW (view), cr, width, height, colors);
-}
-
-static GPtrArray *
-view_table (ZwView *view)
-{
-  return zw_compare_view_table (ZW_COMPARE_VIEW (view));
-}
-
 static void
 zw_compare_view_class_init (ZwCompareViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ZwRowTableClass *table_class = ZW_ROW_TABLE_CLASS (klass);
 
   object_class->dispose = zw_compare_view_dispose;
-  ZW_VIEW_CLASS (klass)->selection_notify = zw_compare_view_selection_notify;
+  table_class->n_rows = table_n_rows;
+  table_class->draw = table_draw;
+  table_class->content_height = table_content_height;
+  table_class->row_at = table_row_at;
+  table_class->row_id = table_row_id;
+  table_class->clicked = table_clicked;
   gtk_widget_class_set_css_name (widget_class, "zwcompareview");
   gtk_widget_class_install_action (widget_class, "compare.swap", NULL, action_swap);
-  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compare", N_("Compare"), N_("Compare view"), ZW_VIEW_DATA_PROFILE_PAIR);
-  ZW_VIEW_CLASS (klass)->render = view_render;
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compare",
+                          N_("Compare"), N_("Compare view"), ZW_VIEW_DATA_PROFILE_PAIR);
   ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void
 zw_compare_view_init (ZwCompareView *self)
 {
-  static const ZwPointerHandlers handlers = { .released = G_CALLBACK (on_released) };
-
-  self->selected = -1;
-  self->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, 720,
-                                          zw_compare_view_content_height (NULL, NULL));
-  zw_widget_add_pointer_handlers (self->area, &handlers, self);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
+  changed (self, -1);
 }
 
 GtkWidget *

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "zw-view.h"
+#include "zw-row-table.h"
 #include "report/zw-compare.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -31,7 +31,7 @@ gboolean zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeploy
 gint zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double y);
 
 #define ZW_TYPE_COMPARE_VIEW (zw_compare_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW, COMPARE_VIEW, ZwView)
+G_DECLARE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW, COMPARE_VIEW, ZwRowTable)
 
 GtkWidget *zw_compare_view_new (ZwSelection *selection);
 
@@ -53,9 +53,5 @@ const ZwDeployCompare *zw_compare_view_get_deploy_compare (ZwCompareView *self);
 
 /* Selects row @index (-1 none); its op becomes the shared selection's when the report has it. */
 void zw_compare_view_select_row (ZwCompareView *self, gint index);
-
-/* One row per op, header first (CSV export). */
-GPtrArray *zw_compare_view_table (ZwCompareView *self);
-void zw_compare_view_render (ZwCompareView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
 
 G_END_DECLS

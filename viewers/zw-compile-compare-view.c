@@ -461,27 +461,63 @@ out:
 
 struct _ZwCompileCompareView
 {
-  ZwView parent_instance;
+  ZwRowTable parent_instance;
   ZwCompileCompare *cmp;
-  gint selected;
-  gboolean syncing;
-  GtkWidget *area;
 };
 
-G_DEFINE_FINAL_TYPE (ZwCompileCompareView, zw_compile_compare_view, ZW_TYPE_VIEW)
+G_DEFINE_FINAL_TYPE (ZwCompileCompareView, zw_compile_compare_view, ZW_TYPE_ROW_TABLE)
 
-static void
-area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+/* ---- the row table: one row per aligned hardop ---- */
+
+static guint
+table_n_rows (ZwRowTable *table)
 {
-  ZwCompileCompareView *self = user_data;
-  zw_compile_compare_view_draw (cr, width, height, self->cmp, self->selected, colors);
+  ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (table);
+  return self->cmp != NULL ? self->cmp->rows->len : 0;
 }
 
 static void
-changed (ZwCompileCompareView *self)
+table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
-  gtk_widget_set_size_request (self->area, MIN_WIDTH, zw_compile_compare_view_content_height (self->cmp));
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+  zw_compile_compare_view_draw (cr, width, height, ZW_COMPILE_COMPARE_VIEW (table)->cmp, selected, colors);
+}
+
+static int
+table_content_height (ZwRowTable *table)
+{
+  return zw_compile_compare_view_content_height (ZW_COMPILE_COMPARE_VIEW (table)->cmp);
+}
+
+static gint
+table_row_at (ZwRowTable *table, double x, double y)
+{
+  (void) x;
+  return zw_compile_compare_view_row_at (ZW_COMPILE_COMPARE_VIEW (table)->cmp, y);
+}
+
+/* A's op id when the selection's report has it, else B's */
+static gint64
+table_row_id (ZwRowTable *table, guint row, ZwDeployReport *report)
+{
+  const ZwCompileOpRow *r = g_ptr_array_index (ZW_COMPILE_COMPARE_VIEW (table)->cmp->rows, row);
+
+  return r->a.present && zw_deploy_report_find_op (report, r->a.op_id) != NULL   ? r->a.op_id
+         : r->b.present && zw_deploy_report_find_op (report, r->b.op_id) != NULL ? r->b.op_id
+                                                                                  : -1;
+}
+
+static gint
+table_find_row (ZwRowTable *table, gint64 op)
+{
+  ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (table);
+
+  for (guint i = 0; self->cmp != NULL && i < self->cmp->rows->len; i++)
+    {
+      const ZwCompileOpRow *r = g_ptr_array_index (self->cmp->rows, i);
+      if ((r->a.present && r->a.op_id == op) || (r->b.present && r->b.op_id == op))
+        return (gint) i;
+    }
+  return -1;
 }
 
 void
@@ -492,8 +528,7 @@ zw_compile_compare_view_take_compare (ZwCompileCompareView *self, ZwCompileCompa
     return;
   g_clear_pointer (&self->cmp, zw_compile_compare_free);
   self->cmp = cmp;
-  self->selected = -1;
-  changed (self);
+  zw_row_table_changed (ZW_ROW_TABLE (self), -1);
 }
 
 void
@@ -515,66 +550,15 @@ zw_compile_compare_view_get_compare (ZwCompileCompareView *self)
 void
 zw_compile_compare_view_select_row (ZwCompileCompareView *self, gint index)
 {
-  ZwDeployReport *report;
-
   g_return_if_fail (ZW_IS_COMPILE_COMPARE_VIEW (self));
-  if (self->cmp == NULL || index < 0 || (guint) index >= self->cmp->rows->len)
-    index = -1;
-  if (index == self->selected)
-    return;
-  self->selected = index;
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-  report = zw_view_get_report (ZW_VIEW (self));
-  if (index >= 0 && !self->syncing && report != NULL)
-    {
-      const ZwCompileOpRow *r = g_ptr_array_index (self->cmp->rows, index);
-      gint64 op = r->a.present && zw_deploy_report_find_op (report, r->a.op_id) != NULL   ? r->a.op_id
-                  : r->b.present && zw_deploy_report_find_op (report, r->b.op_id) != NULL ? r->b.op_id
-                                                                                           : -1;
-      if (op >= 0)
-        {
-          self->syncing = TRUE;
-          zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)), op);
-          self->syncing = FALSE;
-        }
-    }
+  zw_row_table_select_row (ZW_ROW_TABLE (self), index);
 }
 
 gint
 zw_compile_compare_view_get_selected_row (ZwCompileCompareView *self)
 {
   g_return_val_if_fail (ZW_IS_COMPILE_COMPARE_VIEW (self), -1);
-  return self->selected;
-}
-
-static void
-on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwCompileCompareView *self)
-{
-  (void) gesture;
-  (void) n_press;
-  (void) x;
-  zw_compile_compare_view_select_row (self, zw_compile_compare_view_row_at (self->cmp, y));
-}
-
-static void
-zw_compile_compare_view_selection_notify (ZwView *view, GParamSpec *pspec)
-{
-  ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (view);
-  gint64 op;
-  gint found = -1;
-
-  if (self->syncing || self->cmp == NULL || !g_str_equal (pspec->name, "selected-op"))
-    return;
-  op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
-  for (guint i = 0; op >= 0 && i < self->cmp->rows->len && found < 0; i++)
-    {
-      const ZwCompileOpRow *r = g_ptr_array_index (self->cmp->rows, i);
-      if ((r->a.present && r->a.op_id == op) || (r->b.present && r->b.op_id == op))
-        found = (gint) i;
-    }
-  self->syncing = TRUE;
-  zw_compile_compare_view_select_row (self, found);
-  self->syncing = FALSE;
+  return zw_row_table_get_selected_row (ZW_ROW_TABLE (self));
 }
 
 static char *
@@ -583,21 +567,18 @@ csv_ms (const ZwCompileOpSide *s)
   return s->present && !isnan (s->ms) ? g_strdup_printf ("%.9g", s->ms) : g_strdup ("");
 }
 
-GPtrArray *
-zw_compile_compare_view_table (ZwCompileCompareView *self)
+/* the view's table (CSV export): one row per row drawn, header first */
+static GPtrArray *
+view_table (ZwView *view)
 {
-  static const char *titles[] = { N_("Side"), N_("Class"), N_("n,c,h,w"), N_("A op id"), N_("A at"), N_("A ms"),
-                                  N_("A merged launch"), N_("B op id"), N_("B at"), N_("B ms"),
-                                  N_("B merged launch"), NULL };
+  ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (view);
+  static const char *const titles[] = { N_("Side"), N_("Class"), N_("n,c,h,w"), N_("A op id"), N_("A at"),
+                                        N_("A ms"), N_("A merged launch"), N_("B op id"), N_("B at"), N_("B ms"),
+                                        N_("B merged launch") };
   static const char *sides[] = { "both", "A", "B" };
-  GPtrArray *table = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  guint n = g_strv_length ((char **) titles);
-  char **header = g_new0 (char *, n + 1);
+  const guint n = G_N_ELEMENTS (titles);
+  GPtrArray *table = zw_row_table_rows_new (titles, n);
 
-  g_return_val_if_fail (ZW_IS_COMPILE_COMPARE_VIEW (self), table);
-  for (guint c = 0; c < n; c++)
-    header[c] = g_strdup (_(titles[c]));
-  g_ptr_array_add (table, header);
   for (guint i = 0; self->cmp != NULL && i < self->cmp->rows->len; i++)
     {
       const ZwCompileOpRow *r = g_ptr_array_index (self->cmp->rows, i);
@@ -620,35 +601,13 @@ zw_compile_compare_view_table (ZwCompileCompareView *self)
   return table;
 }
 
-void
-zw_compile_compare_view_render (ZwCompileCompareView *self, cairo_t *cr, int width, int height,
-                                const ZwViewStyle *colors)
-{
-  g_return_if_fail (ZW_IS_COMPILE_COMPARE_VIEW (self));
-  zw_compile_compare_view_draw (cr, width, height, self->cmp, self->selected, colors);
-}
-
 static void
 zw_compile_compare_view_dispose (GObject *object)
 {
   ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (object);
 
-  self->area = NULL;   /* the base class unparents the scrolled window */
   g_clear_pointer (&self->cmp, zw_compile_compare_free);
   G_OBJECT_CLASS (zw_compile_compare_view_parent_class)->dispose (object);
-}
-
-/* the view's content for exports (zw_view_render) */
-static void
-view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
-{
-  zw_compile_compare_view_render (ZW_COMPILE_COMPARE_VIEW (view), cr, width, height, colors);
-}
-
-static GPtrArray *
-view_table (ZwView *view)
-{
-  return zw_compile_compare_view_table (ZW_COMPILE_COMPARE_VIEW (view));
 }
 
 static void
@@ -656,25 +615,26 @@ zw_compile_compare_view_class_init (ZwCompileCompareViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ZwRowTableClass *table_class = ZW_ROW_TABLE_CLASS (klass);
 
   object_class->dispose = zw_compile_compare_view_dispose;
-  ZW_VIEW_CLASS (klass)->selection_notify = zw_compile_compare_view_selection_notify;
+  table_class->content_width = MIN_WIDTH;
+  table_class->n_rows = table_n_rows;
+  table_class->draw = table_draw;
+  table_class->content_height = table_content_height;
+  table_class->row_at = table_row_at;
+  table_class->row_id = table_row_id;
+  table_class->find_row = table_find_row;
   gtk_widget_class_set_css_name (widget_class, "zwcompilecompareview");
-  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compiles", N_("Compiles"), N_("Compiles view"), ZW_VIEW_DATA_COMPILE_PAIR);
-  ZW_VIEW_CLASS (klass)->render = view_render;
+  zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compiles",
+                          N_("Compiles"), N_("Compiles view"), ZW_VIEW_DATA_COMPILE_PAIR);
   ZW_VIEW_CLASS (klass)->table = view_table;
 }
 
 static void
 zw_compile_compare_view_init (ZwCompileCompareView *self)
 {
-  static const ZwPointerHandlers handlers = { .released = G_CALLBACK (on_released) };
-
-  self->selected = -1;
-  self->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, MIN_WIDTH,
-                                          zw_compile_compare_view_content_height (NULL));
-  zw_widget_add_pointer_handlers (self->area, &handlers, self);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
+  zw_row_table_changed (ZW_ROW_TABLE (self), -1);
 }
 
 GtkWidget *

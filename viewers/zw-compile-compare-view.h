@@ -18,7 +18,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "zw-view.h"
+#include "zw-row-table.h"
 #include "report/zw-compare.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -43,7 +43,7 @@ gboolean zw_compile_compare_view_bar_extent (const ZwCompileCompare *cmp, int wi
 void zw_compile_compare_view_side_columns (gboolean b_side, double *x0, double *x1);
 
 #define ZW_TYPE_COMPILE_COMPARE_VIEW (zw_compile_compare_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwCompileCompareView, zw_compile_compare_view, ZW, COMPILE_COMPARE_VIEW, ZwView)
+G_DECLARE_FINAL_TYPE (ZwCompileCompareView, zw_compile_compare_view, ZW, COMPILE_COMPARE_VIEW, ZwRowTable)
 
 GtkWidget *zw_compile_compare_view_new (ZwSelection *selection);
 
@@ -58,10 +58,5 @@ const ZwCompileCompare *zw_compile_compare_view_get_compare (ZwCompileCompareVie
  * report has it (A's op id first, else B's). */
 void zw_compile_compare_view_select_row (ZwCompileCompareView *self, gint index);
 gint zw_compile_compare_view_get_selected_row (ZwCompileCompareView *self);
-
-/* The per-op table, header first (CSV export). */
-GPtrArray *zw_compile_compare_view_table (ZwCompileCompareView *self);
-void zw_compile_compare_view_render (ZwCompileCompareView *self, cairo_t *cr, int width, int height,
-                                     const ZwViewStyle *colors);
 
 G_END_DECLS

@@ -403,23 +403,80 @@ out:
 
 struct _ZwDumpDiffView
 {
-  ZwView parent_instance;
+  ZwRowTable parent_instance;
   ZwDumpDiff *diff;
   GPtrArray *side_a, *side_b;   /* ZwTensor*: the values compared (NULL after set_diff) */
   char *name_a, *name_b;
-  gint64 selected;
-  gboolean syncing;
-  GtkWidget *area;
   GtkWidget *heat;              /* the heatmaps under the table */
 };
 
-G_DEFINE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW_TYPE_VIEW)
+G_DEFINE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW_TYPE_ROW_TABLE)
+
+/* ---- the row table: one row per value, in execution order ---- */
+
+static const ZwDumpDiffEntry *
+row_entry (ZwDumpDiffView *self, gint row)
+{
+  return row >= 0 ? g_ptr_array_index (self->diff->entries, row) : NULL;
+}
+
+/* the v_id of row @row, -1 for none */
+static gint64
+row_value (ZwDumpDiffView *self, gint row)
+{
+  const ZwDumpDiffEntry *e = row_entry (self, row);
+  return e != NULL ? e->v_id : -1;
+}
+
+static guint
+table_n_rows (ZwRowTable *table)
+{
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (table);
+  return self->diff != NULL ? self->diff->entries->len : 0;
+}
 
 static void
-area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
-  ZwDumpDiffView *self = user_data;
-  zw_dump_diff_view_draw (cr, width, height, self->diff, self->selected, colors);
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (table);
+  zw_dump_diff_view_draw (cr, width, height, self->diff, row_value (self, selected), colors);
+}
+
+static int
+table_content_height (ZwRowTable *table)
+{
+  return zw_dump_diff_view_content_height (ZW_DUMP_DIFF_VIEW (table)->diff);
+}
+
+static gint
+table_row_at (ZwRowTable *table, double x, double y)
+{
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (table);
+  (void) x;
+  return zw_row_table_find_row (table, zw_dump_diff_view_value_at (self->diff, y));
+}
+
+static gint64
+table_row_id (ZwRowTable *table, guint row, ZwDeployReport *report)
+{
+  (void) report;
+  return row_value (ZW_DUMP_DIFF_VIEW (table), (gint) row);
+}
+
+static gboolean
+table_row_extent (ZwRowTable *table, guint row, double *y0, double *y1)
+{
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (table);
+  return zw_dump_diff_view_row_extent (self->diff, row_value (self, (gint) row), y0, y1);
+}
+
+/* the heatmaps are the selected row's */
+static void
+table_selected_changed (ZwRowTable *table)
+{
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (table);
+  if (self->heat != NULL)
+    zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
 }
 
 static const ZwTensor *
@@ -438,12 +495,7 @@ zw_dump_diff_view_get_heatmaps (ZwDumpDiffView *self, ZwDumpDiffHeatmaps *out)
   memset (out, 0, sizeof *out);
   out->name_a = self->name_a;
   out->name_b = self->name_b;
-  for (guint i = 0; self->diff != NULL && self->selected >= 0 && i < self->diff->entries->len; i++)
-    {
-      const ZwDumpDiffEntry *e = g_ptr_array_index (self->diff->entries, i);
-      if (e->v_id == self->selected)
-        out->entry = e;
-    }
+  out->entry = self->diff != NULL ? row_entry (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self))) : NULL;
   if (out->entry != NULL)
     {
       out->a = side_find (self->side_a, out->entry->v_id);
@@ -479,6 +531,8 @@ set_diff_and_sides (ZwDumpDiffView *self, ZwDumpDiff *diff, GPtrArray *side_a, G
 void
 zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff)
 {
+  gint64 first;
+
   g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
   if (diff != self->diff)
     {
@@ -489,10 +543,9 @@ zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff)
   if (diff != self->diff)
     g_clear_pointer (&self->diff, zw_dump_diff_free);
   self->diff = diff;
-  self->selected = diff != NULL && diff->first != NULL ? diff->first->v_id : -1;
-  gtk_widget_set_size_request (self->area, 720, zw_dump_diff_view_content_height (diff));
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
+  /* the first divergent value is selected (the heatmaps show it) */
+  first = diff != NULL && diff->first != NULL ? diff->first->v_id : -1;
+  zw_row_table_changed (ZW_ROW_TABLE (self), zw_row_table_find_row (ZW_ROW_TABLE (self), first));
 }
 
 gboolean
@@ -529,65 +582,23 @@ void
 zw_dump_diff_view_select_value (ZwDumpDiffView *self, gint64 v_id)
 {
   g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
-  if (self->diff == NULL || !zw_dump_diff_view_row_extent (self->diff, v_id, NULL, NULL))
-    v_id = -1;
-  if (v_id == self->selected)
-    return;
-  self->selected = v_id;
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
-  /* the row scrolls into sight (selected here or in another view) */
-  {
-    double y0, y1;
-    GtkWidget *scrolled = gtk_widget_get_ancestor (self->area, GTK_TYPE_SCROLLED_WINDOW);
-    if (v_id >= 0 && scrolled != NULL && zw_dump_diff_view_row_extent (self->diff, v_id, &y0, &y1))
-      gtk_adjustment_clamp_page (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), y0, y1);
-  }
-  if (v_id >= 0 && !self->syncing && zw_view_get_report (ZW_VIEW (self)) != NULL)
-    {
-      self->syncing = TRUE;
-      zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)), v_id);
-      self->syncing = FALSE;
-    }
+  zw_row_table_select_row (ZW_ROW_TABLE (self), zw_row_table_find_row (ZW_ROW_TABLE (self), v_id));
 }
 
 gint64
 zw_dump_diff_view_get_selected_value (ZwDumpDiffView *self)
 {
   g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), -1);
-  return self->selected;
+  return self->diff != NULL ? row_value (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self))) : -1;
 }
 
-static void
-on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwDumpDiffView *self)
-{
-  (void) gesture;
-  (void) n_press;
-  (void) x;
-  zw_dump_diff_view_select_value (self, zw_dump_diff_view_value_at (self->diff, y));
-}
-
-static void
-zw_dump_diff_view_selection_notify (ZwView *view, GParamSpec *pspec)
+/* the view's table (CSV export): one row per row drawn, header first */
+static GPtrArray *
+view_table (ZwView *view)
 {
   ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (view);
-  if (self->syncing || !g_str_equal (pspec->name, "selected-value"))
-    return;
-  self->syncing = TRUE;
-  zw_dump_diff_view_select_value (self, zw_selection_get_selected_value (zw_view_get_selection (ZW_VIEW (self))));
-  self->syncing = FALSE;
-}
+  GPtrArray *table = zw_row_table_rows_new (col_titles, N_COLS);
 
-GPtrArray *
-zw_dump_diff_view_table (ZwDumpDiffView *self)
-{
-  GPtrArray *table = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  char **header = g_new0 (char *, N_COLS + 1);
-
-  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), NULL);
-  for (int c = 0; c < N_COLS; c++)
-    header[c] = g_strdup (_(col_titles[c]));
-  g_ptr_array_add (table, header);
   for (guint i = 0; self->diff != NULL && i < self->diff->entries->len; i++)
     {
       char **cells = g_new0 (char *, N_COLS + 1);
@@ -598,13 +609,14 @@ zw_dump_diff_view_table (ZwDumpDiffView *self)
   return table;
 }
 
-void
-zw_dump_diff_view_render (ZwDumpDiffView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
+/* the view's content for exports: the table, and the heatmaps under it when a row is open */
+static void
+view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
 {
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (view);
   ZwDumpDiffHeatmaps hm;
   int table_h;
 
-  g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
   /* the table, and the heatmaps under it when a row is open */
   zw_dump_diff_view_get_heatmaps (self, &hm);
   table_h = hm.entry != NULL && height > 2 * ZW_DUMP_DIFF_HEATMAPS_HEIGHT ? height - ZW_DUMP_DIFF_HEATMAPS_HEIGHT
@@ -612,7 +624,7 @@ zw_dump_diff_view_render (ZwDumpDiffView *self, cairo_t *cr, int width, int heig
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, table_h);
   cairo_clip (cr);
-  zw_dump_diff_view_draw (cr, width, table_h, self->diff, self->selected, colors);
+  zw_dump_diff_view_draw (cr, width, table_h, self->diff, zw_dump_diff_view_get_selected_value (self), colors);
   cairo_restore (cr);
   if (table_h < height)
     {
@@ -630,7 +642,6 @@ zw_dump_diff_view_dispose (GObject *object)
 {
   ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (object);
 
-  self->area = NULL;   /* the base class unparents the scrolled window */
   self->heat = NULL;
   g_clear_pointer (&self->diff, zw_dump_diff_free);
   g_clear_pointer (&self->side_a, g_ptr_array_unref);
@@ -640,27 +651,23 @@ zw_dump_diff_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_dump_diff_view_parent_class)->dispose (object);
 }
 
-/* the view's content for exports (zw_view_render) */
-static void
-view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
-{
-  zw_dump_diff_view_render (ZW_DUMP_DIFF_VIEW (view), cr, width, height, colors);
-}
-
-static GPtrArray *
-view_table (ZwView *view)
-{
-  return zw_dump_diff_view_table (ZW_DUMP_DIFF_VIEW (view));
-}
-
 static void
 zw_dump_diff_view_class_init (ZwDumpDiffViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  ZwRowTableClass *table_class = ZW_ROW_TABLE_CLASS (klass);
+
   object_class->dispose = zw_dump_diff_view_dispose;
-  ZW_VIEW_CLASS (klass)->selection_notify = zw_dump_diff_view_selection_notify;
+  table_class->follows = "selected-value";
+  table_class->n_rows = table_n_rows;
+  table_class->draw = table_draw;
+  table_class->content_height = table_content_height;
+  table_class->row_at = table_row_at;
+  table_class->row_id = table_row_id;
+  table_class->row_extent = table_row_extent;
+  table_class->selected_changed = table_selected_changed;
   gtk_widget_class_set_css_name (widget_class, "zwdumpdiffview");
   zw_view_class_set_info (ZW_VIEW_CLASS (klass), "diff", N_("Dump Diff"), N_("Dump diff view"), ZW_VIEW_DATA_DUMP_PAIR);
   ZW_VIEW_CLASS (klass)->render = view_render;
@@ -670,15 +677,10 @@ zw_dump_diff_view_class_init (ZwDumpDiffViewClass *klass)
 static void
 zw_dump_diff_view_init (ZwDumpDiffView *self)
 {
-  static const ZwPointerHandlers handlers = { .released = G_CALLBACK (on_released) };
-
   GtkWidget *scrolled, *paned;
 
-  self->selected = -1;
-  self->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, 720, zw_dump_diff_view_content_height (NULL));
-  zw_widget_add_pointer_handlers (self->area, &handlers, self);
   /* the table above, the selected row's heatmaps below */
-  scrolled = gtk_widget_get_parent (self->area);
+  scrolled = gtk_widget_get_parent (zw_row_table_get_area (ZW_ROW_TABLE (self)));
   while (scrolled != NULL && !GTK_IS_SCROLLED_WINDOW (scrolled))
     scrolled = gtk_widget_get_parent (scrolled);
   g_assert (scrolled != NULL);
@@ -695,6 +697,7 @@ zw_dump_diff_view_init (ZwDumpDiffView *self)
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_widget_set_parent (paned, GTK_WIDGET (self));
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200 + ZW_DUMP_DIFF_HEATMAPS_HEIGHT);
+  zw_row_table_changed (ZW_ROW_TABLE (self), -1);
 }
 
 GtkWidget *

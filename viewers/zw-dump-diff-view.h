@@ -21,7 +21,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "zw-view.h"
+#include "zw-row-table.h"
 #include "report/zw-dump-diff.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -59,7 +59,7 @@ gboolean zw_dump_diff_view_heatmap_cell (const ZwDumpDiffHeatmaps *hm, int width
                                          gint64 w, double rect[4]);
 
 #define ZW_TYPE_DUMP_DIFF_VIEW (zw_dump_diff_view_get_type ())
-G_DECLARE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW, DUMP_DIFF_VIEW, ZwView)
+G_DECLARE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW, DUMP_DIFF_VIEW, ZwRowTable)
 
 GtkWidget *zw_dump_diff_view_new (ZwSelection *selection);
 
@@ -78,9 +78,5 @@ void zw_dump_diff_view_select_value (ZwDumpDiffView *self, gint64 v_id);
  * selection). */
 void zw_dump_diff_view_get_heatmaps (ZwDumpDiffView *self, ZwDumpDiffHeatmaps *out);
 gint64 zw_dump_diff_view_get_selected_value (ZwDumpDiffView *self);
-
-/* One row per value, header first (CSV export). */
-GPtrArray *zw_dump_diff_view_table (ZwDumpDiffView *self);
-void zw_dump_diff_view_render (ZwDumpDiffView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
 
 G_END_DECLS
