@@ -37,45 +37,26 @@
  * report) — sorted by clicking anywhere in a column's header cell (a GtkCustomSorter per
  * column under the column view's sorter, GTK 4.8); after a sort the list shows its top.
  * Above it, the selected op's values, one button each (a click selects the value).
+ *
+ * Where things go in the drawing (rows in time, lanes, time <-> x, hit testing) is
+ * zw-timing-geometry.h, pure functions testable without a display; the widget's parts
+ * share zw-timing-view-private.h.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "report/zw-profile.h"
 #include "zw-selection.h"
+#include "zw-timing-geometry.h"
 #include "zw-view-style.h"
 #include "zw-view.h"
 
 G_BEGIN_DECLS
 
-/* What the draw function shows besides the data: the visible range and the marks. */
-typedef struct {
-  double t0, t1;           /* visible time range (ms); t1 <= t0 means the whole profile */
-  gint selected_row;       /* index into profile->rows, -1 for none */
-  gint hover_row;          /* -1 for none */
-  double sel_t0, sel_t1;   /* drag-selected range (ms); sel_t1 <= sel_t0 for none */
-} ZwTimingState;
-
-/* The state with nothing selected and the whole profile visible. */
-void zw_timing_state_init (ZwTimingState *state);
-
-typedef enum {
-  ZW_TIMING_LANE_NONE = -1,
-  ZW_TIMING_LANE_NPU,
-  ZW_TIMING_LANE_MERGED,
-  ZW_TIMING_LANE_HOST,
-} ZwTimingLane;
-
 /* The drawing's title: network, rows, simulated end time, "order inferred" when the rows'
  * execution order was guessed (zw-profile.h), and how many rows cannot be (a new string).
  * The dev host's measured time is never in it. */
 char *zw_timing_view_headline (const ZwProfile *profile);
-
-/* Where the rows lie in time: @starts_out (may be NULL) receives a g_new array of
- * profile->rows->len start times (ms); returns the end of the last row. */
-double zw_timing_layout (const ZwProfile *profile, double **starts_out);
-/* The lane a row is drawn in (NPU or HOST). */
-ZwTimingLane zw_timing_row_lane (const ZwProfileRow *row);
 
 /* Draws the timeline, ruler and summary blocks of @profile (NULL: an empty-state message)
  * into @cr over [0,width]x[0,height]. @report (may be NULL) adds merge members and the
@@ -83,24 +64,9 @@ ZwTimingLane zw_timing_row_lane (const ZwProfileRow *row);
 void zw_timing_view_draw (cairo_t *cr, int width, int height, const ZwProfile *profile, ZwDeployReport *report,
                           const ZwTimingState *state, const ZwViewStyle *colors);
 
-/* Hit testing in a drawing of that size: the row whose bar (or merge band) is at (x, y),
- * -1 for none; @lane_out (may be NULL) receives the lane under y. */
-gint zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width,
-                            int height, double x, double y, ZwTimingLane *lane_out);
-/* The x of time @t_ms and the y range [y0, y1) of @lane in a drawing of that size. */
-double zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms);
-void zw_timing_view_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height,
-                                 ZwTimingLane lane, double *y0, double *y1);
-/* The Merged lane is a strip of its own height when the profile (with @report) has merged
- * launches and a thin labelled line when it has none: NPU and Host share the rest. */
-
 /* The layer class shown on a row's bar and in its tooltip ("Conv2d"; a merged launch:
  * "Conv2d + 4 more"), from @report (may be NULL) or the vendor's hardop name. */
 char *zw_timing_row_layer_class (const ZwProfileRow *row, ZwDeployReport *report);
-/* What ran in [@t0, @t1] ms: the busy time of the NPU and Host lanes inside it (the parts
- * of bars inside the range) and how many rows overlap it. Each out may be NULL. */
-void zw_timing_range_total (const ZwProfile *profile, double t0, double t1, double *npu_ms, double *host_ms,
-                            guint *n_rows);
 
 #define ZW_TYPE_TIMING_VIEW (zw_timing_view_get_type ())
 G_DECLARE_FINAL_TYPE (ZwTimingView, zw_timing_view, ZW, TIMING_VIEW, ZwView)
