@@ -169,9 +169,8 @@ set_hover (ZwTimingView *self, gint row)
 static gint
 area_row_at (ZwTimingView *self, double x, double y)
 {
-  return zw_timing_view_row_at (self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self),
-                                &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area), x,
-                                y, NULL);
+  return zw_timing_row_at (self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self), &self->state,
+                           gtk_widget_get_width (self->area), gtk_widget_get_height (self->area), x, y, NULL);
 }
 
 static void
