@@ -166,8 +166,8 @@ expected_runs (const ZwProfile *p, const ZwTimingState *state, int width, ZwTimi
   for (guint i = 0; i < p->rows->len; i++)
     {
       const ZwProfileRow *row = g_ptr_array_index (p->rows, i);
-      double a = round (zw_timing_view_x_of_time (p, state, width, starts[i]));
-      double b = round (zw_timing_view_x_of_time (p, state, width, starts[i] + row->total_ms));
+      double a = round (zw_timing_x_of_time (p, state, width, starts[i]));
+      double b = round (zw_timing_x_of_time (p, state, width, starts[i] + row->total_ms));
       Span s;
       if (zw_timing_row_lane (row) != lane || row->total_ms <= 0)
         continue;
@@ -195,7 +195,7 @@ count_runs_from (cairo_surface_t *s, int width, int height, ZwTimingLane lane, i
   guint runs = 0, pixels = 0;
   gboolean in = FALSE;
 
-  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
+  zw_timing_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
   for (int x = x_from; x < width; x++)
     {
       gboolean bar = zw_test_pixel (s, x, (int) ((y0 + y1) / 2)) != zw_test_pixel (s, x, (int) y0 + 1);
@@ -222,7 +222,7 @@ count_color (cairo_surface_t *s, int width, int height, ZwTimingLane lane, guint
   double y0, y1;
   guint n = 0;
 
-  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
+  zw_timing_lane_extent (LANE_PROFILE, LANE_REPORT, width, height, lane, &y0, &y1);
   for (int x = 0; x < width; x++)
     n += zw_test_near (zw_test_pixel (s, x, (int) ((y0 + y1) / 2)), color, 2);
   return n;
@@ -291,8 +291,8 @@ test_timing_demo_run (void)
     a.state.t1 = starts[pick] + best;
     {
       double y0, y1;
-      zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_NPU, &y0, &y1);
-      g_assert_cmpint (zw_timing_view_row_at (r.profile, r.report, &a.state, W, H, W / 2.0, (y0 + y1) / 2, NULL), ==,
+      zw_timing_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_NPU, &y0, &y1);
+      g_assert_cmpint (zw_timing_row_at (r.profile, r.report, &a.state, W, H, W / 2.0, (y0 + y1) / 2, NULL), ==,
                        (gint) pick);
     }
   }
@@ -316,7 +316,7 @@ test_timing_merged_band (void)
   s = render (W, H, draw_timing, &a);
   keep_png (s, "timing-merged.png");
   zw_timing_layout (r.profile, &starts);
-  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_MERGED, &y0, &y1);
+  zw_timing_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_MERGED, &y0, &y1);
   for (guint i = 0; i < r.profile->rows->len; i++)
     {
       const ZwProfileRow *row = g_ptr_array_index (r.profile->rows, i);
@@ -324,11 +324,11 @@ test_timing_merged_band (void)
       if (row->merge_from->len == 0)
         continue;
       merged++;
-      x = (zw_timing_view_x_of_time (r.profile, &a.state, W, starts[i])
-           + zw_timing_view_x_of_time (r.profile, &a.state, W, starts[i] + row->total_ms)) / 2;
+      x = (zw_timing_x_of_time (r.profile, &a.state, W, starts[i])
+           + zw_timing_x_of_time (r.profile, &a.state, W, starts[i] + row->total_ms)) / 2;
       /* the band is there, under its launch, and names it */
       g_assert_cmpuint (zw_test_pixel (s, (int) x, (int) ((y0 + y1) / 2)), !=, zw_test_pixel (s, (int) x, (int) y0 + 1));
-      g_assert_cmpint (zw_timing_view_row_at (r.profile, r.report, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, (gint) i);
+      g_assert_cmpint (zw_timing_row_at (r.profile, r.report, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, (gint) i);
     }
   g_assert_cmpuint (merged, >, 0);
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, merged);
@@ -371,17 +371,17 @@ test_timing_vendor_file (void)
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_NPU, NULL), ==, 1);
   g_assert_cmpuint (count_runs (s, W, H, ZW_TIMING_LANE_MERGED, NULL), ==, 0);   /* the text lost merge_from */
   zw_timing_layout (p, &starts);
-  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  zw_timing_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
   {
     /* ImageMake: hard 5.62 ms > total 0.129 ms, other negative: all hard, clipped to its total */
-    double x = (zw_timing_view_x_of_time (p, &a.state, W, starts[2])
-                + zw_timing_view_x_of_time (p, &a.state, W, starts[2] + 0.12852)) / 2;
-    double xd = (zw_timing_view_x_of_time (p, &a.state, W, starts[1])
-                 + zw_timing_view_x_of_time (p, &a.state, W, starts[1] + 0.92957)) / 2;
+    double x = (zw_timing_x_of_time (p, &a.state, W, starts[2])
+                + zw_timing_x_of_time (p, &a.state, W, starts[2] + 0.12852)) / 2;
+    double xd = (zw_timing_x_of_time (p, &a.state, W, starts[1])
+                 + zw_timing_x_of_time (p, &a.state, W, starts[1] + 0.92957)) / 2;
     g_assert_true (zw_test_near (zw_test_pixel (s, (int) x, (int) ((y0 + y1) / 2)), zw_test_argb (&style.segment[ZW_SEGMENT_WEIGHT]), 2));
     /* DetPost: other time */
     g_assert_true (zw_test_near (zw_test_pixel (s, (int) xd, (int) ((y0 + y1) / 2)), zw_test_argb (&style.segment[ZW_SEGMENT_INPUT]), 2));
-    g_assert_cmpint (zw_timing_view_row_at (p, NULL, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, 2);
+    g_assert_cmpint (zw_timing_row_at (p, NULL, &a.state, W, H, x, (y0 + y1) / 2, NULL), ==, 2);
   }
   /* the end is the sum of the totals (laid end to end) */
   g_assert_cmpfloat_with_epsilon (zw_timing_layout (p, NULL), 24.57456, 1e-6);
@@ -423,16 +423,16 @@ test_timing_flags_impossible_rows (void)
   g_assert_cmpfloat (starts[1], ==, 2);
   g_assert_cmpfloat (starts[2], ==, 3);
   g_assert_cmpfloat (starts[0], ==, 7);
-  zw_timing_view_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  zw_timing_lane_extent (LANE_PROFILE, LANE_REPORT, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
   {
     guint warn_image_make = 0, warn_input = 0, warn_output = 0;
-    int ia = (int) zw_timing_view_x_of_time (p, &a.state, W, 2), ib = (int) zw_timing_view_x_of_time (p, &a.state, W, 3);
-    int na = (int) zw_timing_view_x_of_time (p, &a.state, W, 0), nb = (int) zw_timing_view_x_of_time (p, &a.state, W, 2);
+    int ia = (int) zw_timing_x_of_time (p, &a.state, W, 2), ib = (int) zw_timing_x_of_time (p, &a.state, W, 3);
+    int na = (int) zw_timing_x_of_time (p, &a.state, W, 0), nb = (int) zw_timing_x_of_time (p, &a.state, W, 2);
     for (int x = ia + 1; x < ib - 1; x++)
       warn_image_make += zw_test_near (zw_test_pixel (s, x, (int) y0 + 1), zw_test_argb (&style.warning), 2);
     for (int x = na + 1; x < nb - 1; x++)
       warn_input += zw_test_near (zw_test_pixel (s, x, (int) y0 + 1), zw_test_argb (&style.warning), 2);
-    for (int x = (int) zw_timing_view_x_of_time (p, &a.state, W, 7) + 1; x < W - 10; x++)
+    for (int x = (int) zw_timing_x_of_time (p, &a.state, W, 7) + 1; x < W - 10; x++)
       warn_output += zw_test_near (zw_test_pixel (s, x, (int) y0 + 1), zw_test_argb (&style.warning), 2);
     g_assert_cmpuint (warn_image_make, ==, (guint) (ib - ia - 2));
     g_assert_cmpuint (warn_input, ==, 0);
@@ -681,8 +681,8 @@ test_timing_profiler (void)
   s = render (W, H, draw_timing, &a);
   keep_png (s, "timing-range.png");
   {
-    double xa = zw_timing_view_x_of_time (off.profile, &a.state, W, end / 4);
-    double xb = zw_timing_view_x_of_time (off.profile, &a.state, W, end / 2);
+    double xa = zw_timing_x_of_time (off.profile, &a.state, W, end / 4);
+    double xb = zw_timing_x_of_time (off.profile, &a.state, W, end / 2);
     int x = (int) ((xa + xb) / 2), y = 8 + 22 + 1;   /* MARGIN + TITLE_H: the ruler's top row */
     g_assert_true (zw_test_near (zw_test_pixel (s, x, y), zw_test_argb (&style.accent), 2));
     g_assert_false (zw_test_near (zw_test_pixel (plain, x, y), zw_test_argb (&style.accent), 2));
@@ -691,10 +691,10 @@ test_timing_profiler (void)
   cairo_surface_destroy (plain);
 
   /* merge off: the Merged lane is a thin line and the NPU lane has the height */
-  zw_timing_view_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_MERGED, &m0, &m1);
-  zw_timing_view_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_NPU, &n0, &n1);
+  zw_timing_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_MERGED, &m0, &m1);
+  zw_timing_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_NPU, &n0, &n1);
   g_assert_cmpfloat (m1 - m0, <=, 14);
-  zw_timing_view_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
+  zw_timing_lane_extent (off.profile, off.report, W, H, ZW_TIMING_LANE_HOST, &y0, &y1);
   g_assert_cmpfloat (m1 - m0, <, (y1 - n0) / 10);
   /* …and the NPU bars are drawn down to where the old Merged third began */
   s = render (W, H, draw_timing, &a);
@@ -707,7 +707,7 @@ test_timing_profiler (void)
   }
   cairo_surface_destroy (s);
   /* merge on: the lane has room for its bands */
-  zw_timing_view_lane_extent (on.profile, on.report, W, H, ZW_TIMING_LANE_MERGED, &m0, &m1);
+  zw_timing_lane_extent (on.profile, on.report, W, H, ZW_TIMING_LANE_MERGED, &m0, &m1);
   g_assert_cmpfloat (m1 - m0, >, 20);
   run_clear (&off);
   run_clear (&on);

@@ -125,7 +125,7 @@ test_time_and_x (void)
   g_assert_cmpfloat (zw_timing_geometry_x (&g, 0), ==, 64);
   g_assert_cmpfloat (zw_timing_geometry_x (&g, 7), ==, 528);
   g_assert_cmpfloat (zw_timing_geometry_x (&g, 14), ==, 992);
-  g_assert_cmpfloat (zw_timing_view_x_of_time (p, &state, 1000, 7), ==, 528);
+  g_assert_cmpfloat (zw_timing_x_of_time (p, &state, 1000, 7), ==, 528);
   for (double t = 0; t <= 14; t += 0.7)
     g_assert_cmpfloat_with_epsilon (zw_timing_geometry_time_at (&g, zw_timing_geometry_x (&g, t)), t, 1e-12);
 
@@ -243,24 +243,24 @@ test_hit_testing (void)
   ZwTimingLane lane;
   double y0, y1;
 
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 2.0 / 14 * 928, 100, &lane), ==, 0);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 2.0 / 14 * 928, 100, &lane), ==, 0);
   g_assert_cmpint (lane, ==, ZW_TIMING_LANE_NPU);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 5.0 / 14 * 928, 250, &lane), ==, 1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 5.0 / 14 * 928, 250, &lane), ==, 1);
   g_assert_cmpint (lane, ==, ZW_TIMING_LANE_HOST);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 12.0 / 14 * 928, 100, NULL), ==, 2);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 12.0 / 14 * 928, 100, NULL), ==, 2);
   /* the gap between 4 and 10 ms, a Host time in the NPU lane, the labels, the title */
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 8.0 / 14 * 928, 100, NULL), ==, -1);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 5.0 / 14 * 928, 100, NULL), ==, -1);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 30, 100, NULL), ==, -1);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 300, 20, &lane), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 8.0 / 14 * 928, 100, NULL), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 5.0 / 14 * 928, 100, NULL), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 30, 100, NULL), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 300, 20, &lane), ==, -1);
   g_assert_cmpint (lane, ==, ZW_TIMING_LANE_NONE);
   /* the Merged lane has nothing to hit here */
-  zw_timing_view_lane_extent (p, NULL, 1000, 400, ZW_TIMING_LANE_MERGED, &y0, &y1);
+  zw_timing_lane_extent (p, NULL, 1000, 400, ZW_TIMING_LANE_MERGED, &y0, &y1);
   g_assert_cmpfloat (y0, ==, 182);
   g_assert_cmpfloat (y1, ==, 194);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 100, 188, &lane), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 100, 188, &lane), ==, -1);
   g_assert_cmpint (lane, ==, ZW_TIMING_LANE_MERGED);
-  g_assert_cmpint (zw_timing_view_row_at (NULL, NULL, NULL, 1000, 400, 100, 100, NULL), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (NULL, NULL, NULL, 1000, 400, 100, 100, NULL), ==, -1);
 }
 
 static void
@@ -272,9 +272,9 @@ test_hit_sub_pixel_bar (void)
   zw_profile_add_row (p, 1, "icraft::xir::HardOpNode", "a", 1000, 0, 1000, 0);
   zw_profile_add_row (p, 2, "icraft::xir::HardOpNode", "thin", 0.001, 0, 0.001, 0);
   zw_profile_add_row (p, 3, "icraft::xir::HardOpNode", "c", 1000, 0, 1000, 0);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 528.7, 100, NULL), ==, 1);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 520, 100, NULL), ==, 0);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 540, 100, NULL), ==, 2);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 528.7, 100, NULL), ==, 1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 520, 100, NULL), ==, 0);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 540, 100, NULL), ==, 2);
 }
 
 static void
@@ -298,12 +298,12 @@ test_merged_launches (void)
   g_assert_true (zw_timing_profile_has_merged (p, NULL));
   g_assert_cmpuint (zw_timing_row_members (row, NULL)->len, ==, 2);
   g_assert_null (zw_timing_row_members (g_ptr_array_index (p->rows, 0), NULL));
-  zw_timing_view_lane_extent (p, NULL, 1000, 400, ZW_TIMING_LANE_MERGED, &y0, &y1);
+  zw_timing_lane_extent (p, NULL, 1000, 400, ZW_TIMING_LANE_MERGED, &y0, &y1);
   g_assert_cmpfloat (y0, ==, 164);
   g_assert_cmpfloat (y1, ==, 208);
   /* its band in the Merged lane is hit */
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 12.0 / 14 * 928, 190, NULL), ==, 2);
-  g_assert_cmpint (zw_timing_view_row_at (p, NULL, NULL, 1000, 400, 64 + 2.0 / 14 * 928, 190, NULL), ==, -1);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 12.0 / 14 * 928, 190, NULL), ==, 2);
+  g_assert_cmpint (zw_timing_row_at (p, NULL, NULL, 1000, 400, 64 + 2.0 / 14 * 928, 190, NULL), ==, -1);
 
   /* or the report's launch of that op id (a vendor file loses merge_from) */
   launch.merge_from = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -312,9 +312,9 @@ test_merged_launches (void)
   launches = zw_timing_index_launches (report);
   g_assert_true (zw_timing_profile_has_merged (plain, launches));
   g_assert_cmpuint (zw_timing_row_members (g_ptr_array_index (plain->rows, 0), launches)->len, ==, 3);
-  zw_timing_view_lane_extent (plain, report, 1000, 400, ZW_TIMING_LANE_MERGED, &y0, &y1);
+  zw_timing_lane_extent (plain, report, 1000, 400, ZW_TIMING_LANE_MERGED, &y0, &y1);
   g_assert_cmpfloat (y1 - y0, ==, 44);
-  g_assert_cmpint (zw_timing_view_row_at (plain, report, NULL, 1000, 400, 64 + 2.0 / 14 * 928, 190, NULL), ==, 0);
+  g_assert_cmpint (zw_timing_row_at (plain, report, NULL, 1000, 400, 64 + 2.0 / 14 * 928, 190, NULL), ==, 0);
 }
 
 static void

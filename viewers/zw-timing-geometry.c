@@ -201,7 +201,7 @@ zw_timing_range_zoom (double end, double t0, double t1, double factor, double ce
 }
 
 double
-zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms)
+zw_timing_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms)
 {
   ZwTimingGeometry g;
 
@@ -211,8 +211,8 @@ zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, 
 }
 
 void
-zw_timing_view_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height,
-                            ZwTimingLane lane, double *y0, double *y1)
+zw_timing_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height, ZwTimingLane lane,
+                       double *y0, double *y1)
 {
   ZwTimingGeometry g;
 
@@ -225,8 +225,8 @@ zw_timing_view_lane_extent (const ZwProfile *profile, ZwDeployReport *report, in
 }
 
 gint
-zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width,
-                       int height, double x, double y, ZwTimingLane *lane_out)
+zw_timing_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width, int height,
+                  double x, double y, ZwTimingLane *lane_out)
 {
   g_autofree double *starts = NULL;
   g_autoptr (GHashTable) launches = NULL;

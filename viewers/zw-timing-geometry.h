@@ -98,12 +98,12 @@ void zw_timing_range_zoom (double end, double t0, double t1, double factor, doub
 /* Hit testing in a drawing of that size: the row whose bar (or merge band) is at (x, y),
  * -1 for none; @lane_out (may be NULL) receives the lane under y. A bar narrower than a
  * pixel is hit as the one pixel it is drawn. */
-gint zw_timing_view_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width,
-                            int height, double x, double y, ZwTimingLane *lane_out);
+gint zw_timing_row_at (const ZwProfile *profile, ZwDeployReport *report, const ZwTimingState *state, int width,
+                       int height, double x, double y, ZwTimingLane *lane_out);
 /* The x of time @t_ms and the y range [y0, y1) of @lane in a drawing of that size. */
-double zw_timing_view_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms);
-void zw_timing_view_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height,
-                                 ZwTimingLane lane, double *y0, double *y1);
+double zw_timing_x_of_time (const ZwProfile *profile, const ZwTimingState *state, int width, double t_ms);
+void zw_timing_lane_extent (const ZwProfile *profile, ZwDeployReport *report, int width, int height, ZwTimingLane lane,
+                            double *y0, double *y1);
 
 /* What ran in [@t0, @t1] ms: the busy time of the NPU and Host lanes inside it (the parts
  * of bars inside the range) and how many rows overlap it. Each out may be NULL. */

@@ -169,9 +169,8 @@ set_hover (ZwTimingView *self, gint row)
 static gint
 area_row_at (ZwTimingView *self, double x, double y)
 {
-  return zw_timing_view_row_at (self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self),
-                                &self->state, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area), x,
-                                y, NULL);
+  return zw_timing_row_at (self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self), &self->state,
+                           gtk_widget_get_width (self->area), gtk_widget_get_height (self->area), x, y, NULL);
 }
 
 static void
@@ -401,14 +400,6 @@ zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
     }
 }
 
-void
-zw_timing_view_render (ZwTimingView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
-{
-  g_return_if_fail (ZW_IS_TIMING_VIEW (self));
-  zw_timing_view_draw (cr, width, height, self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self),
-                       &self->state, colors);
-}
-
 guint
 zw_timing_view_get_n_rebuilds (ZwTimingView *self)
 {
@@ -439,11 +430,14 @@ zw_timing_view_dispose (GObject *object)
   G_OBJECT_CLASS (zw_timing_view_parent_class)->dispose (object);
 }
 
-/* the view's content for exports (zw_view_render) */
+/* the view's content for exports (zw_view_render): the drawing with its data and state */
 static void
 view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
 {
-  zw_timing_view_render (ZW_TIMING_VIEW (view), cr, width, height, colors);
+  ZwTimingView *self = ZW_TIMING_VIEW (view);
+
+  zw_timing_view_draw (cr, width, height, self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self),
+                       &self->state, colors);
 }
 
 static GPtrArray *

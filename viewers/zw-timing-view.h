@@ -113,9 +113,6 @@ gint zw_timing_view_click_header (ZwTimingView *self, double x);
  * GPtrArray that frees its rows): what CSV export writes. */
 GPtrArray *zw_timing_view_table (ZwTimingView *self);
 
-/* Draws the view's current content (zw_timing_view_draw with its data and state). */
-void zw_timing_view_render (ZwTimingView *self, cairo_t *cr, int width, int height, const ZwViewStyle *colors);
-
 /* How often the timeline drew its content again (tests: hover must not). */
 guint zw_timing_view_get_n_rebuilds (ZwTimingView *self);
 
