@@ -32,6 +32,15 @@ int xrt_run_cmd_check (int argc, char **argv);
 int xrt_run_cmd_report (int argc, char **argv);
 int xrt_run_cmd_sweep (int argc, char **argv);
 
+/* Pipelines (xrt-run-pipeline.c): `run` and `plan` given a pipeline file hand the command
+ * to these; `check` given a pipeline report. */
+gboolean    xrt_run_is_pipeline_file   (const char *path);
+const char *xrt_run_find_pipeline_file (int argc, char **argv);
+int         xrt_run_pipeline_cmd_plan  (int argc, char **argv);
+int         xrt_run_pipeline_cmd_run   (int argc, char **argv);
+/* -1 when @path is not a pipeline report (the deploy report's check goes on) */
+int         xrt_run_pipeline_check_if_pipeline (const char *path);
+
 /* --ocm: its one-line help and, for a command's --help, the options one per line with
  * what each does (both from the table of OCM options; g_free them).  xrt_run_parse_ocm
  * reads @text (a name, short name or number); on other text it prints why, naming

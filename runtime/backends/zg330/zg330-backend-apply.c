@@ -80,7 +80,7 @@ connection_home (Zg330Backend *self, BChunk *c)
       XirValue *v = g_ptr_array_index (c->values, k);
       Connection *cn = g_hash_table_lookup (self->user_connect, &v->v_id);
       guint64 off = value_offset (self, v);
-      if (cn != NULL && home == NULL && off == 0 && xrt_mem_chunk_get_size (cn->chunk) >= c->size)
+      if (cn != NULL && !cn->force_staged && home == NULL && off == 0 && xrt_mem_chunk_get_size (cn->chunk) >= c->size)
         home = cn->chunk;
     }
   for (guint k = 0; k < c->values->len; k++)

@@ -173,6 +173,13 @@ zg330_backend_user_reuse_segment (Zg330Backend *self, XrtMemChunk *chunk, ZwSegm
 gboolean
 zg330_backend_user_connect_network (Zg330Backend *self, XrtMemChunk *chunk, gint64 v_id, GError **error)
 {
+  return zg330_backend_user_connect_network_full (self, chunk, v_id, FALSE, error);
+}
+
+gboolean
+zg330_backend_user_connect_network_full (Zg330Backend *self, XrtMemChunk *chunk, gint64 v_id, gboolean staged,
+                                         GError **error)
+{
   g_autofree char *what = NULL;
   XirValue *v;
   BChunk *c;
@@ -204,6 +211,7 @@ zg330_backend_user_connect_network (Zg330Backend *self, XrtMemChunk *chunk, gint
   cn = g_new0 (Connection, 1);
   cn->v_id = v_id;
   cn->chunk = xrt_mem_chunk_ref (chunk);
+  cn->force_staged = staged;
   g_hash_table_replace (self->user_connect, key, cn);
   return TRUE;
 }

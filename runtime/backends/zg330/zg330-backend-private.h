@@ -63,6 +63,7 @@ typedef struct {
   gint64 v_id;
   XrtMemChunk *chunk;        /* the user's (ref) */
   gboolean staged;           /* decided at apply */
+  gboolean force_staged;     /* the user asked for a staged copy */
 } Connection;
 
 typedef struct {

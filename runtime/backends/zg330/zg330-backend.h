@@ -313,6 +313,21 @@ gboolean zg330_backend_user_reuse_segment (Zg330Backend *backend, XrtMemChunk *c
  */
 gboolean zg330_backend_user_connect_network (Zg330Backend *backend, XrtMemChunk *chunk, gint64 v_id,
                                              GError **error);
+/**
+ * zg330_backend_user_connect_network_full:
+ * @backend: a backend
+ * @chunk: a chunk of the device's ETM
+ * @v_id: a network input or output of the backend's view
+ * @staged: %TRUE to stage the value through @chunk even where it could be zero-copy
+ * @error: return location for a #GError
+ *
+ * As zg330_backend_user_connect_network(), with the choice of a staged copy (a pipeline
+ * checks that its outputs do not depend on it).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean zg330_backend_user_connect_network_full (Zg330Backend *backend, XrtMemChunk *chunk, gint64 v_id,
+                                                  gboolean staged, GError **error);
 
 /**
  * zg330_backend_get_logic_segment_size:

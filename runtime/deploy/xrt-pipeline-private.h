@@ -1,0 +1,105 @@
+/* xrt-pipeline-private.h — a pipeline file as read (xrt-pipeline-file.c), shared with the
+ * pipeline object (xrt-pipeline.c) and its report (xrt-pipeline-report.c). */
+#pragma once
+
+#include "deploy/xrt-pipeline.h"
+#include "report/zw-deploy-report.h"
+#include "xrt/xrt-mem.h"
+
+G_BEGIN_DECLS
+
+/* [network.NAME] */
+typedef struct {
+  char *name;
+  char *json;             /* resolved against the file's folder */
+  char *raw;              /* NULL: NET.raw beside json when it exists, else synthetic */
+  gboolean has_ops;
+  gint ops[2];            /* [first, end) as xir_network_view() */
+  gint stage;             /* -1 until given or derived */
+  gboolean stage_given;
+  gint merge_hardop;      /* -1 unset, 0, 1 */
+  gint etm_optimize;
+  gboolean ocm_given;
+  ZwOcmOpt ocm;
+  guint file_order;
+} XrtPipelineNet;
+
+/* [share.NAME] */
+typedef struct {
+  char *name;
+  GPtrArray *networks;    /* char*: network names */
+  gboolean segments[ZW_N_SEGMENTS];
+} XrtPipelineShare;
+
+/* [connect.NAME]: an end by position (index >= 0) or by v_id */
+typedef struct {
+  char *name;
+  char *from;
+  char *to;
+  gint64 output_index, output_id;   /* one of them >= 0 / given */
+  gboolean output_by_id;
+  gint64 input_index, input_id;
+  gboolean input_by_id;
+  gboolean staged;
+} XrtPipelineConnect;
+
+typedef struct {
+  char *origin;           /* the file, as errors name it */
+  char *dir;              /* its folder */
+  char *name;
+  char *device;           /* NULL: the first network's compile target */
+  GPtrArray *nets;        /* XrtPipelineNet*, in pass order after xrt_pipeline_spec_order() */
+  GPtrArray *shares;      /* XrtPipelineShare* */
+  GPtrArray *connects;    /* XrtPipelineConnect* */
+} XrtPipelineSpec;
+
+/* ---- the pipeline object (xrt-pipeline.c, read by xrt-pipeline-report.c) ---- */
+
+/* A network of the pipeline, in pass order. */
+typedef struct {
+  const char *name;                /* the spec's */
+  const XrtPipelineNet *spec;
+  XrtDeployment *deployment;
+  guint64 apart[ZW_N_SEGMENTS];    /* its logic segments' sizes, deployed alone */
+  GPtrArray *outputs;              /* XrtTensor*: the last pass's */
+  double pass_ms;                  /* its simulated time in the last pass (profiled) */
+} XrtPipelineMember;
+
+/* A connection: an output of network `from` is the input of network `to`. */
+typedef struct {
+  const XrtPipelineConnect *connect;
+  guint from, to;                  /* members */
+  XirValue *output, *input;
+  XrtMemChunk *chunk;              /* both ends live in it (after apply) */
+} XrtPipelineLink;
+
+/* A shared segment: one chunk per (share, segment type). */
+typedef struct {
+  char *share;
+  const XrtPipelineShare *spec;
+  ZwSegmentType type;
+  XrtMemChunk *chunk;
+} XrtPipelineShared;
+
+struct _XrtPipeline {
+  GObject parent_instance;
+  XrtPipelineSpec *spec;
+  GArray *members;                 /* XrtPipelineMember */
+  GArray *links;                   /* XrtPipelineLink */
+  GArray *shared;                  /* XrtPipelineShared */
+  XrtDevice *device;
+  gboolean force_staged;
+  gboolean applied;
+  gboolean profile;
+  guint passes;
+  double pass_ms;                  /* the last pass, profiled */
+};
+
+#define XRT_PIPELINE_MEMBER(self, i) (&g_array_index ((self)->members, XrtPipelineMember, (i)))
+
+XrtPipelineSpec *xrt_pipeline_spec_parse (const char *data, gsize length, const char *origin, GError **error);
+void xrt_pipeline_spec_free (XrtPipelineSpec *spec);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtPipelineSpec, xrt_pipeline_spec_free)
+XrtPipelineNet *xrt_pipeline_spec_find (const XrtPipelineSpec *spec, const char *name, guint *index);
+
+G_END_DECLS

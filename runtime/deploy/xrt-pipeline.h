@@ -1,0 +1,295 @@
+/* xrt-pipeline.h — several networks deployed on one board: a pipeline file.
+ *
+ * A pipeline file (TOML, in the style of icraft-run's [run] section) names the networks
+ * (a network JSON with its .raw, or synthetic params; or a view of one by op range), the
+ * board, each network's options, the segments networks share (userReuseSegment) and the
+ * connections (userConnectNetwork: an output of one network is an input of another, in
+ * place):
+ *
+ *   [pipeline]
+ *   name = "detect-then-classify"     # optional: the file's name
+ *   device = "mock://zg330"           # optional: the first network's compile target
+ *
+ *   [network.head]                    # one table per network; the name is the key
+ *   json = "yolov5s_ZG.json"          # relative to the pipeline file's folder
+ *   raw = "yolov5s_ZG.raw"            # optional: NET.raw beside json, else synthetic params
+ *   ops = [0, 40]                     # optional: a view, ops [first, end) as Session.sub;
+ *                                     #   [40] is op 40 to the end
+ *   stage = 0                         # optional: networks of one stage are in flight together
+ *   merge_hardop = true               # optional, as [run]: merge_hardop, etm_optimize,
+ *   etm_optimize = true               #   ocmopt (NONE, OPTION1..3, BEST_SCORE, or 0..4)
+ *   ocmopt = "BEST_SCORE"
+ *
+ *   [share.ftmp]                      # userReuseSegment
+ *   networks = ["head", "tail"]
+ *   segments = ["FTMP"]               # WEIGHT and INSTR only between copies of one network
+ *
+ *   [connect.features]                # userConnectNetwork
+ *   from = "head"
+ *   output = 0                        # the view's output by position, or output_id = V_ID
+ *   to = "tail"
+ *   input = 0                         # the view's input by position, or input_id = V_ID
+ *   mode = "auto"                     # optional: "auto" (zero-copy where it can), "staged"
+ *
+ * Rules, each refused with an error naming the file, the table and the key: names are
+ * unique; every name a share or a connection gives is a network of the file; connections
+ * run from an earlier stage to a later one and form no cycle; both ends of a connection have
+ * the same storage bytes; networks that share FTMP are never in flight together (different
+ * stages); WEIGHT and INSTR are shared only between copies of one network (the same json,
+ * raw and ops); no key is
+ * accepted and ignored. Stages default to the order the connections give (a network runs
+ * after the ones that feed it, then in file order).
+ *
+ * One pass of the pipeline forwards every network once, stage by stage: a connected input
+ * is the tensor its upstream network produced in the same pass; every other input gets the
+ * seeded inputs of xrt_deployment_make_inputs(). The board runs one launch at a time, so a
+ * pass takes the sum of the networks' simulated times.
+ *
+ * The pipeline report ("format": "zhuge-pipeline-report", xrt_pipeline_report_to_json())
+ * holds each network's deploy report, the shares and connections with their addresses, the
+ * board's ETM (the union of every network's physical segments and the user's chunks), the
+ * ETM the same networks take deployed apart, and the pass's simulated time.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <cjson/cJSON.h>
+
+#include "deploy/xrt-deployment.h"
+
+G_BEGIN_DECLS
+
+/**
+ * XRT_PIPELINE_ERROR:
+ *
+ * The error domain of pipeline files and pipelines: see #XrtPipelineError.
+ */
+#define XRT_PIPELINE_ERROR (xrt_pipeline_error_quark ())
+/**
+ * xrt_pipeline_error_quark:
+ *
+ * The quark of %XRT_PIPELINE_ERROR.
+ *
+ * Returns: the quark
+ */
+GQuark xrt_pipeline_error_quark (void);
+
+/**
+ * XrtPipelineError:
+ * @XRT_PIPELINE_ERROR_SYNTAX: the file is not a pipeline file (TOML syntax, a key of the
+ *   wrong type, an unknown table or key).
+ * @XRT_PIPELINE_ERROR_REFERENCE: a name no network has, a repeated name, a value a view
+ *   has not.
+ * @XRT_PIPELINE_ERROR_RULE: a rule of the pipeline broken: a cycle, a connection between
+ *   values of different sizes, FTMP shared between networks in flight together…
+ * @XRT_PIPELINE_ERROR_CALL_ORDER: forward before apply, apply twice.
+ * @XRT_PIPELINE_ERROR_REPORT: a pipeline report that is not one, or whose figures
+ *   disagree with its networks' reports.
+ *
+ * Errors of pipelines; the deployments they make report their own domains.
+ */
+typedef enum {
+  XRT_PIPELINE_ERROR_SYNTAX,
+  XRT_PIPELINE_ERROR_REFERENCE,
+  XRT_PIPELINE_ERROR_RULE,
+  XRT_PIPELINE_ERROR_CALL_ORDER,
+  XRT_PIPELINE_ERROR_REPORT,
+} XrtPipelineError;
+
+#define XRT_TYPE_PIPELINE (xrt_pipeline_get_type ())
+G_DECLARE_FINAL_TYPE (XrtPipeline, xrt_pipeline, XRT, PIPELINE, GObject)
+
+/**
+ * xrt_pipeline_new_from_file:
+ * @path: (type filename): a pipeline file
+ * @error: the first broken rule, naming @path, the table and the key
+ *
+ * Reads and checks a pipeline file and opens its networks (their JSON and params): the
+ * board is not opened yet (see xrt_pipeline_apply()).
+ *
+ * Returns: (transfer full) (nullable): the pipeline
+ */
+XrtPipeline *xrt_pipeline_new_from_file (const char *path, GError **error);
+
+/**
+ * xrt_pipeline_new_from_data:
+ * @data: (array length=length) (element-type guint8): a pipeline file's text
+ * @length: its length in bytes
+ * @origin: (type filename): the name errors give, and the folder relative paths are read
+ *   from (its dirname)
+ * @open_networks: %FALSE to check the text only (no network file is read: sizes, views
+ *   and values are not checked)
+ * @error: the first broken rule
+ *
+ * As xrt_pipeline_new_from_file() on text in memory (the fuzz harness checks the text
+ * only).
+ *
+ * Returns: (transfer full) (nullable): the pipeline
+ */
+XrtPipeline *xrt_pipeline_new_from_data (const char *data, gsize length, const char *origin, gboolean open_networks,
+                                         GError **error);
+
+/**
+ * xrt_pipeline_get_name:
+ * @self: the pipeline
+ *
+ * The pipeline's name ([pipeline] name, or the file's name without `.toml`).
+ *
+ * Returns: (transfer none): the name
+ */
+const char *xrt_pipeline_get_name (XrtPipeline *self);
+
+/**
+ * xrt_pipeline_get_n_networks:
+ * @self: the pipeline
+ *
+ * The number of networks, in the order a pass runs them.
+ *
+ * Returns: the number
+ */
+guint xrt_pipeline_get_n_networks (XrtPipeline *self);
+
+/**
+ * xrt_pipeline_get_network_name:
+ * @self: the pipeline
+ * @index: a network, in pass order
+ *
+ * The network's name in the file (its table `[network.NAME]`).
+ *
+ * Returns: (transfer none): the name
+ */
+const char *xrt_pipeline_get_network_name (XrtPipeline *self, guint index);
+
+/**
+ * xrt_pipeline_get_deployment:
+ * @self: the pipeline
+ * @index: a network, in pass order
+ *
+ * The deployment of network @index (opened: params given; after xrt_pipeline_apply(),
+ * applied on the pipeline's board).
+ *
+ * Returns: (transfer none) (nullable): the deployment, %NULL when the networks were not
+ *   opened
+ */
+XrtDeployment *xrt_pipeline_get_deployment (XrtPipeline *self, guint index);
+
+/**
+ * xrt_pipeline_force_staged:
+ * @self: the pipeline
+ *
+ * Every connection staged (copied through the user's chunk) instead of zero-copy where it
+ * could be: the outputs of a pass do not change. Before apply.
+ */
+void xrt_pipeline_force_staged (XrtPipeline *self);
+
+/**
+ * xrt_pipeline_apply:
+ * @self: the pipeline
+ * @device_url: (nullable): the board (default: the file's `device`, else the first
+ *   network's compile target)
+ * @error: the deployment's error, naming the network
+ *
+ * Opens the board, makes each network's session with its options, allocates the shared
+ * segments and the connections' chunks in the board's ETM, gives them to the networks
+ * (userReuseSegment, userConnectNetwork) and applies every network.
+ *
+ * Returns: %TRUE when every network applied
+ */
+gboolean xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error);
+
+/**
+ * xrt_pipeline_get_device:
+ * @self: the pipeline
+ *
+ * The board, once applied.
+ *
+ * Returns: (transfer none) (nullable): the board
+ */
+XrtDevice *xrt_pipeline_get_device (XrtPipeline *self);
+
+/**
+ * xrt_pipeline_enable_time_profile:
+ * @self: the pipeline
+ * @enable: profile every network's forwards
+ *
+ * Profiles the networks' forwards (their sessions' time profiles): the pass's time in the
+ * report needs it. After apply.
+ */
+void xrt_pipeline_enable_time_profile (XrtPipeline *self, gboolean enable);
+
+/**
+ * xrt_pipeline_forward:
+ * @self: the pipeline
+ * @iteration: the pass (0 for the first): the seed of the unconnected inputs
+ * @error: the forward's error, naming the network
+ *
+ * One pass: every network forwarded once, in pass order, a connected input given the
+ * tensor its upstream network produced.
+ *
+ * Returns: (transfer full) (nullable) (element-type GPtrArray): per network in pass order,
+ *   its output tensors (a #GPtrArray of #XrtTensor)
+ */
+GPtrArray *xrt_pipeline_forward (XrtPipeline *self, guint iteration, GError **error);
+
+/**
+ * xrt_pipeline_report_to_json:
+ * @self: an applied pipeline
+ * @error: the pipeline before apply
+ *
+ * The pipeline report (see the top of xrt-pipeline.h): each network's deploy report with
+ * its graph, the shares and connections, the board's ETM against the networks deployed
+ * apart, and the last pass's simulated time when profiled.
+ *
+ * Returns: (transfer full) (nullable): the report
+ */
+cJSON *xrt_pipeline_report_to_json (XrtPipeline *self, GError **error);
+
+/**
+ * XrtPipelineCheck:
+ * @n_networks: networks in the report
+ * @etm_bytes: the board's ETM the checker reads off the networks' segments and the user's
+ *   chunks (the union of their address ranges)
+ * @apart_bytes: the ETM the same networks take deployed apart (the sum of their
+ *   segments' sizes)
+ * @n_shared: shared segments
+ * @n_connections: connections
+ * @n_zero_copy: connections that are zero-copy
+ *
+ * What xrt_pipeline_report_check() read.
+ */
+typedef struct {
+  guint n_networks;
+  guint64 etm_bytes;
+  guint64 apart_bytes;
+  guint n_shared;
+  guint n_connections;
+  guint n_zero_copy;
+} XrtPipelineCheck;
+
+/**
+ * xrt_pipeline_report_check:
+ * @root: a pipeline report
+ * @origin: the name errors give (a file)
+ * @out: (out caller-allocates) (optional): what the checker read
+ * @error: the first disagreement, naming the network, the value or the address
+ *
+ * Checks a pipeline report independently of the runtime that made it: each network's
+ * deploy report passes zw_deploy_report_check(); no two networks' ETM overlaps except in
+ * a shared segment or a connection's chunk; each connection's ends sit in its chunk; the
+ * report's ETM figures equal the ones read off the segments.
+ *
+ * Returns: %TRUE when the report holds
+ */
+gboolean xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineCheck *out, GError **error);
+
+/**
+ * xrt_pipeline_report_is_pipeline:
+ * @root: a JSON document
+ *
+ * Whether @root says it is a pipeline report.
+ *
+ * Returns: %TRUE for a pipeline report
+ */
+gboolean xrt_pipeline_report_is_pipeline (const cJSON *root);
+
+G_END_DECLS
