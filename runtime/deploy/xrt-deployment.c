@@ -320,17 +320,6 @@ xrt_deployment_open_board_with_profile (XrtDeployment *self, const Zg330Profile 
   return self->device != NULL;
 }
 
-gboolean
-xrt_deployment_use_board (XrtDeployment *self, XrtDevice *device, GError **error)
-{
-  g_return_val_if_fail (XRT_IS_DEPLOYMENT (self), FALSE);
-  g_return_val_if_fail (device != NULL, FALSE);
-  if (!check_no_board_yet (self, error))
-    return FALSE;
-  self->device = xrt_device_ref (device);
-  return TRUE;
-}
-
 XrtDevice *
 xrt_deployment_get_device (XrtDeployment *self)
 {

@@ -302,19 +302,6 @@ gboolean xrt_deployment_use_board (XrtDeployment *self, XrtDevice *device, GErro
 gboolean xrt_deployment_open_simulated_board (XrtDeployment *self, const XrtBoardFigures *figures, GError **error);
 
 /**
- * xrt_deployment_use_board:
- * @self: the deployment
- * @device: a board another deployment may use too (a reference is taken)
- * @error: the deployment has a board already
- *
- * Deploys on @device instead of opening a board: several networks on one board (a
- * pipeline, see xrt-pipeline.h).
- *
- * Returns: %TRUE when @device is the deployment's board
- */
-gboolean xrt_deployment_use_board (XrtDeployment *self, XrtDevice *device, GError **error);
-
-/**
  * xrt_deployment_get_device:
  * @self: the deployment
  *

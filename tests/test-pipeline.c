@@ -1,0 +1,418 @@
+/* test-pipeline.c — several networks on one board (runtime/deploy/xrt-pipeline.h): a network
+ * cut in two and joined on ETM gives the whole network's bytes, zero-copy or staged; networks
+ * sharing FTMP give the bytes they give apart; the report's ETM is the checker's; every bad
+ * file is refused naming the file, the table and the key; the CLI plans, runs and checks. */
+#include "deploy/xrt-pipeline.h"
+#include "zw-test-util.h"
+
+#include <string.h>
+
+static char *
+net_json (const char *name)
+{
+  if (strcmp (name, "real") == 0)
+    return zw_test_shared_file ("real/yolov5s_plin_352x640_ZG.json");
+  return g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
+}
+
+/* A pipeline file in a temporary folder; returns its path. */
+static char *
+write_pipe (const char *dir, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, "pipe.toml", NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  return g_steal_pointer (&path);
+}
+
+/* The file of @json cut at op @k: head [0, k), tail [k, end), every value the tail reads
+ * from the head connected (by v_id), FTMP shared. */
+static char *
+split_text (const char *json, XirNetwork *net, gint k)
+{
+  g_autoptr (XirNetworkView) head = xir_network_view (net, 0, k, NULL);
+  g_autoptr (XirNetworkView) tail = xir_network_view (net, k, G_MAXINT, NULL);
+  GPtrArray *outs = xir_network_view_get_outputs (head), *ins = xir_network_view_get_inputs (tail);
+  GString *s = g_string_new ("[pipeline]\nname = \"split\"\n\n");
+
+  g_string_append_printf (s, "[network.head]\njson = \"%s\"\nops = [0, %d]\n\n", json, k);
+  g_string_append_printf (s, "[network.tail]\njson = \"%s\"\nops = [%d]\n\n", json, k);
+  g_string_append (s, "[share.ftmp]\nnetworks = [\"head\", \"tail\"]\nsegments = [\"FTMP\"]\n\n");
+  for (guint i = 0; i < ins->len; i++)
+    {
+      XirValue *v = g_ptr_array_index (ins, i);
+      g_assert_true (g_ptr_array_find (outs, v, NULL));
+      g_string_append_printf (s, "[connect.v%" G_GINT64_FORMAT "]\nfrom = \"head\"\noutput_id = %" G_GINT64_FORMAT
+                              "\nto = \"tail\"\ninput_id = %" G_GINT64_FORMAT "\n\n", v->v_id, v->v_id, v->v_id);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static char *
+digest_outputs (GPtrArray *tensors)
+{
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) b = xrt_tensor_get_bytes (g_ptr_array_index (tensors, i), &error);
+      gsize n;
+      const guint8 *d;
+      g_assert_no_error (error);
+      d = g_bytes_get_data (b, &n);
+      g_checksum_update (sum, d, (gssize) n);
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+/* The whole network, alone on its own board: the bytes a pass must give. */
+static char *
+whole_digest (const char *json)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, &error);
+  g_autoptr (XrtDeployment) d = NULL;
+  g_autoptr (GPtrArray) in = NULL, out = NULL;
+  g_autofree char *raw = xrt_deployment_params_path_for (json);
+
+  g_assert_no_error (error);
+  d = xrt_deployment_new (net, &error);
+  if (g_file_test (raw, G_FILE_TEST_IS_REGULAR))
+    g_assert_true (xrt_deployment_load_params (d, raw, 0, FALSE, &error));
+  else
+    xrt_deployment_use_synthetic_params (d);
+  g_assert_true (xrt_deployment_open_board (d, NULL, &error));
+  g_assert_true (xrt_deployment_apply (d, &error));
+  in = xrt_deployment_make_inputs (d, 0, &error);
+  g_assert_no_error (error);
+  out = xrt_deployment_forward (d, in, &error);
+  g_assert_no_error (error);
+  return digest_outputs (out);
+}
+
+static void
+check_report (XrtPipeline *p, XrtPipelineCheck *c)
+{
+  g_autoptr (GError) error = NULL;
+  cJSON *root = xrt_pipeline_report_to_json (p, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (xrt_pipeline_report_check (root, "report", c, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (cJSON_GetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (root, "etm"), "board_bytes")), ==,
+                     (double) c->etm_bytes);
+  g_assert_cmpuint (c->n_networks, ==, xrt_pipeline_get_n_networks (p));
+  cJSON_Delete (root);
+}
+
+static void
+test_split (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *json = net_json (name);
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (XirNetwork) net = NULL;
+  g_autofree char *whole = NULL, *text = NULL, *path = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (json == NULL)
+    {
+      g_test_skip ("../shared/real is absent: the real network is not here");
+      return;
+    }
+  net = xir_network_new_from_json_file (json, &error);
+  g_assert_no_error (error);
+  whole = whole_digest (json);
+  text = split_text (json, net, (gint) xir_network_get_n_ops (net) / 2);
+  path = write_pipe (dir, text);
+  for (int staged = 0; staged < 2; staged++)
+    {
+      g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+      g_autoptr (GPtrArray) outs = NULL;
+      g_autofree char *got = NULL;
+      XrtPipelineCheck c;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (xrt_pipeline_get_n_networks (p), ==, 2);
+      g_assert_cmpstr (xrt_pipeline_get_network_name (p, 0), ==, "head");
+      if (staged)
+        xrt_pipeline_force_staged (p);
+      g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+      g_assert_no_error (error);
+      xrt_pipeline_enable_time_profile (p, TRUE);
+      outs = xrt_pipeline_forward (p, 0, &error);
+      g_assert_no_error (error);
+      got = digest_outputs (g_ptr_array_index (outs, 1));
+      g_assert_cmpstr (got, ==, whole);
+      check_report (p, &c);
+      g_assert_cmpuint (c.n_shared, ==, 1);
+      g_assert_cmpuint (c.n_connections, >, 0);
+      if (staged)
+        g_assert_cmpuint (c.n_zero_copy, ==, 0);
+      g_test_message ("%s cut in two%s: %u connection(s), %u zero-copy; board ETM %" G_GUINT64_FORMAT
+                      " bytes, apart %" G_GUINT64_FORMAT, name, staged ? " (staged)" : "", c.n_connections,
+                      c.n_zero_copy, c.etm_bytes, c.apart_bytes);
+    }
+}
+
+/* Two different networks sharing FTMP in turn: each gives the bytes it gives alone, and
+ * the board holds one FTMP instead of two. */
+static void
+test_apart (void)
+{
+  g_autofree char *a = net_json ("tiny"), *b = net_json ("mobilenetv2");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autofree char *text = g_strdup_printf ("[network.tiny]\njson = \"%s\"\n\n[network.mobile]\njson = \"%s\"\n\n"
+                                           "[share.f]\nnetworks = [\"tiny\", \"mobile\"]\nsegments = [\"FTMP\"]\n", a, b);
+  g_autofree char *path = write_pipe (dir, text);
+  g_autofree char *da = whole_digest (a), *db = whole_digest (b);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+  g_autoptr (GPtrArray) outs = NULL;
+  g_autofree char *ga = NULL, *gb = NULL;
+  XrtPipelineCheck c;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (xrt_pipeline_get_name (p), ==, "pipe");
+  g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+  g_assert_no_error (error);
+  outs = xrt_pipeline_forward (p, 0, &error);
+  g_assert_no_error (error);
+  ga = digest_outputs (g_ptr_array_index (outs, 0));
+  gb = digest_outputs (g_ptr_array_index (outs, 1));
+  g_assert_cmpstr (ga, ==, da);
+  g_assert_cmpstr (gb, ==, db);
+  check_report (p, &c);
+  /* one FTMP for two: the board takes less than the two apart */
+  g_assert_cmpuint (c.etm_bytes, <, c.apart_bytes);
+}
+
+/* One network alone: its ETM on the pipeline's board is what it takes apart. */
+static void
+test_single (void)
+{
+  g_autofree char *a = net_json ("resnet18");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autofree char *text = g_strdup_printf ("[network.only]\njson = \"%s\"\nocmopt = \"NONE\"\n", a);
+  g_autofree char *path = write_pipe (dir, text);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+  XrtPipelineCheck c;
+
+  g_assert_no_error (error);
+  g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+  check_report (p, &c);
+  g_assert_cmpuint (c.etm_bytes, ==, c.apart_bytes);
+  g_assert_cmpuint (c.etm_bytes, >, 0);
+}
+
+typedef struct {
+  const char *what;
+  const char *text;       /* %1$s: tiny, %2$s: mobilenetv2 */
+  const char *expect[3];  /* substrings of the message */
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "different sizes",
+    "[network.a]\njson = \"%1$s\"\n[network.b]\njson = \"%2$s\"\n[connect.c]\nfrom = \"a\"\noutput = 0\nto = \"b\"\ninput = 0\n",
+    { "[connect.c]", "input", "different sizes" } },
+  { "FTMP shared in flight",
+    "[network.a]\njson = \"%1$s\"\nstage = 0\n[network.b]\njson = \"%2$s\"\nstage = 0\n"
+    "[share.s]\nnetworks = [\"a\", \"b\"]\nsegments = [\"FTMP\"]\n",
+    { "[share.s]", "segments", "in flight together" } },
+  { "a cycle",
+    "[network.a]\njson = \"%1$s\"\n[network.b]\njson = \"%1$s\"\n"
+    "[connect.x]\nfrom = \"a\"\noutput = 0\nto = \"b\"\ninput = 0\n[connect.y]\nfrom = \"b\"\noutput = 0\nto = \"a\"\ninput = 0\n",
+    { "[connect.", "from", "cycle" } },
+  { "a missing network",
+    "[network.a]\njson = \"%1$s\"\n[connect.x]\nfrom = \"a\"\noutput = 0\nto = \"nobody\"\ninput = 0\n",
+    { "[connect.x]", "to", "\"nobody\" is not a network" } },
+  { "a repeated name",
+    "[network.a]\njson = \"%1$s\"\n[network.a]\njson = \"%2$s\"\n",
+    { "[network.a]", "given twice", "repeated name" } },
+  { "a missing json",
+    "[network.a]\njson = \"/nonexistent/net_ZG.json\"\n",
+    { "[network.a]", "json", "nonexistent" } },
+  { "an unknown key",
+    "[network.a]\njson = \"%1$s\"\nocm = \"BEST_SCORE\"\n",
+    { "[network.a]", "ocm", "unknown key" } },
+  { "a wrong type",
+    "[network.a]\njson = \"%1$s\"\nstage = \"first\"\n",
+    { "[network.a]", "stage", "expected an integer" } },
+  { "arrays of tables",
+    "[[network]]\njson = \"%1$s\"\n",
+    { "pipe.toml:1", "[[", "[network.NAME]" } },
+  { "a bad OCM option",
+    "[network.a]\njson = \"%1$s\"\nocmopt = \"OPTION9\"\n",
+    { "[network.a]", "ocmopt", "OPTION9" } },
+  { "WEIGHT across networks",
+    "[network.a]\njson = \"%1$s\"\n[network.b]\njson = \"%2$s\"\n[share.w]\nnetworks = [\"a\", \"b\"]\nsegments = [\"WEIGHT\"]\n",
+    { "[share.w]", "segments", "WEIGHT and INSTR" } },
+  { "an output past the view's",
+    "[network.a]\njson = \"%1$s\"\n[network.b]\njson = \"%1$s\"\n[connect.c]\nfrom = \"a\"\noutput = 7\nto = \"b\"\ninput = 0\n",
+    { "[connect.c]", "output", "has 1 outputs" } },
+  { "a stage against a connection",
+    "[network.a]\njson = \"%1$s\"\nstage = 3\n[network.b]\njson = \"%1$s\"\nstage = 1\n"
+    "[connect.c]\nfrom = \"a\"\noutput = 0\nto = \"b\"\ninput = 0\n",
+    { "[connect.c]", "to", "later stage" } },
+  { "no network", "[pipeline]\nname = \"empty\"\n", { "pipe.toml", "no network", "[network.NAME]" } },
+  { "an unterminated string", "[network.a]\njson = \"%1$s\n", { "[network.a]", "json", "closing quote" } },
+};
+
+static void
+test_bad_files (void)
+{
+  g_autofree char *a = net_json ("tiny"), *b = net_json ("mobilenetv2");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autoptr (GString) text = g_string_new (NULL);
+      g_autofree char *path = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (XrtPipeline) p = NULL;
+      const char *t = bad_cases[i].text;
+
+      /* %1$s and %2$s by hand: a format from a table is not a literal */
+      for (; *t; t++)
+        if (g_str_has_prefix (t, "%1$s") || g_str_has_prefix (t, "%2$s"))
+          {
+            g_string_append (text, t[1] == '1' ? a : b);
+            t += 3;
+          }
+        else
+          g_string_append_c (text, *t);
+      path = write_pipe (dir, text->str);
+      p = xrt_pipeline_new_from_file (path, &error);
+      g_assert_null (p);
+      g_assert_nonnull (error);
+      g_test_message ("%s: %s", bad_cases[i].what, error->message);
+      g_assert_nonnull (strstr (error->message, "pipe.toml"));
+      for (guint k = 0; k < 3; k++)
+        if (strstr (error->message, bad_cases[i].expect[k]) == NULL)
+          g_error ("%s: \"%s\" lacks \"%s\"", bad_cases[i].what, error->message, bad_cases[i].expect[k]);
+    }
+}
+
+/* The checker does not take the report's word: moved addresses and figures are caught. */
+static void
+test_check_catches (void)
+{
+  g_autofree char *json = net_json ("tiny");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
+  g_autofree char *text = split_text (json, net, 2);
+  g_autofree char *path = write_pipe (dir, text);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+  cJSON *root, *bad;
+
+  g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+  root = xrt_pipeline_report_to_json (p, &error);
+  g_assert_true (xrt_pipeline_report_check (root, "r", NULL, &error));
+
+  bad = cJSON_Duplicate (root, TRUE);
+  cJSON_SetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (bad, "etm"), "board_bytes"),
+                        cJSON_GetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (bad, "etm"), "board_bytes")) + 4096);
+  g_assert_false (xrt_pipeline_report_check (bad, "r", NULL, &error));
+  g_assert_nonnull (strstr (error->message, "board_bytes"));
+  g_clear_error (&error);
+  cJSON_Delete (bad);
+
+  bad = cJSON_Duplicate (root, TRUE);
+  {
+    cJSON *c = cJSON_GetArrayItem (cJSON_GetObjectItem (bad, "connections"), 0);
+    cJSON_SetNumberValue (cJSON_GetObjectItem (c, "addr"), cJSON_GetNumberValue (cJSON_GetObjectItem (c, "addr")) + 4096);
+  }
+  g_assert_false (xrt_pipeline_report_check (bad, "r", NULL, &error));
+  g_assert_nonnull (strstr (error->message, "connection \"v"));
+  g_clear_error (&error);
+  cJSON_Delete (bad);
+
+  /* the tail's WEIGHT said to lie in the head's: two networks on the same bytes */
+  bad = cJSON_Duplicate (root, TRUE);
+  {
+    cJSON *nets = cJSON_GetObjectItem (bad, "networks");
+    cJSON *hs = cJSON_GetArrayItem (cJSON_GetObjectItem (cJSON_GetObjectItem (cJSON_GetArrayItem (nets, 0), "report"), "segments"), 0);
+    cJSON *ts = cJSON_GetArrayItem (cJSON_GetObjectItem (cJSON_GetObjectItem (cJSON_GetArrayItem (nets, 1), "report"), "segments"), 0);
+    g_assert_cmpstr (cJSON_GetStringValue (cJSON_GetObjectItem (ts, "type")), ==, "WEIGHT");
+    cJSON_SetNumberValue (cJSON_GetObjectItem (ts, "phy_addr"), cJSON_GetNumberValue (cJSON_GetObjectItem (hs, "phy_addr")));
+  }
+  g_assert_false (xrt_pipeline_report_check (bad, "r", NULL, &error));
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "network \"tail\""));
+  g_clear_error (&error);
+  cJSON_Delete (bad);
+  cJSON_Delete (root);
+}
+
+static void
+test_call_order (void)
+{
+  g_autofree char *json = net_json ("tiny");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autofree char *text = g_strdup_printf ("[network.a]\njson = \"%s\"\n", json);
+  g_autofree char *path = write_pipe (dir, text);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+
+  g_assert_null (xrt_pipeline_forward (p, 0, &error));
+  g_assert_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER);
+  g_clear_error (&error);
+  g_assert_null (xrt_pipeline_report_to_json (p, &error));
+  g_assert_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER);
+  g_clear_error (&error);
+  g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+  g_assert_false (xrt_pipeline_apply (p, NULL, &error));
+  g_assert_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER);
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *json = net_json ("yolov5s");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
+  g_autofree char *text = split_text (json, net, 2);
+  g_autofree char *path = write_pipe (dir, text);
+  g_autofree char *report = g_build_filename (dir, "report.json", NULL);
+  g_autofree char *dumps = g_build_filename (dir, "dumps", NULL);
+  g_autofree char *dumped = g_build_filename (dumps, "tail", "manifest.json", NULL);
+  g_auto (ZwRun) plan = { 0 }, run = { 0 }, check = { 0 }, bad = { 0 };
+
+  zw_test_xrt_run (&plan, "plan", path, "--json", report, NULL);
+  g_assert_cmpint (plan.status, ==, 0);
+  g_assert_nonnull (strstr (plan.out, "zero-copy / zero-copy"));
+  g_assert_nonnull (strstr (plan.out, "deployed apart"));
+  zw_test_xrt_run (&check, "check", report, NULL);
+  g_assert_cmpint (check.status, ==, 0);
+  g_assert_nonnull (strstr (check.out, "OK — 2 networks"));
+  zw_test_xrt_run (&run, "run", path, "--profile", "--dump", dumps, "--iterations", "2", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "One pass:"));
+  g_assert_true (g_file_test (dumped, G_FILE_TEST_IS_REGULAR));
+  zw_test_xrt_run (&bad, "plan", path, "--profile", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *const nets[] = { "tiny", "mobilenetv2", "resnet18", "yolov5s", "real" };
+
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/pipeline/split-equals-whole/%s", nets[i]);
+      g_test_add_data_func (name, nets[i], test_split);
+    }
+  g_test_add_func ("/pipeline/networks-apart", test_apart);
+  g_test_add_func ("/pipeline/single-network", test_single);
+  g_test_add_func ("/pipeline/bad-files", test_bad_files);
+  g_test_add_func ("/pipeline/check-catches", test_check_catches);
+  g_test_add_func ("/pipeline/call-order", test_call_order);
+  g_test_add_func ("/pipeline/cli", test_cli);
+  return g_test_run ();
+}
