@@ -36,7 +36,8 @@ xrt_run_is_pipeline_file (const char *path)
       char *next = strchr (line, '\n');
       while (*line == ' ' || *line == '\t')
         line++;
-      if (g_str_has_prefix (line, "[pipeline]") || g_str_has_prefix (line, "[network."))
+      if (g_str_has_prefix (line, "[pipeline]") || g_str_has_prefix (line, "[network.") || g_str_has_prefix (line, "[[network")
+          || g_str_has_prefix (line, "[share.") || g_str_has_prefix (line, "[connect."))
         return TRUE;
       if (g_str_has_prefix (line, "[run]"))
         return FALSE;

@@ -5,7 +5,7 @@
 out=$1 data=$2 shared=$3
 set -u
 mkdir -p "$out"
-for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config sweep; do mkdir -p "$out/$n"; done
+for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config sweep pipeline; do mkdir -p "$out/$n"; done
 nets=$data/networks
 for f in "$nets"/tiny_ZG.json "$nets"/resnet18_ZG.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
 [ -f "$nets/tiny_ZG.raw" ] && cp "$nets/tiny_ZG.raw" "$out/raw/"

@@ -26,7 +26,8 @@
   X (run_config)             \
   X (board_protocol)         \
   X (client_protocol)        \
-  X (sweep)
+  X (sweep)                  \
+  X (pipeline)
 
 #define ZW_FUZZ_DECLARE(name) int zw_fuzz_##name (const uint8_t *data, size_t size);
 ZW_FUZZ_HARNESSES (ZW_FUZZ_DECLARE)
