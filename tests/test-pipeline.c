@@ -397,6 +397,52 @@ test_cli (void)
   g_assert_cmpint (bad.status, ==, 2);
 }
 
+/* The demo pipeline as installed: the detector cut in three around its host op gives the
+ * whole detector's bytes, the tiny network its own, and sharing and connecting save ETM. */
+static void
+test_demo (void)
+{
+  g_autofree char *path = g_strdup_printf ("%s/networks/yolov5s_pipeline.toml", g_getenv ("ZW_DATA_DIR"));
+  g_autofree char *yolo = net_json ("yolov5s"), *tiny = net_json ("tiny");
+  g_autofree char *dy = whole_digest (yolo), *dt = whole_digest (tiny);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+  g_autoptr (GPtrArray) outs = NULL;
+  g_autofree char *gy = NULL, *gt = NULL;
+  cJSON *root, *it;
+  XrtPipelineCheck c;
+  guint zero = 0, host = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (xrt_pipeline_get_n_networks (p), ==, 4);
+  g_assert_cmpstr (xrt_pipeline_get_network_name (p, 2), ==, "post");
+  g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+  g_assert_no_error (error);
+  xrt_pipeline_enable_time_profile (p, TRUE);
+  outs = xrt_pipeline_forward (p, 0, &error);
+  g_assert_no_error (error);
+  gy = digest_outputs (g_ptr_array_index (outs, 2));
+  gt = digest_outputs (g_ptr_array_index (outs, 3));
+  g_assert_cmpstr (gy, ==, dy);
+  g_assert_cmpstr (gt, ==, dt);
+  check_report (p, &c);
+  g_assert_cmpuint (c.etm_bytes, <, c.apart_bytes);
+  root = xrt_pipeline_report_to_json (p, &error);
+  cJSON_ArrayForEach (it, cJSON_GetObjectItem (root, "connections"))
+    {
+      const char *mode = cJSON_GetStringValue (cJSON_GetObjectItem (it, "from_mode"));
+      zero += g_str_equal (mode, "zero-copy");
+      host += g_str_equal (mode, "host");
+    }
+  g_assert_cmpuint (zero, ==, 3);
+  g_assert_cmpuint (host, ==, 3);
+  g_assert_cmpfloat (cJSON_GetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (root, "time"), "pass_ms")), >, 0);
+  g_test_message ("demo pipeline: board ETM %" G_GUINT64_FORMAT ", apart %" G_GUINT64_FORMAT ", one pass %.3f ms",
+                  c.etm_bytes, c.apart_bytes,
+                  cJSON_GetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (root, "time"), "pass_ms")));
+  cJSON_Delete (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -414,5 +460,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/check-catches", test_check_catches);
   g_test_add_func ("/pipeline/call-order", test_call_order);
   g_test_add_func ("/pipeline/cli", test_cli);
+  g_test_add_func ("/pipeline/demo", test_demo);
   return g_test_run ();
 }

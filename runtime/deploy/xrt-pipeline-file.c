@@ -612,8 +612,11 @@ read_connect (XrtPipelineSpec *spec, Reader *r, const char *name, GError **error
   if (strcmp (c->from, c->to) == 0)
     return fail (error, XRT_PIPELINE_ERROR_RULE, r->origin, r->group, "to",
                  "\"%s\" is connected to itself: a cycle", c->to);
-  if (!read_end (r, "output", &c->output_index, &c->output_id, &c->output_by_id, error)
-      || !read_end (r, "input", &c->input_index, &c->input_id, &c->input_by_id, error))
+  /* no end at all: every value `to` reads from `from` */
+  c->every = !g_key_file_has_key (r->kf, r->group, "output", NULL) && !g_key_file_has_key (r->kf, r->group, "output_id", NULL)
+             && !g_key_file_has_key (r->kf, r->group, "input", NULL) && !g_key_file_has_key (r->kf, r->group, "input_id", NULL);
+  if (!c->every && (!read_end (r, "output", &c->output_index, &c->output_id, &c->output_by_id, error)
+                    || !read_end (r, "input", &c->input_index, &c->input_id, &c->input_by_id, error)))
     return FALSE;
   {
     g_autoptr (Val) mode = get (r, "mode", VAL_STRING, &local);

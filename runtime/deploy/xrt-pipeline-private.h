@@ -41,6 +41,7 @@ typedef struct {
   gint64 input_index, input_id;
   gboolean input_by_id;
   gboolean staged;
+  gboolean every;         /* no end given: every value `to` reads from `from` (views of one network) */
 } XrtPipelineConnect;
 
 typedef struct {
@@ -63,14 +64,18 @@ typedef struct {
   guint64 apart[ZW_N_SEGMENTS];    /* its logic segments' sizes, deployed alone */
   GPtrArray *outputs;              /* XrtTensor*: the last pass's */
   double pass_ms;                  /* its simulated time in the last pass (profiled) */
+  gboolean on_board;               /* some op runs on the board (after apply) */
 } XrtPipelineMember;
 
 /* A connection: an output of network `from` is the input of network `to`. */
 typedef struct {
   const XrtPipelineConnect *connect;
+  char *name;                      /* the connect's name, ".v<ID>" added for each of `every` */
   guint from, to;                  /* members */
   XirValue *output, *input;
   XrtMemChunk *chunk;              /* both ends live in it (after apply) */
+  gboolean host;                   /* an end runs on the host only: the tensor passes in host
+                                    * memory, there is no chunk on the board */
 } XrtPipelineLink;
 
 /* A shared segment: one chunk per (share, segment type). */

@@ -46,13 +46,19 @@ mode_of (const ZwDeployReport *r, gint64 v_id)
 static gboolean
 apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error)
 {
-  g_autoptr (XrtDeployment) d = xrt_deployment_new_for_view (xrt_deployment_get_view (m->deployment));
+  g_autoptr (XrtDeployment) d = NULL;
   g_autoptr (GPtrArray) chunks = NULL;
   g_autoptr (GHashTable) before = g_hash_table_new (g_direct_hash, g_direct_equal);
   const XrtPipelineNet *n = m->spec;
   XrtMemManager *mm;
   guint64 sum = 0;
 
+  if (!m->on_board)
+    {
+      *out = 0;   /* host ops only: no ETM */
+      return TRUE;
+    }
+  d = xrt_deployment_new_for_view (xrt_deployment_get_view (m->deployment));
   if (n->merge_hardop == 0)
     xrt_deployment_disable_merge_hardop (d);
   if (n->etm_optimize == 0)
@@ -75,6 +81,13 @@ apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error)
       sum += xrt_mem_chunk_get_size (g_ptr_array_index (chunks, i));
   *out = sum;
   return TRUE;
+}
+
+static void
+report_unref0 (gpointer r)
+{
+  if (r != NULL)
+    zw_deploy_report_unref (r);
 }
 
 static cJSON *
@@ -101,13 +114,15 @@ owner_of (XrtPipeline *self, GPtrArray *reports, guint64 addr, guint64 size)
   for (guint i = 0; i < self->links->len; i++)
     {
       XrtPipelineLink *l = &g_array_index (self->links, XrtPipelineLink, i);
-      if (xrt_mem_chunk_get_addr (l->chunk) == addr)
-        return g_strdup_printf ("connect:%s", l->connect->name);
+      if (l->chunk != NULL && xrt_mem_chunk_get_addr (l->chunk) == addr)
+        return g_strdup_printf ("connect:%s", l->name);
     }
   for (guint i = 0; i < reports->len; i++)
     {
       const ZwDeployReport *r = g_ptr_array_index (reports, i);
       const char *name = XRT_PIPELINE_MEMBER (self, i)->name;
+      if (r == NULL)
+        continue;
       for (guint t = 0; t < ZW_N_SEGMENTS; t++)
         if (t != ZW_SEGMENT_INPUT && t != ZW_SEGMENT_OUTPUT && r->segments[t].phy_size > 0 && r->segments[t].phy_addr == addr)
           return g_strdup_printf ("%s:%s", name, zw_segment_type_to_string ((ZwSegmentType) t));
@@ -125,7 +140,7 @@ owner_of (XrtPipeline *self, GPtrArray *reports, guint64 addr, guint64 size)
 cJSON *
 xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
 {
-  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func ((GDestroyNotify) zw_deploy_report_unref);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func (report_unref0);
   g_autoptr (GPtrArray) chunks = NULL;
   cJSON *root, *arr, *o;
   guint64 board = 0, apart = 0;
@@ -138,7 +153,8 @@ xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
       return NULL;
     }
   for (guint i = 0; i < self->members->len; i++)
-    g_ptr_array_add (reports, xrt_deployment_get_report (XRT_PIPELINE_MEMBER (self, i)->deployment));
+    g_ptr_array_add (reports, XRT_PIPELINE_MEMBER (self, i)->on_board
+                                ? xrt_deployment_get_report (XRT_PIPELINE_MEMBER (self, i)->deployment) : NULL);
 
   root = cJSON_CreateObject ();
   cJSON_AddStringToObject (root, "format", FORMAT);
@@ -174,7 +190,10 @@ xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
       cJSON_AddNumberToObject (n, "apart_etm_bytes", (double) mine);
       if (self->profile && self->passes > 0)
         cJSON_AddNumberToObject (n, "time_ms", m->pass_ms);
-      cJSON_AddItemToObject (n, "report", zw_deploy_report_to_json (g_ptr_array_index (reports, i)));
+      cJSON_AddBoolToObject (n, "on_board", m->on_board);
+      /* a network of host ops only has no deploy report: nothing of it is on the board */
+      if (m->on_board)
+        cJSON_AddItemToObject (n, "report", zw_deploy_report_to_json (g_ptr_array_index (reports, i)));
       cJSON_AddItemToArray (arr, n);
     }
 
@@ -197,16 +216,16 @@ xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
     {
       XrtPipelineLink *l = &g_array_index (self->links, XrtPipelineLink, i);
       cJSON *j = cJSON_CreateObject ();
-      cJSON_AddStringToObject (j, "name", l->connect->name);
+      cJSON_AddStringToObject (j, "name", l->name);
       cJSON_AddStringToObject (j, "from", XRT_PIPELINE_MEMBER (self, l->from)->name);
       cJSON_AddNumberToObject (j, "output_v_id", (double) l->output->v_id);
       cJSON_AddStringToObject (j, "to", XRT_PIPELINE_MEMBER (self, l->to)->name);
       cJSON_AddNumberToObject (j, "input_v_id", (double) l->input->v_id);
-      cJSON_AddNumberToObject (j, "addr", (double) xrt_mem_chunk_get_addr (l->chunk));
-      cJSON_AddNumberToObject (j, "size", (double) xrt_mem_chunk_get_size (l->chunk));
+      cJSON_AddNumberToObject (j, "addr", l->chunk ? (double) xrt_mem_chunk_get_addr (l->chunk) : 0);
+      cJSON_AddNumberToObject (j, "size", l->chunk ? (double) xrt_mem_chunk_get_size (l->chunk) : 0);
       cJSON_AddNumberToObject (j, "bytes", (double) l->output->storage_bytes);
-      cJSON_AddStringToObject (j, "from_mode", mode_of (g_ptr_array_index (reports, l->from), l->output->v_id));
-      cJSON_AddStringToObject (j, "to_mode", mode_of (g_ptr_array_index (reports, l->to), l->input->v_id));
+      cJSON_AddStringToObject (j, "from_mode", l->host ? "host" : mode_of (g_ptr_array_index (reports, l->from), l->output->v_id));
+      cJSON_AddStringToObject (j, "to_mode", l->host ? "host" : mode_of (g_ptr_array_index (reports, l->to), l->input->v_id));
       cJSON_AddItemToArray (arr, j);
     }
 
@@ -307,7 +326,7 @@ xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineChe
 {
   const cJSON *nets, *shares, *conns, *board, *etm, *it;
   g_autoptr (GArray) chunks = g_array_new (FALSE, FALSE, sizeof (BoardChunk));
-  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func ((GDestroyNotify) zw_deploy_report_unref);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func (report_unref0);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   XrtPipelineCheck c = { 0 };
   guint64 sum = 0, want;
@@ -335,6 +354,20 @@ xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineChe
       if (name == NULL)
         return bad (error, origin, "networks[%u]: no \"name\"", names->len);
       where = g_strdup_printf ("%s (network \"%s\")", origin, name);
+      if (cJSON_IsFalse (cJSON_GetObjectItemCaseSensitive (it, "on_board")))
+        {
+          /* host ops only: no report, no ETM */
+          if (cJSON_GetObjectItemCaseSensitive (it, "report") != NULL)
+            return bad (error, origin, "network \"%s\" is not on the board but has a deploy report", name);
+          g_ptr_array_add (reports, NULL);
+          g_ptr_array_add (names, (gpointer) name);
+          if (!get_u64 (it, "apart_etm_bytes", &apart, origin, where, error))
+            return FALSE;
+          if (apart != 0)
+            return bad (error, origin, "network \"%s\" is not on the board but takes %" G_GUINT64_FORMAT " ETM bytes apart",
+                        name, apart);
+          continue;
+        }
       if ((r = zw_deploy_report_from_json (cJSON_GetObjectItemCaseSensitive (it, "report"), where, error)) == NULL)
         return FALSE;
       g_ptr_array_add (reports, r);
@@ -380,7 +413,7 @@ xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineChe
     {
       const ZwDeployReport *r = g_ptr_array_index (reports, i);
       const char *name = g_ptr_array_index (names, i);
-      for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+      for (guint t = 0; r != NULL && t < ZW_N_SEGMENTS; t++)
         {
           const ZwSegmentInfo *s = &r->segments[t];
           const BoardChunk *b;
@@ -432,6 +465,15 @@ xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineChe
           || !get_u64 (it, "size", &size, origin, "connections", error))
         return bad (error, origin, "connections[%u]: \"name\", \"from\", \"to\", \"addr\" and \"size\" are required",
                     c.n_connections);
+      /* through the host: no chunk on the board, nothing of the board's to check */
+      if (g_strcmp0 (get_str (it, "from_mode"), "host") == 0 || g_strcmp0 (get_str (it, "to_mode"), "host") == 0)
+        {
+          for (guint e = 0; e < 2; e++)
+            if (!g_ptr_array_find_with_equal_func (names, ends[e], g_str_equal, NULL))
+              return bad (error, origin, "connection \"%s\": \"%s\" is not a network of the report", cname, ends[e]);
+          c.n_connections++;
+          continue;
+        }
       for (guint e = 0; e < 2; e++)
         {
           guint idx;
@@ -443,6 +485,9 @@ xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineChe
           if (!get_u64 (it, keys[e], &v_id, origin, cname, error))
             return FALSE;
           r = g_ptr_array_index (reports, idx);
+          if (r == NULL)
+            return bad (error, origin, "connection \"%s\": network \"%s\" is not on the board, yet the connection "
+                        "is not through the host", cname, ends[e]);
           for (guint k = 0; r->connections && k < r->connections->len; k++)
             {
               const ZwConnectionInfo *ci = &g_array_index (r->connections, ZwConnectionInfo, k);

@@ -24,6 +24,7 @@ static void
 link_clear (XrtPipelineLink *l)
 {
   g_clear_pointer (&l->chunk, xrt_mem_chunk_unref);
+  g_free (l->name);
 }
 
 static void
@@ -178,6 +179,31 @@ open_networks (XrtPipeline *self, GError **error)
 
       xrt_pipeline_spec_find (spec, c->from, &from);
       xrt_pipeline_spec_find (spec, c->to, &to);
+      if (c->every)
+        {
+          XirNetworkView *vf = xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, from)->deployment);
+          XirNetworkView *vt = xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, to)->deployment);
+          GPtrArray *outs = xir_network_view_get_outputs (vf), *ins = xir_network_view_get_inputs (vt);
+          guint n = 0;
+
+          if (xir_network_view_get_network (vf) != xir_network_view_get_network (vt))
+            return fail_at (error, XRT_PIPELINE_ERROR_RULE, self, "connect", c->name, "output",
+                            "\"%s\" and \"%s\" are different networks: give the ends (output or output_id, input "
+                            "or input_id); only views of one network connect every value by itself", c->from, c->to);
+          for (guint i = 0; i < ins->len; i++)
+            if (g_ptr_array_find (outs, g_ptr_array_index (ins, i), NULL))
+              {
+                XrtPipelineLink l = { .connect = c, .from = from, .to = to };
+                l.output = l.input = g_ptr_array_index (ins, i);
+                l.name = g_strdup_printf ("%s.v%" G_GINT64_FORMAT, c->name, l.input->v_id);
+                g_array_append_val (self->links, l);
+                n++;
+              }
+          if (n == 0)
+            return fail_at (error, XRT_PIPELINE_ERROR_RULE, self, "connect", c->name, "to",
+                            "\"%s\" reads nothing \"%s\" writes", c->to, c->from);
+          continue;
+        }
       if ((out = resolve_end (self, c, TRUE, xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, from)->deployment),
                               error)) == NULL
           || (in = resolve_end (self, c, FALSE, xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, to)->deployment),
@@ -198,6 +224,7 @@ open_networks (XrtPipeline *self, GError **error)
         }
       {
         XrtPipelineLink l = { .connect = c, .from = from, .to = to, .output = out, .input = in };
+        l.name = g_strdup (c->name);
         g_array_append_val (self->links, l);
       }
     }
@@ -379,12 +406,16 @@ xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
       Zg330Backend *b;
 
       set_options (m);
-      if (!xrt_deployment_use_board (m->deployment, self->device, error) || !xrt_deployment_prepare (m->deployment, error)
-          || (b = board_backend (m, self, error)) == NULL)
+      if (!xrt_deployment_use_board (m->deployment, self->device, error) || !xrt_deployment_prepare (m->deployment, error))
         {
           g_prefix_error (error, "%s: network \"%s\": ", self->spec->origin, m->name);
           return FALSE;
         }
+      /* a view of host ops only (a model cut around its host op): nothing on the board */
+      if (!(m->on_board = xrt_session_get_board_backend (xrt_deployment_get_session (m->deployment)) != NULL))
+        continue;
+      if ((b = board_backend (m, self, error)) == NULL)
+        return FALSE;
       /* what the network takes deployed apart: its own five segments */
       for (guint t = 0; t < ZW_N_SEGMENTS; t++)
         {
@@ -447,10 +478,16 @@ xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
       XrtPipelineLink *l = &g_array_index (self->links, XrtPipelineLink, k);
       XrtPipelineMember *from = XRT_PIPELINE_MEMBER (self, l->from), *to = XRT_PIPELINE_MEMBER (self, l->to);
       gboolean staged = self->force_staged || l->connect->staged;
-      Zg330Backend *bf = board_backend (from, self, error), *bt = bf ? board_backend (to, self, error) : NULL;
+      Zg330Backend *bf, *bt;
       guint64 size;
 
-      if (bt == NULL)
+      /* an end on the host: the tensor passes in host memory, as between any two sessions */
+      if (!from->on_board || !to->on_board)
+        {
+          l->host = TRUE;
+          continue;
+        }
+      if ((bf = board_backend (from, self, error)) == NULL || (bt = board_backend (to, self, error)) == NULL)
         return FALSE;
       /* a chunk of the value's own bytes cannot hold a larger compiler chunk: staged */
       size = staged ? l->output->storage_bytes : MAX (connect_bytes (from, l->output), connect_bytes (to, l->input));
@@ -458,7 +495,7 @@ xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
           || !zg330_backend_user_connect_network_full (bf, l->chunk, l->output->v_id, staged, error)
           || !zg330_backend_user_connect_network_full (bt, l->chunk, l->input->v_id, staged, error))
         {
-          g_prefix_error (error, "%s: [connect.%s]: ", self->spec->origin, l->connect->name);
+          g_prefix_error (error, "%s: [connect.%s]: ", self->spec->origin, l->name);
           return FALSE;
         }
     }

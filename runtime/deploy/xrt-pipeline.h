@@ -30,6 +30,8 @@
  *   to = "tail"
  *   input = 0                         # the view's input by position, or input_id = V_ID
  *   mode = "auto"                     # optional: "auto" (zero-copy where it can), "staged"
+ *                                     # no ends at all (views of one network): every value
+ *                                     #   `to` reads from `from`, one connection each
  *
  * Rules, each refused with an error naming the file, the table and the key: names are
  * unique; every name a share or a connection gives is a network of the file; connections

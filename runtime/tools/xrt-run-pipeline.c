@@ -93,6 +93,16 @@ print_report (const cJSON *root)
       g_autofree char *bytes = human ((guint64) cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (it, "bytes")));
       const char *fm = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "from_mode"));
       const char *tm = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "to_mode"));
+      if (g_strcmp0 (fm, "host") == 0)
+        {
+          printf (_("  connect %s: %s v_id %lld → %s v_id %lld, %s through the host\n"),
+                  cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "name")),
+                  cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "from")),
+                  (long long) cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (it, "output_v_id")),
+                  cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "to")),
+                  (long long) cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (it, "input_v_id")), bytes);
+          continue;
+        }
       printf (_("  connect %s: %s v_id %lld → %s v_id %lld, %s at 0x%llx, %s / %s\n"),
               cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "name")),
               cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (it, "from")),
