@@ -117,7 +117,4 @@ gboolean               zg330_board_icore_calc     (XrtDevice *device, guint64 ad
 /* With the board lock held: FALSE + error when the bindings are out of order or overlap. */
 gboolean               zg330_board_check_bindings (XrtDevice *device, Zg330Board *board, GError **error);
 
-Zg330Binding          *zg330_binding_ref          (Zg330Binding *binding);
-void                   zg330_binding_unref        (gpointer binding);
-
 G_END_DECLS

@@ -64,15 +64,15 @@ board_of (XrtDevice *device)
 
 /* ---- the state both boards keep --------------------------------------------------------- */
 
-Zg330Binding *
-zg330_binding_ref (Zg330Binding *b)
+static Zg330Binding *
+binding_ref (Zg330Binding *b)
 {
   g_atomic_int_inc (&b->ref_count);
   return b;
 }
 
-void
-zg330_binding_unref (gpointer data)
+static void
+binding_unref (gpointer data)
 {
   Zg330Binding *b = data;
 
@@ -90,7 +90,7 @@ zg330_board_init (Zg330Board *board, const Zg330BoardClass *klass, Zg330Profile 
   board->klass = klass;
   g_rec_mutex_init (&board->lock);
   board->profile = profile;
-  board->bindings = g_ptr_array_new_with_free_func (zg330_binding_unref);
+  board->bindings = g_ptr_array_new_with_free_func (binding_unref);
   board->master_cid = DEFAULT_MASTER_CID < profile->mpe_cols ? DEFAULT_MASTER_CID : 0;
 }
 
@@ -115,7 +115,7 @@ zg330_board_release (Zg330Board *board)
 
   g_rec_mutex_lock (&board->lock);
   bindings = g_steal_pointer (&board->bindings);
-  board->bindings = g_ptr_array_new_with_free_func (zg330_binding_unref);
+  board->bindings = g_ptr_array_new_with_free_func (binding_unref);
   timer = g_steal_pointer (&board->timer_chunk);
   profiler = g_steal_pointer (&board->profiler_chunk);
   g_rec_mutex_unlock (&board->lock);
@@ -168,8 +168,8 @@ ranges_overlap (guint64 a, guint64 a_size, guint64 b, guint64 b_size)
 }
 
 static gboolean
-bind (XrtDevice *device, guint64 addr, guint64 bytes, const Zg330HardopExec *exec, Zg330HardopPrepareFunc prepare,
-      gpointer user_data, GDestroyNotify destroy, GError **error)
+bind_hardop (XrtDevice *device, guint64 addr, guint64 bytes, const Zg330HardopExec *exec, Zg330HardopPrepareFunc prepare,
+             gpointer user_data, GDestroyNotify destroy, GError **error)
 {
   Zg330Board *board = board_of (device);
   const Zg330Profile *p = board->profile;
@@ -256,7 +256,7 @@ zg330_board_check_bindings (XrtDevice *device, Zg330Board *board, GError **error
 static GPtrArray *
 select_run (XrtDevice *device, Zg330Board *board, guint64 addr, guint64 size, GError **error)
 {
-  g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (zg330_binding_unref);
+  g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (binding_unref);
   guint idx = bindings_lower (board->bindings, addr);
 
   for (guint i = idx > 0 ? idx - 1 : 0; i < board->bindings->len; i++)
@@ -277,7 +277,7 @@ select_run (XrtDevice *device, Zg330Board *board, guint64 addr, guint64 size, GE
                        xrt_device_get_url (device), addr, size, b->addr, b->bytes);
           return NULL;
         }
-      g_ptr_array_add (run, zg330_binding_ref (b));
+      g_ptr_array_add (run, binding_ref (b));
     }
   if (run->len == 0)
     {
@@ -459,7 +459,7 @@ zg330_sim_bind_hardop (XrtDevice *device, guint64 instr_addr, guint64 instr_byte
                    k->exec_refusal);
       return FALSE;
     }
-  return bind (device, instr_addr, instr_bytes, exec, NULL, user_data, destroy, error);
+  return bind_hardop (device, instr_addr, instr_bytes, exec, NULL, user_data, destroy, error);
 }
 
 gboolean
@@ -471,7 +471,7 @@ zg330_sim_bind_hardop_call (XrtDevice *device, guint64 instr_addr, guint64 instr
 
   g_return_val_if_fail (prepare != NULL, FALSE);
   g_return_val_if_fail (zg330_board_get_class (device) != NULL, FALSE);
-  return bind (device, instr_addr, instr_bytes, &exec, prepare, user_data, destroy, error);
+  return bind_hardop (device, instr_addr, instr_bytes, &exec, prepare, user_data, destroy, error);
 }
 
 guint
@@ -486,7 +486,7 @@ zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
   /* (a socket board drops its copies when the next launch over these addresses says what
    * is bound) */
   board = board_of (device);
-  removed = g_ptr_array_new_with_free_func (zg330_binding_unref);
+  removed = g_ptr_array_new_with_free_func (binding_unref);
   g_rec_mutex_lock (&board->lock);
   for (guint i = 0; i < board->bindings->len;)
     {
