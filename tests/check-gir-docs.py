@@ -17,6 +17,8 @@ DOCUMENTED = {
     "Xrt": 0.90,
     "Zw": 0.90,
     "Host": 0.90,
+    "Zg330": 0.90,
+    "Buyi": 0.90,
 }
 
 CORE = "{http://www.gtk.org/introspection/core/1.0}"

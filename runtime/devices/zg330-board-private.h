@@ -2,12 +2,13 @@
  * private to devices/.
  *
  * A board is an XrtDevice whose implementation begins with a Zg330Board: its class (a table
- * of what differs between the two boards) and the state both keep alike.  zg330-board.c is
- * the base: it holds the public API and that state — the profile, the hardop bindings, the
- * timer and profiler chunks, the master core, the last launch — checks what both boards
- * check the same way (closed device, the core grid, register alignment, the profile's
- * structural fields, a binding's range, a launch's range) and dispatches the rest here.
- * One file per implementation: zg330-sim-board.c (the simulator, in this process:
+ * of what differs between the two boards) and the state both keep alike.  The base holds
+ * the public API and that state: zg330-board.c the profile, the timer and profiler chunks,
+ * the master core, the last launch, the register and layer-time calls;
+ * zg330-board-bindings.c the hardop bindings and the launches that run them.  It checks what
+ * both boards check the same way (closed device, the core grid, register alignment, the
+ * profile's structural fields, a binding's range, a launch's range) and dispatches the rest
+ * here.  One file per implementation: zg330-sim-board.c (the simulator, in this process:
  * mock://zg330, mock://buyi; its launch engine in zg330-sim-launch.c) and
  * zg330-socket-board.c (a board in a `zhuge-board` process: socket://NAME@HOST:PORT).
  * Neither includes the other.
@@ -90,6 +91,13 @@ const Zg330BoardClass *zg330_board_get_class      (XrtDevice *device);
 /* The error of a closed device ("device URL was closed"); FALSE then. */
 gboolean               zg330_board_check_open     (XrtDevice *device, GError **error);
 
+/* The board state of @device (a board: its implementation begins with a Zg330Board). */
+static inline Zg330Board *
+zg330_board_of (XrtDevice *device)
+{
+  return xrt_device_get_impl (device);
+}
+
 /* The state of a board (before the device exists): @profile is taken; the master core is
  * column 1 where there is one. */
 void                   zg330_board_init           (Zg330Board *board, const Zg330BoardClass *klass,
@@ -109,6 +117,11 @@ void                   zg330_board_clear          (Zg330Board *board);
 /* Forgets the last launch (a reset of level 1 or more). */
 void                   zg330_board_forget_launch  (Zg330Board *board);
 
+/* The bindings and launches (zg330-board-bindings.c): --------------------------------- */
+
+/* Drops a reference to a Zg330Binding (the free function of the bindings' arrays). */
+void                   zg330_binding_unref        (gpointer binding);
+
 /* icoreCalc(@addr, @size): checks the device, takes an injected fault, selects the bound
  * hardops of the range and runs them with the class's launch (the start register does the
  * same). */
@@ -116,8 +129,5 @@ gboolean               zg330_board_icore_calc     (XrtDevice *device, guint64 ad
 
 /* With the board lock held: FALSE + error when the bindings are out of order or overlap. */
 gboolean               zg330_board_check_bindings (XrtDevice *device, Zg330Board *board, GError **error);
-
-Zg330Binding          *zg330_binding_ref          (Zg330Binding *binding);
-void                   zg330_binding_unref        (gpointer binding);
 
 G_END_DECLS

@@ -1,9 +1,9 @@
 /* zg330-board.c — the board type's base (zg330-board-private.h): the ZG330Device API of
- * devices/zg330-sim.h, the state both boards keep alike (profile, bindings, timer and
- * profiler chunks, master core, last launch), what both check alike, and the dispatch to the
- * simulator (zg330-sim-board.c) or the socket client (zg330-socket-board.c). */
+ * devices/zg330-sim.h, the state both boards keep alike (profile, timer and profiler chunks,
+ * master core, last launch; the bindings and launches in zg330-board-bindings.c), what both
+ * check alike, and the dispatch to the simulator (zg330-sim-board.c) or the socket client
+ * (zg330-socket-board.c). */
 #include "devices/zg330-board-private.h"
-#include "base/zw-checked.h"
 
 #include <string.h>
 
@@ -56,33 +56,7 @@ zg330_board_check_open (XrtDevice *device, GError **error)
   return TRUE;
 }
 
-static Zg330Board *
-board_of (XrtDevice *device)
-{
-  return xrt_device_get_impl (device);
-}
-
 /* ---- the state both boards keep --------------------------------------------------------- */
-
-Zg330Binding *
-zg330_binding_ref (Zg330Binding *b)
-{
-  g_atomic_int_inc (&b->ref_count);
-  return b;
-}
-
-void
-zg330_binding_unref (gpointer data)
-{
-  Zg330Binding *b = data;
-
-  if (!g_atomic_int_dec_and_test (&b->ref_count))
-    return;
-  if (b->destroy)
-    b->destroy (b->user_data);
-  g_clear_pointer (&b->sent, g_bytes_unref);
-  g_free (b);
-}
 
 void
 zg330_board_init (Zg330Board *board, const Zg330BoardClass *klass, Zg330Profile *profile)
@@ -97,7 +71,7 @@ zg330_board_init (Zg330Board *board, const Zg330BoardClass *klass, Zg330Profile 
 void
 zg330_board_add_regions (XrtDevice *device, XrtMemRegion *etm, XrtMemRegion *ocm)
 {
-  Zg330Board *board = board_of (device);
+  Zg330Board *board = zg330_board_of (device);
   g_autoptr (XrtMemRegion) host = xrt_mem_region_new_host ("HOST", HOST_CAPACITY);
 
   board->etm = etm;
@@ -139,208 +113,6 @@ zg330_board_forget_launch (Zg330Board *board)
   board->have_launch = FALSE;
   memset (&board->last, 0, sizeof board->last);
   g_rec_mutex_unlock (&board->lock);
-}
-
-/* ---- bindings --------------------------------------------------------------------------- */
-
-/* Index of the first binding whose addr >= @addr. */
-static guint
-bindings_lower (GPtrArray *bindings, guint64 addr)
-{
-  guint lo = 0, hi = bindings->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (((Zg330Binding *) bindings->pdata[mid])->addr < addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* [a, a + a_size) and [b, b + b_size) overlap, without overflowing. */
-static gboolean
-ranges_overlap (guint64 a, guint64 a_size, guint64 b, guint64 b_size)
-{
-  return a < b ? b - a < a_size : a - b < b_size;
-}
-
-static gboolean
-bind (XrtDevice *device, guint64 addr, guint64 bytes, const Zg330HardopExec *exec, Zg330HardopPrepareFunc prepare,
-      gpointer user_data, GDestroyNotify destroy, GError **error)
-{
-  Zg330Board *board = board_of (device);
-  const Zg330Profile *p = board->profile;
-  Zg330Binding *b;
-  guint idx;
-
-  if (!zg330_board_check_open (device, error))
-    return FALSE;
-  if (bytes == 0 || exec->run == NULL)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: cannot bind a hardop at 0x%" G_GINT64_MODIFIER "x: %s",
-                   xrt_device_get_url (device), addr, bytes == 0 ? "0 instruction bytes" : "no run callback");
-      return FALSE;
-    }
-  if (!zw_range_inside (addr, bytes, p->etm_base, p->etm_bytes))
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_OUT_OF_RANGE,
-                   "device %s: hardop instructions [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
-                   ") are outside ETM", xrt_device_get_url (device), addr, bytes);
-      return FALSE;
-    }
-
-  g_rec_mutex_lock (&board->lock);
-  idx = bindings_lower (board->bindings, addr);
-  for (guint i = idx > 0 ? idx - 1 : 0; i < board->bindings->len && i <= idx; i++)
-    {
-      Zg330Binding *other = board->bindings->pdata[i];
-      if (ranges_overlap (addr, bytes, other->addr, other->bytes))
-        {
-          g_set_error (error, XRT_ERROR, XRT_ERROR_OVERLAP,
-                       "device %s: hardop instructions [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
-                       ") overlap the hardop bound at [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT ")",
-                       xrt_device_get_url (device), addr, bytes, other->addr, other->bytes);
-          g_rec_mutex_unlock (&board->lock);
-          return FALSE;
-        }
-    }
-  b = g_new0 (Zg330Binding, 1);
-  b->ref_count = 1;
-  b->addr = addr;
-  b->bytes = bytes;
-  b->exec = *exec;
-  b->prepare = prepare;
-  b->user_data = user_data;
-  b->destroy = destroy;
-  g_ptr_array_insert (board->bindings, idx, b);
-  g_rec_mutex_unlock (&board->lock);
-  return TRUE;
-}
-
-static gboolean
-call_binding_run (XrtDevice *device, gpointer user_data, Zg330OpWork *work, GError **error)
-{
-  (void) device;
-  (void) user_data;
-  (void) work;
-  g_set_error (error, XRT_ERROR, XRT_ERROR_EXEC, "a call binding ran as a callback");
-  return FALSE;
-}
-
-gboolean
-zg330_board_check_bindings (XrtDevice *device, Zg330Board *board, GError **error)
-{
-  for (guint i = 1; i < board->bindings->len; i++)
-    {
-      Zg330Binding *a = board->bindings->pdata[i - 1], *b = board->bindings->pdata[i];
-      if (a->addr >= b->addr || ranges_overlap (a->addr, a->bytes, b->addr, b->bytes))
-        {
-          g_set_error (error, XRT_ERROR, XRT_ERROR_CHECK,
-                       "device %s: hardop bindings at 0x%" G_GINT64_MODIFIER "x and 0x%"
-                       G_GINT64_MODIFIER "x are out of order or overlap",
-                       xrt_device_get_url (device), a->addr, b->addr);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/* ---- launches --------------------------------------------------------------------------- */
-
-/* With the lock held: references to the bindings of [addr, addr + size), in address order;
- * NULL + error when one straddles the range's edge or none is there. */
-static GPtrArray *
-select_run (XrtDevice *device, Zg330Board *board, guint64 addr, guint64 size, GError **error)
-{
-  g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (zg330_binding_unref);
-  guint idx = bindings_lower (board->bindings, addr);
-
-  for (guint i = idx > 0 ? idx - 1 : 0; i < board->bindings->len; i++)
-    {
-      Zg330Binding *b = board->bindings->pdata[i];
-      if (!ranges_overlap (addr, size, b->addr, b->bytes))
-        {
-          if (b->addr >= addr)
-            break;
-          continue;
-        }
-      if (b->addr < addr || b->bytes > size - (b->addr - addr))
-        {
-          g_set_error (error, XRT_ERROR, XRT_ERROR_OVERLAP,
-                       "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
-                       "): the hardop bound at [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
-                       ") straddles the edge of the range",
-                       xrt_device_get_url (device), addr, size, b->addr, b->bytes);
-          return NULL;
-        }
-      g_ptr_array_add (run, zg330_binding_ref (b));
-    }
-  if (run->len == 0)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_UNBOUND,
-                   "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
-                   "): no hardop is bound at [0x%" G_GINT64_MODIFIER "x, 0x%" G_GINT64_MODIFIER
-                   "x) (%u bound elsewhere)",
-                   xrt_device_get_url (device), addr, size, addr, addr + size, board->bindings->len);
-      return NULL;
-    }
-  return g_steal_pointer (&run);
-}
-
-/* Runs @run with the class's launch and keeps what it did (the lock held by the caller,
- * released meanwhile when the class says so). */
-static gboolean
-launch_locked (XrtDevice *device, Zg330Board *board, guint64 addr, guint64 size, GPtrArray *run, GError **error)
-{
-  Zg330LaunchStats stats = { 0 };
-  gboolean ran = FALSE, ok;
-
-  if (board->klass->launch_unlocked)
-    {
-      g_rec_mutex_unlock (&board->lock);
-      ok = board->klass->launch (device, addr, size, run, &stats, &ran, error);
-      g_rec_mutex_lock (&board->lock);
-    }
-  else
-    ok = board->klass->launch (device, addr, size, run, &stats, &ran, error);
-  if (ran)
-    {
-      board->last = stats;
-      board->have_launch = TRUE;
-    }
-  return ok;
-}
-
-gboolean
-zg330_board_icore_calc (XrtDevice *device, guint64 addr, guint64 size, GError **error)
-{
-  Zg330Board *board = board_of (device);
-  g_autoptr (GPtrArray) run = NULL;
-  gboolean ok;
-
-  if (!zg330_board_check_open (device, error))
-    return FALSE;
-  /* injected faults (URL fault=icore@N / timeout@N): the launch fails before it runs, so
-   * the board's memory is as it was */
-  if (xrt_device_take_fault (device, XRT_FAULT_ICORE, "icoreCalc", error)
-      || xrt_device_take_fault (device, XRT_FAULT_TIMEOUT, "icoreCalc", error))
-    return FALSE;
-  if (size == 0)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,
-                   "device %s: icoreCalc(0x%" G_GINT64_MODIFIER "x, 0): nothing to run",
-                   xrt_device_get_url (device), addr);
-      return FALSE;
-    }
-  g_rec_mutex_lock (&board->lock);
-  run = select_run (device, board, addr, size, error);
-  ok = run != NULL && launch_locked (device, board, addr, size, run, error);
-  g_rec_mutex_unlock (&board->lock);
-  return ok;
 }
 
 #define BOARD_OR(device, val)                                   \
@@ -397,7 +169,7 @@ const Zg330Profile *
 zg330_sim_get_profile (XrtDevice *device)
 {
   BOARD_OR (device, NULL);
-  return board_of (device)->profile;
+  return zg330_board_of (device)->profile;
 }
 
 Zg330Profile *
@@ -407,7 +179,7 @@ zg330_sim_dup_profile (XrtDevice *device)
   Zg330Profile *copy;
 
   BOARD_OR (device, NULL);
-  board = board_of (device);
+  board = zg330_board_of (device);
   g_rec_mutex_lock (&board->lock);
   copy = zg330_profile_copy (board->profile);
   g_rec_mutex_unlock (&board->lock);
@@ -437,7 +209,7 @@ zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
     return FALSE;
   /* the board took it: the base's copy follows (host-op costs and ms conversions read it) */
   {
-    Zg330Board *board = board_of (device);
+    Zg330Board *board = zg330_board_of (device);
     gboolean ok;
 
     g_rec_mutex_lock (&board->lock);
@@ -448,74 +220,6 @@ zg330_sim_set_timing_field (XrtDevice *device, const char *field, double value,
 }
 
 gboolean
-zg330_sim_bind_hardop (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, const Zg330HardopExec *exec,
-                       gpointer user_data, GDestroyNotify destroy, GError **error)
-{
-  BOARD_OR (device, FALSE);
-  g_return_val_if_fail (exec != NULL, FALSE);
-  if (k->exec_refusal != NULL)
-    {
-      g_set_error (error, XRT_ERROR, XRT_ERROR_NOT_AVAILABLE, "device %s: %s", xrt_device_get_url (device),
-                   k->exec_refusal);
-      return FALSE;
-    }
-  return bind (device, instr_addr, instr_bytes, exec, NULL, user_data, destroy, error);
-}
-
-gboolean
-zg330_sim_bind_hardop_call (XrtDevice *device, guint64 instr_addr, guint64 instr_bytes, gboolean merged,
-                            Zg330HardopPrepareFunc prepare, gpointer user_data, GDestroyNotify destroy,
-                            GError **error)
-{
-  Zg330HardopExec exec = { call_binding_run, merged };
-
-  g_return_val_if_fail (prepare != NULL, FALSE);
-  g_return_val_if_fail (zg330_board_get_class (device) != NULL, FALSE);
-  return bind (device, instr_addr, instr_bytes, &exec, prepare, user_data, destroy, error);
-}
-
-guint
-zg330_sim_unbind_range (XrtDevice *device, guint64 addr, guint64 size)
-{
-  g_autoptr (GPtrArray) removed = NULL;
-  Zg330Board *board;
-
-  BOARD_OR (device, 0);
-  if (size == 0)
-    return 0;
-  /* (a socket board drops its copies when the next launch over these addresses says what
-   * is bound) */
-  board = board_of (device);
-  removed = g_ptr_array_new_with_free_func (zg330_binding_unref);
-  g_rec_mutex_lock (&board->lock);
-  for (guint i = 0; i < board->bindings->len;)
-    {
-      Zg330Binding *b = board->bindings->pdata[i];
-      if (ranges_overlap (addr, size, b->addr, b->bytes))
-        g_ptr_array_add (removed, g_ptr_array_steal_index (board->bindings, i));
-      else
-        i++;
-    }
-  g_rec_mutex_unlock (&board->lock);
-  /* destroy notifies run here, outside the lock */
-  return removed->len;
-}
-
-guint
-zg330_sim_get_n_bindings (XrtDevice *device)
-{
-  Zg330Board *board;
-  guint n;
-
-  BOARD_OR (device, 0);
-  board = board_of (device);
-  g_rec_mutex_lock (&board->lock);
-  n = board->bindings->len;
-  g_rec_mutex_unlock (&board->lock);
-  return n;
-}
-
-gboolean
 zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
 {
   Zg330Board *board;
@@ -523,7 +227,7 @@ zg330_sim_get_last_launch (XrtDevice *device, Zg330LaunchStats *stats)
 
   BOARD_OR (device, FALSE);
   g_return_val_if_fail (stats != NULL, FALSE);
-  board = board_of (device);
+  board = zg330_board_of (device);
   g_rec_mutex_lock (&board->lock);
   have = board->have_launch;
   if (have)
@@ -559,7 +263,7 @@ zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
   const Zg330Profile *p;
 
   g_return_if_fail (k != NULL);
-  p = board_of (device)->profile;
+  p = zg330_board_of (device)->profile;
   if (rows)
     *rows = p->mpe_rows;
   if (cols)
@@ -570,7 +274,7 @@ zg330_device_get_rows_cols (XrtDevice *device, guint *rows, guint *cols)
 static gboolean
 check_core (XrtDevice *device, guint cid, guint rid, guint32 offset, GError **error)
 {
-  const Zg330Profile *p = board_of (device)->profile;
+  const Zg330Profile *p = zg330_board_of (device)->profile;
 
   if (!zg330_board_check_open (device, error))
     return FALSE;
@@ -626,14 +330,14 @@ guint32
 zg330_device_w_tile_count (XrtDevice *device, guint cid)
 {
   BOARD_OR (device, 0);
-  return cid < board_of (device)->profile->mpe_cols ? k->counter (device, cid, ZG330_REG_WTILE_CNT) : 0;
+  return cid < zg330_board_of (device)->profile->mpe_cols ? k->counter (device, cid, ZG330_REG_WTILE_CNT) : 0;
 }
 
 guint32
 zg330_device_r_tile_count (XrtDevice *device, guint cid)
 {
   BOARD_OR (device, 0);
-  return cid < board_of (device)->profile->mpe_cols ? k->counter (device, cid, ZG330_REG_RTILE_CNT) : 0;
+  return cid < zg330_board_of (device)->profile->mpe_cols ? k->counter (device, cid, ZG330_REG_RTILE_CNT) : 0;
 }
 
 double
@@ -651,7 +355,7 @@ static gboolean
 config_chunk (XrtDevice *device, gboolean profiler, XrtMemChunk *chunk, GError **error)
 {
   BOARD_OR (device, FALSE);
-  Zg330Board *board = board_of (device);
+  Zg330Board *board = zg330_board_of (device);
   const char *what = profiler ? "profiler" : "timer";
   XrtMemChunk **slot = profiler ? &board->profiler_chunk : &board->timer_chunk;
   XrtMemChunk *old;
@@ -699,7 +403,7 @@ gboolean
 zg330_device_set_master_cid (XrtDevice *device, guint master_cid, GError **error)
 {
   BOARD_OR (device, FALSE);
-  Zg330Board *board = board_of (device);
+  Zg330Board *board = zg330_board_of (device);
 
   if (master_cid >= board->profile->mpe_cols)
     {
@@ -723,7 +427,7 @@ zg330_device_get_master_cid (XrtDevice *device)
   guint cid;
 
   BOARD_OR (device, 0);
-  board = board_of (device);
+  board = zg330_board_of (device);
   g_rec_mutex_lock (&board->lock);
   cid = board->master_cid;
   g_rec_mutex_unlock (&board->lock);
@@ -785,7 +489,7 @@ read_timer_records (XrtDevice *device, XrtMemChunk *chunk, guint from, guint cou
 static guint8 *
 timer_records (XrtDevice *device, guint from, guint count, Zg330Profile **profile, GError **error)
 {
-  Zg330Board *board = board_of (device);
+  Zg330Board *board = zg330_board_of (device);
   g_autoptr (XrtMemChunk) chunk = NULL;
   guint8 *buf;
 

@@ -342,30 +342,16 @@ klass_version (XrtDevice *device, GHashTable *out)
   g_rec_mutex_unlock (&sim->base.lock);
 }
 
-static const XrtDeviceClass zg330_sim_class = {
-  .type_name = "ZG330 simulated board",
-  .finalize = klass_finalize,
-  .close = klass_close,
-  .reset = klass_reset,
-  .check = klass_check,
-  .show_status = klass_show_status,
-  .version = klass_version,
-  .read_reg = klass_read_reg,
-  .write_reg = klass_write_reg,
-};
+#define SIM_DEVICE_CLASS(name)                                                            \
+  {                                                                                       \
+    .type_name = (name), .finalize = klass_finalize, .close = klass_close,                \
+    .reset = klass_reset, .check = klass_check, .show_status = klass_show_status,         \
+    .version = klass_version, .read_reg = klass_read_reg, .write_reg = klass_write_reg,   \
+  }
 
+static const XrtDeviceClass zg330_sim_class = SIM_DEVICE_CLASS ("ZG330 simulated board");
 /* The same engine carrying a Buyi chip (mock://buyi): only the name differs. */
-static const XrtDeviceClass buyi_sim_class = {
-  .type_name = "Buyi simulated board",
-  .finalize = klass_finalize,
-  .close = klass_close,
-  .reset = klass_reset,
-  .check = klass_check,
-  .show_status = klass_show_status,
-  .version = klass_version,
-  .read_reg = klass_read_reg,
-  .write_reg = klass_write_reg,
-};
+static const XrtDeviceClass buyi_sim_class = SIM_DEVICE_CLASS ("Buyi simulated board");
 
 XrtDevice *
 zg330_sim_open (const Zg330Profile *profile, const char *url, GError **error)

@@ -133,24 +133,32 @@ typedef struct {
 
 /**
  * zg330_sim_reserve_board_memory: (skip)
+ * @etm: the board's ETM region
+ * @profile: the board's profile
  *
  * Allocates, in @etm, what the board itself holds in its PL DDR before any network deploys
  * (firmware and driver rings, camera frame buffers: 76 MiB from the region's base, sizes
  * assumed) so the runtime's segments land where a board's allocator would put them. Not for
  * Buyi (its compiler placed every value at absolute addresses) nor an ETM under 1 GiB.
- * Called by zg330_sim_open and by the socket board's runtime side, so both agree. Returns
- * the bytes reserved.
+ * Both boards call it when they open (the simulator and the socket board's runtime side),
+ * so both agree.
+ *
+ * Returns: the bytes reserved
  */
 guint64 zg330_sim_reserve_board_memory (XrtMemRegion *etm, const Zg330Profile *profile);
 
-/* zg330_sim_open:
- * Opens a simulated board with a copy of @profile (NULL: zg330_profile_load_default()).
- * A profile whose chip is "Buyi" gives a Buyi board (mock://buyi, type "Buyi simulated
- * board", version "device" "buyi"): the same engine, registers and timing model.
- * @url (nullable, default "mock://zg330", or "mock://buyi") is what xrt_device_get_url() reports.
- * xrt_device_open("mock://zg330…") calls this.  New reference or NULL. */
 /**
  * zg330_sim_open: (skip)
+ * @profile: (nullable): the board's profile (copied); NULL: zg330_profile_load_default()
+ * @url: (nullable): what xrt_device_get_url() reports; NULL: "mock://zg330", or
+ *   "mock://buyi" for a Buyi profile
+ * @error: the profile that cannot be loaded, or no host memory for its OCM
+ *
+ * Opens a simulated board in this process.  A profile whose chip is "Buyi" gives a Buyi
+ * board (mock://buyi, type "Buyi simulated board", version "device" "buyi"): the same
+ * engine, registers and timing model.  xrt_device_open("mock://zg330…") calls this.
+ *
+ * Returns: (transfer full): a new device, or NULL with @error set
  */
 XrtDevice          *zg330_sim_open            (const Zg330Profile *profile,
                                                const char         *url,
@@ -158,42 +166,75 @@ XrtDevice          *zg330_sim_open            (const Zg330Profile *profile,
 
 /**
  * zg330_sim_is_sim: (skip)
+ * @device: (nullable): a device
+ *
+ * Whether @device is a ZG330 board — mock://zg330, mock://buyi or socket://NAME@HOST:PORT —
+ * so that the functions of this header take it.
+ *
+ * Returns: TRUE for a board
  */
 gboolean            zg330_sim_is_sim          (XrtDevice *device);
 
-/* The device's profile (borrowed).  The clock setters change it: do not read it while
- * another thread sets clocks; zg330_sim_dup_profile() gives a private copy. */
 /**
  * zg330_sim_get_profile: (skip)
+ * @device: a board
+ *
+ * The board's profile.  The clock setters change it: do not read it while another thread
+ * sets clocks; zg330_sim_dup_profile() gives a private copy.
+ *
+ * Returns: (transfer none): the profile, owned by the device
  */
 const Zg330Profile *zg330_sim_get_profile     (XrtDevice *device);
+
 /**
  * zg330_sim_dup_profile: (skip)
+ * @device: a board
+ *
+ * A private copy of the board's profile, taken under the board's lock (safe while another
+ * thread sets clocks).
+ *
+ * Returns: (transfer full): the copy (zg330_profile_free())
  */
 Zg330Profile       *zg330_sim_dup_profile     (XrtDevice *device);
 
-/* zg330_sim_set_timing_field:
- * What-if on an open board: sets a timing field of its profile (clocks, bandwidths,
- * fixed costs, tile_bytes) like zg330_profile_set_field().  Fields that size the stores
- * or the grid (etm_base, etm_bytes, ocm_bytes, mpe_rows, mpe_cols, fpga_version) fail with
- * XRT_ERROR_PROFILE: open another board with a profile that has them. */
 /**
  * zg330_sim_set_timing_field: (skip)
+ * @device: a board
+ * @field: the profile field, by its name in the profile's JSON
+ * @value: its new value
+ * @error: an unknown or structural field, a value out of range, the board unreachable
+ *
+ * What-if on an open board: sets a timing field of its profile (clocks, bandwidths, fixed
+ * costs, tile_bytes) like zg330_profile_set_field().  Fields that size the stores or the
+ * grid (etm_base, etm_bytes, ocm_bytes, mpe_rows, mpe_cols, fpga_version) fail with
+ * XRT_ERROR_PROFILE: open another board with a profile that has them.
+ *
+ * Returns: TRUE when the field was set
  */
 gboolean            zg330_sim_set_timing_field (XrtDevice  *device,
                                                 const char *field,
                                                 double      value,
                                                 GError    **error);
 
-/* zg330_sim_bind_hardop:
- * Binds @exec (copied) to the instructions at ETM [@instr_addr, @instr_addr +
- * @instr_bytes).  @destroy (nullable) is called on @user_data when the binding goes
- * (unbind, close, device finalized) — never from inside a launch that uses it.
- * Errors: XRT_ERROR_INVALID_ARGUMENT (0 bytes, no run callback), XRT_ERROR_OUT_OF_RANGE
- * (outside ETM), XRT_ERROR_OVERLAP (overlaps a binding; its range is named),
- * XRT_ERROR_CLOSED.  On error nothing is taken: the caller still owns @user_data. */
 /**
  * zg330_sim_bind_hardop: (skip)
+ * @device: a board in this process
+ * @instr_addr: the ETM address of the hardop's instructions
+ * @instr_bytes: their size
+ * @exec: how to run the hardop (copied)
+ * @user_data: (nullable): passed to @exec's run callback
+ * @destroy: (nullable): called on @user_data when the binding goes
+ * @error: why it cannot bind
+ *
+ * Binds @exec to the instructions at ETM [@instr_addr, @instr_addr + @instr_bytes).
+ * @destroy is called when the binding goes (unbind, close, device finalized) — never from
+ * inside a launch that uses it.  Errors: XRT_ERROR_INVALID_ARGUMENT (0 bytes, no run
+ * callback), XRT_ERROR_OUT_OF_RANGE (outside ETM), XRT_ERROR_OVERLAP (overlaps a binding;
+ * its range is named), XRT_ERROR_CLOSED, XRT_ERROR_NOT_AVAILABLE on a socket:// board (a
+ * run callback cannot cross to the board process: bind a call).  On error nothing is
+ * taken: the caller still owns @user_data.
+ *
+ * Returns: TRUE when bound
  */
 gboolean            zg330_sim_bind_hardop     (XrtDevice             *device,
                                                guint64                instr_addr,
@@ -215,13 +256,23 @@ typedef gboolean (*Zg330HardopPrepareFunc) (XrtDevice       *device,
                                             Zg330HardopCall *call,
                                             GError         **error);
 
-/* zg330_sim_bind_hardop_call:
- * Binds the instructions at ETM [@instr_addr, @instr_addr + @instr_bytes) to the hardop
- * @prepare describes; a launch runs it with zg330_hardop_call_run() on the board — in this
- * process for mock://, in the board process for socket://.  @merged as in Zg330HardopExec.
- * Ownership and errors as zg330_sim_bind_hardop(). */
 /**
  * zg330_sim_bind_hardop_call: (skip)
+ * @device: a board
+ * @instr_addr: the ETM address of the hardop's instructions
+ * @instr_bytes: their size
+ * @merged: as in Zg330HardopExec
+ * @prepare: describes the hardop at each launch
+ * @user_data: (nullable): passed to @prepare
+ * @destroy: (nullable): called on @user_data when the binding goes
+ * @error: why it cannot bind
+ *
+ * Binds the instructions at ETM [@instr_addr, @instr_addr + @instr_bytes) to the hardop
+ * @prepare describes; a launch runs it with zg330_hardop_call_run() on the board — in this
+ * process for mock://, in the board process for socket://.  Ownership and errors as
+ * zg330_sim_bind_hardop().
+ *
+ * Returns: TRUE when bound
  */
 gboolean            zg330_sim_bind_hardop_call (XrtDevice             *device,
                                                 guint64                instr_addr,
@@ -232,62 +283,97 @@ gboolean            zg330_sim_bind_hardop_call (XrtDevice             *device,
                                                 GDestroyNotify         destroy,
                                                 GError               **error);
 
-/* Removes every binding that overlaps [addr, addr + size); returns how many. */
 /**
  * zg330_sim_unbind_range: (skip)
+ * @device: a board
+ * @addr: the first ETM address
+ * @size: bytes from @addr (0: nothing)
+ *
+ * Removes every binding that overlaps [@addr, @addr + @size); their destroy notifies run
+ * before this returns.
+ *
+ * Returns: how many bindings went
  */
 guint               zg330_sim_unbind_range    (XrtDevice *device,
                                                guint64    addr,
                                                guint64    size);
+
 /**
  * zg330_sim_get_n_bindings: (skip)
+ * @device: a board
+ *
+ * The hardops bound on the board now.
+ *
+ * Returns: their number
  */
 guint               zg330_sim_get_n_bindings  (XrtDevice *device);
 
-/* Fills @stats with the last launch's; FALSE (and zeroes) when nothing ran since open or
- * the last reset of level >= 1. */
 /**
  * zg330_sim_get_last_launch: (skip)
+ * @device: a board
+ * @stats: (out caller-allocates): the last launch's statistics
+ *
+ * Fills @stats with the last launch's statistics; zeroes them when nothing ran since the
+ * board opened or since its last reset of level >= 1.
+ *
+ * Returns: TRUE when a launch ran
  */
 gboolean            zg330_sim_get_last_launch (XrtDevice        *device,
                                                Zg330LaunchStats *stats);
 
 /**
  * zg330_sim_set_cancellable: (skip)
+ * @device: a board in this process
+ * @cancellable: (nullable): stops the launches; NULL: none
  *
- * Lets @cancellable (nullable: none) stop the launches of an in-process board: a launch
- * checks it before each hardop and, once it is cancelled, stops there as a failed launch
- * (XRT_ERROR_EXEC, "cancelled after N of M hardops").  `zhuge-board` cancels the launch of a
- * client that left.  The device keeps a reference.
+ * Lets @cancellable stop the launches of an in-process board: a launch checks it before
+ * each hardop and, once it is cancelled, stops there as a failed launch (XRT_ERROR_EXEC,
+ * "cancelled after N of M hardops").  `zhuge-board` cancels the launch of a client that
+ * left.  The device keeps a reference.
  */
 void                zg330_sim_set_cancellable (XrtDevice    *device,
                                                GCancellable *cancellable);
 
-/* ETM pages the store has allocated (touched by a write). */
 /**
  * zg330_sim_get_etm_pages: (skip)
+ * @device: a board
+ *
+ * The ETM pages (ZG330_SIM_ETM_PAGE_BYTES each) the board's store has allocated: those a
+ * write touched.  0 when a socket:// board cannot be reached.
+ *
+ * Returns: the number of pages
  */
 guint               zg330_sim_get_etm_pages   (XrtDevice *device);
 
 /* ---- ZG330Device API (vendor names) ------------------------------------------ */
 
-/* getRowsCols: the MPE grid. */
 /**
  * zg330_device_get_rows_cols:
- * @rows: (out)
- * @cols: (out)
+ * @device: a board
+ * @rows: (out) (optional): the MPE rows
+ * @cols: (out) (optional): the MPE columns (cores are addressed by column, cid)
+ *
+ * getRowsCols: the board's MPE grid.
  */
 void      zg330_device_get_rows_cols    (XrtDevice *device,
                                          guint     *rows,
                                          guint     *cols);
 
-/* readReg/writeReg(cid, rid, offset): a register of core (cid, rid) — cid < cols,
- * rid < rows (XRT_ERROR_INVALID_ARGUMENT otherwise).  The tile counters are per core
- * column (cid); every other register is shared by the array.  Same map and errors as
- * xrt_device_read_reg(), which addresses the master core's. */
 /**
  * zg330_device_read_reg:
- * @value: (out)
+ * @device: a board
+ * @cid: the core's column (< cols)
+ * @rid: the core's row (< rows)
+ * @offset: the register's byte offset (4-byte aligned; ZG330_REG_*)
+ * @value: (out): the register's value
+ * @error: a core outside the grid or an unaligned offset (XRT_ERROR_INVALID_ARGUMENT), no
+ *   register there (XRT_ERROR_REGISTER), a closed device
+ *
+ * readReg(cid, rid, offset): a register of core (cid, rid).  The tile counters are per core
+ * column (cid); every other register is shared by the array.  Same map and errors as
+ * xrt_device_read_reg(), which addresses the master core's.
+ *
+ * Returns: TRUE when @value was read
  */
 gboolean  zg330_device_read_reg         (XrtDevice *device,
                                          guint      cid,
@@ -295,6 +381,23 @@ gboolean  zg330_device_read_reg         (XrtDevice *device,
                                          guint32    offset,
                                          guint32   *value,
                                          GError   **error);
+
+/**
+ * zg330_device_write_reg:
+ * @device: a board
+ * @cid: the core's column (< cols)
+ * @rid: the core's row (< rows)
+ * @offset: the register's byte offset (4-byte aligned; ZG330_REG_*)
+ * @value: the value to write
+ * @error: as zg330_device_read_reg(), and a read-only register (XRT_ERROR_REGISTER) or the
+ *   launch that writing ZG330_REG_RUN_START starts
+ *
+ * writeReg(cid, rid, offset, value): writes a register of core (cid, rid), as
+ * zg330_device_read_reg() addresses them.  Writing ZG330_REG_RUN_START launches what
+ * ZG330_REG_RUN_BASE and ZG330_REG_RUN_SIZE describe (zg330_device_icore_calc()).
+ *
+ * Returns: TRUE when written
+ */
 gboolean  zg330_device_write_reg        (XrtDevice *device,
                                          guint      cid,
                                          guint      rid,
@@ -302,75 +405,181 @@ gboolean  zg330_device_write_reg        (XrtDevice *device,
                                          guint32    value,
                                          GError   **error);
 
-/* icoreCalc(addr, size): runs the hardops bound in [addr, addr + size) (see above).
- * Errors: XRT_ERROR_INVALID_ARGUMENT (size 0), XRT_ERROR_UNBOUND (nothing bound there;
- * the message names the range), XRT_ERROR_OVERLAP (a binding straddles the range's
- * edge), XRT_ERROR_CLOSED, or the failing executor's own error (XRT_ERROR_EXEC when it
- * gave none) prefixed with the hardop's instruction address; the launch stops at that
- * hardop and the state register's failure bit is set. */
+/**
+ * zg330_device_icore_calc:
+ * @device: a board
+ * @addr: the ETM address of the first instruction to run
+ * @size: bytes of instructions
+ * @error: why the launch did not run or stopped
+ *
+ * icoreCalc(addr, size): runs the hardops bound in [@addr, @addr + @size) in address order
+ * (see above).  Errors: XRT_ERROR_INVALID_ARGUMENT (size 0), XRT_ERROR_UNBOUND (nothing
+ * bound there; the message names the range), XRT_ERROR_OVERLAP (a binding straddles the
+ * range's edge), XRT_ERROR_CLOSED, or the failing executor's own error (XRT_ERROR_EXEC when
+ * it gave none) prefixed with the hardop's instruction address; the launch stops at that
+ * hardop and the state register's failure bit is set.
+ *
+ * Returns: TRUE when every hardop ran
+ */
 gboolean  zg330_device_icore_calc       (XrtDevice *device,
                                          guint64    addr,
                                          guint64    size,
                                          GError   **error);
 
-/* layerCount, wTileCount(cid), rTileCount(cid): the counters (0 for cid out of range). */
+/**
+ * zg330_device_layer_count:
+ * @device: a board
+ *
+ * layerCount: the layers finished since the counter was last cleared.
+ *
+ * Returns: the layer counter (0 when a socket:// board cannot be read)
+ */
 guint32   zg330_device_layer_count      (XrtDevice *device);
+
+/**
+ * zg330_device_w_tile_count:
+ * @device: a board
+ * @cid: a core column
+ *
+ * wTileCount(cid): the tiles core column @cid has written.
+ *
+ * Returns: the counter (0 for @cid out of range)
+ */
 guint32   zg330_device_w_tile_count     (XrtDevice *device, guint cid);
+
+/**
+ * zg330_device_r_tile_count:
+ * @device: a board
+ * @cid: a core column
+ *
+ * rTileCount(cid): the tiles core column @cid has read.
+ *
+ * Returns: the counter (0 for @cid out of range)
+ */
 guint32   zg330_device_r_tile_count     (XrtDevice *device, guint cid);
 
-/* calcTime: the last launch's icore time in ms (0 before any launch). */
+/**
+ * zg330_device_calc_time:
+ * @device: a board
+ *
+ * calcTime: the last launch's icore time.
+ *
+ * Returns: the time in ms (0 before any launch)
+ */
 double    zg330_device_calc_time        (XrtDevice *device);
 
-/* configTimer / configProfiler: the ETM chunk the board writes per-layer records to (see
- * the layouts above); NULL stops recording.  The device keeps a reference.
- * XRT_ERROR_WRONG_REGION for a chunk that is not on this device's ETM. */
 /**
  * zg330_device_config_timer:
- * @chunk: (nullable)
+ * @device: a board
+ * @chunk: (nullable): a chunk of this device's ETM; NULL stops recording
+ * @error: a chunk on another region (XRT_ERROR_WRONG_REGION), a freed chunk, a closed device
+ *
+ * configTimer: the ETM chunk the board writes a per-layer timer record to (the layout
+ * above).  The device keeps a reference.
+ *
+ * Returns: TRUE when set
  */
 gboolean  zg330_device_config_timer     (XrtDevice   *device,
                                          XrtMemChunk *chunk,
                                          GError     **error);
+
 /**
  * zg330_device_config_profiler:
- * @chunk: (nullable)
+ * @device: a board
+ * @chunk: (nullable): a chunk of this device's ETM; NULL stops recording
+ * @error: as zg330_device_config_timer()
+ *
+ * configProfiler: the ETM chunk the board writes a per-layer profiler record to (the layout
+ * above).  The device keeps a reference.
+ *
+ * Returns: TRUE when set
  */
 gboolean  zg330_device_config_profiler  (XrtDevice   *device,
                                          XrtMemChunk *chunk,
                                          GError     **error);
 
-/* setMasterCID: the core column whose tile counters the launches advance (default 1, as
- * the vendor's; must be < cols). */
+/**
+ * zg330_device_set_master_cid:
+ * @device: a board
+ * @master_cid: a core column (< cols)
+ * @error: a column outside the grid (XRT_ERROR_INVALID_ARGUMENT)
+ *
+ * setMasterCID: the core column whose tile counters the launches advance (default 1, as the
+ * vendor's).
+ *
+ * Returns: TRUE when set
+ */
 gboolean  zg330_device_set_master_cid   (XrtDevice *device,
                                          guint      master_cid,
                                          GError   **error);
+
+/**
+ * zg330_device_get_master_cid:
+ * @device: a board
+ *
+ * The core column whose tile counters the launches advance (zg330_device_set_master_cid()).
+ *
+ * Returns: the master core's column
+ */
 guint     zg330_device_get_master_cid   (XrtDevice *device);
 
-/* setIcoreClkFreq / setDDRClkFreq (Hz): what-ifs on the timing (see
- * zg330_profile_set_field for how they rescale throughput and bandwidth). */
+/**
+ * zg330_device_set_icore_clk_freq:
+ * @device: a board
+ * @freq_hz: the icore clock in Hz
+ * @error: as zg330_sim_set_timing_field()
+ *
+ * setIcoreClkFreq: a what-if on the timing (see zg330_profile_set_field() for how it
+ * rescales throughput).
+ *
+ * Returns: TRUE when set
+ */
 gboolean  zg330_device_set_icore_clk_freq (XrtDevice *device,
                                            guint64    freq_hz,
                                            GError   **error);
+
+/**
+ * zg330_device_set_ddr_clk_freq:
+ * @device: a board
+ * @freq_hz: the DDR clock in Hz
+ * @error: as zg330_sim_set_timing_field()
+ *
+ * setDDRClkFreq: a what-if on the timing (see zg330_profile_set_field() for how it rescales
+ * bandwidth).
+ *
+ * Returns: TRUE when set
+ */
 gboolean  zg330_device_set_ddr_clk_freq   (XrtDevice *device,
                                            guint64    freq_hz,
                                            GError   **error);
 
-/* getLayerTime(n): per-layer times in ms of layers [0, n) read back from the timer chunk
- * (end - start at the current icore clock), as a GArray of double.  Errors:
- * XRT_ERROR_INVALID_ARGUMENT without a timer chunk, XRT_ERROR_OUT_OF_RANGE when n
- * records do not fit in it. */
 /**
  * zg330_device_get_layer_time:
- * Returns: (transfer full) (element-type gdouble)
+ * @device: a board
+ * @n_layers: layers [0, n_layers) to read
+ * @error: no timer chunk (XRT_ERROR_INVALID_ARGUMENT), @n_layers records that do not fit in
+ *   it (XRT_ERROR_OUT_OF_RANGE)
+ *
+ * getLayerTime(n): per-layer times read back from the timer chunk (end - start at the
+ * current icore clock).
+ *
+ * Returns: (transfer full) (element-type gdouble): the times in ms, or NULL with @error set
  */
 GArray   *zg330_device_get_layer_time   (XrtDevice *device,
                                          guint      n_layers,
                                          GError   **error);
 
-/* showLayerTime(from, count): appends one line per layer (start, end, cycles, ms) to
- * @out; errors as zg330_device_get_layer_time(). */
 /**
  * zg330_device_show_layer_time: (skip)
+ * @device: a board
+ * @from_idx: the first layer
+ * @count: how many layers
+ * @out: where the lines go
+ * @error: as zg330_device_get_layer_time()
+ *
+ * showLayerTime(from, count): appends one line per layer (start, end, cycles, ms) to @out.
+ *
+ * Returns: TRUE when the lines were appended
  */
 gboolean  zg330_device_show_layer_time  (XrtDevice *device,
                                          guint      from_idx,
