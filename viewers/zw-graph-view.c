@@ -1,29 +1,11 @@
-/* zw-graph-view.c — the graph view widget: the layout worker, the canvas, pointer and keys,
- * the search bar. The drawing is zw-graph-draw.c. */
+/* zw-graph-view.c — the graph view widget: the layout worker, the canvas, the search bar and
+ * the shared selection. Pointer and keys are zw-graph-view-actions.c, the drawing
+ * zw-graph-draw.c. */
 #include "zw-graph-view.h"
 #include "zw-graph-view-private.h"
 #include "zw-view-private.h"
 
 #include <glib/gi18n.h>
-
-struct _ZwGraphView
-{
-  ZwView parent_instance;
-  GtkWidget *overlay;
-  GtkWidget *canvas;       /* ZwDrawArea */
-  GtkWidget *search_bar;   /* revealer */
-  GtkWidget *search_entry;
-  GtkWidget *search_label;
-  ZwGraphLayout *layout;
-  ZwDeployReport *laying_out; /* the report of the running task */
-  GCancellable *cancellable;
-  ZwGraphViewport vp;
-  char *search;
-  guint match_pos;
-  gboolean fitted;          /* the viewport was set for this layout */
-  double drag_x, drag_y;    /* viewport at drag start */
-  double pointer_x, pointer_y;
-};
 
 G_DEFINE_FINAL_TYPE (ZwGraphView, zw_graph_view, ZW_TYPE_VIEW)
 
@@ -82,29 +64,11 @@ canvas_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoi
   cairo_restore (cr);
 }
 
-static void
-redraw (ZwGraphView *self)
-{
-  zw_draw_area_invalidate (ZW_DRAW_AREA (self->canvas));
-}
-
-static int
-canvas_width (ZwGraphView *self)
-{
-  return MAX (gtk_widget_get_width (self->canvas), 1);
-}
-
-static int
-canvas_height (ZwGraphView *self)
-{
-  return MAX (gtk_widget_get_height (self->canvas), 1);
-}
-
 /* Brings a node (or an edge's middle) into sight: centred when outside the view. */
 static void
 reveal_point (ZwGraphView *self, double x, double y, double margin)
 {
-  int w = canvas_width (self), h = canvas_height (self);
+  int w = zw_graph_view_canvas_width (self), h = zw_graph_view_canvas_height (self);
   double s = self->vp.scale;
 
   if (!self->fitted)
@@ -160,7 +124,7 @@ set_layout (ZwGraphView *self, ZwGraphLayout *layout)
   self->layout = layout != NULL ? zw_graph_layout_ref (layout) : NULL;
   self->fitted = FALSE;
   self->vp.hover_node = self->vp.hover_edge = -1;
-  redraw (self);
+  zw_graph_view_redraw (self);
 }
 
 static void
@@ -266,7 +230,7 @@ zw_graph_view_selection_notify (ZwView *view, GParamSpec *pspec)
   else if (g_str_equal (pspec->name, "selected-op") || g_str_equal (pspec->name, "selected-value"))
     {
       reveal_selection (self);
-      redraw (self);
+      zw_graph_view_redraw (self);
     }
 }
 
@@ -275,247 +239,6 @@ zw_graph_view_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (zw_graph_view_parent_class)->map (widget);
   start_layout (ZW_GRAPH_VIEW (widget));
-}
-
-/* ---- pointer ---- */
-
-static gboolean
-in_minimap (ZwGraphView *self, double x, double y, double *lx, double *ly)
-{
-  double mx, my, s;
-  int mw, mh;
-
-  if (self->layout == NULL
-      || !zw_graph_viewport_minimap (&self->vp, self->layout, canvas_width (self), canvas_height (self), &mx, &my, &mw,
-                                     &mh, &s))
-    return FALSE;
-  if (x < mx || y < my || x > mx + self->layout->width * s || y > my + self->layout->height * s)
-    return FALSE;
-  *lx = (x - mx) / s;
-  *ly = (y - my) / s;
-  return TRUE;
-}
-
-static void
-on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwGraphView *self)
-{
-  ZwSelection *sel = zw_view_get_selection (ZW_VIEW (self));
-  double lx, ly;
-  gint node, edge;
-
-  (void) gesture;
-  gtk_widget_grab_focus (self->canvas);
-  if (self->layout == NULL)
-    return;
-  if (in_minimap (self, x, y, &lx, &ly))
-    {
-      zw_graph_viewport_center (&self->vp, lx, ly, canvas_width (self), canvas_height (self));
-      redraw (self);
-      return;
-    }
-  zw_graph_viewport_to_layout (&self->vp, x, y, &lx, &ly);
-  node = zw_graph_layout_node_at (self->layout, lx, ly);
-  if (node >= 0)
-    {
-      zw_selection_set_selected_op (sel, g_array_index (self->layout->nodes, ZwGraphNode, node).op_id);
-      if (n_press == 2)
-        {
-          /* a double click reads the op at 100 % */
-          const ZwGraphNode *n = &g_array_index (self->layout->nodes, ZwGraphNode, node);
-          self->vp.scale = 1;
-          zw_graph_viewport_center (&self->vp, n->x, n->y, canvas_width (self), canvas_height (self));
-          redraw (self);
-        }
-      return;
-    }
-  edge = zw_graph_layout_edge_at (self->layout, lx, ly, 5 / self->vp.scale);
-  if (edge >= 0)
-    zw_selection_set_selected_value (sel, g_array_index (self->layout->edges, ZwGraphEdge, edge).v_id);
-}
-
-static void
-on_motion (GtkEventControllerMotion *motion, double x, double y, ZwGraphView *self)
-{
-  double lx, ly;
-  gint node = -1, edge = -1;
-
-  (void) motion;
-  self->pointer_x = x;
-  self->pointer_y = y;
-  if (self->layout == NULL)
-    return;
-  zw_graph_viewport_to_layout (&self->vp, x, y, &lx, &ly);
-  node = zw_graph_layout_node_at (self->layout, lx, ly);
-  if (node < 0)
-    edge = zw_graph_layout_edge_at (self->layout, lx, ly, 5 / self->vp.scale);
-  if (node != self->vp.hover_node || edge != self->vp.hover_edge)
-    {
-      self->vp.hover_node = node;
-      self->vp.hover_edge = edge;
-      if (node >= 0)
-        {
-          const ZwOpInfo *op = &g_array_index (self->layout->report->ops, ZwOpInfo,
-                                               g_array_index (self->layout->nodes, ZwGraphNode, node).op_index);
-          g_autofree char *tip = g_strdup_printf (_("op %li · %s · %s"), (long) op->op_id, op->op_class,
-                                                  op->name != NULL ? op->name : op->kind);
-          gtk_widget_set_tooltip_text (self->canvas, tip);
-        }
-      else if (edge >= 0)
-        {
-          const ZwGraphEdge *e = &g_array_index (self->layout->edges, ZwGraphEdge, edge);
-          g_autofree char *tip = zw_graph_value_label (self->layout->report,
-                                                      zw_deploy_report_find_value (self->layout->report, e->v_id),
-                                                      e->v_id);
-          gtk_widget_set_tooltip_text (self->canvas, tip);
-        }
-      else
-        gtk_widget_set_tooltip_text (self->canvas, NULL);
-      redraw (self);
-    }
-}
-
-static void
-on_drag_begin (GtkGestureDrag *drag, double x, double y, ZwGraphView *self)
-{
-  (void) drag;
-  (void) x;
-  (void) y;
-  self->drag_x = self->vp.x;
-  self->drag_y = self->vp.y;
-}
-
-static void
-on_drag_update (GtkGestureDrag *drag, double dx, double dy, ZwGraphView *self)
-{
-  (void) drag;
-  if (self->layout == NULL)
-    return;
-  self->vp.x = self->drag_x - dx / self->vp.scale;
-  self->vp.y = self->drag_y - dy / self->vp.scale;
-  redraw (self);
-}
-
-static void
-zoom_at (ZwGraphView *self, double factor, double x, double y)
-{
-  if (self->layout == NULL)
-    return;
-  zw_graph_viewport_zoom_at (&self->vp, factor, x, y);
-  redraw (self);
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, ZwGraphView *self)
-{
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
-
-  if (self->layout == NULL)
-    return FALSE;
-  if (mods & GDK_CONTROL_MASK)
-    zoom_at (self, dy < 0 ? 1.2 : 1 / 1.2, self->pointer_x, self->pointer_y);
-  else
-    {
-      self->vp.x += dx * 40 / self->vp.scale;
-      self->vp.y += dy * 40 / self->vp.scale;
-      redraw (self);
-    }
-  return TRUE;
-}
-
-/* ---- keyboard: along the edges ---- */
-
-static gint
-selected_node (ZwGraphView *self)
-{
-  gint64 op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
-
-  return self->layout != NULL && op >= 0 ? zw_graph_layout_node_of_op (self->layout, op) : -1;
-}
-
-static void
-select_node (ZwGraphView *self, gint node)
-{
-  if (node >= 0)
-    zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
-                                  g_array_index (self->layout->nodes, ZwGraphNode, node).op_id);
-}
-
-static void
-action_move (GtkWidget *widget, const char *action, GVariant *param)
-{
-  ZwGraphView *self = ZW_GRAPH_VIEW (widget);
-  gint node = selected_node (self), next = -1;
-
-  (void) param;
-  if (self->layout == NULL || self->layout->nodes->len == 0)
-    return;
-  if (node < 0)
-    {
-      /* nothing selected: start at the first op */
-      select_node (self, 0);
-      return;
-    }
-  if (g_str_equal (action, "graph.down"))
-    next = zw_graph_layout_walk (self->layout, node, ZW_GRAPH_WALK_DOWN);
-  else if (g_str_equal (action, "graph.up"))
-    next = zw_graph_layout_walk (self->layout, node, ZW_GRAPH_WALK_UP);
-  else if (g_str_equal (action, "graph.left"))
-    next = zw_graph_layout_walk (self->layout, node, ZW_GRAPH_WALK_LEFT);
-  else
-    next = zw_graph_layout_walk (self->layout, node, ZW_GRAPH_WALK_RIGHT);
-  select_node (self, next);
-}
-
-static void
-action_zoom (GtkWidget *widget, const char *action, GVariant *param)
-{
-  ZwGraphView *self = ZW_GRAPH_VIEW (widget);
-  int w = canvas_width (self), h = canvas_height (self);
-
-  (void) param;
-  if (self->layout == NULL)
-    return;
-  if (g_str_equal (action, "graph.zoom-in"))
-    zoom_at (self, 1.25, w / 2.0, h / 2.0);
-  else if (g_str_equal (action, "graph.zoom-out"))
-    zoom_at (self, 0.8, w / 2.0, h / 2.0);
-  else if (g_str_equal (action, "graph.zoom-fit"))
-    {
-      zw_graph_viewport_fit (&self->vp, self->layout, w, h);
-      redraw (self);
-    }
-  else
-    zoom_at (self, 1 / self->vp.scale, w / 2.0, h / 2.0);
-}
-
-static void
-action_minimap (GtkWidget *widget, const char *action, GVariant *param)
-{
-  ZwGraphView *self = ZW_GRAPH_VIEW (widget);
-
-  (void) action;
-  (void) param;
-  self->vp.minimap = !self->vp.minimap;
-  redraw (self);
-}
-
-static void
-action_find (GtkWidget *widget, const char *action, GVariant *param)
-{
-  ZwGraphView *self = ZW_GRAPH_VIEW (widget);
-
-  (void) action;
-  (void) param;
-  gtk_revealer_set_reveal_child (GTK_REVEALER (self->search_bar), TRUE);
-  gtk_widget_grab_focus (self->search_entry);
-}
-
-static void
-action_find_next (GtkWidget *widget, const char *action, GVariant *param)
-{
-  (void) action;
-  (void) param;
-  zw_graph_view_next_match (ZW_GRAPH_VIEW (widget));
 }
 
 static void
@@ -555,7 +278,7 @@ zw_graph_view_search (ZwGraphView *self, const char *text)
   self->search = g_strdup (text != NULL ? text : "");
   self->match_pos = 0;
   n = self->layout != NULL ? zw_graph_search_count (self->layout->report, self->search) : 0;
-  redraw (self);
+  zw_graph_view_redraw (self);
   return n;
 }
 
@@ -623,24 +346,6 @@ zw_graph_view_class_init (ZwGraphViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
-  static const struct {
-    const char *name;
-    guint key;
-    GdkModifierType mods;
-    GtkWidgetActionActivateFunc func;
-  } actions[] = {
-    { "graph.zoom-in", GDK_KEY_plus, 0, action_zoom },
-    { "graph.zoom-out", GDK_KEY_minus, 0, action_zoom },
-    { "graph.zoom-fit", GDK_KEY_0, 0, action_zoom },
-    { "graph.zoom-100", GDK_KEY_1, 0, action_zoom },
-    { "graph.minimap", GDK_KEY_m, 0, action_minimap },
-    { "graph.find", GDK_KEY_f, GDK_CONTROL_MASK, action_find },
-    { "graph.find-next", GDK_KEY_g, GDK_CONTROL_MASK, action_find_next },
-    { "graph.up", GDK_KEY_Up, 0, action_move },
-    { "graph.down", GDK_KEY_Down, 0, action_move },
-    { "graph.left", GDK_KEY_Left, 0, action_move },
-    { "graph.right", GDK_KEY_Right, 0, action_move },
-  };
 
   object_class->dispose = zw_graph_view_dispose;
   object_class->finalize = zw_graph_view_finalize;
@@ -654,14 +359,7 @@ zw_graph_view_class_init (ZwGraphViewClass *klass)
                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
-    {
-      gtk_widget_class_install_action (widget_class, actions[i].name, NULL, actions[i].func);
-      gtk_widget_class_add_binding_action (widget_class, actions[i].key, actions[i].mods, actions[i].name, NULL);
-    }
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "graph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "graph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "graph.zoom-out", NULL);
+  zw_graph_view_class_add_actions (widget_class);
   gtk_widget_class_set_css_name (widget_class, "zwgraphview");
   zw_view_class_set_info (ZW_VIEW_CLASS (klass), "graph", N_("Graph"), N_("Graph view"), ZW_VIEW_DATA_REPORT);
 }
@@ -669,8 +367,6 @@ zw_graph_view_class_init (ZwGraphViewClass *klass)
 static void
 zw_graph_view_init (ZwGraphView *self)
 {
-  GtkEventController *motion, *scroll;
-  GtkGesture *click, *drag;
   GtkWidget *box;
 
   zw_graph_viewport_init (&self->vp);
@@ -679,20 +375,7 @@ zw_graph_view_init (ZwGraphView *self)
   gtk_widget_set_hexpand (self->canvas, TRUE);
   gtk_widget_set_vexpand (self->canvas, TRUE);
 
-  click = gtk_gesture_click_new ();
-  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
-  gtk_widget_add_controller (self->canvas, GTK_EVENT_CONTROLLER (click));
-  drag = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  gtk_widget_add_controller (self->canvas, GTK_EVENT_CONTROLLER (drag));
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  gtk_widget_add_controller (self->canvas, motion);
-  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (self->canvas, scroll);
+  zw_graph_view_add_controllers (self);
 
   self->search_entry = gtk_search_entry_new ();
   gtk_widget_set_size_request (self->search_entry, 260, -1);
