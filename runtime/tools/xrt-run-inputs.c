@@ -1,7 +1,9 @@
 /* xrt-run-inputs.c — the inputs of a forward of `xrt-run run` (icraft-run's `input`): files
  * separated by ";", or a .txt list of such lines (one forward per line, round robin), each
  * file an image (xrt-run-image.c), the raw bytes or an SQB .ftmp of the input, or whatever a
- * decode_dll plugin turns into them; without files, the deployment's seeded inputs.
+ * decode_dll plugin turns into them; without files, the deployment's seeded inputs. A list
+ * of one file per line for each input gives a multi-input network its inputs (the manual's
+ * §2.3.2).
  */
 #include "xrt-run-private.h"
 
@@ -44,40 +46,48 @@ read_raw (const char *path, const XirValue *v, GError **error)
   return (guint8 *) g_steal_pointer (&contents);
 }
 
-/* The files of forward @iteration: @spec's, or the line of a .txt list it names. */
+/* The files of forward @iteration: @spec's, or those of a .txt list it names. A list of as
+ * many lines as the network has inputs, one file each, gives the inputs (the manual's §2.3.2);
+ * otherwise each line holds one forward's files separated by ";" and the forwards take the
+ * lines in turn. */
 static GStrv
-files_of (const char *spec, guint iteration, GError **error)
+files_of (const char *spec, guint n_inputs, guint iteration, GError **error)
 {
   g_auto (GStrv) files = g_strsplit (spec, ";", -1);
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
-  guint n = 0;
+  g_autoptr (GPtrArray) kept = g_ptr_array_new ();
+  gboolean one_each = TRUE;
 
   for (guint i = 0; files[i] != NULL; i++)
     g_strstrip (files[i]);
   if (g_strv_length (files) != 1 || !g_str_has_suffix (files[0], ".txt"))
     return g_steal_pointer (&files);
-  /* a list file: one input line per iteration, files separated by ";" */
   if (!zw_file_read_regular (files[0], ZW_INPUT_INPUT_LIST, 0, &text, NULL, error))
     return NULL;
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     if (*g_strstrip (lines[i]) != '\0')
-      n++;
-  if (n == 0)
+      {
+        g_ptr_array_add (kept, lines[i]);
+        one_each = one_each && strchr (lines[i], ';') == NULL;
+      }
+  if (kept->len == 0)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: the input list is empty", files[0]);
       return NULL;
     }
-  for (guint i = 0, k = 0; lines[i]; i++)
-    if (*lines[i] != '\0' && k++ == iteration % n)
-      {
-        GStrv line = g_strsplit (lines[i], ";", -1);
-        for (guint j = 0; line[j] != NULL; j++)
-          g_strstrip (line[j]);
-        return line;
-      }
-  g_assert_not_reached ();
+  if (one_each && kept->len == n_inputs && n_inputs > 1)
+    {
+      g_ptr_array_add (kept, NULL);
+      return g_strdupv ((char **) kept->pdata);
+    }
+  {
+    GStrv line = g_strsplit (g_ptr_array_index (kept, iteration % kept->len), ";", -1);
+    for (guint j = 0; line[j] != NULL; j++)
+      g_strstrip (line[j]);
+    return line;
+  }
 }
 
 GPtrArray *
@@ -91,7 +101,7 @@ xrt_run_make_inputs (XirNetwork *net, XirNetworkView *view, const char *spec, gu
   if (spec == NULL)
     /* no files: the deployment's seeded inputs */
     return xrt_deployment_seeded_inputs (view, xrt_deployment_input_seed (iteration), error);
-  if ((files = files_of (spec, iteration, error)) == NULL)
+  if ((files = files_of (spec, values->len, iteration, error)) == NULL)
     return NULL;
   if (g_strv_length (files) != values->len)
     {
