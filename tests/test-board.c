@@ -767,6 +767,16 @@ test_device_close (void)
   g_assert_null (xrt_device_malloc (device, NULL, 16, &error));
   g_assert_error (error, XRT_ERROR, XRT_ERROR_CLOSED);
   g_clear_error (&error);
+  /* the region of a closed device allocates nothing either (issue 36) */
+  g_assert_null (xrt_mem_region_malloc (xrt_device_get_default_mem_region (device), 16, TRUE, 0, &error));
+  g_assert_error (error, XRT_ERROR, XRT_ERROR_CLOSED);
+  g_assert_nonnull (strstr (error->message, "closed"));
+  g_clear_error (&error);
+  g_assert_null (xrt_mem_region_malloc_at (xrt_device_get_default_mem_region (device),
+                                           xrt_mem_region_get_base (xrt_device_get_default_mem_region (device)),
+                                           16, TRUE, &error));
+  g_assert_error (error, XRT_ERROR, XRT_ERROR_CLOSED);
+  g_clear_error (&error);
   g_assert_false (zg330_device_icore_calc (device, 0, 16, &error));
   g_assert_error (error, XRT_ERROR, XRT_ERROR_CLOSED);
   g_clear_error (&error);

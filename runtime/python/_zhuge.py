@@ -6,7 +6,29 @@ The modules are thin: every call goes to the C runtime (libzhuge-runtime) throug
 Introspection; nothing is computed here. A vendor call that this runtime does not have
 raises NotImplementedError naming it, never a silent no-op.
 """
-import gi
+import sys
+
+
+def _no_bindings(missing, exc):
+    """The interpreter running this module lacks @missing (PyGObject or numpy): say which
+    interpreter that is and how to get one that has it, instead of a bare ModuleNotFoundError."""
+    return ImportError(
+        f"{missing} is not importable by the Python running this module ({sys.executable}, "
+        f"Python {sys.version.split()[0]}): {exc}.\n"
+        "The runtime's modules need PyGObject (and numpy for Tensor.numpy); the system's Python has them "
+        "(apt install python3-gi python3-numpy). Either run the script with the system interpreter:\n"
+        "    meson devenv -C build /usr/bin/python3 script.py\n"
+        "or make a venv that sees the system's packages and use its python3:\n"
+        "    /usr/bin/python3 -m venv --system-site-packages ~/.venvs/zhuge && . ~/.venvs/zhuge/bin/activate\n"
+        "    meson devenv -C build python3 script.py\n"
+        "(a pyenv, conda or plain venv interpreter first on PATH has neither; `pip install PyGObject numpy` "
+        "into it also works when the GObject Introspection headers are installed.)")
+
+
+try:
+    import gi
+except ImportError as e:  # pyenv / conda / a venv without --system-site-packages
+    raise _no_bindings("PyGObject (module gi)", e) from None
 
 gi.require_version("GLib", "2.0")
 gi.require_version("Xir", "1.0")
@@ -41,6 +63,27 @@ def unsupported(what):
     """The vendor's call @what has no counterpart in this runtime."""
     raise NotImplementedError(
         f"{what}: not available in Zhuge Workbench's runtime (it has no counterpart of this vendor call)")
+
+
+def need(value, types, name, call):
+    """TypeError naming argument @name of @call when @value is not one of @types (a class or
+    a tuple of them); returns @value."""
+    if not isinstance(value, types):
+        def tname(t):
+            mod = {"_tensor": "xrt", "builtins": ""}.get(t.__module__, t.__module__)
+            return f"{mod}.{t.__name__}" if mod else t.__name__
+        tnames = " or ".join(tname(t) for t in (types if isinstance(types, tuple) else (types,)))
+        raise TypeError(f"{call}: argument {name} must be {tnames}, not {type(value).__name__}")
+    return value
+
+
+def need_list(values, types, name, call):
+    """need() for each item of a list argument (argument "name[i]")."""
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{call}: argument {name} must be a list, not {type(values).__name__}")
+    for i, v in enumerate(values):
+        need(v, types, f"{name}[{i}]", call)
+    return values
 
 
 def wrap(cls, obj):

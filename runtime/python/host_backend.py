@@ -1,6 +1,6 @@
 """host_backend — the vendor's HostBackend module on Zhuge Workbench's runtime."""
 import xrt
-from _zhuge import Host, XrtError
+from _zhuge import Host, XrtError, need
 
 __all__ = ["HostBackend"]
 
@@ -14,8 +14,9 @@ class HostBackend(xrt.Backend):
 
     _vendor_name = "HostBackend"
 
-    def __init__(self, backend):
-        obj = backend._obj if isinstance(backend, xrt.Backend) else backend
+    def __init__(self, backend=None):
+        need(backend, xrt.Backend, "backend", "HostBackend")
+        obj = backend._require("HostBackend(backend)")
         if not isinstance(obj, Host.Backend):
             raise XrtError(f"HostBackend(backend): the backend is a {obj.get_name()}")
         self._obj = obj

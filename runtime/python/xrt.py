@@ -13,11 +13,13 @@ in this build); memory regions and chunks; Tensor (with numpy interoperation); S
 callbacks) and Backend (Backend.Create). Errors raise XrtError with the runtime's message.
 """
 import datetime
+import enum
 
 import xir
-from _zhuge import GLib, Xrt, XrtError, call, document, unsupported, wrap
+from _zhuge import GLib, Xrt, XrtError, call, document, need, need_list, unsupported, wrap
 
-__all__ = ["Device", "HostDevice", "MemRegion", "MemChunk", "Tensor", "Session", "Backend", "XrtError"]
+__all__ = ["Device", "HostDevice", "MemRegion", "MemChunk", "MemPtr", "PtrType", "MemManager", "RegRegion", "Tensor",
+           "Session", "Backend", "XrtError"]
 
 _G_MAXINT = 2 ** 31 - 1
 
@@ -26,10 +28,28 @@ _G_MAXINT = 2 ** 31 - 1
 
 class MemChunk:
     """One allocated block of a memory region (refcounted; freed when the last reference goes
-    if it was allocated with auto_free)."""
+    if it was allocated with auto_free). Made by MemRegion.malloc / Device.malloc;
+    MemChunk(chunk) is the vendor's cast."""
 
+    def __init__(self, chunk=None):
+        if not isinstance(chunk, MemChunk):
+            raise TypeError("xrt.MemChunk(): a chunk comes from MemRegion.malloc(byte_size) or "
+                            "Device.malloc(byte_size); MemChunk(chunk) casts one"
+                            + ("" if chunk is None else f" (got {type(chunk).__name__})"))
+        self._obj = chunk._obj
+
+    @property
     def begin(self):
-        return self._obj.get_addr()
+        """The chunk's MemPtr (its device address; on the host also its C pointer)."""
+        return MemPtr._of_chunk(self)
+
+    @property
+    def byte_size(self):
+        return self._obj.get_size()
+
+    @property
+    def region(self):
+        return wrap(MemRegion, self._obj.get_region())
 
     def addr(self):
         return self._obj.get_addr()
@@ -41,40 +61,90 @@ class MemChunk:
         return wrap(MemRegion, self._obj.get_region())
 
     def isOn(self, region):
-        return self._obj.get_region().get_name() == region._obj.get_name()
+        """On this very region (of this device), not on one of the same name elsewhere."""
+        need(region, MemRegion, "region", "MemChunk.isOn")
+        return self._obj.is_on(region._obj)
+
+    def _range(self, what, offset, byte_size):
+        need(offset, int, "offset", f"MemChunk.{what}")
+        size = self._obj.get_size()
+        n = size - offset if byte_size is None else byte_size
+        need(n, int, "byte_size", f"MemChunk.{what}")
+        if offset < 0 or n < 0 or offset + n > size:
+            raise XrtError(f"MemChunk.{what}: [{offset}, {offset + n}) is outside the chunk's {size} bytes "
+                           f"(0x{self._obj.get_addr():x} in {self._obj.get_region().get_name()})")
+        return n
 
     def read(self, dest=None, src_offset=0, byte_size=None):
-        """Returns the bytes (and copies them into @dest, a writable buffer, when given)."""
-        n = self.size() - src_offset if byte_size is None else byte_size
+        """Returns the bytes (and copies them into @dest, a writable buffer, when given); a
+        range past the chunk's end is an error."""
+        n = self._range("read", src_offset, byte_size)
         data = call(self._obj.read_bytes, src_offset, n).get_data()
         if dest is not None:
-            memoryview(dest).cast("B")[:n] = data
+            m = memoryview(dest).cast("B")
+            if len(m) < n:
+                raise XrtError(f"MemChunk.read: dest holds {len(m)} bytes, {n} are read")
+            m[:n] = data
         return data
 
     def write(self, dest_offset, src, byte_size=None):
         data = bytes(memoryview(src).cast("B"))
         if byte_size is not None:
+            if byte_size > len(data):
+                raise XrtError(f"MemChunk.write: byte_size {byte_size} is more than the {len(data)} bytes given")
             data = data[:byte_size]
+        self._range("write", dest_offset, len(data))
         call(self._obj.write, dest_offset, data)
 
     def copyFrom(self, dest_offset, src_chunk, src_offset, byte_size):
+        need(src_chunk, MemChunk, "src_chunk", "MemChunk.copyFrom")
         call(self._obj.copy_from, dest_offset, src_chunk._obj, src_offset, byte_size)
 
     def free(self):
         call(self._obj.free)
+
+    def clone(self, depth=1):
+        """The same chunk (a chunk is a reference to memory: clone shares it)."""
+        return wrap(MemChunk, self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, MemChunk) and other._obj.get_addr() == self._obj.get_addr() and \
+            other._obj.get_region() == self._obj.get_region()
+
+    __hash__ = None
 
     def __repr__(self):
         return f"xrt.MemChunk(0x{self.addr():x}, {self.size()} bytes, {self._obj.get_region().get_name()})"
 
 
 class MemRegion:
-    """A memory space of a device: ETM, OCM or HOST."""
+    """A memory space of a device: ETM, OCM or HOST. From Device.getMemRegion(name),
+    Device.defaultMemRegion(), HostDevice.MemRegion(); MemRegion(region) is the vendor's cast."""
+
+    def __init__(self, region=None):
+        if not isinstance(region, MemRegion):
+            raise TypeError("xrt.MemRegion(): a region comes from Device.getMemRegion(name), "
+                            "Device.defaultMemRegion() or HostDevice.MemRegion(); MemRegion(region) casts one"
+                            + ("" if region is None else f" (got {type(region).__name__})"))
+        self._obj = region._obj
 
     def name(self):
         return self._obj.get_name()
 
-    def malloc(self, byte_size, auto_free=True, alignment=4096):
-        return wrap(MemChunk, call(self._obj.malloc, byte_size, auto_free, alignment))
+    def malloc(self, byte_size, auto_free=True, alignment=4096, *rest):
+        """malloc(byte_size, auto_free=True, alignment): a new chunk; malloc(MemPtr begin,
+        byte_size, deleter=None, auto_free=True): the chunk at that address (device regions)."""
+        if isinstance(byte_size, MemPtr):
+            begin, size = byte_size, auto_free
+            deleter = alignment if alignment != 4096 else None
+            free = rest[0] if rest else True
+            if deleter is not None:
+                unsupported("MemRegion.malloc(begin, byte_size, deleter) with a deleter (the region frees its own memory)")
+            need(size, int, "byte_size", "MemRegion.malloc")
+            return self.mallocAt(begin.addr(), size, bool(free))
+        need(byte_size, int, "byte_size", "MemRegion.malloc")
+        need(alignment, int, "alignment", "MemRegion.malloc")
+        return wrap(MemChunk, call(self._obj.malloc, byte_size, bool(auto_free), alignment))
 
     def mallocAt(self, addr, byte_size, auto_free=True):
         return wrap(MemChunk, call(self._obj.malloc_at, addr, byte_size, auto_free))
@@ -84,24 +154,218 @@ class MemRegion:
         return wrap(Device, d) if d is not None else HostDevice.Default()
 
     def memManager(self):
-        unsupported("MemRegion.memManager (the allocator is the region's own here)")
+        return wrap_manager(self._obj)
+
+    def clone(self, depth=1):
+        return wrap(MemRegion, self._obj)
 
     def __repr__(self):
         return f"xrt.MemRegion({self.name()})"
 
 
-class Device:
-    """A device opened by URL: mock://zg330[?profile=PATH], mock://buyi."""
+class PtrType(enum.IntEnum):
+    """The kind of a MemPtr: CPTR (a host C pointer), ADDR (a device address), BOTH."""
+    CPTR = 0
+    ADDR = 1
+    BOTH = 2
+
+
+class MemPtr:
+    """A memory pointer: MemPtr(addr) (ADDR), MemPtr(cptr_buffer) (CPTR: the buffer's
+    address), MemPtr(cptr_buffer, addr) (BOTH); MemPtr.NullPtr()."""
 
     def __init__(self, *args):
-        unsupported("xrt.Device(...) constructor (use Device.Open(url))")
+        self._cptr = None
+        self._addr = None
+        self._keep = None
+        if len(args) == 1 and isinstance(args[0], MemPtr):
+            self._cptr, self._addr, self._keep = args[0]._cptr, args[0]._addr, args[0]._keep
+            return
+        if len(args) == 1 and isinstance(args[0], int):
+            self._addr = args[0]
+            return
+        if len(args) in (1, 2) and not isinstance(args[0], int):
+            self._cptr = MemPtr._address_of(args[0])
+            self._keep = args[0]
+            if len(args) == 2:
+                self._addr = need(args[1], int, "addr", "xrt.MemPtr")
+            return
+        if args:
+            raise TypeError(f"xrt.MemPtr({', '.join(type(a).__name__ for a in args)}): give an addr (int), a "
+                            "buffer (the C pointer), or both")
+
+    @staticmethod
+    def _address_of(buf):
+        import ctypes
+        try:
+            m = memoryview(buf)
+        except TypeError:
+            raise TypeError(f"xrt.MemPtr: argument cptr must be a buffer, not {type(buf).__name__}") from None
+        if m.readonly:
+            if isinstance(buf, bytes):
+                return ctypes.cast(ctypes.c_char_p(buf), ctypes.c_void_p).value
+            raise TypeError("xrt.MemPtr: a read-only buffer other than bytes has no C pointer to give")
+        return ctypes.addressof((ctypes.c_char * max(m.nbytes, 1)).from_buffer(m.cast("B")))
+
+    @staticmethod
+    def _of_chunk(chunk):
+        p = MemPtr.__new__(MemPtr)
+        p._keep = chunk
+        ptype = PtrType(int(chunk._obj.get_region().get_ptype()))
+        addr = chunk._obj.get_addr()
+        p._addr = None if ptype == PtrType.CPTR else addr
+        p._cptr = addr if ptype != PtrType.ADDR else None
+        return p
+
+    @staticmethod
+    def NullPtr():
+        return MemPtr()
+
+    @staticmethod
+    def Init():
+        return MemPtr()
+
+    def isNull(self):
+        return self._cptr is None and self._addr is None
+
+    def ptype(self):
+        if self._cptr is not None and self._addr is not None:
+            return PtrType.BOTH
+        return PtrType.CPTR if self._cptr is not None else PtrType.ADDR
+
+    def addr(self):
+        if self._addr is None:
+            raise XrtError("MemPtr.addr: " + ("a null pointer" if self.isNull() else
+                                               "the pointer is PtrType.CPTR (a host pointer) and has no device address"))
+        return self._addr
+
+    def cptr(self):
+        if self._cptr is None:
+            raise XrtError("MemPtr.cptr: " + ("a null pointer" if self.isNull() else
+                                               "the pointer is PtrType.ADDR (a device address) and has no C pointer"))
+        return self._cptr
+
+    def clone(self, depth=1):
+        return MemPtr(self)
+
+    def __eq__(self, other):
+        return isinstance(other, MemPtr) and (self._cptr, self._addr) == (other._cptr, other._addr)
+
+    __hash__ = None
+
+    def __repr__(self):
+        if self.isNull():
+            return "xrt.MemPtr(null)"
+        parts = ([f"cptr=0x{self._cptr:x}"] if self._cptr is not None else []) + \
+                ([f"addr=0x{self._addr:x}"] if self._addr is not None else [])
+        return f"xrt.MemPtr({', '.join(parts)})"
+
+
+class MemManager:
+    """The allocator of a region (MemRegion.memManager()): its chunks."""
+
+    def __init__(self, *args):
+        raise TypeError("xrt.MemManager(): a manager comes from MemRegion.memManager()")
+
+    def getAllMemChunk(self):
+        """Every chunk allocated on the region now, by address."""
+        return [wrap(MemChunk, c) for c in Xrt.MemRegion.list_chunks(self._region)]
+
+    def getMemChunk(self, ptr, byte_size):
+        """The allocated chunk that begins at @ptr and has @byte_size bytes, else None."""
+        need(ptr, MemPtr, "ptr", "MemManager.getMemChunk")
+        need(byte_size, int, "byte_size", "MemManager.getMemChunk")
+        addr = ptr._addr if ptr._addr is not None else ptr._cptr
+        if addr is None:
+            return None
+        c = Xrt.MemRegion.find_chunk(self._region, addr, byte_size)
+        if c is None or c.get_addr() != addr or c.get_size() != byte_size:
+            return None
+        return wrap(MemChunk, c)
+
+    def getMemRegionInfo(self):
+        """{name, base, size, used, free, chunks}."""
+        r = self._region
+        chunks = self.getAllMemChunk()
+        used = sum(c.size() for c in chunks)
+        return {"name": r.get_name(), "base": r.get_base(), "size": r.get_size(), "used": used,
+                "free": r.get_size() - used if r.get_size() else None, "chunks": len(chunks)}
+
+    def clone(self, depth=1):
+        return wrap_manager(self._region)
+
+    def __repr__(self):
+        return f"xrt.MemManager({self._region.get_name()})"
+
+
+def wrap_manager(region_obj):
+    m = MemManager.__new__(MemManager)
+    m._region = region_obj
+    return m
+
+
+class RegRegion:
+    """The register space of a device (Device.defaultRegRegion()): 32-bit registers at byte
+    addresses; @relative addresses count from the region's base (0 on the simulated boards,
+    so both forms name the same register)."""
+
+    NAME = "REG"
+
+    def __init__(self, *args):
+        raise TypeError("xrt.RegRegion(): a register region comes from Device.defaultRegRegion() or "
+                        "Device.getRegRegion(name)")
+
+    def device(self):
+        return self._device
+
+    def base(self):
+        return 0
+
+    def name(self):
+        return RegRegion.NAME
+
+    def read(self, addr, relative=False):
+        need(addr, int, "addr", "RegRegion.read")
+        return call(self._device._obj.read_reg, addr)[1]
+
+    def write(self, addr, data, relative=False):
+        need(addr, int, "addr", "RegRegion.write")
+        need(data, int, "data", "RegRegion.write")
+        call(self._device._obj.write_reg, addr, data)
+
+    def clone(self, depth=1):
+        return self
+
+    def __repr__(self):
+        return f"xrt.RegRegion({RegRegion.NAME} of {self._device.url()})"
+
+
+class Device:
+    """A device opened by URL: mock://zg330[?profile=PATH], mock://buyi. Device.Open(url);
+    Device(device) is the vendor's cast."""
+
+    def __init__(self, device=None):
+        if not isinstance(device, Device):
+            raise TypeError("xrt.Device(): a device comes from Device.Open(url); Device(device) casts one"
+                            + ("" if device is None else f" (got {type(device).__name__})"))
+        self._obj = device._obj
 
     @staticmethod
     def Open(url):
+        need(url, str, "url", "Device.Open")
         return wrap(Device, call(Xrt.Device.open, url))
+
+    @staticmethod
+    def Close(device):
+        """Device.Close(device): closes it (its chunks are freed; its regions allocate nothing)."""
+        need(device, Device, "device", "Device.Close")
+        device._obj.close()
 
     def close(self):
         self._obj.close()
+
+    def isClosed(self):
+        return self._obj.is_closed()
 
     def url(self):
         return self._obj.get_url()
@@ -122,23 +386,74 @@ class Device:
         return wrap(MemRegion, self._obj.get_default_mem_region())
 
     def getMemRegion(self, name):
+        need(name, str, "name", "Device.getMemRegion")
         return wrap(MemRegion, call(self._obj.get_mem_region, name))
 
     def setDefaultMemRegion(self, name):
         call(self._obj.set_default_mem_region, name)
         return self
 
-    def readReg(self, addr):
-        return call(self._obj.read_reg, addr)[1]
-
-    def writeReg(self, addr, value):
-        call(self._obj.write_reg, addr, value)
+    def malloc(self, *args):
+        """malloc(byte_size) on the default region; malloc(mem_region_name, byte_size)."""
+        if len(args) == 1:
+            region, size = None, args[0]
+        elif len(args) == 2:
+            region, size = need(args[0], str, "mem_region", "Device.malloc"), args[1]
+        else:
+            raise TypeError("Device.malloc(byte_size) or Device.malloc(mem_region, byte_size)")
+        need(size, int, "byte_size", "Device.malloc")
+        if region is None:
+            region = self._obj.get_default_mem_region().get_name()
+        return wrap(MemChunk, call(self._obj.malloc, region, size))
 
     def defaultRegRegion(self):
-        unsupported("Device.defaultRegRegion (registers are read with Device.readReg/writeReg)")
+        r = RegRegion.__new__(RegRegion)
+        r._device = self
+        return r
+
+    def getRegRegion(self, name):
+        need(name, str, "name", "Device.getRegRegion")
+        if name != RegRegion.NAME:
+            raise XrtError(f"Device.getRegRegion: device {self.url()} has no register region {name!r} "
+                           f"(it has {RegRegion.NAME!r})")
+        return self.defaultRegRegion()
+
+    def setDefaultRegRegion(self, name):
+        self.getRegRegion(name)
+        return self
+
+    def readReg(self, *args):
+        """readReg(addr, relative=False) on the default register region; readReg(region_name,
+        addr, relative=False)."""
+        region = self.getRegRegion(args[0]) if args and isinstance(args[0], str) else self.defaultRegRegion()
+        rest = args[1:] if args and isinstance(args[0], str) else args
+        if not 1 <= len(rest) <= 2:
+            raise TypeError("Device.readReg(addr, relative=False) or readReg(region_name, addr, relative=False)")
+        return region.read(*rest)
+
+    def writeReg(self, *args):
+        """writeReg(addr, data, relative=False); writeReg(region_name, addr, data, relative=False)."""
+        region = self.getRegRegion(args[0]) if args and isinstance(args[0], str) else self.defaultRegRegion()
+        rest = args[1:] if args and isinstance(args[0], str) else args
+        if not 2 <= len(rest) <= 3:
+            raise TypeError("Device.writeReg(addr, data, relative=False) or writeReg(region_name, addr, data, "
+                            "relative=False)")
+        region.write(*rest)
 
     def showStatus(self, level=1):
-        unsupported("Device.showStatus (use `xrt-run` or the workbench's device panel)")
+        """Prints the device's status (regions, chunks, registers; level >= 1 adds every
+        chunk and hardop binding) and returns the text."""
+        text = Xrt.Device.get_status_text(self._obj, int(level))
+        print(text, end="")
+        return text
+
+    def clone(self, depth=1):
+        return wrap(Device, self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other._obj == self._obj
+
+    __hash__ = None
 
     def __repr__(self):
         return f"xrt.Device({self.url()!r})"
@@ -149,15 +464,25 @@ class HostDevice:
 
     _default = None
 
+    def __init__(self):
+        self._obj = None
+
     @staticmethod
     def Default():
         if HostDevice._default is None:
-            HostDevice._default = HostDevice.__new__(HostDevice)
-            HostDevice._default._obj = None
+            HostDevice._default = HostDevice()
         return HostDevice._default
+
+    @staticmethod
+    def MemRegion():
+        """The host's memory region (HostMemRegion)."""
+        return wrap(MemRegion, Xrt.host_mem_region_get_default())
 
     def defaultMemRegion(self):
         return wrap(MemRegion, Xrt.host_mem_region_get_default())
+
+    def malloc(self, byte_size):
+        return self.defaultMemRegion().malloc(byte_size)
 
     def __repr__(self):
         return "xrt.HostDevice()"
@@ -171,36 +496,94 @@ from _tensor import Tensor  # noqa: E402  (the Tensor lives in its own file: it 
 # ---- backends and sessions ------------------------------------------------------------
 
 class Backend:
-    """A backend of a session (Backend.Create or Session.backends); cast it to its class
-    with ZG330Backend(backend), HostBackend(backend), BuyiBackend(backend)."""
+    """A backend of a session (Backend.Create, Session.backends, or ZG330Backend.Init() then
+    init(network_view, device)); cast it to its class with ZG330Backend(backend),
+    HostBackend(backend), BuyiBackend(backend)."""
+
+    _vendor_name = None
+
+    def __init__(self, backend=None):
+        if not isinstance(backend, Backend):
+            raise TypeError("xrt.Backend(): a backend comes from Backend.Create(ZG330Backend, view, device) or "
+                            "ZG330Backend.Init() + init(view, device); Backend(backend) casts one"
+                            + ("" if backend is None else f" (got {type(backend).__name__})"))
+        self._obj = backend._require("Backend(backend)")
+
+    @classmethod
+    def Init(cls):
+        """An uninitialised backend of this class: init(network_view, device) makes it."""
+        if cls._vendor_name is None:
+            raise TypeError("Backend.Init(): call it on a backend class: ZG330Backend.Init(), HostBackend.Init()")
+        b = cls.__new__(cls)
+        b._obj = None
+        return b
+
+    def init(self, network_view, device):
+        """Initialises a backend of Init() on @network_view (a NetworkView, or a Network:
+        its view(0)) and @device (None or HostDevice for the HostBackend: the session's board)."""
+        import xir
+        if getattr(self, "_obj", None) is not None:
+            raise XrtError(f"{type(self).__name__}.init: the backend is already initialised")
+        if isinstance(network_view, xir.Network):
+            network_view = network_view.view(0)
+        need(network_view, xir.NetworkView, "network_view", f"{type(self).__name__}.init")
+        need(device, (Device, HostDevice, type(None)), "device", f"{type(self).__name__}.init")
+        dev = device._obj if device is not None else None
+        self._obj = call(Xrt.Backend.new, type(self)._vendor_name, network_view._obj, dev)
+
+    def _require(self, what):
+        if getattr(self, "_obj", None) is None:
+            raise XrtError(f"{what}: the {type(self).__name__} of Init() is not initialised: call "
+                           "init(network_view, device) first")
+        return self._obj
+
+    def isInitialised(self):
+        return getattr(self, "_obj", None) is not None
 
     @staticmethod
     def Create(backend_class, network_view, device):
+        import xir
+        if not (isinstance(backend_class, type) and issubclass(backend_class, Backend)
+                and backend_class._vendor_name):
+            raise TypeError(f"Backend.Create: argument backend_type must be a backend class (ZG330Backend, "
+                            f"HostBackend …), not {backend_class!r}")
+        if isinstance(network_view, xir.Network):
+            network_view = network_view.view(0)
+        need(network_view, xir.NetworkView, "network_view", "Backend.Create")
+        need(device, (Device, HostDevice, type(None)), "device", "Backend.Create")
         dev = device._obj if device is not None else None
         return wrap(Backend, call(Xrt.Backend.new, backend_class._vendor_name, network_view._obj, dev))
 
     def name(self):
-        return self._obj.get_name()
+        return self._require("Backend.name").get_name()
 
     def apply(self):
-        call(self._obj.apply)
+        call(self._require("Backend.apply").apply)
 
     def isApplied(self):
-        return self._obj.is_applied()
+        return self._require("Backend.isApplied").is_applied()
 
     def fork(self):
-        return wrap(type(self), call(self._obj.fork))
+        return wrap(type(self), call(self._require("Backend.fork").fork))
 
+    @property
     def device(self):
-        d = self._obj.get_device()
+        d = self._require("Backend.device").get_device()
         return wrap(Device, d) if d is not None else HostDevice.Default()
+
+    @property
+    def network_view(self):
+        import xir
+        return wrap(xir.NetworkView, self._require("Backend.network_view").get_view())
 
     def is_type(self, backend_class):
         """As the manual's backend_bindings[i].is_type(HostBackend)."""
-        return self._obj.get_name() == backend_class._vendor_name
+        return self._require("Backend.is_type").get_name() == backend_class._vendor_name
 
     def isOpSupported(self, op):
-        return self._obj.owns_op(op.op_id)
+        import xir
+        need(op, xir.Operation, "op", "Backend.isOpSupported")
+        return self._require("Backend.isOpSupported").owns_op(op.op_id)
 
     def forwardOp(self, *args):
         unsupported("Backend.forwardOp (a backend runs its ops through Session.forward / stepTo)")
@@ -209,30 +592,83 @@ class Backend:
         unsupported("Backend.enableTimeProfile (use Session.enableTimeProfile)")
 
     def __repr__(self):
+        if getattr(self, "_obj", None) is None:
+            return f"xrt.{type(self).__name__}(not initialised)"
         return f"xrt.Backend({self.name()})"
 
 
-def _tensors(lst):
-    return [t._obj for t in (lst or [])]
+def _tensors(lst, name="inputs", what="Session.forward"):
+    if lst is None:
+        return []
+    need_list(lst, Tensor, name, what)
+    return [t._obj for t in lst]
+
+
+def _backend_objs(backends, what):
+    need_list(backends, Backend, "backends", what)
+    return [b._require(f"{what}: backends[{i}]") for i, b in enumerate(backends)]
 
 
 class Session:
     """A network view bound to backends, applied and run forward."""
 
     def __init__(self, *args):
-        unsupported("xrt.Session(...) constructor (use Session.Create)")
+        raise TypeError("xrt.Session(): a session comes from Session.Create, CreateWithBackends, CreateByOrder "
+                        "or CreateWithSnapshot")
+
+    @staticmethod
+    def _view(network_view, what):
+        if isinstance(network_view, xir.Network):
+            network_view = network_view.view(0)
+        return need(network_view, xir.NetworkView, "network", what)
+
+    @staticmethod
+    def _new(obj):
+        s = wrap(Session, obj)
+        s._keep = []
+        s._errors = []
+        return s
 
     @staticmethod
     def Create(backend_classes, network_view, devices):
-        if isinstance(network_view, xir.Network):
-            network_view = network_view.view(0)
+        network_view = Session._view(network_view, "Session.Create")
+        need_list(backend_classes, type, "backend_types", "Session.Create")
+        for i, c in enumerate(backend_classes):
+            if not (issubclass(c, Backend) and c._vendor_name):
+                raise TypeError(f"Session.Create: argument backend_types[{i}] must be a backend class "
+                                f"(ZG330Backend, HostBackend …), not {c.__name__}")
+        need_list(devices, (Device, HostDevice, type(None)), "devices", "Session.Create")
         names = [c._vendor_name for c in backend_classes]
         devs = [d._obj if d is not None else None for d in devices]
         if len(devs) != len(names):
             raise XrtError(f"Session.Create: {len(names)} backends but {len(devs)} devices")
-        s = wrap(Session, call(Xrt.Session.new, network_view._obj, names, devs))
-        s._keep = []
+        return Session._new(call(Xrt.Session.new, network_view._obj, names, devs))
+
+    @staticmethod
+    def CreateWithBackends(network_view, backends):
+        """A session of backends already initialised (Backend.Create, or Init() + init()) and
+        configured (userReuseSegment …): each op goes to the first of them that owns it;
+        nothing is made for the session (give the HostBackend too when the view has host ops)."""
+        network_view = Session._view(network_view, "Session.CreateWithBackends")
+        objs = _backend_objs(backends, "Session.CreateWithBackends")
+        s = Session._new(call(Xrt.Session.new_with_backends, network_view._obj, objs))
+        s._keep.append(list(backends))
         return s
+
+    @staticmethod
+    def CreateByOrder(network_view, backends, devices):
+        """Backends of Init() (or initialised ones), one device each, in priority order: the
+        session initialises each on @network_view and its device, then binds the ops."""
+        network_view = Session._view(network_view, "Session.CreateByOrder")
+        need_list(backends, Backend, "backends", "Session.CreateByOrder")
+        need_list(devices, (Device, HostDevice, type(None)), "devices", "Session.CreateByOrder")
+        if len(backends) != len(devices):
+            raise XrtError(f"Session.CreateByOrder: {len(backends)} backends but {len(devices)} devices")
+        board = next((d for d in devices if isinstance(d, Device)), None)
+        for b, d in zip(backends, devices):
+            if not b.isInitialised():
+                b.init(network_view, d if isinstance(d, Device) else board)
+        return Session.CreateWithBackends(network_view, backends)
 
     @staticmethod
     def CreateWithSnapshot(path, backends=None, devices=None, network=None, device=None):
@@ -242,10 +678,8 @@ class Session:
         none, the default board of the recorded backend)."""
         if device is None and devices:
             device = next((d for d in devices if d is not None and getattr(d, "_obj", None) is not None), None)
-        s = wrap(Session, call(Xrt.Session.new_from_snapshot, str(path), network._obj if network else None,
-                               device._obj if device else None))
-        s._keep = []
-        return s
+        return Session._new(call(Xrt.Session.new_from_snapshot, str(path), network._obj if network else None,
+                                 device._obj if device else None))
 
     @property
     def backends(self):
@@ -260,6 +694,10 @@ class Session:
 
     def networkView(self):
         return wrap(xir.NetworkView, self._obj.get_view())
+
+    @property
+    def network_view(self):
+        return self.networkView()
 
     def network(self):
         return wrap(xir.Network, self._obj.get_network())
@@ -279,10 +717,24 @@ class Session:
                         list(f.get_input_ids()), list(f.get_output_ids())))
         return out
 
+    def _run(self, func, *args):
+        """Runs a forward-like call; an exception raised by a callback during it reaches the
+        caller (after the call, or in place of its own error)."""
+        self._errors = []
+        try:
+            result = call(func, *args)
+        except XrtError:
+            if self._errors:
+                raise self._errors[0]
+            raise
+        if self._errors:
+            raise self._errors[0]
+        return result
+
     def forward(self, inputs, outputs=None):
         if outputs is None:
-            return [wrap(Tensor, t) for t in call(self._obj.forward, _tensors(inputs))]
-        call(self._obj.forward_into, _tensors(inputs), _tensors(outputs))
+            return [wrap(Tensor, t) for t in self._run(self._obj.forward, _tensors(inputs))]
+        self._run(self._obj.forward_into, _tensors(inputs), _tensors(outputs, "outputs"))
         return None
 
     def compareWithHost(self, inputs):
@@ -296,16 +748,19 @@ class Session:
         return bool(identical), report or ""
 
     def stepTo(self, op_id, inputs=None):
-        return [wrap(Tensor, t) for t in call(self._obj.step_to, op_id, _tensors(inputs) if inputs else None)]
+        need(op_id, int, "op_id", "Session.stepTo")
+        return [wrap(Tensor, t) for t in self._run(self._obj.step_to, op_id,
+                                                   _tensors(inputs, what="Session.stepTo") if inputs else None)]
 
     def sub(self, start, end=None):
-        s = wrap(Session, call(self._obj.sub, start, _G_MAXINT if end is None else end))
-        s._keep = []
+        need(start, int, "start_index", "Session.sub")
+        need(end, (int, type(None)), "end_index", "Session.sub")
+        s = Session._new(call(self._obj.sub, start, _G_MAXINT if end is None else end))
+        s._keep = self._keep
         return s
 
     def fork(self):
-        s = wrap(Session, call(self._obj.fork))
-        s._keep = []
+        s = Session._new(call(self._obj.fork))
         return s
 
     def setLogIO(self, flag):
@@ -337,24 +792,37 @@ class Session:
     def dumpSnapshot(self, path):
         call(self._obj.dump_snapshot, str(path))
 
-    def _callback(self, setter, func):
+    def _callback(self, setter, func, what):
         if func is None:
             setter(None)
             return
+        if not callable(func):
+            raise TypeError(f"Session.{what}: argument func must be callable (session, op, backend, outputs), "
+                            f"not {type(func).__name__}")
+        net = self._obj.get_network()
 
         def trampoline(session, step, outputs, *_data):
-            op = self._obj.get_network().get_op_by_id(step.op_id) if step.op is not None else None
-            func(self, wrap(xir.Operation, op) if op is not None else step.op_id,
-                 wrap(Backend, step.backend), [wrap(Tensor, t) for t in outputs])
+            if self._errors:   # a callback already failed: the forward's caller gets that error
+                return
+            try:
+                op = net.get_op_by_id(step.op_id)
+                op = wrap(xir.Operation, op) if op is not None else xir.MergedOperation._of_step(net, step)
+                func(self, op, wrap(Backend, step.backend), [wrap(Tensor, t) for t in outputs])
+            except BaseException as e:  # noqa: B902 (handed to forward()'s caller)
+                self._errors.append(e)
 
         self._keep.append(trampoline)
         setter(trampoline)
 
     def setPreCallBack(self, func):
-        self._callback(self._obj.set_pre_callback_full, func)
+        """func(session, op, backend, outputs) before each step (a merged launch: op is an
+        xir.MergedOperation, its hardops in mergeFrom()); an exception it raises reaches
+        forward()'s caller."""
+        self._callback(self._obj.set_pre_callback_full, func, "setPreCallBack")
 
     def setPostCallBack(self, func):
-        self._callback(self._obj.set_post_callback_full, func)
+        """func(session, op, backend, outputs) after each step; exceptions as setPreCallBack."""
+        self._callback(self._obj.set_post_callback_full, func, "setPostCallBack")
 
     def __repr__(self):
         return f"xrt.Session({self.network().name()!r})"
@@ -362,7 +830,7 @@ class Session:
 
 # help(): each wrapper's docstring, then the runtime's documentation of what it calls
 document(MemChunk, "Xrt", "xrt_mem_chunk_", {
-    "begin": "get_begin", "addr": "get_addr", "size": "get_size", "memRegion": "get_region", "isOn": "is_on",
+    "addr": "get_addr", "size": "get_size", "memRegion": "get_region", "isOn": "is_on",
     "read": "read_bytes", "write": "write", "copyFrom": "copy_from", "free": "free"})
 document(MemRegion, "Xrt", "xrt_mem_region_", {
     "name": "get_name", "malloc": "malloc", "mallocAt": "malloc_at", "device": "get_device",
@@ -370,13 +838,13 @@ document(MemRegion, "Xrt", "xrt_mem_region_", {
 document(Device, "Xrt", "xrt_device_", {
     "Open": "open", "close": "close", "url": "get_url", "reset": "reset", "check": "check",
     "version": "get_version", "setWaitTime": "set_wait_time", "defaultMemRegion": "get_default_mem_region",
-    "getMemRegion": "get_mem_region", "setDefaultMemRegion": "set_default_mem_region", "readReg": "read_reg",
-    "writeReg": "write_reg", "showStatus": "show_status"})
+    "getMemRegion": "get_mem_region", "setDefaultMemRegion": "set_default_mem_region",
+    "malloc": "malloc", "showStatus": "get_status_text"})
 document(Backend, "Xrt", "xrt_backend_", {
     "Create": "new", "name": "get_name", "apply": "apply", "isApplied": "is_applied", "fork": "fork",
-    "device": "get_device", "isOpSupported": "owns_op"})
+    "isOpSupported": "owns_op"})
 document(Session, "Xrt", "xrt_session_", {
-    "Create": "new", "CreateWithSnapshot": "new_from_snapshot", "backendBindings": "get_op_backend",
+    "Create": "new", "CreateWithBackends": "new_with_backends", "CreateWithSnapshot": "new_from_snapshot", "backendBindings": "get_op_backend",
     "networkView": "get_view", "network": "get_network", "apply": "apply", "isApplied": "is_applied",
     "getForwards": "get_forwards", "forward": ("forward", "forward_into"), "stepTo": "step_to", "sub": "sub",
     "fork": "fork", "setLogIO": "set_log_io", "setLogTime": "set_log_time", "setDumpOutputs": "set_dump_outputs",

@@ -8,7 +8,7 @@
 import enum
 
 import xrt
-from _zhuge import Zg330, Zw, XrtError, call, unsupported, wrap
+from _zhuge import Zg330, Zw, XrtError, call, need, unsupported, wrap
 
 __all__ = ["ZG330Backend", "OcmOpt", "SegmentType", "ZG330Device"]
 
@@ -75,47 +75,52 @@ class ZG330Backend(xrt.Backend):
     _vendor_name = "ZG330Backend"
     _gi_class = Zg330.Backend
 
-    def __init__(self, backend):
-        obj = backend._obj if isinstance(backend, xrt.Backend) else backend
+    def __init__(self, backend=None):
+        if not isinstance(backend, xrt.Backend):
+            raise TypeError(f"{type(self).__name__}(backend): argument backend must be an xrt.Backend "
+                            f"(Backend.Create, Session.backends[i]), not {type(backend).__name__}; "
+                            f"{type(self).__name__}.Init() makes one to init(view, device)")
+        obj = backend._require(f"{type(self).__name__}(backend)")
         if not isinstance(obj, self._gi_class):
             raise XrtError(f"{type(self).__name__}(backend): the backend is a {obj.get_name()}")
         self._obj = obj
 
-    @staticmethod
-    def Init():
-        unsupported("ZG330Backend.Init() then init(network, device): use Backend.Create(ZG330Backend, view, device)")
-
     def _zg(self):
-        return self._obj
+        return self._require(type(self).__name__)
 
     def disableMergeHardOp(self):
-        call(Zg330.Backend.disable_merge_hardop, self._obj)
+        call(Zg330.Backend.disable_merge_hardop, self._zg())
 
     def disableEtmOptimize(self):
-        call(Zg330.Backend.disable_etm_optimize, self._obj)
+        call(Zg330.Backend.disable_etm_optimize, self._zg())
 
     def ocmOptimize(self, option):
-        call(Zg330.Backend.ocm_optimize, self._obj, int(option))
+        call(Zg330.Backend.ocm_optimize, self._zg(), int(option))
 
     def userReuseSegment(self, chunk, seg_type):
-        call(Zg330.Backend.user_reuse_segment, self._obj, chunk._obj, int(seg_type))
+        need(chunk, xrt.MemChunk, "chunk", "ZG330Backend.userReuseSegment")
+        need(seg_type, (SegmentType, int), "segment_type", "ZG330Backend.userReuseSegment")
+        call(Zg330.Backend.user_reuse_segment, self._zg(), chunk._obj, int(seg_type))
 
     def userConnectNetwork(self, chunk, v_id):
-        call(Zg330.Backend.user_connect_network, self._obj, chunk._obj, v_id)
+        need(chunk, xrt.MemChunk, "chunk", "ZG330Backend.userConnectNetwork")
+        need(v_id, int, "value_id", "ZG330Backend.userConnectNetwork")
+        call(Zg330.Backend.user_connect_network, self._zg(), chunk._obj, v_id)
 
     def precheck(self):
-        call(Zg330.Backend.precheck, self._obj)
+        call(Zg330.Backend.precheck, self._zg())
 
     def log(self, dir=None):
         """Writes the deploy log (text and JSON) and returns the JSON's path."""
-        return call(Zg330.Backend.log, self._obj, dir)
+        ok, path = call(Zg330.Backend.log, self._zg(), dir)
+        return path
 
     def _report(self):
-        return Zg330.Backend.get_report(self._obj)
+        return Zg330.Backend.get_report(self._zg())
 
     @property
     def logic_segment_map(self):
-        if not self._obj.is_applied():
+        if not self._zg().is_applied():
             call(Zg330.Backend.get_logic_segment_size, self._obj, int(SegmentType.FTMP))
         r = self._report()
         return {SegmentType(t): _Segment(t, r.get_segment(t), False) for t in range(5)}
@@ -142,26 +147,27 @@ class ZG330Backend(xrt.Backend):
         return out
 
     def mergeHardOp(self):
-        return Zg330.Backend.get_merge_hardop(self._obj)
+        return Zg330.Backend.get_merge_hardop(self._zg())
 
     def etmOptimize(self):
-        return Zg330.Backend.get_etm_optimize(self._obj)
+        return Zg330.Backend.get_etm_optimize(self._zg())
 
     def ocmOpt(self):
-        return OcmOpt(Zg330.Backend.get_ocm_opt(self._obj))
+        return OcmOpt(Zg330.Backend.get_ocm_opt(self._zg()))
 
     def report(self):
         """The deploy report as text (what `xrt-run plan` prints)."""
         return self._report().to_text()
 
 
-class ZG330Device:
+class ZG330Device(xrt.Device):
     """The ZG330Device calls of the vendor's xrt module on a simulated board:
     ZG330Device(device) with getRowsCols, readReg/writeReg(cid, rid, offset), icoreCalc,
     layerCount, w/rTileCount, calcTime, configTimer/configProfiler, setMasterCID,
-    setIcoreClkFreq/setDDRClkFreq, getLayerTime."""
+    setIcoreClkFreq/setDDRClkFreq, getLayerTime, showLayerTime; and every Device call."""
 
-    def __init__(self, device):
+    def __init__(self, device=None):
+        need(device, xrt.Device, "device", "ZG330Device")
         self._dev = device
         self._obj = device._obj
         if self._obj.get_name() not in ("zg330", "buyi"):
@@ -169,12 +175,6 @@ class ZG330Device:
 
     def getRowsCols(self):
         return tuple(Zg330.device_get_rows_cols(self._obj))
-
-    def readReg(self, cid, rid, offset):
-        return call(Zg330.device_read_reg, self._obj, cid, rid, offset)[1]
-
-    def writeReg(self, cid, rid, offset, data):
-        call(Zg330.device_write_reg, self._obj, cid, rid, offset, data)
 
     def icoreCalc(self, addr, size):
         call(Zg330.device_icore_calc, self._obj, addr, size)
@@ -208,6 +208,31 @@ class ZG330Device:
 
     def getLayerTime(self, n_layers):
         return list(call(Zg330.device_get_layer_time, self._obj, n_layers))
+
+    def showLayerTime(self, from_idx, op_cnt):
+        """Prints the timer's layer times [from_idx, from_idx + op_cnt) (configTimer first)
+        and returns them."""
+        need(from_idx, int, "from_idx", "ZG330Device.showLayerTime")
+        need(op_cnt, int, "op_cnt", "ZG330Device.showLayerTime")
+        times = self.getLayerTime(from_idx + op_cnt)[from_idx:]
+        for i, t in enumerate(times):
+            print(f"layer {from_idx + i}: {t:.6f} ms")
+        return times
+
+    def readReg(self, *args):
+        """readReg(cid, rid, offset): an MPE register; readReg(addr[, relative]) /
+        readReg(region_name, addr[, relative]): the Device's."""
+        if len(args) == 3 and not isinstance(args[0], str) and not isinstance(args[2], bool):
+            return call(Zg330.device_read_reg, self._obj, *args)[1]
+        return xrt.Device.readReg(self, *args)
+
+    def writeReg(self, *args):
+        """writeReg(cid, rid, offset, data): an MPE register; writeReg(addr, data[, relative])
+        / writeReg(region_name, addr, data[, relative]): the Device's."""
+        if len(args) == 4 and not isinstance(args[0], str) and not isinstance(args[3], bool):
+            call(Zg330.device_write_reg, self._obj, *args)
+            return
+        xrt.Device.writeReg(self, *args)
 
     def mmuModeSwitch(self, is_on):
         unsupported("ZG330Device.mmuModeSwitch (the backend keeps the MMU context itself: manual §1.6)")

@@ -516,6 +516,17 @@ xrt_device_check (XrtDevice *device, int level, GError **error)
   return device->klass->check ? device->klass->check (device, level, error) : TRUE;
 }
 
+char *
+xrt_device_get_status_text (XrtDevice *device, int level)
+{
+  GString *out;
+
+  g_return_val_if_fail (device != NULL, NULL);
+  out = g_string_new (NULL);
+  xrt_device_show_status (device, level, out);
+  return g_string_free (out, FALSE);
+}
+
 void
 xrt_device_show_status (XrtDevice *device, int level, GString *out)
 {

@@ -139,6 +139,14 @@ void          xrt_device_show_status   (XrtDevice *device,
                                         int        level,
                                         GString   *out);
 /**
+ * xrt_device_get_status_text:
+ *
+ * xrt_device_show_status() as a new string (for the language bindings' showStatus).
+ *
+ * Returns: (transfer full): the report
+ */
+char         *xrt_device_get_status_text (XrtDevice *device, int level);
+/**
  * xrt_device_print_status: (skip)
  *
  * Same, written to @stream (e.g. stdout).

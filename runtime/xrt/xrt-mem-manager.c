@@ -231,3 +231,21 @@ xrt_mem_manager_check (XrtMemManager *manager, GError **error)
     }
   return TRUE;
 }
+
+/* ---- the manager's calls by region (for the language bindings) ----------------------- */
+
+GPtrArray *
+xrt_mem_region_list_chunks (XrtMemRegion *region)
+{
+  g_return_val_if_fail (region != NULL, NULL);
+  return xrt_mem_manager_list_chunks (xrt_mem_region_get_manager (region));
+}
+
+XrtMemChunk *
+xrt_mem_region_find_chunk (XrtMemRegion *region, guint64 addr, guint64 bytes)
+{
+  g_return_val_if_fail (region != NULL, NULL);
+  return xrt_mem_manager_find_chunk (xrt_mem_region_get_manager (region),
+                                     xrt_mem_region_is_host (region) ? xrt_mem_ptr_from_cptr ((gpointer) (guintptr) addr)
+                                                                     : xrt_mem_ptr_from_addr (addr), bytes);
+}

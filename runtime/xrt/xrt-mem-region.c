@@ -317,6 +317,21 @@ host_malloc (XrtMemRegion *region, guint64 bytes, gboolean auto_free, GError **e
   return chunk;
 }
 
+/* A region of a closed device allocates nothing (its chunks were freed by the close). */
+static gboolean
+check_device_open (XrtMemRegion *region, GError **error)
+{
+  XrtDevice *device = xrt_mem_region_get_device (region);
+
+  if (device != NULL && xrt_device_is_closed (device))
+    {
+      g_set_error (error, XRT_ERROR, XRT_ERROR_CLOSED, "region %s: device %s was closed", region->name,
+                   xrt_device_get_url (device));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 XrtMemChunk *
 xrt_mem_region_malloc (XrtMemRegion *region,
                        guint64       bytes,
@@ -332,6 +347,8 @@ xrt_mem_region_malloc (XrtMemRegion *region,
   ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (!check_device_open (region, error))
+    return NULL;
   if (alignment == 0)
     alignment = XRT_MEM_DEFAULT_ALIGNMENT;
   if (bytes == 0)
@@ -403,6 +420,8 @@ xrt_mem_region_malloc_at (XrtMemRegion *region,
   ZW_RETURN_VAL_IF_BAD_ARG (region != NULL, "region", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (!check_device_open (region, error))
+    return NULL;
   if (region->host)
     {
       g_set_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT,

@@ -309,8 +309,8 @@ XrtMemManager *xrt_mem_region_get_manager (XrtMemRegion *region);
  * fit; ties go to the lowest address).  Device regions' chunks read back as zero only if
  * the bytes were never written: the allocator does not clear memory (as on hardware);
  * host chunks are zero-filled.  Returns a new chunk reference, or NULL with
- * XRT_ERROR_NO_MEMORY (message: region, bytes, alignment, largest free block) or
- * XRT_ERROR_INVALID_ARGUMENT.
+ * XRT_ERROR_NO_MEMORY (message: region, bytes, alignment, largest free block),
+ * XRT_ERROR_CLOSED when the region's device was closed, or XRT_ERROR_INVALID_ARGUMENT.
  *
  * Returns: (transfer full)
  */
@@ -326,7 +326,8 @@ XrtMemChunk  *xrt_mem_region_malloc     (XrtMemRegion *region,
  * Allocates exactly [addr, addr + bytes) of a device region (the vendor's
  * malloc(MemPtr begin, …)): the backend uses it to put a segment back where it was.
  * Errors: XRT_ERROR_OUT_OF_RANGE outside the region, XRT_ERROR_OVERLAP when any of the
- * bytes is taken, XRT_ERROR_INVALID_ARGUMENT for bytes == 0 or a host region.
+ * bytes is taken, XRT_ERROR_CLOSED when the region's device was closed,
+ * XRT_ERROR_INVALID_ARGUMENT for bytes == 0 or a host region.
  *
  * Returns: (transfer full)
  */
@@ -455,6 +456,25 @@ XrtMemRegion *xrt_mem_manager_get_region  (XrtMemManager *manager);
  * array with g_ptr_array_unref() (it unrefs the chunks).
  */
 GPtrArray    *xrt_mem_manager_list_chunks (XrtMemManager *manager);
+
+/**
+ * xrt_mem_region_list_chunks:
+ *
+ * xrt_mem_manager_list_chunks() of @region's manager (MemManager.getAllMemChunk).
+ *
+ * Returns: (transfer container) (element-type XrtMemChunk): the live chunks, by address
+ */
+GPtrArray    *xrt_mem_region_list_chunks (XrtMemRegion *region);
+
+/**
+ * xrt_mem_region_find_chunk:
+ *
+ * xrt_mem_manager_find_chunk() of @region's manager at @addr (a device address, or a host
+ * region's pointer as an integer).
+ *
+ * Returns: (transfer full) (nullable): the live chunk containing [addr, addr + bytes), or %NULL
+ */
+XrtMemChunk  *xrt_mem_region_find_chunk  (XrtMemRegion *region, guint64 addr, guint64 bytes);
 
 /**
  * xrt_mem_manager_find_chunk: (skip)

@@ -501,12 +501,12 @@ xrt_session_end_forward (XrtSession *s, gboolean ok, GError **error)
 }
 
 gboolean
-xrt_session_check_applied (XrtSession *s, GError **error)
+xrt_session_check_applied (XrtSession *s, const char *call, GError **error)
 {
   if (s->applied)
     return TRUE;
-  g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_CALL_ORDER, "%s: forward before apply()",
-               xir_network_get_path (s->net));
+  g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_CALL_ORDER, "%s: %s before apply() (apply the session first)",
+               xir_network_get_path (s->net), call);
   return FALSE;
 }
 
@@ -535,7 +535,7 @@ xrt_session_forward_unguarded (XrtSession *s, GPtrArray *inputs, GError **error)
   GPtrArray *outs = NULL;
   gboolean ok = TRUE;
 
-  if (!xrt_session_check_applied (s, error))
+  if (!xrt_session_check_applied (s, "forward", error))
     return NULL;
   xrt_session_begin_forward (s, inputs);
   for (guint i = 0; ok && i < s->forwards->len; i++)
@@ -604,7 +604,7 @@ xrt_session_forward_into_unguarded (XrtSession *s, GPtrArray *inputs, GPtrArray 
                    outputs ? outputs->len : 0, values->len);
       return FALSE;
     }
-  if (!xrt_session_check_applied (s, error))
+  if (!xrt_session_check_applied (s, "forward(inputs, outputs)", error))
     return FALSE;
   match = g_new0 (XrtTensor *, MAX (values->len, 1));
   if (!match_outputs (s, outputs, match, error))

@@ -59,7 +59,7 @@ void xrt_session_forward_clear (gpointer p);
 /* xrt-session-forward.c: the steps, apply, running them (the _unguarded calls are the
  * public ones after their argument checks and the one-call guard) */
 gboolean xrt_session_build_forwards (XrtSession *s, GError **error);
-gboolean xrt_session_check_applied (XrtSession *s, GError **error);
+gboolean xrt_session_check_applied (XrtSession *s, const char *call, GError **error);
 gboolean xrt_forward_is_merged_launch (const XrtForward *f);
 GPtrArray *xrt_session_step_outputs (XrtSession *s, const XrtForward *f, GError **error);
 gboolean xrt_session_run_step_part (XrtSession *s, guint index, guint until, GError **error);

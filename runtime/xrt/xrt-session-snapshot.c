@@ -110,7 +110,7 @@ xrt_session_dump_snapshot (XrtSession *s, const char *path, GError **error)
 
   ZW_RETURN_VAL_IF_BAD_ARG (s != NULL, "session", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, FALSE);
   ZW_RETURN_VAL_IF_BAD_ARG (path != NULL, "path", error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT, FALSE);
-  if (!xrt_session_check_applied (s, error))
+  if (!xrt_session_check_applied (s, "dumpSnapshot", error))
     return FALSE;
   if (s->board == NULL || (report = xrt_backend_get_report (s->board)) == NULL)
     {

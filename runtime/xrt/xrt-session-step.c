@@ -21,7 +21,7 @@ xrt_session_step_to_unguarded (XrtSession *s, gint64 op_id, GPtrArray *inputs, G
   GPtrArray *outs = NULL;
   gboolean ok = TRUE;
 
-  if (!xrt_session_check_applied (s, error))
+  if (!xrt_session_check_applied (s, "stepTo", error))
     return NULL;
   for (guint i = 0; target && i < s->forwards->len; i++)
     {

@@ -221,6 +221,50 @@ xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *backend, GError 
 }
 
 XrtSession *
+xrt_session_new_with_backends (XirNetworkView *view, XrtBackend *const *backends, guint n, GError **error)
+{
+  g_autoptr (XrtSession) s = NULL;
+  XirNetwork *net;
+
+  CHECK_ARG (view != NULL, "view", NULL);
+  CHECK_ARG (backends != NULL && n > 0, "backends", NULL);
+  net = xir_network_view_get_network (view);
+  for (guint k = 0; k < n; k++)
+    {
+      XirNetworkView *bv;
+
+      if (!XRT_IS_BACKEND (backends[k]))
+        {
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT,
+                       "backends[%u]: not a backend", k);
+          return NULL;
+        }
+      bv = xrt_backend_get_view (backends[k]);
+      if (bv == NULL || xir_network_view_get_network (bv) != net)
+        {
+          g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT,
+                       "backends[%u]: the %s was %s (init it with a view of %s)", k,
+                       xrt_backend_get_name (backends[k]), bv == NULL ? "never initialised" : "initialised on another network",
+                       xir_network_get_path (net));
+          return NULL;
+        }
+      for (guint j = 0; j < k; j++)
+        if (backends[j] == backends[k])
+          {
+            g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT,
+                         "backends[%u]: the %s is given twice (also backends[%u])", k, xrt_backend_get_name (backends[k]), j);
+            return NULL;
+          }
+    }
+  s = session_alloc (view);
+  for (guint k = 0; k < n; k++)
+    add_backend (s, backends[k]);
+  if (!bind_ops (s, error))
+    return NULL;
+  return g_steal_pointer (&s);
+}
+
+XrtSession *
 xrt_session_ref (XrtSession *s)
 {
   g_atomic_int_inc (&s->ref_count);
@@ -294,7 +338,7 @@ xrt_session_sub (XrtSession *s, gint start, gint end, GError **error)
   CHECK_ARG (s != NULL, "session", NULL);
   base = xir_network_view_get_start (s->view);
   n = (gint) xir_network_view_get_n_ops (s->view);
-  if (!xrt_session_check_applied (s, error))
+  if (!xrt_session_check_applied (s, "sub", error))
     return NULL;
   if (end == G_MAXINT)
     end = n;

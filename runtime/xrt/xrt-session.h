@@ -107,6 +107,22 @@ XrtSession *xrt_session_new_for_device (XirNetworkView *view, XrtDevice *device,
  */
 XrtSession *xrt_session_new_with_backend (XirNetworkView *view, XrtBackend *backend, GError **error);
 /**
+ * xrt_session_new_with_backends:
+ * @backends: (array length=n_backends): initialised backends of @view's network, in
+ *   priority order
+ *
+ * Session::CreateWithBackends(view, backends) with any list of backends the caller made and
+ * configured (xrt_backend_new, then userReuseSegment … ): the session takes a reference to
+ * each and binds every op of @view to the first that owns it; none is made for it (an op no
+ * backend owns is XRT_SESSION_ERROR_UNSUPPORTED_OP naming it). A backend never initialised,
+ * initialised on another network or given twice is XRT_SESSION_ERROR_INVALID_ARGUMENT
+ * naming its index.
+ *
+ * Returns: (transfer full)
+ */
+XrtSession *xrt_session_new_with_backends (XirNetworkView *view, XrtBackend *const *backends, guint n_backends,
+                                           GError **error);
+/**
  * xrt_session_ref:
  *
  * Takes a reference to @session.

@@ -553,4 +553,35 @@ XrtTensor *xrt_tensor_quantize (const XrtTensor *tensor, const XirValue *dtype, 
  */
 XrtTensor *xrt_tensor_to_half (const XrtTensor *tensor, GError **error);
 
+/* ---- the vendor's dump formats (xrt manual 2.6, Tensor::dump) ---------------- */
+
+/**
+ * xrt_tensor_dump:
+ * @tensor: a tensor with data
+ * @format: three letters (report/zw-dump.h): H/S layout, Q/F numbers, B/T binary or text;
+ *   SFB SFT SQB SQT HQB HQT ("反之不可": HF* is refused, and Q of a float tensor)
+ * @error: return location for a #GError
+ *
+ * What Tensor::dump(os, format) writes: the same bytes as a {v_id}.ftmp file of
+ * setDumpOutputs in that format.
+ *
+ * Returns: (transfer full): the bytes, or %NULL with @error naming the tensor and the format
+ */
+GBytes *xrt_tensor_dump (const XrtTensor *tensor, const char *format, GError **error);
+
+/**
+ * xrt_tensor_convert:
+ * @tensor: a tensor with data
+ * @format: a binary format: SFB, SQB, HQB
+ * @error: return location for a #GError
+ *
+ * A host tensor holding xrt_tensor_dump()'s bytes, typed as they are: S turns a blocked
+ * hardware layout (NCHWc32 …) into NHWC without the padding channels (their scales dropped
+ * with them), F turns quantised integers into float32 with the scales. HQB is a copy.
+ *
+ * Returns: (transfer full): the tensor, or %NULL with @error (a text format, or as for
+ *   xrt_tensor_dump())
+ */
+XrtTensor *xrt_tensor_convert (const XrtTensor *tensor, const char *format, GError **error);
+
 G_END_DECLS

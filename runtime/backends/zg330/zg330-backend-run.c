@@ -70,6 +70,40 @@ stage_connections (Zg330Backend *self, guint from, guint to, gboolean in, GError
   return TRUE;
 }
 
+/* A chunk the user gave (userReuseSegment, userConnectNetwork) and then freed holds no
+ * segment any more: the launch is refused, naming the call that gave it. */
+static gboolean
+check_user_chunks (Zg330Backend *self, GError **error)
+{
+  GHashTableIter it;
+  gpointer val;
+
+  for (guint t = 0; t < ZW_N_SEGMENTS; t++)
+    if (self->user_segment[t] != NULL && xrt_mem_chunk_is_freed (self->user_segment[t]))
+      {
+        g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                     "forward: the chunk at 0x%" G_GINT64_MODIFIER "x given to userReuseSegment(%s) of ZG330Backend %d "
+                     "was freed after it was given: the %s segment has no memory (keep the chunk until the backend "
+                     "is done)", xrt_mem_chunk_get_addr (self->user_segment[t]), zw_segment_type_to_string (t),
+                     self->id, zw_segment_type_to_string (t));
+        return FALSE;
+      }
+  g_hash_table_iter_init (&it, self->user_connect);
+  while (g_hash_table_iter_next (&it, NULL, &val))
+    {
+      Connection *cn = val;
+      if (xrt_mem_chunk_is_freed (cn->chunk))
+        {
+          g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_USER_CHUNK,
+                       "forward: the chunk at 0x%" G_GINT64_MODIFIER "x given to userConnectNetwork(v_id %" G_GINT64_FORMAT
+                       ") of ZG330Backend %d was freed after it was given (keep the chunk until the backend is done)",
+                       xrt_mem_chunk_get_addr (cn->chunk), cn->v_id, self->id);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 guint
 zg330_backend_get_n_launches (Zg330Backend *self)
 {
@@ -91,6 +125,8 @@ zg330_backend_run_launch (Zg330Backend *self, guint index, double *icore_ms, dou
                    self->launches->len);
       return FALSE;
     }
+  if (!check_user_chunks (self, error))
+    return FALSE;
   l = &g_array_index (self->launches, BLaunch, index);
   if (!stage_connections (self, l->first, l->last, TRUE, error))
     return FALSE;
@@ -161,6 +197,8 @@ zg330_backend_run_launch_part (Zg330Backend *self, guint index, gint64 after_op_
                    self->launches->len);
       return FALSE;
     }
+  if (!check_user_chunks (self, error))
+    return FALSE;
   l = &g_array_index (self->launches, BLaunch, index);
   if ((after_op_id >= 0 && (a = launch_member (self, l, after_op_id)) < 0)
       || (until_op_id >= 0 && (b = launch_member (self, l, until_op_id)) < 0))
