@@ -5,12 +5,12 @@ names (the counterpart of example-forward.c). Run from the build folder:
 """
 import sys
 
-import numpy
-
-import xir
+import xir                      # first: an interpreter without PyGObject is told what to do
 from xrt import *
 from host_backend import *
 from zg330backend import *
+
+import numpy
 
 json_file, raw_file = sys.argv[1], sys.argv[2]
 

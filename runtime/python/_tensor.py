@@ -18,8 +18,11 @@ except ImportError:  # numpy is optional: the rest works without it
 _NUMPY_HINT = None
 if numpy is None:
     import sys as _sys
+    import warnings as _warnings
     _NUMPY_HINT = (f"the Python running this ({_sys.executable}) has no numpy; the system's has "
                    "(apt install python3-numpy); a venv made with --system-site-packages sees it")
+    _warnings.warn("xrt: " + _NUMPY_HINT + " (Tensor.numpy, Tensor.fromNumpy and numpy buffers are "
+                   "unavailable; the rest works)", RuntimeWarning, stacklevel=2)
 
 __all__ = ["Tensor"]
 
