@@ -7,10 +7,12 @@
 """
 import enum
 
+import xir
 import xrt
 from _zhuge import Zg330, Zw, XrtError, call, need, unsupported, wrap
 
-__all__ = ["ZG330Backend", "OcmOpt", "SegmentType", "ZG330Device"]
+__all__ = ["ZG330Backend", "OcmOpt", "SegmentType", "ZG330Device", "ValueInfo", "HardOpInfo", "LogicSegment",
+           "PhySegment", "MemChunkInfo", "ForwardInfo"]
 
 
 def _ocm_opt():
@@ -36,29 +38,20 @@ class SegmentType(enum.IntEnum):
     OUTPUT = 4
 
 
-class _Segment:
-    """A LogicSegment / PhySegment as the manual's §3.3, §3.5."""
+class ValueInfo:
+    """ValueInfo (manual §3.1): where the backend put a value. value is the network's
+    xir.Value; real is False when the value shares the address of fake_from (an xir.Value),
+    and a real value lists those that share its address in real_to."""
 
-    def __init__(self, seg_type, info, physical):
-        self.type = SegmentType(seg_type)
-        self.byte_size = info.phy_size if physical else info.byte_size
-        self.logic_addr = info.logic_addr
-        self.phy_addr = info.phy_addr
-        self.user_used = bool(info.user_used)
-
-    def __repr__(self):
-        return f"Segment({self.type.name}, byte_size={self.byte_size})"
-
-
-class _ValueInfo:
-    """ValueInfo (manual §3.1)."""
-
-    def __init__(self, v):
+    def __init__(self, v, net):
         self.v_id = v.v_id
+        self.value = wrap(xir.Value, net.get_value(v.v_id))
         self.segment = SegmentType(v.segment)
         self.is_ocm = bool(v.is_ocm)
         self.is_host = bool(v.is_host)
         self.real = bool(v.real)
+        self.real_to = [wrap(xir.Value, net.get_value(i)) for i in (v.real_to or [])]
+        self.fake_from = wrap(xir.Value, net.get_value(v.fake_from)) if v.fake_from >= 0 else None
         self.logic_addr = v.logic_addr
         self.phy_addr = v.phy_addr
         self.byte_size = v.byte_size
@@ -66,6 +59,95 @@ class _ValueInfo:
 
     def __repr__(self):
         return f"ValueInfo(v_id={self.v_id}, {self.segment.name}, ocm={self.is_ocm}, phy=0x{self.phy_addr:x})"
+
+
+_ValueInfo = ValueInfo
+
+
+class HardOpInfo:
+    """HardOpInfo (manual §3.2): a hardop's weights and instructions. With merge on, a merged
+    launch has an entry of its own (its op_id as Session.getForwards gives it; net_hardop
+    None) whose merge_from lists the hardops it merges; each of those says merged_into."""
+
+    _KEYS = ("weights_phy_addr", "weights_size", "instr_phy_addr", "instr_size", "sync_idx", "merged_into")
+
+    def __init__(self, op_id, net, weights_logic_addr=0, weights_size=0, instr_logic_addr=0, instr_size=0,
+                 weights_phy_addr=0, instr_phy_addr=0, sync_idx=(0, 0), merge_from=(), merged_into=-1):
+        self.op_id = op_id
+        op = net.get_op_by_id(op_id)
+        self.net_hardop = wrap(xir.Operation, op) if op is not None else None
+        self.weights_logic_addr = weights_logic_addr
+        self.weights_size = weights_size
+        self.instr_logic_addr = instr_logic_addr
+        self.instr_size = instr_size
+        self.weights_phy_addr = self.weight_phy_addr = weights_phy_addr
+        self.instr_phy_addr = instr_phy_addr
+        self.sync_idx = tuple(sync_idx)
+        self.merge_from = list(merge_from)
+        self.merged_into = merged_into
+
+    def __getitem__(self, key):   # the dict form of earlier versions: info["instr_size"]
+        if key not in self._KEYS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __repr__(self):
+        return f"HardOpInfo(op_id={self.op_id}, instr 0x{self.instr_phy_addr:x}+{self.instr_size})"
+
+
+class MemChunkInfo:
+    """MemChunkInfo (manual §3.4): the memory a physical segment or value got."""
+
+    def __init__(self, chunk, user_used, staged_chunk=None):
+        self.memChunk = chunk
+        self.user_used = bool(user_used)
+        self.staged_chunk = dict(staged_chunk or {})
+
+    def __repr__(self):
+        return f"MemChunkInfo({self.memChunk!r}, user_used={self.user_used})"
+
+
+class LogicSegment:
+    """LogicSegment (manual §3.3): a segment's logical layout, from init."""
+
+    def __init__(self, seg_type, info, info_map, hardop_map):
+        self.segment_type = self.type = SegmentType(seg_type)
+        self.byte_size = info.byte_size
+        self.logic_addr = info.logic_addr
+        self.phy_addr = info.phy_addr
+        self.user_used = bool(info.user_used)
+        self.info_map = info_map
+        self.hardop_map = hardop_map
+
+    def __repr__(self):
+        return f"LogicSegment({self.type.name}, byte_size={self.byte_size})"
+
+
+class PhySegment(LogicSegment):
+    """PhySegment (manual §3.5): a segment's memory after apply: single_chunk (WEIGHT, INSTR,
+    FTMP) or multi_chunk (INPUT, OUTPUT: {v_id: MemChunkInfo})."""
+
+    def __init__(self, seg_type, info, info_map, hardop_map, single_chunk, multi_chunk):
+        super().__init__(seg_type, info, info_map, hardop_map)
+        self.byte_size = info.phy_size
+        self.single_chunk = single_chunk
+        self.multi_chunk = multi_chunk
+
+    def __repr__(self):
+        return f"PhySegment({self.type.name}, byte_size={self.byte_size}, phy_addr=0x{self.phy_addr:x})"
+
+
+_Segment = LogicSegment
+
+
+class ForwardInfo:
+    """ForwardInfo (manual §3.6): what the backend's forward uses."""
+
+    def __init__(self, value_map, hardop_map, memchunk_map):
+        self.value_map = value_map
+        self.hardop_map = hardop_map
+        self.idx_map = {op_id: h.sync_idx for op_id, h in hardop_map.items() if h.net_hardop is not None}
+        self.memchunk_map = memchunk_map
 
 
 class ZG330Backend(xrt.Backend):
@@ -118,33 +200,115 @@ class ZG330Backend(xrt.Backend):
     def _report(self):
         return Zg330.Backend.get_report(self._zg())
 
+    def _net(self):
+        return self._zg().get_view().get_network()
+
+    def _chunk_at(self, addr, size):
+        """The device's chunk at @addr of @size bytes (a segment's or a value's), or None."""
+        if size <= 0:
+            return None
+        dev = self._zg().get_device()
+        for name in ("ETM", "OCM"):
+            region = dev.get_mem_region(name) if name in dev.list_mem_regions() else None
+            c = xrt.Xrt.MemRegion.find_chunk(region, addr, size) if region is not None else None
+            if c is not None:
+                return wrap(xrt.MemChunk, c)
+        return None
+
     @property
     def logic_segment_map(self):
         if not self._zg().is_applied():
             call(Zg330.Backend.get_logic_segment_size, self._obj, int(SegmentType.FTMP))
         r = self._report()
-        return {SegmentType(t): _Segment(t, r.get_segment(t), False) for t in range(5)}
+        values = self.value_info
+        hardops = self.hardop_info
+        out = {}
+        for t in range(5):
+            info_map = {v_id: v for v_id, v in values.items() if v.segment == t}
+            hardop_map = hardops if t in (SegmentType.WEIGHT, SegmentType.INSTR) else {}
+            out[SegmentType(t)] = LogicSegment(t, r.get_segment(t), info_map, hardop_map)
+        return out
 
     @property
     def phy_segment_map(self):
         r = self._report()
-        return {SegmentType(t): _Segment(t, r.get_segment(t), True) for t in range(5)}
+        values = self.value_info
+        hardops = self.hardop_info
+        applied = self._zg().is_applied()
+        out = {}
+        for t in range(5):
+            seg = r.get_segment(t)
+            info_map = {v_id: v for v_id, v in values.items() if v.segment == t}
+            hardop_map = hardops if t in (SegmentType.WEIGHT, SegmentType.INSTR) else {}
+            single, multi = None, {}
+            if applied and t in (SegmentType.INPUT, SegmentType.OUTPUT):
+                for v_id, v in info_map.items():
+                    if v.real and not v.is_host:
+                        c = self._chunk_at(v.phy_addr, 1)
+                        multi[v_id] = MemChunkInfo(c, seg.user_used)
+            elif applied:
+                single = MemChunkInfo(self._chunk_at(seg.phy_addr, 1), seg.user_used)
+            out[SegmentType(t)] = PhySegment(t, seg, info_map, hardop_map, single, multi)
+        return out
 
     @property
     def value_info(self):
         r = self._report()
-        return {v.v_id: _ValueInfo(v) for v in (r.get_value(i) for i in range(r.get_n_values()))}
+        net = self._net()
+        return {v.v_id: ValueInfo(v, net) for v in (r.get_value(i) for i in range(r.get_n_values()))}
 
     @property
     def hardop_info(self):
         r = self._report()
+        net = self._net()
         out = {}
+        merged = {}
         for i in range(r.get_n_hardops()):
             h = r.get_hardop(i)
-            out[h.op_id] = {"weights_phy_addr": h.weights_phy_addr, "weights_size": h.weights_size,
-                            "instr_phy_addr": h.instr_phy_addr, "instr_size": h.instr_size,
-                            "sync_idx": tuple(h.sync_idx), "merged_into": h.merged_into}
+            out[h.op_id] = HardOpInfo(h.op_id, net, h.weights_logic_addr, h.weights_size, h.instr_logic_addr,
+                                      h.instr_size, h.weights_phy_addr, h.instr_phy_addr, h.sync_idx, (),
+                                      h.merged_into)
+            if h.merged_into >= 0 and h.merged_into != h.op_id:
+                merged.setdefault(h.merged_into, []).append(out[h.op_id])
+        for op_id, members in merged.items():
+            first, last = members[0], members[-1]
+            out[op_id] = HardOpInfo(op_id, net, first.weights_logic_addr, sum(m.weights_size for m in members),
+                                    first.instr_logic_addr, sum(m.instr_size for m in members),
+                                    first.weights_phy_addr, first.instr_phy_addr, last.sync_idx,
+                                    [m.op_id for m in members])
         return out
+
+    @property
+    def forward_info(self):
+        values = self.value_info
+        memchunks = {}
+        if self._zg().is_applied():
+            for v_id, v in values.items():
+                if not v.is_host:
+                    c = self._chunk_at(v.phy_addr, 1)
+                    if c is not None:
+                        memchunks[v_id] = MemChunkInfo(c, False)
+        return ForwardInfo(values, self.hardop_info, memchunks)
+
+    @property
+    def zg330backend_id(self):
+        return Zg330.Backend.get_id(self._zg())
+
+    @property
+    def is_applied_(self):
+        return self._zg().is_applied()
+
+    @property
+    def is_mergeHardop(self):
+        return self.mergeHardOp()
+
+    @property
+    def is_etmOptimize(self):
+        return self.etmOptimize()
+
+    @property
+    def ocmopt(self):
+        return self.ocmOpt()
 
     def mergeHardOp(self):
         return Zg330.Backend.get_merge_hardop(self._zg())

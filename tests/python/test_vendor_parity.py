@@ -441,3 +441,45 @@ def test_registers_and_device_calls(device, capsys):
     sess.forward([Tensor(seeded_bytes(768, 13), network.inputs()[0].dtype())])
     times = zg.showLayerTime(0, 2)
     assert times == zg.getLayerTime(2) and "layer 1:" in capsys.readouterr().out
+
+
+def test_section_3_structures_by_their_manual_names(device):
+    """ZG330Backend manual §3: ValueInfo.value/real_to/fake_from, HardOpInfo (merge_from),
+    LogicSegment/PhySegment info_map and hardop_map, MemChunkInfo, ForwardInfo, and the
+    backend's §3.7 attributes, checked against each other and the chunks on the device."""
+    network = load()
+    backend = Backend.Create(ZG330Backend, network.view(0), device)
+    zg = ZG330Backend(backend)
+    logic = zg.logic_segment_map
+    assert logic[SegmentType.INSTR].segment_type == SegmentType.INSTR and logic[SegmentType.INSTR].byte_size > 0
+    assert not zg.is_applied_
+    backend.apply()
+    values = zg.value_info
+    for v_id, info in values.items():
+        assert info.value.v_id == v_id
+        if info.real:
+            assert info.fake_from is None
+            for shared in info.real_to:
+                assert values[shared.v_id].fake_from.v_id == v_id
+        else:
+            assert v_id in [v.v_id for v in values[info.fake_from.v_id].real_to]
+    assert any(not info.real for info in values.values())        # tiny shares feature maps
+    hardops = zg.hardop_info
+    merged = [h for h in hardops.values() if h.merge_from]
+    assert len(merged) == 1 and merged[0].net_hardop is None
+    assert all(hardops[m].merged_into == merged[0].op_id for m in merged[0].merge_from)
+    assert all(h.net_hardop.typeKey() == "icraft::xir::HardOp" for h in hardops.values() if not h.merge_from)
+    phy = zg.phy_segment_map
+    for t in (SegmentType.WEIGHT, SegmentType.INSTR, SegmentType.FTMP):
+        chunk = phy[t].single_chunk.memChunk
+        assert chunk.addr() == phy[t].phy_addr and chunk.isOn(device.getMemRegion("ETM"))
+        assert not phy[t].single_chunk.user_used
+    assert set(phy[SegmentType.FTMP].info_map) == {v for v, i in values.items() if i.segment == SegmentType.FTMP}
+    assert phy[SegmentType.WEIGHT].hardop_map == {} or set(phy[SegmentType.WEIGHT].hardop_map) == set(hardops)
+    out_id = network.outputs()[0].v_id
+    assert phy[SegmentType.OUTPUT].multi_chunk[out_id].memChunk.addr() == values[out_id].phy_addr
+    fi = zg.forward_info
+    assert set(fi.value_map) == set(values) and set(fi.hardop_map) == set(hardops)
+    assert all(fi.idx_map[op_id] == hardops[op_id].sync_idx for op_id in fi.idx_map)
+    assert zg.is_applied_ and zg.is_mergeHardop and zg.is_etmOptimize and zg.zg330backend_id >= 0
+    assert zg.ocmopt == zg.ocmOpt()
