@@ -172,6 +172,18 @@ class Tensor:
         from xrt import MemChunk
         return wrap(MemChunk, self._obj.get_chunk())
 
+    def data(self):
+        """The MemPtr of the tensor's first byte (its chunk's begin plus the offset)."""
+        from xrt import MemChunk, MemPtr
+        c = self._obj.get_chunk()
+        if c is None:
+            raise XrtError(f"Tensor.data: the tensor (v_id {self._obj.get_value().v_id}) has no data")
+        p = MemPtr._of_chunk(wrap(MemChunk, c))
+        off = self._obj.get_offset()
+        p._addr = None if p._addr is None else p._addr + off
+        p._cptr = None if p._cptr is None else p._cptr + off
+        return p
+
     def memRegion(self):
         from xrt import MemRegion
         return wrap(MemRegion, self._obj.get_region())

@@ -18,8 +18,8 @@ import enum
 import xir
 from _zhuge import GLib, Xrt, XrtError, call, document, need, need_list, unsupported, wrap
 
-__all__ = ["Device", "HostDevice", "MemRegion", "MemChunk", "MemPtr", "PtrType", "MemManager", "RegRegion", "Tensor",
-           "Session", "Backend", "XrtError"]
+__all__ = ["Device", "HostDevice", "MemRegion", "HostMemRegion", "MemChunk", "MemPtr", "PtrType", "MemManager", "RegRegion", "Tensor",
+           "Session", "Backend", "ZG330Device", "BuyiDevice", "XrtError"]
 
 _G_MAXINT = 2 ** 31 - 1
 
@@ -37,6 +37,10 @@ class MemChunk:
                             "Device.malloc(byte_size); MemChunk(chunk) casts one"
                             + ("" if chunk is None else f" (got {type(chunk).__name__})"))
         self._obj = chunk._obj
+
+    @staticmethod
+    def Init():
+        unsupported("MemChunk.Init() (a chunk without memory: chunks come from MemRegion.malloc)")
 
     @property
     def begin(self):
@@ -340,6 +344,13 @@ class RegRegion:
         return f"xrt.RegRegion({RegRegion.NAME} of {self._device.url()})"
 
 
+class HostMemRegion(MemRegion):
+    """The host's memory region (HostDevice.MemRegion())."""
+
+    def __init__(self, *args):
+        raise TypeError("xrt.HostMemRegion(): the host's region is HostDevice.MemRegion()")
+
+
 class Device:
     """A device opened by URL: mock://zg330[?profile=PATH], mock://buyi. Device.Open(url);
     Device(device) is the vendor's cast."""
@@ -476,7 +487,7 @@ class HostDevice:
     @staticmethod
     def MemRegion():
         """The host's memory region (HostMemRegion)."""
-        return wrap(MemRegion, Xrt.host_mem_region_get_default())
+        return wrap(HostMemRegion, Xrt.host_mem_region_get_default())
 
     def defaultMemRegion(self):
         return wrap(MemRegion, Xrt.host_mem_region_get_default())
@@ -518,7 +529,7 @@ class Backend:
         b._obj = None
         return b
 
-    def init(self, network_view, device):
+    def init(self, network_view, device=None):
         """Initialises a backend of Init() on @network_view (a NetworkView, or a Network:
         its view(0)) and @device (None or HostDevice for the HostBackend: the session's board)."""
         import xir
@@ -526,6 +537,8 @@ class Backend:
             raise XrtError(f"{type(self).__name__}.init: the backend is already initialised")
         if isinstance(network_view, xir.Network):
             network_view = network_view.view(0)
+        if device is None:
+            device = getattr(self, "_device", None)
         need(network_view, xir.NetworkView, "network_view", f"{type(self).__name__}.init")
         need(device, (Device, HostDevice, type(None)), "device", f"{type(self).__name__}.init")
         dev = device._obj if device is not None else None
@@ -588,8 +601,46 @@ class Backend:
     def forwardOp(self, *args):
         unsupported("Backend.forwardOp (a backend runs its ops through Session.forward / stepTo)")
 
+    def getForwardFunc(self, op):
+        unsupported("Backend.getForwardFunc (backends have no per-op function table: Session.forward runs them)")
+
+    def getInitFunc(self, op):
+        unsupported("Backend.getInitFunc (backends have no per-op function table: apply deploys every op)")
+
+    def initOp(self, op):
+        unsupported("Backend.initOp (apply deploys the whole view at once)")
+
+    def setTimeElapses(self, op_id, memcpy_time, hard_time):
+        unsupported("Backend.setTimeElapses (the session times every step itself: Session.timeProfileResults)")
+
     def enableTimeProfile(self, enable):
         unsupported("Backend.enableTimeProfile (use Session.enableTimeProfile)")
+
+    @property
+    def time_profile(self):
+        unsupported("Backend.time_profile (profiling is the session's: Session.enableTimeProfile)")
+
+    @property
+    def snapshot(self):
+        unsupported("Backend.snapshot (a snapshot is the session's: Session.dumpSnapshot / CreateWithSnapshot)")
+
+    def setDevice(self, device):
+        """Before init (a backend of Init()): the device init will use; after, refused."""
+        need(device, (Device, HostDevice), "device", "Backend.setDevice")
+        if getattr(self, "_obj", None) is not None:
+            raise XrtError(f"Backend.setDevice: the {self.name()} is initialised on {self.device!r}; its device "
+                           "is fixed at init")
+        self._device = device
+        return self
+
+    def clone(self, depth=1):
+        """The same backend (a shallow clone shares it, as the vendor's depth 1)."""
+        return wrap(type(self), self._require("Backend.clone"))
+
+    def deinit(self):
+        """Drops this object's backend (its memory goes when the last session using it does)."""
+        self._require("Backend.deinit")
+        self._obj = None
 
     def __repr__(self):
         if getattr(self, "_obj", None) is None:
@@ -643,6 +694,16 @@ class Session:
         if len(devs) != len(names):
             raise XrtError(f"Session.Create: {len(names)} backends but {len(devs)} devices")
         return Session._new(call(Xrt.Session.new, network_view._obj, names, devs))
+
+    @staticmethod
+    def Init():
+        unsupported("Session.Init() (an empty session: use Session.Create, CreateWithBackends or CreateByOrder)")
+
+    def clone(self, depth=1):
+        """The same session (depth 1: shared); fork() makes a second one for another thread."""
+        s = Session._new(self._obj)
+        s._keep = self._keep
+        return s
 
     @staticmethod
     def CreateWithBackends(network_view, backends):
@@ -851,3 +912,12 @@ document(Session, "Xrt", "xrt_session_", {
     "enableTimeProfile": "enable_time_profile", "timeProfileResults": "get_time_profile",
     "totalTime": "get_total_time", "compareWithHost": "compare_with_host", "dumpSnapshot": "dump_snapshot", "setPreCallBack": "set_pre_callback",
     "setPostCallBack": "set_post_callback"})
+
+
+def __getattr__(name):
+    """xrt.ZG330Device and xrt.BuyiDevice, as the vendor's module has them (they live in
+    zg330backend, which imports this module)."""
+    if name in ("ZG330Device", "BuyiDevice"):
+        import zg330backend
+        return getattr(zg330backend, name)
+    raise AttributeError(f"module 'xrt' has no attribute {name!r}")

@@ -12,7 +12,7 @@ import xrt
 from _zhuge import Zg330, Zw, XrtError, call, need, unsupported, wrap
 
 __all__ = ["ZG330Backend", "OcmOpt", "SegmentType", "ZG330Device", "ValueInfo", "HardOpInfo", "LogicSegment",
-           "PhySegment", "MemChunkInfo", "ForwardInfo"]
+           "PhySegment", "MemChunkInfo", "ForwardInfo", "BuyiDevice"]
 
 
 def _ocm_opt():
@@ -398,5 +398,31 @@ class ZG330Device(xrt.Device):
             return
         xrt.Device.writeReg(self, *args)
 
+    def clone(self, depth=1):
+        return type(self)(self._dev)
+
     def mmuModeSwitch(self, is_on):
-        unsupported("ZG330Device.mmuModeSwitch (the backend keeps the MMU context itself: manual §1.6)")
+        unsupported(f"{type(self).__name__}.mmuModeSwitch (the backend keeps the MMU context itself: manual §1.6)")
+
+
+class BuyiDevice(ZG330Device):
+    """The vendor's BuyiDevice on mock://buyi: the ZG330Device calls; the Buyi-only ones that
+    configure hardware this simulator does not model raise NotImplementedError naming them."""
+
+    def clkFreq(self):
+        unsupported("BuyiDevice.clkFreq (the simulated Buyi's clock is its profile's: xrt-run --profile)")
+
+    def setClkFreq(self, clk_freq):
+        unsupported("BuyiDevice.setClkFreq (the simulated Buyi's clock is its profile's)")
+
+    def modeInfo(self):
+        unsupported("BuyiDevice.modeInfo (the backend keeps the MMU context itself: manual §1.6)")
+
+    def setDType(self, dtype):
+        unsupported("BuyiDevice.setDType (the NPU's 8/16-bit mode comes from each hardop's types)")
+
+    def setEnabledMPE(self, rows, cols):
+        unsupported("BuyiDevice.setEnabledMPE (the MPE grid is the profile's: getRowsCols)")
+
+    def updateBuffer(self, seg_table):
+        unsupported("BuyiDevice.updateBuffer (the backend keeps the MMU segment table itself: manual §1.6)")

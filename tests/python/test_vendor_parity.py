@@ -483,3 +483,27 @@ def test_section_3_structures_by_their_manual_names(device):
     assert all(fi.idx_map[op_id] == hardops[op_id].sync_idx for op_id in fi.idx_map)
     assert zg.is_applied_ and zg.is_mergeHardop and zg.is_etmOptimize and zg.zg330backend_id >= 0
     assert zg.ocmopt == zg.ocmOpt()
+
+
+def test_remaining_reference_calls(device):
+    network = load()
+    # Tensor.data: the MemPtr of the first byte
+    chunk = device.getMemRegion("ETM").malloc(4096, True, 4096)
+    t = Tensor(network.inputs()[0].dtype(), chunk, 256)
+    assert t.data().addr() == chunk.addr() + 256 and t.data().ptype() == PtrType.ADDR
+    # Backend.setDevice before init, clone, deinit
+    b = ZG330Backend.Init().setDevice(device)
+    b.init(network.view(0))
+    assert b.device == device and b.clone().name() == "ZG330Backend"
+    with pytest.raises(XrtError):
+        b.setDevice(device)
+    b.deinit()
+    with pytest.raises(XrtError, match="init"):
+        b.apply()
+    # Session.clone shares the session; HostDevice.MemRegion is a HostMemRegion; xrt.ZG330Device
+    sess = Session.Create([ZG330Backend, HostBackend], network.view(0), [device, HostDevice.Default()])
+    sess.clone().apply()
+    assert sess.isApplied()
+    assert isinstance(HostDevice.MemRegion(), HostMemRegion)
+    import xrt
+    assert xrt.ZG330Device is ZG330Device and ZG330Device(device).clone().getRowsCols() == ZG330Device(device).getRowsCols()
