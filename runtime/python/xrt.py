@@ -185,6 +185,8 @@ class MemPtr:
         if len(args) == 1 and isinstance(args[0], MemPtr):
             self._cptr, self._addr, self._keep = args[0]._cptr, args[0]._addr, args[0]._keep
             return
+        if len(args) == 1 and args[0] is None:   # MemPtr(nullptr)
+            return
         if len(args) == 1 and isinstance(args[0], int):
             self._addr = args[0]
             return
@@ -256,6 +258,50 @@ class MemPtr:
         return isinstance(other, MemPtr) and (self._cptr, self._addr) == (other._cptr, other._addr)
 
     __hash__ = None
+
+    # the manual's pointer arithmetic (§2.1): ptr + n, n + ptr, ptr - n, ptr - ptr, comparisons
+    def _moved(self, delta):
+        if self.isNull():
+            raise XrtError("MemPtr: arithmetic on a null pointer")
+        p = MemPtr(self)
+        p._cptr = None if p._cptr is None else p._cptr + delta
+        p._addr = None if p._addr is None else p._addr + delta
+        return p
+
+    def _key(self, other, op):
+        if not isinstance(other, MemPtr) or other.ptype() != self.ptype() or self.isNull() or other.isNull():
+            raise TypeError(f"MemPtr {op}: both pointers must be non-null and of the same PtrType")
+        return (self._addr if self._addr is not None else self._cptr,
+                other._addr if other._addr is not None else other._cptr)
+
+    def __add__(self, n):
+        if not isinstance(n, int):
+            return NotImplemented
+        return self._moved(n)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        if isinstance(other, int):
+            return self._moved(-other)
+        a, b = self._key(other, "-")
+        return a - b
+
+    def __lt__(self, other):
+        a, b = self._key(other, "<")
+        return a < b
+
+    def __le__(self, other):
+        a, b = self._key(other, "<=")
+        return a <= b
+
+    def __gt__(self, other):
+        a, b = self._key(other, ">")
+        return a > b
+
+    def __ge__(self, other):
+        a, b = self._key(other, ">=")
+        return a >= b
 
     def __repr__(self):
         if self.isNull():
@@ -506,6 +552,14 @@ from _tensor import Tensor  # noqa: E402  (the Tensor lives in its own file: it 
 
 # ---- backends and sessions ------------------------------------------------------------
 
+def _new_backend(name, view, device):
+    """A backend of class @name on @view (of view([op ids]): owning those ops) and @device."""
+    obj = call(Xrt.Backend.new, name, view._obj, device._obj if device is not None else None)
+    if not view.isRun():
+        call(obj.set_op_ids, view.opIds())
+    return obj
+
+
 class Backend:
     """A backend of a session (Backend.Create, Session.backends, or ZG330Backend.Init() then
     init(network_view, device)); cast it to its class with ZG330Backend(backend),
@@ -541,8 +595,7 @@ class Backend:
             device = getattr(self, "_device", None)
         need(network_view, xir.NetworkView, "network_view", f"{type(self).__name__}.init")
         need(device, (Device, HostDevice, type(None)), "device", f"{type(self).__name__}.init")
-        dev = device._obj if device is not None else None
-        self._obj = call(Xrt.Backend.new, type(self)._vendor_name, network_view._obj, dev)
+        self._obj = _new_backend(type(self)._vendor_name, network_view, device)
 
     def _require(self, what):
         if getattr(self, "_obj", None) is None:
@@ -564,8 +617,7 @@ class Backend:
             network_view = network_view.view(0)
         need(network_view, xir.NetworkView, "network_view", "Backend.Create")
         need(device, (Device, HostDevice, type(None)), "device", "Backend.Create")
-        dev = device._obj if device is not None else None
-        return wrap(Backend, call(Xrt.Backend.new, backend_class._vendor_name, network_view._obj, dev))
+        return wrap(Backend, _new_backend(backend_class._vendor_name, network_view, device))
 
     def name(self):
         return self._require("Backend.name").get_name()
@@ -671,7 +723,11 @@ class Session:
     def _view(network_view, what):
         if isinstance(network_view, xir.Network):
             network_view = network_view.view(0)
-        return need(network_view, xir.NetworkView, "network", what)
+        need(network_view, xir.NetworkView, "network", what)
+        if not network_view.isRun():
+            raise XrtError(f"{what}: a session's view is a run of consecutive ops; view({network_view.opIds()}) "
+                           "is for a backend (Backend.Create, init): give the session network.view(0)")
+        return network_view
 
     @staticmethod
     def _new(obj):

@@ -391,12 +391,37 @@ def test_view_of_op_ids():
     network = load()
     ids = [op.op_id for op in network.ops()]
     v = network.view(ids[2:5])
-    assert [op.op_id for op in v.ops()] == ids[2:5]
+    assert v.isRun() and [op.op_id for op in v.ops()] == ids[2:5]
+    some = network.view([ids[1], ids[3]])                   # not a run: for a backend
+    assert not some.isRun() and [op.op_id for op in some.ops()] == [ids[1], ids[3]]
     with pytest.raises(XrtError) as e:
-        network.view([ids[1], ids[3]])
-    assert str(ids[3]) in str(e.value) and "consecutive" in str(e.value)
+        network.view([ids[3], ids[1]])
+    assert "order" in str(e.value)
     with pytest.raises(XrtError):
         network.view([999999])
+    with pytest.raises(XrtError) as e:
+        Session.Create([ZG330Backend, HostBackend], some, [Device.Open("mock://zg330"), HostDevice.Default()])
+    assert "run of consecutive ops" in str(e.value)
+    with pytest.raises(XrtError) as e:                      # a board backend deploys a run
+        Backend.Create(ZG330Backend, some, Device.Open("mock://zg330"))
+    assert str(ids[3]) in str(e.value) and "consecutive" in str(e.value)
+
+
+def test_xrt_1_1_2_create_with_backends_of_op_id_views(device):
+    """XRT manual §1.1.2 on tiny (Input, hardops, Output): the HostBackend on view([Input,
+    Output]) — not a run — and the board backend on view([the hardops]); the session of both
+    binds each op to the backend whose view has it, and gives the C API's bytes."""
+    network = load()
+    ids = [op.op_id for op in network.ops()]
+    host_backend = Backend.Create(HostBackend, network.view([ids[0], ids[-1]]), HostDevice.Default())
+    zg330_backend = Backend.Create(ZG330Backend, network.view(ids[1:-1]), device)
+    sess = Session.CreateWithBackends(network.view(0), [host_backend, zg330_backend])
+    sess.apply()
+    backend_bindings = sess.backendBindings()
+    assert backend_bindings[ids[0]].is_type(HostBackend) and backend_bindings[ids[-1]].is_type(HostBackend)
+    assert all(backend_bindings[i].is_type(ZG330Backend) for i in ids[1:-1])
+    raw = seeded_bytes(network.inputs()[0].storageBytes(), 14)
+    assert_outputs(network, sess.forward([Tensor(raw, network.inputOp()[0].dtype())]), reference("tiny", raw))
 
 
 # ---- item 4: memory and registers ---------------------------------------------------------
@@ -507,3 +532,38 @@ def test_remaining_reference_calls(device):
     assert isinstance(HostDevice.MemRegion(), HostMemRegion)
     import xrt
     assert xrt.ZG330Device is ZG330Device and ZG330Device(device).clone().getRowsCols() == ZG330Device(device).getRowsCols()
+
+
+def test_xrt_2_1_mem_ptr_example():
+    """XRT manual §2.1, line for line."""
+    null_ptr1 = MemPtr.Init()
+    null_ptr2 = MemPtr(None)
+    null_ptr3 = MemPtr.NullPtr()
+    assert null_ptr1.isNull() and null_ptr2.isNull() and null_ptr3.isNull()
+    tmp = bytearray(8)
+    c_ptr1 = MemPtr(tmp)
+    assert c_ptr1.ptype() == PtrType.CPTR and c_ptr1.cptr() == MemPtr(tmp).cptr() and not c_ptr1.isNull()
+    addr = 0x40000000
+    addr_ptr1 = MemPtr(addr)
+    assert addr_ptr1.ptype() == PtrType.ADDR and addr_ptr1.addr() == addr and not addr_ptr1.isNull()
+    both_ptr1 = MemPtr(tmp, addr)
+    assert both_ptr1.ptype() == PtrType.BOTH and both_ptr1.cptr() == c_ptr1.cptr() and both_ptr1.addr() == addr
+    both_ptr2 = 40 + both_ptr1
+    assert both_ptr2 - both_ptr1 == 40 and both_ptr1 - both_ptr2 == -40
+    assert both_ptr2 - 40 == both_ptr1
+    assert both_ptr1 < both_ptr2 and both_ptr1 <= both_ptr2 and both_ptr2 > both_ptr1 and both_ptr2 >= both_ptr1
+    with pytest.raises(TypeError):
+        both_ptr1 < addr_ptr1
+
+
+def test_xrt_1_5_memory_info_example(device):
+    """XRT manual §1.5 on the simulated board's ETM (the vendor's "plddr")."""
+    plddr_region = device.getMemRegion("ETM")
+    base = plddr_region.memManager().getMemRegionInfo()["base"]
+    chunk1 = plddr_region.malloc(1024)
+    chunk2 = plddr_region.malloc(MemPtr(base + (1 << 30)), 1024)
+    pl_chunks = plddr_region.memManager().getAllMemChunk()
+    assert chunk1 in pl_chunks and chunk2 in pl_chunks and chunk2.addr() == base + (1 << 30)
+    unique_chunk = plddr_region.memManager().getMemChunk(MemPtr(base + (1 << 30)), 1024)
+    assert unique_chunk == chunk2
+    assert plddr_region.memManager().getMemChunk(MemPtr(base + (1 << 30) + 4096), 1024) is None
