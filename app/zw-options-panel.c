@@ -25,6 +25,10 @@ struct _ZwOptionsPanel
   gboolean editable;
   char *device_url;         /* "" : the simulated board of the compile target */
   GtkWidget *device_entry;
+  gboolean fixed;           /* the backend options cannot change (a compiler-placed network) */
+  char *reason;             /* why the options are fixed or read-only, shown above them */
+  GtkWidget *reason_label;
+  GtkWidget *backend_box;   /* merge, ETM optimize, the OCM options */
 };
 
 G_DEFINE_FINAL_TYPE (ZwOptionsPanel, zw_options_panel, GTK_TYPE_WIDGET)
@@ -41,6 +45,8 @@ enum {
   PROP_ITERATIONS,
   PROP_EDITABLE,
   PROP_DEVICE_URL,
+  PROP_FIXED,
+  PROP_REASON,
   N_PROPS
 };
 
@@ -93,6 +99,20 @@ set_ocm_chosen (ZwOptionsPanel *self, const char *chosen)
 }
 
 static void
+set_reason (ZwOptionsPanel *self, const char *reason)
+{
+  if (reason != NULL && *reason == '\0')
+    reason = NULL;
+  if (g_strcmp0 (self->reason, reason) == 0)
+    return;
+  g_free (self->reason);
+  self->reason = g_strdup (reason);
+  gtk_label_set_text (GTK_LABEL (self->reason_label), reason != NULL ? reason : "");
+  gtk_widget_set_visible (self->reason_label, reason != NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REASON]);
+}
+
+static void
 set_uint (ZwOptionsPanel *self, guint *field, guint value, guint prop)
 {
   if (*field == value)
@@ -128,6 +148,8 @@ zw_options_panel_get_property (GObject *object, guint prop_id, GValue *value, GP
     case PROP_ETM_OPTIMIZE: g_value_set_boolean (value, self->etm_optimize); break;
     case PROP_OCM_OPTION: g_value_set_string (value, self->ocm_option); break;
     case PROP_OCM_CHOSEN: g_value_set_string (value, self->ocm_chosen); break;
+    case PROP_FIXED: g_value_set_boolean (value, self->fixed); break;
+    case PROP_REASON: g_value_set_string (value, self->reason); break;
     case PROP_OCM_KIB: g_value_set_uint (value, self->ocm_kib); break;
     case PROP_ICORE_MHZ: g_value_set_double (value, self->icore_mhz); break;
     case PROP_ETM_GBPS: g_value_set_double (value, self->etm_gbps); break;
@@ -176,6 +198,8 @@ zw_options_panel_set_property (GObject *object, guint prop_id, const GValue *val
     case PROP_ITERATIONS: set_uint (self, &self->iterations, g_value_get_uint (value), prop_id); break;
     case PROP_EDITABLE: set_boolean (self, &self->editable, g_value_get_boolean (value), prop_id); break;
     case PROP_DEVICE_URL: set_device_url (self, g_value_get_string (value)); break;
+    case PROP_FIXED: set_boolean (self, &self->fixed, g_value_get_boolean (value), prop_id); break;
+    case PROP_REASON: set_reason (self, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -198,6 +222,7 @@ zw_options_panel_finalize (GObject *object)
   g_free (self->ocm_option);
   g_free (self->ocm_chosen);
   g_free (self->device_url);
+  g_free (self->reason);
   G_OBJECT_CLASS (zw_options_panel_parent_class)->finalize (object);
 }
 
@@ -224,6 +249,8 @@ zw_options_panel_class_init (ZwOptionsPanelClass *klass)
   properties[PROP_ITERATIONS] = g_param_spec_uint ("iterations", NULL, NULL, 1, 100000, 1, rw);
   properties[PROP_EDITABLE] = g_param_spec_boolean ("editable", NULL, NULL, TRUE, rw);
   properties[PROP_DEVICE_URL] = g_param_spec_string ("device-url", NULL, NULL, "", rw);
+  properties[PROP_FIXED] = g_param_spec_boolean ("fixed", NULL, NULL, FALSE, rw);
+  properties[PROP_REASON] = g_param_spec_string ("reason", NULL, NULL, NULL, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -280,21 +307,33 @@ zw_options_panel_init (ZwOptionsPanel *self)
   gtk_widget_set_margin_bottom (self->box, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
+  /* why what follows cannot be changed (a compiler-placed network, a time profile) */
+  self->reason_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->reason_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->reason_label), 0);
+  gtk_widget_add_css_class (self->reason_label, "dim-label");
+  gtk_widget_set_visible (self->reason_label, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->reason_label);
+
   self->options_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_box_append (GTK_BOX (self->box), self->options_box);
   g_object_bind_property (self, "editable", self->options_box, "sensitive", G_BINDING_SYNC_CREATE);
 
-  gtk_box_append (GTK_BOX (self->options_box), heading (_("Backend options")));
+  self->backend_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_box_append (GTK_BOX (self->options_box), self->backend_box);
+  g_object_bind_property (self, "fixed", self->backend_box, "sensitive",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  gtk_box_append (GTK_BOX (self->backend_box), heading (_("Backend options")));
   merge = gtk_check_button_new_with_mnemonic (_("_Merge hardops"));
   gtk_widget_set_tooltip_text (merge, _("Run consecutive icore hardops as one launch (off: disableMergeHardOp)"));
   g_object_bind_property (self, "merge-hardop", merge, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (self->options_box), merge);
+  gtk_box_append (GTK_BOX (self->backend_box), merge);
   etm = gtk_check_button_new_with_mnemonic (_("_ETM optimize"));
   gtk_widget_set_tooltip_text (etm, _("Reuse FTMP memory by liveness (off: disableEtmOptimize)"));
   g_object_bind_property (self, "etm-optimize", etm, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (self->options_box), etm);
+  gtk_box_append (GTK_BOX (self->backend_box), etm);
 
-  gtk_box_append (GTK_BOX (self->options_box), heading (_("OCM option")));
+  gtk_box_append (GTK_BOX (self->backend_box), heading (_("OCM option")));
   self->ocm_radios = g_new0 (GtkWidget *, zw_ocm_opt_get_count ());
   for (guint i = 0; i < zw_ocm_opt_get_count (); i++)
     {
@@ -314,7 +353,7 @@ zw_options_panel_init (ZwOptionsPanel *self)
       self->ocm_radios[i] = radio;
       if (opt != ZW_OCM_BEST_SCORE)
         {
-          gtk_box_append (GTK_BOX (self->options_box), radio);
+          gtk_box_append (GTK_BOX (self->backend_box), radio);
           continue;
         }
       /* Best score shows, beside it, the option it chose */
@@ -323,7 +362,7 @@ zw_options_panel_init (ZwOptionsPanel *self)
       self->chosen_label = gtk_label_new ("");
       gtk_widget_add_css_class (self->chosen_label, "dim-label");
       gtk_box_append (GTK_BOX (best_row), self->chosen_label);
-      gtk_box_append (GTK_BOX (self->options_box), best_row);
+      gtk_box_append (GTK_BOX (self->backend_box), best_row);
     }
 
   gtk_box_append (GTK_BOX (self->options_box), heading (_("Device profile (what-if)")));

@@ -14,6 +14,10 @@
  *   "device-url"    string     the board of the next apply ("" : the simulated board of the
  *                              compile target; socket://zg330@HOST:PORT a zhuge-board); set when
  *                              the entry is activated (Enter), not at every key
+ *   "fixed"         gboolean   the backend options (merge, ETM optimize, OCM) cannot change:
+ *                              shown, insensitive (a network whose compiler placed every value)
+ *   "reason"        string     why the options are fixed or read-only, shown above them (NULL:
+ *                              nothing to say)
  * Its Apply and Forward buttons activate "win.apply" and "win.forward".
  */
 #pragma once

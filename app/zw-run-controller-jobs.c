@@ -184,7 +184,13 @@ job_deployment (ZwJob *job, GError **error)
       if (!xrt_deployment_open_simulated_board (dep, figures, error))
         return NULL;
     }
-  if (!xrt_deployment_is_compiler_placed (dep))
+  /* a network opened whose compiler placed every value (Buyi) deploys the file's placement
+   * (merge off, ETM optimize off, no OCM option); after that the options asked for go to the
+   * backend, which refuses what it cannot do with its own error, as in the CLI */
+  job->compiler_placed = xrt_deployment_is_compiler_placed (dep);
+  if (job->compiler_placed && job->load_path != NULL)
+    xrt_deployment_set_options (dep, FALSE, FALSE, ZW_OCM_NONE);
+  else
     xrt_deployment_set_options (dep, job->options.merge_hardop, job->options.etm_optimize, job->options.ocm);
   return g_steal_pointer (&dep);
 }

@@ -39,6 +39,7 @@ typedef struct {
   ZwRun *run;
   ZwProfile *profile;            /* the last forward's time profile (a copy) */
   gboolean params_missing;
+  gboolean compiler_placed;      /* the network loaded is placed by its compiler (Buyi) */
   char *params_message;          /* why the network has no params (a plan was made instead) */
   GError *forward_error;         /* a plan made, but the forward asked for needs params */
   ZwCompileCompare *compile_compare;   /* of a compare_path job */
@@ -55,6 +56,7 @@ struct _ZwRunController
 
   XirNetwork *net;
   char *net_path;
+  gboolean compiler_placed;      /* of @net: its compiler placed every value (no options) */
   XrtDeployment *deployment;
   ZwRunOptions session_options;
   char *session_device_url;

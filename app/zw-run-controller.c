@@ -90,6 +90,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->net = xir_network_ref (job->net);
       g_free (self->net_path);
       self->net_path = g_strdup (job->load_path);
+      self->compiler_placed = job->compiler_placed;
       g_clear_object (&self->deployment);
       g_signal_emit (self, signals[NETWORK_LOADED], 0, job->load_path);
     }
@@ -490,6 +491,13 @@ zw_run_controller_get_network_path (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
   return self->net_path;
+}
+
+gboolean
+zw_run_controller_is_compiler_placed (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
+  return self->net != NULL && self->compiler_placed;
 }
 
 gboolean

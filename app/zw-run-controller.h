@@ -128,6 +128,11 @@ const char *zw_run_controller_get_status (ZwRunController *self);
 /* The current network's file, or NULL. */
 const char *zw_run_controller_get_network_path (ZwRunController *self);
 gboolean zw_run_controller_has_network (ZwRunController *self);
+/* Whether the current network's compiler placed every value (a Buyi compile): its runs
+ * have merge off, ETM optimize off and no OCM option, and the backend refuses the others
+ * (a request with them fails with the backend's error, as the CLI does). A network is
+ * opened with those options whatever the panel says. */
+gboolean zw_run_controller_is_compiler_placed (ZwRunController *self);
 /* The current network (borrowed; valid until another network is opened), or NULL. */
 XirNetwork *zw_run_controller_get_network (ZwRunController *self);
 

@@ -388,6 +388,7 @@ zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params)
 
   g_clear_handle_id (&self->reapply_source, g_source_remove);
   zw_window_show_banner (self, NULL, NULL);
+  zw_window_restore_user_options (self);
   {
     ZwRunOptions options;
     zw_window_read_options (self, &options);

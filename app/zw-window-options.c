@@ -5,6 +5,8 @@
 
 #include "zw-options-panel.h"
 
+#include <glib/gi18n.h>
+
 /* The "ocm-option" short name of @opt; an option this build does not know (a setting
  * written by another version) reads as the default. */
 static const char *
@@ -112,6 +114,55 @@ zw_window_show_options_in_panel (ZwWindow *self, const ZwRunOptions *o)
                 CLAMP (o->icore_clock_hz / 1e6, 1.0, 10000.0), "etm-gbps", CLAMP (o->etm_bandwidth / 1e9, 0.1, 1000.0),
                 NULL);
   self->syncing = FALSE;
+}
+
+/* What the panel can change for the run shown, and why not the rest: a time profile read
+ * from a file has no options; a network whose compiler placed every value (Buyi) has
+ * merge off, ETM optimize off and no OCM option, shown as the run used them (the user's
+ * own are kept for the next network). */
+void
+zw_window_options_for_run (ZwWindow *self, ZwRun *run)
+{
+  gboolean profile = run != NULL && zw_run_get_kind (run) == ZW_RUN_PROFILE;
+  gboolean fixed = !self->offline && !profile && zw_run_controller_is_compiler_placed (self->controller);
+  const char *reason = NULL;
+
+  if (profile)
+    reason = _("A time profile read from a file: it was not deployed here and has no options. Select a run of the "
+               "network to change its options.");
+  else if (fixed)
+    reason = _("This network's compiler placed every value itself (a Buyi compile): one launch per hardop, the "
+               "compiler's ETM reuse and OCM addresses. Merge, ETM optimize and the OCM options do not apply.");
+  else if (self->offline)
+    reason = _("A deploy log read from a file: its options are shown as it was deployed.");
+  if (fixed && !self->user_options_saved)
+    {
+      self->user_options_saved = TRUE;
+      self->user_merge_hardop = self->merge_hardop;
+      self->user_etm_optimize = self->etm_optimize;
+      g_free (self->user_ocm_option);
+      self->user_ocm_option = g_strdup (self->ocm_option);
+    }
+  g_object_set (self->options, "fixed", fixed, "reason", reason, "editable", !self->offline && !profile, NULL);
+  /* the panel shows what the run used */
+  if (fixed && run != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE)
+    zw_window_sync_options_from_run (self, run);
+}
+
+/* Before another network opens: the user's own options again, if a compiler-placed
+ * network showed its own. */
+void
+zw_window_restore_user_options (ZwWindow *self)
+{
+  if (!self->user_options_saved)
+    return;
+  self->user_options_saved = FALSE;
+  self->syncing = TRUE;
+  g_object_set (self, "merge-hardop", self->user_merge_hardop, "etm-optimize", self->user_etm_optimize,
+                "ocm-option", self->user_ocm_option, NULL);
+  g_object_set (self->options, "fixed", FALSE, "reason", NULL, NULL);
+  self->syncing = FALSE;
+  g_clear_pointer (&self->user_ocm_option, g_free);
 }
 
 static void

@@ -87,6 +87,13 @@ struct _ZwWindow
   gboolean offline;
   guint iterations;
 
+  /* the user's backend options while a compiler-placed network shows its own (restored
+   * when another network opens) */
+  gboolean user_options_saved;
+  gboolean user_merge_hardop;
+  gboolean user_etm_optimize;
+  char *user_ocm_option;
+
   guint reapply_source;
   gboolean syncing;       /* the window itself sets the options: no re-apply */
   gboolean selecting_new; /* a run just finished is being selected */
@@ -113,6 +120,8 @@ guint zw_window_read_iterations (ZwWindow *self);
 void zw_window_request (ZwWindow *self, ZwRunMode mode);
 void zw_window_sync_options_from_run (ZwWindow *self, ZwRun *run);
 void zw_window_show_options_in_panel (ZwWindow *self, const ZwRunOptions *o);
+void zw_window_options_for_run (ZwWindow *self, ZwRun *run);
+void zw_window_restore_user_options (ZwWindow *self);
 void zw_window_save_state (ZwWindow *self);
 
 /* zw-window-run.c */

@@ -135,7 +135,8 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
     zw_window_sync_options_from_run (self, run);
   if (run != NULL && zw_run_get_ocm_requested (run) == ZW_OCM_BEST_SCORE)
     chosen = zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run));
-  g_object_set (self->options, "ocm-chosen", chosen, "editable", !offline, NULL);
+  g_object_set (self->options, "ocm-chosen", chosen, NULL);
+  zw_window_options_for_run (self, run);
   show_run_in_views (self, run);
   zw_window_update_empty_states (self);
   if (run != NULL)
@@ -154,7 +155,9 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
           title = g_strdup_printf (_("%s (log) — Zhuge Workbench"), base);
         }
       else
-        title = g_strdup_printf (_("%s — Zhuge Workbench"), zw_run_get_report (run)->network_name);
+        /* TRANSLATORS: window title: the network, the board it was deployed on */
+        title = g_strdup_printf (_("%s on %s — Zhuge Workbench"), zw_run_get_report (run)->network_name,
+                                 zw_run_get_report (run)->device_url);
       gtk_window_set_title (GTK_WINDOW (self), title);
     }
   zw_window_update_actions (self);

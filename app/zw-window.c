@@ -359,6 +359,7 @@ zw_window_finalize (GObject *object)
   g_free (self->views);
   g_free (self->empty_states);
   g_free (self->ocm_option);
+  g_free (self->user_ocm_option);
   g_free (self->view);
   g_free (self->banner_message);
   g_free (self->banner_path);

@@ -184,7 +184,7 @@ draw_chunks (cairo_t *cr, const ZwDeployReport *report, const ZwMemLayout *l, gb
 
       if (s->x1 - s->x0 < 36 || s->y1 - s->y0 < style->font_size + 4)
         continue;
-      label = g_strdup_printf ("#%" G_GINT64_FORMAT, s->id);
+      label = zw_chunk_id_dup_label (s->id);
       zw_painter_text (p, s->x0 + 3, s->y0 + 2, 0, 0, s->x1 - s->x0 - 6, NULL, label);
       n_labels++;
     }
@@ -208,6 +208,38 @@ draw_hline (ZwPainter *p, const ZwMemPane *pane, double bytes, const GdkRGBA *co
   cairo_set_dash (cr, NULL, 0, 0);
   zw_painter_text (p, pane->x + pane->w - 4, label_valign > 0.5 ? y - 3 : y + 3, 1, label_valign, pane->w / 2, color,
                    label);
+}
+
+char *
+zw_memory_view_dup_peak_text (ZwDeployReport *report)
+{
+  g_autoptr (GPtrArray) live = g_ptr_array_new ();
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *size = NULL;
+  guint64 peak_bytes;
+  gint peak;
+
+  g_return_val_if_fail (report != NULL, NULL);
+  peak = zw_memory_view_peak_index (report, &peak_bytes);
+  if (peak < 0 || peak_bytes == 0)
+    return NULL;
+  size = zw_format_bytes (peak_bytes);
+  for (guint i = 0; i < report->chunks->len; i++)
+    {
+      ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
+      if (!c->in_ocm && c->first <= peak && peak <= c->last)
+        g_ptr_array_add (live, c);
+    }
+  g_ptr_array_sort (live, compare_size_desc);
+  g_string_append_printf (text, _("peak at op index %d: %s live in %u chunks"), peak, size, live->len);
+  for (guint i = 0; i < MIN (3u, live->len); i++)
+    {
+      const ZwChunkInfo *c = live->pdata[i];
+      g_autofree char *cs = zw_format_bytes (c->size);
+      g_autofree char *name = zw_chunk_id_dup_label (c->id);
+      g_string_append_printf (text, i == 0 ? ": %s %s" : ", %s %s", name, cs);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 void
@@ -328,25 +360,9 @@ zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report,
 
     if (peak >= 0 && peak_bytes > 0)
       {
-        g_autoptr (GPtrArray) live = g_ptr_array_new ();
-        g_autoptr (GString) text = g_string_new (NULL);
-        g_autofree char *size = zw_format_bytes (peak_bytes);
+        g_autofree char *text = zw_memory_view_dup_peak_text (report);
         double x = round (zw_memory_layout_x (&l, peak + 0.5)) + 0.5;
 
-        for (guint i = 0; i < report->chunks->len; i++)
-          {
-            ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
-            if (!c->in_ocm && c->first <= peak && peak <= c->last)
-              g_ptr_array_add (live, c);
-          }
-        g_ptr_array_sort (live, compare_size_desc);
-        g_string_append_printf (text, _("peak at op index %d: %s live in %u chunks"), peak, size, live->len);
-        for (guint i = 0; i < MIN (3u, live->len); i++)
-          {
-            const ZwChunkInfo *c = live->pdata[i];
-            g_autofree char *cs = zw_format_bytes (c->size);
-            g_string_append_printf (text, i == 0 ? ": #%" G_GINT64_FORMAT " %s" : ", #%" G_GINT64_FORMAT " %s", c->id, cs);
-          }
         if (x >= l.etm.x && x <= l.etm.x + l.etm.w)
           {
             double dashes[] = { 2, 3 };
@@ -359,7 +375,7 @@ zw_memory_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report,
             cairo_set_dash (cr, NULL, 0, 0);
           }
         zw_painter_text (&p, MEMORY_MARGIN, l.title_y + colors->font_size * 1.5, 0, 0, width - 2 * MEMORY_MARGIN, &colors->warning,
-                         text->str);
+                         text);
       }
   }
 

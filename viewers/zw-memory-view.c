@@ -177,7 +177,12 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   size = zw_format_bytes (c->size);
   text = g_string_new (NULL);
-  g_string_append_printf (text, _("Chunk %lld: %s (%llu bytes)"), (long long) c->id, size, (unsigned long long) c->size);
+  if (c->id >= 0)
+    g_string_append_printf (text, _("Chunk %lld: %s (%llu bytes)"), (long long) c->id, size, (unsigned long long) c->size);
+  else
+    /* TRANSLATORS: a value with an address of its own (no compiler chunk): its id, size */
+    g_string_append_printf (text, _("Value %lld alone: %s (%llu bytes)"), (long long) -(c->id + 1), size,
+                            (unsigned long long) c->size);
   g_string_append_c (text, '\n');
   if (c->in_ocm)
     g_string_append_printf (text, _("OCM at 0x%08llx"), (unsigned long long) c->ocm_addr);

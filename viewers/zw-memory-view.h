@@ -37,5 +37,8 @@ gboolean zw_memory_view_traffic_bar (ZwDeployReport *report, ZwSelection *select
 
 /* The op index where live FTMP bytes peak (first such index), -1 for an empty report. */
 gint zw_memory_view_peak_index (ZwDeployReport *report, guint64 *peak_bytes);
+/* The line the view draws at the FTMP peak ("peak at op index 12: 3.4 MiB live in 5 chunks:
+ * #3 1.1 MiB, v20 880 KiB, …", chunks named by zw_chunk_id_dup_label), NULL without one. */
+char *zw_memory_view_dup_peak_text (ZwDeployReport *report);
 
 G_END_DECLS

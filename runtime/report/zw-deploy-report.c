@@ -266,6 +266,15 @@ zw_deploy_report_live_bytes (const ZwDeployReport *report, gboolean in_ocm, guin
   return live;
 }
 
+char *
+zw_chunk_id_dup_label (gint64 id)
+{
+  if (id >= 0)
+    return g_strdup_printf ("#%" G_GINT64_FORMAT, id);
+  /* -(v_id + 1): never G_MININT64 for a value id that fits */
+  return g_strdup_printf ("v%" G_GINT64_FORMAT, -(id + 1));
+}
+
 guint64
 zw_deploy_report_ocm_peak (const ZwDeployReport *report)
 {

@@ -298,6 +298,17 @@ void zw_launch_init (ZwLaunch *l);
  */
 void zw_chunk_info_init (ZwChunkInfo *c);
 /**
+ * zw_chunk_id_dup_label:
+ * @id: a chunk id of a report (ZwChunkInfo.id)
+ *
+ * How views name a chunk: "#12" for the compiler's chunk 12 (`@chunk(12@…)`), "v20" for the
+ * bytes of value 20 alone (a value with an address of its own, as every value of a
+ * compiler-placed network has: the report gives such a chunk the id -(v_id + 1)).
+ *
+ * Returns: (transfer full): the label
+ */
+char *zw_chunk_id_dup_label (gint64 id);
+/**
  * zw_ocm_option_result_init: (skip)
  *
  * Initialises the GArrays of a ZwOcmOptionResult before appending it.

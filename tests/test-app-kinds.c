@@ -1,0 +1,267 @@
+/* test-app-kinds — the workbench's controls per kind of thing shown (suite "display", issue
+ * 37 item 4): a Buyi network (its compiler placed every value) shows the options its run
+ * used, fixed with the reason, and an option its backend refuses gives the CLI's error (not
+ * a silent None plan); Memory names its chunks by value ("v20", never "#-21"); the board in
+ * use is in the window's title; a time profile read from a file makes the options read-only
+ * with the reason; the ZG330 network opened after them gets the user's options back. */
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-memory-view.h"
+#include "zw-window.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
+
+#ifdef __SANITIZE_ADDRESS__
+const char *__lsan_default_suppressions (void);
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
+}
+#endif
+
+static ZwApplication *app;
+static ZwWindow *win;
+
+static gboolean
+wake_up (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Predicate) (gpointer data);
+
+static gboolean
+wait_for (Predicate pred, gpointer data, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (50, wake_up, NULL);
+  gboolean ok;
+
+  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  return ok;
+}
+
+static guint
+n_runs (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (win));
+}
+
+static gboolean
+is_idle_with_runs (gpointer data)
+{
+  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
+}
+
+static gboolean
+has_banner_and_idle (gpointer data)
+{
+  (void) data;
+  return zw_window_get_banner_message (win) != NULL && !zw_window_get_busy (win);
+}
+
+static ZwRun *
+wait_for_run (guint n)
+{
+  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
+  return zw_window_get_selected_run (win);
+}
+
+static void
+activate (const char *action, GVariant *param)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+}
+
+/* The panel's "fixed" and "reason", and the window's options. */
+typedef struct {
+  gboolean fixed, editable, merge, etm;
+  char *reason, *ocm;
+} Panel;
+
+static void
+panel_clear (Panel *p)
+{
+  g_free (p->reason);
+  g_free (p->ocm);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Panel, panel_clear)
+
+static void
+read_panel (Panel *p)
+{
+  g_object_get (zw_window_get_options_panel (win), "fixed", &p->fixed, "reason", &p->reason, "editable", &p->editable,
+                NULL);
+  g_object_get (win, "merge-hardop", &p->merge, "etm-optimize", &p->etm, "ocm-option", &p->ocm, NULL);
+}
+
+static void
+test_buyi_network_controls (void)
+{
+  g_autofree char *buyi = zw_test_shared_file ("real/yolov5s_plin_BY.json");
+  g_autofree char *zg = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *peak = NULL;
+  const char *title;
+  ZwDeployReport *report;
+  ZwRun *run;
+  guint n;
+
+  if (buyi == NULL)
+    return;
+  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  /* the user's own options: merge on, ETM optimize on, Option 2 */
+  g_object_set (win, "merge-hardop", TRUE, "etm-optimize", TRUE, "ocm-option", "option2", NULL);
+  run = wait_for_run (n_runs () + 1);
+  n = n_runs ();
+
+  /* the real compile has no .raw: planned at once, then opened with synthetic params */
+  activate ("win.open-file", g_variant_new_string (buyi));
+  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_cmpuint (n_runs (), ==, n + 1);
+  {
+    g_auto (Panel) p = { 0 };
+    read_panel (&p);
+    /* the plan is the file's placement too */
+    g_assert_true (p.fixed);
+    g_assert_false (p.merge);
+  }
+  activate ("win.use-synthetic-params", NULL);
+  run = wait_for_run (n + 2);
+  g_assert_null (zw_window_get_banner_message (win));
+  report = zw_run_get_report (run);
+  g_assert_cmpstr (report->device_url, ==, "mock://buyi");
+  g_assert_false (report->merge_hardop);
+  g_assert_false (report->etm_optimize);
+  g_assert_cmpint (report->ocm_requested, ==, ZW_OCM_NONE);
+  {
+    g_auto (Panel) p = { 0 };
+    read_panel (&p);
+    /* the sidebar shows what the run used, fixed, and says why */
+    g_assert_true (p.fixed);
+    g_assert_true (p.editable);
+    g_assert_nonnull (p.reason);
+    g_assert_nonnull (strstr (p.reason, "Buyi"));
+    g_assert_false (p.merge);
+    g_assert_false (p.etm);
+    g_assert_cmpstr (p.ocm, ==, "none");
+  }
+  /* the board in use is in the title, not only in Logs */
+  title = gtk_window_get_title (GTK_WINDOW (win));
+  g_test_message ("title: %s", title);
+  g_assert_nonnull (strstr (title, "mock://buyi"));
+  /* Memory names a chunk of its own by its value */
+  peak = zw_memory_view_dup_peak_text (report);
+  g_test_message ("memory: %s", peak);
+  g_assert_nonnull (peak);
+  g_assert_null (strstr (peak, "#-"));
+  g_assert_nonnull (strstr (peak, ": v"));
+
+  /* an option the Buyi backend refuses: the CLI's error, no run, the sidebar unchanged */
+  n = n_runs ();
+  g_object_set (win, "ocm-option", "option1", NULL);
+  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_test_message ("banner: %s", zw_window_get_banner_message (win));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), "ocmOptimize: the BuyiBackend has no OCM options"));
+  g_assert_cmpuint (n_runs (), ==, n);
+  {
+    g_auto (Panel) p = { 0 };
+    read_panel (&p);
+    g_assert_cmpstr (p.ocm, ==, "none");
+  }
+  activate ("win.dismiss-banner", NULL);
+  /* what it can do works: a forward of the file's placement */
+  activate ("win.forward", NULL);
+  run = wait_for_run (n + 1);
+  g_assert_null (zw_window_get_banner_message (win));
+  g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
+
+  /* a ZG330 network again: the user's options, not the Buyi's */
+  n = n_runs ();
+  activate ("win.open-file", g_variant_new_string (zg));
+  run = wait_for_run (n + 1);
+  report = zw_run_get_report (run);
+  g_assert_true (report->merge_hardop);
+  g_assert_true (report->etm_optimize);
+  g_assert_cmpint (report->ocm_requested, ==, ZW_OCM_OPTION2);
+  {
+    g_auto (Panel) p = { 0 };
+    read_panel (&p);
+    g_assert_false (p.fixed);
+    g_assert_null (p.reason);
+    g_assert_true (p.merge);
+    g_assert_cmpstr (p.ocm, ==, "option2");
+  }
+  title = gtk_window_get_title (GTK_WINDOW (win));
+  g_assert_nonnull (strstr (title, "mock://zg330"));
+}
+
+static void
+test_time_profile_read_only (void)
+{
+  g_autofree char *time = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  guint n = n_runs ();
+
+  if (time == NULL)
+    return;
+  activate ("win.open-file", g_variant_new_string (time));
+  wait_for_run (n + 1);
+  g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), ==, ZW_RUN_PROFILE);
+  {
+    g_auto (Panel) p = { 0 };
+    read_panel (&p);
+    /* nothing to deploy: read-only, and why */
+    g_assert_false (p.editable);
+    g_assert_nonnull (p.reason);
+    g_assert_nonnull (strstr (p.reason, "time profile"));
+  }
+  /* the network's run again: its options can change */
+  activate ("win.select-run", g_variant_new_uint32 (n - 1));
+  {
+    g_auto (Panel) p = { 0 };
+    read_panel (&p);
+    g_assert_true (p.editable);
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  GList *windows;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
+      return 77;
+    }
+  app = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_nonnull (windows);
+  win = ZW_WINDOW (windows->data);
+
+  g_test_add_func ("/app-kinds/buyi/options-fixed-as-run-refused-option-errors-title-board-memory-values",
+                   test_buyi_network_controls);
+  g_test_add_func ("/app-kinds/time-profile/options-read-only-with-reason", test_time_profile_read_only);
+
+  status = g_test_run ();
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_clear_object (&app);
+  return status;
+}
