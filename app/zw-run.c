@@ -407,7 +407,8 @@ zw_run_dup_summary (ZwRun *self)
     }
   ftmp = g_format_size_full (self->report->ftmp_bytes, G_FORMAT_SIZE_IEC_UNITS);
   ocm = zw_run_dup_ocm_peak_text (self);
-  if (self->report->ocm_requested == ZW_OCM_BEST_SCORE)
+  /* Best score before it chose (a report that never planned OCM) is just Best score */
+  if (self->report->ocm_requested == ZW_OCM_BEST_SCORE && self->report->ocm_chosen != ZW_OCM_BEST_SCORE)
     /* TRANSLATORS: "Best score → Option 2": the OCM option Best score chose */
     ocm_opt = g_strdup_printf (_("%s → %s"), zw_ocm_opt_get_label (ZW_OCM_BEST_SCORE),
                                zw_ocm_opt_get_label (self->report->ocm_chosen));

@@ -95,7 +95,17 @@ show_run_in_views (ZwWindow *self, ZwRun *run)
                                                                                             : NULL);
   if (run == NULL)
     return;
-  text = zw_deploy_report_to_text (zw_run_get_report (run));
+  if (zw_run_get_kind (run) == ZW_RUN_PROFILE && profile != NULL)
+    {
+      /* a time profile has no deployment: Logs says what it is, never a made-up deploy log */
+      g_autofree char *headline = zw_timing_view_headline (profile);
+      /* TRANSLATORS: the Logs view for a time profile read from a file: its path, its rows */
+      text = g_strdup_printf (_("Time profile %s\n%s\n\nNo deploy log: a time profile read from a file was not "
+                                "deployed here. Open the network's deploy log or the network to see one.\n"),
+                              zw_run_get_path (run), headline);
+    }
+  else
+    text = zw_deploy_report_to_text (zw_run_get_report (run));
   origin = zw_run_dup_title (run);
   zw_log_view_set_text (ZW_LOG_VIEW (zw_window_get_view (self, "logs")), text, origin);
   if (zw_run_get_dump_dir (run) != NULL && g_strcmp0 (self->tensors_dir, zw_run_get_dump_dir (run)) != 0)
@@ -133,7 +143,8 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
     }
   if (run != NULL && (!self->selecting_new || offline) && zw_run_get_kind (run) != ZW_RUN_PROFILE)
     zw_window_sync_options_from_run (self, run);
-  if (run != NULL && zw_run_get_ocm_requested (run) == ZW_OCM_BEST_SCORE)
+  if (run != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE && zw_run_get_ocm_requested (run) == ZW_OCM_BEST_SCORE
+      && zw_run_get_ocm_chosen (run) != ZW_OCM_BEST_SCORE)
     chosen = zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run));
   g_object_set (self->options, "ocm-chosen", chosen, NULL);
   zw_window_options_for_run (self, run);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "zw-application.h"
+#include "zw-log-view.h"
 #include "zw-memory-view.h"
 #include "zw-window.h"
 /* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
@@ -204,6 +205,40 @@ test_buyi_network_controls (void)
   g_assert_nonnull (strstr (title, "mock://zg330"));
 }
 
+/* A plan (no params) with Best score says what Best score chose, as an apply does. */
+static void
+test_plan_says_what_best_score_chose (void)
+{
+  g_autofree char *real = zw_test_shared_file ("real/yolov5s_plin_352x640_ZG.json");
+  g_autofree char *summary = NULL, *chosen = NULL;
+  ZwRun *run;
+  guint n = n_runs ();
+
+  if (real == NULL)
+    return;
+  {
+    g_autofree char *ocm = NULL;
+    g_object_get (win, "ocm-option", &ocm, NULL);
+    if (g_strcmp0 (ocm, "best") != 0)
+      {
+        g_object_set (win, "ocm-option", "best", NULL);
+        wait_for_run (++n);
+      }
+  }
+  activate ("win.open-file", g_variant_new_string (real));
+  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  run = zw_window_get_selected_run (win);
+  g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
+  g_assert_cmpint (zw_run_get_ocm_requested (run), ==, ZW_OCM_BEST_SCORE);
+  g_assert_cmpint (zw_run_get_ocm_chosen (run), !=, ZW_OCM_BEST_SCORE);
+  summary = zw_run_dup_summary (run);
+  g_test_message ("%s", summary);
+  g_assert_null (strstr (summary, "Best score → Best score"));
+  g_object_get (zw_window_get_options_panel (win), "ocm-chosen", &chosen, NULL);
+  g_assert_cmpstr (chosen, ==, zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run)));
+  activate ("win.dismiss-banner", NULL);
+}
+
 static void
 test_time_profile_read_only (void)
 {
@@ -222,6 +257,20 @@ test_time_profile_read_only (void)
     g_assert_false (p.editable);
     g_assert_nonnull (p.reason);
     g_assert_nonnull (strstr (p.reason, "time profile"));
+  }
+  /* item 7: Logs says what the file is, never a made-up deploy log; no "Best score chose
+   * Best score" beside the options */
+  {
+    const char *log = zw_log_view_get_text (ZW_LOG_VIEW (zw_window_get_view (win, "logs")));
+    g_autofree char *chosen = NULL;
+
+    g_test_message ("logs: %s", log);
+    g_assert_nonnull (log);
+    g_assert_null (strstr (log, "(null)"));
+    g_assert_nonnull (strstr (log, "Time profile"));
+    g_assert_nonnull (strstr (log, time));
+    g_object_get (zw_window_get_options_panel (win), "ocm-chosen", &chosen, NULL);
+    g_assert_null (chosen);
   }
   /* the network's run again: its options can change */
   activate ("win.select-run", g_variant_new_uint32 (n - 1));
@@ -257,7 +306,9 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/app-kinds/buyi/options-fixed-as-run-refused-option-errors-title-board-memory-values",
                    test_buyi_network_controls);
-  g_test_add_func ("/app-kinds/time-profile/options-read-only-with-reason", test_time_profile_read_only);
+  g_test_add_func ("/app-kinds/time-profile/options-read-only-with-reason-logs-say-what-it-is",
+                   test_time_profile_read_only);
+  g_test_add_func ("/app-kinds/plan/says-what-best-score-chose", test_plan_says_what_best_score_chose);
 
   status = g_test_run ();
   wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);

@@ -74,7 +74,9 @@ zg330_backend_get_report (Zg330Backend *self)
   r->merge_hardop = self->merge_hardop;
   r->etm_optimize = self->etm_optimize;
   r->ocm_requested = self->ocm_requested;
-  r->ocm_chosen = self->applied ? self->ocm_chosen : self->ocm_requested;
+  /* the option the plan used: Best score's pick once OCM was planned (a plan reports it as an
+   * apply does), the option asked for before */
+  r->ocm_chosen = self->ocm_chosen;
 
   for (guint t = 0; t < ZW_N_SEGMENTS; t++)
     {
