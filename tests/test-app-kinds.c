@@ -10,6 +10,7 @@
 #include "zw-application.h"
 #include "zw-log-view.h"
 #include "zw-memory-view.h"
+#include "zw-timing-view.h"
 #include "zw-window.h"
 /* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
 #define ZwRun ZwTestRun
@@ -271,6 +272,20 @@ test_time_profile_read_only (void)
     g_assert_nonnull (strstr (log, time));
     g_object_get (zw_window_get_options_panel (win), "ocm-chosen", &chosen, NULL);
     g_assert_null (chosen);
+  }
+  /* item 7: the Timing title is cut beside the legend; its tooltip has the whole warning
+   * and the row that cannot be */
+  {
+    const ZwProfile *profile = zw_run_get_profile (zw_window_get_selected_run (win));
+    g_autofree char *tip = NULL;
+
+    g_assert_nonnull (profile);
+    g_assert_cmpuint (profile->n_flagged, >, 0);
+    tip = zw_timing_view_dup_headline_tooltip (profile);
+    g_test_message ("timing title tooltip: %s", tip);
+    g_assert_nonnull (strstr (tip, "cannot be (hard > total or a negative time)"));
+    g_assert_nonnull (strstr (tip, "ImageMake"));
+    g_assert_nonnull (strstr (tip, "· hard > total"));
   }
   /* the network's run again: its options can change */
   activate ("win.select-run", g_variant_new_uint32 (n - 1));
