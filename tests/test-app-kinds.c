@@ -10,6 +10,7 @@
 #include "zw-application.h"
 #include "zw-log-view.h"
 #include "zw-memory-view.h"
+#include "zw-ocm-view.h"
 #include "zw-timing-view.h"
 #include "zw-window.h"
 /* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
@@ -166,6 +167,13 @@ test_buyi_network_controls (void)
   g_assert_nonnull (peak);
   g_assert_null (strstr (peak, "#-"));
   g_assert_nonnull (strstr (peak, ": v"));
+  /* the OCM view says the compiler placed it, not "0.000 ms without OCM … not computed" */
+  {
+    g_autofree char *ocm = zw_ocm_view_dup_title (report);
+    g_test_message ("OCM view: %s", ocm);
+    g_assert_nonnull (strstr (ocm, "placed by the compiler"));
+    g_assert_null (zw_ocm_view_dup_option_figures (report, ZW_OCM_NONE));
+  }
 
   /* an option the Buyi backend refuses: the CLI's error, no run, the sidebar unchanged */
   n = n_runs ();
