@@ -416,7 +416,7 @@ job_sweep (ZwJob *job, GCancellable *cancellable, GError **error)
 {
   g_autoptr (XirNetworkView) view = NULL;
   const char *url;
-  Zg330SweepOptions options = { job->sweep_axes, 0, FALSE, 0 };
+  Zg330SweepOptions options = { job->sweep_axes, 0, FALSE, 0, NULL };
 
   if (!xir_network_has_params (job->net))
     {
@@ -438,6 +438,22 @@ job_sweep (ZwJob *job, GCancellable *cancellable, GError **error)
       return FALSE;
     }
   job_report (job, 0.05, _("Sweep: starting"));
+  /* on a board of the options: over its one connection, the last deployment let go first */
+  if (job->board != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+      g_autoptr (XrtDevice) device = xrt_board_link_acquire (job->board, NULL, &local);
+
+      if (device == NULL)
+        {
+          g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
+          return FALSE;
+        }
+      g_clear_object (&job->deployment);
+      options.board = device;
+      job->sweep_result = zg330_sweep_run_full (job->net, url, &options, cancellable, on_sweep_progress, job, error);
+      return job->sweep_result != NULL;
+    }
   job->sweep_result = zg330_sweep_run_full (job->net, url, &options, cancellable, on_sweep_progress, job, error);
   return job->sweep_result != NULL;
 }

@@ -109,6 +109,8 @@ ZwCompileCompare *zw_run_controller_take_compile_compare (ZwRunController *self,
  * simulated board of its own, the progress row by row. Apply and forward requests wait for
  * it; cancel stops the rows not yet started; a newer sweep supersedes it. "sweep-finished"
  * or "failed" follows (a network without params fails with params_missing). */
+/* With a device URL the sweep runs on that board, over its one connection, row after row
+ * (the board's own figures: what-if axes fail the sweep). */
 void zw_run_controller_sweep (ZwRunController *self, GArray *axes);
 /* The last sweep (transfer full; NULL when none is waiting). */
 ZwSweep *zw_run_controller_take_sweep (ZwRunController *self);

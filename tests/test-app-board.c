@@ -9,6 +9,8 @@
 #include "zw-application.h"
 #include "zw-run-history.h"
 #include "zw-window.h"
+#include "zw-sweep-view.h"
+#include "devices/zg330-remote.h"
 /* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
@@ -66,6 +68,13 @@ is_idle (gpointer data)
 {
   (void) data;
   return !zw_window_get_busy (win);
+}
+
+static gboolean
+has_banner_and_idle (gpointer data)
+{
+  (void) data;
+  return zw_window_get_banner_message (win) != NULL && !zw_window_get_busy (win);
 }
 
 /* Waits for run @n of the window and checks it succeeded on @url (no banner). */
@@ -161,6 +170,34 @@ test_ten_rounds_on_one_board (void)
   g_assert_true (zw_run_controller_get_board (controller ()) == link);
   g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 1);
 
+  /* a sweep of the options runs on the board too, over the same connection */
+  {
+    guint64 sent0 = 0, sent1 = 0, received = 0;
+    const ZwSweep *sweep;
+
+    zg330_remote_get_traffic (xrt_board_link_get_device (link), &sent0, &received);
+    activate ("win.sweep-what-if", g_variant_new_string (""));
+    g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 300));
+    g_assert_null (zw_window_get_banner_message (win));
+    sweep = zw_sweep_view_get_sweep (ZW_SWEEP_VIEW (zw_window_get_view (win, "sweep")));
+    g_assert_nonnull (sweep);
+    g_assert_cmpuint (sweep->rows->len, ==, zw_sweep_get_n_combinations ());
+    for (guint i = 0; i < sweep->rows->len; i++)
+      g_assert_null (g_array_index (sweep->rows, ZwSweepRow, i).error);
+    zg330_remote_get_traffic (xrt_board_link_get_device (link), &sent1, &received);
+    g_test_message ("the sweep sent %" G_GUINT64_FORMAT " bytes to the board", sent1 - sent0);
+    g_assert_cmpuint (sent1, >, sent0);
+    g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 1);
+    /* what-if figures cannot be swept on a board: said, not ignored */
+    activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K"));
+    g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+    g_assert_nonnull (strstr (zw_window_get_banner_message (win), "what-if"));
+    activate ("win.dismiss-banner", NULL);
+    /* the board still deploys afterwards */
+    activate ("win.forward", NULL);
+    wait_for_run_on (++n, board->url, "forward after the sweep");
+  }
+
   /* the board restarts on the same port: the next forward reaches the new board */
   {
     g_autofree char *listen = g_strdup_printf ("127.0.0.1:%u", board->port);
@@ -186,12 +223,6 @@ test_ten_rounds_on_one_board (void)
   g_assert_null (zw_run_controller_get_board (controller ()));
 }
 
-static gboolean
-has_banner_and_idle (gpointer data)
-{
-  (void) data;
-  return zw_window_get_banner_message (win) != NULL && !zw_window_get_busy (win);
-}
 
 /* A failed apply leaves the sidebar on the options the views show. */
 static void

@@ -10,6 +10,8 @@
 #include "zw-application.h"
 #include "zw-log-view.h"
 #include "zw-memory-view.h"
+#include "zw-ocm-view.h"
+#include "zw-timing-view.h"
 #include "zw-window.h"
 /* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
 #define ZwRun ZwTestRun
@@ -165,6 +167,13 @@ test_buyi_network_controls (void)
   g_assert_nonnull (peak);
   g_assert_null (strstr (peak, "#-"));
   g_assert_nonnull (strstr (peak, ": v"));
+  /* the OCM view says the compiler placed it, not "0.000 ms without OCM … not computed" */
+  {
+    g_autofree char *ocm = zw_ocm_view_dup_title (report);
+    g_test_message ("OCM view: %s", ocm);
+    g_assert_nonnull (strstr (ocm, "placed by the compiler"));
+    g_assert_null (zw_ocm_view_dup_option_figures (report, ZW_OCM_NONE));
+  }
 
   /* an option the Buyi backend refuses: the CLI's error, no run, the sidebar unchanged */
   n = n_runs ();
@@ -271,6 +280,20 @@ test_time_profile_read_only (void)
     g_assert_nonnull (strstr (log, time));
     g_object_get (zw_window_get_options_panel (win), "ocm-chosen", &chosen, NULL);
     g_assert_null (chosen);
+  }
+  /* item 7: the Timing title is cut beside the legend; its tooltip has the whole warning
+   * and the row that cannot be */
+  {
+    const ZwProfile *profile = zw_run_get_profile (zw_window_get_selected_run (win));
+    g_autofree char *tip = NULL;
+
+    g_assert_nonnull (profile);
+    g_assert_cmpuint (profile->n_flagged, >, 0);
+    tip = zw_timing_view_dup_headline_tooltip (profile);
+    g_test_message ("timing title tooltip: %s", tip);
+    g_assert_nonnull (strstr (tip, "cannot be (hard > total or a negative time)"));
+    g_assert_nonnull (strstr (tip, "ImageMake"));
+    g_assert_nonnull (strstr (tip, "· hard > total"));
   }
   /* the network's run again: its options can change */
   activate ("win.select-run", g_variant_new_uint32 (n - 1));

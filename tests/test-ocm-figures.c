@@ -132,7 +132,7 @@ test_sweep_table_and_tooltip (void)
   g_autoptr (ZwSweep) sweep = NULL, back = NULL;
   g_autoptr (GArray) axes = zg330_sweep_axes_new ();
   g_autoptr (GError) error = NULL;
-  Zg330SweepOptions options = { NULL, 0, FALSE, 0 };
+  Zg330SweepOptions options = { NULL, 0, FALSE, 0, NULL };
   cJSON *json;
   guint over = 0;
 

@@ -66,7 +66,7 @@ sweep (XirNetwork *net, const char *const *what_if, guint threads, gboolean keep
 
   for (guint i = 0; what_if && what_if[i]; i++)
     g_assert_true (zg330_sweep_parse_what_if (axes, what_if[i], &error));
-  Zg330SweepOptions opts = { axes, threads, keep, 0 };
+  Zg330SweepOptions opts = { axes, threads, keep, 0, NULL };
   ZwSweep *s = zg330_sweep_run (net, NULL, &opts, &error);
   g_assert_no_error (error);
   g_assert_nonnull (s);
@@ -206,7 +206,7 @@ test_progress_and_cancel (void)
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GError) error = NULL;
   g_autoptr (ZwSweep) s = NULL;
-  Zg330SweepOptions opts = { NULL, 2, FALSE, 0 };
+  Zg330SweepOptions opts = { NULL, 2, FALSE, 0, NULL };
   guint counts[3] = { 0, 0, 0 };
   guint n = zw_sweep_get_n_combinations ();
 

@@ -129,6 +129,14 @@ draw_picks (cairo_t *cr, const ZwDeployReport *report, GHashTable *chunks, const
   cairo_fill (cr);
 }
 
+/* A report of a network whose compiler placed every value (Buyi): there are no OCM options
+ * and no estimates, only the compiler's OCM addresses. */
+static gboolean
+placed_by_compiler (const ZwDeployReport *report)
+{
+  return g_strcmp0 (report->etm_method, "compiler-placed") == 0 || g_strcmp0 (report->etm_method, "compiler") == 0;
+}
+
 char *
 zw_ocm_view_dup_title (const ZwDeployReport *report)
 {
@@ -137,6 +145,9 @@ zw_ocm_view_dup_title (const ZwDeployReport *report)
   g_return_val_if_fail (report != NULL, NULL);
   cap = zw_format_bytes (report->ocm_capacity);
   peak = zw_format_bytes (zw_deploy_report_ocm_peak (report));
+  if (placed_by_compiler (report))
+    /* TRANSLATORS: the OCM peak of the OCM size of a network whose compiler placed it */
+    return g_strdup_printf (_("OCM peak %s / %s · placed by the compiler: no OCM options, no estimates"), peak, cap);
   /* TRANSLATORS: the chosen placement's OCM peak of the OCM size, then the option asked for
    * and the one used */
   return g_strdup_printf (_("OCM peak %s / %s · asked %s, chosen %s"), peak, cap,
@@ -151,7 +162,8 @@ zw_ocm_view_dup_option_figures (const ZwDeployReport *report, ZwOcmOpt option)
   double cost, gain;
 
   g_return_val_if_fail (report != NULL, NULL);
-  if (option < ZW_OCM_NONE || option >= N_ROWS || (cost = row_cost (report, option)) < 0)
+  if (option < ZW_OCM_NONE || option >= N_ROWS || placed_by_compiler (report)
+      || (cost = row_cost (report, option)) < 0)
     return NULL;
   if (option == ZW_OCM_NONE)
     return g_strdup_printf (_("%.3f ms without OCM"), cost);
@@ -208,10 +220,12 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
       zw_painter_set_bold (&p, chosen);
       zw_painter_text (&p, MARGIN, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, LABEL_W - 6, chosen ? &colors->accent : NULL,
                        zw_ocm_opt_get_label ((ZwOcmOpt) row));
-      if (cost < 0)
+      if (cost < 0 || placed_by_compiler (report))
         {
           zw_painter_set_bold (&p, FALSE);
-          zw_painter_text (&p, l.bar_x, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, 0, &dim, _("not computed"));
+          zw_painter_text (&p, l.bar_x, l.row_y[row] + 2 + l.row_h * 0.25, 0, 0.5, 0, &dim,
+                           placed_by_compiler (report) ? _("not an option: the compiler placed every value")
+                                                       : _("not computed"));
           continue;
         }
       bar_rect (&l, row, cost, &r);

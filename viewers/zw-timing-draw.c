@@ -30,6 +30,39 @@ zw_timing_view_headline (const ZwProfile *profile)
   return g_string_free (s, FALSE);
 }
 
+char *
+zw_timing_view_dup_headline_tooltip (const ZwProfile *profile)
+{
+  g_autofree char *headline = NULL;
+  GString *s;
+  guint shown = 0;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+  headline = zw_timing_view_headline (profile);
+  s = g_string_new (headline);
+  for (guint i = 0; profile->flags != NULL && i < profile->rows->len && shown < 20; i++)
+    {
+      const ZwProfileRow *row = g_ptr_array_index (profile->rows, i);
+      guint f = profile->flags[i];
+
+      if ((f & ZW_PROFILE_ROW_IMPOSSIBLE) == 0)
+        continue;
+      g_string_append_c (s, '\n');
+      /* TRANSLATORS: a row whose times cannot be: its op id and type, its times */
+      g_string_append_printf (s, _("op %lld %s: total %.6g ms, memcpy %.6g, hard %.6g, other %.6g"),
+                              (long long) row->op_id, row->op_type != NULL ? row->op_type : "?", row->total_ms,
+                              row->memcpy_ms, row->hard_ms, row->other_ms);
+      if (f & ZW_PROFILE_ROW_HARD_OVER_TOTAL)
+        g_string_append_printf (s, " · %s", _("hard > total"));
+      if (f & ZW_PROFILE_ROW_PARTS_OVER_TOTAL)
+        g_string_append_printf (s, " · %s", _("memcpy + hard + other > total"));
+      if (f & (ZW_PROFILE_ROW_NEGATIVE_OTHER | ZW_PROFILE_ROW_NEGATIVE_TIME))
+        g_string_append_printf (s, " · %s", _("a negative time"));
+      shown++;
+    }
+  return g_string_free (s, FALSE);
+}
+
 const char *
 zw_timing_row_layer_class_into (const ZwProfileRow *row, GHashTable *ops, GHashTable *launches, char *buf, gsize size)
 {

@@ -2,6 +2,7 @@
  * op table, its pointer and keys (zoom, pan, drag-select a range, click a row), the visible
  * range, and the row selection kept in step with the shared ZwSelection. */
 #include "zw-timing-view-private.h"
+#include "zw-timing-geometry.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -259,6 +260,13 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 
   (void) widget;
   (void) keyboard;
+  /* the title is cut beside the legend: the whole of it, and the rows that cannot be */
+  if (y < ZW_TIMING_MARGIN + ZW_TIMING_TITLE_H && self->data != NULL && self->data->profile != NULL)
+    {
+      g_autofree char *title = zw_timing_view_dup_headline_tooltip (self->data->profile);
+      gtk_tooltip_set_text (tooltip, title);
+      return TRUE;
+    }
   index = area_row_at (self, x, y);
   if (index < 0)
     return FALSE;

@@ -57,6 +57,9 @@ G_BEGIN_DECLS
  * execution order was guessed (zw-profile.h), and how many rows cannot be (a new string).
  * The dev host's measured time is never in it. */
 char *zw_timing_view_headline (const ZwProfile *profile);
+/* The title's tooltip (the title is cut to the left of the legend): the whole headline and,
+ * when rows cannot be, each of them with its times and what is wrong (at most 20). */
+char *zw_timing_view_dup_headline_tooltip (const ZwProfile *profile);
 
 /* Draws the timeline, ruler and summary blocks of @profile (NULL: an empty-state message)
  * into @cr over [0,width]x[0,height]. @report (may be NULL) adds merge members and the

@@ -165,6 +165,7 @@ typedef struct {
   XirNetwork         *net;
   XirNetworkView     *view;
   const char         *url;
+  XrtDevice          *board;        /* the caller's open board (rows in turn on it), or NULL */
   GPtrArray          *profiles;     /* Zg330Profile* per grid point */
   ZwSweep            *sweep;        /* rows preallocated: each job writes its own */
   gboolean            keep_reports;
@@ -181,7 +182,8 @@ run_row (Run *run, ZwSweepRow *row, const Zg330Profile *profile, GError **error)
 {
   g_autoptr (XrtDeployment) dep = xrt_deployment_new_for_view (run->view);
 
-  if (!xrt_deployment_open_board_with_profile (dep, profile, run->url, error))
+  if (run->board != NULL ? !xrt_deployment_use_board (dep, run->board, error)
+                         : !xrt_deployment_open_board_with_profile (dep, profile, run->url, error))
     return FALSE;
   xrt_deployment_set_options (dep, row->merge_hardop, row->etm_optimize, row->ocm_requested);
   if (!xrt_deployment_apply (dep, error))
@@ -265,11 +267,19 @@ zg330_sweep_run_full (XirNetwork *net, const char *device_url, const Zg330SweepO
                       GCancellable *cancellable, Zg330SweepProgress progress, gpointer progress_data, GError **error)
 {
   g_return_val_if_fail (net != NULL, NULL);
-  const char *url = device_url ? device_url : "mock://zg330";
-  g_autoptr (XrtDevice) base = xrt_device_open (url, error);
+  XrtDevice *board = options != NULL ? options->board : NULL;
+  const char *url = board != NULL ? xrt_device_get_url (board) : device_url ? device_url : "mock://zg330";
+  g_autoptr (XrtDevice) base = board != NULL ? xrt_device_ref (board) : xrt_device_open (url, error);
   if (base == NULL)
     return NULL;
-  if (!zg330_sim_is_sim (base))
+  if (board != NULL && options->axes != NULL && options->axes->len > 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%s: a sweep on a board cannot vary its figures (what-if): sweep the options alone, or the "
+                   "simulated board", url);
+      return NULL;
+    }
+  if (board == NULL && !zg330_sim_is_sim (base))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: a sweep needs a simulated board", url);
       return NULL;
@@ -326,10 +336,12 @@ zg330_sweep_run_full (XirNetwork *net, const char *device_url, const Zg330SweepO
             g_array_append_val (sweep->rows, row);
           }
 
-  Run run = { net, view, url, profiles, sweep, options && options->keep_reports,
+  Run run = { net, view, url, board, profiles, sweep, options && options->keep_reports,
               options && options->input_seed ? options->input_seed : ZG330_SWEEP_INPUT_SEED, cancellable, progress,
               progress_data, 0 };
-  GThreadPool *pool = g_thread_pool_new (row_job, &run, (gint) thread_count (options), TRUE, error);
+  /* a board runs one deployment at a time: its rows in turn */
+  GThreadPool *pool = g_thread_pool_new (row_job, &run, board != NULL ? 1 : (gint) thread_count (options), TRUE,
+                                         error);
   if (pool == NULL)
     return NULL;
   for (guint i = 0; i < sweep->rows->len; i++)

@@ -45,6 +45,9 @@ typedef struct {
   guint    n_threads;     /* 0: ZW_SWEEP_THREADS, else the processors */
   gboolean keep_reports;  /* keep each row's deploy report (ZwSweepRow.report) */
   guint32  input_seed;    /* the forward's inputs (0: ZG330_SWEEP_INPUT_SEED) */
+  XrtDevice *board;       /* NULL, or an open board to sweep on (a zhuge-board the caller keeps,
+                           * see deploy/xrt-board-link.h): its rows deployed on it one after
+                           * another, its profile as it is (what-if axes are refused) */
 } Zg330SweepOptions;
 
 /* zg330_sweep_run:

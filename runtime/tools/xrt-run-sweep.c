@@ -150,7 +150,7 @@ xrt_run_cmd_sweep (int argc, char **argv)
       g_printerr (_("xrt-run sweep: no .raw beside %s: using synthetic params (seed 330)\n"), argv[1]);
       xir_network_fake_params (net, XRT_DEPLOYMENT_SYNTHETIC_SEED);
     }
-  Zg330SweepOptions opts = { axes, (guint) threads, FALSE, 0 };
+  Zg330SweepOptions opts = { axes, (guint) threads, FALSE, 0, NULL };
   sweep = zg330_sweep_run (net, device, &opts, &error);
   if (sweep == NULL)
     return xrt_run_fail (error);
