@@ -353,4 +353,55 @@ gboolean xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPi
  */
 gboolean xrt_pipeline_report_is_pipeline (const cJSON *root);
 
+/**
+ * xrt_pipeline_set_options:
+ * @self: the pipeline, before apply
+ * @merge_hardop: %FALSE: disableMergeHardOp on every network
+ * @etm_optimize: %FALSE: disableEtmOptimize on every network
+ * @ocm: ocmOptimize of every network
+ *
+ * The board backend's options of every network at once, instead of the file's (a sweep).
+ */
+void xrt_pipeline_set_options (XrtPipeline *self, gboolean merge_hardop, gboolean etm_optimize, ZwOcmOpt ocm);
+
+/**
+ * XrtPipelinePoint:
+ * @merge_hardop: the options of every network at this point
+ * @etm_optimize: see @merge_hardop
+ * @ocm: see @merge_hardop
+ * @ok: the point applied, ran and its report passed the checker
+ * @error: why not, else %NULL
+ * @pass_ms: one pass's simulated time
+ * @board_bytes: the board's ETM (the checker's reading)
+ * @apart_bytes: the same networks' ETM deployed apart
+ * @front: no other point is both as fast and as small
+ *
+ * A point of xrt_pipeline_sweep().
+ */
+typedef struct {
+  gboolean merge_hardop;
+  gboolean etm_optimize;
+  ZwOcmOpt ocm;
+  gboolean ok;
+  char *error;
+  double pass_ms;
+  guint64 board_bytes;
+  guint64 apart_bytes;
+  gboolean front;
+} XrtPipelinePoint;
+
+/**
+ * xrt_pipeline_sweep: (skip)
+ * @path: (type filename): a pipeline file
+ * @device_url: (nullable): the board, as xrt_pipeline_apply()
+ * @error: the file's error (a point's own errors are in the point)
+ *
+ * Every combination of the board backend's options set on every network jointly, each on a
+ * fresh board with one profiled pass: the pass's simulated time and the board's ETM, and
+ * the front of the two. Deterministic: the points depend on the file only.
+ *
+ * Returns: (transfer full) (nullable) (element-type XrtPipelinePoint): the points
+ */
+GArray *xrt_pipeline_sweep (const char *path, const char *device_url, GError **error);
+
 G_END_DECLS
