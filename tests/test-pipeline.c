@@ -397,6 +397,47 @@ test_cli (void)
   g_assert_cmpint (bad.status, ==, 2);
 }
 
+/* The options swept jointly: every point checked, the front non-dominated, the same points
+ * twice over. */
+static void
+test_sweep (void)
+{
+  g_autofree char *json = net_json ("tiny");
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
+  g_autofree char *text = split_text (json, net, 3);
+  g_autofree char *path = write_pipe (dir, text);
+  g_autofree char *out = g_build_filename (dir, "sweep.json", NULL);
+  g_autofree char *first = NULL, *second = NULL;
+  g_auto (ZwRun) run = { 0 }, again = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) points = xrt_pipeline_sweep (path, NULL, &error);
+  guint n_front = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (points->len, ==, 4 * zw_ocm_opt_get_count ());
+  for (guint i = 0; i < points->len; i++)
+    {
+      const XrtPipelinePoint *a = &g_array_index (points, XrtPipelinePoint, i);
+      g_assert_true (a->ok);
+      g_assert_cmpfloat (a->pass_ms, >, 0);
+      n_front += a->front;
+      for (guint j = 0; a->front && j < points->len; j++)
+        {
+          const XrtPipelinePoint *b = &g_array_index (points, XrtPipelinePoint, j);
+          g_assert_false (b->pass_ms < a->pass_ms && b->board_bytes < a->board_bytes);
+        }
+    }
+  g_assert_cmpuint (n_front, >, 0);
+  zw_test_xrt_run (&run, "sweep", path, "--json", out, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (out, &first, NULL, NULL));
+  zw_test_xrt_run (&again, "sweep", path, "--json", out, NULL);
+  g_assert_true (g_file_get_contents (out, &second, NULL, NULL));
+  g_assert_cmpstr (first, ==, second);
+  g_assert_nonnull (strstr (first, "\"front\":\ttrue"));
+}
+
 /* The demo pipeline as installed: the detector cut in three around its host op gives the
  * whole detector's bytes, the tiny network its own, and sharing and connecting save ETM. */
 static void
@@ -461,5 +502,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/call-order", test_call_order);
   g_test_add_func ("/pipeline/cli", test_cli);
   g_test_add_func ("/pipeline/demo", test_demo);
+  g_test_add_func ("/pipeline/sweep", test_sweep);
   return g_test_run ();
 }

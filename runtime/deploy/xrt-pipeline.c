@@ -521,55 +521,123 @@ xrt_pipeline_enable_time_profile (XrtPipeline *self, gboolean enable)
   self->profile = enable;
 }
 
-GPtrArray *
-xrt_pipeline_forward (XrtPipeline *self, guint iteration, GError **error)
+/* Whether input @pos_in of member @i is fed by a connection; @src gets the upstream tensor. */
+static gboolean
+connected_input (XrtPipeline *self, guint i, guint pos_in, XrtTensor **src)
 {
-  g_autoptr (GPtrArray) all = NULL;
+  XirValue *v = g_ptr_array_index (xir_network_view_get_inputs (xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, i)->deployment)), pos_in);
+
+  for (guint k = 0; k < self->links->len; k++)
+    {
+      XrtPipelineLink *l = &g_array_index (self->links, XrtPipelineLink, k);
+      XrtPipelineMember *up = XRT_PIPELINE_MEMBER (self, l->from);
+      guint pos_out;
+      if (l->to != i || l->input != v
+          || !g_ptr_array_find (xir_network_view_get_outputs (xrt_deployment_get_view (up->deployment)), l->output, &pos_out))
+        continue;
+      if (src)
+        *src = up->outputs && pos_out < up->outputs->len ? g_ptr_array_index (up->outputs, pos_out) : NULL;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+GPtrArray *
+xrt_pipeline_get_free_inputs (XrtPipeline *self)
+{
+  GPtrArray *out;
 
   g_return_val_if_fail (XRT_IS_PIPELINE (self), NULL);
+  out = g_ptr_array_new ();
+  for (guint i = 0; i < self->members->len; i++)
+    {
+      GPtrArray *ins = xir_network_view_get_inputs (xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, i)->deployment));
+      for (guint k = 0; k < ins->len; k++)
+        if (!connected_input (self, i, k, NULL))
+          g_ptr_array_add (out, g_ptr_array_index (ins, k));
+    }
+  return out;
+}
+
+guint
+xrt_pipeline_get_free_input_network (XrtPipeline *self, guint index)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (XRT_IS_PIPELINE (self), G_MAXUINT);
+  for (guint i = 0; i < self->members->len; i++)
+    {
+      GPtrArray *ins = xir_network_view_get_inputs (xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, i)->deployment));
+      for (guint k = 0; k < ins->len; k++)
+        if (!connected_input (self, i, k, NULL) && n++ == index)
+          return i;
+    }
+  return G_MAXUINT;
+}
+
+/* One pass; @given: the free inputs in order (xrt_pipeline_get_free_inputs), or NULL for
+ * the seeded ones of @iteration. */
+static gboolean
+run_pass (XrtPipeline *self, guint iteration, GPtrArray *given, GError **error)
+{
+  guint next = 0;
+
   if (!self->applied)
     {
       g_set_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER, "%s: forward before apply",
                    self->spec->origin);
-      return NULL;
+      return FALSE;
     }
-  all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  if (given != NULL)
+    {
+      g_autoptr (GPtrArray) free_inputs = xrt_pipeline_get_free_inputs (self);
+      if (given->len != free_inputs->len)
+        {
+          g_set_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER,
+                       "%s: forward: %u input tensor(s) given, the pipeline has %u input(s) no connection feeds",
+                       self->spec->origin, given->len, free_inputs->len);
+          return FALSE;
+        }
+    }
   self->pass_ms = 0;
   for (guint i = 0; i < self->members->len; i++)
     {
       XrtPipelineMember *m = XRT_PIPELINE_MEMBER (self, i);
-      XirNetworkView *view = xrt_deployment_get_view (m->deployment);
-      g_autoptr (GPtrArray) inputs = xrt_deployment_make_inputs (m->deployment, iteration, error);
+      GPtrArray *ins = xir_network_view_get_inputs (xrt_deployment_get_view (m->deployment));
+      g_autoptr (GPtrArray) inputs = given ? g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref)
+                                           : xrt_deployment_make_inputs (m->deployment, iteration, error);
       GPtrArray *outs;
 
       if (inputs == NULL)
         {
           g_prefix_error (error, "%s: network \"%s\": ", self->spec->origin, m->name);
-          return NULL;
+          return FALSE;
         }
-      /* a connected input is what its upstream network produced in this pass */
-      for (guint k = 0; k < self->links->len; k++)
+      for (guint k = 0; k < ins->len; k++)
         {
-          XrtPipelineLink *l = &g_array_index (self->links, XrtPipelineLink, k);
-          GPtrArray *ins = xir_network_view_get_inputs (view);
-          GPtrArray *up_outs = xir_network_view_get_outputs (xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, l->from)->deployment));
-          guint pos_in, pos_out;
-          if (l->to != i || !g_ptr_array_find (ins, l->input, &pos_in) || !g_ptr_array_find (up_outs, l->output, &pos_out)
-              || pos_in >= inputs->len)
-            continue;
-          {
-            XrtTensor *old = g_ptr_array_index (inputs, pos_in);
-            inputs->pdata[pos_in] = xrt_tensor_ref (g_ptr_array_index (XRT_PIPELINE_MEMBER (self, l->from)->outputs, pos_out));
-            xrt_tensor_unref (old);
-          }
+          XrtTensor *src = NULL;
+          /* a connected input is what its upstream network produced in this pass */
+          if (connected_input (self, i, k, &src))
+            {
+              if (given != NULL)
+                g_ptr_array_add (inputs, xrt_tensor_ref (src));
+              else if (k < inputs->len)
+                {
+                  XrtTensor *old = g_ptr_array_index (inputs, k);
+                  inputs->pdata[k] = xrt_tensor_ref (src);
+                  xrt_tensor_unref (old);
+                }
+            }
+          else if (given != NULL)
+            g_ptr_array_add (inputs, xrt_tensor_ref (g_ptr_array_index (given, next++)));
         }
       if ((outs = xrt_deployment_forward (m->deployment, inputs, error)) == NULL)
         {
           g_prefix_error (error, "%s: network \"%s\": ", self->spec->origin, m->name);
-          return NULL;
+          return FALSE;
         }
       g_clear_pointer (&m->outputs, g_ptr_array_unref);
-      m->outputs = g_ptr_array_ref (outs);
+      m->outputs = outs;
       m->pass_ms = 0;
       if (self->profile)
         {
@@ -577,8 +645,52 @@ xrt_pipeline_forward (XrtPipeline *self, guint iteration, GError **error)
           m->pass_ms = p ? p->total_ms : 0;
         }
       self->pass_ms += m->pass_ms;
-      g_ptr_array_add (all, outs);
     }
   self->passes++;
-  return g_steal_pointer (&all);
+  return TRUE;
+}
+
+GPtrArray *
+xrt_pipeline_forward (XrtPipeline *self, guint iteration, GError **error)
+{
+  GPtrArray *all;
+
+  g_return_val_if_fail (XRT_IS_PIPELINE (self), NULL);
+  if (!run_pass (self, iteration, NULL, error))
+    return NULL;
+  all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  for (guint i = 0; i < self->members->len; i++)
+    g_ptr_array_add (all, g_ptr_array_ref (XRT_PIPELINE_MEMBER (self, i)->outputs));
+  return all;
+}
+
+gboolean
+xrt_pipeline_run (XrtPipeline *self, GPtrArray *inputs, guint iteration, GError **error)
+{
+  g_return_val_if_fail (XRT_IS_PIPELINE (self), FALSE);
+  return run_pass (self, iteration, inputs, error);
+}
+
+GPtrArray *
+xrt_pipeline_get_outputs (XrtPipeline *self, guint index)
+{
+  XrtPipelineMember *m;
+
+  g_return_val_if_fail (XRT_IS_PIPELINE (self), NULL);
+  if (index >= self->members->len || (m = XRT_PIPELINE_MEMBER (self, index))->outputs == NULL)
+    return NULL;
+  return g_ptr_array_ref (m->outputs);
+}
+
+char *
+xrt_pipeline_report_to_text (XrtPipeline *self, GError **error)
+{
+  cJSON *root = xrt_pipeline_report_to_json (self, error);
+  char *text;
+
+  if (root == NULL)
+    return NULL;
+  text = cJSON_Print (root);
+  cJSON_Delete (root);
+  return text;
 }

@@ -220,7 +220,7 @@ XrtDevice *xrt_pipeline_get_device (XrtPipeline *self);
 void xrt_pipeline_enable_time_profile (XrtPipeline *self, gboolean enable);
 
 /**
- * xrt_pipeline_forward:
+ * xrt_pipeline_forward: (skip)
  * @self: the pipeline
  * @iteration: the pass (0 for the first): the seed of the unconnected inputs
  * @error: the forward's error, naming the network
@@ -234,7 +234,66 @@ void xrt_pipeline_enable_time_profile (XrtPipeline *self, gboolean enable);
 GPtrArray *xrt_pipeline_forward (XrtPipeline *self, guint iteration, GError **error);
 
 /**
- * xrt_pipeline_report_to_json:
+ * xrt_pipeline_get_free_inputs:
+ * @self: the pipeline
+ *
+ * The inputs no connection feeds, network by network in pass order: what a pass takes
+ * from its caller (xrt_pipeline_run()).
+ *
+ * Returns: (transfer container) (element-type XirValue): the values
+ */
+GPtrArray *xrt_pipeline_get_free_inputs (XrtPipeline *self);
+
+/**
+ * xrt_pipeline_get_free_input_network:
+ * @self: the pipeline
+ * @index: a free input (xrt_pipeline_get_free_inputs())
+ *
+ * The network (in pass order) whose input free input @index is.
+ *
+ * Returns: the network's index, or %G_MAXUINT past the end
+ */
+guint xrt_pipeline_get_free_input_network (XrtPipeline *self, guint index);
+
+/**
+ * xrt_pipeline_run:
+ * @self: the pipeline
+ * @inputs: (nullable) (element-type XrtTensor): a tensor per free input
+ *   (xrt_pipeline_get_free_inputs()), or %NULL for the seeded inputs of @iteration
+ * @iteration: the pass (the seed when @inputs is %NULL)
+ * @error: the forward's error, naming the network
+ *
+ * One pass, as xrt_pipeline_forward(), the outputs kept for xrt_pipeline_get_outputs().
+ *
+ * Returns: %TRUE when every network ran
+ */
+gboolean xrt_pipeline_run (XrtPipeline *self, GPtrArray *inputs, guint iteration, GError **error);
+
+/**
+ * xrt_pipeline_get_outputs:
+ * @self: the pipeline
+ * @index: a network, in pass order
+ *
+ * The network's outputs of the last pass.
+ *
+ * Returns: (transfer container) (nullable) (element-type XrtTensor): the tensors, %NULL
+ *   before a pass
+ */
+GPtrArray *xrt_pipeline_get_outputs (XrtPipeline *self, guint index);
+
+/**
+ * xrt_pipeline_report_to_text:
+ * @self: an applied pipeline
+ * @error: the pipeline before apply
+ *
+ * xrt_pipeline_report_to_json() as JSON text (for the language bindings).
+ *
+ * Returns: (transfer full) (nullable): the report
+ */
+char *xrt_pipeline_report_to_text (XrtPipeline *self, GError **error);
+
+/**
+ * xrt_pipeline_report_to_json: (skip)
  * @self: an applied pipeline
  * @error: the pipeline before apply
  *
@@ -269,7 +328,7 @@ typedef struct {
 } XrtPipelineCheck;
 
 /**
- * xrt_pipeline_report_check:
+ * xrt_pipeline_report_check: (skip)
  * @root: a pipeline report
  * @origin: the name errors give (a file)
  * @out: (out caller-allocates) (optional): what the checker read
@@ -285,7 +344,7 @@ typedef struct {
 gboolean xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineCheck *out, GError **error);
 
 /**
- * xrt_pipeline_report_is_pipeline:
+ * xrt_pipeline_report_is_pipeline: (skip)
  * @root: a JSON document
  *
  * Whether @root says it is a pipeline report.
@@ -293,5 +352,56 @@ gboolean xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPi
  * Returns: %TRUE for a pipeline report
  */
 gboolean xrt_pipeline_report_is_pipeline (const cJSON *root);
+
+/**
+ * xrt_pipeline_set_options:
+ * @self: the pipeline, before apply
+ * @merge_hardop: %FALSE: disableMergeHardOp on every network
+ * @etm_optimize: %FALSE: disableEtmOptimize on every network
+ * @ocm: ocmOptimize of every network
+ *
+ * The board backend's options of every network at once, instead of the file's (a sweep).
+ */
+void xrt_pipeline_set_options (XrtPipeline *self, gboolean merge_hardop, gboolean etm_optimize, ZwOcmOpt ocm);
+
+/**
+ * XrtPipelinePoint:
+ * @merge_hardop: the options of every network at this point
+ * @etm_optimize: see @merge_hardop
+ * @ocm: see @merge_hardop
+ * @ok: the point applied, ran and its report passed the checker
+ * @error: why not, else %NULL
+ * @pass_ms: one pass's simulated time
+ * @board_bytes: the board's ETM (the checker's reading)
+ * @apart_bytes: the same networks' ETM deployed apart
+ * @front: no other point is both as fast and as small
+ *
+ * A point of xrt_pipeline_sweep().
+ */
+typedef struct {
+  gboolean merge_hardop;
+  gboolean etm_optimize;
+  ZwOcmOpt ocm;
+  gboolean ok;
+  char *error;
+  double pass_ms;
+  guint64 board_bytes;
+  guint64 apart_bytes;
+  gboolean front;
+} XrtPipelinePoint;
+
+/**
+ * xrt_pipeline_sweep: (skip)
+ * @path: (type filename): a pipeline file
+ * @device_url: (nullable): the board, as xrt_pipeline_apply()
+ * @error: the file's error (a point's own errors are in the point)
+ *
+ * Every combination of the board backend's options set on every network jointly, each on a
+ * fresh board with one profiled pass: the pass's simulated time and the board's ETM, and
+ * the front of the two. Deterministic: the points depend on the file only.
+ *
+ * Returns: (transfer full) (nullable) (element-type XrtPipelinePoint): the points
+ */
+GArray *xrt_pipeline_sweep (const char *path, const char *device_url, GError **error);
 
 G_END_DECLS

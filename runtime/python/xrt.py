@@ -18,7 +18,7 @@ import enum
 import xir
 from _zhuge import GLib, Xrt, XrtError, call, document, need, need_list, unsupported, wrap
 
-__all__ = ["Device", "HostDevice", "MemRegion", "HostMemRegion", "MemChunk", "MemPtr", "PtrType", "MemManager", "RegRegion", "Tensor",
+__all__ = ["Pipeline", "Device", "HostDevice", "MemRegion", "HostMemRegion", "MemChunk", "MemPtr", "PtrType", "MemManager", "RegRegion", "Tensor",
            "Session", "Backend", "ZG330Device", "BuyiDevice", "XrtError"]
 
 _G_MAXINT = 2 ** 31 - 1
@@ -946,6 +946,86 @@ class Session:
 
 
 # help(): each wrapper's docstring, then the runtime's documentation of what it calls
+
+# ---- pipelines: several networks on one board -------------------------------------------------
+
+class Pipeline:
+    """Several networks on one board from a pipeline file (TOML: the networks or views of one,
+    the segments they share — userReuseSegment — and the connections — userConnectNetwork;
+    the README's "Several networks on one board"). Each network is deployed as the vendor's
+    API deploys it: a Session of its own (``session(name)``), on one shared device.
+
+        p = Pipeline("yolov5s_pipeline.toml")
+        p.apply()
+        outputs = p.forward()                    # {network name: [Tensor, ...]}
+        report = p.report()                      # the pipeline report, as a dict
+    """
+
+    def __init__(self, path):
+        import os
+        need(path, (str, os.PathLike), "path", "Pipeline")
+        self._obj = call(Xrt.Pipeline.new_from_file, os.fspath(path))
+
+    @staticmethod
+    def Create(path):
+        return Pipeline(path)
+
+    def name(self):
+        return self._obj.get_name()
+
+    def networks(self):
+        """The networks' names, in the order a pass runs them."""
+        return [self._obj.get_network_name(i) for i in range(self._obj.get_n_networks())]
+
+    def _index(self, name, what):
+        names = self.networks()
+        if name not in names:
+            raise XrtError(f"Pipeline.{what}: \"{name}\" is not a network of the pipeline ({', '.join(names)})")
+        return names.index(name)
+
+    def forceStaged(self):
+        """Every connection staged through its chunk instead of zero-copy (before apply)."""
+        self._obj.force_staged()
+
+    def apply(self, device_url=None):
+        """Opens the board (default: the file's device, else the first network's compile
+        target) and applies every network with its shared segments and connections."""
+        if device_url is not None:
+            need(device_url, str, "device_url", "Pipeline.apply")
+        call(self._obj.apply, device_url)
+
+    def enableTimeProfile(self, enable=True):
+        self._obj.enable_time_profile(bool(enable))
+
+    def inputs(self):
+        """The inputs no connection feeds, as (network name, xir.Value), in the order
+        forward(inputs) takes them."""
+        names = self.networks()
+        return [(names[self._obj.get_free_input_network(i)], wrap(xir.Value, v))
+                for i, v in enumerate(self._obj.get_free_inputs())]
+
+    def forward(self, inputs=None, iteration=0):
+        """One pass: every network forwarded once, a connected input given what its upstream
+        network produced. @inputs: a Tensor per free input (inputs()), or None for the
+        seeded inputs of @iteration. Returns {network name: [output Tensor, ...]}."""
+        tensors = None if inputs is None else _tensors(inputs, "inputs", "Pipeline.forward")
+        call(self._obj.run, tensors, int(iteration))
+        return {n: [wrap(Tensor, t) for t in (self._obj.get_outputs(i) or [])] for i, n in enumerate(self.networks())}
+
+    def session(self, name):
+        """The Session of network @name (after apply): the vendor's per-network object."""
+        d = self._obj.get_deployment(self._index(name, "session"))
+        s = d.get_session() if d is not None else None
+        if s is None:
+            raise XrtError(f"Pipeline.session(\"{name}\") before apply()")
+        return Session._new(s)
+
+    def report(self):
+        """The pipeline report (every network's deploy report, shares, connections with their
+        modes, the board's ETM chunks by owner, the ETM apart and saved, the pass's time)."""
+        import json
+        return json.loads(call(self._obj.report_to_text))
+
 document(MemChunk, "Xrt", "xrt_mem_chunk_", {
     "addr": "get_addr", "size": "get_size", "memRegion": "get_region", "isOn": "is_on",
     "read": "read_bytes", "write": "write", "copyFrom": "copy_from", "free": "free"})

@@ -3,6 +3,7 @@
  *   xrt-run plan PIPE.toml [--device URL] [--staged] [--json F]
  *   xrt-run run PIPE.toml [--device URL] [--staged] [--iterations N] [--profile] [--summary]
  *                         [--dump DIR] [--json F]
+ *   xrt-run sweep PIPE.toml [--device URL] [--json F] [--csv F]
  *   xrt-run check PIPE-REPORT.json      (xrt-run-plan.c hands a pipeline report here)
  *
  * `plan` applies the networks on the board (a pipeline's ETM map needs the board's
@@ -235,6 +236,88 @@ int
 xrt_run_pipeline_cmd_run (int argc, char **argv)
 {
   return pipeline_cmd (argc, argv, TRUE);
+}
+
+int
+xrt_run_pipeline_cmd_sweep (int argc, char **argv)
+{
+  g_autofree char *device = NULL, *json_out = NULL, *csv_out = NULL;
+  GOptionEntry entries[] = {
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &device, N_("The board (default: the file's device, else the first network's compile target)"), N_("URL") },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_out, N_("Write the points as JSON"), N_("FILE") },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_out, N_("Write the points as CSV"), N_("FILE") },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("PIPE.toml — the networks' options swept jointly: one pass's time against the board's ETM"));
+  g_autoptr (GArray) points = NULL;
+  g_autoptr (GString) csv = g_string_new ("merge_hardop,etm_optimize,ocm,pass_ms,board_etm_bytes,apart_etm_bytes,front,error\n");
+  g_autoptr (cJSON) json = cJSON_CreateObject ();
+  cJSON *arr;
+  GError *error = NULL;
+  int rc;
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
+    return rc;
+  if (argc != 2)
+    {
+      g_printerr ("xrt-run sweep: %s\n", _("expected exactly one PIPE.toml"));
+      return XRT_RUN_EXIT_USAGE;
+    }
+  if ((points = xrt_pipeline_sweep (argv[1], device, &error)) == NULL)
+    return xrt_run_fail (error);
+  cJSON_AddStringToObject (json, "format", "zhuge-pipeline-sweep");
+  cJSON_AddStringToObject (json, "pipeline", argv[1]);
+  arr = cJSON_AddArrayToObject (json, "points");
+  printf (_("Sweep of %s: %u points (the same options on every network)\n"), argv[1], points->len);
+  printf ("%-5s %-3s %-10s %12s %14s %14s %-5s\n", _("merge"), _("ETM"), _("OCM"), _("pass ms"), _("board ETM"),
+          _("apart"), _("front"));
+  for (guint i = 0; i < points->len; i++)
+    {
+      const XrtPipelinePoint *p = &g_array_index (points, XrtPipelinePoint, i);
+      cJSON *o = cJSON_CreateObject ();
+      cJSON_AddBoolToObject (o, "merge_hardop", p->merge_hardop);
+      cJSON_AddBoolToObject (o, "etm_optimize", p->etm_optimize);
+      cJSON_AddStringToObject (o, "ocm", zw_ocm_opt_to_string (p->ocm));
+      if (p->ok)
+        {
+          g_autofree char *b = human (p->board_bytes), *a = human (p->apart_bytes);
+          cJSON_AddNumberToObject (o, "pass_ms", p->pass_ms);
+          cJSON_AddNumberToObject (o, "board_etm_bytes", (double) p->board_bytes);
+          cJSON_AddNumberToObject (o, "apart_etm_bytes", (double) p->apart_bytes);
+          cJSON_AddBoolToObject (o, "front", p->front);
+          printf ("%-5s %-3s %-10s %12.4f %14s %14s %-5s\n", p->merge_hardop ? _("on") : _("off"),
+                  p->etm_optimize ? _("on") : _("off"), zw_ocm_opt_to_string (p->ocm), p->pass_ms, b, a,
+                  p->front ? "*" : "");
+        }
+      else
+        {
+          cJSON_AddStringToObject (o, "error", p->error);
+          printf ("%-5s %-3s %-10s %s\n", p->merge_hardop ? _("on") : _("off"), p->etm_optimize ? _("on") : _("off"),
+                  zw_ocm_opt_to_string (p->ocm), p->error);
+        }
+      cJSON_AddItemToArray (arr, o);
+      g_string_append_printf (csv, "%d,%d,%s,", p->merge_hardop, p->etm_optimize, zw_ocm_opt_to_string (p->ocm));
+      if (p->ok)
+        {
+          char ms[G_ASCII_DTOSTR_BUF_SIZE];
+          g_string_append_printf (csv, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%d,\n",
+                                  g_ascii_formatd (ms, sizeof ms, "%.6f", p->pass_ms), p->board_bytes, p->apart_bytes,
+                                  p->front);
+        }
+      else
+        {
+          g_autofree char *quoted = g_strdup (p->error);
+          g_strdelimit (quoted, "\"\n", '\'');
+          g_string_append_printf (csv, ",,,0,\"%s\"\n", quoted);
+        }
+    }
+  printf ("%s\n", _("* on the front: no other point is both faster and smaller on the board"));
+  if (json_out != NULL && (rc = save_json (json, json_out)) != XRT_RUN_EXIT_OK)
+    return rc;
+  if (csv_out != NULL && !zw_file_set_contents (csv_out, csv->str, (gssize) csv->len, &error))
+    return xrt_run_fail (error);
+  return XRT_RUN_EXIT_OK;
 }
 
 int

@@ -38,6 +38,7 @@ gboolean    xrt_run_is_pipeline_file   (const char *path);
 const char *xrt_run_find_pipeline_file (int argc, char **argv);
 int         xrt_run_pipeline_cmd_plan  (int argc, char **argv);
 int         xrt_run_pipeline_cmd_run   (int argc, char **argv);
+int         xrt_run_pipeline_cmd_sweep (int argc, char **argv);
 /* -1 when @path is not a pipeline report (the deploy report's check goes on) */
 int         xrt_run_pipeline_check_if_pipeline (const char *path);
 

@@ -6,7 +6,7 @@
  *   xrt-run plan NET.json [--no-merge] [--no-etm-opt] [--ocm OPT] [--json F]
  *   xrt-run plan --buffers FILE.csv [--output SOLUTION.csv] [--capacity BYTES]
  *   xrt-run check REPORT.json | PIPE-REPORT.json
- *   xrt-run plan|run PIPE.toml …   (several networks on one board: see xrt-run-pipeline.c)
+ *   xrt-run plan|run|sweep PIPE.toml …   (several networks on one board: see xrt-run-pipeline.c)
  *   xrt-run report profile|compare|diff|stats …   (see xrt-run-report.c)
  *   xrt-run sweep NET.json [--what-if ocm=512K,1M] [--what-if icore=800M,1G] [--csv F] [--json F]
  *
@@ -146,9 +146,10 @@ main (int argc, char **argv)
       return argc < 2 ? XRT_RUN_EXIT_USAGE : 0;
     }
   /* a pipeline file (several networks on one board) to run or plan, a pipeline report to check */
-  if ((strcmp (argv[1], "run") == 0 || strcmp (argv[1], "plan") == 0)
+  if ((strcmp (argv[1], "run") == 0 || strcmp (argv[1], "plan") == 0 || strcmp (argv[1], "sweep") == 0)
       && xrt_run_find_pipeline_file (argc - 1, argv + 1) != NULL)
-    return (argv[1][0] == 'r' ? xrt_run_pipeline_cmd_run : xrt_run_pipeline_cmd_plan) (argc - 1, argv + 1);
+    return (argv[1][0] == 'r' ? xrt_run_pipeline_cmd_run
+            : argv[1][0] == 'p' ? xrt_run_pipeline_cmd_plan : xrt_run_pipeline_cmd_sweep) (argc - 1, argv + 1);
   if (strcmp (argv[1], "check") == 0 && argc == 3)
     {
       int rc = xrt_run_pipeline_check_if_pipeline (argv[2]);
