@@ -16,6 +16,7 @@ typedef enum {
   KEY_TEXT,   /* a path or text: needs a value */
   KEY_BOOL,   /* true / false; on the command line `--key` alone is true */
   KEY_NUMBER, /* an integer */
+  KEY_SWITCH_OR_PATH, /* true / false, or (ours) a path: save_snapshot */
 } KeyKind;
 
 typedef gboolean (*KeySetter) (RunOptions *o, const char *value, gboolean truth, char **why);
@@ -49,15 +50,6 @@ TEXT_SETTER (set_load_snapshot, load_snapshot)
 TEXT_SETTER (set_log_path, log_dir)
 TEXT_SETTER (set_decode_dll, decode_dll)
 #undef TEXT_SETTER
-
-static gboolean
-nonempty (const char *v, char **why)
-{
-  if (*v != '\0')
-    return TRUE;
-  *why = g_strdup (_("needs a value"));
-  return FALSE;
-}
 
 static gboolean
 set_ocmopt (RunOptions *o, const char *v, gboolean t, char **why)
@@ -337,7 +329,7 @@ static const RunKey keys[] = {
   { "frequency", KEY_NUMBER, set_frequency },
   { "decode_dll", KEY_TEXT, set_decode_dll },
   { "close_mmu", KEY_BOOL, set_close_mmu },
-  { "save_snapshot", KEY_BOOL, set_save_snapshot },
+  { "save_snapshot", KEY_SWITCH_OR_PATH, set_save_snapshot },
   { "wait_time", KEY_NUMBER, set_wait_time },
   { "ocmopt", KEY_NUMBER, set_ocmopt },
 };
@@ -361,7 +353,7 @@ gboolean
 xrt_run_key_is_flag (const char *name)
 {
   const RunKey *k = lookup (name);
-  return k != NULL && k->kind == KEY_BOOL;
+  return k != NULL && (k->kind == KEY_BOOL || k->kind == KEY_SWITCH_OR_PATH);
 }
 
 char *
@@ -400,18 +392,12 @@ xrt_run_options_set_key (RunOptions *o, const char *origin, const char *key, con
                    _("%s: “%s” is not a key of icraft-run (its keys: %s)"), where, key, list);
       return FALSE;
     }
-  if (k->kind == KEY_BOOL && k->set != set_save_snapshot)
-    {
-      if (g_ascii_strcasecmp (value, "true") == 0)
-        truth = TRUE;
-      else if (g_ascii_strcasecmp (value, "false") != 0)
-        why = g_strdup (_("must be true or false"));
-    }
-  else if (k->kind == KEY_BOOL)
-    truth = g_ascii_strcasecmp (value, "true") == 0;
+  truth = g_ascii_strcasecmp (value, "true") == 0;
+  if (k->kind == KEY_BOOL && !truth && g_ascii_strcasecmp (value, "false") != 0)
+    why = g_strdup (_("must be true or false"));
+  else if (k->kind != KEY_BOOL && *value == '\0')
+    why = g_strdup (_("needs a value"));
   else
-    nonempty (value, &why);
-  if (why == NULL)
     k->set (o, value, truth, &why);
   if (why == NULL)
     return TRUE;
