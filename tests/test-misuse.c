@@ -472,6 +472,8 @@ test_null_arguments (void)
   EXPECT_ARG_ERROR (xrt_session_new (view, types, NULL, 0, &e_), S, "n_backends");
   EXPECT_ARG_ERROR (xrt_session_new_with_backend (NULL, XRT_BACKEND (b), &e_), S, "view");
   EXPECT_ARG_ERROR (xrt_session_new_with_backend (view, NULL, &e_), S, "backend");
+  EXPECT_ARG_ERROR (xrt_session_new_with_backends (NULL, NULL, 0, &e_), S, "view");
+  EXPECT_ARG_ERROR (xrt_session_new_with_backends (view, NULL, 0, &e_), S, "backends");
   EXPECT_ARG_ERROR (xrt_session_apply (NULL, &e_), S, "session");
   EXPECT_ARG_ERROR (xrt_session_forward (NULL, NULL, &e_), S, "session");
   EXPECT_ARG_ERROR (xrt_session_forward (s, holey, &e_), S, "inputs");
@@ -507,6 +509,8 @@ test_null_arguments (void)
   EXPECT_ARG_ERROR_ (xrt_device_get_mem_region (dev, NULL, &e_), XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, "name");
   EXPECT_ARG_ERROR_ (xrt_device_malloc (NULL, "ETM", 16, &e_), XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, "device");
   EXPECT_ARG_ERROR_ (xrt_tensor_new (NULL, NULL, NULL, 0, &e_), XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, "net");
+  EXPECT_ARG_ERROR_ (xrt_tensor_dump (NULL, "SFB", &e_), XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, "tensor");
+  EXPECT_ARG_ERROR_ (xrt_tensor_convert (NULL, "SFB", &e_), XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, "tensor");
 #undef S
 #undef B
 }

@@ -803,6 +803,97 @@ test_bad_inputs (void)
   }
 }
 
+/* Issue 36: a session of the caller's own backends (CreateWithBackends) gives the bytes of
+ * xrt_session_new's; a backend given twice, or one of another network, is refused naming its
+ * index; calls before apply name themselves; Tensor::dump bytes are the dump files'. */
+static void
+test_with_backends_and_tensor_dump (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (XirNetwork) other = zw_test_load_net ("tiny");
+  g_autoptr (XrtDevice) dev = zw_test_open_device ("mock://zg330");
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 36);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_autoptr (XirNetworkView) other_view = xir_network_view (other, 0, G_MAXINT, &error);
+  g_autoptr (XrtBackend) zg = xrt_backend_new ("ZG330Backend", view, dev, &error);
+  g_autoptr (XrtBackend) host = xrt_backend_new ("HostBackend", view, dev, &error);
+  g_autoptr (XrtBackend) stranger = xrt_backend_new ("HostBackend", other_view, dev, &error);
+  g_autoptr (XrtSession) ref = new_session (net, dev, TRUE, TRUE, ZW_OCM_BEST_SCORE);
+  g_autoptr (XrtSession) s = NULL;
+  g_autoptr (GPtrArray) a = NULL, b = NULL;
+  g_autofree char *da = NULL, *db = NULL, *dir = NULL, *file = NULL, *contents = NULL;
+  XrtBackend *twice[] = { zg, zg }, *foreign[] = { zg, stranger }, *mine[] = { zg, host };
+  gsize length = 0;
+
+  g_assert_no_error (error);
+  g_assert_null (xrt_session_new_with_backends (view, twice, 2, &error));
+  g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "backends[1]"));
+  g_clear_error (&error);
+  g_assert_null (xrt_session_new_with_backends (view, foreign, 2, &error));
+  g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "another network"));
+  g_clear_error (&error);
+  g_assert_null (xrt_session_new_with_backends (view, mine, 1, &error));   /* the host ops: nobody */
+  g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_UNSUPPORTED_OP);
+  g_clear_error (&error);
+  s = xrt_session_new_with_backends (view, mine, 2, &error);
+  g_assert_no_error (error);
+  g_assert_null (xrt_session_step_to (s, 72, inputs, &error));
+  g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_CALL_ORDER);
+  g_assert_nonnull (strstr (error->message, "stepTo before apply()"));
+  g_clear_error (&error);
+  g_assert_true (xrt_session_apply (s, &error));
+  a = xrt_session_forward (s, inputs, &error);
+  g_assert_no_error (error);
+  b = xrt_session_forward (ref, inputs, &error);
+  g_assert_no_error (error);
+  da = digest (a);
+  db = digest (b);
+  g_assert_cmpstr (da, ==, db);
+
+  /* Tensor::dump in SQB = the session's dump file of the same value */
+  dir = g_dir_make_tmp ("zw-dump-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_assert_true (xrt_session_set_dump_outputs (ref, TRUE, dir, "SQB", &error));
+  g_clear_pointer (&b, g_ptr_array_unref);
+  b = xrt_session_forward (ref, inputs, &error);
+  g_assert_no_error (error);
+  {
+    XrtTensor *out = g_ptr_array_index (b, 0);
+    g_autoptr (GBytes) bytes = xrt_tensor_dump (out, "SQB", &error);
+    g_autoptr (XrtTensor) sq = xrt_tensor_convert (out, "SQB", &error);
+    g_autoptr (GBytes) sq_bytes = NULL;
+
+    g_assert_no_error (error);
+    file = g_strdup_printf ("%s/%" G_GINT64_FORMAT ".ftmp", dir, xrt_tensor_get_value (out)->v_id);
+    g_assert_true (g_file_get_contents (file, &contents, &length, &error));
+    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), contents, length);
+    sq_bytes = xrt_tensor_get_bytes (sq, &error);
+    g_assert_true (g_bytes_equal (sq_bytes, bytes));
+    g_assert_cmpstr (xrt_tensor_get_value (sq)->layout.text, ==, "NHWC");
+    g_assert_null (xrt_tensor_dump (out, "HFB", &error));
+    g_assert_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_FORMAT);
+    g_clear_error (&error);
+    g_assert_null (xrt_tensor_convert (out, "SQT", &error));
+    g_assert_error (error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+  xrt_session_set_dump_outputs (ref, FALSE, dir, "SQB", NULL);
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+        g_remove (path);
+      }
+  }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -826,5 +917,6 @@ main (int argc, char **argv)
   g_test_add_func ("/session/log-io-lines", test_log_io_lines);
   g_test_add_func ("/session/callbacks-and-get-forwards", test_callbacks_and_forwards);
   g_test_add_func ("/session/bad-inputs-and-call-order", test_bad_inputs);
+  g_test_add_func ("/session/with-backends-and-tensor-dump", test_with_backends_and_tensor_dump);
   return g_test_run ();
 }
