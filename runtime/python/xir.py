@@ -306,7 +306,19 @@ class MergedOperation(Operation):
 
 
 class NetworkView:
-    """Ops [start, end) of a network (Network.view)."""
+    """Ops [start, end) of a network (Network.view), or some of them (view([op ids]): opIds())."""
+
+    _op_ids = None
+
+    def opIds(self):
+        """The op ids of the view (those of view([op ids]) when it was made from a list)."""
+        if self._op_ids is not None:
+            return list(self._op_ids)
+        return [self._obj.get_op(i).op_id for i in range(self._obj.get_n_ops())]
+
+    def isRun(self):
+        """Whether the view is a run of consecutive ops (what a session takes)."""
+        return self._op_ids is None
 
     def network(self):
         return wrap(Network, self._obj.get_network())
@@ -318,7 +330,8 @@ class NetworkView:
         return self._obj.get_n_ops()
 
     def ops(self):
-        return [wrap(Operation, self._obj.get_op(i)) for i in range(self._obj.get_n_ops())]
+        ops = [wrap(Operation, self._obj.get_op(i)) for i in range(self._obj.get_n_ops())]
+        return ops if self._op_ids is None else [op for op in ops if op.op_id in self._op_ids]
 
     def inputs(self):
         return [wrap(Value, v) for v in self._obj.get_inputs()]
@@ -363,7 +376,9 @@ class Network:
 
     def view(self, start=0, end=None):
         """view(start[, end]): ops [start, end) by index (negative from the end); view([op
-        ids]): the ops with these ids, which must be consecutive in the network's order."""
+        ids]): the ops with these ids, in the network's order. A run of consecutive ops is a
+        view like any other; other lists (view([0, 1, 2, 5, 6, 7])) are for a backend
+        (Backend.Create, init): it owns those ops only (a board backend takes only a run)."""
         if isinstance(start, (list, tuple)):
             if end is not None:
                 raise TypeError("Network.view(op_ids): a list of op ids takes no end")
@@ -382,11 +397,13 @@ class Network:
             if op is None:
                 raise XrtError(f"{self._obj.get_path()}: view(op ids): no op with op_id {op_id}")
             index.append(op.index)
-        for k in range(1, len(index)):
-            if index[k] != index[k - 1] + 1:
-                raise XrtError(f"{self._obj.get_path()}: view(op ids): op {op_ids[k]} does not follow op "
-                               f"{op_ids[k - 1]} in the network's order (a view is a run of consecutive ops)")
-        return wrap(NetworkView, call(self._obj.view, index[0], index[-1] + 1))
+        if sorted(index) != index or len(set(index)) != len(index):
+            raise XrtError(f"{self._obj.get_path()}: view(op ids): the ops {op_ids} are not in the network's order")
+        view = wrap(NetworkView, call(self._obj.view, index[0], index[-1] + 1))
+        if index[-1] - index[0] + 1 != len(index):
+            # not a run: the ops from the first to the last, of which a backend owns these
+            view._op_ids = list(op_ids)
+        return view
 
     def inputOp(self):
         """The network's Input op: inputOp()[i] is its i-th output, the network's i-th input."""

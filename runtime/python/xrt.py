@@ -506,6 +506,14 @@ from _tensor import Tensor  # noqa: E402  (the Tensor lives in its own file: it 
 
 # ---- backends and sessions ------------------------------------------------------------
 
+def _new_backend(name, view, device):
+    """A backend of class @name on @view (of view([op ids]): owning those ops) and @device."""
+    obj = call(Xrt.Backend.new, name, view._obj, device._obj if device is not None else None)
+    if not view.isRun():
+        call(obj.set_op_ids, view.opIds())
+    return obj
+
+
 class Backend:
     """A backend of a session (Backend.Create, Session.backends, or ZG330Backend.Init() then
     init(network_view, device)); cast it to its class with ZG330Backend(backend),
@@ -541,8 +549,7 @@ class Backend:
             device = getattr(self, "_device", None)
         need(network_view, xir.NetworkView, "network_view", f"{type(self).__name__}.init")
         need(device, (Device, HostDevice, type(None)), "device", f"{type(self).__name__}.init")
-        dev = device._obj if device is not None else None
-        self._obj = call(Xrt.Backend.new, type(self)._vendor_name, network_view._obj, dev)
+        self._obj = _new_backend(type(self)._vendor_name, network_view, device)
 
     def _require(self, what):
         if getattr(self, "_obj", None) is None:
@@ -564,8 +571,7 @@ class Backend:
             network_view = network_view.view(0)
         need(network_view, xir.NetworkView, "network_view", "Backend.Create")
         need(device, (Device, HostDevice, type(None)), "device", "Backend.Create")
-        dev = device._obj if device is not None else None
-        return wrap(Backend, call(Xrt.Backend.new, backend_class._vendor_name, network_view._obj, dev))
+        return wrap(Backend, _new_backend(backend_class._vendor_name, network_view, device))
 
     def name(self):
         return self._require("Backend.name").get_name()
@@ -671,7 +677,11 @@ class Session:
     def _view(network_view, what):
         if isinstance(network_view, xir.Network):
             network_view = network_view.view(0)
-        return need(network_view, xir.NetworkView, "network", what)
+        need(network_view, xir.NetworkView, "network", what)
+        if not network_view.isRun():
+            raise XrtError(f"{what}: a session's view is a run of consecutive ops; view({network_view.opIds()}) "
+                           "is for a backend (Backend.Create, init): give the session network.view(0)")
+        return network_view
 
     @staticmethod
     def _new(obj):

@@ -1,5 +1,6 @@
 /* xrt-backend.c — the Backend base class, its registry and the forwarding calls. */
 #include "xrt/xrt-backend.h"
+#include "base/zw-checked.h"
 
 #include <string.h>
 
@@ -8,6 +9,7 @@ G_DEFINE_QUARK (xrt-backend-error-quark, xrt_backend_error)
 typedef struct {
   XirNetworkView *view;
   XrtDevice *device;
+  GHashTable *only;   /* op_id set of xrt_backend_set_op_ids, or NULL: every op it takes */
 } XrtBackendPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (XrtBackend, xrt_backend, G_TYPE_OBJECT)
@@ -19,6 +21,7 @@ xrt_backend_finalize (GObject *object)
 
   g_clear_pointer (&priv->view, xir_network_view_unref);
   g_clear_pointer (&priv->device, xrt_device_unref);
+  g_clear_pointer (&priv->only, g_hash_table_unref);
   G_OBJECT_CLASS (xrt_backend_parent_class)->finalize (object);
 }
 
@@ -312,8 +315,70 @@ xrt_backend_class_supports_op (GType type, const XirOp *op)
 gboolean
 xrt_backend_owns_op (XrtBackend *self, gint64 op_id)
 {
+  XrtBackendPrivate *priv;
+
   g_return_val_if_fail (XRT_IS_BACKEND (self), FALSE);
+  priv = xrt_backend_get_instance_private (self);
+  if (priv->only != NULL && !g_hash_table_contains (priv->only, &op_id))
+    return FALSE;
   return KLASS (self)->owns_op (self, op_id);
+}
+
+gboolean
+xrt_backend_set_op_ids (XrtBackend *self, const gint64 *op_ids, guint n, GError **error)
+{
+  XrtBackendPrivate *priv;
+  XirNetwork *net;
+  GHashTable *only;
+
+  ZW_RETURN_VAL_IF_BAD_ARG (XRT_IS_BACKEND (self), "backend", error, XRT_BACKEND_ERROR, XRT_BACKEND_ERROR_INVALID_ARGUMENT,
+                            FALSE);
+  ZW_RETURN_VAL_IF_BAD_ARG (op_ids != NULL && n > 0, "op_ids", error, XRT_BACKEND_ERROR,
+                            XRT_BACKEND_ERROR_INVALID_ARGUMENT, FALSE);
+  priv = xrt_backend_get_instance_private (self);
+  if (priv->view == NULL)
+    {
+      g_set_error (error, XRT_BACKEND_ERROR, XRT_BACKEND_ERROR_CALL_ORDER, "%s: op ids before init", KLASS (self)->name);
+      return FALSE;
+    }
+  if (KLASS (self)->runs_on_board && xrt_backend_is_applied (self))
+    {
+      g_set_error (error, XRT_BACKEND_ERROR, XRT_BACKEND_ERROR_CALL_ORDER, "%s: op ids after apply", KLASS (self)->name);
+      return FALSE;
+    }
+  net = xir_network_view_get_network (priv->view);
+  only = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint k = 0; k < n; k++)
+    {
+      const XirOp *op = xir_network_get_op_by_id (net, op_ids[k]);
+      gint64 *key;
+      guint start = xir_network_view_get_start (priv->view);
+
+      if (op == NULL || op->index < start || op->index >= start + xir_network_view_get_n_ops (priv->view))
+        {
+          g_set_error (error, XRT_BACKEND_ERROR, XRT_BACKEND_ERROR_INVALID_ARGUMENT,
+                       "%s: op_ids[%u]: op %" G_GINT64_FORMAT " is not in the backend's view of %s", KLASS (self)->name,
+                       k, op_ids[k], xir_network_get_path (net));
+          g_hash_table_unref (only);
+          return FALSE;
+        }
+      /* a board backend deploys every op of its view: it takes them all or a run of them */
+      if (KLASS (self)->runs_on_board && k > 0 && op->index != xir_network_get_op_by_id (net, op_ids[k - 1])->index + 1)
+        {
+          g_set_error (error, XRT_BACKEND_ERROR, XRT_BACKEND_ERROR_INVALID_ARGUMENT,
+                       "%s: op_ids[%u]: op %" G_GINT64_FORMAT " does not follow op %" G_GINT64_FORMAT " in %s: a board "
+                       "backend's ops are a run of consecutive ops (its launches deploy them together)",
+                       KLASS (self)->name, k, op_ids[k], op_ids[k - 1], xir_network_get_path (net));
+          g_hash_table_unref (only);
+          return FALSE;
+        }
+      key = g_new (gint64, 1);
+      *key = op_ids[k];
+      g_hash_table_add (only, key);
+    }
+  g_clear_pointer (&priv->only, g_hash_table_unref);
+  priv->only = only;
+  return TRUE;
 }
 
 gboolean

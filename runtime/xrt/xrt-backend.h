@@ -43,6 +43,7 @@ typedef enum {
   XRT_BACKEND_ERROR_UNKNOWN,       /* no backend class of that name is registered */
   XRT_BACKEND_ERROR_UNSUPPORTED,   /* the backend does not do that (an option, a call) */
   XRT_BACKEND_ERROR_CALL_ORDER,    /* a call before init or apply */
+  XRT_BACKEND_ERROR_INVALID_ARGUMENT, /* a bad argument (NULL, an op outside the view …) */
 } XrtBackendError;
 
 #define XRT_TYPE_BACKEND (xrt_backend_get_type ())
@@ -251,6 +252,17 @@ gboolean xrt_backend_class_supports_op (GType type, const XirOp *op);
  * Whether @op_id is one of the backend's ops (one of its view it took at init).
  */
 gboolean xrt_backend_owns_op (XrtBackend *self, gint64 op_id);
+/**
+ * xrt_backend_set_op_ids:
+ * @op_ids: (array length=n): ops of the backend's view
+ *
+ * Restricts the ops the backend owns to @op_ids (the vendor's Backend::Create<T>(
+ * network.view({0, 1, 2, 5, 6, 7}), device): a view of any ops), after init. A board
+ * backend (it deploys its view's ops together) takes only a run of consecutive ops, before
+ * apply. Errors: XRT_BACKEND_ERROR_INVALID_ARGUMENT naming the op id, _CALL_ORDER before
+ * init or after a board backend's apply.
+ */
+gboolean xrt_backend_set_op_ids (XrtBackend *self, const gint64 *op_ids, guint n, GError **error);
 /**
  * xrt_backend_is_applied:
  *

@@ -391,12 +391,37 @@ def test_view_of_op_ids():
     network = load()
     ids = [op.op_id for op in network.ops()]
     v = network.view(ids[2:5])
-    assert [op.op_id for op in v.ops()] == ids[2:5]
+    assert v.isRun() and [op.op_id for op in v.ops()] == ids[2:5]
+    some = network.view([ids[1], ids[3]])                   # not a run: for a backend
+    assert not some.isRun() and [op.op_id for op in some.ops()] == [ids[1], ids[3]]
     with pytest.raises(XrtError) as e:
-        network.view([ids[1], ids[3]])
-    assert str(ids[3]) in str(e.value) and "consecutive" in str(e.value)
+        network.view([ids[3], ids[1]])
+    assert "order" in str(e.value)
     with pytest.raises(XrtError):
         network.view([999999])
+    with pytest.raises(XrtError) as e:
+        Session.Create([ZG330Backend, HostBackend], some, [Device.Open("mock://zg330"), HostDevice.Default()])
+    assert "run of consecutive ops" in str(e.value)
+    with pytest.raises(XrtError) as e:                      # a board backend deploys a run
+        Backend.Create(ZG330Backend, some, Device.Open("mock://zg330"))
+    assert str(ids[3]) in str(e.value) and "consecutive" in str(e.value)
+
+
+def test_xrt_1_1_2_create_with_backends_of_op_id_views(device):
+    """XRT manual §1.1.2 on tiny (Input, hardops, Output): the HostBackend on view([Input,
+    Output]) — not a run — and the board backend on view([the hardops]); the session of both
+    binds each op to the backend whose view has it, and gives the C API's bytes."""
+    network = load()
+    ids = [op.op_id for op in network.ops()]
+    host_backend = Backend.Create(HostBackend, network.view([ids[0], ids[-1]]), HostDevice.Default())
+    zg330_backend = Backend.Create(ZG330Backend, network.view(ids[1:-1]), device)
+    sess = Session.CreateWithBackends(network.view(0), [host_backend, zg330_backend])
+    sess.apply()
+    backend_bindings = sess.backendBindings()
+    assert backend_bindings[ids[0]].is_type(HostBackend) and backend_bindings[ids[-1]].is_type(HostBackend)
+    assert all(backend_bindings[i].is_type(ZG330Backend) for i in ids[1:-1])
+    raw = seeded_bytes(network.inputs()[0].storageBytes(), 14)
+    assert_outputs(network, sess.forward([Tensor(raw, network.inputOp()[0].dtype())]), reference("tiny", raw))
 
 
 # ---- item 4: memory and registers ---------------------------------------------------------
