@@ -185,6 +185,8 @@ class MemPtr:
         if len(args) == 1 and isinstance(args[0], MemPtr):
             self._cptr, self._addr, self._keep = args[0]._cptr, args[0]._addr, args[0]._keep
             return
+        if len(args) == 1 and args[0] is None:   # MemPtr(nullptr)
+            return
         if len(args) == 1 and isinstance(args[0], int):
             self._addr = args[0]
             return
@@ -256,6 +258,50 @@ class MemPtr:
         return isinstance(other, MemPtr) and (self._cptr, self._addr) == (other._cptr, other._addr)
 
     __hash__ = None
+
+    # the manual's pointer arithmetic (§2.1): ptr + n, n + ptr, ptr - n, ptr - ptr, comparisons
+    def _moved(self, delta):
+        if self.isNull():
+            raise XrtError("MemPtr: arithmetic on a null pointer")
+        p = MemPtr(self)
+        p._cptr = None if p._cptr is None else p._cptr + delta
+        p._addr = None if p._addr is None else p._addr + delta
+        return p
+
+    def _key(self, other, op):
+        if not isinstance(other, MemPtr) or other.ptype() != self.ptype() or self.isNull() or other.isNull():
+            raise TypeError(f"MemPtr {op}: both pointers must be non-null and of the same PtrType")
+        return (self._addr if self._addr is not None else self._cptr,
+                other._addr if other._addr is not None else other._cptr)
+
+    def __add__(self, n):
+        if not isinstance(n, int):
+            return NotImplemented
+        return self._moved(n)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        if isinstance(other, int):
+            return self._moved(-other)
+        a, b = self._key(other, "-")
+        return a - b
+
+    def __lt__(self, other):
+        a, b = self._key(other, "<")
+        return a < b
+
+    def __le__(self, other):
+        a, b = self._key(other, "<=")
+        return a <= b
+
+    def __gt__(self, other):
+        a, b = self._key(other, ">")
+        return a > b
+
+    def __ge__(self, other):
+        a, b = self._key(other, ">=")
+        return a >= b
 
     def __repr__(self):
         if self.isNull():

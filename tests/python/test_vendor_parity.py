@@ -532,3 +532,38 @@ def test_remaining_reference_calls(device):
     assert isinstance(HostDevice.MemRegion(), HostMemRegion)
     import xrt
     assert xrt.ZG330Device is ZG330Device and ZG330Device(device).clone().getRowsCols() == ZG330Device(device).getRowsCols()
+
+
+def test_xrt_2_1_mem_ptr_example():
+    """XRT manual §2.1, line for line."""
+    null_ptr1 = MemPtr.Init()
+    null_ptr2 = MemPtr(None)
+    null_ptr3 = MemPtr.NullPtr()
+    assert null_ptr1.isNull() and null_ptr2.isNull() and null_ptr3.isNull()
+    tmp = bytearray(8)
+    c_ptr1 = MemPtr(tmp)
+    assert c_ptr1.ptype() == PtrType.CPTR and c_ptr1.cptr() == MemPtr(tmp).cptr() and not c_ptr1.isNull()
+    addr = 0x40000000
+    addr_ptr1 = MemPtr(addr)
+    assert addr_ptr1.ptype() == PtrType.ADDR and addr_ptr1.addr() == addr and not addr_ptr1.isNull()
+    both_ptr1 = MemPtr(tmp, addr)
+    assert both_ptr1.ptype() == PtrType.BOTH and both_ptr1.cptr() == c_ptr1.cptr() and both_ptr1.addr() == addr
+    both_ptr2 = 40 + both_ptr1
+    assert both_ptr2 - both_ptr1 == 40 and both_ptr1 - both_ptr2 == -40
+    assert both_ptr2 - 40 == both_ptr1
+    assert both_ptr1 < both_ptr2 and both_ptr1 <= both_ptr2 and both_ptr2 > both_ptr1 and both_ptr2 >= both_ptr1
+    with pytest.raises(TypeError):
+        both_ptr1 < addr_ptr1
+
+
+def test_xrt_1_5_memory_info_example(device):
+    """XRT manual §1.5 on the simulated board's ETM (the vendor's "plddr")."""
+    plddr_region = device.getMemRegion("ETM")
+    base = plddr_region.memManager().getMemRegionInfo()["base"]
+    chunk1 = plddr_region.malloc(1024)
+    chunk2 = plddr_region.malloc(MemPtr(base + (1 << 30)), 1024)
+    pl_chunks = plddr_region.memManager().getAllMemChunk()
+    assert chunk1 in pl_chunks and chunk2 in pl_chunks and chunk2.addr() == base + (1 << 30)
+    unique_chunk = plddr_region.memManager().getMemChunk(MemPtr(base + (1 << 30)), 1024)
+    assert unique_chunk == chunk2
+    assert plddr_region.memManager().getMemChunk(MemPtr(base + (1 << 30) + 4096), 1024) is None
