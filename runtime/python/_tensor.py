@@ -98,7 +98,9 @@ class Tensor:
         if args:
             first = args[0]
         else:
-            key = next(k for k in ("b", "value", "dtype") if k in kwargs)
+            key = next((k for k in ("b", "value", "dtype") if k in kwargs), None)
+            if key is None:
+                raise TypeError(f"xrt.Tensor(): unexpected arguments {list(kwargs)} (give dtype= or b=)")
             first = kwargs.pop(key)
         rest = list(args[1:])
         if isinstance(first, xir.Value):
