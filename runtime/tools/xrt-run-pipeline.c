@@ -152,6 +152,23 @@ set_dumps (XrtPipeline *p, const char *dir, const char *format, GError **error)
   return TRUE;
 }
 
+/* The options of a pipeline command, then exactly one PIPE.toml. */
+static int
+parse_one_file (GOptionContext *ctx, GOptionEntry *entries, int *argc, char ***argv, const char *cmd)
+{
+  int rc;
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if ((rc = xrt_run_parse (ctx, argc, argv)) != 0)
+    return rc;
+  if (*argc != 2)
+    {
+      g_printerr ("xrt-run %s: %s\n", cmd, _("expected exactly one PIPE.toml"));
+      return XRT_RUN_EXIT_USAGE;
+    }
+  return 0;
+}
+
 static int
 pipeline_cmd (int argc, char **argv, gboolean run)
 {
@@ -179,14 +196,8 @@ pipeline_cmd (int argc, char **argv, gboolean run)
   GError *error = NULL;
   int rc;
 
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
+  if ((rc = parse_one_file (ctx, entries, &argc, &argv, cmd)) != 0)
     return rc;
-  if (argc != 2)
-    {
-      g_printerr ("xrt-run %s: %s\n", cmd, _("expected exactly one PIPE.toml"));
-      return XRT_RUN_EXIT_USAGE;
-    }
   if (!run && (iterations != 1 || profile || dump != NULL))
     {
       g_printerr ("xrt-run plan: %s\n", _("--iterations, --profile and --dump are options of run"));
@@ -256,14 +267,8 @@ xrt_run_pipeline_cmd_sweep (int argc, char **argv)
   GError *error = NULL;
   int rc;
 
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if ((rc = xrt_run_parse (ctx, &argc, &argv)) != 0)
+  if ((rc = parse_one_file (ctx, entries, &argc, &argv, "sweep")) != 0)
     return rc;
-  if (argc != 2)
-    {
-      g_printerr ("xrt-run sweep: %s\n", _("expected exactly one PIPE.toml"));
-      return XRT_RUN_EXIT_USAGE;
-    }
   if ((points = xrt_pipeline_sweep (argv[1], device, &error)) == NULL)
     return xrt_run_fail (error);
   cJSON_AddStringToObject (json, "format", "zhuge-pipeline-sweep");
