@@ -755,6 +755,26 @@ test_memory_layout (void)
   g_assert_null (zw_memory_layout_chunk_at (report, &l, 300, 100));
 }
 
+/* The accent colours text (the OCM view's chosen option, a launch's label): readable on
+ * both schemes' backgrounds, and a theme's low-contrast selection colour is not taken for it. */
+static void
+test_accent_contrast (void)
+{
+  ZwViewStyle light, dark;
+  GdkRGBA black, white, adwaita_dark_sel, adwaita_dark_bg;
+
+  zw_view_style_init_default (&light);
+  zw_view_style_init_dark (&dark);
+  gdk_rgba_parse (&black, "#000000");
+  gdk_rgba_parse (&white, "#ffffff");
+  gdk_rgba_parse (&adwaita_dark_sel, "#15539e");
+  gdk_rgba_parse (&adwaita_dark_bg, "#242424");
+  g_assert_cmpfloat_with_epsilon (zw_view_style_contrast (&black, &white), 21.0, 1e-9);
+  g_assert_cmpfloat (zw_view_style_contrast (&adwaita_dark_sel, &adwaita_dark_bg), <, 2.5);
+  g_assert_cmpfloat (zw_view_style_contrast (&light.accent, &white), >=, 4.5);
+  g_assert_cmpfloat (zw_view_style_contrast (&dark.accent, &adwaita_dark_bg), >=, 4.5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -770,6 +790,7 @@ main (int argc, char **argv)
   if (render)
     {
       g_test_add_func ("/viewers/render/segment/plot-filled-segment-colours-distinct", test_segment_render);
+      g_test_add_func ("/viewers/render/style/accent-readable-on-both-schemes", test_accent_contrast);
       g_test_add_func ("/viewers/render/segment/hit-test-and-selected-value", test_segment_hit_and_selection);
       g_test_add_func ("/viewers/render/memory/etm-optimize-changes-drawn-extent", test_memory_etm_optimize);
       g_test_add_func ("/viewers/render/memory/etm-traffic-per-op-beside-occupancy", test_memory_traffic);

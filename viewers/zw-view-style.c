@@ -1,6 +1,8 @@
 /* zw-view-style.c — theme colours of the deploy views. */
 #include "zw-view-style.h"
 
+#include <math.h>
+
 static void
 rgba (GdkRGBA *c, const char *spec)
 {
@@ -58,6 +60,21 @@ luminance (const GdkRGBA *c)
   return 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
 }
 
+/* WCAG's contrast ratio of two colours (1 to 21), from their relative luminance. */
+static double
+linear (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+double
+zw_view_style_contrast (const GdkRGBA *a, const GdkRGBA *b)
+{
+  double la = 0.2126 * linear (a->red) + 0.7152 * linear (a->green) + 0.0722 * linear (a->blue);
+  double lb = 0.2126 * linear (b->red) + 0.7152 * linear (b->green) + 0.0722 * linear (b->blue);
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
 static gboolean
 lookup_first (GtkStyleContext *context, const char * const *names, GdkRGBA *out)
 {
@@ -96,8 +113,11 @@ zw_view_style_from_widget (ZwViewStyle *style, GtkWidget *widget)
   style->grid.alpha = 0.18f;
   if (lookup_first (context, accent_names, &accent))
     {
-      style->accent = accent;
       style->hover = accent;
       style->hover.alpha = 0.30f;
+      /* the accent colours text (the chosen option, a launch's label): a theme's selection
+       * background (Adwaita dark's #15539e on #242424 is 2.3:1) keeps our own readable one */
+      if (zw_view_style_contrast (&accent, &bg) >= 4.5)
+        style->accent = accent;
     }
 }

@@ -38,6 +38,9 @@ typedef void (*ZwExportDrawFunc) (cairo_t *cr, int width, int height, const ZwVi
 
 void zw_view_style_init_default (ZwViewStyle *style);
 void zw_view_style_init_dark (ZwViewStyle *style);
+/* WCAG's contrast ratio of two colours: 1 (the same) to 21 (black on white); text wants 4.5. */
+double zw_view_style_contrast (const GdkRGBA *a, const GdkRGBA *b);
+
 /* Colours from @widget's theme: foreground from the widget's colour, the accent and
  * background from the named theme colours when defined (accent_bg_color,
  * view_bg_color/theme_base_color), segment colours adapted to a dark background. */
