@@ -66,6 +66,12 @@ typedef struct {
   Trail   *trail;
   gsize    trail_len, trail_cap;
   guint   *dirty;    /* sections whose minimum holders all left */
+  guint   *head;     /* per section: first floor candidate starting there */
+  guint   *link;     /* per buffer: next floor candidate with the same start */
+  guint8  *reach;    /* per section boundary: the floor is tiled up to here */
+  guint   *raised;   /* scratch: neighbours raised by the last placement */
+  guint   *hstamp;   /* per section: last placement that checked its holes */
+  guint    hstamp_now;
   GArray  *parts;    /* guint: buffer lists of the partitions being solved */
   guint64 *zobrist;  /* per buffer: random key of the state hash */
   guint64  hash;     /* of the unplaced buffers with their minoffs */

@@ -110,6 +110,93 @@ search_recompute (Search *s, guint sec)
   s->ucnt[sec] = lowest == PLACED ? 0 : count;
 }
 
+/* A tight section (its unplaced buffers fill it from its floor to the
+ * capacity exactly) has no byte to spare: whatever goes at its floor is
+ * placed there, so at the partition's lowest floor @floor every tight
+ * section must be covered by a candidate placed at @floor, and candidates
+ * placed at one offset cannot share a section.  So the tight sections at
+ * @floor must be tiled by disjoint section ranges of the candidates that
+ * sit at @floor (a 1-D exact cover, decided left to right).  On packings
+ * with little slack this cuts a doomed choice at once instead of after
+ * every way of filling the rest of the floor.  Returns FALSE when no such
+ * tiling exists. */
+static gboolean
+search_floor_tileable (Search *s, const guint *cand, guint ncand, guint s0, guint s1, gint64 floor)
+{
+  const Problem *p = s->p;
+  gboolean tight = FALSE;
+  for (guint sec = s0; sec < s1 && !tight; sec++)
+    tight = s->total[sec] > 0 && s->umin[sec] == floor && floor + s->total[sec] == s->cap;
+  s->work += s1 - s0;
+  if (!tight)
+    return TRUE;
+  for (guint sec = s0; sec < s1; sec++)
+    {
+      s->head[sec] = G_MAXUINT;
+      s->reach[sec] = FALSE;
+    }
+  s->reach[s1] = FALSE;
+  s->reach[s0] = TRUE;
+  for (guint k = 0; k < ncand; k++)
+    {
+      guint j = cand[k];
+      if (s->minoff[j] != floor)
+        continue;
+      s->link[j] = s->head[p->slo[j]];
+      s->head[p->slo[j]] = j;
+    }
+  s->work += 2 * (s1 - s0) + ncand;
+  for (guint sec = s0; sec < s1; sec++)
+    {
+      if (!s->reach[sec])
+        continue;
+      if (!(s->total[sec] > 0 && s->umin[sec] == floor && floor + s->total[sec] == s->cap))
+        s->reach[sec + 1] = TRUE;
+      for (guint j = s->head[sec]; j != G_MAXUINT; j = s->link[j])
+        s->reach[p->shi[j]] = TRUE;
+    }
+  return s->reach[s1];
+}
+
+/* A placement of @c that raised the neighbours @raised to @h: in each other
+ * section of theirs the buffers now at @h or above lie wholly above @h, so
+ * they must fit between @h and the capacity (the floor check sees only the
+ * section's lowest buffer; this one sees the hole a raise leaves under it
+ * that the lower buffers cannot fill).  Returns FALSE when one does not. */
+static gboolean
+search_raise_fits (Search *s, guint c, const guint *raised, guint nraised, gint64 h)
+{
+  const Problem *p = s->p;
+  if (G_UNLIKELY (++s->hstamp_now == 0))
+    {
+      memset (s->hstamp, 0, sizeof (guint) * MAX (p->nsec, 1));
+      s->hstamp_now = 1;
+    }
+  for (guint r = 0; r < nraised; r++)
+    {
+      guint j = raised[r];
+      s->work += p->shi[j] - p->slo[j];
+      for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+        {
+          if ((sec >= p->slo[c] && sec < p->shi[c]) || s->hstamp[sec] == s->hstamp_now ||
+              s->umin[sec] >= h || h + s->total[sec] <= s->cap)
+            continue;   /* (all its unplaced buffers would fit above h) */
+          s->hstamp[sec] = s->hstamp_now;
+          gint64 above = 0;
+          s->work += p->sec_start[sec + 1] - p->sec_start[sec];
+          for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
+            {
+              guint i = p->sec_buf[q];
+              if (s->minoff[i] != PLACED && s->minoff[i] >= h)
+                above += p->size[i];
+            }
+          if (h + above > s->cap)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static int search_partition (Search *s, guint pstart, guint plen,
                              guint s0, guint s1, gint64 last_off, gint last_rank);
 
@@ -177,7 +264,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
   guint *live = (guint *) s->parts->data + base;
   const guint *part = (const guint *) s->parts->data + pstart;
   guint nlive = 0;
-  gint64 min_height = G_MAXINT64;
+  gint64 min_height = G_MAXINT64, min_floor = G_MAXINT64;
   for (guint k = 0; k < plen; k++)
     {
       guint j = part[k];
@@ -185,6 +272,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         continue;
       live[nlive++] = j;
       min_height = MIN (min_height, s->minoff[j] + p->size[j]);
+      min_floor = MIN (min_floor, s->minoff[j]);
     }
   g_array_set_size (s->parts, base + nlive);
   /* this node's scans (the live list, the candidates, the sections) and
@@ -234,6 +322,12 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       cand[ncand++] = j;
     }
   g_array_set_size (s->parts, base + nlive + ncand);
+
+  if (!search_floor_tileable (s, cand, ncand, s0, s1, min_floor))
+    {
+      g_array_set_size (s->parts, base);
+      return NOT_FOUND;
+    }
 
   gint64 max_total = 0;
   for (guint sec = s0; sec < s1; sec++)
@@ -287,7 +381,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       gint64 h = o + p->size[c];
       gsize mark = s->trail_len;
       guint64 saved_hash = s->hash;
-      guint ndirty = 0;
+      guint ndirty = 0, nraised = 0;
       gboolean ok = TRUE;
 
       if (G_UNLIKELY (++s->stamp_now == 0))
@@ -323,6 +417,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           s->minoff[j] = h;
           s->hash ^= search_zkey (s, j, old) ^ search_zkey (s, j, h);
           search_leave (s, j, old, &ndirty);
+          s->raised[nraised++] = j;
         }
       for (guint d = 0; d < ndirty && ok; d++)
         search_recompute (s, s->dirty[d]);
@@ -340,6 +435,8 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           if (s->total[sec] > 0 && MAX (s->umin[sec], o) + s->total[sec] > s->cap)
             ok = FALSE;
         }
+      if (ok && !search_raise_fits (s, c, s->raised, nraised, h))
+        ok = FALSE;
 
       guint spent = ok ? feasible++ : 0;
       s->disc -= spent;
@@ -395,6 +492,11 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->stamp = g_new0 (guint, ns);
   /* a placement dirties each section at most once */
   s->dirty = g_new (guint, ns);
+  s->head = g_new (guint, ns);
+  s->link = g_new (guint, m);
+  s->reach = g_new (guint8, ns + 1);
+  s->raised = g_new (guint, m);
+  s->hstamp = g_new0 (guint, ns);
 
   s->parts = g_array_new (FALSE, FALSE, sizeof (guint));
   s->zobrist = g_new (guint64, m);
@@ -416,6 +518,11 @@ zg330_etm_search_clear (Search *s)
   g_free (s->stamp);
   g_free (s->trail);
   g_free (s->dirty);
+  g_free (s->head);
+  g_free (s->link);
+  g_free (s->reach);
+  g_free (s->raised);
+  g_free (s->hstamp);
 
   g_array_unref (s->parts);
   g_free (s->zobrist);
