@@ -69,6 +69,11 @@ typedef struct {
   guint   *head;     /* per section: first floor candidate starting there */
   guint   *link;     /* per buffer: next floor candidate with the same start */
   guint8  *reach;    /* per section boundary: the floor is tiled up to here */
+  guint   *twin;     /* per buffer: the previous twin in rank order (the same
+                      * sections and size), G_MAXUINT if none */
+  guint   *peers;    /* buffers grouped by sections (slo, shi): each group a run */
+  guint   *peer_lo, *peer_hi;  /* per buffer: its group's run in @peers */
+  const guint *twin_order;  /* the preorder @twin was computed for */
   guint   *raised;   /* scratch: neighbours raised by the last placement */
   guint   *hstamp;   /* per section: last placement that checked its holes */
   guint    hstamp_now;
