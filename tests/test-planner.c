@@ -516,7 +516,8 @@ assert_monotone (const char *name, const GArray *bufs, guint64 cap)
 /* Planted perfect packings of 100-500 buffers at the default budget: every plan valid and
  * at or above the bound, identical at 1 and 2 threads; those that fit are monotone in the
  * budget.  The figures go to the log (fits, ratio to the bound, work).  Not every one fits
- * yet (issue 33 asks that all do): the search, not the budget, is what they need. */
+ * yet (issue 33 asks that all do): rounds 0 and 1 (304 and 496 buffers) do not, even with
+ * 8e9 work units; the search, not the budget, is what they need.  The others must. */
 static void
 test_plan_planted_packings (void)
 {
@@ -543,13 +544,13 @@ test_plan_planted_packings (void)
       assert_monotone (name, bufs, MIB);
     }
   g_test_message ("planted packings: %u of %u fit at the default budget", fits, total);
-  g_assert_cmpuint (fits, >, 0);
+  g_assert_cmpuint (fits, >=, total - 2);
 }
 
 /* The public MiniMalloc instances, perturbed (seeded): every size shrunk by up to 1/8 (at
  * a multiple of 64) and one buffer in twenty dropped, so each still fits 1 MiB (the
- * original packing does).  Every plan valid; those that fit at the default budget are
- * monotone in it (the log says which fit). */
+ * original packing does).  Every plan valid; each fits at the default budget and is
+ * monotone in it. */
 static void
 test_plan_perturbed_public (void)
 {
@@ -596,7 +597,7 @@ test_plan_perturbed_public (void)
   if (found == 0)
     g_test_skip ("no minimalloc-*.csv in ZW_SHARED_DIR/planner-bench");
   g_test_message ("perturbed public instances: %u of %u fit 1 MiB at the default budget", fits, found);
-  g_assert_cmpuint (fits, >, 0);
+  g_assert_cmpuint (fits, ==, found);
 }
 
 static void

@@ -66,6 +66,17 @@ typedef struct {
   Trail   *trail;
   gsize    trail_len, trail_cap;
   guint   *dirty;    /* sections whose minimum holders all left */
+  guint   *head;     /* per section: first floor candidate starting there */
+  guint   *link;     /* per buffer: next floor candidate with the same start */
+  guint8  *reach;    /* per section boundary: the floor is tiled up to here */
+  guint   *twin;     /* per buffer: the previous twin in rank order (the same
+                      * sections and size), G_MAXUINT if none */
+  guint   *peers;    /* buffers grouped by sections (slo, shi): each group a run */
+  guint   *peer_lo, *peer_hi;  /* per buffer: its group's run in @peers */
+  const guint *twin_order;  /* the preorder @twin was computed for */
+  guint   *raised;   /* scratch: neighbours raised by the last placement */
+  guint   *hstamp;   /* per section: last placement that checked its holes */
+  guint    hstamp_now;
   GArray  *parts;    /* guint: buffer lists of the partitions being solved */
   guint64 *zobrist;  /* per buffer: random key of the state hash */
   guint64  hash;     /* of the unplaced buffers with their minoffs */

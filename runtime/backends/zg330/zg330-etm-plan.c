@@ -18,7 +18,7 @@
  *     buffers that no longer share a section boundary are solved as
  *     independent subproblems.  Several preorders, plain depth-first and
  *     limited-discrepancy, run as a portfolio on up to two threads in
- *     rounds of doubling node limits (deterministic: the first task in
+ *     rounds of tripling node limits (deterministic: the first task in
  *     portfolio order that succeeds in a round wins);
  *  4. a seeded hill climb over greedy orders (after Vela) for instances too
  *     big for the search's tables.

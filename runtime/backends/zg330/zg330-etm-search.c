@@ -1,8 +1,10 @@
 /* zg330-etm-search.c — the ETM planner's exact canonical search (after MiniMalloc, Moffitt,
  * ASPLOS 2023), as a decision: does every buffer fit below a capacity?  Buffers are placed
  * in non-decreasing offset order, each at the lowest offset its placed neighbours allow;
- * a partial placement is cut by section floors, by the top an unplaced buffer can reach
- * and by a memo of failed states; buffers that no longer share a section boundary are
+ * a partial placement is cut by section floors, by the holes a raise leaves, by an exact
+ * tiling of the lowest floor of tight sections, by the top an unplaced buffer can reach
+ * and by a memo of failed states; twins and stacked peers (same sections) are placed in
+ * rank order only; buffers that no longer share a section boundary are
  * solved as independent subproblems.  Bounded by nodes and work units (and the optional
  * time limit), never by the clock alone. */
 #include "backends/zg330/zg330-etm-plan-private.h"
@@ -108,6 +110,148 @@ search_recompute (Search *s, guint sec)
     }
   s->umin[sec] = lowest;
   s->ucnt[sec] = lowest == PLACED ? 0 : count;
+}
+
+/* A tight section (its unplaced buffers fill it from its floor to the
+ * capacity exactly) has no byte to spare: some unplaced buffer goes at its
+ * floor u, and that buffer's lowest offset is u now (u is the least in the
+ * section, and lowest offsets only rise).  Buffers placed at one offset
+ * cannot share a section, so for every floor u the tight sections at u must
+ * be tiled by disjoint section ranges of buffers that sit at u and may still
+ * be placed there in canonical order (a 1-D exact cover, decided left to
+ * right).  On packings with little slack this cuts a doomed choice at once
+ * instead of after every way of filling the rest.  @live are the unplaced
+ * buffers of the partition; at most FLOORS_CHECKED floors, lowest first:
+ * checking the four lowest cost more work than it saved on the planted and
+ * public instances, so only the lowest is.
+ * Returns FALSE when some floor cannot be tiled. */
+#define FLOORS_CHECKED 1
+
+static inline gboolean
+search_tight_at (const Search *s, guint sec, gint64 floor)
+{
+  return s->total[sec] > 0 && s->umin[sec] == floor && floor + s->total[sec] == s->cap;
+}
+
+static gboolean
+search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guint s1,
+                       gint64 last_off, gint last_rank)
+{
+  const Problem *p = s->p;
+  gint64 floors[FLOORS_CHECKED];
+  guint nf = 0;
+  s->work += s1 - s0;
+  for (guint sec = s0; sec < s1; sec++)
+    {
+      gint64 u = s->umin[sec];
+      if (!(s->total[sec] > 0 && u + s->total[sec] == s->cap))
+        continue;
+      guint k = 0;
+      while (k < nf && floors[k] < u)
+        k++;
+      if (k < nf && floors[k] == u)
+        continue;
+      if (nf == FLOORS_CHECKED)
+        {
+          if (k == nf)
+            continue;
+          nf--;     /* keep the lowest */
+        }
+      memmove (floors + k + 1, floors + k, sizeof (gint64) * (nf - k));
+      floors[k] = u;
+      nf++;
+    }
+  for (guint f = 0; f < nf; f++)
+    {
+      gint64 u = floors[f];
+      for (guint sec = s0; sec < s1; sec++)
+        {
+          s->head[sec] = G_MAXUINT;
+          s->reach[sec] = FALSE;
+        }
+      s->reach[s1] = FALSE;
+      s->reach[s0] = TRUE;
+      for (guint k = 0; k < nlive; k++)
+        {
+          guint j = live[k];
+          if (s->minoff[j] != u || u + p->size[j] > s->cap ||
+              u < last_off || (u == last_off && s->rank[j] <= last_rank))
+            continue;
+          s->link[j] = s->head[p->slo[j]];
+          s->head[p->slo[j]] = j;
+        }
+      s->work += 3 * (s1 - s0) + nlive;
+      for (guint sec = s0; sec < s1; sec++)
+        {
+          if (!s->reach[sec])
+            continue;
+          if (!search_tight_at (s, sec, u))
+            s->reach[sec + 1] = TRUE;
+          for (guint j = s->head[sec]; j != G_MAXUINT; j = s->link[j])
+            s->reach[p->shi[j]] = TRUE;
+        }
+      if (!s->reach[s1])
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A placement of @c that raised the neighbours @raised to @h: in each other
+ * section of theirs the buffers now at @h or above lie wholly above @h, so
+ * they must fit between @h and the capacity (the floor check sees only the
+ * section's lowest buffer; this one sees the hole a raise leaves under it
+ * that the lower buffers cannot fill).  Returns FALSE when one does not. */
+static gboolean
+search_raise_fits (Search *s, guint c, const guint *raised, guint nraised, gint64 h)
+{
+  const Problem *p = s->p;
+  if (G_UNLIKELY (++s->hstamp_now == 0))
+    {
+      memset (s->hstamp, 0, sizeof (guint) * MAX (p->nsec, 1));
+      s->hstamp_now = 1;
+    }
+  for (guint r = 0; r < nraised; r++)
+    {
+      guint j = raised[r];
+      s->work += p->shi[j] - p->slo[j];
+      for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+        {
+          if ((sec >= p->slo[c] && sec < p->shi[c]) || s->hstamp[sec] == s->hstamp_now ||
+              s->umin[sec] >= h || h + s->total[sec] <= s->cap)
+            continue;   /* (all its unplaced buffers would fit above h) */
+          s->hstamp[sec] = s->hstamp_now;
+          gint64 above = 0;
+          s->work += p->sec_start[sec + 1] - p->sec_start[sec];
+          for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
+            {
+              guint i = p->sec_buf[q];
+              if (s->minoff[i] != PLACED && s->minoff[i] >= h)
+                above += p->size[i];
+            }
+          if (h + above > s->cap)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Buffers with the same sections (peers) stacked one right on the other can
+ * swap places: the stack covers the same bytes at the same times.  So any
+ * packing can be rearranged until in every such stack the ranks rise
+ * upwards, and the search never puts @j at @o right on top of a placed
+ * peer of higher rank. */
+static gboolean
+search_on_later_peer (Search *s, guint j, gint64 o)
+{
+  const Problem *p = s->p;
+  s->work += s->peer_hi[j] - s->peer_lo[j];
+  for (guint q = s->peer_lo[j]; q < s->peer_hi[j]; q++)
+    {
+      guint i = s->peers[q];
+      if (s->minoff[i] == PLACED && s->rank[i] > s->rank[j] && s->sol[i] + p->size[i] == o)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static int search_partition (Search *s, guint pstart, guint plen,
@@ -231,9 +375,20 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
         continue;
       if (o < last_off || (o == last_off && s->rank[j] <= last_rank))
         continue;
+      /* twins go in rank order (any packing can be relabelled so) */
+      if (s->twin[j] != G_MAXUINT && s->minoff[s->twin[j]] != PLACED)
+        continue;
+      if (search_on_later_peer (s, j, o))
+        continue;
       cand[ncand++] = j;
     }
   g_array_set_size (s->parts, base + nlive + ncand);
+
+  if (!search_floor_tileable (s, live, nlive, s0, s1, last_off, last_rank))
+    {
+      g_array_set_size (s->parts, base);
+      return NOT_FOUND;
+    }
 
   gint64 max_total = 0;
   for (guint sec = s0; sec < s1; sec++)
@@ -287,7 +442,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       gint64 h = o + p->size[c];
       gsize mark = s->trail_len;
       guint64 saved_hash = s->hash;
-      guint ndirty = 0;
+      guint ndirty = 0, nraised = 0;
       gboolean ok = TRUE;
 
       if (G_UNLIKELY (++s->stamp_now == 0))
@@ -323,6 +478,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           s->minoff[j] = h;
           s->hash ^= search_zkey (s, j, old) ^ search_zkey (s, j, h);
           search_leave (s, j, old, &ndirty);
+          s->raised[nraised++] = j;
         }
       for (guint d = 0; d < ndirty && ok; d++)
         search_recompute (s, s->dirty[d]);
@@ -340,6 +496,8 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           if (s->total[sec] > 0 && MAX (s->umin[sec], o) + s->total[sec] > s->cap)
             ok = FALSE;
         }
+      if (ok && !search_raise_fits (s, c, s->raised, nraised, h))
+        ok = FALSE;
 
       guint spent = ok ? feasible++ : 0;
       s->disc -= spent;
@@ -395,6 +553,15 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->stamp = g_new0 (guint, ns);
   /* a placement dirties each section at most once */
   s->dirty = g_new (guint, ns);
+  s->head = g_new (guint, ns);
+  s->link = g_new (guint, m);
+  s->reach = g_new (guint8, ns + 1);
+  s->raised = g_new (guint, m);
+  s->twin = g_new (guint, m);
+  s->peers = g_new (guint, m);
+  s->peer_lo = g_new (guint, m);
+  s->peer_hi = g_new (guint, m);
+  s->hstamp = g_new0 (guint, ns);
 
   s->parts = g_array_new (FALSE, FALSE, sizeof (guint));
   s->zobrist = g_new (guint64, m);
@@ -416,10 +583,70 @@ zg330_etm_search_clear (Search *s)
   g_free (s->stamp);
   g_free (s->trail);
   g_free (s->dirty);
+  g_free (s->head);
+  g_free (s->link);
+  g_free (s->reach);
+  g_free (s->raised);
+  g_free (s->twin);
+  g_free (s->peers);
+  g_free (s->peer_lo);
+  g_free (s->peer_hi);
+  g_free (s->hstamp);
 
   g_array_unref (s->parts);
   g_free (s->zobrist);
   g_hash_table_unref (s->memo);
+}
+
+static int
+cmp_twins (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const Search *s = data;
+  const Problem *p = s->p;
+  guint i = *(const guint *) a, j = *(const guint *) b;
+  if (p->slo[i] != p->slo[j])
+    return p->slo[i] < p->slo[j] ? -1 : 1;
+  if (p->shi[i] != p->shi[j])
+    return p->shi[i] < p->shi[j] ? -1 : 1;
+  if (p->size[i] != p->size[j])
+    return p->size[i] < p->size[j] ? -1 : 1;
+  return (s->rank[i] > s->rank[j]) - (s->rank[i] < s->rank[j]);
+}
+
+/* Twins (buffers with the same sections, hence the same neighbours, and the
+ * same size) are interchangeable: any packing stays one when their offsets
+ * are swapped, so the search only places a twin after the previous one in
+ * rank order, and never explores the same packing under its relabellings. */
+static void
+search_find_twins (Search *s, const guint *order)
+{
+  const Problem *p = s->p;
+  if (s->twin_order == order)
+    return;
+  s->twin_order = order;
+  g_autofree guint *idx = g_new (guint, MAX (p->m, 1));
+  for (guint i = 0; i < p->m; i++)
+    idx[i] = i;
+  g_qsort_with_data (idx, (gint) p->m, sizeof (guint), cmp_twins, s);
+  for (guint k = 0; k < p->m;)
+    {
+      guint e = k + 1;
+      while (e < p->m && p->slo[idx[e]] == p->slo[idx[k]] && p->shi[idx[e]] == p->shi[idx[k]])
+        e++;
+      for (guint q = k; q < e; q++)
+        {
+          s->peers[q] = idx[q];
+          s->peer_lo[idx[q]] = k;
+          s->peer_hi[idx[q]] = e;
+        }
+      k = e;
+    }
+  for (guint k = 0; k < p->m; k++)
+    {
+      guint j = idx[k], i = k > 0 ? idx[k - 1] : G_MAXUINT;
+      s->twin[j] = i != G_MAXUINT && p->slo[i] == p->slo[j] && p->shi[i] == p->shi[j] &&
+                   p->size[i] == p->size[j] ? i : G_MAXUINT;
+    }
 }
 
 /* One complete attempt with the preorder @order; independent time ranges
@@ -435,6 +662,7 @@ zg330_etm_search_run (Search *s, const guint *order)
     s->hash ^= search_zkey (s, i, 0);
   for (guint k = 0; k < p->m; k++)
     s->rank[order[k]] = (gint) k;
+  search_find_twins (s, order);
   for (guint i = 0; i < p->m; i++)
     {
       s->minoff[i] = 0;
