@@ -101,6 +101,7 @@ main (void)
   g_autofree char *dir = NULL;
   g_autoptr (ZwDeployReport) on = NULL;
   g_autoptr (ZwDeployReport) off = NULL;
+  g_autoptr (ZwDeployReport) ocm = NULL;
   g_autoptr (ZwSelection) sel = zw_selection_new ();
   ZwViewStyle style;
   gint64 t0 = g_get_monotonic_time ();
@@ -108,8 +109,10 @@ main (void)
   /* OCM off, so that every chunk is drawn in the ETM pane (the heavier case). */
   on = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, TRUE, ZW_OCM_NONE, &dir);
   off = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, FALSE, ZW_OCM_NONE, &dir);
+  /* and with OCM (Best score), so that the OCM panes and the occupancy hold chunks */
+  ocm = deploy_chain (ZW_NETGEN_CHAIN_DEFAULT_OPS, TRUE, ZW_OCM_BEST_SCORE, &dir);
   g_rmdir (dir);
-  printf ("chain: %u ops, %u values, %u chunks, %u launches (deployed twice in %.2f s)\n", on->ops->len,
+  printf ("chain: %u ops, %u values, %u chunks, %u launches (deployed three times in %.2f s)\n", on->ops->len,
           on->values->len, on->chunks->len, on->launches->len, (g_get_monotonic_time () - t0) / 1e6);
   printf ("1280x720, fraction of a %.1f ms frame (target <= 0.5):\n", FRAME_MS);
 
@@ -127,5 +130,8 @@ main (void)
   zw_selection_set_report (sel, off);
   bench ("memory view, ETM optimize off", zw_memory_view_draw, off, sel, &style);
   bench ("segment view, ETM optimize off", zw_segment_view_draw, off, sel, &style);
+  zw_selection_set_report (sel, ocm);
+  bench ("memory view, OCM Best score", zw_memory_view_draw, ocm, sel, &style);
+  bench ("ocm view, OCM Best score", zw_ocm_view_draw, ocm, sel, &style);
   return 0;
 }
