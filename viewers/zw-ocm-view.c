@@ -102,14 +102,23 @@ zw_ocm_view_get_bar_rect (ZwDeployReport *report, int width, int height, ZwOcmOp
   return TRUE;
 }
 
+static int
+compare_span (gconstpointer a, gconstpointer b)
+{
+  const double *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
 static void
-draw_picks (cairo_t *cr, const ZwDeployReport *report, GHashTable *chunks, const OcmLayout *l, int row,
-            const ZwOcmOptionResult *o, const GdkRGBA *color)
+draw_picks (cairo_t *cr, const ZwDeployReport *report, const OcmLayout *l, int row, const ZwOcmOptionResult *o,
+            const GdkRGBA *color)
 {
   double y = l->row_y[row] + 4 + l->row_h * 0.5;
   double h = MAX (2.0, l->row_h * 0.22);
   double n = MAX (1.0, (double) report->ops->len);
   double w = l->bar_w_max;
+  g_autoptr (GArray) spans = g_array_sized_new (FALSE, FALSE, 2 * sizeof (double), o->picks->len);
+  double run0 = 0, run1 = 0;
 
   /* A strip over the whole run (op index) with the lifetime of every picked chunk. */
   zw_cairo_set_color_alpha (cr, color, 0.15);
@@ -117,14 +126,32 @@ draw_picks (cairo_t *cr, const ZwDeployReport *report, GHashTable *chunks, const
   cairo_fill (cr);
   for (guint i = 0; i < o->picks->len; i++)
     {
-      const ZwChunkInfo *c = g_hash_table_lookup (chunks, &g_array_index (o->picks, gint64, i));
-      double x0, x1;
+      const ZwChunkInfo *c = zw_deploy_report_find_chunk (report, g_array_index (o->picks, gint64, i));
+      double span[2];
       if (c == NULL)
         continue;
-      x0 = l->bar_x + c->first / n * w;
-      x1 = l->bar_x + (c->last + 1) / n * w;
-      cairo_rectangle (cr, floor (x0), y, MAX (1.0, round (x1) - floor (x0)), h);
+      span[0] = floor (l->bar_x + c->first / n * w);
+      span[1] = span[0] + MAX (1.0, round (l->bar_x + (c->last + 1) / n * w) - span[0]);
+      g_array_append_val (spans, span);
     }
+  /* The spans have whole-pixel ends and one height: overlapping or touching ones are filled
+   * as their union, the same pixels as one rectangle each. */
+  g_array_sort (spans, compare_span);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const double *span = &g_array_index (spans, double, 2 * i);
+      if (i > 0 && span[0] <= run1)
+        {
+          run1 = MAX (run1, span[1]);
+          continue;
+        }
+      if (i > 0)
+        cairo_rectangle (cr, run0, y, run1 - run0, h);
+      run0 = span[0];
+      run1 = span[1];
+    }
+  if (spans->len > 0)
+    cairo_rectangle (cr, run0, y, run1 - run0, h);
   zw_cairo_set_color (cr, color);
   cairo_fill (cr);
 }
@@ -183,7 +210,6 @@ void
 zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, ZwSelection *selection,
                   const ZwViewStyle *colors)
 {
-  g_autoptr (GHashTable) chunks = NULL;
   ZwPainter p;
   OcmLayout l;
   GdkRGBA dim, neutral;
@@ -200,7 +226,6 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
       goto out;
     }
   ocm_layout (report, selection, width, height, colors, &l);
-  chunks = zw_report_index_chunks (report);
 
   {
     g_autofree char *title = zw_ocm_view_dup_title (report);
@@ -235,7 +260,7 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
 
       figures = zw_ocm_view_dup_option_figures (report, (ZwOcmOpt) row);
       if (o != NULL)
-        draw_picks (cr, report, chunks, &l, row, o, chosen ? &colors->accent : &colors->ocm);
+        draw_picks (cr, report, &l, row, o, chosen ? &colors->accent : &colors->ocm);
       if (chosen)
         {
           g_autofree char *tmp = figures;
@@ -276,17 +301,41 @@ zw_ocm_view_draw (cairo_t *cr, int width, int height, ZwDeployReport *report, Zw
     cairo_rectangle (cr, l.occ_x, l.occ_y, l.occ_w, l.occ_h);
     cairo_clip (cr);
     /* A step area: one column per op index, merged when several land on one pixel. */
+    /* Ops in a row with the same bytes make one horizontal step: only its ends go into the
+     * path (the points between are on the line, so the pixels are the same). */
     cairo_move_to (cr, l.occ_x, l.occ_y + l.occ_h);
-    for (guint i = 0; i < n; i++)
-      {
-        double x0 = l.occ_x + (i - l.zs) / (l.ze - l.zs) * l.occ_w;
-        double x1 = l.occ_x + (i + 1 - l.zs) / (l.ze - l.zs) * l.occ_w;
-        double y = l.occ_y + l.occ_h - live[i] / l.occ_max * l.occ_h;
-        if (x1 < l.occ_x || x0 > l.occ_x + l.occ_w)
-          continue;
-        cairo_line_to (cr, x0, y);
-        cairo_line_to (cr, x1, y);
-      }
+    {
+      double run_x0 = 0, run_x1 = 0, run_y = 0;
+      gboolean have = FALSE;
+
+      for (guint i = 0; i < n; i++)
+        {
+          double x0 = l.occ_x + (i - l.zs) / (l.ze - l.zs) * l.occ_w;
+          double x1 = l.occ_x + (i + 1 - l.zs) / (l.ze - l.zs) * l.occ_w;
+          double y = l.occ_y + l.occ_h - live[i] / l.occ_max * l.occ_h;
+          if (x1 < l.occ_x || x0 > l.occ_x + l.occ_w)
+            continue;
+          if (have && y == run_y && x0 == run_x1)
+            {
+              run_x1 = x1;
+              continue;
+            }
+          if (have)
+            {
+              cairo_line_to (cr, run_x0, run_y);
+              cairo_line_to (cr, run_x1, run_y);
+            }
+          run_x0 = x0;
+          run_x1 = x1;
+          run_y = y;
+          have = TRUE;
+        }
+      if (have)
+        {
+          cairo_line_to (cr, run_x0, run_y);
+          cairo_line_to (cr, run_x1, run_y);
+        }
+    }
     cairo_line_to (cr, l.occ_x + l.occ_w, l.occ_y + l.occ_h);
     cairo_close_path (cr);
     zw_cairo_set_color (cr, &colors->ocm);

@@ -52,19 +52,6 @@ zw_report_launch_of_op (const ZwDeployReport *report, gint64 op_id)
 }
 
 GHashTable *
-zw_report_index_chunks (const ZwDeployReport *report)
-{
-  GHashTable *index = g_hash_table_new (g_int64_hash, g_int64_equal);
-
-  for (guint i = 0; i < report->chunks->len; i++)
-    {
-      ZwChunkInfo *c = &g_array_index (report->chunks, ZwChunkInfo, i);
-      g_hash_table_insert (index, &c->id, c);
-    }
-  return index;
-}
-
-GHashTable *
 zw_report_index_ops (const ZwDeployReport *report)
 {
   GHashTable *index = g_hash_table_new (g_int64_hash, g_int64_equal);

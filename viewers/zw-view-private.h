@@ -15,9 +15,7 @@ gboolean zw_report_op_range (const ZwDeployReport *report, gint64 op_id, gint *f
 /* Index into report->launches of the launch that runs @op_id (its own id or a member), -1. */
 gint zw_report_launch_of_op (const ZwDeployReport *report, gint64 op_id);
 
-/* Hash tables (gint64 id -> element of the report's arrays, borrowed) for drawing loops
- * that would otherwise call the linear zw_deploy_report_find_* once per element. */
-GHashTable *zw_report_index_chunks (const ZwDeployReport *report);
+/* A hash table (gint64 op id -> element of report->ops, borrowed) for drawing loops. */
 GHashTable *zw_report_index_ops (const ZwDeployReport *report);
 
 /* ---- drawing ---- */
