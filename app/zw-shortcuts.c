@@ -13,6 +13,8 @@ static const ZwShortcut table[] = {
   { N_("Files"), "win.diff-dumps", NULL, "<Control>d", N_("Diff two dump folders (or one with the current run)") },
   { N_("Files"), "win.export", NULL, "<Control>e", N_("Export the current view (PNG, SVG, PDF, CSV, trace JSON)") },
   { N_("Files"), "win.open-demo", NULL, "<Control><Shift>n", N_("Open the bundled demo network") },
+  { N_("Files"), "win.open-demo-pipeline", NULL, NULL,
+    N_("Open the bundled demo pipeline (several networks on one board, shown in Board)") },
   { N_("Files"), "win.open-file", NULL, NULL, N_("Open a given file (command line, recent files, drag and drop)") },
   { N_("Files"), "win.export-file", NULL, NULL, N_("Export the current view to a given file") },
   { N_("Files"), "win.compare-file-pair", NULL, NULL, N_("Compare two given time profiles (drag and drop)") },
