@@ -16,6 +16,13 @@ board_view (ZwWindow *self)
 }
 
 static void
+unref0 (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+static void
 on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
 {
   g_autoptr (ZwPipelineReport) pipeline = zw_run_controller_take_pipeline (controller);
@@ -23,7 +30,7 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   if (pipeline == NULL)
     return;
   g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
-  self->pipeline_runs = g_ptr_array_new_with_free_func (g_object_unref);
+  self->pipeline_runs = g_ptr_array_new_with_free_func (unref0);
   for (guint i = 0; i < pipeline->networks->len; i++)
     g_ptr_array_add (self->pipeline_runs, NULL);
   zw_board_view_set_pipeline (board_view (self), pipeline);

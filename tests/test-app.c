@@ -1737,11 +1737,11 @@ test_shortcuts_list_every_action (void)
         listed = listed || g_str_equal (table[k].action, full);
       g_assert_true (listed);
     }
-  /* Ctrl+1…9, Ctrl+0, Ctrl+- (the graph) and Ctrl+= (the sweep): one per view */
+  /* Ctrl+1…9, Ctrl+0, Ctrl+- (the graph), Ctrl+= (the sweep) and Ctrl+B (the board): one per view */
   for (guint k = 0; k < n_table; k++)
     if (g_str_equal (table[k].action, "win.view"))
       views++;
-  g_assert_cmpuint (views, ==, 12);
+  g_assert_cmpuint (views, ==, 13);
   /* none of them is one GTK keeps for itself: Ctrl+Shift+D and Ctrl+Shift+I open the
    * inspector (or its "enable the inspector?" dialog) instead of our action */
   for (guint k = 0; k < n_table; k++)

@@ -313,7 +313,7 @@ draw_connection_swatch (cairo_t *cr, const ZwPipelineReport *p, const ZwPipeline
   zw_cairo_set_color (cr, &from);
   cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
   cairo_fill (cr);
-  cross_hatch (cr, x0, y0, x1, y1, &to, 6);
+  cross_hatch (cr, x0, y0, x1, y1, &to, 10);
 }
 
 static void
