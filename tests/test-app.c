@@ -1411,7 +1411,7 @@ test_views_table_lists_and_exports (void)
   g_autofree char *names = zw_views_dup_names ();
 
   g_assert_no_error (error);
-  g_assert_cmpuint (n_views, ==, 12);
+  g_assert_cmpuint (n_views, ==, 13);
   /* the table: names once each, every view a ZwView that describes itself */
   for (guint i = 0; i < n_views; i++)
     {
