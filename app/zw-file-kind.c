@@ -108,6 +108,12 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
     p += 3;
   while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
     p++;
+  /* a pipeline file's tables start with '[' too, as a JSON array does */
+  if (!g_str_has_suffix (base, ".json") && is_pipeline_file (p))
+    {
+      *kind = ZW_FILE_KIND_PIPELINE;
+      return TRUE;
+    }
   /* a .json that is no JSON is a damaged network or report: the controller says how */
   if (*p == '{' || *p == '[' || g_str_has_suffix (base, ".json"))
     {
@@ -121,11 +127,6 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
         *kind = ZW_FILE_KIND_PIPELINE;
       else
         *kind = ZW_FILE_KIND_NETWORK;
-      return TRUE;
-    }
-  if (is_pipeline_file (p))
-    {
-      *kind = ZW_FILE_KIND_PIPELINE;
       return TRUE;
     }
   /* the vendor's rows start "op_id: ", our CSV header "op_id,op_type"; a file named like

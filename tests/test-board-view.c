@@ -14,6 +14,7 @@
 #include "zw-application.h"
 #include "zw-board-view.h"
 #include "zw-export.h"
+#include "zw-file-kind.h"
 #include "zw-window.h"
 #include "zw-test-pixels.h"
 #define ZwRun ZwTestRun
@@ -191,6 +192,41 @@ test_model_rejects_damage (void)
   cJSON_ReplaceItemInObject (copy, "format", cJSON_CreateString ("zhuge-sweep"));
   g_assert_null (zw_pipeline_report_from_json (copy, "damaged.json", &error));
   g_assert_nonnull (strstr (error->message, "not a pipeline report"));
+}
+
+/* ---- the file kinds ---- */
+
+static void
+test_file_kinds (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("board-kind-XXXXXX", NULL);
+  g_autofree char *report = cJSON_PrintUnformatted (demo_report_json ());
+  static const struct {
+    const char *name, *text;
+    ZwFileKind kind;
+  } files[] = {
+    { "pipe.toml", "# a pipeline\n[pipeline]\nname = \"p\"\n", ZW_FILE_KIND_PIPELINE },
+    { "nets.toml", "[network.a]\njson = \"a_ZG.json\"\n", ZW_FILE_KIND_PIPELINE },
+    /* an icraft-run config is not a pipeline, whatever tables follow its [run] */
+    { "run.toml", "[run]\nnetwork = \"a_ZG.json\"\n[network.x]\n", (ZwFileKind) -1 },
+    { "sweep.json", "{\"format\": \"zhuge-sweep\"}", ZW_FILE_KIND_SWEEP },
+    { "report.json", NULL, ZW_FILE_KIND_PIPELINE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
+      g_autoptr (GError) error = NULL;
+      ZwFileKind kind;
+
+      g_assert_true (g_file_set_contents (path, files[i].text != NULL ? files[i].text : report, -1, &error));
+      g_assert_true (zw_file_kind_guess (path, &kind, NULL, &error));
+      g_assert_no_error (error);
+      if (files[i].kind == (ZwFileKind) -1 ? kind == ZW_FILE_KIND_PIPELINE : kind != files[i].kind)
+        g_error ("%s: kind %d, expected %d", files[i].name, kind, files[i].kind);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
 }
 
 /* ---- pixels ---- */
@@ -404,6 +440,28 @@ is_idle (gpointer data)
   return !zw_window_get_busy (win) && g_list_model_get_n_items (zw_window_get_runs (win)) > 0;
 }
 
+/* The window's screenshot holds the networks' colours (the map, the legend, the timeline). */
+static void
+assert_texture_shows_networks (GdkTexture *texture, const ZwPipelineReport *p)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) w * h);
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) w * 4);
+  for (guint i = 0; i < p->networks->len; i++)
+    {
+      GdkRGBA c;
+      guint64 n = 0;
+      zw_board_view_network_color (&style, i, &c);
+      for (gsize k = 0; k < (gsize) w * h; k++)
+        n += zw_test_near (pixels[k] | 0xff000000u, zw_test_argb (&c), 6);
+      if (n < 40)
+        g_error ("the screenshot has %" G_GUINT64_FORMAT " pixels of network %u's colour", n, i);
+    }
+}
+
 static gboolean
 shows_pipeline (gpointer data)
 {
@@ -483,6 +541,24 @@ test_app_opens_demo_pipeline (void)
     g_error ("the saved report did not show after 120 s (banner: %s)", zw_window_get_banner_message (win));
   g_assert_cmpuint (zw_board_view_get_pipeline (view)->board_bytes, ==, shown->board_bytes);
   g_assert_cmpstr (zw_window_get_shown_file (win), ==, json);
+
+  /* zhuge-workbench PIPE.toml: the command line opens it in Board (a screenshot of it) */
+  if (g_getenv ("ZW_APP") != NULL)
+    {
+      g_autofree char *png = g_build_filename (dir, "board.png", NULL);
+      g_autofree char *pipe = demo_pipeline_path ();
+      g_autoptr (GSubprocess) proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, g_getenv ("ZW_APP"),
+                                                       "--screenshot", png, "--view", "board", pipe, NULL);
+      g_autoptr (GdkTexture) texture = NULL;
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
+      g_assert_no_error (error);
+      texture = gdk_texture_new_from_filename (png, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_texture_get_width (texture), >, 600);
+      assert_texture_shows_networks (texture, zw_board_view_get_pipeline (view));
+      g_unlink (png);
+    }
   g_unlink (json);
   g_rmdir (dir);
 }
@@ -499,6 +575,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/board-view/model/live-and-file-read-the-same-checker-figures", test_model_live_and_file);
       g_test_add_func ("/board-view/model/damaged-owner-figure-format-named", test_model_rejects_damage);
+      g_test_add_func ("/board-view/file-kind/pipeline-files-and-reports-not-run-configs", test_file_kinds);
       g_test_add_func ("/board-view/render/map-shares-connections-etm-timeline-light-dark", test_render_light_and_dark);
       g_test_add_func ("/board-view/render/empty-state-and-chunk-table", test_render_empty_and_table);
     }
