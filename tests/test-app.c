@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "zw-application.h"
+#include "zw-board-view.h"
 #include "zw-compare-view.h"
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
@@ -1729,6 +1730,7 @@ test_shortcuts_list_every_action (void)
   assert_class_actions_listed (ZW_TYPE_LOG_VIEW, found, "log.");
   assert_class_actions_listed (ZW_TYPE_GRAPH_VIEW, found, "graph.");
   assert_class_actions_listed (ZW_TYPE_SWEEP_VIEW, found, "sweep.");
+  assert_class_actions_listed (ZW_TYPE_BOARD_VIEW, found, "board.");
   for (guint i = 0; app_actions[i] != NULL; i++)
     {
       g_autofree char *full = g_strconcat ("app.", app_actions[i], NULL);

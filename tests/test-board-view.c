@@ -524,6 +524,16 @@ test_app_opens_demo_pipeline (void)
   g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 2);
   g_assert_true (zw_run_get_report (zw_window_get_selected_run (win))
                  == g_array_index (shown->networks, ZwPipelineNetwork, 1).report);
+  /* the keys: Down from head is post, Up twice is backbone, Enter shows it (its run again) */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "board.next", NULL));
+  g_assert_cmpint (zw_board_view_get_selected_network (view), ==, 2);
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "board.previous", NULL));
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "board.previous", NULL));
+  g_assert_cmpint (zw_board_view_get_selected_network (view), ==, 0);
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "board.open", NULL));
+  g_assert_true (zw_run_get_report (zw_window_get_selected_run (win))
+                 == g_array_index (shown->networks, ZwPipelineNetwork, 0).report);
+  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 2);
   /* post runs host ops only: no report, the banner says so naming it */
   g_assert_true (zw_board_view_activate_network (view, 2));
   g_assert_nonnull (zw_window_get_banner_message (win));

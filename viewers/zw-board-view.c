@@ -172,6 +172,32 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   return TRUE;
 }
 
+/* Up/Down walk the networks in pass order; Enter shows the selected one's report. */
+static void
+action_move (GtkWidget *widget, const char *action_name, GVariant *param)
+{
+  ZwBoardView *self = ZW_BOARD_VIEW (widget);
+  gint n = self->pipeline != NULL ? (gint) self->pipeline->networks->len : 0;
+
+  (void) param;
+  if (n == 0)
+    return;
+  if (g_str_equal (action_name, "board.next"))
+    zw_board_view_select_network (self, self->selected < 0 ? 0 : MIN (self->selected + 1, n - 1));
+  else
+    zw_board_view_select_network (self, self->selected < 0 ? n - 1 : MAX (self->selected - 1, 0));
+}
+
+static void
+action_open (GtkWidget *widget, const char *action_name, GVariant *param)
+{
+  ZwBoardView *self = ZW_BOARD_VIEW (widget);
+
+  (void) action_name;
+  (void) param;
+  zw_board_view_activate_network (self, self->selected);
+}
+
 /* ---- object ---- */
 
 static void
@@ -238,6 +264,11 @@ zw_board_view_class_init (ZwBoardViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const struct { guint key; const char *action; } keys[] = {
+    { GDK_KEY_Up, "board.previous" },    { GDK_KEY_Left, "board.previous" }, { GDK_KEY_KP_Up, "board.previous" },
+    { GDK_KEY_Down, "board.next" },      { GDK_KEY_Right, "board.next" },    { GDK_KEY_KP_Down, "board.next" },
+    { GDK_KEY_Return, "board.open" },    { GDK_KEY_KP_Enter, "board.open" }, { GDK_KEY_space, "board.open" },
+  };
 
   object_class->dispose = zw_board_view_dispose;
   object_class->get_property = zw_board_view_get_property;
@@ -252,6 +283,11 @@ zw_board_view_class_init (ZwBoardViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
   signals[NETWORK_ACTIVATED] = g_signal_new ("network-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                              NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  gtk_widget_class_install_action (widget_class, "board.previous", NULL, action_move);
+  gtk_widget_class_install_action (widget_class, "board.next", NULL, action_move);
+  gtk_widget_class_install_action (widget_class, "board.open", NULL, action_open);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
   gtk_widget_class_set_css_name (widget_class, "zwboardview");
   zw_view_class_set_info (ZW_VIEW_CLASS (klass), "board", N_("Board"), N_("Board view (several networks on one board)"),
                           ZW_VIEW_DATA_PIPELINE);
@@ -276,8 +312,8 @@ zw_board_view_init (ZwBoardView *self)
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
   zw_widget_add_pointer_handlers (self->area, &handlers, self);
 
-  hint = gtk_label_new (_("Click a network (its chunks, its legend row or its bar) to show its deploy report in "
-                          "the other views."));
+  hint = gtk_label_new (_("Click a network (its chunks, its legend row or its bar), or Up/Down and Enter, to show "
+                          "its deploy report in the other views."));
   gtk_label_set_xalign (GTK_LABEL (hint), 0);
   gtk_label_set_ellipsize (GTK_LABEL (hint), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (hint, "dim-label");

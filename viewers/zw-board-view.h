@@ -18,7 +18,9 @@
  *     launch at a time), each bar in its network's colour, host-only networks hatched.
  * Clicking a network (a chunk of its own, its legend row or its bar) selects it and emits
  * "network-activated": the window then shows that network's deploy report in the
- * single-network views.
+ * single-network views. Keys: Up/Left and Down/Right the previous and next network in pass
+ * order, Enter or Space shows the selected one (actions board.previous, board.next,
+ * board.open).
  *
  * Signal: "network-activated" (guint index) — a network index of the pipeline.
  * Property: "selected-network" (gint, -1 for none).
