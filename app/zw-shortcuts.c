@@ -162,6 +162,8 @@ section_of (const char *group)
   /* a section of its own: with the other views' keys it would be wider than a screen */
   if (g_str_equal (group, "Graph view"))
     return N_("Graph view");
+  if (g_str_equal (group, "Board view"))
+    return N_("Board view");
   return N_("Inside the Views");
 }
 
