@@ -44,6 +44,26 @@ read_prefix (const char *path, char **out, gsize *length, GError **error)
   return TRUE;
 }
 
+/* A pipeline file (deploy/xrt-pipeline.h) has [pipeline], [network.NAME], [share.NAME] or
+ * [connect.NAME] tables; an icraft-run config's [run] table comes first in one that is not. */
+static gboolean
+is_pipeline_file (const char *text)
+{
+  for (const char *line = text; line != NULL && *line != '\0';)
+    {
+      const char *next = strchr (line, '\n');
+      while (*line == ' ' || *line == '\t')
+        line++;
+      if (g_str_has_prefix (line, "[run]"))
+        return FALSE;
+      if (g_str_has_prefix (line, "[pipeline]") || g_str_has_prefix (line, "[network.")
+          || g_str_has_prefix (line, "[share.") || g_str_has_prefix (line, "[connect."))
+        return TRUE;
+      line = next != NULL ? next + 1 : NULL;
+    }
+  return FALSE;
+}
+
 gboolean
 zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError **error)
 {
@@ -88,6 +108,12 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
     p += 3;
   while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
     p++;
+  /* a pipeline file's tables start with '[' too, as a JSON array does */
+  if (!g_str_has_suffix (base, ".json") && is_pipeline_file (p))
+    {
+      *kind = ZW_FILE_KIND_PIPELINE;
+      return TRUE;
+    }
   /* a .json that is no JSON is a damaged network or report: the controller says how */
   if (*p == '{' || *p == '[' || g_str_has_suffix (base, ".json"))
     {
@@ -97,6 +123,8 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
         *kind = ZW_FILE_KIND_PROFILE;
       else if (strstr (p, "\"zhuge-sweep\"") != NULL)
         *kind = ZW_FILE_KIND_SWEEP;
+      else if (strstr (p, "\"zhuge-pipeline-report\"") != NULL)
+        *kind = ZW_FILE_KIND_PIPELINE;
       else
         *kind = ZW_FILE_KIND_NETWORK;
       return TRUE;

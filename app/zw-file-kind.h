@@ -2,8 +2,9 @@
  *
  * The command line, Open, recent files and drag and drop all hand the window a path; this
  * tells a network or deploy report (the run controller loads those) from a time profile
- * (the Timing view), a sweep (the Sweep view), a dump folder (the Tensors view) and a text
- * log (the Logs view).
+ * (the Timing view), a sweep (the Sweep view), a pipeline (a pipeline file or a saved
+ * pipeline report: the Board view), a dump folder (the Tensors view) and a text log (the
+ * Logs view).
  * Only the first bytes of a file are read: the loaders say what is wrong with a file
  * that only looks like one of these.
  */
@@ -17,6 +18,8 @@ typedef enum {
   ZW_FILE_KIND_NETWORK,   /* a network JSON or our deploy report JSON (the controller tells them apart) */
   ZW_FILE_KIND_PROFILE,   /* the vendor's *_time.txt, our time-profile JSON or CSV, a Chrome trace */
   ZW_FILE_KIND_SWEEP,     /* a sweep JSON ("format": "zhuge-sweep", xrt-run sweep --json): the Sweep view */
+  ZW_FILE_KIND_PIPELINE,  /* a pipeline file (TOML with [pipeline], [network.NAME], [share.…] or [connect.…]
+                           * tables) or a pipeline report ("format": "zhuge-pipeline-report") */
   ZW_FILE_KIND_DUMP,      /* a folder of {v_id}.ftmp files (or its manifest.json) */
   ZW_FILE_KIND_LOG,       /* any other text */
   ZW_FILE_KIND_UNKNOWN,   /* binary data (NUL bytes, not UTF-8) or an empty file: nothing to open */

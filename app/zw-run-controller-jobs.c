@@ -468,6 +468,15 @@ zw_job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
   guint iterations = 0;
 
   (void) source;
+  if (job->pipeline_path != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (job->pipeline_path);
+      g_autofree char *status = g_strdup_printf (_("Running the pipeline %s"), base);
+      job_report (job, 0.02, status);
+      if (!zw_job_pipeline (job, cancellable, &error))
+        goto fail;
+      goto done;
+    }
   if (job->load_path != NULL)
     {
       g_autofree char *base = g_path_get_basename (job->load_path);

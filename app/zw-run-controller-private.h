@@ -45,6 +45,8 @@ typedef struct {
   ZwCompileCompare *compile_compare;   /* of a compare_path job */
   char *compare_warning;         /* what it could not do (a forward that failed) */
   ZwSweep *sweep_result;         /* of a sweep job */
+  char *pipeline_path;           /* a pipeline job: a pipeline file (run) or a pipeline report (read) */
+  ZwPipelineReport *pipeline;    /* of a pipeline job */
 } ZwJob;
 
 struct _ZwRunController
@@ -83,6 +85,9 @@ struct _ZwRunController
   GArray *pending_sweep_axes;
   gboolean running_sweep;
   ZwSweep *sweep;                /* the last sweep, until taken */
+  char *pending_pipeline_path;   /* a pipeline to run or read (zw_run_controller_open_pipeline) */
+  gboolean running_pipeline;
+  ZwPipelineReport *pipeline;    /* the last pipeline, until taken */
 
   double progress;
   char *status;
@@ -96,5 +101,8 @@ void zw_run_controller_set_progress (ZwRunController *self, double progress, con
 /* The GTask thread function of a job (@task_data is the ZwJob): load, deploy, plan, apply,
  * forward, dump, compare or sweep, as the job asks. */
 void zw_job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable);
+
+/* zw-run-controller-pipeline.c, worker side: job->pipeline from job->pipeline_path. */
+gboolean zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error);
 
 G_END_DECLS

@@ -20,7 +20,7 @@ G_DEFINE_QUARK (zw-run-controller-error-quark, zw_run_controller_error)
 G_DEFINE_FINAL_TYPE (ZwRunController, zw_run_controller, G_TYPE_OBJECT)
 
 enum { PROP_0, PROP_BUSY, PROP_PROGRESS, PROP_STATUS, N_PROPS };
-enum { RUN_FINISHED, NETWORK_LOADED, FAILED, COMPILES_COMPARED, SWEEP_FINISHED, N_SIGNALS };
+enum { RUN_FINISHED, NETWORK_LOADED, FAILED, COMPILES_COMPARED, SWEEP_FINISHED, PIPELINE_FINISHED, N_SIGNALS };
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -37,6 +37,8 @@ zw_job_free (ZwJob *job)
   g_free (job->compare_warning);
   g_clear_pointer (&job->sweep_axes, g_array_unref);
   g_clear_pointer (&job->sweep_result, zw_sweep_unref);
+  g_free (job->pipeline_path);
+  g_clear_pointer (&job->pipeline, zw_pipeline_report_unref);
   g_free (job->device_url);
   g_clear_object (&job->board);
   g_free (job->session_device_url);
@@ -119,16 +121,24 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->sweep = g_steal_pointer (&job->sweep_result);
       g_signal_emit (self, signals[SWEEP_FINISHED], 0);
     }
+  if (ok && job->pipeline != NULL)
+    {
+      g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
+      self->pipeline = g_steal_pointer (&job->pipeline);
+      g_signal_emit (self, signals[PIPELINE_FINISHED], 0);
+    }
   if (ok && job->run != NULL)
     g_signal_emit (self, signals[RUN_FINISHED], 0, job->run);
   if (ok && job->forward_error != NULL)
     g_signal_emit (self, signals[FAILED], 0, job->forward_error, job->load_path ? job->load_path : self->net_path,
                    job->params_missing);
   else if (!ok && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_signal_emit (self, signals[FAILED], 0, error, job->load_path != NULL ? job->load_path : self->net_path,
+    g_signal_emit (self, signals[FAILED], 0, error,
+                   job->pipeline_path != NULL ? job->pipeline_path
+                                              : job->load_path != NULL ? job->load_path : self->net_path,
                    job->params_missing);
 
-  if (!self->pending && self->pending_compare_path == NULL && !self->pending_sweep)
+  if (!self->pending && self->pending_compare_path == NULL && !self->pending_sweep && self->pending_pipeline_path == NULL)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
   start_next (self);
 }
@@ -139,11 +149,15 @@ start_next (ZwRunController *self)
   g_autoptr (GTask) task = NULL;
   ZwJob *job;
 
-  if (self->cancellable != NULL || (!self->pending && self->pending_compare_path == NULL && !self->pending_sweep))
+  if (self->cancellable != NULL
+      || (!self->pending && self->pending_compare_path == NULL && !self->pending_sweep && self->pending_pipeline_path == NULL))
     return;
 
   job = g_new0 (ZwJob, 1);
-  if (!self->pending && self->pending_compare_path != NULL)
+  if (self->pending_pipeline_path != NULL)
+    /* a pipeline was asked for last: it superseded the rest (zw_run_controller_open_pipeline) */
+    job->pipeline_path = g_steal_pointer (&self->pending_pipeline_path);
+  else if (!self->pending && self->pending_compare_path != NULL)
     {
       /* a compile comparison waits for the request before it (the network it compares) */
       job->compare_path = g_steal_pointer (&self->pending_compare_path);
@@ -187,6 +201,7 @@ start_next (ZwRunController *self)
   self->running_load = job->load_path != NULL;
   self->running_compare = job->compare_path != NULL;
   self->running_sweep = job->sweep;
+  self->running_pipeline = job->pipeline_path != NULL;
   self->cancellable = g_cancellable_new ();
   zw_run_controller_set_progress (self, 0.0, _("Starting"));
   task = g_task_new (self, self->cancellable, job_done, NULL);
@@ -329,6 +344,32 @@ zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow
 }
 
 void
+zw_run_controller_open_pipeline (ZwRunController *self, const char *path)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (path != NULL);
+
+  /* a new file supersedes everything, as a network opened does */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  self->pending = FALSE;
+  self->pending_sweep = FALSE;
+  g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
+  g_clear_pointer (&self->pending_compare_path, g_free);
+  g_free (self->pending_pipeline_path);
+  self->pending_pipeline_path = g_strdup (path);
+  start_next (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+ZwPipelineReport *
+zw_run_controller_take_pipeline (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return g_steal_pointer (&self->pipeline);
+}
+
+void
 zw_run_controller_cancel (ZwRunController *self)
 {
   g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
@@ -337,6 +378,7 @@ zw_run_controller_cancel (ZwRunController *self)
   self->pending_sweep = FALSE;
   g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
   g_clear_pointer (&self->pending_compare_path, g_free);
+  g_clear_pointer (&self->pending_pipeline_path, g_free);
   g_clear_pointer (&self->pending_path, g_free);
   g_clear_pointer (&self->pending_dump_dir, g_free);
   g_clear_pointer (&self->pending_dump_format, g_free);
@@ -376,6 +418,8 @@ zw_run_controller_finalize (GObject *object)
   g_free (self->compare_warning);
   g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
   g_clear_pointer (&self->sweep, zw_sweep_unref);
+  g_free (self->pending_pipeline_path);
+  g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
 }
@@ -419,6 +463,8 @@ zw_run_controller_class_init (ZwRunControllerClass *klass)
                                              NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SWEEP_FINISHED] = g_signal_new ("sweep-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                           NULL, NULL, G_TYPE_NONE, 0);
+  signals[PIPELINE_FINISHED] = g_signal_new ("pipeline-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                             NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -469,7 +515,8 @@ gboolean
 zw_run_controller_get_busy (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), FALSE);
-  return self->cancellable != NULL || self->pending || self->pending_compare_path != NULL || self->pending_sweep;
+  return self->cancellable != NULL || self->pending || self->pending_compare_path != NULL || self->pending_sweep
+         || self->pending_pipeline_path != NULL;
 }
 
 double

@@ -24,6 +24,7 @@
  *   "compiles-compared" ()                                a compile comparison is ready
  *                    (zw_run_controller_take_compile_compare)
  *   "sweep-finished" ()                                   a sweep is ready (zw_run_controller_take_sweep)
+ *   "pipeline-finished" ()                                a pipeline is ready (zw_run_controller_take_pipeline)
  * Properties: "busy" (gboolean), "progress" (double 0..1), "status" (string), all read-only.
  */
 #pragma once
@@ -33,6 +34,7 @@
 #include "deploy/xrt-deployment.h"
 #include "report/zw-compare.h"
 #include "report/zw-deploy-report.h"
+#include "report/zw-pipeline-report.h"
 #include "report/zw-sweep.h"
 #include "xir/xir-network.h"
 #include "zw-run.h"
@@ -121,6 +123,14 @@ ZwSweep *zw_run_controller_take_sweep (ZwRunController *self);
  * point does not parse (a damaged sweep file). Sets nothing: pass them to set_options. */
 gboolean zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow *row,
                                                   ZwRunOptions *options, GError **error);
+/* Opens a pipeline (deploy/xrt-pipeline.h) in a worker like every job: a pipeline file is
+ * applied on its board and run for one profiled pass; a pipeline report JSON is read. Either
+ * report passes the independent checker (xrt_pipeline_report_check) before it is handed
+ * over. Supersedes any work in progress, as opening a network does; the open network and
+ * its deployment stay. "pipeline-finished" or "failed" (naming @path) follows. */
+void zw_run_controller_open_pipeline (ZwRunController *self, const char *path);
+/* The last pipeline (transfer full; NULL when none is waiting). */
+ZwPipelineReport *zw_run_controller_take_pipeline (ZwRunController *self);
 /* Cancels the job in progress and drops queued requests. */
 void zw_run_controller_cancel (ZwRunController *self);
 

@@ -13,6 +13,8 @@ static const ZwShortcut table[] = {
   { N_("Files"), "win.diff-dumps", NULL, "<Control>d", N_("Diff two dump folders (or one with the current run)") },
   { N_("Files"), "win.export", NULL, "<Control>e", N_("Export the current view (PNG, SVG, PDF, CSV, trace JSON)") },
   { N_("Files"), "win.open-demo", NULL, "<Control><Shift>n", N_("Open the bundled demo network") },
+  { N_("Files"), "win.open-demo-pipeline", NULL, NULL,
+    N_("Open the bundled demo pipeline (several networks on one board, shown in Board)") },
   { N_("Files"), "win.open-file", NULL, NULL, N_("Open a given file (command line, recent files, drag and drop)") },
   { N_("Files"), "win.export-file", NULL, NULL, N_("Export the current view to a given file") },
   { N_("Files"), "win.compare-file-pair", NULL, NULL, N_("Compare two given time profiles (drag and drop)") },
@@ -65,6 +67,9 @@ static const ZwShortcut table[] = {
   { N_("Sweep view"), "sweep.first", NULL, "Home", N_("First row") },
   { N_("Sweep view"), "sweep.last", NULL, "End", N_("Last row") },
   { N_("Sweep view"), "sweep.open", NULL, "Return", N_("Deploy and run the row in every view (also a click)") },
+  { N_("Board view"), "board.previous", NULL, "Up", N_("Previous network of the pipeline (also Left)") },
+  { N_("Board view"), "board.next", NULL, "Down", N_("Next network of the pipeline (also Right)") },
+  { N_("Board view"), "board.open", NULL, "Return", N_("Show the network's deploy report in the other views (also a click)") },
   { N_("Graph view"), "graph.find", NULL, "<Control>f", N_("Find an op (id, name, class)") },
   { N_("Graph view"), "graph.find-next", NULL, "<Control>g", N_("Next match") },
   { N_("Graph view"), "graph.zoom-in", NULL, "plus", N_("Zoom in (also Ctrl+wheel)") },
@@ -157,6 +162,8 @@ section_of (const char *group)
   /* a section of its own: with the other views' keys it would be wider than a screen */
   if (g_str_equal (group, "Graph view"))
     return N_("Graph view");
+  if (g_str_equal (group, "Board view"))
+    return N_("Board view");
   return N_("Inside the Views");
 }
 

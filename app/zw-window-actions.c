@@ -263,6 +263,7 @@ zw_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, action_open);
   gtk_widget_class_install_action (widget_class, "win.open-file", "s", action_open_file);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, action_open_demo);
+  gtk_widget_class_install_action (widget_class, "win.open-demo-pipeline", NULL, zw_window_action_open_demo_pipeline);
   gtk_widget_class_install_action (widget_class, "win.use-synthetic-params", NULL, action_use_synthetic_params);
   gtk_widget_class_install_action (widget_class, "win.apply", NULL, action_apply);
   gtk_widget_class_install_action (widget_class, "win.forward", NULL, action_forward);

@@ -372,6 +372,7 @@ zw_window_open (ZwWindow *self, const char *path, gboolean synthetic_params)
     {
     case ZW_FILE_KIND_PROFILE: open_profile (self, path); return;
     case ZW_FILE_KIND_SWEEP: zw_window_open_sweep (self, path); return;
+    case ZW_FILE_KIND_PIPELINE: zw_window_open_pipeline (self, path); return;
     case ZW_FILE_KIND_DUMP: zw_window_open_dump (self, dir); return;
     case ZW_FILE_KIND_LOG: open_text_log (self, path); return;
     case ZW_FILE_KIND_UNKNOWN:

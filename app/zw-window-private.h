@@ -67,6 +67,8 @@ struct _ZwWindow
   ChooserPurpose aux_purpose;
   GtkWidget *sweep_dialog;       /* "Sweep Options…" while it is open */
   char *sweep_what_if;           /* what its entry held the last time */
+  char *pipeline_path;           /* the pipeline file or report the controller opens or opened */
+  GPtrArray *pipeline_runs;      /* ZwRun per network of the Board view's pipeline (NULL until shown) */
 
   char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
   char *tensors_dir;             /* the dump folder the Tensors view shows */
@@ -143,5 +145,10 @@ void zw_window_sweep_init (ZwWindow *self);
 void zw_window_open_sweep (ZwWindow *self, const char *path);
 void zw_window_action_sweep (GtkWidget *widget, const char *name, GVariant *param);
 void zw_window_action_sweep_what_if (GtkWidget *widget, const char *name, GVariant *param);
+
+/* zw-window-pipeline.c */
+void zw_window_pipeline_init (ZwWindow *self);
+void zw_window_open_pipeline (ZwWindow *self, const char *path);
+void zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVariant *param);
 
 G_END_DECLS

@@ -356,6 +356,8 @@ zw_window_finalize (GObject *object)
   g_free (self->shown_file);
   g_free (self->tensors_dir);
   g_free (self->sweep_what_if);
+  g_free (self->pipeline_path);
+  g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
   g_free (self->views);
   g_free (self->empty_states);
   g_free (self->ocm_option);
@@ -588,5 +590,6 @@ zw_window_init (ZwWindow *self)
   g_signal_connect (self->banner, "response", G_CALLBACK (on_banner_response), self);
   zw_window_open_init (self);
   zw_window_sweep_init (self);
+  zw_window_pipeline_init (self);
   zw_window_update_actions (self);
 }

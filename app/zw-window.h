@@ -25,6 +25,7 @@
  *   win.open            Ctrl+O   choose a file to open (any of the above)
  *   win.open-file (s)            open that path
  *   win.open-demo                the bundled YOLOv5s-like demo
+ *   win.open-demo-pipeline       the bundled demo pipeline (several networks on one board), in Board
  *   win.use-synthetic-params     reopen the file whose .raw was missing, with synthetic params
  *   win.apply                    deploy with the current options
  *   win.forward                  forward "iterations" times (deploys first if needed)
@@ -32,7 +33,7 @@
  *   win.cancel          Escape   cancel the work in progress
  *   win.toggle-sidebar  F9       (property action on "sidebar-visible")
  *   win.view (s)        Ctrl+1…9, 0, -, =  "segments", "memory", "ocm", "merges", "timing", "compare",
- *                                "tensors", "diff", "logs", "compiles", "graph", "sweep" (property "view")
+ *                                "tensors", "diff", "logs", "compiles", "graph", "sweep", "board" (Ctrl+B; property "view")
  *   win.merge-hardop, win.etm-optimize (b), win.ocm-option (s: none/option1/option2/
  *                                option3/best): property actions; changing one re-applies
  *   win.select-run (u), win.toggle-compare (u)   by position in the history

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "zw-application.h"
+#include "zw-board-view.h"
 #include "zw-compare-view.h"
 #include "zw-dump-diff-view.h"
 #include "zw-export.h"
@@ -1411,7 +1412,7 @@ test_views_table_lists_and_exports (void)
   g_autofree char *names = zw_views_dup_names ();
 
   g_assert_no_error (error);
-  g_assert_cmpuint (n_views, ==, 12);
+  g_assert_cmpuint (n_views, ==, 13);
   /* the table: names once each, every view a ZwView that describes itself */
   for (guint i = 0; i < n_views; i++)
     {
@@ -1729,6 +1730,7 @@ test_shortcuts_list_every_action (void)
   assert_class_actions_listed (ZW_TYPE_LOG_VIEW, found, "log.");
   assert_class_actions_listed (ZW_TYPE_GRAPH_VIEW, found, "graph.");
   assert_class_actions_listed (ZW_TYPE_SWEEP_VIEW, found, "sweep.");
+  assert_class_actions_listed (ZW_TYPE_BOARD_VIEW, found, "board.");
   for (guint i = 0; app_actions[i] != NULL; i++)
     {
       g_autofree char *full = g_strconcat ("app.", app_actions[i], NULL);
@@ -1737,11 +1739,11 @@ test_shortcuts_list_every_action (void)
         listed = listed || g_str_equal (table[k].action, full);
       g_assert_true (listed);
     }
-  /* Ctrl+1…9, Ctrl+0, Ctrl+- (the graph) and Ctrl+= (the sweep): one per view */
+  /* Ctrl+1…9, Ctrl+0, Ctrl+- (the graph), Ctrl+= (the sweep) and Ctrl+B (the board): one per view */
   for (guint k = 0; k < n_table; k++)
     if (g_str_equal (table[k].action, "win.view"))
       views++;
-  g_assert_cmpuint (views, ==, 12);
+  g_assert_cmpuint (views, ==, 13);
   /* none of them is one GTK keeps for itself: Ctrl+Shift+D and Ctrl+Shift+I open the
    * inspector (or its "enable the inspector?" dialog) instead of our action */
   for (guint k = 0; k < n_table; k++)

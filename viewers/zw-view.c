@@ -170,6 +170,7 @@ zw_view_data_to_string (ZwViewData data)
     [ZW_VIEW_DATA_COMPILE_PAIR] = "compile-pair",
     [ZW_VIEW_DATA_SWEEP] = "sweep",
     [ZW_VIEW_DATA_LOG] = "log",
+    [ZW_VIEW_DATA_PIPELINE] = "pipeline",
   };
 
   return (guint) data < ZW_VIEW_N_DATA ? names[data] : NULL;

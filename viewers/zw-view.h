@@ -36,6 +36,7 @@ typedef enum {
   ZW_VIEW_DATA_COMPILE_PAIR,  /* two compiles of one network (--compare-compile) */
   ZW_VIEW_DATA_SWEEP,         /* an option sweep (a sweep JSON) */
   ZW_VIEW_DATA_LOG,           /* a text log */
+  ZW_VIEW_DATA_PIPELINE,      /* several networks on one board (a pipeline file or its report) */
   ZW_VIEW_N_DATA
 } ZwViewData;
 

@@ -1,6 +1,7 @@
 /* zw-views.c — the table of the workbench's views (see the header). */
 #include "zw-views.h"
 
+#include "zw-board-view.h"
 #include "zw-compare-view.h"
 #include "zw-compile-compare-view.h"
 #include "zw-dump-diff-view.h"
@@ -31,6 +32,7 @@ static const struct {
   { zw_compile_compare_view_get_type, "<Control>0" },
   { zw_graph_view_get_type, "<Control>minus" },
   { zw_sweep_view_get_type, "<Control>equal" },
+  { zw_board_view_get_type, "<Control>b" },
 };
 
 static ZwViewKind kinds[G_N_ELEMENTS (rows)];

@@ -1,0 +1,77 @@
+/* zw-run-controller-pipeline.c — the worker side of a pipeline job: a pipeline file applied
+ * on its board and run for one profiled pass (deploy/xrt-pipeline.h), or a saved pipeline
+ * report read; either way the runtime's pipeline report JSON, checked independently, becomes
+ * the model the Board view reads (report/zw-pipeline-report.h), so a run and a file look
+ * the same. */
+#include "zw-run-controller-private.h"
+
+#include <glib/gi18n.h>
+#include <cjson/cJSON.h>
+
+#include "base/zw-file-read.h"
+#include "deploy/xrt-pipeline.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
+
+/* A pipeline file is TOML; a report is JSON (an object, after blanks). */
+static gboolean
+is_report_text (const char *text, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')
+        continue;
+      return text[i] == '{';
+    }
+  return FALSE;
+}
+
+static cJSON *
+run_pipeline_file (const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (XrtPipeline) pipe = NULL;
+  g_autoptr (GPtrArray) outputs = NULL;
+
+  if ((pipe = xrt_pipeline_new_from_file (path, error)) == NULL)
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  if (!xrt_pipeline_apply (pipe, NULL, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  /* one pass, profiled: the report's time per network and per pass */
+  xrt_pipeline_enable_time_profile (pipe, TRUE);
+  if ((outputs = xrt_pipeline_forward (pipe, 0, error)) == NULL)
+    return NULL;
+  return xrt_pipeline_report_to_json (pipe, error);
+}
+
+gboolean
+zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (cJSON) root = NULL;
+  gsize len = 0;
+
+  if (!zw_file_read_regular (job->pipeline_path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, error))
+    return FALSE;
+  if (is_report_text (text, len))
+    {
+      if ((root = cJSON_ParseWithLength (text, len)) == NULL)
+        {
+          g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_PARSE, _("%s: not valid JSON (byte %ld)"),
+                       job->pipeline_path, (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
+          return FALSE;
+        }
+    }
+  else if ((root = run_pipeline_file (job->pipeline_path, cancellable, error)) == NULL)
+    return FALSE;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  /* the figures the view draws are the ones the independent checker reads off the chunks */
+  if (!xrt_pipeline_report_check (root, job->pipeline_path, NULL, error))
+    return FALSE;
+  job->pipeline = zw_pipeline_report_from_json (root, job->pipeline_path, error);
+  return job->pipeline != NULL;
+}

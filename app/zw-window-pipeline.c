@@ -1,0 +1,116 @@
+/* zw-window-pipeline.c — pipelines in the window (issue 38): a pipeline file run by the
+ * controller, or a pipeline report opened from disk, shown in Board; the demo pipeline from
+ * the main menu; a network clicked in Board becomes a run of the history, so Segments,
+ * Memory, Timing and Graph show that network's deploy report. */
+#include "zw-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "zw-board-view.h"
+#include "zw-run-history.h"
+
+static ZwBoardView *
+board_view (ZwWindow *self)
+{
+  return ZW_BOARD_VIEW (zw_window_get_view (self, "board"));
+}
+
+static void
+unref0 (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+static void
+on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
+{
+  g_autoptr (ZwPipelineReport) pipeline = zw_run_controller_take_pipeline (controller);
+
+  if (pipeline == NULL)
+    return;
+  g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
+  self->pipeline_runs = g_ptr_array_new_with_free_func (unref0);
+  for (guint i = 0; i < pipeline->networks->len; i++)
+    g_ptr_array_add (self->pipeline_runs, NULL);
+  zw_board_view_set_pipeline (board_view (self), pipeline);
+  zw_window_show_banner (self, NULL, NULL);
+  zw_window_set_view (self, "board");
+  zw_window_set_shown_file (self, self->pipeline_path);
+}
+
+/* A network of the pipeline clicked in Board: its deploy report becomes the window's run
+ * (a run of the history, made once per network and selected again after). */
+static void
+on_network_activated (ZwBoardView *view, guint index, ZwWindow *self)
+{
+  ZwPipelineReport *pipeline = zw_board_view_get_pipeline (view);
+  const ZwPipelineNetwork *n;
+  ZwRun *run;
+
+  if (pipeline == NULL || index >= pipeline->networks->len || self->pipeline_runs == NULL
+      || index >= self->pipeline_runs->len)
+    return;
+  n = &g_array_index (pipeline->networks, ZwPipelineNetwork, index);
+  if (n->report == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (
+          _("%s: network “%s” runs host ops only: it has no deploy report (nothing of it is on the board)"),
+          self->pipeline_path != NULL ? self->pipeline_path : pipeline->name, n->name);
+      zw_window_show_banner (self, message, NULL);
+      return;
+    }
+  run = g_ptr_array_index (self->pipeline_runs, index);
+  if (run != NULL && g_list_store_find (self->runs, run, NULL))
+    zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);
+  else
+    {
+      run = zw_run_new_from_log (n->report, self->pipeline_path);
+      g_ptr_array_index (self->pipeline_runs, index) = run;
+      zw_window_on_run_finished (NULL, run, self);
+    }
+}
+
+void
+zw_window_open_pipeline (ZwWindow *self, const char *path)
+{
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  zw_window_show_banner (self, NULL, NULL);
+  g_free (self->pipeline_path);
+  self->pipeline_path = g_strdup (path);
+  zw_run_controller_open_pipeline (self->controller, path);
+}
+
+void
+zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVariant *param)
+{
+  ZwWindow *self = ZW_WINDOW (widget);
+  g_autofree char *demo = zw_window_find_demo ();
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+
+  (void) name;
+  (void) param;
+  /* installed beside the demo networks */
+  if (demo != NULL)
+    {
+      dir = g_path_get_dirname (demo);
+      path = g_build_filename (dir, "yolov5s_pipeline.toml", NULL);
+    }
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    zw_window_show_banner (self,
+                           _("The demo pipeline yolov5s_pipeline.toml is not installed (looked beside the demo "
+                             "networks in $ZW_DATA_DIR, the build tree and the data folder)"),
+                           NULL);
+  else
+    zw_window_open (self, path, FALSE);
+}
+
+void
+zw_window_pipeline_init (ZwWindow *self)
+{
+  g_signal_connect (board_view (self), "network-activated", G_CALLBACK (on_network_activated), self);
+  g_signal_connect (self->controller, "pipeline-finished", G_CALLBACK (on_pipeline_finished), self);
+}
