@@ -17,6 +17,7 @@ typedef enum {
   CHOOSE_COMPARE_FILES,
   CHOOSE_DIFF_FOLDERS,
   CHOOSE_COMPILE,
+  CHOOSE_SAVE_DUMP,
 } ChooserPurpose;
 
 enum {

@@ -221,49 +221,6 @@ on_failed (ZwRunController *controller, GError *error, const char *path, gboolea
 }
 
 void
-zw_window_dump_tensors (ZwWindow *self, const char *format)
-{
-  g_autoptr (GError) error = NULL;
-  ZwDumpFormat parsed;
-  ZwRunOptions options;
-  char *dir;
-
-  g_return_if_fail (ZW_IS_WINDOW (self));
-  if (!zw_dump_format_parse (format, &parsed, &error))
-    {
-      zw_window_show_banner (self, error->message, NULL);
-      return;
-    }
-  if ((dir = g_dir_make_tmp ("zw-dump-XXXXXX", &error)) == NULL)
-    {
-      zw_window_show_banner (self, error->message, NULL);
-      return;
-    }
-  g_ptr_array_add (self->temp_dumps, dir);
-  g_clear_handle_id (&self->reapply_source, g_source_remove);
-  zw_window_read_options (self, &options);
-  zw_run_controller_set_options (self->controller, &options);
-  zw_run_controller_request_dump (self->controller, dir, zw_dump_format_to_string (parsed));
-}
-
-/* Removes a "Dump tensors" folder: its files are flat (*.ftmp and manifest.json). */
-void
-zw_window_remove_dump_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-void
 zw_window_compare_compile (ZwWindow *self, const char *path)
 {
   g_return_if_fail (ZW_IS_WINDOW (self));
