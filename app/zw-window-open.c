@@ -136,6 +136,8 @@ zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
   name_a = zw_window_dup_dump_label (self, dir_a);
   name_b = zw_window_dup_dump_label (self, dir_b);
   zw_dump_diff_view_set_names (view, name_a, name_b);
+  /* the sides of the diff shown before are gone */
+  zw_window_release_memory ();
   diff = zw_dump_diff_view_get_diff (view);
   if (diff != NULL)
     zw_window_banner_for_warnings (self, dir_a, diff->warnings);

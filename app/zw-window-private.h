@@ -129,6 +129,8 @@ void zw_window_save_state (ZwWindow *self);
 void zw_window_run_init (ZwWindow *self);
 void zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self);
 void zw_window_remove_dump_dir (const char *dir);
+/* Gives the memory of tensors no longer shown back to the system (after a dump or a diff). */
+void zw_window_release_memory (void);
 
 /* zw-window-open.c */
 void zw_window_open_init (ZwWindow *self);

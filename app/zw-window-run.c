@@ -187,9 +187,12 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
   self->selecting_new = FALSE;
   if (zw_run_get_kind (run) == ZW_RUN_LOG && self->recent != NULL)
     zw_recent_files_add (self->recent, zw_run_get_path (run));
-  /* the tensors were asked for: show them */
+  /* the tensors were asked for: show them (the folder shown before is released) */
   if (zw_run_get_dump_dir (run) != NULL)
-    zw_window_set_view (self, "tensors");
+    {
+      zw_window_set_view (self, "tensors");
+      zw_window_release_memory ();
+    }
 }
 
 static void
