@@ -68,6 +68,7 @@ struct _ZwWindow
   ChooserPurpose aux_purpose;
   GtkWidget *sweep_dialog;       /* "Sweep Options…" while it is open */
   char *sweep_what_if;           /* what its entry held the last time */
+  char *run_banner;              /* said again when the run asked for finishes (a what-if applied) */
 
   char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
   char *tensors_dir;             /* the dump folder the Tensors view shows */

@@ -66,7 +66,11 @@ update_compare_idle (gpointer data)
     zw_compare_view_set_profiles (view, zw_run_get_profile (a), zw_run_get_profile (b), NULL, label_a, label_b);
   else
     zw_compare_view_clear (view);
-  zw_compare_view_set_reports (view, zw_run_get_report (a), zw_run_get_report (b));
+  /* a time profile read from a file was not deployed here: no deploy block (all zeros) */
+  if (zw_run_get_kind (a) != ZW_RUN_PROFILE && zw_run_get_kind (b) != ZW_RUN_PROFILE)
+    zw_compare_view_set_reports (view, zw_run_get_report (a), zw_run_get_report (b));
+  else
+    zw_compare_view_set_reports (view, NULL, NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -181,7 +185,8 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
   zw_run_set_index (run, g_list_model_get_n_items (G_LIST_MODEL (self->runs)) + 1);
   g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
   g_list_store_append (self->runs, run);
-  zw_window_show_banner (self, NULL, NULL);
+  zw_window_show_banner (self, self->run_banner, NULL);
+  g_clear_pointer (&self->run_banner, g_free);
   self->selecting_new = TRUE;
   zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);
   self->selecting_new = FALSE;

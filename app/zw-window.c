@@ -356,6 +356,7 @@ zw_window_finalize (GObject *object)
   g_free (self->shown_file);
   g_free (self->tensors_dir);
   g_free (self->sweep_what_if);
+  g_free (self->run_banner);
   g_free (self->views);
   g_free (self->empty_states);
   g_free (self->ocm_option);

@@ -97,7 +97,8 @@ cell_text (const ZwCompareRow *r, CompareColumn column)
         return g_strdup_printf (_("%li (%u ops)"), (long) r->op_id, MAX (r->merge_from->len, 1));
       return g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
     case COL_CLASS:
-      return g_strdup (zw_op_class_short (r->op_type, buf, sizeof buf));
+      /* the hardop class when the runs' reports know it, never a bare "HardOp" */
+      return g_strdup (r->op_class != NULL ? r->op_class : zw_op_class_short (r->op_type, buf, sizeof buf));
     case COL_A:
       return r->side == ZW_COMPARE_ONLY_B ? g_strdup ("–") : g_strdup_printf ("%.6g", r->a_ms);
     case COL_B:
@@ -401,10 +402,13 @@ table_clicked (ZwRowTable *table, double x, double y)
   return FALSE;
 }
 
-/* What is shown changed; the row selected now is @selected (-1 none). */
+/* What is shown changed; the row selected now is @selected (-1 none). The rows get their
+ * classes from the reports shown with them. */
 static void
 changed (ZwCompareView *self, gint selected)
 {
+  if (self->cmp != NULL)
+    zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);
   zw_row_table_changed (ZW_ROW_TABLE (self), selected);
 }
 
@@ -536,7 +540,7 @@ view_table (ZwView *view)
       const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
       char **cells = g_new0 (char *, n + 1);
       cells[0] = g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
-      cells[1] = g_strdup (r->op_type != NULL ? r->op_type : "");
+      cells[1] = g_strdup (r->op_class != NULL ? r->op_class : r->op_type != NULL ? r->op_type : "");
       cells[2] = g_strdup (r->op_name != NULL ? r->op_name : "");
       cells[3] = g_strdup (r->side == ZW_COMPARE_BOTH ? "both" : r->side == ZW_COMPARE_ONLY_A ? "A" : "B");
       cells[4] = g_strdup_printf ("%.9g", r->a_ms);
