@@ -1,7 +1,11 @@
 /* test-compare-rows — what Compare's rows say (issue 37 item 6): two time files whose
  * DetPost and ImageMake were renumbered match them by kind and order (never "only A" /
  * "only B") while the hardops keep matching by op id; rows of two runs name the hardop class
- * from the deploy reports ("Conv2d", a merged launch "Conv2d +2"), never a bare "HardOp". */
+ * from the deploy reports ("Conv2d", a merged launch "Conv2d +2"), never a bare "HardOp";
+ * the columns' titles sort the rows (the first click on a number descending), the sorted
+ * title drawn with its direction. */
+#include "zw-compare-view.h"
+#include "zw-test-pixels.h"
 #include "zw-test-util.h"
 #include "report/zw-compare.h"
 #include "report/zw-profile.h"
@@ -147,11 +151,96 @@ test_rows_name_the_hardop_class (void)
     g_assert_null (((const ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->op_class);
 }
 
+static void
+test_headers_sort (void)
+{
+  g_autofree char *path = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) a = NULL, b = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  gboolean desc = FALSE;
+  cairo_surface_t *plain, *sorted;
+  ZwViewStyle style;
+  double h0, h1;
+  guint differ = 0;
+  const int W = 1000;
+  int H;
+
+  /* a click: numbers descending first, ids and classes ascending, again turns round */
+  g_assert_cmpint (zw_compare_view_next_sort (-1, FALSE, 4, &desc), ==, 4);
+  g_assert_true (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (4, TRUE, 4, &desc), ==, 4);
+  g_assert_false (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (4, FALSE, 0, &desc), ==, 0);
+  g_assert_false (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (-1, FALSE, 5, &desc), ==, 5);
+  g_assert_true (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (5, TRUE, 6, &desc), ==, -1);
+  /* the columns by x: op id from the margin, then the class 64 px on */
+  g_assert_cmpint (zw_compare_view_column_at (W, 10), ==, 0);
+  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 64 + 5), ==, 1);
+  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 64 + 120 + 90 + 90 + 5), ==, 4);
+  g_assert_cmpint (zw_compare_view_column_at (W, 2), ==, -1);
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
+      return;
+    }
+  a = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  b = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* B: row i slower by (i mod 3) * 0.2 ms, so the deltas are out of order */
+  for (guint i = 0; i < b->rows->len; i++)
+    ((ZwProfileRow *) g_ptr_array_index (b->rows, i))->total_ms += (i % 3) * 0.2;
+  cmp = zw_profile_compare (a, b, NULL);
+  zw_profile_compare_sort (cmp, ZW_COMPARE_SORT_DELTA, TRUE);
+  for (guint i = 1; i < cmp->rows->len; i++)
+    g_assert_cmpfloat (((ZwCompareRow *) g_ptr_array_index (cmp->rows, i - 1))->delta_ms, >=,
+                       ((ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->delta_ms);
+  g_assert_cmpfloat_with_epsilon (((ZwCompareRow *) g_ptr_array_index (cmp->rows, 0))->delta_ms, 0.4, 1e-9);
+  zw_profile_compare_sort (cmp, ZW_COMPARE_SORT_ORDER, FALSE);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    g_assert_cmpuint (((ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->order, ==, i);
+
+  /* the sorted column's title is drawn otherwise (its direction, in the text colour) */
+  zw_view_style_init_default (&style);
+  H = zw_compare_view_content_height (cmp, NULL);
+  plain = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  sorted = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  {
+    cairo_t *cr = cairo_create (plain);
+    zw_compare_view_draw_sorted (cr, W, H, cmp, NULL, "A", "B", -1, -1, FALSE, &style);
+    cairo_destroy (cr);
+    cr = cairo_create (sorted);
+    zw_compare_view_draw_sorted (cr, W, H, cmp, NULL, "A", "B", -1, 4, TRUE, &style);
+    cairo_destroy (cr);
+  }
+  cairo_surface_flush (plain);
+  cairo_surface_flush (sorted);
+  g_assert_true (zw_compare_view_header_extent (cmp, NULL, &h0, &h1));
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      if (zw_test_pixel (plain, x, y) != zw_test_pixel (sorted, x, y))
+        {
+          /* only in the delta column's title */
+          g_assert_cmpint (zw_compare_view_column_at (W, x), ==, 4);
+          g_assert_cmpfloat (y, >=, h0);
+          g_assert_cmpfloat (y, <, h1);
+          differ++;
+        }
+  g_assert_cmpuint (differ, >, 20);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (sorted);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compare-rows/time-files/renumbered-custom-ops-match-by-kind", test_time_files_renumbered_custom_ops);
   g_test_add_func ("/compare-rows/runs/rows-name-the-hardop-class", test_rows_name_the_hardop_class);
+  g_test_add_func ("/compare-rows/headers/sort-numbers-descending-first-title-marked", test_headers_sort);
   return g_test_run ();
 }

@@ -321,6 +321,7 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
       c->b_total_ms += r->b_ms;
       c->a_hard_ms += r->a_hard_ms;
       c->b_hard_ms += r->b_hard_ms;
+      r->order = c->rows->len;
       g_ptr_array_add (c->rows, r);
     }
   for (guint j = 0; j < b->rows->len; j++)
@@ -336,7 +337,8 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
         c->n_only_b++;
         c->b_total_ms += r->b_ms;
         c->b_hard_ms += r->b_hard_ms;
-        g_ptr_array_add (c->rows, r);
+        r->order = c->rows->len;
+      g_ptr_array_add (c->rows, r);
       }
   c->delta_ms = c->b_total_ms - c->a_total_ms;
   c->ratio = ratio_of (c->a_total_ms, c->b_total_ms);

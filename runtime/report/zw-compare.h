@@ -69,7 +69,19 @@ typedef struct {
   gint64 b_op_id;            /* B's op id (the same as op_id unless matched by kind) */
   char *op_class;            /* the hardop class from the deploy reports ("Conv2d", a merged
                               * launch "Conv2d +3"), NULL when not set or not known */
+  guint order;               /* the row's place as compared (A's order, then B-only rows) */
 } ZwCompareRow;
+
+/* What the rows can be sorted by (zw_profile_compare_sort). */
+typedef enum {
+  ZW_COMPARE_SORT_ORDER,     /* as compared: A's execution order, rows only in B after */
+  ZW_COMPARE_SORT_OP_ID,
+  ZW_COMPARE_SORT_CLASS,     /* op_class, else the op type */
+  ZW_COMPARE_SORT_A_MS,
+  ZW_COMPARE_SORT_B_MS,
+  ZW_COMPARE_SORT_DELTA,     /* rows on one side only sort by their one time */
+  ZW_COMPARE_SORT_RATIO,     /* rows on one side only last whichever the direction */
+} ZwCompareSortKey;
 
 typedef struct {
   ZwCompareOptions options;
@@ -96,6 +108,9 @@ void zw_profile_compare_free (ZwProfileCompare *cmp);
  * A's op, else B's, else of a merged launch's first member ("Conv2d +3"). */
 void zw_profile_compare_set_classes (ZwProfileCompare *cmp, const ZwDeployReport *a, const ZwDeployReport *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfileCompare, zw_profile_compare_free)
+
+/* Sorts cmp->rows by @key (ties: the order as compared); the totals and counts stay. */
+void zw_profile_compare_sort (ZwProfileCompare *cmp, ZwCompareSortKey key, gboolean descending);
 
 /**
  * zw_profile_compare_to_csv:
