@@ -109,7 +109,7 @@ row_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_da
   char *newline = strchr (summary, '\n');
   GBinding *binding;
 
-  g_autofree char *tooltip = g_strconcat (title, "\n", summary, NULL);
+  g_autofree char *tooltip = zw_run_dup_details (run);
 
   (void) factory;
   bind_group (item, run, ZW_RUN_HISTORY (user_data)->model);

@@ -387,6 +387,23 @@ zw_run_dup_ocm_peak_text (ZwRun *self)
 }
 
 char *
+zw_run_dup_details (ZwRun *self)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *summary = NULL;
+
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  title = zw_run_dup_title (self);
+  summary = zw_run_dup_summary (self);
+  if (self->dump_dir != NULL)
+    /* TRANSLATORS: a run's tooltip in the history: title, summary, where its dump is */
+    return g_strdup_printf (_("%s\n%s\nTensors dumped in %s (kept while the window is open; Save Dump As… keeps a "
+                              "copy)"),
+                            title, summary, self->dump_dir);
+  return g_strconcat (title, "\n", summary, NULL);
+}
+
+char *
 zw_run_dup_summary (ZwRun *self)
 {
   g_autofree char *ftmp = NULL;

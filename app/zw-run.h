@@ -93,6 +93,9 @@ void zw_run_set_dump (ZwRun *self, const char *dir, const char *format);
 /* One line for the history: "#3 Forward ×10" (a new string). */
 char *zw_run_dup_title (ZwRun *self);
 /* The options and figures in one line (a new string). */
+/* The history row's tooltip: the title, the summary and, for a forward that dumped, the
+ * folder its tensors are in. */
+char *zw_run_dup_details (ZwRun *self);
 char *zw_run_dup_summary (ZwRun *self);
 
 G_END_DECLS

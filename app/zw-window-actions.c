@@ -52,9 +52,21 @@ action_diff_dumps (GtkWidget *widget, const char *name, GVariant *param)
 {
   (void) name;
   (void) param;
+  /* two runs marked in the history that both dumped: their dumps, no dialog */
+  if (zw_window_diff_marked_runs (ZW_WINDOW (widget)))
+    return;
   zw_window_run_aux_chooser (ZW_WINDOW (widget), CHOOSE_DIFF_FOLDERS,
                    _("Choose Two Dump Folders (or One to Compare with the Current Run)"),
                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, TRUE, _("_Diff"));
+}
+
+static void
+action_save_dump (GtkWidget *widget, const char *name, GVariant *param)
+{
+  (void) name;
+  (void) param;
+  zw_window_run_aux_chooser (ZW_WINDOW (widget), CHOOSE_SAVE_DUMP, _("Save the Dump into a Folder"),
+                             GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, FALSE, _("_Save"));
 }
 
 static void
@@ -250,6 +262,11 @@ zw_window_update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-compile", live);
+  /* a dump to save: the selected run's, or a folder Tensors shows */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-dump",
+                                 self->tensors_dir != NULL
+                                     || (zw_window_get_selected_run (self) != NULL
+                                         && zw_run_get_dump_dir (zw_window_get_selected_run (self)) != NULL));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.sweep", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.sweep-what-if", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-back", zw_selection_can_go_back (self->selection));
@@ -278,6 +295,7 @@ zw_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-dump", NULL, action_open_dump);
   gtk_widget_class_install_action (widget_class, "win.dump-tensors", "s", action_dump_tensors);
   gtk_widget_class_install_action (widget_class, "win.diff-dumps", NULL, action_diff_dumps);
+  gtk_widget_class_install_action (widget_class, "win.save-dump", NULL, action_save_dump);
   gtk_widget_class_install_action (widget_class, "win.diff-folders", "as", action_diff_folders);
   gtk_widget_class_install_action (widget_class, "win.compare-files", NULL, action_compare_files);
   gtk_widget_class_install_action (widget_class, "win.compare-file-pair", "as", action_compare_file_pair);

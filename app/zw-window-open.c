@@ -87,6 +87,7 @@ zw_window_open_dump (ZwWindow *self, const char *dir)
     }
   g_free (self->tensors_dir);
   self->tensors_dir = g_strdup (dir);
+  zw_window_update_actions (self);
   messages = zw_tensor_view_get_messages (view);
   zw_window_banner_for_warnings (self, dir, messages);
   zw_window_update_empty_states (self);
@@ -100,6 +101,9 @@ zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
 {
   ZwRun *run;
   g_autoptr (GError) error = NULL;
+  g_autofree char *name_a = NULL;
+  g_autofree char *name_b = NULL;
+  ZwDumpDiffView *view;
   const ZwDumpDiff *diff;
 
   g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
@@ -108,8 +112,12 @@ zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
   zw_window_show_banner (self, NULL, NULL);
   if (dir_b == NULL)
     {
+      /* the other side: the folder Tensors shows (a run's or one opened), else the run's */
       run = zw_window_get_selected_run (self);
-      dir_b = run != NULL ? zw_run_get_dump_dir (run) : NULL;
+      if (self->tensors_dir != NULL && g_strcmp0 (self->tensors_dir, dir_a) != 0)
+        dir_b = self->tensors_dir;
+      else if (run != NULL && g_strcmp0 (zw_run_get_dump_dir (run), dir_a) != 0)
+        dir_b = zw_run_get_dump_dir (run);
       if (dir_b == NULL)
         {
           g_autofree char *message = g_strdup_printf (
@@ -118,13 +126,19 @@ zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
           return FALSE;
         }
     }
-  if (!zw_dump_diff_view_load (ZW_DUMP_DIFF_VIEW (zw_window_get_view (self, "diff")), dir_a, dir_b,
-                               zw_run_controller_get_network (self->controller), NULL, NULL, &error))
+  view = ZW_DUMP_DIFF_VIEW (zw_window_get_view (self, "diff"));
+  if (!zw_dump_diff_view_load (view, dir_a, dir_b, zw_run_controller_get_network (self->controller), NULL, NULL,
+                               &error))
     {
       zw_window_show_banner (self, error->message, NULL);
       return FALSE;
     }
-  diff = zw_dump_diff_view_get_diff (ZW_DUMP_DIFF_VIEW (zw_window_get_view (self, "diff")));
+  name_a = zw_window_dup_dump_label (self, dir_a);
+  name_b = zw_window_dup_dump_label (self, dir_b);
+  zw_dump_diff_view_set_names (view, name_a, name_b);
+  /* the sides of the diff shown before are gone */
+  zw_window_release_memory ();
+  diff = zw_dump_diff_view_get_diff (view);
   if (diff != NULL)
     zw_window_banner_for_warnings (self, dir_a, diff->warnings);
   zw_window_set_view (self, "diff");
@@ -270,6 +284,7 @@ on_aux_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
           zw_window_diff_dumps (self, first, paths->len >= 2 ? g_ptr_array_index (paths, 1) : NULL);
           break;
         case CHOOSE_COMPILE: zw_window_compare_compile (self, first); break;
+        case CHOOSE_SAVE_DUMP: zw_window_save_dump (self, first); break;
         }
     }
   g_clear_object (&self->aux_chooser);

@@ -17,6 +17,7 @@ typedef enum {
   CHOOSE_COMPARE_FILES,
   CHOOSE_DIFF_FOLDERS,
   CHOOSE_COMPILE,
+  CHOOSE_SAVE_DUMP,
 } ChooserPurpose;
 
 enum {
@@ -69,6 +70,8 @@ struct _ZwWindow
   char *sweep_what_if;           /* what its entry held the last time */
   char *pipeline_path;           /* the pipeline file or report the controller opens or opened */
   GPtrArray *pipeline_runs;      /* ZwRun per network of the Board view's pipeline (NULL until shown) */
+
+  char *run_banner;              /* said again when the run asked for finishes (a what-if applied) */
 
   char *shown_file;              /* the last file shown offline in timing/compare/tensors/diff/logs */
   char *tensors_dir;             /* the dump folder the Tensors view shows */
@@ -130,6 +133,8 @@ void zw_window_save_state (ZwWindow *self);
 void zw_window_run_init (ZwWindow *self);
 void zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self);
 void zw_window_remove_dump_dir (const char *dir);
+/* Gives the memory of tensors no longer shown back to the system (after a dump or a diff). */
+void zw_window_release_memory (void);
 
 /* zw-window-open.c */
 void zw_window_open_init (ZwWindow *self);

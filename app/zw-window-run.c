@@ -66,7 +66,11 @@ update_compare_idle (gpointer data)
     zw_compare_view_set_profiles (view, zw_run_get_profile (a), zw_run_get_profile (b), NULL, label_a, label_b);
   else
     zw_compare_view_clear (view);
-  zw_compare_view_set_reports (view, zw_run_get_report (a), zw_run_get_report (b));
+  /* a time profile read from a file was not deployed here: no deploy block (all zeros) */
+  if (zw_run_get_kind (a) != ZW_RUN_PROFILE && zw_run_get_kind (b) != ZW_RUN_PROFILE)
+    zw_compare_view_set_reports (view, zw_run_get_report (a), zw_run_get_report (b));
+  else
+    zw_compare_view_set_reports (view, NULL, NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -181,15 +185,19 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
   zw_run_set_index (run, g_list_model_get_n_items (G_LIST_MODEL (self->runs)) + 1);
   g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
   g_list_store_append (self->runs, run);
-  zw_window_show_banner (self, NULL, NULL);
+  zw_window_show_banner (self, self->run_banner, NULL);
+  g_clear_pointer (&self->run_banner, g_free);
   self->selecting_new = TRUE;
   zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);
   self->selecting_new = FALSE;
   if (zw_run_get_kind (run) == ZW_RUN_LOG && self->recent != NULL)
     zw_recent_files_add (self->recent, zw_run_get_path (run));
-  /* the tensors were asked for: show them */
+  /* the tensors were asked for: show them (the folder shown before is released) */
   if (zw_run_get_dump_dir (run) != NULL)
-    zw_window_set_view (self, "tensors");
+    {
+      zw_window_set_view (self, "tensors");
+      zw_window_release_memory ();
+    }
 }
 
 static void
@@ -218,49 +226,6 @@ on_failed (ZwRunController *controller, GError *error, const char *path, gboolea
   if (!zw_run_controller_get_busy (controller) && zw_window_get_selected_run (self) != NULL
       && zw_run_get_kind (zw_window_get_selected_run (self)) != ZW_RUN_PROFILE)
     zw_window_sync_options_from_run (self, zw_window_get_selected_run (self));
-}
-
-void
-zw_window_dump_tensors (ZwWindow *self, const char *format)
-{
-  g_autoptr (GError) error = NULL;
-  ZwDumpFormat parsed;
-  ZwRunOptions options;
-  char *dir;
-
-  g_return_if_fail (ZW_IS_WINDOW (self));
-  if (!zw_dump_format_parse (format, &parsed, &error))
-    {
-      zw_window_show_banner (self, error->message, NULL);
-      return;
-    }
-  if ((dir = g_dir_make_tmp ("zw-dump-XXXXXX", &error)) == NULL)
-    {
-      zw_window_show_banner (self, error->message, NULL);
-      return;
-    }
-  g_ptr_array_add (self->temp_dumps, dir);
-  g_clear_handle_id (&self->reapply_source, g_source_remove);
-  zw_window_read_options (self, &options);
-  zw_run_controller_set_options (self->controller, &options);
-  zw_run_controller_request_dump (self->controller, dir, zw_dump_format_to_string (parsed));
-}
-
-/* Removes a "Dump tensors" folder: its files are flat (*.ftmp and manifest.json). */
-void
-zw_window_remove_dump_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
 }
 
 void

@@ -135,6 +135,18 @@ on_sweep_row_activated (ZwSweepView *view, guint index, ZwWindow *self)
                          row->what_if);
       zw_window_show_banner (self, message, NULL);
     }
+  else if (*row->what_if != '\0')
+    {
+      /* the sidebar's device figures were the user's: say they are a what-if point's now */
+      g_autofree char *message =
+        /* TRANSLATORS: %u a sweep row, %s its what-if point (e.g. ocm=4M,icore=1G) */
+        g_strdup_printf (_("Applied what-if: row #%u runs with the device figures of its point (%s), not the device "
+                           "profile's; the sidebar shows them until you change them"), row->index, row->what_if);
+      zw_window_show_banner (self, message, NULL);
+      /* and again over the run's end (which clears banners) */
+      g_free (self->run_banner);
+      self->run_banner = g_steal_pointer (&message);
+    }
 }
 
 static void

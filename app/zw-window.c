@@ -358,6 +358,8 @@ zw_window_finalize (GObject *object)
   g_free (self->sweep_what_if);
   g_free (self->pipeline_path);
   g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
+
+  g_free (self->run_banner);
   g_free (self->views);
   g_free (self->empty_states);
   g_free (self->ocm_option);

@@ -91,15 +91,25 @@ void zw_window_open_paths (ZwWindow *self, const char *const *paths);
 /* Loads a dump folder into the Tensors view and shows it; FALSE (banner) when it cannot be
  * read at all. A folder without manifest.json is typed by the open network. */
 gboolean zw_window_open_dump (ZwWindow *self, const char *dir);
-/* Diffs @dir_a with @dir_b (NULL: the selected run's dumps) in the Dump Diff view. */
+/* Diffs @dir_a with @dir_b (NULL: the folder Tensors shows, else the selected run's dumps)
+ * in the Dump Diff view, its header naming both (a run's title and folder, or the folder). */
 gboolean zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b);
+/* Diffs the dumps of the two runs marked in the history; FALSE (nothing done) unless two
+ * runs are marked and both dumped. */
+gboolean zw_window_diff_marked_runs (ZwWindow *self);
+/* What a dump folder is: "<its run's title> (<folder>)" for a run's dump, else the folder. */
+char *zw_window_dup_dump_label (ZwWindow *self, const char *dir);
+/* Copies the selected run's dump (else the folder Tensors shows) into @dest (made when
+ * missing); a banner says where, or why not. */
+gboolean zw_window_save_dump (ZwWindow *self, const char *dest);
 /* Compares the open network with another compile of it at @path (win.compare-compile-file):
  * queued after the work in progress; the result shows in the Compiles view. */
 void zw_window_compare_compile (ZwWindow *self, const char *path);
 /* Compares two time profile files in the Compare view. */
 gboolean zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b);
-/* Queues one forward dumping every value in @format into a new temporary folder (removed
- * with the window); the run shows in Tensors when it finishes. */
+/* Queues one forward dumping every value in @format into a new folder under the user's cache
+ * (kept as long as its run: removed with the window; its path in the history's tooltip and
+ * the title); the run shows in Tensors when it finishes. */
 void zw_window_dump_tensors (ZwWindow *self, const char *format);
 /* Queues a sweep of the open network with the what-if grid @what_if (see win.sweep-what-if);
  * FALSE (banner) when no network is open or the grid does not parse. */

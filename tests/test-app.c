@@ -2192,6 +2192,15 @@ open_sweep_row (guint index)
   zw_sweep_view_select_row (view, (gint) index);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "sweep.open", NULL));
   run = wait_for_run (n + 1);
+  if (*row->what_if != '\0')
+    {
+      /* issue 37 item 5: a what-if row says it replaced the sidebar's device figures */
+      const char *banner = zw_window_get_banner_message (win);
+      g_assert_nonnull (banner);
+      g_assert_nonnull (strstr (banner, "Applied what-if"));
+      g_assert_nonnull (strstr (banner, row->what_if));
+      activate ("win.dismiss-banner", NULL);
+    }
   g_assert_null (zw_window_get_banner_message (win));
 
   zw_run_controller_get_options (zw_window_get_run_controller (win), &o);

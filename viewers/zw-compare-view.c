@@ -97,7 +97,8 @@ cell_text (const ZwCompareRow *r, CompareColumn column)
         return g_strdup_printf (_("%li (%u ops)"), (long) r->op_id, MAX (r->merge_from->len, 1));
       return g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
     case COL_CLASS:
-      return g_strdup (zw_op_class_short (r->op_type, buf, sizeof buf));
+      /* the hardop class when the runs' reports know it, never a bare "HardOp" */
+      return g_strdup (r->op_class != NULL ? r->op_class : zw_op_class_short (r->op_type, buf, sizeof buf));
     case COL_A:
       return r->side == ZW_COMPARE_ONLY_B ? g_strdup ("–") : g_strdup_printf ("%.6g", r->a_ms);
     case COL_B:
@@ -179,9 +180,76 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
 #undef DELTA_COLOR
 }
 
+gint
+zw_compare_view_column_at (int width, double x)
+{
+  double left = MARGIN;
+
+  for (int c = 0; c < N_COLS; c++)
+    {
+      double w = col_widths[c] > 0 ? col_widths[c] : width - left - MARGIN;
+      if (x >= left && x < left + w)
+        return c;
+      left += w;
+    }
+  return -1;
+}
+
+gboolean
+zw_compare_view_header_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double *y0, double *y1)
+{
+  if (cmp == NULL)
+    return FALSE;
+  if (y0)
+    *y0 = rows_top (cmp, dcmp) - ROW_H;
+  if (y1)
+    *y1 = rows_top (cmp, dcmp);
+  return TRUE;
+}
+
+gint
+zw_compare_view_next_sort (gint current, gboolean current_descending, gint clicked, gboolean *descending)
+{
+  gboolean numeric = clicked == COL_A || clicked == COL_B || clicked == COL_DELTA || clicked == COL_RATIO;
+
+  if (clicked < 0 || clicked >= COL_BARS)
+    {
+      /* the bars' column: back to the order as compared */
+      *descending = FALSE;
+      return -1;
+    }
+  /* the same column again turns the order round; a new one starts with the biggest
+   * numbers first (the regressions), names and ids ascending */
+  *descending = clicked == current ? !current_descending : numeric;
+  return clicked;
+}
+
+static ZwCompareSortKey
+sort_key_of (gint column)
+{
+  switch (column)
+    {
+    case COL_OP_ID: return ZW_COMPARE_SORT_OP_ID;
+    case COL_CLASS: return ZW_COMPARE_SORT_CLASS;
+    case COL_A: return ZW_COMPARE_SORT_A_MS;
+    case COL_B: return ZW_COMPARE_SORT_B_MS;
+    case COL_DELTA: return ZW_COMPARE_SORT_DELTA;
+    case COL_RATIO: return ZW_COMPARE_SORT_RATIO;
+    default: return ZW_COMPARE_SORT_ORDER;
+    }
+}
+
 void
 zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp,
                       const char *label_a, const char *label_b, gint selected, const ZwViewStyle *colors)
+{
+  zw_compare_view_draw_sorted (cr, width, height, cmp, dcmp, label_a, label_b, selected, -1, FALSE, colors);
+}
+
+void
+zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
+                             const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
+                             gint sort_column, gboolean descending, const ZwViewStyle *colors)
 {
   const char *la = label_a != NULL ? label_a : "A", *lb = label_b != NULL ? label_b : "B";
   double y, x, max_ms = 0, clip_x0, clip_y0, clip_x1, clip_y1;
@@ -261,7 +329,10 @@ zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare
   for (int c = 0; c < N_COLS; c++)
     {
       double w = col_widths[c] > 0 ? col_widths[c] : width - x - MARGIN;
-      zw_painter_text (&p, x + 4, y + ROW_H / 2, c == COL_BARS ? 0 : 0, 0.5, w - 8, &dim, _(col_titles[c]));
+      g_autofree char *title = c == sort_column ? g_strdup_printf ("%s %s", _(col_titles[c]), descending ? "▼" : "▲")
+                                                 : g_strdup (_(col_titles[c]));
+      /* the sorted column's title in the text colour, with its direction; a click sorts */
+      zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, w - 8, c == sort_column ? NULL : &dim, title);
       x += w;
     }
   zw_cairo_set_color (cr, &colors->grid);
@@ -341,6 +412,8 @@ struct _ZwCompareView
   ZwRowTable parent_instance;
   ZwProfileCompare *cmp;
   ZwDeployCompare *dcmp;
+  gint sort_column;              /* a CompareColumn, -1: the order as compared */
+  gboolean sort_descending;
   /* what is compared (kept so that A and B can be swapped) */
   ZwProfile *profile_a, *profile_b;
   ZwCompareOptions options;
@@ -363,7 +436,8 @@ static void
 table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
-  zw_compare_view_draw (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, selected, colors);
+  zw_compare_view_draw_sorted (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, selected,
+                               self->sort_column, self->sort_descending, colors);
 }
 
 static int
@@ -388,23 +462,41 @@ table_row_id (ZwRowTable *table, guint row, ZwDeployReport *report)
   return ((const ZwCompareRow *) g_ptr_array_index (ZW_COMPARE_VIEW (table)->cmp->rows, row))->op_id;
 }
 
-/* the header line is the control that chooses which run is A (a click swaps them) */
+/* the header line is the control that chooses which run is A (a click swaps them); the
+ * columns' titles sort the rows */
 static gboolean
 table_clicked (ZwRowTable *table, double x, double y)
 {
-  if (y >= MARGIN && y < MARGIN + LINE_H
-      && x >= gtk_widget_get_width (zw_row_table_get_area (table)) - MARGIN - SWAP_W)
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  int width = gtk_widget_get_width (zw_row_table_get_area (table));
+  double h0, h1;
+
+  if (y >= MARGIN && y < MARGIN + LINE_H && x >= width - MARGIN - SWAP_W)
     {
-      zw_compare_view_swap (ZW_COMPARE_VIEW (table));
+      zw_compare_view_swap (self);
+      return TRUE;
+    }
+  if (zw_compare_view_header_extent (self->cmp, self->dcmp, &h0, &h1) && y >= h0 && y < h1)
+    {
+      gboolean descending;
+      gint column = zw_compare_view_next_sort (self->sort_column, self->sort_descending,
+                                               zw_compare_view_column_at (width, x), &descending);
+      zw_compare_view_sort (self, column, descending);
       return TRUE;
     }
   return FALSE;
 }
 
-/* What is shown changed; the row selected now is @selected (-1 none). */
+/* What is shown changed; the row selected now is @selected (-1 none). The rows get their
+ * classes from the reports shown with them. */
 static void
 changed (ZwCompareView *self, gint selected)
 {
+  if (self->cmp != NULL)
+    {
+      zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);
+      zw_profile_compare_sort (self->cmp, sort_key_of (self->sort_column), self->sort_descending);
+    }
   zw_row_table_changed (ZW_ROW_TABLE (self), selected);
 }
 
@@ -499,6 +591,37 @@ zw_compare_view_clear (ZwCompareView *self)
   changed (self, -1);
 }
 
+void
+zw_compare_view_sort (ZwCompareView *self, gint column, gboolean descending)
+{
+  const ZwCompareRow *selected = NULL;
+  gint row;
+
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  row = zw_row_table_get_selected_row (ZW_ROW_TABLE (self));
+  if (self->cmp != NULL && row >= 0 && (guint) row < self->cmp->rows->len)
+    selected = g_ptr_array_index (self->cmp->rows, row);
+  self->sort_column = column >= 0 && column < COL_BARS ? column : -1;
+  self->sort_descending = self->sort_column >= 0 && descending;
+  if (self->cmp != NULL)
+    zw_profile_compare_sort (self->cmp, sort_key_of (self->sort_column), self->sort_descending);
+  /* the row selected stays selected where it went */
+  row = -1;
+  for (guint i = 0; selected != NULL && i < self->cmp->rows->len; i++)
+    if (g_ptr_array_index (self->cmp->rows, i) == selected)
+      row = (gint) i;
+  changed (self, row);
+}
+
+gint
+zw_compare_view_get_sort (ZwCompareView *self, gboolean *descending)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), -1);
+  if (descending)
+    *descending = self->sort_descending;
+  return self->sort_column;
+}
+
 const ZwProfileCompare *
 zw_compare_view_get_compare (ZwCompareView *self)
 {
@@ -536,7 +659,7 @@ view_table (ZwView *view)
       const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
       char **cells = g_new0 (char *, n + 1);
       cells[0] = g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
-      cells[1] = g_strdup (r->op_type != NULL ? r->op_type : "");
+      cells[1] = g_strdup (r->op_class != NULL ? r->op_class : r->op_type != NULL ? r->op_type : "");
       cells[2] = g_strdup (r->op_name != NULL ? r->op_name : "");
       cells[3] = g_strdup (r->side == ZW_COMPARE_BOTH ? "both" : r->side == ZW_COMPARE_ONLY_A ? "A" : "B");
       cells[4] = g_strdup_printf ("%.9g", r->a_ms);
@@ -592,6 +715,7 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
 static void
 zw_compare_view_init (ZwCompareView *self)
 {
+  self->sort_column = -1;
   changed (self, -1);
 }
 

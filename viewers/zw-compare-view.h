@@ -24,6 +24,20 @@ G_BEGIN_DECLS
 void zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp,
                            const char *label_a, const char *label_b, gint selected, const ZwViewStyle *colors);
 int zw_compare_view_content_height (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp);
+/* As zw_compare_view_draw(), the column @sort_column (-1 none) marked sorted (▼ descending). */
+void zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
+                                  const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
+                                  gint sort_column, gboolean descending, const ZwViewStyle *colors);
+/* The column (0 op id, 1 class, 2 A ms, 3 B ms, 4 delta, 5 ratio, 6 bars) at @x of a drawing
+ * @width wide, -1 for none; the columns' titles' row (a click there sorts). */
+gint zw_compare_view_column_at (int width, double x);
+gboolean zw_compare_view_header_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double *y0,
+                                       double *y1);
+/* The sort after a click on column @clicked's title when @current (-1 none) is sorted so:
+ * the same column turns round; another starts descending for the numbers (A ms, B ms,
+ * delta, ratio), ascending for the op id and class; the bars' column goes back to the order
+ * as compared (-1). */
+gint zw_compare_view_next_sort (gint current, gboolean current_descending, gint clicked, gboolean *descending);
 /* The y range of row @index of @cmp; FALSE when out of range. */
 gboolean zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint index, double *y0,
                                      double *y1);
@@ -45,6 +59,9 @@ void zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, 
  * again the other way round. Also the view's action "compare.swap" and a click on its header
  * line ("⇄ Swap A and B"). */
 void zw_compare_view_swap (ZwCompareView *self);
+/* Sorts the rows by @column (-1: the order as compared), kept over later comparisons. */
+void zw_compare_view_sort (ZwCompareView *self, gint column, gboolean descending);
+gint zw_compare_view_get_sort (ZwCompareView *self, gboolean *descending);
 /* Clears everything. */
 void zw_compare_view_clear (ZwCompareView *self);
 

@@ -29,10 +29,28 @@ static const char *col_titles[N_COLS] = {
 };
 static const double col_widths[N_COLS] = { 60, 60, 84, 120, 170, 90, 0 };
 
+/* the header's lines above the warnings: what A and B are (when said), the counts, the
+ * first divergence */
+static guint
+header_lines (const ZwDumpDiff *diff)
+{
+  return diff != NULL && (diff->name_a != NULL || diff->name_b != NULL) ? 3 : 2;
+}
+
 static double
 rows_top (const ZwDumpDiff *diff)
 {
-  return MARGIN + 2 * LINE_H + 6 + (diff != NULL ? diff->warnings->len : 0) * LINE_H + ROW_H;
+  return MARGIN + header_lines (diff) * LINE_H + 6 + (diff != NULL ? diff->warnings->len : 0) * LINE_H + ROW_H;
+}
+
+char *
+zw_dump_diff_view_dup_sides_text (const ZwDumpDiff *diff)
+{
+  if (diff == NULL || header_lines (diff) < 3)
+    return NULL;
+  /* TRANSLATORS: the dump diff's header: what its two sides are (runs or folders) */
+  return g_strdup_printf (_("A: %s    B: %s"), diff->name_a != NULL ? diff->name_a : "?",
+                          diff->name_b != NULL ? diff->name_b : "?");
 }
 
 int
@@ -115,10 +133,11 @@ void
 zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *diff, gint64 selected_v_id,
                         const ZwViewStyle *colors)
 {
-  double y, x, clip_y0, clip_y1, clip_x0, clip_x1, max_err = 0;
+  double y, x, clip_y0, clip_y1, clip_x0, clip_x1, max_err = 0, top = MARGIN;
   ZwPainter p;
   GdkRGBA dim;
   char line[512];
+  g_autofree char *sides = NULL;
 
   g_return_if_fail (cr != NULL && colors != NULL);
   zw_painter_begin (&p, cr, colors);
@@ -129,11 +148,18 @@ zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *di
       goto out;
     }
 
+  if ((sides = zw_dump_diff_view_dup_sides_text (diff)) != NULL)
+    {
+      zw_painter_set_bold (&p, TRUE);
+      zw_painter_text (&p, MARGIN, top, 0, 0, width - 2 * MARGIN, NULL, sides);
+      zw_painter_set_bold (&p, FALSE);
+      top += LINE_H;
+    }
   g_snprintf (line, sizeof line,
               _("%u compared, %u diverged, %u only in A, %u only in B, %u not comparable (thresholds: abs %g, cosine %g)"),
               diff->n_compared, diff->n_diverged, diff->n_only_a, diff->n_only_b, diff->n_mismatch,
               diff->options.max_abs, diff->options.cosine);
-  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN, NULL, line);
+  zw_painter_text (&p, MARGIN, top, 0, 0, width - 2 * MARGIN, NULL, line);
   zw_painter_set_bold (&p, TRUE);
   if (diff->first != NULL)
     {
@@ -143,13 +169,13 @@ zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *di
                   (long long) f->v_id, (long long) f->op_id, (long long) f->first_coords[0],
                   (long long) f->first_coords[1], (long long) f->first_coords[2], (long long) f->first_coords[3],
                   f->first_a, f->first_b);
-      zw_painter_text (&p, MARGIN, MARGIN + LINE_H, 0, 0, width - 2 * MARGIN, &colors->warning, line);
+      zw_painter_text (&p, MARGIN, top + LINE_H, 0, 0, width - 2 * MARGIN, &colors->warning, line);
     }
   else
-    zw_painter_text (&p, MARGIN, MARGIN + LINE_H, 0, 0, width - 2 * MARGIN, &colors->lower_bound,
+    zw_painter_text (&p, MARGIN, top + LINE_H, 0, 0, width - 2 * MARGIN, &colors->lower_bound,
                      _("No value diverges"));
   zw_painter_set_bold (&p, FALSE);
-  y = MARGIN + 2 * LINE_H + 6;
+  y = top + 2 * LINE_H + 6;
   for (guint i = 0; i < diff->warnings->len; i++, y += LINE_H)
     zw_painter_text (&p, MARGIN, y, 0, 0, width - 2 * MARGIN, &colors->warning, g_ptr_array_index (diff->warnings, i));
 
@@ -555,6 +581,7 @@ zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir
   g_autoptr (ZwDumpFolder) fa = NULL, fb = NULL;
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *ta, *tb;
+  ZwDumpDiff *diff;
 
   g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), FALSE);
   g_return_val_if_fail (dir_a != NULL && dir_b != NULL, FALSE);
@@ -567,8 +594,25 @@ zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir
     return FALSE;
   ta = zw_dump_diff_load_side (fa, network, warnings);
   tb = zw_dump_diff_load_side (fb, network, warnings);
-  set_diff_and_sides (self, zw_dump_diff_tensors (ta, tb, network, options, warnings), ta, tb, dir_a, dir_b);
+  diff = zw_dump_diff_tensors (ta, tb, network, options, warnings);
+  zw_dump_diff_set_names (diff, dir_a, dir_b);
+  set_diff_and_sides (self, diff, ta, tb, dir_a, dir_b);
   return TRUE;
+}
+
+void
+zw_dump_diff_view_set_names (ZwDumpDiffView *self, const char *name_a, const char *name_b)
+{
+  g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
+  if (self->diff != NULL)
+    zw_dump_diff_set_names (self->diff, name_a, name_b);
+  g_free (self->name_a);
+  g_free (self->name_b);
+  self->name_a = g_strdup (name_a);
+  self->name_b = g_strdup (name_b);
+  /* the header grew or shrank: the rows move */
+  zw_row_table_changed (ZW_ROW_TABLE (self), zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->heat));
 }
 
 const ZwDumpDiff *

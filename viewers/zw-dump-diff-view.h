@@ -32,6 +32,8 @@ G_BEGIN_DECLS
  * height are not drawn. @selected_v_id (-1 none) is highlighted. Needs no display. */
 void zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *diff, gint64 selected_v_id,
                              const ZwViewStyle *colors);
+/* The header line naming A and B ("A: … B: …"), NULL when the diff does not name them. */
+char *zw_dump_diff_view_dup_sides_text (const ZwDumpDiff *diff);
 /* The height that shows every row. */
 int zw_dump_diff_view_content_height (const ZwDumpDiff *diff);
 /* The y range of @v_id's row; FALSE when the diff has no such value. */
@@ -70,6 +72,8 @@ void zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff);
  * folder cannot be read at all. @network, @format and @options may be NULL. */
 gboolean zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir_b, XirNetwork *network,
                                  const char *format, const ZwDumpDiffOptions *options, GError **error);
+/* Names the shown diff's two sides (a run's title and folder …) in its header and heatmaps. */
+void zw_dump_diff_view_set_names (ZwDumpDiffView *self, const char *name_a, const char *name_b);
 /* The diff shown (borrowed), NULL for none. */
 const ZwDumpDiff *zw_dump_diff_view_get_diff (ZwDumpDiffView *self);
 

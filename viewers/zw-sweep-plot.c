@@ -15,6 +15,23 @@ slot_color (const ZwViewStyle *colors, guint slot)
   return &colors->segment[slot % ZW_N_SEGMENTS];
 }
 
+gboolean
+zw_sweep_colors_by_point (const ZwSweep *sweep)
+{
+  return sweep != NULL && sweep->what_if->len > 1;
+}
+
+guint
+zw_sweep_row_color_slot (const ZwSweep *sweep, const ZwSweepRow *r)
+{
+  gint point;
+
+  if (!zw_sweep_colors_by_point (sweep))
+    return zw_sweep_ocm_slot (r->ocm_requested);
+  point = zw_sweep_point_of_row (sweep, r);
+  return point >= 0 ? (guint) point : 0;
+}
+
 /* The marker's outline: circle, square, triangle up, diamond, triangle down; from slot 5 on,
  * regular polygons of slot + 1 sides. */
 static void
@@ -57,12 +74,14 @@ marker_path (cairo_t *cr, guint slot, double x, double y, double r)
     }
 }
 
-/* One row's marker: colour and shape by OCM option, filled for merge on, struck through for
- * ETM optimize off. */
+/* One row's marker: shape by OCM option, colour by @color_slot (the OCM option's slot, or
+ * the row's what-if point over several), filled for merge on, struck through for ETM
+ * optimize off. */
 static void
-draw_marker (cairo_t *cr, const ZwViewStyle *colors, guint slot, gboolean filled, gboolean struck, double x, double y)
+draw_marker (cairo_t *cr, const ZwViewStyle *colors, guint slot, guint color_slot, gboolean filled, gboolean struck,
+             double x, double y)
 {
-  const GdkRGBA *c = slot_color (colors, slot);
+  const GdkRGBA *c = slot_color (colors, color_slot);
   /* the outline a little towards the text colour: light hues stay visible on white */
   GdkRGBA edge = zw_rgba_mix (c, &colors->foreground, 0.3);
   double r = ZW_SWEEP_VIEW_MARKER_R;
@@ -202,25 +221,43 @@ draw_legend (ZwPainter *p, double x, double y, const ZwSweep *sweep)
   cairo_t *cr = p->cr;
   const ZwViewStyle *s = p->style;
   const double text_x = x + 26, w = SWEEP_LEGEND_W - 26;
+  gboolean by_point = zw_sweep_colors_by_point (sweep);
 
   zw_painter_set_bold (p, TRUE);
-  zw_painter_text (p, x, y, 0, 0, SWEEP_LEGEND_W, NULL, _("OCM option requested"));
+  zw_painter_text (p, x, y, 0, 0, SWEEP_LEGEND_W, NULL, by_point ? _("Shape: OCM option requested")
+                                                                : _("OCM option requested"));
   zw_painter_set_bold (p, FALSE);
   y += SWEEP_LINE_H;
   for (guint k = 0; k < zw_ocm_opt_get_count (); k++, y += SWEEP_LINE_H)
     {
       g_autofree char *name = zw_ocm_opt_dup_long_label (zw_ocm_opt_get_nth (k));
-      draw_marker (cr, s, k, TRUE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
+      draw_marker (cr, s, k, by_point ? ZW_N_SEGMENTS - 1 : k, TRUE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
       zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL, name);
     }
+  if (by_point)
+    {
+      /* colour: the what-if point, each with its own recommendation */
+      y += 6;
+      zw_painter_set_bold (p, TRUE);
+      zw_painter_text (p, x, y, 0, 0, SWEEP_LEGEND_W, NULL, _("Colour: what-if point"));
+      zw_painter_set_bold (p, FALSE);
+      y += SWEEP_LINE_H;
+      for (guint k = 0; k < sweep->what_if->len; k++, y += SWEEP_LINE_H)
+        {
+          const char *point = g_ptr_array_index (sweep->what_if, k);
+          draw_marker (cr, s, 0, k, TRUE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
+          zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL,
+                           *point != '\0' ? point : _("device profile as it is"));
+        }
+    }
   y += 6;
-  draw_marker (cr, s, 0, TRUE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
+  draw_marker (cr, s, 0, 0, TRUE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
   zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL, _("filled: merge on"));
   y += SWEEP_LINE_H;
-  draw_marker (cr, s, 0, FALSE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
+  draw_marker (cr, s, 0, 0, FALSE, FALSE, x + 10, y + SWEEP_LINE_H / 2);
   zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL, _("hollow: merge off"));
   y += SWEEP_LINE_H;
-  draw_marker (cr, s, 0, TRUE, TRUE, x + 10, y + SWEEP_LINE_H / 2);
+  draw_marker (cr, s, 0, 0, TRUE, TRUE, x + 10, y + SWEEP_LINE_H / 2);
   zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL, _("struck through: ETM optimize off"));
   y += SWEEP_LINE_H + 10;
   /* the front: a ring and a piece of the step line */
@@ -231,11 +268,13 @@ draw_legend (ZwPainter *p, double x, double y, const ZwSweep *sweep)
   zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL, _("Pareto front (time vs ETM bytes)"));
   y += SWEEP_LINE_H + 4;
   ring (cr, &s->warning, x + 10, y + SWEEP_LINE_H / 2, 7, 2.5);
-  zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL, _("Recommended: the front's fastest"));
+  zw_painter_text (p, text_x, y + SWEEP_LINE_H / 2, 0, 0.5, w, NULL,
+                   by_point ? _("Recommended: the fastest at each what-if point") : _("Recommended: the front's fastest"));
   y += SWEEP_LINE_H + 6;
-  if (sweep->recommended >= 0 && (guint) sweep->recommended < sweep->rows->len)
+  /* over several points: the recommendation for the device as profiled (the first point) */
+  if (zw_sweep_recommended_at (sweep, 0) >= 0 && (guint) zw_sweep_recommended_at (sweep, 0) < sweep->rows->len)
     {
-      const ZwSweepRow *r = &g_array_index (sweep->rows, ZwSweepRow, sweep->recommended);
+      const ZwSweepRow *r = &g_array_index (sweep->rows, ZwSweepRow, zw_sweep_recommended_at (sweep, 0));
       g_autofree char *options = zw_sweep_row_options (r), *etm = zw_format_bytes (r->etm_bytes);
       g_autofree char *line1 = g_strdup_printf (_("#%u: %.4f ms, %s in ETM"), r->index, r->simulated_ms, etm);
       GdkRGBA dim = s->foreground;
@@ -341,8 +380,9 @@ zw_sweep_view_draw (cairo_t *cr, int width, int height, const ZwSweep *sweep, gi
         {
           const ZwSweepRow *r = &g_array_index (sweep->rows, ZwSweepRow, i);
           if (zw_sweep_row_plotted (r))
-            draw_marker (cr, colors, zw_sweep_ocm_slot (r->ocm_requested), r->merge_hardop, !r->etm_optimize,
-                         zw_sweep_geo_x (&g, (double) r->etm_bytes), zw_sweep_geo_y (&g, r->simulated_ms));
+            draw_marker (cr, colors, zw_sweep_ocm_slot (r->ocm_requested), zw_sweep_row_color_slot (sweep, r),
+                         r->merge_hardop, !r->etm_optimize, zw_sweep_geo_x (&g, (double) r->etm_bytes),
+                         zw_sweep_geo_y (&g, r->simulated_ms));
         }
       for (guint i = 0; i < sweep->rows->len; i++)
         {
@@ -351,14 +391,18 @@ zw_sweep_view_draw (cairo_t *cr, int width, int height, const ZwSweep *sweep, gi
             ring (cr, &colors->accent, zw_sweep_geo_x (&g, (double) r->etm_bytes), zw_sweep_geo_y (&g, r->simulated_ms),
                   ZW_SWEEP_VIEW_FRONT_R, 2);
         }
-      if (sweep->recommended >= 0 && (guint) sweep->recommended < sweep->rows->len
-          && zw_sweep_row_plotted (&g_array_index (sweep->rows, ZwSweepRow, sweep->recommended)))
+      /* a recommendation per what-if point (one over a single point) */
+      for (guint i = 0; i < sweep->rows->len; i++)
         {
-          const ZwSweepRow *r = &g_array_index (sweep->rows, ZwSweepRow, sweep->recommended);
-          double x = zw_sweep_geo_x (&g, (double) r->etm_bytes), y = zw_sweep_geo_y (&g, r->simulated_ms);
-          g_autofree char *label = g_strdup_printf (_("Recommended #%u"), r->index);
-          double w;
+          const ZwSweepRow *r = &g_array_index (sweep->rows, ZwSweepRow, i);
+          double x, y, w;
+          g_autofree char *label = NULL;
 
+          if (!zw_sweep_row_is_recommended (sweep, r) || !zw_sweep_row_plotted (r))
+            continue;
+          x = zw_sweep_geo_x (&g, (double) r->etm_bytes);
+          y = zw_sweep_geo_y (&g, r->simulated_ms);
+          label = g_strdup_printf (_("Recommended #%u"), r->index);
           ring (cr, &colors->warning, x, y, ZW_SWEEP_VIEW_RECOMMENDED_R, 2.5);
           zw_painter_set_bold (&p, TRUE);
           w = zw_painter_text_width (&p, label);

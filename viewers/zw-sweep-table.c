@@ -55,8 +55,8 @@ compare_items (gconstpointer a, gconstpointer b, gpointer user_data)
     case ZW_SWEEP_COLUMN_CHECKED: x = ra->checked; y = rb->checked; break;
     case ZW_SWEEP_COLUMN_FRONT:
       /* recommended, then the front, then the rest */
-      x = (gint) ra->index == ITEM_SWEEP (ia)->recommended ? 0 : ra->on_front ? 1 : 2;
-      y = (gint) rb->index == ITEM_SWEEP (ib)->recommended ? 0 : rb->on_front ? 1 : 2;
+      x = zw_sweep_row_is_recommended (ITEM_SWEEP (ia), ra) ? 0 : ra->on_front ? 1 : 2;
+      y = zw_sweep_row_is_recommended (ITEM_SWEEP (ib), rb) ? 0 : rb->on_front ? 1 : 2;
       break;
     case ZW_SWEEP_COLUMN_ERROR: s = g_strcmp0 (ra->error, rb->error); break;
     case ZW_SWEEP_N_COLUMNS:
@@ -245,11 +245,15 @@ zw_sweep_view_build_table (ZwSweepView *self)
       gtk_column_view_column_set_expand (self->columns[c], c == ZW_SWEEP_COLUMN_ERROR);
       if (c == ZW_SWEEP_COLUMN_WHAT_IF)
         gtk_column_view_column_set_fixed_width (self->columns[c], 150);
+      /* the byte figures in full ("123.4 MiB"), their titles too */
+      if (c == ZW_SWEEP_COLUMN_ETM || c == ZW_SWEEP_COLUMN_FTMP || c == ZW_SWEEP_COLUMN_OCM_BYTES)
+        gtk_column_view_column_set_fixed_width (self->columns[c], 110);
       gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->columns[c]);
       g_object_unref (self->columns[c]);   /* the column view holds it */
     }
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->column_view);
-  gtk_widget_set_size_request (scrolled, -1, 120);
+  /* about eight rows, not five: the table is half of what a sweep answers */
+  gtk_widget_set_size_request (scrolled, -1, 240);
   return scrolled;
 }

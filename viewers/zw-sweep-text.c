@@ -94,7 +94,9 @@ zw_sweep_view_describe_row (const ZwSweep *sweep, guint index)
     g_string_append (text, r->checked ? _("Plan checked: passes the independent checker")
                                       : _("Plan checked: FAILS the independent checker"));
   }
-  if ((gint) r->index == sweep->recommended)
+  if (zw_sweep_row_is_recommended (sweep, r) && sweep->what_if->len > 1)
+    g_string_append_printf (text, "\n%s", _("Recommended for this what-if point: its fastest row"));
+  else if (zw_sweep_row_is_recommended (sweep, r))
     g_string_append_printf (text, "\n%s", _("Recommended: the fastest row on the Pareto front"));
   else if (r->on_front)
     g_string_append_printf (text, "\n%s", _("On the Pareto front of time vs ETM bytes"));
@@ -144,7 +146,7 @@ zw_sweep_cell_text (const ZwSweep *sweep, guint index, ZwSweepColumn column)
     case ZW_SWEEP_COLUMN_LAUNCHES: return ran ? g_strdup_printf ("%u", r->launches) : g_strdup ("–");
     case ZW_SWEEP_COLUMN_CHECKED: return g_strdup (!ran ? "–" : r->checked ? _("yes") : _("FAILS"));
     case ZW_SWEEP_COLUMN_FRONT:
-      return g_strdup ((gint) r->index == sweep->recommended ? _("recommended") : r->on_front ? _("front") : "");
+      return g_strdup (zw_sweep_row_is_recommended (sweep, r) ? _("recommended") : r->on_front ? _("front") : "");
     case ZW_SWEEP_COLUMN_ERROR: return g_strdup (r->error != NULL ? r->error : "");
     case ZW_SWEEP_N_COLUMNS:
     default: g_assert_not_reached ();

@@ -54,6 +54,12 @@ char *zw_sweep_cell_text (const ZwSweep *sweep, guint index, ZwSweepColumn colum
 
 /* ---- the plot ---- */
 
+/* Over several what-if points the markers' colour is the point (the shape stays the OCM
+ * option); over one, both are the OCM option. */
+gboolean zw_sweep_colors_by_point (const ZwSweep *sweep);
+/* The colour slot of row @r's marker (the theme's segment colours, in turn). */
+guint zw_sweep_row_color_slot (const ZwSweep *sweep, const ZwSweepRow *r);
+
 /* Row @index (-1 none) marked as selected: dashed lines to both axes and a ring. */
 void zw_sweep_draw_selected (cairo_t *cr, const ZwSweepGeo *g, const ZwSweep *sweep, gint index,
                              const ZwViewStyle *colors);

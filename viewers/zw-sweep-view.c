@@ -122,7 +122,8 @@ zw_sweep_view_set_sweep (ZwSweepView *self, ZwSweep *sweep)
   zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
   update_open_button (self);
   /* the recommendation is where to look first */
-  zw_sweep_view_select_row (self, sweep != NULL ? sweep->recommended : -1);
+  /* the recommendation for the device as profiled (the first what-if point) */
+  zw_sweep_view_select_row (self, sweep != NULL ? zw_sweep_recommended_at (sweep, 0) : -1);
   if (self->selected < 0 && old_selected >= 0)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
 }
@@ -408,6 +409,7 @@ zw_sweep_view_init (ZwSweepView *self)
   gtk_paned_set_start_child (GTK_PANED (self->paned), top);
   gtk_paned_set_end_child (GTK_PANED (self->paned), scrolled);
   gtk_paned_set_resize_start_child (GTK_PANED (self->paned), TRUE);
+  gtk_paned_set_resize_end_child (GTK_PANED (self->paned), TRUE);
   gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
   gtk_widget_set_parent (self->paned, GTK_WIDGET (self));

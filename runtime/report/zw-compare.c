@@ -13,6 +13,7 @@ row_free (gpointer p)
 
   g_free (r->op_type);
   g_free (r->op_name);
+  g_free (r->op_class);
   g_array_unref (r->merge_from);
   g_free (r);
 }
@@ -90,11 +91,20 @@ row_kind (const ZwProfileRow *r)
   return r->op_type != NULL ? r->op_type : "";
 }
 
+/* A hardop launch: one of many of one kind, told apart by op id only. */
+static gboolean
+row_is_hardop (const ZwProfileRow *r)
+{
+  return r->op_type != NULL && g_str_has_suffix (r->op_type, "HardOpNode");
+}
+
 /* Two compiles number their ops differently: the rows still unmatched are aligned by op kind
- * in execution order (a longest common subsequence of their op types). */
+ * in execution order (a longest common subsequence of their op types).  @all_kinds FALSE
+ * leaves hardop launches out (ids that mostly match tell them apart; only the other ops,
+ * one of a kind — DetPost, ImageMake — are aligned by kind). */
 static guint
 match_by_kind (const ZwProfile *a, const ZwProfile *b, gint *match_a, gint *match_b, const gint *group_a,
-               const gint *group_b)
+               const gint *group_b, gboolean all_kinds)
 {
   g_autoptr (GArray) ia = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GArray) ib = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -102,10 +112,10 @@ match_by_kind (const ZwProfile *a, const ZwProfile *b, gint *match_a, gint *matc
   guint n, m, i, j, matched = 0;
 
   for (i = 0; i < a->rows->len; i++)
-    if (match_a[i] < 0 && group_a[i] < 0)
+    if (match_a[i] < 0 && group_a[i] < 0 && (all_kinds || !row_is_hardop (g_ptr_array_index (a->rows, i))))
       g_array_append_val (ia, i);
   for (j = 0; j < b->rows->len; j++)
-    if (match_b[j] < 0 && group_b[j] < 0)
+    if (match_b[j] < 0 && group_b[j] < 0 && (all_kinds || !row_is_hardop (g_ptr_array_index (b->rows, j))))
       g_array_append_val (ib, j);
   n = ia->len;
   m = ib->len;
@@ -241,9 +251,11 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
           && map_members (br, a, match_a, group_a, (gint) j) > 0)
         c->n_merge_mapped++;
     }
-  /* 3. op ids that mostly differ (two compiles, e.g. two vendor time files): by kind and order */
-  if (n_by_id * 2 < MIN (a->rows->len, b->rows->len))
-    c->n_kind_matched = match_by_kind (a, b, match_a, match_b, group_a, group_b);
+  /* 3. op ids that mostly differ (two compiles, e.g. two vendor time files): by kind and
+   * order; else the ops that are not hardops still unmatched (a DetPost, an ImageMake
+   * renumbered between two time files) by kind and order */
+  c->n_kind_matched = match_by_kind (a, b, match_a, match_b, group_a, group_b,
+                                     n_by_id * 2 < MIN (a->rows->len, b->rows->len));
 
   for (guint i = 0; i < a->rows->len; i++)
     {
@@ -309,6 +321,7 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
       c->b_total_ms += r->b_ms;
       c->a_hard_ms += r->a_hard_ms;
       c->b_hard_ms += r->b_hard_ms;
+      r->order = c->rows->len;
       g_ptr_array_add (c->rows, r);
     }
   for (guint j = 0; j < b->rows->len; j++)
@@ -324,7 +337,8 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
         c->n_only_b++;
         c->b_total_ms += r->b_ms;
         c->b_hard_ms += r->b_hard_ms;
-        g_ptr_array_add (c->rows, r);
+        r->order = c->rows->len;
+      g_ptr_array_add (c->rows, r);
       }
   c->delta_ms = c->b_total_ms - c->a_total_ms;
   c->ratio = ratio_of (c->a_total_ms, c->b_total_ms);
@@ -416,74 +430,6 @@ zw_profile_compare_to_csv (const ZwProfileCompare *cmp)
       g_string_append_printf (s, ",%s\r\n", r->regression ? "true" : "false");
     }
   return g_string_free (s, FALSE);
-}
-
-/* ---- deploy reports ---------------------------------------------------------------- */
-
-void
-zw_deploy_summary_init (ZwDeploySummary *s, const ZwDeployReport *r)
-{
-  memset (s, 0, sizeof *s);
-  g_return_if_fail (r != NULL);
-  s->network = g_strdup (r->network_name);
-  s->merge_hardop = r->merge_hardop;
-  s->etm_optimize = r->etm_optimize;
-  s->ocm_requested = r->ocm_requested;
-  s->ocm_chosen = r->ocm_chosen;
-  s->ftmp_bytes = r->ftmp_bytes;
-  s->ftmp_lower_bound = r->lower_bound;
-  s->ocm_capacity = r->ocm_capacity;
-  s->n_launches = r->launches->len;
-  s->n_hardops = r->hardops->len;
-  for (guint i = 0; i < r->chunks->len; i++)
-    {
-      const ZwChunkInfo *c = &g_array_index (r->chunks, ZwChunkInfo, i);
-      if (c->in_ocm)
-        {
-          s->ocm_bytes += c->size;
-          s->n_ocm_chunks++;
-        }
-    }
-  s->ocm_peak = zw_deploy_report_ocm_peak (r);
-  s->estimated_ms = r->none_cost_ms;
-  for (guint i = 0; i < r->ocm_options->len; i++)
-    {
-      const ZwOcmOptionResult *o = &g_array_index (r->ocm_options, ZwOcmOptionResult, i);
-      if (o->option == r->ocm_chosen)
-        s->estimated_ms = o->cost_ms;
-    }
-}
-
-void
-zw_deploy_summary_clear (ZwDeploySummary *s)
-{
-  g_clear_pointer (&s->network, g_free);
-}
-
-ZwDeployCompare *
-zw_deploy_compare (const ZwDeployReport *a, const ZwDeployReport *b)
-{
-  ZwDeployCompare *c;
-
-  g_return_val_if_fail (a != NULL && b != NULL, NULL);
-  c = g_new0 (ZwDeployCompare, 1);
-  zw_deploy_summary_init (&c->a, a);
-  zw_deploy_summary_init (&c->b, b);
-  c->ftmp_delta = (gint64) c->b.ftmp_bytes - (gint64) c->a.ftmp_bytes;
-  c->ocm_delta = (gint64) c->b.ocm_bytes - (gint64) c->a.ocm_bytes;
-  c->n_launches_delta = (gint) c->b.n_launches - (gint) c->a.n_launches;
-  c->estimated_delta_ms = c->b.estimated_ms - c->a.estimated_ms;
-  return c;
-}
-
-void
-zw_deploy_compare_free (ZwDeployCompare *cmp)
-{
-  if (!cmp)
-    return;
-  zw_deploy_summary_clear (&cmp->a);
-  zw_deploy_summary_clear (&cmp->b);
-  g_free (cmp);
 }
 
 /* ---- two compiles of one model ------------------------------------------------------ */

@@ -8,7 +8,8 @@
  * merge off): one row, the launch's time against the members' sum (match MERGE).  When
  * fewer than half of the rows match by op id (two compiles number their ops differently,
  * e.g. two vendor time files), the rows left are aligned by op type in execution order (a
- * longest common subsequence; match KIND, b_op_id is B's op id).
+ * longest common subsequence; match KIND, b_op_id is B's op id); when most match, the rows
+ * left that are not hardop launches (a DetPost, an ImageMake renumbered) are aligned so.
  * For each pair: delta = B - A and ratio = B / A (total, hard, memcpy, other); a regression
  * is ratio > 1 + tolerance and delta > min_delta_ms (an improvement the mirror image).
  * Rows appear in A's order; rows only in B follow, in B's order.  Only simulated times are
@@ -66,7 +67,21 @@ typedef struct {
   gboolean improvement;
   ZwCompareMatch match;
   gint64 b_op_id;            /* B's op id (the same as op_id unless matched by kind) */
+  char *op_class;            /* the hardop class from the deploy reports ("Conv2d", a merged
+                              * launch "Conv2d +3"), NULL when not set or not known */
+  guint order;               /* the row's place as compared (A's order, then B-only rows) */
 } ZwCompareRow;
+
+/* What the rows can be sorted by (zw_profile_compare_sort). */
+typedef enum {
+  ZW_COMPARE_SORT_ORDER,     /* as compared: A's execution order, rows only in B after */
+  ZW_COMPARE_SORT_OP_ID,
+  ZW_COMPARE_SORT_CLASS,     /* op_class, else the op type */
+  ZW_COMPARE_SORT_A_MS,
+  ZW_COMPARE_SORT_B_MS,
+  ZW_COMPARE_SORT_DELTA,     /* rows on one side only sort by their one time */
+  ZW_COMPARE_SORT_RATIO,     /* rows on one side only last whichever the direction */
+} ZwCompareSortKey;
 
 typedef struct {
   ZwCompareOptions options;
@@ -89,7 +104,13 @@ typedef struct {
  */
 ZwProfileCompare *zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptions *options);
 void zw_profile_compare_free (ZwProfileCompare *cmp);
+/* Sets each row's op_class from the runs' deploy reports (either may be NULL): the class of
+ * A's op, else B's, else of a merged launch's first member ("Conv2d +3"). */
+void zw_profile_compare_set_classes (ZwProfileCompare *cmp, const ZwDeployReport *a, const ZwDeployReport *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfileCompare, zw_profile_compare_free)
+
+/* Sorts cmp->rows by @key (ties: the order as compared); the totals and counts stay. */
+void zw_profile_compare_sort (ZwProfileCompare *cmp, ZwCompareSortKey key, gboolean descending);
 
 /**
  * zw_profile_compare_to_csv:

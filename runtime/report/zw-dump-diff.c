@@ -36,7 +36,19 @@ zw_dump_diff_free (ZwDumpDiff *diff)
     return;
   g_ptr_array_unref (diff->entries);
   g_ptr_array_unref (diff->warnings);
+  g_free (diff->name_a);
+  g_free (diff->name_b);
   g_free (diff);
+}
+
+void
+zw_dump_diff_set_names (ZwDumpDiff *diff, const char *name_a, const char *name_b)
+{
+  g_return_if_fail (diff != NULL);
+  g_free (diff->name_a);
+  g_free (diff->name_b);
+  diff->name_a = g_strdup (name_a);
+  diff->name_b = g_strdup (name_b);
 }
 
 static char *
@@ -431,6 +443,7 @@ zw_dump_diff_folders (const char *dir_a, const char *dir_b, XirNetwork *network,
   g_autoptr (ZwDumpFolder) fa = NULL, fb = NULL;
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) ta = NULL, tb = NULL;
+  ZwDumpDiff *diff;
 
   g_return_val_if_fail (dir_a != NULL && dir_b != NULL, NULL);
   fa = zw_dump_folder_load (dir_a, network, format, error);
@@ -441,7 +454,9 @@ zw_dump_diff_folders (const char *dir_a, const char *dir_b, XirNetwork *network,
     return NULL;
   ta = zw_dump_diff_load_side (fa, network, warnings);
   tb = zw_dump_diff_load_side (fb, network, warnings);
-  return zw_dump_diff_tensors (ta, tb, network, options, warnings);
+  diff = zw_dump_diff_tensors (ta, tb, network, options, warnings);
+  zw_dump_diff_set_names (diff, dir_a, dir_b);
+  return diff;
 }
 
 /* ---- JSON ---------------------------------------------------------------------------- */

@@ -74,9 +74,12 @@ typedef struct {
   GPtrArray *warnings;      /* char*: each names the file at fault */
   const ZwDumpDiffEntry *first;   /* the first divergent entry, NULL when none */
   guint n_compared, n_diverged, n_only_a, n_only_b, n_mismatch;
+  char *name_a, *name_b;    /* what A and B are (a folder, a run), NULL when not said */
 } ZwDumpDiff;
 
 void zw_dump_diff_free (ZwDumpDiff *diff);
+/* Names the two sides (a folder's path, a run's title and folder …); NULL unsets. */
+void zw_dump_diff_set_names (ZwDumpDiff *diff, const char *name_a, const char *name_b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwDumpDiff, zw_dump_diff_free)
 
 /**

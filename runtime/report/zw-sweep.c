@@ -43,6 +43,7 @@ zw_sweep_new (void)
   s->rows = g_array_new (FALSE, TRUE, sizeof (ZwSweepRow));
   g_array_set_clear_func (s->rows, row_clear);
   s->recommended = -1;
+  s->recommended_at = g_array_new (FALSE, FALSE, sizeof (gint));
   return s;
 }
 
@@ -63,6 +64,7 @@ zw_sweep_unref (ZwSweep *sweep)
   g_free (sweep->network_path);
   g_ptr_array_unref (sweep->what_if);
   g_array_unref (sweep->rows);
+  g_array_unref (sweep->recommended_at);
   g_free (sweep);
 }
 
@@ -119,6 +121,48 @@ zw_sweep_compute_front (ZwSweep *sweep)
       i = j;
     }
   sweep->recommended = ok->len > 0 ? (gint) ((ZwSweepRow *) g_ptr_array_index (ok, 0))->index : -1;
+  /* per what-if point: the first row of that point in time order */
+  g_array_set_size (sweep->recommended_at, sweep->what_if->len);
+  for (guint p = 0; p < sweep->what_if->len; p++)
+    g_array_index (sweep->recommended_at, gint, p) = -1;
+  for (guint i = 0; i < ok->len; i++)
+    {
+      const ZwSweepRow *r = g_ptr_array_index (ok, i);
+      gint p = zw_sweep_point_of_row (sweep, r);
+      if (p >= 0 && g_array_index (sweep->recommended_at, gint, p) < 0)
+        g_array_index (sweep->recommended_at, gint, p) = (gint) r->index;
+    }
+}
+
+gint
+zw_sweep_point_of_row (const ZwSweep *sweep, const ZwSweepRow *row)
+{
+  g_return_val_if_fail (sweep != NULL && row != NULL, -1);
+  for (guint p = 0; p < sweep->what_if->len; p++)
+    if (g_strcmp0 (g_ptr_array_index (sweep->what_if, p), row->what_if != NULL ? row->what_if : "") == 0)
+      return (gint) p;
+  return -1;
+}
+
+gint
+zw_sweep_recommended_at (const ZwSweep *sweep, guint point)
+{
+  g_return_val_if_fail (sweep != NULL, -1);
+  if (sweep->what_if->len == 0 && point == 0)
+    return sweep->recommended;   /* one device profile, no grid */
+  return point < sweep->recommended_at->len ? g_array_index (sweep->recommended_at, gint, point) : -1;
+}
+
+gboolean
+zw_sweep_row_is_recommended (const ZwSweep *sweep, const ZwSweepRow *row)
+{
+  gint p;
+
+  g_return_val_if_fail (sweep != NULL && row != NULL, FALSE);
+  if (sweep->what_if->len <= 1)
+    return (gint) row->index == sweep->recommended;
+  p = zw_sweep_point_of_row (sweep, row);
+  return p >= 0 && zw_sweep_recommended_at (sweep, (guint) p) == (gint) row->index;
 }
 
 cJSON *

@@ -10,7 +10,9 @@
  * (zw-deploy-check.h).  The Pareto front is of simulated time vs ETM bytes over the rows
  * that ran: a row is on it when no other row is at least as good in both and better in one.
  * The recommendation is the fastest row of the front (ties: fewer ETM bytes, then the lower
- * row index).
+ * row index).  Over several what-if points that is always the biggest hardware, which
+ * answers no user's question: each point has its own recommendation too, the fastest row
+ * run at that point (same ties) — "which options for this device?".
  *
  * JSON ("format": "zhuge-sweep", "version": 1):
  * { "network": { "name", "path" },
@@ -59,6 +61,8 @@ typedef struct {
   GPtrArray *what_if;         /* char*, the grid points in row order */
   GArray    *rows;            /* ZwSweepRow, by index */
   gint       recommended;     /* row index, -1 when no row ran */
+  GArray    *recommended_at;  /* gint per what-if point (what_if's order): the fastest row run
+                               * at that point, -1 when none ran; set by compute_front */
 } ZwSweep;
 
 ZwSweep *zw_sweep_new   (void);
@@ -89,6 +93,13 @@ void zw_sweep_row_init (ZwSweepRow *row);
  * recommendation.  Call after the rows are filled; idempotent.
  */
 void zw_sweep_compute_front (ZwSweep *sweep);
+
+/* The index in sweep->what_if of @row's what-if point, -1 when it is not one of them. */
+gint zw_sweep_point_of_row (const ZwSweep *sweep, const ZwSweepRow *row);
+/* The recommendation at what-if point @point (the fastest row run there), -1 for none. */
+gint zw_sweep_recommended_at (const ZwSweep *sweep, guint point);
+/* TRUE when @row is the recommendation of its what-if point. */
+gboolean zw_sweep_row_is_recommended (const ZwSweep *sweep, const ZwSweepRow *row);
 
 /**
  * zw_sweep_row_dominates:

@@ -1,0 +1,216 @@
+/* test-app-compare — Compare from the history (suite "display", issue 37 item 6): two time
+ * files marked show no deploy block (they were not deployed here: it would be all zeros)
+ * and their renumbered DetPost and ImageMake match; two runs marked (merge on against merge
+ * off) name each hardop row by its class from the reports, never "HardOp". */
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "zw-application.h"
+#include "zw-compare-view.h"
+#include "zw-window.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
+
+#ifdef __SANITIZE_ADDRESS__
+const char *__lsan_default_suppressions (void);
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
+}
+#endif
+
+static ZwApplication *app;
+static ZwWindow *win;
+
+static gboolean
+wake_up (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Predicate) (gpointer data);
+
+static gboolean
+wait_for (Predicate pred, gpointer data, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (50, wake_up, NULL);
+  gboolean ok;
+
+  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  return ok;
+}
+
+static guint
+n_runs (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (win));
+}
+
+static gboolean
+is_idle_with_runs (gpointer data)
+{
+  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
+}
+
+static ZwRun *
+wait_for_run (guint n)
+{
+  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
+  return zw_window_get_selected_run (win);
+}
+
+static void
+activate (const char *action, GVariant *param)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+}
+
+static gboolean
+compare_shown (gpointer data)
+{
+  (void) data;
+  return zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"))) != NULL;
+}
+
+static void
+mark_last_two (void)
+{
+  GListModel *runs = zw_window_get_runs (win);
+  guint n = g_list_model_get_n_items (runs);
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+
+  zw_compare_view_clear (view);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (ZwRun) run = g_list_model_get_item (runs, i);
+      zw_run_set_compare (run, i + 2 >= n);
+    }
+  g_assert_true (wait_for (compare_shown, NULL, 30));
+}
+
+static void
+test_time_files_no_deploy_block (void)
+{
+  g_autofree char *path = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  g_autofree char *text = NULL, *copy = NULL, *renumbered = NULL;
+  g_auto (GStrv) parts = NULL;
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  const ZwProfileCompare *cmp;
+  guint n;
+  int fd;
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
+      return;
+    }
+  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  parts = g_strsplit (text, "op_id: 459,", -1);
+  renumbered = g_strjoinv ("op_id: 901,", parts);
+  fd = g_file_open_tmp ("zw-app-compare-XXXXXX_time.txt", &copy, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (copy, renumbered, -1, NULL));
+  n = n_runs ();
+  activate ("win.open-file", g_variant_new_string (path));
+  wait_for_run (n + 1);
+  activate ("win.open-file", g_variant_new_string (copy));
+  wait_for_run (n + 2);
+  mark_last_two ();
+  cmp = zw_compare_view_get_compare (view);
+  /* not deployed here: no deploy block of zeros */
+  g_assert_null (zw_compare_view_get_deploy_compare (view));
+  /* the DetPost renumbered is the same op */
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_unlink (copy);
+}
+
+static void
+test_runs_rows_name_classes (void)
+{
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  const ZwProfileCompare *cmp;
+  gboolean merge;
+  guint n = n_runs (), n_hardops = 0;
+
+  activate ("win.select-run", g_variant_new_uint32 (0));
+  activate ("win.forward", NULL);
+  wait_for_run (n + 1);
+  g_object_get (win, "merge-hardop", &merge, NULL);
+  g_object_set (win, "merge-hardop", !merge, NULL);
+  wait_for_run (n + 2);
+  activate ("win.forward", NULL);
+  wait_for_run (n + 3);
+  /* the first forward and the last: merge on against merge off */
+  {
+    GListModel *runs = zw_window_get_runs (win);
+    ZwCompareView *v = view;
+    zw_compare_view_clear (v);
+    for (guint i = 0; i < g_list_model_get_n_items (runs); i++)
+      {
+        g_autoptr (ZwRun) run = g_list_model_get_item (runs, i);
+        zw_run_set_compare (run, i == n || i == n + 2);
+      }
+    g_assert_true (wait_for (compare_shown, NULL, 30));
+  }
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_nonnull (zw_compare_view_get_deploy_compare (view));
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      if (!g_str_has_suffix (r->op_type, "HardOpNode"))
+        continue;
+      n_hardops++;
+      g_assert_nonnull (r->op_class);
+      g_assert_cmpstr (r->op_class, !=, "HardOp");
+    }
+  g_test_message ("%u hardop rows named by class", n_hardops);
+  g_assert_cmpuint (n_hardops, >, 0);
+  g_object_set (win, "merge-hardop", merge, NULL);
+  wait_for_run (n + 4);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  GList *windows;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
+      return 77;
+    }
+  app = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_nonnull (windows);
+  win = ZW_WINDOW (windows->data);
+
+  g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
+  g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
+
+  status = g_test_run ();
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_clear_object (&app);
+  return status;
+}

@@ -1,0 +1,233 @@
+/* test-app-dumps — dumps made in the workbench can be kept and diffed (suite "display", issue
+ * 37 item 3): a dump goes into a visible folder under the user's cache whose path the run's
+ * tooltip gives; Ctrl+D with two runs marked in the history diffs their dumps, the header
+ * naming both runs and folders; a folder opened in Tensors is the other side of a diff of
+ * one folder; "Save Dump As…" copies the dump where the user says. */
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-dump-diff-view.h"
+#include "zw-window.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
+
+#ifdef __SANITIZE_ADDRESS__
+const char *__lsan_default_suppressions (void);
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
+}
+#endif
+
+static ZwApplication *app;
+static ZwWindow *win;
+
+static gboolean
+wake_up (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Predicate) (gpointer data);
+
+static gboolean
+wait_for (Predicate pred, gpointer data, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (50, wake_up, NULL);
+  gboolean ok;
+
+  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  return ok;
+}
+
+static guint
+n_runs (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (win));
+}
+
+static gboolean
+is_idle_with_runs (gpointer data)
+{
+  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
+}
+
+static ZwRun *
+wait_for_run (guint n)
+{
+  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
+  return zw_window_get_selected_run (win);
+}
+
+static void
+activate (const char *action, GVariant *param)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+}
+
+static guint
+count_files (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (d != NULL && g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static void
+remove_folder (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+      g_unlink (file);
+    }
+  g_rmdir (path);
+}
+
+static void
+test_dumps_kept_named_and_diffed (void)
+{
+  ZwDumpDiffView *view = ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff"));
+  g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "zhuge-workbench", "dumps", NULL);
+  g_autofree char *details = NULL, *title_a = NULL, *title_b = NULL, *sides = NULL;
+  g_autofree char *dir_a = NULL, *dir_b = NULL;
+  g_autofree char *saved = NULL, *saved_manifest = NULL;
+  const ZwDumpDiff *diff;
+  ZwRun *a, *b;
+  guint n;
+  int height_named, height_plain;
+
+  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  n = n_runs ();
+  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  a = wait_for_run (n + 1);
+  dir_a = g_strdup (zw_run_get_dump_dir (a));
+  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  b = wait_for_run (n + 2);
+  dir_b = g_strdup (zw_run_get_dump_dir (b));
+  g_assert_nonnull (dir_a);
+  g_assert_nonnull (dir_b);
+  g_assert_cmpstr (dir_a, !=, dir_b);
+
+  /* kept in a visible folder of the user's cache, the path in the run's tooltip */
+  g_test_message ("dump: %s", dir_a);
+  g_assert_true (g_str_has_prefix (dir_a, cache));
+  g_assert_true (g_file_test (dir_a, G_FILE_TEST_IS_DIR));
+  details = zw_run_dup_details (a);
+  g_assert_nonnull (strstr (details, dir_a));
+
+  /* Ctrl+D with the two runs marked: their dumps, no dialog; the header names both */
+  zw_run_set_compare (a, TRUE);
+  zw_run_set_compare (b, TRUE);
+  zw_dump_diff_view_set_diff (view, NULL);
+  activate ("win.diff-dumps", NULL);
+  diff = zw_dump_diff_view_get_diff (view);
+  g_assert_nonnull (diff);
+  g_assert_cmpuint (diff->n_compared, >, 0);
+  g_assert_cmpuint (diff->n_diverged, ==, 0);
+  title_a = zw_run_dup_title (a);
+  title_b = zw_run_dup_title (b);
+  g_assert_nonnull (strstr (diff->name_a, title_a));
+  g_assert_nonnull (strstr (diff->name_a, dir_a));
+  g_assert_nonnull (strstr (diff->name_b, title_b));
+  g_assert_nonnull (strstr (diff->name_b, dir_b));
+  sides = zw_dump_diff_view_dup_sides_text (diff);
+  g_test_message ("header: %s", sides);
+  g_assert_nonnull (strstr (sides, title_a));
+  g_assert_nonnull (strstr (sides, title_b));
+  /* the naming line is drawn: one line more above the rows */
+  height_named = zw_dump_diff_view_content_height (diff);
+  zw_dump_diff_view_set_names (view, NULL, NULL);
+  height_plain = zw_dump_diff_view_content_height (zw_dump_diff_view_get_diff (view));
+  g_assert_cmpint (height_named - height_plain, ==, 18);
+  g_assert_null (zw_dump_diff_view_dup_sides_text (zw_dump_diff_view_get_diff (view)));
+
+  /* "Save Dump As…": the selected run's dump, every file, where the user says */
+  saved = g_dir_make_tmp ("zw-saved-dump-XXXXXX", NULL);
+  g_assert_nonnull (saved);
+  g_assert_true (zw_window_save_dump (win, saved));
+  g_assert_cmpuint (count_files (saved), ==, count_files (dir_b));
+  saved_manifest = g_build_filename (saved, "manifest.json", NULL);
+  g_assert_true (g_file_test (saved_manifest, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), saved));
+  activate ("win.dismiss-banner", NULL);
+
+  /* the saved folder opened in Tensors is the other side of a one-folder diff */
+  g_assert_true (zw_window_open_dump (win, saved));
+  g_assert_true (zw_window_diff_dumps (win, dir_a, NULL));
+  diff = zw_dump_diff_view_get_diff (view);
+  g_assert_cmpstr (diff->name_a, !=, NULL);
+  g_assert_nonnull (strstr (diff->name_a, dir_a));
+  g_assert_cmpstr (diff->name_b, ==, saved);
+  g_assert_cmpuint (diff->n_diverged, ==, 0);
+
+  zw_run_set_compare (a, FALSE);
+  zw_run_set_compare (b, FALSE);
+  remove_folder (saved);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *cache = NULL;
+  g_autofree char *dumps = NULL;
+  GList *windows;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  /* the dumps go into the user's cache: a fresh one, left empty by the window */
+  cache = g_dir_make_tmp ("zw-app-dumps-cache-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
+      return 77;
+    }
+  app = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_nonnull (windows);
+  win = ZW_WINDOW (windows->data);
+
+  g_test_add_func ("/app-dumps/kept-visible-diffed-from-history-named-saved", test_dumps_kept_named_and_diffed);
+
+  status = g_test_run ();
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_clear_object (&app);
+  /* the window removed its dumps with it */
+  dumps = g_build_filename (cache, "zhuge-workbench", "dumps", NULL);
+  if (status == 0 && count_files (dumps) != 0)
+    {
+      g_printerr ("the window left %u dumps in %s\n", count_files (dumps), dumps);
+      status = 1;
+    }
+  remove_folder (dumps);
+  {
+    g_autofree char *zw = g_build_filename (cache, "zhuge-workbench", NULL);
+    g_rmdir (zw);
+  }
+  g_rmdir (cache);
+  return status;
+}

@@ -1,0 +1,246 @@
+/* test-compare-rows — what Compare's rows say (issue 37 item 6): two time files whose
+ * DetPost and ImageMake were renumbered match them by kind and order (never "only A" /
+ * "only B") while the hardops keep matching by op id; rows of two runs name the hardop class
+ * from the deploy reports ("Conv2d", a merged launch "Conv2d +2"), never a bare "HardOp";
+ * the columns' titles sort the rows (the first click on a number descending), the sorted
+ * title drawn with its direction. */
+#include "zw-compare-view.h"
+#include "zw-test-pixels.h"
+#include "zw-test-util.h"
+#include "report/zw-compare.h"
+#include "report/zw-profile.h"
+#include "xrt/xrt-session.h"
+#include "backends/zg330/zg330-backend.h"
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void
+test_time_files_renumbered_custom_ops (void)
+{
+  g_autofree char *path = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  g_autofree char *text = NULL, *copy_path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) a = NULL, b = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  g_auto (GStrv) parts = NULL;
+  g_autofree char *renumbered = NULL;
+  guint n_kind = 0, n_hard_by_id = 0;
+  int fd;
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
+      return;
+    }
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* B: the same run, its DetPost (459) and ImageMake (458) numbered 901 and 902 */
+  parts = g_strsplit (text, "op_id: 459,", -1);
+  renumbered = g_strjoinv ("op_id: 901,", parts);
+  g_strfreev (parts);
+  parts = g_strsplit (renumbered, "op_id: 458,", -1);
+  g_free (renumbered);
+  renumbered = g_strjoinv ("op_id: 902,", parts);
+  fd = g_file_open_tmp ("zw-compare-rows-XXXXXX_time.txt", &copy_path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (copy_path, renumbered, -1, NULL));
+  a = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  b = zw_profile_load (copy_path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_unlink (copy_path);
+
+  cmp = zw_profile_compare (a, b, NULL);
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_assert_cmpuint (cmp->n_kind_matched, ==, 2);
+  g_assert_cmpuint (cmp->rows->len, ==, a->rows->len);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      g_assert_cmpint (r->side, ==, ZW_COMPARE_BOTH);
+      if (r->op_id == 459 || r->op_id == 458)
+        {
+          g_assert_cmpint (r->match, ==, ZW_COMPARE_MATCH_KIND);
+          g_assert_cmpint (r->b_op_id, ==, r->op_id == 459 ? 901 : 902);
+          /* the same op, the same time */
+          g_assert_cmpfloat_with_epsilon (r->delta_ms, 0, 1e-12);
+          n_kind++;
+        }
+      if (g_str_has_suffix (r->op_type, "HardOpNode"))
+        {
+          g_assert_cmpint (r->match, ==, ZW_COMPARE_MATCH_ID);
+          n_hard_by_id++;
+        }
+    }
+  g_assert_cmpuint (n_kind, ==, 2);
+  g_assert_cmpuint (n_hard_by_id, ==, 1);
+  g_assert_cmpfloat_with_epsilon (cmp->delta_ms, 0, 1e-9);
+}
+
+/* One forward of @net on the simulated ZG330 (merge @merge): its profile and report. */
+static void
+run_net (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDeployReport **report)
+{
+  static const char *const types[] = { "ZG330Backend", "HostBackend" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
+  XrtDevice *devs[] = { dev, NULL };
+  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_autoptr (XrtSession) s = NULL;
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 7);
+  g_autoptr (GPtrArray) outs = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  s = xrt_session_new (view, types, devs, 2, &error);
+  g_assert_no_error (error);
+  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), merge, TRUE,
+                                            ZW_OCM_BEST_SCORE, &error));
+  g_assert_true (xrt_session_apply (s, &error));
+  xrt_session_enable_time_profile (s, TRUE);
+  outs = xrt_session_forward (s, inputs, &error);
+  g_assert_no_error (error);
+  json = zw_profile_to_string (xrt_session_get_time_profile (s), ZW_PROFILE_FORMAT_JSON);
+  *profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
+  g_assert_no_error (error);
+  *report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
+  g_assert_nonnull (*report);
+}
+
+static void
+test_rows_name_the_hardop_class (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (ZwProfile) on = NULL, off = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  guint n_hardops = 0, n_merged = 0;
+
+  run_net (net, TRUE, &on, &report_on);
+  run_net (net, FALSE, &off, &report_off);
+  /* merge on (A) against merge off (B): launches against their members */
+  cmp = zw_profile_compare (on, off, NULL);
+  zw_profile_compare_set_classes (cmp, report_on, report_off);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      const ZwOpInfo *op;
+      if (!g_str_has_suffix (r->op_type, "HardOpNode"))
+        continue;
+      n_hardops++;
+      g_test_message ("row %u: op %" G_GINT64_FORMAT " (%u merged): %s", i, r->op_id, r->merge_from->len,
+                      r->op_class);
+      g_assert_nonnull (r->op_class);
+      g_assert_cmpstr (r->op_class, !=, "HardOp");
+      if (r->merge_from->len > 1)
+        {
+          g_autofree char *suffix = g_strdup_printf (" +%u", r->merge_from->len - 1);
+          g_assert_true (g_str_has_suffix (r->op_class, suffix));
+          n_merged++;
+        }
+      else if ((op = zw_deploy_report_find_op (report_on, r->op_id)) != NULL)
+        g_assert_cmpstr (r->op_class, ==, op->op_class);
+    }
+  g_assert_cmpuint (n_hardops, >, 0);
+  g_assert_cmpuint (n_merged, >, 0);
+  /* without reports: no class (the view shows the op type) */
+  zw_profile_compare_set_classes (cmp, NULL, NULL);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    g_assert_null (((const ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->op_class);
+}
+
+static void
+test_headers_sort (void)
+{
+  g_autofree char *path = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfile) a = NULL, b = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  gboolean desc = FALSE;
+  cairo_surface_t *plain, *sorted;
+  ZwViewStyle style;
+  double h0, h1;
+  guint differ = 0;
+  const int W = 1000;
+  int H;
+
+  /* a click: numbers descending first, ids and classes ascending, again turns round */
+  g_assert_cmpint (zw_compare_view_next_sort (-1, FALSE, 4, &desc), ==, 4);
+  g_assert_true (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (4, TRUE, 4, &desc), ==, 4);
+  g_assert_false (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (4, FALSE, 0, &desc), ==, 0);
+  g_assert_false (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (-1, FALSE, 5, &desc), ==, 5);
+  g_assert_true (desc);
+  g_assert_cmpint (zw_compare_view_next_sort (5, TRUE, 6, &desc), ==, -1);
+  /* the columns by x: op id from the margin, then the class 64 px on */
+  g_assert_cmpint (zw_compare_view_column_at (W, 10), ==, 0);
+  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 64 + 5), ==, 1);
+  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 64 + 120 + 90 + 90 + 5), ==, 4);
+  g_assert_cmpint (zw_compare_view_column_at (W, 2), ==, -1);
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
+      return;
+    }
+  a = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  b = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* B: row i slower by (i mod 3) * 0.2 ms, so the deltas are out of order */
+  for (guint i = 0; i < b->rows->len; i++)
+    ((ZwProfileRow *) g_ptr_array_index (b->rows, i))->total_ms += (i % 3) * 0.2;
+  cmp = zw_profile_compare (a, b, NULL);
+  zw_profile_compare_sort (cmp, ZW_COMPARE_SORT_DELTA, TRUE);
+  for (guint i = 1; i < cmp->rows->len; i++)
+    g_assert_cmpfloat (((ZwCompareRow *) g_ptr_array_index (cmp->rows, i - 1))->delta_ms, >=,
+                       ((ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->delta_ms);
+  g_assert_cmpfloat_with_epsilon (((ZwCompareRow *) g_ptr_array_index (cmp->rows, 0))->delta_ms, 0.4, 1e-9);
+  zw_profile_compare_sort (cmp, ZW_COMPARE_SORT_ORDER, FALSE);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    g_assert_cmpuint (((ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->order, ==, i);
+
+  /* the sorted column's title is drawn otherwise (its direction, in the text colour) */
+  zw_view_style_init_default (&style);
+  H = zw_compare_view_content_height (cmp, NULL);
+  plain = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  sorted = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  {
+    cairo_t *cr = cairo_create (plain);
+    zw_compare_view_draw_sorted (cr, W, H, cmp, NULL, "A", "B", -1, -1, FALSE, &style);
+    cairo_destroy (cr);
+    cr = cairo_create (sorted);
+    zw_compare_view_draw_sorted (cr, W, H, cmp, NULL, "A", "B", -1, 4, TRUE, &style);
+    cairo_destroy (cr);
+  }
+  cairo_surface_flush (plain);
+  cairo_surface_flush (sorted);
+  g_assert_true (zw_compare_view_header_extent (cmp, NULL, &h0, &h1));
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      if (zw_test_pixel (plain, x, y) != zw_test_pixel (sorted, x, y))
+        {
+          /* only in the delta column's title */
+          g_assert_cmpint (zw_compare_view_column_at (W, x), ==, 4);
+          g_assert_cmpfloat (y, >=, h0);
+          g_assert_cmpfloat (y, <, h1);
+          differ++;
+        }
+  g_assert_cmpuint (differ, >, 20);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (sorted);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/compare-rows/time-files/renumbered-custom-ops-match-by-kind", test_time_files_renumbered_custom_ops);
+  g_test_add_func ("/compare-rows/runs/rows-name-the-hardop-class", test_rows_name_the_hardop_class);
+  g_test_add_func ("/compare-rows/headers/sort-numbers-descending-first-title-marked", test_headers_sort);
+  return g_test_run ();
+}
