@@ -233,6 +233,27 @@ test_headers_sort (void)
   g_assert_cmpuint (differ, >, 20);
   cairo_surface_destroy (plain);
   cairo_surface_destroy (sorted);
+
+  /* the titles drawn elsewhere (kept in sight when scrolled past): ink only in their row */
+  {
+    const double at = 300;
+    guint inked = 0;
+    cairo_surface_t *header = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, 400);
+    cairo_t *cr = cairo_create (header);
+    zw_compare_view_draw_header (cr, W, at, 4, TRUE, &style);
+    cairo_destroy (cr);
+    cairo_surface_flush (header);
+    for (int y = 0; y < 400; y++)
+      for (int x = 0; x < W; x++)
+        if (zw_test_pixel (header, x, y) != 0)
+          {
+            g_assert_cmpfloat (y, >=, at);
+            g_assert_cmpfloat (y, <, at + (h1 - h0));
+            inked++;
+          }
+    g_assert_cmpuint (inked, >, 200);
+    cairo_surface_destroy (header);
+  }
 }
 
 int

@@ -180,6 +180,32 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
 #undef DELTA_COLOR
 }
 
+void
+zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column, gboolean descending,
+                             const ZwViewStyle *colors)
+{
+  ZwPainter p;
+  double x = MARGIN;
+
+  /* over what is drawn already: no background */
+  cairo_save (cr);
+  zw_painter_init (&p, cr, colors);
+  for (int c = 0; c < N_COLS; c++)
+    {
+      double w = col_widths[c] > 0 ? col_widths[c] : width - x - MARGIN;
+      g_autofree char *title = c == sort_column ? g_strdup_printf ("%s %s", _(col_titles[c]), descending ? "▼" : "▲")
+                                                 : g_strdup (_(col_titles[c]));
+      /* the sorted column's title in the text colour, with its direction; a click sorts */
+      zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, w - 8, c == sort_column ? NULL : &p.dim, title);
+      x += w;
+    }
+  zw_cairo_set_color (cr, &colors->grid);
+  cairo_rectangle (cr, MARGIN, y + ROW_H - 1, width - 2 * MARGIN, 1);
+  cairo_fill (cr);
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
 gint
 zw_compare_view_column_at (int width, double x)
 {
@@ -325,19 +351,7 @@ zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfile
   if (cmp == NULL)
     goto out;
   y = rows_top (cmp, dcmp) - ROW_H;
-  x = MARGIN;
-  for (int c = 0; c < N_COLS; c++)
-    {
-      double w = col_widths[c] > 0 ? col_widths[c] : width - x - MARGIN;
-      g_autofree char *title = c == sort_column ? g_strdup_printf ("%s %s", _(col_titles[c]), descending ? "▼" : "▲")
-                                                 : g_strdup (_(col_titles[c]));
-      /* the sorted column's title in the text colour, with its direction; a click sorts */
-      zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, w - 8, c == sort_column ? NULL : &dim, title);
-      x += w;
-    }
-  zw_cairo_set_color (cr, &colors->grid);
-  cairo_rectangle (cr, MARGIN, y + ROW_H - 1, width - 2 * MARGIN, 1);
-  cairo_fill (cr);
+  zw_compare_view_draw_header (cr, width, y, sort_column, descending, colors);
   y += ROW_H;
 
   for (guint i = 0; i < cmp->rows->len; i++)
@@ -430,6 +444,20 @@ table_n_rows (ZwRowTable *table)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
   return self->cmp != NULL ? self->cmp->rows->len : 0;
+}
+
+static gboolean
+table_header_extent (ZwRowTable *table, double *y0, double *y1)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  return zw_compare_view_header_extent (self->cmp, self->dcmp, y0, y1);
+}
+
+static void
+table_draw_header (ZwRowTable *table, cairo_t *cr, int width, double y, const ZwViewStyle *colors)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  zw_compare_view_draw_header (cr, width, y, self->sort_column, self->sort_descending, colors);
 }
 
 static void
@@ -705,6 +733,8 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
   table_class->row_at = table_row_at;
   table_class->row_id = table_row_id;
   table_class->clicked = table_clicked;
+  table_class->header_extent = table_header_extent;
+  table_class->draw_header = table_draw_header;
   gtk_widget_class_set_css_name (widget_class, "zwcompareview");
   gtk_widget_class_install_action (widget_class, "compare.swap", NULL, action_swap);
   zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compare",

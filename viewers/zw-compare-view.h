@@ -28,6 +28,10 @@ int zw_compare_view_content_height (const ZwProfileCompare *cmp, const ZwDeployC
 void zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
                                   const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
                                   gint sort_column, gboolean descending, const ZwViewStyle *colors);
+/* The columns' titles' row drawn at @y (the table's own place, or the top of the visible part
+ * when scrolled past it: the titles stay in sight). */
+void zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column, gboolean descending,
+                                  const ZwViewStyle *colors);
 /* The column (0 op id, 1 class, 2 A ms, 3 B ms, 4 delta, 5 ratio, 6 bars) at @x of a drawing
  * @width wide, -1 for none; the columns' titles' row (a click there sorts). */
 gint zw_compare_view_column_at (int width, double x);

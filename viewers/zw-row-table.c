@@ -22,6 +22,56 @@ area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoint
   ZW_ROW_TABLE_GET_CLASS (self)->draw (self, cr, width, height, priv->selected, colors);
 }
 
+double
+zw_row_table_get_sticky_top (ZwRowTable *self)
+{
+  ZwRowTableClass *klass;
+  ZwRowTablePrivate *priv;
+  GtkWidget *scrolled;
+  double y0, y1, top;
+
+  g_return_val_if_fail (ZW_IS_ROW_TABLE (self), -1);
+  klass = ZW_ROW_TABLE_GET_CLASS (self);
+  priv = zw_row_table_get_instance_private (self);
+  if (klass->header_extent == NULL || klass->draw_header == NULL || priv->area == NULL
+      || !klass->header_extent (self, &y0, &y1))
+    return -1;
+  scrolled = gtk_widget_get_ancestor (priv->area, GTK_TYPE_SCROLLED_WINDOW);
+  top = scrolled != NULL ? gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)))
+                         : 0;
+  return top > y0 ? top : -1;
+}
+
+/* the columns' titles over the rows when scrolled past them */
+static void
+area_overlay (GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *colors, gpointer user_data)
+{
+  ZwRowTable *self = user_data;
+  ZwRowTableClass *klass = ZW_ROW_TABLE_GET_CLASS (self);
+  double top = zw_row_table_get_sticky_top (self), y0, y1;
+  cairo_t *cr;
+
+  (void) height;
+  if (top < 0 || !klass->header_extent (self, &y0, &y1))
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, top, width, y1 - y0));
+  cairo_set_source_rgba (cr, colors->background.red, colors->background.green, colors->background.blue, 1);
+  cairo_rectangle (cr, 0, top, width, y1 - y0);
+  cairo_fill (cr);
+  klass->draw_header (self, cr, width, top, colors);
+  cairo_destroy (cr);
+}
+
+static void
+on_scrolled (GtkAdjustment *adjustment, ZwRowTable *self)
+{
+  ZwRowTablePrivate *priv = zw_row_table_get_instance_private (self);
+
+  (void) adjustment;
+  if (priv->area != NULL)
+    zw_draw_area_queue_overlay (ZW_DRAW_AREA (priv->area));
+}
+
 /* the view's content for exports: the same drawing */
 static void
 zw_row_table_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle *colors)
@@ -144,8 +194,13 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwRowTab
 {
   ZwRowTableClass *klass = ZW_ROW_TABLE_GET_CLASS (self);
 
+  double top = zw_row_table_get_sticky_top (self), y0, y1;
+
   (void) gesture;
   (void) n_press;
+  /* on the titles kept at the top: a click on the titles where they are drawn */
+  if (top >= 0 && klass->header_extent (self, &y0, &y1) && y >= top && y < top + (y1 - y0))
+    y = y0 + (y - top);
   if (klass->clicked != NULL && klass->clicked (self, x, y))
     return;
   zw_row_table_select_row (self, klass->row_at (self, x, y));
@@ -199,7 +254,13 @@ zw_row_table_init (ZwRowTable *self)
 
   priv->selected = -1;
   /* sized by zw_row_table_changed (the subclass's init calls it: its methods are not ours) */
-  priv->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, NULL, 1, 1);
+  priv->area = zw_view_add_scrolled_area (ZW_VIEW (self), area_draw, area_overlay, 1, 1);
   zw_widget_add_pointer_handlers (priv->area, &handlers, self);
+  {
+    GtkWidget *scrolled = gtk_widget_get_ancestor (priv->area, GTK_TYPE_SCROLLED_WINDOW);
+    if (scrolled != NULL)
+      g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), "value-changed",
+                               G_CALLBACK (on_scrolled), self, 0);
+  }
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
 }

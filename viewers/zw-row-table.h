@@ -50,9 +50,18 @@ struct _ZwRowTableClass
   gboolean (*clicked) (ZwRowTable *self, double x, double y);
   /* Optional: the selected row changed (after the table was redrawn). */
   void (*selected_changed) (ZwRowTable *self);
+  /* Optional, both or neither: the columns' titles' y range in the drawing, and the titles
+   * drawn at @y. Scrolled past, the titles stay at the top of the visible part (drawn over
+   * the rows; a click there is a click on the titles). */
+  gboolean (*header_extent) (ZwRowTable *self, double *y0, double *y1);
+  void (*draw_header) (ZwRowTable *self, cairo_t *cr, int width, double y, const ZwViewStyle *colors);
 
-  gpointer padding[4];
+  gpointer padding[2];
 };
+
+/* Where the columns' titles are drawn over the rows (the top of the visible part), -1 when
+ * they are in their place (not scrolled past, or the table has none). */
+double zw_row_table_get_sticky_top (ZwRowTable *self);
 
 /* The rows changed: the drawing is sized to them and drawn again; @selected is the row
  * selected now (-1 none), not sent to the shared selection. */
