@@ -133,5 +133,7 @@ main (void)
   zw_selection_set_report (sel, ocm);
   bench ("memory view, OCM Best score", zw_memory_view_draw, ocm, sel, &style);
   bench ("ocm view, OCM Best score", zw_ocm_view_draw, ocm, sel, &style);
+  zw_selection_set_zoom (sel, 4000, 4200);
+  bench ("ocm view, OCM Best score, 200 ops zoomed", zw_ocm_view_draw, ocm, sel, &style);
   return 0;
 }
