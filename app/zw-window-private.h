@@ -55,6 +55,7 @@ struct _ZwWindow
   GtkWidget *progress_revealer;
   GtkWidget *progress_bar;
   GtkWidget *progress_label;
+  guint progress_delay_source;   /* a run shows its progress only once it lasts (item 8) */
   GMenu *recent_menu;
 
   GtkWidget *options;

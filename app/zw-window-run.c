@@ -15,12 +15,34 @@
 #include "zw-tensor-view.h"
 #include "zw-timing-view.h"
 
+/* The progress of a run shows once it has lasted ZW_WINDOW_PROGRESS_DELAY_MS (as GNOME apps
+ * do): a short apply flashes nothing; a long one shows its progress and Cancel, over the top
+ * of the content (the window's layout does not move either way). */
+static gboolean
+show_progress_timeout (gpointer data)
+{
+  ZwWindow *self = data;
+
+  self->progress_delay_source = 0;
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), TRUE);
+  gtk_widget_set_visible (self->progress_revealer, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_busy_changed (ZwRunController *controller, GParamSpec *pspec, ZwWindow *self)
 {
+  gboolean busy = zw_run_controller_get_busy (controller);
+
   (void) pspec;
-  gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), zw_run_controller_get_busy (controller));
-  gtk_widget_set_visible (self->progress_revealer, zw_run_controller_get_busy (controller));
+  if (busy && self->progress_delay_source == 0 && !gtk_widget_get_visible (self->progress_revealer))
+    self->progress_delay_source = g_timeout_add (ZW_WINDOW_PROGRESS_DELAY_MS, show_progress_timeout, self);
+  else if (!busy)
+    {
+      g_clear_handle_id (&self->progress_delay_source, g_source_remove);
+      gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), FALSE);
+      gtk_widget_set_visible (self->progress_revealer, FALSE);
+    }
   zw_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), zw_window_pspec (PROP_BUSY));
 }

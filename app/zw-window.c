@@ -322,6 +322,7 @@ zw_window_dispose (GObject *object)
   zw_window_save_state (self);
   g_clear_handle_id (&self->reapply_source, g_source_remove);
   g_clear_handle_id (&self->compare_source, g_source_remove);
+  g_clear_handle_id (&self->progress_delay_source, g_source_remove);
   if (self->aux_chooser != NULL)
     gtk_native_dialog_destroy (self->aux_chooser);
   g_clear_object (&self->aux_chooser);
@@ -576,11 +577,14 @@ zw_window_init (ZwWindow *self)
   zw_window_update_empty_states (self);
   g_signal_connect (self->stack, "notify::visible-child-name", G_CALLBACK (on_stack_child), self);
   /* the theme gives switcher buttons a wide minimum: as wide as their labels, all the views
-   * fit a 1280-pixel window next to the sidebar (narrower, the switcher scrolls) */
+   * fit a 1280-pixel window next to the sidebar (narrower, the switcher scrolls); the
+   * progress of a run lies over the content, on the window's background */
   {
     g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
     gtk_css_provider_load_from_data (css, ".zw-view-switcher > button { min-width: 0; padding-left: 10px; "
-                                          "padding-right: 10px; }", -1);
+                                          "padding-right: 10px; }\n"
+                                          ".zw-progress-strip { background-color: @theme_bg_color; "
+                                          "border-bottom: 1px solid alpha(currentColor, 0.15); }", -1);
     gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
                                                 GTK_STYLE_PROVIDER (css), GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   }

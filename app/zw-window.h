@@ -77,6 +77,8 @@
 G_BEGIN_DECLS
 
 #define ZW_TYPE_WINDOW (zw_window_get_type ())
+/* A run shows its progress (over the content) only once it has lasted this long (ms). */
+#define ZW_WINDOW_PROGRESS_DELAY_MS 300
 G_DECLARE_FINAL_TYPE (ZwWindow, zw_window, ZW, WINDOW, GtkApplicationWindow)
 
 GtkWidget *zw_window_new (GtkApplication *application);

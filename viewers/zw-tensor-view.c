@@ -91,6 +91,7 @@ update_hover_label (ZwTensorView *self)
   if (self->state.has_hover && self->tensor != NULL)
     text = zw_tensor_sample_text (self->tensor, self->state.hover);
   gtk_label_set_text (GTK_LABEL (self->hover_label), text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (self->hover_label, text);
 }
 
 gboolean
@@ -475,9 +476,15 @@ zw_tensor_view_init (ZwTensorView *self)
   self->quantized_toggle = gtk_toggle_button_new_with_label (_("Quantised"));
   gtk_widget_set_tooltip_text (self->quantized_toggle, _("Show the stored integers instead of the dequantised floats"));
   g_signal_connect (self->quantized_toggle, "toggled", G_CALLBACK (on_toggle), self);
+  /* the hover readout has a place of its own, one line whatever it says: it never changes
+   * the heatmap's size (a long readout is cut, its whole text in the tooltip) (issue 37) */
   self->hover_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->hover_label), 0);
   gtk_label_set_selectable (GTK_LABEL (self->hover_label), TRUE);
+  gtk_label_set_single_line_mode (GTK_LABEL (self->hover_label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (self->hover_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (self->hover_label), 24);
+  gtk_widget_set_hexpand (self->hover_label, TRUE);
   gtk_box_append (GTK_BOX (bar), self->quantized_toggle);
   gtk_box_append (GTK_BOX (bar), self->hover_label);
   gtk_box_append (GTK_BOX (right), bar);

@@ -1,0 +1,308 @@
+/* test-app-layout — nothing moves under the pointer (suite "display", issue 37 item 8): the
+ * views and the sidebar's controls keep their place (their bounds in the window) while an
+ * apply runs and ends, while an error banner shows and closes, and while the Tensors view's
+ * hover readout changes; a short apply shows no progress strip at all. */
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-draw-area.h"
+#include "zw-tensor-view.h"
+#include "zw-window.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
+
+#ifdef __SANITIZE_ADDRESS__
+const char *__lsan_default_suppressions (void);
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
+}
+#endif
+
+static ZwApplication *app;
+static ZwWindow *win;
+
+static gboolean
+wake_up (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Predicate) (gpointer data);
+
+static gboolean
+wait_for (Predicate pred, gpointer data, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (20, wake_up, NULL);
+  gboolean ok;
+
+  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  return ok;
+}
+
+static guint
+n_runs (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (win));
+}
+
+static gboolean
+is_idle_with_runs (gpointer data)
+{
+  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
+}
+
+static void
+wait_for_run (guint n)
+{
+  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
+}
+
+/* Lets the window lay out what changed (a few frames). */
+static void
+settle (void)
+{
+  gint64 end = g_get_monotonic_time () + 150 * 1000;
+  guint tick = g_timeout_add (10, wake_up, NULL);
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+}
+
+static void
+activate (const char *action, GVariant *param)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+}
+
+static GtkWidget *
+find_child_of_type (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_child_of_type (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The places that must not move: the view shown, the options panel, the history. */
+typedef struct {
+  graphene_rect_t view, options, history;
+} Places;
+
+static void
+read_places (Places *p)
+{
+  g_autofree char *name = NULL;
+  GtkWidget *view;
+
+  g_object_get (win, "view", &name, NULL);
+  view = zw_window_get_view (win, name);
+
+  g_assert_true (gtk_widget_compute_bounds (view, GTK_WIDGET (win), &p->view));
+  g_assert_true (gtk_widget_compute_bounds (zw_window_get_options_panel (win), GTK_WIDGET (win), &p->options));
+  g_assert_true (gtk_widget_compute_bounds (zw_window_get_history (win), GTK_WIDGET (win), &p->history));
+}
+
+static void
+assert_rect_equal (const graphene_rect_t *a, const graphene_rect_t *b, const char *what)
+{
+  if (!graphene_rect_equal (a, b))
+    g_error ("%s moved: (%g, %g, %g x %g) became (%g, %g, %g x %g)", what, a->origin.x, a->origin.y, a->size.width,
+             a->size.height, b->origin.x, b->origin.y, b->size.width, b->size.height);
+}
+
+static void
+assert_places_equal (const Places *a, const Places *b, const char *when)
+{
+  g_autofree char *view = g_strdup_printf ("the view (%s)", when);
+  g_autofree char *options = g_strdup_printf ("the options (%s)", when);
+  g_autofree char *history = g_strdup_printf ("the history (%s)", when);
+
+  assert_rect_equal (&a->view, &b->view, view);
+  assert_rect_equal (&a->options, &b->options, options);
+  assert_rect_equal (&a->history, &b->history, history);
+}
+
+static void
+test_apply_moves_nothing_and_short_apply_shows_no_progress (void)
+{
+  Places before, during, after;
+  GtkWidget *progress = find_child_of_type (GTK_WIDGET (win), GTK_TYPE_PROGRESS_BAR);
+  guint n = n_runs ();
+  guint samples = 0;
+  gint64 start;
+
+  g_assert_nonnull (progress);
+  activate ("win.view", g_variant_new_string ("graph"));
+  settle ();
+  read_places (&before);
+  start = g_get_monotonic_time ();
+  activate ("win.merge-hardop", NULL);   /* an option changed: the window applies */
+  while (!is_idle_with_runs (GUINT_TO_POINTER (n + 1)) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      read_places (&during);
+      assert_places_equal (&before, &during, "during an apply");
+      /* no strip flashes in the first part of a run (a short apply shows none) */
+      if (g_get_monotonic_time () - start < (ZW_WINDOW_PROGRESS_DELAY_MS - 50) * 1000)
+        g_assert_false (gtk_widget_get_mapped (progress));
+      samples++;
+    }
+  wait_for_run (n + 1);
+  g_assert_cmpuint (samples, >, 0);
+  settle ();
+  g_assert_false (gtk_widget_get_mapped (progress));
+  read_places (&after);
+  assert_places_equal (&before, &after, "after an apply");
+}
+
+static void
+test_long_run_progress_overlays (void)
+{
+  Places before, during;
+  GtkWidget *progress = find_child_of_type (GTK_WIDGET (win), GTK_TYPE_PROGRESS_BAR);
+  guint n = n_runs ();
+  gboolean shown = FALSE;
+  gint64 start;
+
+  settle ();
+  read_places (&before);
+  /* many forwards: a run that lasts; its progress shows once it has lasted, over the content */
+  g_object_set (win, "iterations", 400u, NULL);
+  start = g_get_monotonic_time ();
+  activate ("win.run", NULL);
+  while (!is_idle_with_runs (GUINT_TO_POINTER (n + 1)) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (gtk_widget_get_mapped (progress))
+        {
+          shown = TRUE;
+          g_assert_cmpint (g_get_monotonic_time () - start, >=, ZW_WINDOW_PROGRESS_DELAY_MS * 1000);
+        }
+      read_places (&during);
+      assert_places_equal (&before, &during, "during a long run");
+    }
+  wait_for_run (n + 1);
+  g_object_set (win, "iterations", 1u, NULL);
+  if (g_get_monotonic_time () - start > 2 * ZW_WINDOW_PROGRESS_DELAY_MS * 1000)
+    g_assert_true (shown);
+  else
+    g_test_message ("the forwards took under %d ms: the strip had no need to show", 2 * ZW_WINDOW_PROGRESS_DELAY_MS);
+}
+
+static void
+test_error_banner_moves_nothing (void)
+{
+  Places before, with_banner, after;
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "zw-layout-missing-network.json", NULL);
+
+  settle ();
+  read_places (&before);
+  zw_window_open (win, path, FALSE);
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  g_assert_nonnull (zw_window_get_banner_message (win));
+  settle ();
+  read_places (&with_banner);
+  assert_places_equal (&before, &with_banner, "with an error banner");
+  activate ("win.dismiss-banner", NULL);
+  g_assert_null (zw_window_get_banner_message (win));
+  settle ();
+  read_places (&after);
+  assert_places_equal (&before, &after, "after the banner closed");
+}
+
+static gboolean
+tensor_loaded (gpointer data)
+{
+  return zw_tensor_view_get_n_values (data) > 0 && !zw_window_get_busy (win);
+}
+
+static void
+test_tensor_hover_keeps_heatmap (void)
+{
+  ZwTensorView *tensors = ZW_TENSOR_VIEW (zw_window_get_view (win, "tensors"));
+  GtkWidget *area = find_child_of_type (GTK_WIDGET (tensors), ZW_TYPE_DRAW_AREA);
+  graphene_rect_t before, hovered, left;
+  Places places_before, places_after;
+  const gint64 coords[4] = { 0, 0, 0, 0 };
+  g_autofree char *text = NULL;
+  guint n = n_runs ();
+
+  g_assert_nonnull (area);
+  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  wait_for_run (n + 1);
+  g_assert_true (wait_for (tensor_loaded, tensors, 60));
+  activate ("win.view", g_variant_new_string ("tensors"));
+  /* a value shown: the one selected, else the first value id the dump holds */
+  for (gint64 v = 0; v < 1000 && zw_tensor_view_get_tensor (tensors) == NULL; v++)
+    zw_tensor_view_select_value (tensors, v);
+  settle ();
+  g_assert_nonnull (zw_tensor_view_get_tensor (tensors));
+  read_places (&places_before);
+  g_assert_true (gtk_widget_compute_bounds (area, GTK_WIDGET (win), &before));
+  g_assert_true (zw_tensor_view_set_hover (tensors, coords, &text));
+  g_assert_nonnull (text);
+  g_assert_cmpuint (strlen (text), >, 0);
+  settle ();
+  g_assert_true (gtk_widget_compute_bounds (area, GTK_WIDGET (win), &hovered));
+  assert_rect_equal (&before, &hovered, "the heatmap (hovered)");
+  g_assert_false (zw_tensor_view_set_hover (tensors, NULL, NULL));
+  settle ();
+  g_assert_true (gtk_widget_compute_bounds (area, GTK_WIDGET (win), &left));
+  assert_rect_equal (&before, &left, "the heatmap (hover left)");
+  read_places (&places_after);
+  assert_rect_equal (&places_before.options, &places_after.options, "the options (hover)");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  GList *windows;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
+      return 77;
+    }
+  app = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_nonnull (windows);
+  win = ZW_WINDOW (windows->data);
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_run (1);
+
+  g_test_add_func ("/app-layout/apply/moves-nothing-short-apply-shows-no-progress",
+                   test_apply_moves_nothing_and_short_apply_shows_no_progress);
+  g_test_add_func ("/app-layout/run/long-run-progress-lies-over-the-content", test_long_run_progress_overlays);
+  g_test_add_func ("/app-layout/banner/error-banner-moves-nothing", test_error_banner_moves_nothing);
+  g_test_add_func ("/app-layout/tensors/hover-readout-keeps-heatmap", test_tensor_hover_keeps_heatmap);
+
+  status = g_test_run ();
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_clear_object (&app);
+  return status;
+}
