@@ -24,6 +24,8 @@ static const ZwShortcut table[] = {
     N_("Compare the open network with another compile of it (main menu)") },
   { N_("Files"), "win.compare-compile-file", NULL, NULL,
     N_("Compare with a given compile (command line: --compare-compile)") },
+  { N_("Files"), "win.refresh-compiles", NULL, NULL,
+    N_("Compare the compiles again with the current options (Compiles view's Refresh)") },
   /* runs */
   { N_("Runs"), "win.run", NULL, "<Control>r", N_("Apply and forward") },
   { N_("Runs"), "win.apply", NULL, "<Control><Shift>a", N_("Apply (deploy) with the current options") },

@@ -87,6 +87,17 @@ action_compare_compile_file (GtkWidget *widget, const char *name, GVariant *para
 }
 
 static void
+action_refresh_compiles (GtkWidget *widget, const char *name, GVariant *param)
+{
+  ZwWindow *self = ZW_WINDOW (widget);
+
+  (void) name;
+  (void) param;
+  if (self->compiles_path != NULL)
+    zw_window_compare_compile (self, self->compiles_path);
+}
+
+static void
 action_compare_file_pair (GtkWidget *widget, const char *name, GVariant *param)
 {
   g_autofree const char **paths = g_variant_get_strv (param, NULL);
@@ -267,6 +278,7 @@ zw_window_update_actions (ZwWindow *self)
                                  self->tensors_dir != NULL
                                      || (zw_window_get_selected_run (self) != NULL
                                          && zw_run_get_dump_dir (zw_window_get_selected_run (self)) != NULL));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.refresh-compiles", live && self->compiles_path != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.sweep", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.sweep-what-if", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-back", zw_selection_can_go_back (self->selection));
@@ -301,6 +313,7 @@ zw_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.compare-file-pair", "as", action_compare_file_pair);
   gtk_widget_class_install_action (widget_class, "win.compare-compile", NULL, action_compare_compile);
   gtk_widget_class_install_action (widget_class, "win.compare-compile-file", "s", action_compare_compile_file);
+  gtk_widget_class_install_action (widget_class, "win.refresh-compiles", NULL, action_refresh_compiles);
   gtk_widget_class_install_action (widget_class, "win.sweep", NULL, zw_window_action_sweep);
   gtk_widget_class_install_action (widget_class, "win.sweep-what-if", "s", zw_window_action_sweep_what_if);
   gtk_widget_class_install_action (widget_class, "win.select-back", NULL, action_select_history);

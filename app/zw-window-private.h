@@ -56,6 +56,8 @@ struct _ZwWindow
   GtkWidget *progress_bar;
   GtkWidget *progress_label;
   guint progress_delay_source;   /* a run shows its progress only once it lasts (item 8) */
+  char *compiles_path;           /* compile B of the Compiles view, and the options A had */
+  char *compiles_options;
   GMenu *recent_menu;
 
   GtkWidget *options;

@@ -250,11 +250,63 @@ on_failed (ZwRunController *controller, GError *error, const char *path, gboolea
     zw_window_sync_options_from_run (self, zw_window_get_selected_run (self));
 }
 
+/* The options compile A gets now, as the Compiles view's stale marker names them. */
+static char *
+compile_options_text (ZwWindow *self)
+{
+  return g_strdup_printf (_("merge %s, ETM optimize %s, OCM %s"), self->merge_hardop ? _("on") : _("off"),
+                          self->etm_optimize ? _("on") : _("off"), self->ocm_option);
+}
+
+/* The Compiles view is stale when the options differ from those its A was compiled with:
+ * it says so, with a one-click Refresh (win.refresh-compiles). */
+static void
+update_compiles_stale (ZwWindow *self)
+{
+  ZwCompileCompareView *view = ZW_COMPILE_COMPARE_VIEW (zw_window_get_view (self, "compiles"));
+  g_autofree char *now = NULL;
+  g_autofree char *reason = NULL;
+
+  if (self->compiles_options != NULL && zw_compile_compare_view_get_compare (view) != NULL)
+    {
+      now = compile_options_text (self);
+      if (g_strcmp0 (now, self->compiles_options) != 0)
+        reason = g_strdup_printf (_("Stale: A was compiled with %s; the options are now %s"), self->compiles_options,
+                                  now);
+    }
+  zw_compile_compare_view_set_stale (view, reason);
+}
+
+static void
+on_compile_options_changed (ZwWindow *self, GParamSpec *pspec, gpointer data)
+{
+  (void) pspec;
+  (void) data;
+  update_compiles_stale (self);
+}
+
 void
 zw_window_compare_compile (ZwWindow *self, const char *path)
 {
   g_return_if_fail (ZW_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
+  if (self->compiles_path != path)
+    {
+      g_free (self->compiles_path);
+      self->compiles_path = g_strdup (path);
+    }
+  g_free (self->compiles_options);
+  self->compiles_options = compile_options_text (self);
+  /* compile A is made with the options shown now: a re-apply still waiting runs first (the
+   * comparison waits for it; started after, it would cancel the comparison) */
+  if (self->reapply_source != 0 && !self->offline && zw_run_controller_has_network (self->controller))
+    zw_window_request (self, ZW_RUN_MODE_APPLY);
+  else
+    {
+      ZwRunOptions options;
+      zw_window_read_options (self, &options);
+      zw_run_controller_set_options (self->controller, &options);
+    }
   /* the other compile's params are rarely at hand (a Buyi .raw for a ZG330 user): missing
    * ones are synthesised, as for the network of a screenshot */
   zw_run_controller_compare_compile (self->controller, path, TRUE);
@@ -269,6 +321,8 @@ on_compiles_compared (ZwRunController *controller, ZwWindow *self)
   if (cmp == NULL)
     return;
   zw_compile_compare_view_take_compare (ZW_COMPILE_COMPARE_VIEW (zw_window_get_view (self, "compiles")), cmp);
+  update_compiles_stale (self);
+  zw_window_update_actions (self);
   zw_window_show_banner (self, warning, NULL);
   zw_window_set_view (self, "compiles");
 }
@@ -286,6 +340,9 @@ zw_window_run_init (ZwWindow *self)
   g_signal_connect (self->controller, "network-loaded", G_CALLBACK (on_network_loaded), self);
   g_signal_connect (self->controller, "failed", G_CALLBACK (on_failed), self);
   g_signal_connect (self->controller, "compiles-compared", G_CALLBACK (on_compiles_compared), self);
+  g_signal_connect (self, "notify::merge-hardop", G_CALLBACK (on_compile_options_changed), NULL);
+  g_signal_connect (self, "notify::etm-optimize", G_CALLBACK (on_compile_options_changed), NULL);
+  g_signal_connect (self, "notify::ocm-option", G_CALLBACK (on_compile_options_changed), NULL);
   g_signal_connect (self->controller, "notify::busy", G_CALLBACK (on_busy_changed), self);
   g_signal_connect (self->controller, "notify::progress", G_CALLBACK (on_progress_changed), self);
   g_signal_connect (self->controller, "notify::status", G_CALLBACK (on_progress_changed), self);

@@ -368,6 +368,8 @@ zw_window_finalize (GObject *object)
   g_free (self->view);
   g_free (self->banner_message);
   g_free (self->banner_path);
+  g_free (self->compiles_path);
+  g_free (self->compiles_options);
   G_OBJECT_CLASS (zw_window_parent_class)->finalize (object);
 }
 

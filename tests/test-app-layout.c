@@ -1,11 +1,14 @@
 /* test-app-layout — nothing moves under the pointer (suite "display", issue 37 item 8): the
  * views and the sidebar's controls keep their place (their bounds in the window) while an
  * apply runs and ends, while an error banner shows and closes, and while the Tensors view's
- * hover readout changes; a short apply shows no progress strip at all. */
+ * hover readout changes; a short apply shows no progress strip at all. And nothing goes
+ * stale unsaid (item 9): the Compiles view marks a comparison whose options changed since,
+ * and its Refresh compares again with the options of now. */
 #include <gtk/gtk.h>
 #include <string.h>
 
 #include "zw-application.h"
+#include "zw-compile-compare-view.h"
 #include "zw-draw-area.h"
 #include "zw-tensor-view.h"
 #include "zw-window.h"
@@ -269,6 +272,61 @@ test_tensor_hover_keeps_heatmap (void)
   assert_rect_equal (&places_before.options, &places_after.options, "the options (hover)");
 }
 
+
+static gboolean
+compiles_shown (gpointer data)
+{
+  return zw_compile_compare_view_get_compare (data) != NULL && !zw_window_get_busy (win);
+}
+
+/* The Compiles view shows a comparison whose A has merge @data. */
+static gboolean
+compiles_with_merge (gpointer data)
+{
+  ZwCompileCompareView *view = ZW_COMPILE_COMPARE_VIEW (zw_window_get_view (win, "compiles"));
+  const ZwCompileCompare *now = zw_compile_compare_view_get_compare (view);
+
+  return now != NULL && now->a.merge_hardop == GPOINTER_TO_INT (data) && !zw_window_get_busy (win);
+}
+
+static void
+test_compiles_stale_marker_and_refresh (void)
+{
+  ZwCompileCompareView *view = ZW_COMPILE_COMPARE_VIEW (zw_window_get_view (win, "compiles"));
+  g_autofree char *demo = zw_window_find_demo ();
+  gboolean merge;
+
+  g_assert_nonnull (demo);
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_compile_compare_view_take_compare (view, NULL);
+  zw_window_compare_compile (win, demo);
+  g_assert_true (wait_for (compiles_shown, view, 120));
+  g_assert_null (zw_compile_compare_view_get_stale (view));
+  g_object_get (win, "merge-hardop", &merge, NULL);
+  g_assert_cmpint (zw_compile_compare_view_get_compare (view)->a.merge_hardop, ==, merge);
+
+  /* an option changed: the comparison says it is stale, and what changed */
+  activate ("win.merge-hardop", NULL);
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  g_assert_nonnull (zw_compile_compare_view_get_stale (view));
+  g_assert_nonnull (strstr (zw_compile_compare_view_get_stale (view), merge ? "merge off" : "merge on"));
+
+  /* Refresh: compared again with the options of now, current again */
+  activate ("win.refresh-compiles", NULL);
+  g_assert_true (wait_for (compiles_with_merge, GINT_TO_POINTER (!merge), 120));
+  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60));
+  g_assert_null (zw_compile_compare_view_get_stale (view));
+  g_assert_cmpint (zw_compile_compare_view_get_compare (view)->a.merge_hardop, ==, !merge);
+
+  /* back to the options it was compared with: current, no marker */
+  activate ("win.merge-hardop", NULL);
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  g_assert_nonnull (zw_compile_compare_view_get_stale (view));
+  activate ("win.merge-hardop", NULL);
+  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  g_assert_null (zw_compile_compare_view_get_stale (view));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -299,6 +357,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-layout/run/long-run-progress-lies-over-the-content", test_long_run_progress_overlays);
   g_test_add_func ("/app-layout/banner/error-banner-moves-nothing", test_error_banner_moves_nothing);
   g_test_add_func ("/app-layout/tensors/hover-readout-keeps-heatmap", test_tensor_hover_keeps_heatmap);
+  g_test_add_func ("/app-layout/compiles/stale-marker-and-refresh", test_compiles_stale_marker_and_refresh);
 
   status = g_test_run ();
   wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);

@@ -261,6 +261,102 @@ test_render_real_pair (void)
   compile_clear (&b);
 }
 
+
+/* Merge on (A) against merge off (B): each merged launch of A is compared with the sum of B's
+ * times over its ops (grouped here by launch id, independently of the view's scan); the
+ * pair is said not to be like for like (a warning-coloured line under the sides), a compile
+ * against itself is (nothing drawn there). */
+static gboolean
+band_has_color (cairo_surface_t *s, int y0, int y1, const GdkRGBA *c)
+{
+  int stride = cairo_image_surface_get_stride (s), w = cairo_image_surface_get_width (s);
+  const guint8 *data = cairo_image_surface_get_data (s);
+  guint8 r = (guint8) (c->red * 255 + 0.5), g = (guint8) (c->green * 255 + 0.5), b = (guint8) (c->blue * 255 + 0.5);
+
+  cairo_surface_flush (s);
+  for (int y = y0; y < y1; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 px = *(const guint32 *) (data + y * stride + 4 * x);
+        if (abs ((int) ((px >> 16) & 0xff) - r) <= 24 && abs ((int) ((px >> 8) & 0xff) - g) <= 24
+            && abs ((int) (px & 0xff) - b) <= 24)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_render_merge_per_launch_and_like_for_like (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  Compile a = deploy (net, TRUE, TRUE, ZW_OCM_BEST_SCORE);
+  Compile b = deploy (net, FALSE, TRUE, ZW_OCM_BEST_SCORE);
+  g_autoptr (ZwCompileCompare) cmp = zw_compare_compiles (a.report, a.profile, b.report, b.profile);
+  g_autoptr (ZwCompileCompare) same = zw_compare_compiles (a.report, a.profile, a.report, a.profile);
+  g_autoptr (GHashTable) sums = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autofree char *note = zw_compile_compare_view_mismatch_text (cmp);
+  g_autofree char *no_note = zw_compile_compare_view_mismatch_text (same);
+  cairo_surface_t *s_cmp, *s_same;
+  ZwViewStyle style;
+  guint n_launches = 0, n_merged_rows = 0;
+  double x0, y0, x1, y1;
+
+  g_assert_nonnull (a.profile);
+  g_assert_nonnull (b.profile);
+  /* B's own times summed per A launch */
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompileOpRow *r = g_ptr_array_index (cmp->rows, i);
+      double *sum;
+      if (!r->a.present || !r->a.merged || !r->b.present || r->b.merged || isnan (r->b.ms))
+        continue;
+      n_merged_rows++;
+      sum = g_hash_table_lookup (sums, &r->a.launch_op_id);
+      if (sum == NULL)
+        {
+          sum = g_new0 (double, 1);
+          g_hash_table_insert (sums, g_memdup2 (&r->a.launch_op_id, sizeof (gint64)), sum);
+        }
+      *sum += r->b.ms;
+    }
+  g_assert_cmpuint (n_merged_rows, >, 1);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompileOpRow *r = g_ptr_array_index (cmp->rows, i);
+      double ms = 0;
+      guint n = 0;
+      gboolean first = r->a.present && r->a.merged && r->a.launch_first;
+      const double *want = first ? g_hash_table_lookup (sums, &r->a.launch_op_id) : NULL;
+
+      g_assert_cmpint (zw_compile_compare_view_launch_other_ms (cmp, i, FALSE, &ms, &n), ==, want != NULL);
+      if (want != NULL)
+        {
+          g_assert_cmpfloat_with_epsilon (ms, *want, 1e-9);
+          g_assert_cmpuint (n, >=, 1);
+          n_launches++;
+        }
+      /* B is not merged: it has no launch to sum A over */
+      g_assert_false (zw_compile_compare_view_launch_other_ms (cmp, i, TRUE, NULL, NULL));
+    }
+  g_assert_cmpuint (n_launches, >=, 1);
+
+  /* merge on vs off is not like for like; a compile against itself is */
+  g_assert_nonnull (note);
+  g_assert_nonnull (strstr (note, "merge"));
+  g_assert_null (no_note);
+  zw_view_style_init_default (&style);
+  s_cmp = render_png (cmp, -1, 1100, &style, "compiles-merge-vs-off.png");
+  s_same = render_png (same, -1, 1100, &style, "compiles-same.png");
+  /* the note's line: under the two sides, above the stale marker's line */
+  g_assert_true (zw_compile_compare_view_refresh_extent (1100, &x0, &y0, &x1, &y1));
+  g_assert_true (band_has_color (s_cmp, (int) (y0 - 18 + 2), (int) y0 - 2, &style.warning));
+  g_assert_false (band_has_color (s_same, (int) (y0 - 18 + 2), (int) y0 - 2, &style.warning));
+  cairo_surface_destroy (s_cmp);
+  cairo_surface_destroy (s_same);
+  compile_clear (&a);
+  compile_clear (&b);
+}
+
 static void
 test_render_empty (void)
 {
@@ -376,6 +472,12 @@ drawn (gpointer data)
 }
 
 static void
+count_activation (guint *count)
+{
+  (*count)++;
+}
+
+static void
 test_display_widget (void)
 {
   g_autoptr (ZwSelection) sel = NULL;
@@ -432,6 +534,32 @@ test_display_widget (void)
   g_unlink (csv);
   g_rmdir (dir);
 
+  /* stale: the marker and its Refresh, which activates win.refresh-compiles; a click beside
+   * it does not; a new comparison is current */
+  {
+    g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
+    g_autoptr (GSimpleAction) refresh = g_simple_action_new ("refresh-compiles", NULL);
+    guint refreshed = 0;
+    ZwRowTableClass *klass = ZW_ROW_TABLE_GET_CLASS (view);
+    GtkWidget *area = zw_row_table_get_area (ZW_ROW_TABLE (view));
+    double x0, y0, x1, y1;
+
+    g_signal_connect_swapped (refresh, "activate", G_CALLBACK (count_activation), &refreshed);
+    g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (refresh));
+    gtk_widget_insert_action_group (window, "win", G_ACTION_GROUP (group));
+    g_assert_null (zw_compile_compare_view_get_stale (view));
+    g_assert_true (zw_compile_compare_view_refresh_extent (gtk_widget_get_width (area), &x0, &y0, &x1, &y1));
+    g_assert_false (klass->clicked (ZW_ROW_TABLE (view), (x0 + x1) / 2, (y0 + y1) / 2));   /* not stale */
+    zw_compile_compare_view_set_stale (view, "Stale: A was compiled with merge on");
+    g_assert_cmpstr (zw_compile_compare_view_get_stale (view), ==, "Stale: A was compiled with merge on");
+    g_assert_true (klass->clicked (ZW_ROW_TABLE (view), (x0 + x1) / 2, (y0 + y1) / 2));
+    g_assert_cmpuint (refreshed, ==, 1);
+    g_assert_false (klass->clicked (ZW_ROW_TABLE (view), x0 - 20, (y0 + y1) / 2));
+    g_assert_cmpuint (refreshed, ==, 1);
+    zw_compile_compare_view_set_compiles (view, a.report, a.profile, b.report, b.profile);
+    g_assert_null (zw_compile_compare_view_get_stale (view));
+  }
+
   zw_compile_compare_view_take_compare (view, NULL);
   g_assert_null (zw_compile_compare_view_get_compare (view));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -453,6 +581,8 @@ main (int argc, char **argv)
       g_test_add_func ("/compile-compare/render/demo-pair-bars-shading-selection", test_render_demo_pair);
       g_test_add_func ("/compile-compare/render/real-zg330-and-buyi", test_render_real_pair);
       g_test_add_func ("/compile-compare/render/empty-state", test_render_empty);
+      g_test_add_func ("/compile-compare/render/merge-on-per-launch-and-not-like-for-like",
+                       test_render_merge_per_launch_and_like_for_like);
       g_test_add_func ("/compile-compare/controller/compares-in-background-queued-cancellable",
                        test_controller_compares_in_background);
     }

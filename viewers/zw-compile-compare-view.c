@@ -49,10 +49,98 @@ zw_compile_compare_view_side_columns (gboolean b_side, double *x0, double *x1)
 
 /* ---- geometry: the blocks from top to bottom ---- */
 
+/* the two labels, the like-for-like note, the stale marker (their place is kept empty when
+ * there is nothing to say: nothing moves), a gap, the section title */
+#define NOTE_Y (MARGIN + 2 * LINE_H)
+#define STALE_Y (MARGIN + 3 * LINE_H)
+#define REFRESH_W 90.0
+
 static double
 headline_top (void)
 {
-  return MARGIN + 2 * LINE_H + 8 + LINE_H;   /* the two labels, a gap, the section title */
+  return MARGIN + 4 * LINE_H + 8 + LINE_H;
+}
+
+gboolean
+zw_compile_compare_view_refresh_extent (int width, double *x0, double *y0, double *x1, double *y1)
+{
+  if (x0)
+    *x0 = width - MARGIN - REFRESH_W;
+  if (x1)
+    *x1 = width - MARGIN;
+  if (y0)
+    *y0 = STALE_Y;
+  if (y1)
+    *y1 = STALE_Y + LINE_H;
+  return width > 2 * MARGIN + REFRESH_W;
+}
+
+/* The time of the other side over the rows of @side's merged launch that starts at row
+ * @index: what that launch is compared with (the ops' own times, merged ones left out). */
+gboolean
+zw_compile_compare_view_launch_other_ms (const ZwCompileCompare *cmp, guint index, gboolean b_side, double *ms,
+                                         guint *n_ops)
+{
+  const ZwCompileOpRow *first;
+  const ZwCompileOpSide *s;
+  double sum = 0;
+  guint n = 0;
+
+  if (cmp == NULL || index >= cmp->rows->len)
+    return FALSE;
+  first = g_ptr_array_index (cmp->rows, index);
+  s = b_side ? &first->b : &first->a;
+  if (!s->present || !s->merged || !s->launch_first)
+    return FALSE;
+  for (guint i = index; i < cmp->rows->len; i++)
+    {
+      const ZwCompileOpRow *r = g_ptr_array_index (cmp->rows, i);
+      const ZwCompileOpSide *own = b_side ? &r->b : &r->a, *other = b_side ? &r->a : &r->b;
+
+      if (own->present && (!own->merged || own->launch_op_id != s->launch_op_id))
+        break;
+      if (!own->present)
+        continue;   /* an op of the other side only: not known to be in the launch */
+      if (other->present && !other->merged && !isnan (other->ms))
+        {
+          sum += other->ms;
+          n++;
+        }
+    }
+  if (n == 0)
+    return FALSE;
+  if (ms)
+    *ms = sum;
+  if (n_ops)
+    *n_ops = n;
+  return TRUE;
+}
+
+char *
+zw_compile_compare_view_mismatch_text (const ZwCompileCompare *cmp)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *joined = NULL;
+
+  if (cmp == NULL)
+    return NULL;
+  if (g_strcmp0 (cmp->a.chip, cmp->b.chip) != 0)
+    g_ptr_array_add (parts, g_strdup_printf (_("%s compiler vs %s"), cmp->a.chip, cmp->b.chip));
+  if (cmp->a.merge_hardop != cmp->b.merge_hardop)
+    g_ptr_array_add (parts, g_strdup_printf (_("merge %s vs %s: compare the launches (Σ rows)"),
+                                             cmp->a.merge_hardop ? _("on") : _("off"),
+                                             cmp->b.merge_hardop ? _("on") : _("off")));
+  if (cmp->a.etm_optimize != cmp->b.etm_optimize)
+    g_ptr_array_add (parts, g_strdup_printf (_("ETM optimize %s vs %s"), cmp->a.etm_optimize ? _("on") : _("off"),
+                                             cmp->b.etm_optimize ? _("on") : _("off")));
+  if (cmp->a.ocm_chosen != cmp->b.ocm_chosen)
+    g_ptr_array_add (parts, g_strdup_printf (_("OCM %s vs %s"), zw_ocm_opt_to_string (cmp->a.ocm_chosen),
+                                             zw_ocm_opt_to_string (cmp->b.ocm_chosen)));
+  if (parts->len == 0)
+    return NULL;
+  g_ptr_array_add (parts, NULL);
+  joined = g_strjoinv ("; ", (char **) parts->pdata);
+  return g_strdup_printf (_("Not like for like: %s"), joined);
 }
 
 static double
@@ -198,9 +286,18 @@ nchw_text (const gint64 nchw[4])
 }
 
 static char *
-cell_text (const ZwCompileOpRow *r, int col)
+cell_text (const ZwCompileCompare *cmp, guint index, int col)
 {
+  const ZwCompileOpRow *r = g_ptr_array_index (cmp->rows, index);
   const ZwCompileOpSide *s = col >= COL_B_OP ? &r->b : &r->a;
+  double sum;
+  guint n;
+
+  /* the first row of a merged launch: the other side's time is the sum over the launch's
+   * ops, so that launch and ops compare like for like */
+  if ((col == COL_A_MS || col == COL_B_MS)
+      && zw_compile_compare_view_launch_other_ms (cmp, index, col == COL_A_MS, &sum, &n))
+    return g_strdup_printf (ngettext ("Σ %.4f (%u op)", "Σ %.4f (%u ops)", n), sum, n);
 
   switch (col)
     {
@@ -342,6 +439,11 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
     zw_painter_text (&p, MARGIN + 34, MARGIN, 0, 0, width - 2 * MARGIN - 34, NULL, da);
     zw_painter_text (&p, MARGIN + 34, MARGIN + LINE_H, 0, 0, width - 2 * MARGIN - 34, NULL, db);
   }
+  {
+    g_autofree char *note = zw_compile_compare_view_mismatch_text (cmp);
+    if (note != NULL)
+      zw_painter_text (&p, MARGIN, NOTE_Y, 0, 0, width - 2 * MARGIN, &colors->warning, note);
+  }
   draw_headline (&p, cmp, width, ca, cb);
   draw_totals (&p, cmp, width);
 
@@ -356,7 +458,8 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
   zw_painter_set_bold (&p, FALSE);
   zw_painter_text (&p, MARGIN, y + LINE_H, 0, 0, width - 2 * MARGIN, &dim,
                    _("Op ids differ between compiles. A merged launch's time cannot be split per op: it stands on "
-                     "the launch's first op; its other ops say “merged”."));
+                     "the launch's first op, beside the other side's sum over the launch (Σ); its other ops say "
+                     "“merged”."));
   y = ops_top () - 2 * ROW_H;
   zw_compile_compare_view_side_columns (FALSE, &ax0, &ax1);
   zw_compile_compare_view_side_columns (TRUE, &bx0, &bx1);
@@ -423,7 +526,7 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
         }
       for (int c = 0; c < N_COLS; c++)
         {
-          g_autofree char *text = cell_text (r, c);
+          g_autofree char *text = cell_text (cmp, i, c);
           const ZwCompileOpSide *s = c >= COL_B_OP ? &r->b : &r->a;
           const GdkRGBA *color = NULL;
           if ((c == COL_A_AT || c == COL_B_AT) && s->place == ZW_COMPILE_PLACE_OCM)
@@ -437,6 +540,13 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
         {
           double mid = bars_x + bars_w / 2, half = bars_w / 2 - 4;
           double va = r->a.present && !isnan (r->a.ms) ? r->a.ms : 0, vb = r->b.present && !isnan (r->b.ms) ? r->b.ms : 0;
+          double sum;
+
+          /* a merged launch against the sum of the other side's ops over it */
+          if (zw_compile_compare_view_launch_other_ms (cmp, i, FALSE, &sum, NULL))
+            vb = sum;
+          else if (zw_compile_compare_view_launch_other_ms (cmp, i, TRUE, &sum, NULL))
+            va = sum;
           double wa = MIN (half, half * va / max_ms), wb = MIN (half, half * vb / max_ms);
 
           /* a whole merged launch is fainter: it is not this op's time */
@@ -463,6 +573,7 @@ struct _ZwCompileCompareView
 {
   ZwRowTable parent_instance;
   ZwCompileCompare *cmp;
+  char *stale;                /* why A is not what the window shows now, NULL when current */
 };
 
 G_DEFINE_FINAL_TYPE (ZwCompileCompareView, zw_compile_compare_view, ZW_TYPE_ROW_TABLE)
@@ -479,7 +590,63 @@ table_n_rows (ZwRowTable *table)
 static void
 table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
-  zw_compile_compare_view_draw (cr, width, height, ZW_COMPILE_COMPARE_VIEW (table)->cmp, selected, colors);
+  ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (table);
+  double x0, y0, x1, y1;
+  ZwPainter p;
+
+  zw_compile_compare_view_draw (cr, width, height, self->cmp, selected, colors);
+  if (self->cmp == NULL || self->stale == NULL)
+    return;
+  /* the stale marker on its reserved line, and the one-click refresh at its end */
+  zw_painter_begin (&p, cr, colors);
+  zw_compile_compare_view_refresh_extent (width, &x0, &y0, &x1, &y1);
+  zw_painter_set_bold (&p, TRUE);
+  zw_painter_text (&p, MARGIN, y0, 0, 0, x0 - 2 * MARGIN, &colors->warning, self->stale);
+  zw_painter_set_bold (&p, FALSE);
+  zw_cairo_set_color_alpha (cr, &colors->accent, 0.18);
+  cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
+  cairo_fill (cr);
+  zw_cairo_set_color (cr, &colors->accent);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, x0 + 0.5, y0 + 0.5, x1 - x0 - 1, y1 - y0 - 1);
+  cairo_stroke (cr);
+  zw_painter_text (&p, (x0 + x1) / 2, (y0 + y1) / 2, 0.5, 0.5, x1 - x0 - 4, NULL, _("Refresh"));
+  zw_painter_clear (&p);
+  cairo_restore (cr);
+}
+
+/* A click on the drawn Refresh (shown while stale) compares again: the window's action. */
+static gboolean
+table_clicked (ZwRowTable *table, double x, double y)
+{
+  ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (table);
+  double x0, y0, x1, y1;
+
+  if (self->cmp == NULL || self->stale == NULL
+      || !zw_compile_compare_view_refresh_extent (gtk_widget_get_width (zw_row_table_get_area (table)), &x0, &y0, &x1,
+                                                  &y1)
+      || x < x0 || x > x1 || y < y0 || y > y1)
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.refresh-compiles", NULL);
+  return TRUE;
+}
+
+void
+zw_compile_compare_view_set_stale (ZwCompileCompareView *self, const char *reason)
+{
+  g_return_if_fail (ZW_IS_COMPILE_COMPARE_VIEW (self));
+  if (g_strcmp0 (self->stale, reason) == 0)
+    return;
+  g_free (self->stale);
+  self->stale = g_strdup (reason);
+  zw_row_table_changed (ZW_ROW_TABLE (self), zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+const char *
+zw_compile_compare_view_get_stale (ZwCompileCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPILE_COMPARE_VIEW (self), NULL);
+  return self->stale;
 }
 
 static int
@@ -527,6 +694,7 @@ zw_compile_compare_view_take_compare (ZwCompileCompareView *self, ZwCompileCompa
   if (cmp == self->cmp)
     return;
   g_clear_pointer (&self->cmp, zw_compile_compare_free);
+  g_clear_pointer (&self->stale, g_free);   /* a new comparison is current */
   self->cmp = cmp;
   zw_row_table_changed (ZW_ROW_TABLE (self), -1);
 }
@@ -607,6 +775,7 @@ zw_compile_compare_view_dispose (GObject *object)
   ZwCompileCompareView *self = ZW_COMPILE_COMPARE_VIEW (object);
 
   g_clear_pointer (&self->cmp, zw_compile_compare_free);
+  g_clear_pointer (&self->stale, g_free);
   G_OBJECT_CLASS (zw_compile_compare_view_parent_class)->dispose (object);
 }
 
@@ -625,6 +794,7 @@ zw_compile_compare_view_class_init (ZwCompileCompareViewClass *klass)
   table_class->row_at = table_row_at;
   table_class->row_id = table_row_id;
   table_class->find_row = table_find_row;
+  table_class->clicked = table_clicked;
   gtk_widget_class_set_css_name (widget_class, "zwcompilecompareview");
   zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compiles",
                           N_("Compiles"), N_("Compiles view"), ZW_VIEW_DATA_COMPILE_PAIR);
