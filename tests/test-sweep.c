@@ -253,6 +253,20 @@ test_cli (void)
   g_assert_cmpuint (back->rows->len, ==, 6 * n);
   g_assert_cmpuint (back->what_if->len, ==, 6);
   g_assert_cmpint (back->recommended, >=, 0);
+  /* the CSV gives each row's OCM peak beside the bytes placed over time (never above the
+   * row's OCM size) */
+  g_assert_nonnull (strstr (lines[0], ",ocm_bytes,ocm_peak_bytes,etm_bytes,"));
+  for (guint i = 0; i < back->rows->len; i++)
+    {
+      const ZwSweepRow *r = &g_array_index (back->rows, ZwSweepRow, i);
+      g_autofree char *cells = NULL;
+      if (r->error != NULL)
+        continue;
+      g_assert_cmpuint (r->ocm_peak, <=, r->ocm_capacity);
+      cells = g_strdup_printf (",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", r->ocm_bytes,
+                               r->ocm_peak, r->etm_bytes);
+      g_assert_nonnull (strstr (text, cells));
+    }
 
   zw_test_xrt_run (&bad, "sweep", net, "--what-if", "ocm=lots", NULL);
   g_assert_cmpint (bad.status, ==, 2);

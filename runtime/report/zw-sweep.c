@@ -237,7 +237,7 @@ char *
 zw_sweep_to_csv (const ZwSweep *sweep)
 {
   GString *out = g_string_new ("index,merge_hardop,etm_optimize,ocm_requested,ocm_chosen,what_if,ocm_capacity,"
-                               "icore_clock_hz,simulated_ms,ftmp_bytes,ocm_bytes,etm_bytes,launches,checked,"
+                               "icore_clock_hz,simulated_ms,ftmp_bytes,ocm_bytes,ocm_peak_bytes,etm_bytes,launches,checked,"
                                "on_front,recommended,error\n");
 
   g_return_val_if_fail (sweep != NULL, g_string_free (out, FALSE));
@@ -249,12 +249,14 @@ zw_sweep_to_csv (const ZwSweep *sweep)
       g_string_append_printf (out, "%u,%d,%d,%s,%s,", r->index, r->merge_hardop ? 1 : 0, r->etm_optimize ? 1 : 0,
                               zw_ocm_opt_to_string (r->ocm_requested), zw_ocm_opt_to_string (r->ocm_chosen));
       csv_text (out, r->what_if ? r->what_if : "");
-      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-                              ",%" G_GUINT64_FORMAT ",%u,%d,%d,%d,", r->ocm_capacity,
-                              g_ascii_formatd (hz, sizeof hz, "%.0f", r->icore_clock_hz),
-                              g_ascii_formatd (num, sizeof num, "%.6f", r->simulated_ms), r->ftmp_bytes, r->ocm_bytes,
-                              r->etm_bytes, r->launches, r->checked ? 1 : 0, r->on_front ? 1 : 0,
-                              (gint) r->index == sweep->recommended ? 1 : 0);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
+                              r->ocm_capacity, g_ascii_formatd (hz, sizeof hz, "%.0f", r->icore_clock_hz),
+                              g_ascii_formatd (num, sizeof num, "%.6f", r->simulated_ms), r->ftmp_bytes, r->ocm_bytes);
+      /* the most OCM bytes live at once; empty when the row did not say (an older sweep file) */
+      if (r->ocm_peak != G_MAXUINT64)
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT, r->ocm_peak);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%u,%d,%d,%d,", r->etm_bytes, r->launches,
+                              r->checked ? 1 : 0, r->on_front ? 1 : 0, (gint) r->index == sweep->recommended ? 1 : 0);
       csv_text (out, r->error ? r->error : "");
       g_string_append_c (out, '\n');
     }
