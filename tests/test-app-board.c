@@ -15,40 +15,10 @@
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
 #undef ZwRun
-
-#ifdef __SANITIZE_ADDRESS__
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
-}
-#endif
+#include "zw-test-app.h"
 
 static ZwApplication *app;
 static ZwWindow *win;
-
-static gboolean
-wake_up (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Predicate) (gpointer data);
-
-static gboolean
-wait_for (Predicate pred, gpointer data, guint timeout_s)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (50, wake_up, NULL);
-  gboolean ok;
-
-  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
-  return ok;
-}
 
 static guint
 n_runs (void)
@@ -83,7 +53,7 @@ wait_for_run_on (guint n, const char *url, const char *what)
 {
   ZwRun *run;
 
-  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
     g_error ("%s: no run #%u after 120 s (banner: %s)", what, n, zw_window_get_banner_message (win));
   if (zw_window_get_banner_message (win) != NULL)
     g_error ("%s: %s", what, zw_window_get_banner_message (win));
@@ -123,7 +93,7 @@ test_ten_rounds_on_one_board (void)
 
   if (board == NULL)
     return;
-  g_assert_true (wait_for (is_idle, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
   n = n_runs ();
   set_device (board->url);
   wait_for_run_on (++n, board->url, "first apply");
@@ -177,7 +147,7 @@ test_ten_rounds_on_one_board (void)
 
     zg330_remote_get_traffic (xrt_board_link_get_device (link), &sent0, &received);
     activate ("win.sweep-what-if", g_variant_new_string (""));
-    g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 300));
+    g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 300));
     g_assert_null (zw_window_get_banner_message (win));
     sweep = zw_sweep_view_get_sweep (ZW_SWEEP_VIEW (zw_window_get_view (win, "sweep")));
     g_assert_nonnull (sweep);
@@ -190,7 +160,7 @@ test_ten_rounds_on_one_board (void)
     g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 1);
     /* what-if figures cannot be swept on a board: said, not ignored */
     activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K"));
-    g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+    g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
     g_assert_nonnull (strstr (zw_window_get_banner_message (win), "what-if"));
     activate ("win.dismiss-banner", NULL);
     /* the board still deploys afterwards */
@@ -235,7 +205,7 @@ test_failed_apply_sidebar_shows_run (void)
 
   if (board == NULL)
     return;
-  g_assert_true (wait_for (is_idle, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
   n = n_runs ();
   set_device (board->url);
   wait_for_run_on (++n, board->url, "first apply");
@@ -244,7 +214,7 @@ test_failed_apply_sidebar_shows_run (void)
   /* the board is gone: the change fails, and the sidebar goes back to the run shown */
   g_object_get (win, "merge-hardop", &merge, NULL);
   g_object_set (win, "merge-hardop", !merge, NULL);
-  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), gone));
   g_assert_cmpuint (n_runs (), ==, n);
   g_object_get (win, "merge-hardop", &shown, NULL);
@@ -330,7 +300,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-board/command-line/device-url-and-screenshot", test_command_line_device);
 
   status = g_test_run ();
-  wait_for (is_idle, NULL, 30);
+  zw_test_app_wait_for (is_idle, NULL, 30);
   gtk_window_destroy (GTK_WINDOW (win));
   g_clear_object (&app);
   return status;

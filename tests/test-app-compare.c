@@ -14,40 +14,10 @@
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
 #undef ZwRun
-
-#ifdef __SANITIZE_ADDRESS__
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
-}
-#endif
+#include "zw-test-app.h"
 
 static ZwApplication *app;
 static ZwWindow *win;
-
-static gboolean
-wake_up (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Predicate) (gpointer data);
-
-static gboolean
-wait_for (Predicate pred, gpointer data, guint timeout_s)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (50, wake_up, NULL);
-  gboolean ok;
-
-  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
-  return ok;
-}
 
 static guint
 n_runs (void)
@@ -64,7 +34,7 @@ is_idle_with_runs (gpointer data)
 static ZwRun *
 wait_for_run (guint n)
 {
-  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
     g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
   return zw_window_get_selected_run (win);
 }
@@ -95,7 +65,7 @@ mark_last_two (void)
       g_autoptr (ZwRun) run = g_list_model_get_item (runs, i);
       zw_run_set_compare (run, i + 2 >= n);
     }
-  g_assert_true (wait_for (compare_shown, NULL, 30));
+  g_assert_true (zw_test_app_wait_for (compare_shown, NULL, 30));
 }
 
 static void
@@ -114,7 +84,7 @@ test_time_files_no_deploy_block (void)
       g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
       return;
     }
-  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   parts = g_strsplit (text, "op_id: 459,", -1);
   renumbered = g_strjoinv ("op_id: 901,", parts);
@@ -163,7 +133,7 @@ test_runs_rows_name_classes (void)
         g_autoptr (ZwRun) run = g_list_model_get_item (runs, i);
         zw_run_set_compare (run, i == n || i == n + 2);
       }
-    g_assert_true (wait_for (compare_shown, NULL, 30));
+    g_assert_true (zw_test_app_wait_for (compare_shown, NULL, 30));
   }
   cmp = zw_compare_view_get_compare (view);
   g_assert_nonnull (zw_compare_view_get_deploy_compare (view));
@@ -209,7 +179,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
 
   status = g_test_run ();
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
   gtk_window_destroy (GTK_WINDOW (win));
   g_clear_object (&app);
   return status;

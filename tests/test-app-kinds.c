@@ -17,40 +17,10 @@
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
 #undef ZwRun
-
-#ifdef __SANITIZE_ADDRESS__
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
-}
-#endif
+#include "zw-test-app.h"
 
 static ZwApplication *app;
 static ZwWindow *win;
-
-static gboolean
-wake_up (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Predicate) (gpointer data);
-
-static gboolean
-wait_for (Predicate pred, gpointer data, guint timeout_s)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (50, wake_up, NULL);
-  gboolean ok;
-
-  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
-  return ok;
-}
 
 static guint
 n_runs (void)
@@ -74,7 +44,7 @@ has_banner_and_idle (gpointer data)
 static ZwRun *
 wait_for_run (guint n)
 {
-  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
     g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
   return zw_window_get_selected_run (win);
 }
@@ -120,7 +90,7 @@ test_buyi_network_controls (void)
 
   if (buyi == NULL)
     return;
-  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
   /* the user's own options: merge on, ETM optimize on, Option 2 */
   g_object_set (win, "merge-hardop", TRUE, "etm-optimize", TRUE, "ocm-option", "option2", NULL);
   run = wait_for_run (n_runs () + 1);
@@ -128,7 +98,7 @@ test_buyi_network_controls (void)
 
   /* the real compile has no .raw: planned at once, then opened with synthetic params */
   activate ("win.open-file", g_variant_new_string (buyi));
-  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
   g_assert_cmpuint (n_runs (), ==, n + 1);
   {
     g_auto (Panel) p = { 0 };
@@ -178,7 +148,7 @@ test_buyi_network_controls (void)
   /* an option the Buyi backend refuses: the CLI's error, no run, the sidebar unchanged */
   n = n_runs ();
   g_object_set (win, "ocm-option", "option1", NULL);
-  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
   g_test_message ("banner: %s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "ocmOptimize: the BuyiBackend has no OCM options"));
   g_assert_cmpuint (n_runs (), ==, n);
@@ -235,7 +205,7 @@ test_plan_says_what_best_score_chose (void)
       }
   }
   activate ("win.open-file", g_variant_new_string (real));
-  g_assert_true (wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
   run = zw_window_get_selected_run (win);
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
   g_assert_cmpint (zw_run_get_ocm_requested (run), ==, ZW_OCM_BEST_SCORE);
@@ -334,7 +304,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-kinds/plan/says-what-best-score-chose", test_plan_says_what_best_score_chose);
 
   status = g_test_run ();
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
   gtk_window_destroy (GTK_WINDOW (win));
   g_clear_object (&app);
   return status;

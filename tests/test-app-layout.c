@@ -16,40 +16,10 @@
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
 #undef ZwRun
-
-#ifdef __SANITIZE_ADDRESS__
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
-}
-#endif
+#include "zw-test-app.h"
 
 static ZwApplication *app;
 static ZwWindow *win;
-
-static gboolean
-wake_up (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Predicate) (gpointer data);
-
-static gboolean
-wait_for (Predicate pred, gpointer data, guint timeout_s)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-  gboolean ok;
-
-  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
-  return ok;
-}
 
 static guint
 n_runs (void)
@@ -66,7 +36,7 @@ is_idle_with_runs (gpointer data)
 static void
 wait_for_run (guint n)
 {
-  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
     g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
 }
 
@@ -74,12 +44,7 @@ wait_for_run (guint n)
 static void
 settle (void)
 {
-  gint64 end = g_get_monotonic_time () + 150 * 1000;
-  guint tick = g_timeout_add (10, wake_up, NULL);
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
+  zw_test_app_run_for (150);
 }
 
 static void
@@ -217,7 +182,7 @@ test_error_banner_moves_nothing (void)
   settle ();
   read_places (&before);
   zw_window_open (win, path, FALSE);
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
   g_assert_nonnull (zw_window_get_banner_message (win));
   settle ();
   read_places (&with_banner);
@@ -249,7 +214,7 @@ test_tensor_hover_keeps_heatmap (void)
   g_assert_nonnull (area);
   activate ("win.dump-tensors", g_variant_new_string ("SFB"));
   wait_for_run (n + 1);
-  g_assert_true (wait_for (tensor_loaded, tensors, 60));
+  g_assert_true (zw_test_app_wait_for (tensor_loaded, tensors, 60));
   activate ("win.view", g_variant_new_string ("tensors"));
   /* a value shown: the one selected, else the first value id the dump holds */
   for (gint64 v = 0; v < 1000 && zw_tensor_view_get_tensor (tensors) == NULL; v++)
@@ -297,33 +262,33 @@ test_compiles_stale_marker_and_refresh (void)
   gboolean merge;
 
   g_assert_nonnull (demo);
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   zw_compile_compare_view_take_compare (view, NULL);
   zw_window_compare_compile (win, demo);
-  g_assert_true (wait_for (compiles_shown, view, 120));
+  g_assert_true (zw_test_app_wait_for (compiles_shown, view, 120));
   g_assert_null (zw_compile_compare_view_get_stale (view));
   g_object_get (win, "merge-hardop", &merge, NULL);
   g_assert_cmpint (zw_compile_compare_view_get_compare (view)->a.merge_hardop, ==, merge);
 
   /* an option changed: the comparison says it is stale, and what changed */
   activate ("win.merge-hardop", NULL);
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   g_assert_nonnull (zw_compile_compare_view_get_stale (view));
   g_assert_nonnull (strstr (zw_compile_compare_view_get_stale (view), merge ? "merge off" : "merge on"));
 
   /* Refresh: compared again with the options of now, current again */
   activate ("win.refresh-compiles", NULL);
-  g_assert_true (wait_for (compiles_with_merge, GINT_TO_POINTER (!merge), 120));
-  g_assert_true (wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60));
+  g_assert_true (zw_test_app_wait_for (compiles_with_merge, GINT_TO_POINTER (!merge), 120));
+  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60));
   g_assert_null (zw_compile_compare_view_get_stale (view));
   g_assert_cmpint (zw_compile_compare_view_get_compare (view)->a.merge_hardop, ==, !merge);
 
   /* back to the options it was compared with: current, no marker */
   activate ("win.merge-hardop", NULL);
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   g_assert_nonnull (zw_compile_compare_view_get_stale (view));
   activate ("win.merge-hardop", NULL);
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   g_assert_null (zw_compile_compare_view_get_stale (view));
 }
 
@@ -360,7 +325,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-layout/compiles/stale-marker-and-refresh", test_compiles_stale_marker_and_refresh);
 
   status = g_test_run ();
-  wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
   gtk_window_destroy (GTK_WINDOW (win));
   g_clear_object (&app);
   return status;

@@ -35,6 +35,7 @@
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
 #undef ZwRun
+#include "zw-test-app.h"
 #include "zw-merge-view.h"
 #include "zw-options-panel.h"
 #include "zw-shortcuts.h"
@@ -44,44 +45,10 @@
 #include "zw-views.h"
 #include "zw-window.h"
 
-#ifdef __SANITIZE_ADDRESS__
-/* Under AddressSanitizer: fontconfig's caches and Mesa's EGL driver (which GDK probes at
- * display open) keep allocations until exit by design; those are not ours to report. */
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\nleak:libEGL_mesa.so\n";
-}
-#endif
-
 static ZwApplication *app;
 static ZwWindow *win;
 
 /* ---- waiting: a bounded main-context loop, never a sleep ---------------------------------- */
-
-static gboolean
-wake_up (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Predicate) (gpointer data);
-
-static gboolean
-wait_for (Predicate pred, gpointer data, guint timeout_s)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
-  /* a periodic source so that an idle loop still comes back to check the clock */
-  guint tick = g_timeout_add (50, wake_up, NULL);
-  gboolean ok;
-
-  while (!(ok = pred (data)) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
-  return ok;
-}
 
 static gboolean
 is_idle_with_runs (gpointer data)
@@ -108,7 +75,7 @@ n_runs (void)
 static ZwRun *
 wait_for_run (guint n)
 {
-  if (!wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
+  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
     g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
   g_assert_cmpuint (n_runs (), ==, n);
   return zw_window_get_selected_run (win);
@@ -152,7 +119,7 @@ wait_for_frames_of (ZwWindow *window)
   painted = GTK_WIDGET (window);
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &count);
   gtk_widget_queue_draw (GTK_WIDGET (window));
-  g_assert_true (wait_for (two_frames, &count, 20));
+  g_assert_true (zw_test_app_wait_for (two_frames, &count, 20));
   g_signal_handler_disconnect (clock, id);
 }
 
@@ -495,18 +462,18 @@ test_cancel (void)
   /* far more forwards than the test waits for: only Cancel ends it */
   g_object_set (win, "iterations", 100000, NULL);
   activate ("win.forward", NULL);
-  g_assert_true (wait_for (is_busy, NULL, 10));
+  g_assert_true (zw_test_app_wait_for (is_busy, NULL, 10));
   activate ("win.cancel", NULL);
-  g_assert_true (wait_for (is_idle, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
   g_assert_cmpuint (n_runs (), ==, n);
   g_assert_null (zw_window_get_banner_message (win));
   g_object_set (win, "iterations", 1, NULL);
 
   /* a cancelled re-apply (merge off and back on) leaves the deployed session as it was */
   activate ("win.merge-hardop", NULL);
-  if (wait_for (is_busy, NULL, 10))
+  if (zw_test_app_wait_for (is_busy, NULL, 10))
     activate ("win.cancel", NULL);
-  g_assert_true (wait_for (is_idle, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
   activate ("win.dismiss-banner", NULL);
   activate ("win.merge-hardop", NULL);
   wait_for_run (n_runs () + 1);
@@ -543,7 +510,7 @@ test_malformed_shows_banner (void)
       guint n = n_runs ();
 
       activate ("win.open-file", g_variant_new_string (path));
-      g_assert_true (wait_for (has_banner, NULL, 30));
+      g_assert_true (zw_test_app_wait_for (has_banner, NULL, 30));
       g_test_message ("%s: %s", files[i], zw_window_get_banner_message (win));
       g_assert_nonnull (strstr (zw_window_get_banner_message (win), files[i]));
       g_assert_cmpuint (n_runs (), ==, n);
@@ -604,7 +571,7 @@ test_real_sample_synthetic (void)
    * need no weights — and the banner offers synthetic params for a forward */
   activate ("win.open-file", g_variant_new_string (path));
   run = wait_for_run (n + 1);
-  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_test_message ("%s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "yolov5s_plin_352x640_ZG"));
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
@@ -619,7 +586,7 @@ test_real_sample_synthetic (void)
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
   /* a forward asks for params again */
   activate ("win.forward", NULL);
-  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_assert_cmpuint (n_runs (), ==, n + 2);
   activate ("win.use-synthetic-params", NULL);
   run = wait_for_run (n + 3);
@@ -651,7 +618,7 @@ test_real_buyi_synthetic (void)
       return;
     }
   activate ("win.open-file", g_variant_new_string (path));
-  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "yolov5s_plin_BY"));
   /* planned without params at once (issue 16 item 3): the compiler's placement */
   g_assert_cmpuint (n_runs (), ==, n + 1);
@@ -886,7 +853,7 @@ test_timing_selection_everywhere (void)
   /* another view -> Timing: the Graph's Down key walks to a reader; Timing selects the row
    * of each op it reaches (its own row or its merged launch's) */
   activate ("win.view", g_variant_new_string ("graph"));
-  g_assert_true (wait_for (is_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 120));
   wait_for_frames ();
   {
     guint reached = 0;
@@ -932,7 +899,7 @@ test_compare_two_marked_runs (void)
   activate ("win.toggle-compare", g_variant_new_uint32 (n - 1));
   activate ("win.toggle-compare", g_variant_new_uint32 (n + 1));
   /* the view follows the marks once the history has settled them (an idle) */
-  g_assert_true (wait_for (compare_shown, view, 10));
+  g_assert_true (zw_test_app_wait_for (compare_shown, view, 10));
   cmp = zw_compare_view_get_compare (view);
   g_assert_nonnull (cmp);
   g_assert_cmpuint (cmp->rows->len, >, 0);
@@ -1798,7 +1765,7 @@ test_compare_merge_swap_unmark (void)
   g_assert_false (zw_run_get_merge_hardop (off));
   zw_run_set_compare (on, TRUE);
   zw_run_set_compare (off, TRUE);
-  g_assert_true (wait_for (compare_shown, view, 10));
+  g_assert_true (zw_test_app_wait_for (compare_shown, view, 10));
   cmp = zw_compare_view_get_compare (view);
   g_test_message ("%u matched, %u only A, %u only B, %u merged launches mapped", cmp->n_matched, cmp->n_only_a,
                   cmp->n_only_b, cmp->n_merge_mapped);
@@ -1815,7 +1782,7 @@ test_compare_merge_swap_unmark (void)
   g_assert_cmpint (zw_compare_view_get_deploy_compare (view)->a.merge_hardop, ==, FALSE);
   /* unmarked: nothing compared (the view teaches how to compare) */
   zw_run_set_compare (on, FALSE);
-  g_assert_true (wait_for (compare_empty, view, 10));
+  g_assert_true (zw_test_app_wait_for (compare_empty, view, 10));
   zw_run_set_compare (off, FALSE);
   activate ("win.merge-hardop", NULL);
   wait_for_run (n + 4);
@@ -1965,7 +1932,7 @@ test_device_url_socket_board (void)
   /* a board that is not there: the banner names the URL, no run */
   bad = g_strdup_printf ("socket://zg330@127.0.0.1:%u", board->port == 1 ? 2 : 1);
   type_device_url (bad);
-  g_assert_true (wait_for (has_banner, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_test_message ("%s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), bad));
   g_assert_cmpuint (n_runs (), ==, n + 2);
@@ -2268,7 +2235,7 @@ test_sweep_run_open_row_and_file (void)
   activate ("win.sweep-what-if", g_variant_new_string (""));
   g_assert_true (zw_window_get_busy (win));
   activate ("win.cancel", NULL);
-  g_assert_true (wait_for (is_idle, NULL, 60));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
   g_assert_null (zw_sweep_view_get_sweep (view));
   g_assert_null (zw_window_get_banner_message (win));
 
@@ -2287,7 +2254,7 @@ test_sweep_run_open_row_and_file (void)
   g_signal_emit_by_name (button, "clicked");
   g_assert_null (find_toplevel_titled (g_dgettext ("zhuge-workbench", "Sweep Options")));
   g_assert_true (zw_window_get_busy (win));
-  if (!wait_for (sweep_of_rows, GUINT_TO_POINTER (zw_sweep_get_n_combinations ()), 120))
+  if (!zw_test_app_wait_for (sweep_of_rows, GUINT_TO_POINTER (zw_sweep_get_n_combinations ()), 120))
     g_error ("no sweep of %u rows after 120 s (banner: %s)", zw_sweep_get_n_combinations (),
              zw_window_get_banner_message (win));
   g_signal_handlers_disconnect_by_func (zw_window_get_run_controller (win), on_sweep_status, &n_progress);
@@ -2321,7 +2288,7 @@ test_sweep_run_open_row_and_file (void)
 
   /* a what-if grid: a row of a point sizes the board (OCM 512 KiB, icore 800 MHz) */
   activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K, 1M; icore=800M"));
-  if (!wait_for (sweep_of_rows, GUINT_TO_POINTER (2 * zw_sweep_get_n_combinations ()), 120))
+  if (!zw_test_app_wait_for (sweep_of_rows, GUINT_TO_POINTER (2 * zw_sweep_get_n_combinations ()), 120))
     g_error ("no sweep of %u rows after 120 s (banner: %s)", 2 * zw_sweep_get_n_combinations (),
              zw_window_get_banner_message (win));
   sweep = zw_sweep_view_get_sweep (view);
@@ -2350,7 +2317,7 @@ test_sweep_run_open_row_and_file (void)
   }
   activate ("win.view", g_variant_new_string ("segments"));
   activate ("win.open-file", g_variant_new_string (json));
-  g_assert_true (wait_for (is_idle, NULL, 30));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 30));
   g_assert_null (zw_window_get_banner_message (win));
   g_clear_pointer (&shown_view, g_free);
   g_object_get (win, "view", &shown_view, NULL);
@@ -2463,7 +2430,7 @@ main (int argc, char *argv[])
 
   status = g_test_run ();
   /* let the worker of a cancelled job hand back its result before the window goes */
-  wait_for (is_idle, NULL, 30);
+  zw_test_app_wait_for (is_idle, NULL, 30);
   gtk_window_destroy (GTK_WINDOW (win));
   g_clear_object (&app);
   return status;
