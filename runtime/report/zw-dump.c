@@ -426,8 +426,9 @@ zw_dump_data_free (ZwDumpData *data)
   if (!data)
     return;
   g_free (data->path);
+  if (!data->values_in_bytes)
+    g_free (data->values);
   g_clear_pointer (&data->bytes, g_bytes_unref);
-  g_free (data->values);
   g_free (data);
 }
 
@@ -549,6 +550,15 @@ zw_dump_decode (const ZwDumpType *type, ZwDumpFormat format, const guint8 *conte
         }
     }
 
+  d->bytes = g_bytes_new_take (bin, len);
+  if (!format.quantized && G_BYTE_ORDER == G_LITTLE_ENDIAN && d->shape.n_elements > 0)
+    {
+      /* float32 little-endian as stored: the display floats are the bytes themselves (a
+       * dump is held once, not twice; g_malloc'd memory is aligned for float) */
+      d->values = (float *) g_bytes_get_data (d->bytes, NULL);
+      d->values_in_bytes = TRUE;
+      return g_steal_pointer (&d);
+    }
   d->values = g_new0 (float, MAX (d->shape.n_elements, 1));
   {
     gboolean to_sw = !format.hardware && is_blocked (type);
@@ -570,7 +580,6 @@ zw_dump_decode (const ZwDumpType *type, ZwDumpFormat format, const guint8 *conte
           }
       }
   }
-  d->bytes = g_bytes_new_take (bin, len);
   return g_steal_pointer (&d);
 }
 

@@ -140,7 +140,9 @@ typedef struct {
   ZwDumpShape shape;
   GBytes *bytes;         /* the binary form: Q = stored integers, F = float32, little-endian,
                           * in the file's layout (for T, the numbers parsed back) */
-  float *values;         /* shape.n_elements floats for display: F as is, Q dequantised */
+  float *values;         /* shape.n_elements floats for display: F as is, Q dequantised
+                          * (read-only; for F on a little-endian host, the bytes themselves) */
+  gboolean values_in_bytes;  /* values points into bytes (not freed on its own) */
 } ZwDumpData;
 
 void zw_dump_data_free (ZwDumpData *data);
