@@ -251,6 +251,142 @@ test_real_networks (void)
   }
 }
 
+/* Do two rectangles (centre, size) share an interior point? */
+static gboolean
+rects_overlap (double ax, double ay, double aw, double ah, double bx, double by, double bw, double bh)
+{
+  return fabs (ax - bx) * 2 < aw + bw && fabs (ay - by) * 2 < ah + bh;
+}
+
+/* Labels that avoid nodes: every value with an edge laid out by dot has its label box
+ * (from graphviz's own label placement), no box overlaps a node box or another label, and
+ * the pixels the labels draw (labels on minus labels off) all lie inside those boxes. */
+static void
+check_labels_avoid_nodes (ZwDeployReport *report)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwGraphLayout) layout = zw_graph_layout_new (report, NULL, &error);
+  g_autoptr (GHashTable) labelled = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint n_labels = 0, n_outside = 0, n_changed = 0;
+  const double scale = 1.0;
+  ZwViewStyle style;
+  ZwGraphViewport vp;
+  cairo_surface_t *with, *without;
+  cairo_t *cr;
+  int w, h;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+      if (e->label_w <= 0)
+        continue;
+      n_labels++;
+      g_assert_false (g_hash_table_contains (labelled, &e->v_id));   /* one label per value */
+      g_hash_table_add (labelled, (gpointer) &e->v_id);
+      g_assert_cmpfloat (e->label_h, >=, 11);
+      for (guint k = 0; k < layout->nodes->len; k++)
+        {
+          const ZwGraphNode *n = &g_array_index (layout->nodes, ZwGraphNode, k);
+          if (rects_overlap (e->label_x, e->label_y, e->label_w, e->label_h, n->x, n->y, n->w, n->h))
+            g_error ("%s: the label of v%li (%.0f,%.0f %.0fx%.0f) overlaps op %li's box", report->network_name,
+                     (long) e->v_id, e->label_x, e->label_y, e->label_w, e->label_h, (long) n->op_id);
+        }
+      for (guint k = 0; k < i; k++)
+        {
+          const ZwGraphEdge *f = &g_array_index (layout->edges, ZwGraphEdge, k);
+          g_assert_false (f->label_w > 0
+                          && rects_overlap (e->label_x, e->label_y, e->label_w, e->label_h, f->label_x, f->label_y,
+                                            f->label_w, f->label_h));
+        }
+    }
+  /* every value drawn as an edge is labelled */
+  for (guint i = 0; i < layout->edges->len; i++)
+    g_assert_true (g_hash_table_contains (labelled, &g_array_index (layout->edges, ZwGraphEdge, i).v_id));
+  g_test_message ("%s: %u edges, %u labels, none over a node", report->network_name, layout->edges->len, n_labels);
+  g_assert_cmpuint (n_labels, >, report->ops->len / 2);
+
+  /* pixels: what the labels draw stays inside their boxes */
+  zw_view_style_init_default (&style);
+  w = (int) ceil (layout->width * scale) + 4;
+  h = (int) ceil (layout->height * scale) + 4;
+  with = render_layout (layout, scale, NULL, &style);
+  without = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cr = cairo_create (without);
+  zw_graph_viewport_init (&vp);
+  vp.scale = scale;
+  vp.minimap = vp.legend = vp.labels = FALSE;
+  vp.x = vp.y = -2 / scale;
+  zw_graph_view_draw_layout (cr, w, h, layout, &vp, NULL, &style);
+  cairo_destroy (cr);
+  cairo_surface_flush (without);
+  if (g_getenv ("ZW_TEST_GRAPH_PNG") != NULL)
+    cairo_surface_write_to_png (with, g_getenv ("ZW_TEST_GRAPH_PNG"));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        gboolean inside = FALSE;
+        double lx = vp.x + (x + 0.5) / scale, ly = vp.y + (y + 0.5) / scale;
+        if (pixel (with, x, y) == pixel (without, x, y))
+          continue;
+        n_changed++;
+        for (guint i = 0; i < layout->edges->len && !inside; i++)
+          {
+            const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+            inside = e->label_w > 0 && fabs (lx - e->label_x) <= e->label_w / 2 + 1
+                     && fabs (ly - e->label_y) <= e->label_h / 2 + 1;
+          }
+        n_outside += !inside;
+      }
+  g_test_message ("%s: %u pixels drawn by labels, %u outside their boxes", report->network_name, n_changed, n_outside);
+  g_assert_cmpuint (n_changed, >, 20 * n_labels);   /* the labels are drawn */
+  g_assert_cmpuint (n_outside, ==, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
+static void
+test_labels_avoid_nodes (void)
+{
+  const char *names[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (ZwDeployReport) report = deploy (names[i], TRUE);
+      check_labels_avoid_nodes (report);
+    }
+  {
+    g_autoptr (ZwDeployReport) real = deploy ("real", TRUE);
+    if (real == NULL)
+      {
+        g_test_message ("../shared/real/yolov5s_plin_352x640_ZG.json is absent: the real network is not checked");
+        return;
+      }
+    check_labels_avoid_nodes (real);
+  }
+}
+
+/* The legend has a band of its own: the fitted graph ends above it. */
+static void
+test_legend_keeps_the_bottom (void)
+{
+  g_autoptr (ZwDeployReport) report = deploy ("yolov5s", TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwGraphLayout) layout = zw_graph_layout_new (report, NULL, &error);
+  ZwGraphViewport vp;
+  const int w = 300, h = 600;
+
+  zw_graph_viewport_init (&vp);
+  zw_graph_viewport_fit (&vp, layout, w, h);
+  /* the layout's bottom edge, in pixels: above the legend's band */
+  g_assert_cmpfloat ((layout->height - vp.y) * vp.scale, <=, h - ZW_GRAPH_LEGEND_HEIGHT + 0.5);
+  g_assert_cmpfloat ((0 - vp.y) * vp.scale, >=, -0.5);
+  /* without the legend the whole height is the graph's */
+  vp.legend = FALSE;
+  zw_graph_viewport_fit (&vp, layout, w, h);
+  g_assert_cmpfloat ((layout->height - vp.y) * vp.scale, >, h - ZW_GRAPH_LEGEND_HEIGHT + 0.5);
+}
+
 /* A report from disk without the graph (an older writer): edges approximated, same nodes. */
 static void
 test_report_from_disk (void)
@@ -481,7 +617,8 @@ test_viewport_geometry (void)
   g_assert_true (vp.minimap && vp.legend);
   g_assert_cmpint (vp.hover_node, ==, -1);
 
-  /* 3200 points into 400 px: 1/8, centred */
+  /* 3200 points into 400 px: 1/8, centred (the legend's band is the test below's) */
+  vp.legend = FALSE;
   zw_graph_viewport_fit (&vp, l, 500, 400);
   g_assert_cmpfloat_with_epsilon (vp.scale, 0.125, 1e-12);
   g_assert_cmpfloat_with_epsilon (vp.x, 400 - 250 / 0.125, 1e-9);
@@ -517,6 +654,11 @@ test_viewport_geometry (void)
   g_assert_cmpint (mh, ==, 200);
   g_assert_cmpfloat_with_epsilon (mx, 500 - 50 - 10, 1e-9);
   g_assert_cmpfloat_with_epsilon (my, 800 - 200 - 10, 1e-9);
+  /* above the legend's band when it is shown */
+  vp.legend = TRUE;
+  g_assert_true (zw_graph_viewport_minimap (&vp, l, 500, 800, &mx, &my, &mw, &mh, &s));
+  g_assert_cmpfloat_with_epsilon (my, 800 - 200 - 10 - ZW_GRAPH_LEGEND_HEIGHT, 1e-9);
+  vp.legend = FALSE;
   /* a view too short for it (the minimap would cover its upper half), or turned off */
   g_assert_false (zw_graph_viewport_minimap (&vp, l, 500, 400, &mx, &my, &mw, &mh, &s));
   vp.minimap = FALSE;
@@ -828,6 +970,8 @@ main (int argc, char **argv)
       g_test_add_func ("/graph/render/demo-has-a-box-per-op-and-a-group-per-merged-launch", test_demo_boxes_and_groups);
       g_test_add_func ("/graph/render/real-zg330-and-buyi-networks", test_real_networks);
       g_test_add_func ("/graph/render/report-from-disk-draws-the-same-graph", test_report_from_disk);
+      g_test_add_func ("/graph/render/edge-labels-avoid-nodes", test_labels_avoid_nodes);
+      g_test_add_func ("/graph/viewport/legend-keeps-the-bottom-of-the-fitted-graph", test_legend_keeps_the_bottom);
       g_test_add_func ("/graph/render/cli-plan-and-log-reports-open-without-their-network",
                        test_cli_and_log_reports_alone);
       g_test_add_func ("/graph/render/selecting-an-op-changes-every-view", test_selection_changes_every_view);
