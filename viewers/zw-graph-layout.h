@@ -9,7 +9,9 @@
  * left of the drawing's bounding box.
  *
  * Each value's first edge carries a label (zw_graph_edge_label: id, shape, dtype) that dot
- * lays out with the graph, like Netron's: its box never overlaps a node's.
+ * lays out with the graph, like Netron's: its box never overlaps a node's. Networks laid out
+ * in parts (over 1,500 ops) have no labels: the tooltips and the properties panel say the
+ * values.
  *
  * The edges come from the report's op inputs/outputs (zw-deploy-graph.h); a report without
  * them gets one edge per value from its producer to the op that last reads it
@@ -46,7 +48,7 @@ typedef struct {
   double tip_x, tip_y;   /* the arrow's tip (on the reading op's border) */
   double mid_x, mid_y;   /* the middle of the spline: where its label goes */
   double x0, y0, x1, y1; /* bounding box */
-  /* The value's label (the first edge of each value only; 0 x 0 for none): a box dot placed
+  /* The value's label (the first edge of each value only; 0 x 0 for none and in big networks): a box dot placed
    * as part of the layout (a label node between the ranks), so no label box overlaps a node
    * box; centre and size in layout points. */
   double label_x, label_y, label_w, label_h;
