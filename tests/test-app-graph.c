@@ -9,6 +9,7 @@
 
 #include "zw-application.h"
 #include "zw-graph-view.h"
+#include "zw-graph-properties.h"
 #include "zw-timing-view.h"
 #include "zw-window.h"
 #include "zw-test-app.h"
@@ -183,6 +184,58 @@ test_keys_reach_the_view_shown (void)
   show_view ("graph");
 }
 
+static void
+save_shot (const char *name)
+{
+  const char *dir = g_getenv ("ZW_TEST_SHOTS");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  if (!zw_window_save_png (win, path, &error))
+    g_test_message ("%s: %s", path, error->message);
+}
+
+/* In the workbench the properties pane gives an op its time from the run's forward (a member
+ * of a merged launch: its launch's row), and follows a selection made in another view. */
+static void
+test_properties_show_the_forward_time (void)
+{
+  GtkWidget *graph = zw_window_get_view (win, "graph");
+  GtkWidget *props = zw_graph_view_get_properties (ZW_GRAPH_VIEW (graph));
+  ZwSelection *sel = zw_window_get_selection (win);
+  ZwDeployReport *report;
+  const ZwHardOpInfo *hard;
+  g_autofree char *text = NULL;
+
+  show_view ("graph");
+  g_assert_true (zw_test_app_wait_for (graph_laid_out, graph, 60));
+  report = zw_selection_get_report (sel);
+  g_assert_cmpuint (report->hardops->len, >, 10);
+  hard = &g_array_index (report->hardops, ZwHardOpInfo, 5);
+  /* Memory (another view) selects the op */
+  zw_selection_select (sel, hard->op_id, -1);
+  zw_test_app_run_for (200);
+  g_assert_true (gtk_widget_get_mapped (props));
+  text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Total (simulated): "));
+  g_assert_nonnull (strstr (text, "Hard: "));
+  g_assert_null (strstr (text, "no forward yet"));
+  if (hard->merged_into >= 0)
+    g_assert_nonnull (strstr (text, "Timed with its launch: "));
+  save_shot ("graph-properties-op.png");
+  g_clear_pointer (&text, g_free);
+
+  zw_selection_select (sel, -1, g_array_index (report->values, ZwValueInfo, 20).v_id);
+  zw_test_app_run_for (200);
+  text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+  g_assert_nonnull (strstr (text, "Where it lives"));
+  save_shot ("graph-properties-value.png");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -210,6 +263,7 @@ main (int argc, char *argv[])
     g_error ("no first run after 120 s (banner: %s)", zw_window_get_banner_message (win));
 
   g_test_add_func ("/app-graph/keys/reach-the-view-shown-without-focusing-it", test_keys_reach_the_view_shown);
+  g_test_add_func ("/app-graph/properties/show-the-forward-time", test_properties_show_the_forward_time);
 
   status = g_test_run ();
   zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);

@@ -180,42 +180,6 @@ arrow_head (cairo_t *cr, const ZwGraphLayout *l, const ZwGraphEdge *e, const ZwG
   cairo_fill (cr);
 }
 
-char *
-zw_graph_value_label (const ZwDeployReport *report, const ZwValueInfo *v, gint64 v_id)
-{
-  GString *s = g_string_new (NULL);
-  g_autofree char *bytes = NULL;
-
-  g_string_append_printf (s, "v%" G_GINT64_FORMAT, v_id);
-  if (v == NULL)
-    return g_string_free (s, FALSE);
-  g_string_append (s, "  ");
-  for (guint i = 0; i < v->shape->len; i++)
-    g_string_append_printf (s, i ? "×%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, g_array_index (v->shape, gint64, i));
-  if (v->dtype != NULL && *v->dtype != '\0')
-    g_string_append_printf (s, " · %s", v->dtype);
-  bytes = zw_format_bytes (v->byte_size);
-  g_string_append_printf (s, " · %s · ", bytes);
-  switch (placement_of (v))
-    {
-    case PLACE_OCM:
-      /* the OCM option that put it there; NONE: the compiler did (Buyi) */
-      if (report->ocm_chosen != ZW_OCM_NONE)
-        g_string_append_printf (s, _("OCM (%s)"), zw_ocm_opt_get_label (report->ocm_chosen));
-      else
-        g_string_append (s, _("OCM"));
-      break;
-    case PLACE_ETM:
-      g_string_append (s, _("ETM"));
-      break;
-    case PLACE_HOST:
-    default:
-      g_string_append (s, _("host"));
-      break;
-    }
-  return g_string_free (s, FALSE);
-}
-
 static gboolean
 edge_is_selected (const ZwGraphEdge *e, const ZwGraphLayout *l, gint64 sel_value, gint sel_node)
 {
