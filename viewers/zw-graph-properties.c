@@ -380,11 +380,11 @@ zw_graph_value_tooltip (const ZwDeployReport *report, gint64 v_id)
     {
       g_autofree char *chunk = zw_chunk_id_dup_label (v->chunk);
       /* TRANSLATORS: where a value lives: memory, chunk, offset in it, address */
-      where = g_strdup_printf (_("%s · chunk %s + %" G_GUINT64_FORMAT " · address 0x%08" G_GINT64_MODIFIER "x"), place,
-                               chunk, v->chunk_offset, v->logic_addr);
+      where = g_strdup_printf (_("%s · chunk %s + %lu · address 0x%08lx"), place, chunk, (gulong) v->chunk_offset,
+                               (gulong) v->logic_addr);
     }
   else
-    where = g_strdup_printf (_("%s · address 0x%08" G_GINT64_MODIFIER "x"), place, v->logic_addr);
+    where = g_strdup_printf (_("%s · address 0x%08lx"), place, (gulong) v->logic_addr);
   return g_strdup_printf ("v%" G_GINT64_FORMAT " · %s · %s · %s\n%s", v_id, shape,
                           v->dtype != NULL && *v->dtype != '\0' ? v->dtype : "—", bytes, where);
 }
