@@ -80,6 +80,7 @@ static const ZwShortcut table[] = {
   { N_("Graph view"), "graph.zoom-fit", NULL, "0", N_("Zoom to fit") },
   { N_("Graph view"), "graph.zoom-100", NULL, "1", N_("Zoom to actual size") },
   { N_("Graph view"), "graph.minimap", NULL, "m", N_("Minimap") },
+  { N_("Graph view"), "graph.properties", NULL, "p", N_("Show or hide the properties of the selected op or value") },
   { N_("Graph view"), "graph.down", NULL, "Down", N_("Next op along an output") },
   { N_("Graph view"), "graph.up", NULL, "Up", N_("Previous op along an input") },
   { N_("Graph view"), "graph.left", NULL, "Left", N_("Op to the left") },

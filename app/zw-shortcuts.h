@@ -3,8 +3,9 @@
  * disagree.
  *
  * The table lists the window's actions (win.*), the application's (app.*) and those the
- * views install on themselves (memory.*, timing.*, log.*; their keys work while the view
- * has the focus). An action that takes a parameter appears once per key that sets it
+ * views install on themselves (memory.*, timing.*, graph.*, log.*; their keys act on the
+ * view shown wherever the focus is (zw-window-keys.c), the navigation keys — arrows, Home,
+ * End, Return — while the view has the focus). An action that takes a parameter appears once per key that sets it
  * (win.view: Ctrl+1…9); an action without a key is listed with what triggers it instead.
  */
 #pragma once

@@ -119,6 +119,9 @@ void zw_window_update_empty_states (ZwWindow *self);
 
 /* zw-window-actions.c */
 void zw_window_class_install_actions (GtkWidgetClass *widget_class);
+/* The views' keys, window-wide: they act on the view shown wherever the focus is
+ * (zw-window-keys.c). */
+void zw_window_add_view_keys (ZwWindow *self);
 void zw_window_update_actions (ZwWindow *self);
 
 /* zw-window-options.c */

@@ -3,6 +3,8 @@
  * two marked runs, tensor dumps and compiles compared. */
 #include "zw-window-private.h"
 
+#include "zw-graph-view.h"
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -119,6 +121,9 @@ show_run_in_views (ZwWindow *self, ZwRun *run)
   zw_timing_view_set_run_profile (ZW_TIMING_VIEW (zw_window_get_view (self, "timing")), profile,
                                   profile != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE ? zw_run_get_report (run)
                                                                                             : NULL);
+  /* the graph's properties give an op its time from the run's own forward only */
+  zw_graph_view_set_profile (ZW_GRAPH_VIEW (zw_window_get_view (self, "graph")),
+                             profile != NULL && zw_run_get_kind (run) != ZW_RUN_PROFILE ? profile : NULL);
   if (run == NULL)
     return;
   if (zw_run_get_kind (run) == ZW_RUN_PROFILE && profile != NULL)

@@ -583,6 +583,7 @@ zw_window_init (ZwWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   add_views (self);
+  zw_window_add_view_keys (self);
   zw_window_update_empty_states (self);
   g_signal_connect (self->stack, "notify::visible-child-name", G_CALLBACK (on_stack_child), self);
   /* the theme gives switcher buttons a wide minimum: as wide as their labels, all the views

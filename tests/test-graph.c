@@ -8,6 +8,7 @@
 #include <math.h>
 #include "zw-graph-view.h"
 #include "zw-graph-view-private.h"
+#include "zw-graph-properties.h"
 #include "zw-memory-view.h"
 #include "zw-merge-view.h"
 #include "zw-segment-view.h"
@@ -251,6 +252,142 @@ test_real_networks (void)
   }
 }
 
+/* Do two rectangles (centre, size) share an interior point? */
+static gboolean
+rects_overlap (double ax, double ay, double aw, double ah, double bx, double by, double bw, double bh)
+{
+  return fabs (ax - bx) * 2 < aw + bw && fabs (ay - by) * 2 < ah + bh;
+}
+
+/* Labels that avoid nodes: every value with an edge laid out by dot has its label box
+ * (from graphviz's own label placement), no box overlaps a node box or another label, and
+ * the pixels the labels draw (labels on minus labels off) all lie inside those boxes. */
+static void
+check_labels_avoid_nodes (ZwDeployReport *report)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwGraphLayout) layout = zw_graph_layout_new (report, NULL, &error);
+  g_autoptr (GHashTable) labelled = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint n_labels = 0, n_outside = 0, n_changed = 0;
+  const double scale = 1.0;
+  ZwViewStyle style;
+  ZwGraphViewport vp;
+  cairo_surface_t *with, *without;
+  cairo_t *cr;
+  int w, h;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+      if (e->label_w <= 0)
+        continue;
+      n_labels++;
+      g_assert_false (g_hash_table_contains (labelled, &e->v_id));   /* one label per value */
+      g_hash_table_add (labelled, (gpointer) &e->v_id);
+      g_assert_cmpfloat (e->label_h, >=, 11);
+      for (guint k = 0; k < layout->nodes->len; k++)
+        {
+          const ZwGraphNode *n = &g_array_index (layout->nodes, ZwGraphNode, k);
+          if (rects_overlap (e->label_x, e->label_y, e->label_w, e->label_h, n->x, n->y, n->w, n->h))
+            g_error ("%s: the label of v%li (%.0f,%.0f %.0fx%.0f) overlaps op %li's box", report->network_name,
+                     (long) e->v_id, e->label_x, e->label_y, e->label_w, e->label_h, (long) n->op_id);
+        }
+      for (guint k = 0; k < i; k++)
+        {
+          const ZwGraphEdge *f = &g_array_index (layout->edges, ZwGraphEdge, k);
+          g_assert_false (f->label_w > 0
+                          && rects_overlap (e->label_x, e->label_y, e->label_w, e->label_h, f->label_x, f->label_y,
+                                            f->label_w, f->label_h));
+        }
+    }
+  /* every value drawn as an edge is labelled */
+  for (guint i = 0; i < layout->edges->len; i++)
+    g_assert_true (g_hash_table_contains (labelled, &g_array_index (layout->edges, ZwGraphEdge, i).v_id));
+  g_test_message ("%s: %u edges, %u labels, none over a node", report->network_name, layout->edges->len, n_labels);
+  g_assert_cmpuint (n_labels, >, report->ops->len / 2);
+
+  /* pixels: what the labels draw stays inside their boxes */
+  zw_view_style_init_default (&style);
+  w = (int) ceil (layout->width * scale) + 4;
+  h = (int) ceil (layout->height * scale) + 4;
+  with = render_layout (layout, scale, NULL, &style);
+  without = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cr = cairo_create (without);
+  zw_graph_viewport_init (&vp);
+  vp.scale = scale;
+  vp.minimap = vp.legend = vp.labels = FALSE;
+  vp.x = vp.y = -2 / scale;
+  zw_graph_view_draw_layout (cr, w, h, layout, &vp, NULL, &style);
+  cairo_destroy (cr);
+  cairo_surface_flush (without);
+  if (g_getenv ("ZW_TEST_GRAPH_PNG") != NULL)
+    cairo_surface_write_to_png (with, g_getenv ("ZW_TEST_GRAPH_PNG"));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        gboolean inside = FALSE;
+        double lx = vp.x + (x + 0.5) / scale, ly = vp.y + (y + 0.5) / scale;
+        if (pixel (with, x, y) == pixel (without, x, y))
+          continue;
+        n_changed++;
+        for (guint i = 0; i < layout->edges->len && !inside; i++)
+          {
+            const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+            inside = e->label_w > 0 && fabs (lx - e->label_x) <= e->label_w / 2 + 1
+                     && fabs (ly - e->label_y) <= e->label_h / 2 + 1;
+          }
+        n_outside += !inside;
+      }
+  g_test_message ("%s: %u pixels drawn by labels, %u outside their boxes", report->network_name, n_changed, n_outside);
+  g_assert_cmpuint (n_changed, >, 20 * n_labels);   /* the labels are drawn */
+  g_assert_cmpuint (n_outside, ==, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
+static void
+test_labels_avoid_nodes (void)
+{
+  const char *names[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (ZwDeployReport) report = deploy (names[i], TRUE);
+      check_labels_avoid_nodes (report);
+    }
+  {
+    g_autoptr (ZwDeployReport) real = deploy ("real", TRUE);
+    if (real == NULL)
+      {
+        g_test_message ("../shared/real/yolov5s_plin_352x640_ZG.json is absent: the real network is not checked");
+        return;
+      }
+    check_labels_avoid_nodes (real);
+  }
+}
+
+/* The legend has a band of its own: the fitted graph ends above it. */
+static void
+test_legend_keeps_the_bottom (void)
+{
+  g_autoptr (ZwDeployReport) report = deploy ("yolov5s", TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwGraphLayout) layout = zw_graph_layout_new (report, NULL, &error);
+  ZwGraphViewport vp;
+  const int w = 300, h = 600;
+
+  zw_graph_viewport_init (&vp);
+  zw_graph_viewport_fit (&vp, layout, w, h);
+  /* the layout's bottom edge, in pixels: above the legend's band */
+  g_assert_cmpfloat ((layout->height - vp.y) * vp.scale, <=, h - ZW_GRAPH_LEGEND_HEIGHT + 0.5);
+  g_assert_cmpfloat ((0 - vp.y) * vp.scale, >=, -0.5);
+  /* without the legend the whole height is the graph's */
+  vp.legend = FALSE;
+  zw_graph_viewport_fit (&vp, layout, w, h);
+  g_assert_cmpfloat ((layout->height - vp.y) * vp.scale, >, h - ZW_GRAPH_LEGEND_HEIGHT + 0.5);
+}
+
 /* A report from disk without the graph (an older writer): edges approximated, same nodes. */
 static void
 test_report_from_disk (void)
@@ -481,7 +618,8 @@ test_viewport_geometry (void)
   g_assert_true (vp.minimap && vp.legend);
   g_assert_cmpint (vp.hover_node, ==, -1);
 
-  /* 3200 points into 400 px: 1/8, centred */
+  /* 3200 points into 400 px: 1/8, centred (the legend's band is the test below's) */
+  vp.legend = FALSE;
   zw_graph_viewport_fit (&vp, l, 500, 400);
   g_assert_cmpfloat_with_epsilon (vp.scale, 0.125, 1e-12);
   g_assert_cmpfloat_with_epsilon (vp.x, 400 - 250 / 0.125, 1e-9);
@@ -517,6 +655,11 @@ test_viewport_geometry (void)
   g_assert_cmpint (mh, ==, 200);
   g_assert_cmpfloat_with_epsilon (mx, 500 - 50 - 10, 1e-9);
   g_assert_cmpfloat_with_epsilon (my, 800 - 200 - 10, 1e-9);
+  /* above the legend's band when it is shown */
+  vp.legend = TRUE;
+  g_assert_true (zw_graph_viewport_minimap (&vp, l, 500, 800, &mx, &my, &mw, &mh, &s));
+  g_assert_cmpfloat_with_epsilon (my, 800 - 200 - 10 - ZW_GRAPH_LEGEND_HEIGHT, 1e-9);
+  vp.legend = FALSE;
   /* a view too short for it (the minimap would cover its upper half), or turned off */
   g_assert_false (zw_graph_viewport_minimap (&vp, l, 500, 400, &mx, &my, &mw, &mh, &s));
   vp.minimap = FALSE;
@@ -815,6 +958,225 @@ test_display_graph (void)
   iterate ();
 }
 
+static GtkEventController *
+find_motion (GtkWidget *widget)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        return c;
+    }
+  return NULL;
+}
+
+static void
+assert_contains (const char *text, const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("“%s” is not in the properties:\n%s", part, text);
+}
+
+static char *
+shape_text (const ZwValueInfo *v)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < v->shape->len; i++)
+    g_string_append_printf (s, i ? "×%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, g_array_index (v->shape, gint64, i));
+  return g_string_free (s, FALSE);
+}
+
+/* The properties pane (Netron's sidebar): a click on an op shows its class, inputs, addresses
+ * and estimate; a click on an edge its value's shape, place, chunk and address; hovering an
+ * edge shows the value as a tooltip; a link in the pane selects; p hides the pane. */
+static void
+test_display_properties (void)
+{
+  g_autoptr (ZwDeployReport) report = deploy ("yolov5s", FALSE);
+  g_autoptr (ZwSelection) sel = zw_selection_new ();
+  GtkWidget *window, *graph, *canvas, *props;
+  ZwGraphLayout *layout;
+  const ZwGraphViewport *vp;
+  const ZwHardOpInfo *hard = NULL;
+  const ZwGraphNode *n = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  graph = zw_graph_view_new (sel);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  zw_selection_set_report (sel, report);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (zw_test_wait_until (laid_out, graph));
+  iterate ();
+  layout = zw_graph_view_get_layout (ZW_GRAPH_VIEW (graph));
+  canvas = zw_graph_view_get_canvas (ZW_GRAPH_VIEW (graph));
+  props = zw_graph_view_get_properties (ZW_GRAPH_VIEW (graph));
+  vp = zw_graph_view_get_viewport (ZW_GRAPH_VIEW (graph));
+  /* nothing selected: no pane */
+  g_assert_false (gtk_widget_get_visible (props));
+
+  /* a click on a hardop on screen */
+  for (guint i = 0; i < layout->nodes->len && hard == NULL; i++)
+    {
+      const ZwGraphNode *m = &g_array_index (layout->nodes, ZwGraphNode, i);
+      double sx = (m->x - vp->x) * vp->scale, sy = (m->y - vp->y) * vp->scale;
+      if (m->kind != ZW_GRAPH_NODE_HARDOP || sx < 20 || sy < 20 || sx > gtk_widget_get_width (canvas) - 200
+          || sy > gtk_widget_get_height (canvas) - 200)
+        continue;
+      for (guint k = 0; k < report->hardops->len; k++)
+        if (g_array_index (report->hardops, ZwHardOpInfo, k).op_id == m->op_id
+            && g_array_index (report->hardops, ZwHardOpInfo, k).weights_size > 0)
+          hard = &g_array_index (report->hardops, ZwHardOpInfo, k);
+      if (hard != NULL)
+        {
+          n = m;
+          g_signal_emit_by_name (find_click (canvas), "pressed", 1, sx, sy);
+        }
+    }
+  g_assert_nonnull (hard);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, n->op_id);
+  iterate ();
+  g_assert_true (gtk_widget_get_mapped (props));
+  g_assert_cmpint (gtk_widget_get_width (props), >=, 250);
+  {
+    const ZwOpInfo *op = zw_deploy_report_find_op (report, n->op_id);
+    g_autofree char *text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+    g_autofree char *id = g_strdup_printf ("Op id: %" G_GINT64_FORMAT, op->op_id);
+    g_autofree char *cls = g_strdup_printf ("Class: %s", op->op_class);
+    g_autofree char *weights = g_strdup_printf ("Weights (logic): 0x%08" G_GINT64_MODIFIER "x", hard->weights_logic_addr);
+    g_autofree char *instr = g_strdup_printf ("Instructions (logic): 0x%08" G_GINT64_MODIFIER "x", hard->instr_logic_addr);
+    g_autofree char *est = g_strdup_printf ("Estimate (cost model): %.4f ms", hard->est_ms);
+    g_autofree char *input = g_strdup_printf ("v%" G_GINT64_FORMAT "  ", g_array_index (op->inputs, gint64, 0));
+    g_test_message ("%s", text);
+    assert_contains (text, id);
+    assert_contains (text, cls);
+    assert_contains (text, "Addresses");
+    assert_contains (text, weights);
+    assert_contains (text, instr);
+    assert_contains (text, est);
+    assert_contains (text, "Inputs");
+    assert_contains (text, input);
+  }
+
+  /* a click on an edge (the middle of its spline, off the nodes) shows its value */
+  {
+    const ZwGraphEdge *e = NULL;
+    const double *p = NULL;
+    const ZwValueInfo *v;
+    double sx, sy;
+    for (guint i = 0; i < layout->edges->len && e == NULL; i++)
+      {
+        const ZwGraphEdge *f = &g_array_index (layout->edges, ZwGraphEdge, i);
+        const double *q = &g_array_index (layout->points, double, 2 * (f->first_point + f->n_points / 2));
+        if (f->n_points >= 4 && zw_graph_layout_node_at (layout, q[0], q[1]) < 0
+            && zw_graph_layout_edge_at (layout, q[0], q[1], 2) == (gint) i)
+          {
+            e = f;
+            p = q;
+          }
+      }
+    g_assert_nonnull (e);
+    v = zw_deploy_report_find_value (report, e->v_id);
+    /* bring it into sight the way another view would, then select nothing */
+    zw_selection_set_selected_value (sel, e->v_id);
+    zw_selection_select (sel, -1, -1);
+    iterate ();
+    g_assert_false (gtk_widget_get_visible (props));
+    sx = (p[0] - vp->x) * vp->scale;
+    sy = (p[1] - vp->y) * vp->scale;
+    g_assert_cmpfloat (sx, >, 0);
+    g_assert_cmpfloat (sy, >, 0);
+    g_assert_cmpfloat (sx, <, gtk_widget_get_width (canvas));
+    g_assert_cmpfloat (sy, <, gtk_widget_get_height (canvas));
+
+    /* hovering it: the value as a tooltip (id, shape, dtype, bytes, where) */
+    g_signal_emit_by_name (find_motion (canvas), "motion", sx, sy);
+    {
+      const char *tip = gtk_widget_get_tooltip_text (canvas);
+      g_autofree char *shape = shape_text (v);
+      g_autofree char *bytes = g_format_size_full (v->byte_size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *id = g_strdup_printf ("v%" G_GINT64_FORMAT " ", v->v_id);
+      g_autofree char *addr = g_strdup_printf ("address 0x%08" G_GINT64_MODIFIER "x", v->logic_addr);
+      g_assert_nonnull (tip);
+      g_test_message ("tooltip: %s", tip);
+      assert_contains (tip, id);
+      assert_contains (tip, shape);
+      assert_contains (tip, v->dtype);
+      assert_contains (tip, bytes);
+      assert_contains (tip, v->is_ocm ? "OCM" : v->is_host ? "host" : "ETM");
+      assert_contains (tip, addr);
+    }
+
+    g_signal_emit_by_name (find_click (canvas), "pressed", 1, sx, sy);
+    g_assert_cmpint (zw_selection_get_selected_value (sel), ==, e->v_id);
+    g_assert_cmpint (zw_selection_get_selected_op (sel), ==, -1);
+    iterate ();
+    g_assert_true (gtk_widget_get_mapped (props));
+    {
+      g_autofree char *text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+      g_autofree char *id = g_strdup_printf ("Value id: v%" G_GINT64_FORMAT, v->v_id);
+      g_autofree char *shape = shape_text (v);
+      g_autofree char *shape_line = g_strdup_printf ("Shape: %s", shape);
+      g_autofree char *addr = g_strdup_printf ("Logic address: 0x%08" G_GINT64_MODIFIER "x", v->logic_addr);
+      g_autofree char *writer = g_strdup_printf ("Written by: ");
+      g_test_message ("%s", text);
+      assert_contains (text, id);
+      assert_contains (text, shape_line);
+      assert_contains (text, addr);
+      assert_contains (text, v->is_ocm ? "Memory: OCM" : v->is_host ? "Memory: host" : "Memory: ETM");
+      if (v->chunk != -1)
+        {
+          g_autofree char *chunk = zw_chunk_id_dup_label (v->chunk);
+          g_autofree char *line = g_strdup_printf ("Chunk: %s", chunk);
+          g_autofree char *off = g_strdup_printf ("Offset in the chunk: %" G_GUINT64_FORMAT, v->chunk_offset);
+          assert_contains (text, line);
+          assert_contains (text, off);
+        }
+      assert_contains (text, writer);
+    }
+
+    /* the pane's link to the writer selects it */
+    {
+      GtkWidget *link = NULL;
+      GtkWidget *w = props;
+      /* depth-first: the first flat button with an op link ("Written by") */
+      GPtrArray *stack = g_ptr_array_new ();
+      g_ptr_array_add (stack, w);
+      while (stack->len > 0 && link == NULL)
+        {
+          GtkWidget *c = g_ptr_array_steal_index (stack, stack->len - 1);
+          if (GTK_IS_BUTTON (c) && g_object_get_data (G_OBJECT (c), "op-id") != NULL
+              && *(gint64 *) g_object_get_data (G_OBJECT (c), "op-id") == g_array_index (layout->nodes, ZwGraphNode,
+                                                                                         e->from).op_id)
+            link = c;
+          for (GtkWidget *k = gtk_widget_get_last_child (c); k != NULL; k = gtk_widget_get_prev_sibling (k))
+            g_ptr_array_add (stack, k);
+        }
+      g_ptr_array_unref (stack);
+      g_assert_nonnull (link);
+      g_signal_emit_by_name (link, "clicked");
+      g_assert_cmpint (zw_selection_get_selected_op (sel), ==, g_array_index (layout->nodes, ZwGraphNode, e->from).op_id);
+    }
+  }
+
+  /* p hides the pane, and shows it again */
+  g_assert_true (gtk_widget_activate_action (graph, "graph.properties", NULL));
+  g_assert_false (gtk_widget_get_visible (props));
+  g_assert_true (gtk_widget_activate_action (graph, "graph.properties", NULL));
+  g_assert_true (gtk_widget_get_visible (props));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -828,6 +1190,8 @@ main (int argc, char **argv)
       g_test_add_func ("/graph/render/demo-has-a-box-per-op-and-a-group-per-merged-launch", test_demo_boxes_and_groups);
       g_test_add_func ("/graph/render/real-zg330-and-buyi-networks", test_real_networks);
       g_test_add_func ("/graph/render/report-from-disk-draws-the-same-graph", test_report_from_disk);
+      g_test_add_func ("/graph/render/edge-labels-avoid-nodes", test_labels_avoid_nodes);
+      g_test_add_func ("/graph/viewport/legend-keeps-the-bottom-of-the-fitted-graph", test_legend_keeps_the_bottom);
       g_test_add_func ("/graph/render/cli-plan-and-log-reports-open-without-their-network",
                        test_cli_and_log_reports_alone);
       g_test_add_func ("/graph/render/selecting-an-op-changes-every-view", test_selection_changes_every_view);
@@ -837,6 +1201,9 @@ main (int argc, char **argv)
       g_test_add_func ("/graph/search/matches-id-name-class-and-wraps", test_search);
     }
   if (display)
-    g_test_add_func ("/graph/display/click-keys-zoom-search-and-linked-views", test_display_graph);
+    {
+      g_test_add_func ("/graph/display/click-keys-zoom-search-and-linked-views", test_display_graph);
+      g_test_add_func ("/graph/display/properties-of-an-op-and-a-value-and-edge-tooltips", test_display_properties);
+    }
   return g_test_run ();
 }

@@ -180,42 +180,6 @@ arrow_head (cairo_t *cr, const ZwGraphLayout *l, const ZwGraphEdge *e, const ZwG
   cairo_fill (cr);
 }
 
-char *
-zw_graph_value_label (const ZwDeployReport *report, const ZwValueInfo *v, gint64 v_id)
-{
-  GString *s = g_string_new (NULL);
-  g_autofree char *bytes = NULL;
-
-  g_string_append_printf (s, "v%" G_GINT64_FORMAT, v_id);
-  if (v == NULL)
-    return g_string_free (s, FALSE);
-  g_string_append (s, "  ");
-  for (guint i = 0; i < v->shape->len; i++)
-    g_string_append_printf (s, i ? "×%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, g_array_index (v->shape, gint64, i));
-  if (v->dtype != NULL && *v->dtype != '\0')
-    g_string_append_printf (s, " · %s", v->dtype);
-  bytes = zw_format_bytes (v->byte_size);
-  g_string_append_printf (s, " · %s · ", bytes);
-  switch (placement_of (v))
-    {
-    case PLACE_OCM:
-      /* the OCM option that put it there; NONE: the compiler did (Buyi) */
-      if (report->ocm_chosen != ZW_OCM_NONE)
-        g_string_append_printf (s, _("OCM (%s)"), zw_ocm_opt_get_label (report->ocm_chosen));
-      else
-        g_string_append (s, _("OCM"));
-      break;
-    case PLACE_ETM:
-      g_string_append (s, _("ETM"));
-      break;
-    case PLACE_HOST:
-    default:
-      g_string_append (s, _("host"));
-      break;
-    }
-  return g_string_free (s, FALSE);
-}
-
 static gboolean
 edge_is_selected (const ZwGraphEdge *e, const ZwGraphLayout *l, gint64 sel_value, gint sel_node)
 {
@@ -582,29 +546,27 @@ zw_graph_view_draw_layout (cairo_t *cr, int width, int height, const ZwGraphLayo
         draw_node_text (&p, l, n, x, y, w, h);
     }
 
-  /* value labels, when they fit */
-  if (!coarse && s >= 0.6)
+  /* value labels: in the boxes dot reserved for them between the ranks, when readable */
+  if (vp->labels && !coarse)
     for (guint i = 0; i < l->edges->len; i++)
       {
         const ZwGraphEdge *e = &g_array_index (l->edges, ZwGraphEdge, i);
-        const ZwValueInfo *v;
         g_autofree char *label = NULL;
-        double tw, fs = colors->font_size;
-        if (e->mid_x < lx0 || e->mid_x > lx1 || e->mid_y < ly0 || e->mid_y > ly1)
+        GdkRGBA tc = e->v_id == sel_value ? colors->accent : colors->foreground;
+        double bw = e->label_w * s, bh = e->label_h * s;
+        if (e->label_w <= 0 || bh < colors->font_size || e->label_x + e->label_w / 2 < lx0
+            || e->label_x - e->label_w / 2 > lx1 || e->label_y + e->label_h / 2 < ly0
+            || e->label_y - e->label_h / 2 > ly1)
           continue;
-        /* one label per value and reader: long edges only (short ones sit between ranks) */
-        v = g_hash_table_lookup (dc->values, &e->v_id);
-        label = zw_graph_value_label (l->report, v, e->v_id);
-        tw = zw_painter_text_width (&p, label);
-        zw_cairo_set_color_alpha (cr, &colors->background, 0.85);
-        cairo_rectangle (cr, SX (e->mid_x) + 4, SY (e->mid_y) - fs * 0.7, tw + 4, fs * 1.4);
-        cairo_fill (cr);
-        {
-          GdkRGBA tc = e->v_id == sel_value ? colors->accent : colors->foreground;
-          if (e->v_id != sel_value)
-            tc.alpha *= 0.8f;
-          zw_painter_text (&p, SX (e->mid_x) + 6, SY (e->mid_y), 0, 0.5, 0, &tc, label);
-        }
+        label = zw_graph_edge_label (g_hash_table_lookup (dc->values, &e->v_id), e->v_id);
+        if (e->v_id != sel_value)
+          tc.alpha *= 0.8f;
+        /* clipped to its box: the text never reaches a node */
+        cairo_save (cr);
+        cairo_rectangle (cr, SX (e->label_x) - bw / 2, SY (e->label_y) - bh / 2, bw, bh);
+        cairo_clip (cr);
+        zw_painter_text (&p, SX (e->label_x) - bw / 2, SY (e->label_y), 0, 0.5, bw, &tc, label);
+        cairo_restore (cr);
       }
 
   draw_minimap (cr, width, height, l, vp, colors);
@@ -615,10 +577,16 @@ zw_graph_view_draw_layout (cairo_t *cr, int width, int height, const ZwGraphLayo
     const char *names[] = { N_("hardop"), N_("host op"), N_("custom op") };
     const Placement places[] = { PLACE_ETM, PLACE_OCM, PLACE_HOST };
     const char *place_names[] = { N_("ETM"), N_("OCM"), N_("host") };
-    double x = 8, y = height - 8 - colors->font_size;
-    zw_cairo_set_color_alpha (cr, &colors->background, 0.85);
-    cairo_rectangle (cr, 0, y - 6, MIN (width, 520), colors->font_size + 14);
+    double x = 8, y = height - ZW_GRAPH_LEGEND_HEIGHT / 2.0 - colors->font_size / 2;
+    /* a band of its own along the bottom: fitting keeps the graph above it */
+    zw_cairo_set_color_alpha (cr, &colors->background, 0.92);
+    cairo_rectangle (cr, 0, height - ZW_GRAPH_LEGEND_HEIGHT, width, ZW_GRAPH_LEGEND_HEIGHT);
     cairo_fill (cr);
+    zw_cairo_set_color (cr, &colors->grid);
+    cairo_set_line_width (cr, 1);
+    cairo_move_to (cr, 0, height - ZW_GRAPH_LEGEND_HEIGHT + 0.5);
+    cairo_line_to (cr, width, height - ZW_GRAPH_LEGEND_HEIGHT + 0.5);
+    cairo_stroke (cr);
     for (int k = 0; k < ZW_GRAPH_N_NODE_KINDS; k++)
       {
         zw_cairo_set_color (cr, &node_fill[k]);

@@ -8,6 +8,11 @@
  * main thread. Coordinates are graphviz points with y growing downwards, origin at the top
  * left of the drawing's bounding box.
  *
+ * Each value's first edge carries a label (zw_graph_edge_label: id, shape, dtype) that dot
+ * lays out with the graph, like Netron's: its box never overlaps a node's. Networks laid out
+ * in parts (over 1,500 ops) have no labels: the tooltips and the properties panel say the
+ * values.
+ *
  * The edges come from the report's op inputs/outputs (zw-deploy-graph.h); a report without
  * them gets one edge per value from its producer to the op that last reads it
  * ("edges_guessed").
@@ -43,6 +48,10 @@ typedef struct {
   double tip_x, tip_y;   /* the arrow's tip (on the reading op's border) */
   double mid_x, mid_y;   /* the middle of the spline: where its label goes */
   double x0, y0, x1, y1; /* bounding box */
+  /* The value's label (the first edge of each value only; 0 x 0 for none and in big networks): a box dot placed
+   * as part of the layout (a label node between the ranks), so no label box overlaps a node
+   * box; centre and size in layout points. */
+  double label_x, label_y, label_w, label_h;
 } ZwGraphEdge;
 
 typedef struct {
@@ -73,6 +82,10 @@ ZwGraphLayout *zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancel
 ZwGraphLayout *zw_graph_layout_ref (ZwGraphLayout *layout);
 void zw_graph_layout_unref (ZwGraphLayout *layout);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwGraphLayout, zw_graph_layout_unref)
+
+/* The short label an edge of @v_id carries ("v12  1×32×88×160 int8"; @v NULL: "v12"); a new
+ * string. Untranslated: ids, numbers and the network's dtype names. */
+char *zw_graph_edge_label (const ZwValueInfo *v, gint64 v_id);
 
 /* The node of an op (a merged launch's op id gives -1), -1 when absent. */
 gint zw_graph_layout_node_of_op (const ZwGraphLayout *layout, gint64 op_id);

@@ -1,6 +1,6 @@
 /* zw-graph-view-actions.c — the graph view's pointer and keys: click to select, drag and
  * wheel to pan, Ctrl+wheel and +/-/0/1 to zoom, the minimap, the arrow keys along the edges,
- * Ctrl+F to search. */
+ * Ctrl+F to search, p for the properties pane; an edge's tooltip. */
 #include "zw-graph-view-private.h"
 #include "zw-view-private.h"
 
@@ -56,8 +56,9 @@ on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwGraphVi
       return;
     }
   edge = zw_graph_layout_edge_at (self->layout, lx, ly, 5 / self->vp.scale);
+  /* an edge is the value alone (the properties show it, not the op selected before) */
   if (edge >= 0)
-    zw_selection_set_selected_value (sel, g_array_index (self->layout->edges, ZwGraphEdge, edge).v_id);
+    zw_selection_select (sel, -1, g_array_index (self->layout->edges, ZwGraphEdge, edge).v_id);
 }
 
 static void
@@ -90,9 +91,7 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, ZwGraphView *se
       else if (edge >= 0)
         {
           const ZwGraphEdge *e = &g_array_index (self->layout->edges, ZwGraphEdge, edge);
-          g_autofree char *tip = zw_graph_value_label (self->layout->report,
-                                                      zw_deploy_report_find_value (self->layout->report, e->v_id),
-                                                      e->v_id);
+          g_autofree char *tip = zw_graph_value_tooltip (self->layout->report, e->v_id);
           gtk_widget_set_tooltip_text (self->canvas, tip);
         }
       else
@@ -238,6 +237,17 @@ action_find (GtkWidget *widget, const char *action, GVariant *param)
 }
 
 static void
+action_properties (GtkWidget *widget, const char *action, GVariant *param)
+{
+  ZwGraphView *self = ZW_GRAPH_VIEW (widget);
+
+  (void) action;
+  (void) param;
+  self->properties_hidden = !self->properties_hidden;
+  zw_graph_view_update_properties (self);
+}
+
+static void
 action_find_next (GtkWidget *widget, const char *action, GVariant *param)
 {
   (void) action;
@@ -259,6 +269,7 @@ zw_graph_view_class_add_actions (GtkWidgetClass *widget_class)
     { "graph.zoom-fit", GDK_KEY_0, 0, action_zoom },
     { "graph.zoom-100", GDK_KEY_1, 0, action_zoom },
     { "graph.minimap", GDK_KEY_m, 0, action_minimap },
+    { "graph.properties", GDK_KEY_p, 0, action_properties },
     { "graph.find", GDK_KEY_f, GDK_CONTROL_MASK, action_find },
     { "graph.find-next", GDK_KEY_g, GDK_CONTROL_MASK, action_find_next },
     { "graph.up", GDK_KEY_Up, 0, action_move },

@@ -5,12 +5,9 @@
 
 #include "zw-graph-view.h"
 #include "zw-draw-area.h"
+#include "zw-graph-properties.h"
 
 G_BEGIN_DECLS
-
-/* "v12  1×32×88×160 · int8 · 880 KiB · OCM (OPTION2)": a value as its edge's label and
- * tooltip show it (@v NULL: the id alone); a new string. */
-char *zw_graph_value_label (const ZwDeployReport *report, const ZwValueInfo *v, gint64 v_id);
 
 /* How many of @report's ops match @search (zw_graph_op_matches). */
 guint zw_graph_search_count (const ZwDeployReport *report, const char *search);
@@ -23,8 +20,11 @@ gint zw_graph_search_next (const ZwDeployReport *report, const char *search, gui
 struct _ZwGraphView
 {
   ZwView parent_instance;
+  GtkWidget *box;          /* the canvas (with the search bar over it) | the properties */
   GtkWidget *overlay;
   GtkWidget *canvas;       /* ZwDrawArea */
+  GtkWidget *properties;   /* ZwGraphProperties: the side pane */
+  gboolean properties_hidden;   /* closed by the user (p shows it again) */
   GtkWidget *search_bar;   /* revealer */
   GtkWidget *search_entry;
   GtkWidget *search_label;
@@ -56,6 +56,9 @@ zw_graph_view_canvas_height (ZwGraphView *self)
 {
   return MAX (gtk_widget_get_height (self->canvas), 1);
 }
+
+/* Shows the properties pane when something is selected and the user has not closed it. */
+void zw_graph_view_update_properties (ZwGraphView *self);
 
 /* Installs the view's actions (graph.zoom-in, graph.up, graph.find, …) and their keys. */
 void zw_graph_view_class_add_actions (GtkWidgetClass *widget_class);

@@ -232,6 +232,17 @@ zw_graph_view_selection_notify (ZwView *view, GParamSpec *pspec)
       reveal_selection (self);
       zw_graph_view_redraw (self);
     }
+  zw_graph_view_update_properties (self);
+}
+
+void
+zw_graph_view_update_properties (ZwGraphView *self)
+{
+  ZwSelection *sel = zw_view_get_selection (ZW_VIEW (self));
+  gboolean selected = zw_selection_get_report (sel) != NULL
+                      && (zw_selection_get_selected_op (sel) >= 0 || zw_selection_get_selected_value (sel) >= 0);
+
+  gtk_widget_set_visible (self->properties, selected && !self->properties_hidden);
 }
 
 static void
@@ -321,7 +332,7 @@ zw_graph_view_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->laying_out, zw_deploy_report_unref);
-  g_clear_pointer (&self->overlay, gtk_widget_unparent);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->layout, zw_graph_layout_unref);
   G_OBJECT_CLASS (zw_graph_view_parent_class)->dispose (object);
 }
@@ -336,8 +347,14 @@ zw_graph_view_finalize (GObject *object)
 static void
 zw_graph_view_constructed (GObject *object)
 {
+  ZwGraphView *self = ZW_GRAPH_VIEW (object);
+
   G_OBJECT_CLASS (zw_graph_view_parent_class)->constructed (object);
-  report_changed (ZW_GRAPH_VIEW (object));
+  /* the selection exists now: the properties pane follows it */
+  self->properties = zw_graph_properties_new (zw_view_get_selection (ZW_VIEW (self)));
+  gtk_box_append (GTK_BOX (self->box), self->properties);
+  zw_graph_view_update_properties (self);
+  report_changed (self);
 }
 
 static void
@@ -399,7 +416,10 @@ zw_graph_view_init (ZwGraphView *self)
   self->overlay = gtk_overlay_new ();
   gtk_overlay_set_child (GTK_OVERLAY (self->overlay), self->canvas);
   gtk_overlay_add_overlay (GTK_OVERLAY (self->overlay), self->search_bar);
-  gtk_widget_set_parent (self->overlay, GTK_WIDGET (self));
+  gtk_widget_set_hexpand (self->overlay, TRUE);
+  self->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_box_append (GTK_BOX (self->box), self->overlay);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 240);
 }
 
@@ -429,6 +449,20 @@ zw_graph_view_get_viewport (ZwGraphView *self)
 {
   g_return_val_if_fail (ZW_IS_GRAPH_VIEW (self), NULL);
   return &self->vp;
+}
+
+void
+zw_graph_view_set_profile (ZwGraphView *self, const ZwProfile *profile)
+{
+  g_return_if_fail (ZW_IS_GRAPH_VIEW (self));
+  zw_graph_properties_set_profile (ZW_GRAPH_PROPERTIES (self->properties), profile);
+}
+
+GtkWidget *
+zw_graph_view_get_properties (ZwGraphView *self)
+{
+  g_return_val_if_fail (ZW_IS_GRAPH_VIEW (self), NULL);
+  return self->properties;
 }
 
 GtkWidget *

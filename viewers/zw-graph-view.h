@@ -12,7 +12,9 @@
  * edges: Down to the first op that reads the selected op's output, Up to the op that wrote
  * its first input, Left/Right to the other readers/writers on the same rank. A click
  * selects an op or a value in the shared ZwSelection; every other view follows and this
- * one brings the selection into sight when another view changes it.
+ * one brings the selection into sight when another view changes it. A pane on the right
+ * shows the properties of the selected op or value (zw-graph-properties.h; p hides it,
+ * hovering an edge shows its value as a tooltip).
  */
 #pragma once
 
@@ -22,6 +24,7 @@
 #include "zw-view.h"
 #include "zw-graph-layout.h"
 #include "zw-graph-viewport.h"
+#include "report/zw-profile.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +56,11 @@ const ZwGraphViewport *zw_graph_view_get_viewport (ZwGraphView *self);
 guint zw_graph_view_search (ZwGraphView *self, const char *text);
 /* Selects the next match (wraps); FALSE when none. */
 gboolean zw_graph_view_next_match (ZwGraphView *self);
+/* The time profile of the forward that ran the report shown (NULL: none): the properties
+ * pane's times. Copied. */
+void zw_graph_view_set_profile (ZwGraphView *self, const ZwProfile *profile);
+/* The properties pane (ZwGraphProperties; hidden while nothing is selected or after p). */
+GtkWidget *zw_graph_view_get_properties (ZwGraphView *self);
 /* The widget that draws (tests send it pointer events). */
 GtkWidget *zw_graph_view_get_canvas (ZwGraphView *self);
 

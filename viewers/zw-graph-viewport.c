@@ -13,19 +13,24 @@ zw_graph_viewport_init (ZwGraphViewport *vp)
   vp->scale = 1;
   vp->minimap = TRUE;
   vp->legend = TRUE;
+  vp->labels = TRUE;
   vp->hover_node = vp->hover_edge = -1;
 }
 
 void
 zw_graph_viewport_fit (ZwGraphViewport *vp, const ZwGraphLayout *layout, int width, int height)
 {
+  double h;
+
   g_return_if_fail (vp != NULL && layout != NULL);
 
-  vp->scale = MIN (1.0, MIN (width / MAX (layout->width, 1.0), height / MAX (layout->height, 1.0)));
+  /* the legend's band is not for the graph (when the view is tall enough to spare it) */
+  h = vp->legend && height > 3 * ZW_GRAPH_LEGEND_HEIGHT ? height - ZW_GRAPH_LEGEND_HEIGHT : height;
+  vp->scale = MIN (1.0, MIN (width / MAX (layout->width, 1.0), h / MAX (layout->height, 1.0)));
   vp->scale = MAX (vp->scale, 1e-5);
-  /* centred */
+  /* centred above the legend */
   vp->x = layout->width / 2 - width / 2.0 / vp->scale;
-  vp->y = layout->height / 2 - height / 2.0 / vp->scale;
+  vp->y = layout->height / 2 - h / 2.0 / vp->scale;
 }
 
 void
@@ -71,7 +76,7 @@ zw_graph_viewport_minimap (const ZwGraphViewport *vp, const ZwGraphLayout *layou
   mw = MAX (8, (int) ceil (layout->width * s));
   mh = MAX (8, (int) ceil (layout->height * s));
   *x = width - mw - margin;
-  *y = height - mh - margin;
+  *y = height - mh - margin - (vp->legend ? ZW_GRAPH_LEGEND_HEIGHT : 0);
   *w = mw;
   *h = mh;
   *scale = s;

@@ -14,14 +14,20 @@ typedef struct {
   double x, y;          /* layout point at the view's top-left */
   double scale;         /* pixels per layout point */
   gboolean minimap;     /* draw the minimap (bottom right) */
-  gboolean legend;      /* draw the colour legend (bottom left) */
+  gboolean legend;      /* draw the colour legend (a band along the bottom; fitting keeps
+                         * the graph above it) */
+  gboolean labels;      /* draw the values' labels (in the boxes of the layout) */
   const char *search;   /* nodes matching it are outlined; NULL or "" for none */
   gint hover_node;      /* -1 for none */
   gint hover_edge;
 } ZwGraphViewport;
 
+/* The height in pixels of the legend's band at the bottom of the view. */
+#define ZW_GRAPH_LEGEND_HEIGHT 28
+
 void zw_graph_viewport_init (ZwGraphViewport *vp);
-/* The scale and offset that show the whole layout in @width x @height (at most 100 %). */
+/* The scale and offset that show the whole layout in @width x @height (at most 100 %), above
+ * the legend when it is shown. */
 void zw_graph_viewport_fit (ZwGraphViewport *vp, const ZwGraphLayout *layout, int width, int height);
 /* Centres the viewport on layout point (x, y). */
 void zw_graph_viewport_center (ZwGraphViewport *vp, double x, double y, int width, int height);

@@ -1,0 +1,273 @@
+/* test-app-graph — the Graph view in the workbench next to Netron (suite "display", issue 37
+ * item 10): the views' keys reach the view shown with the focus elsewhere (real key presses
+ * through XTest on the X server, not action calls: Ctrl+F opens the graph's search, Alt+Left
+ * and Alt+Right walk the selection, w zooms Timing, while an entry keeps its typing). */
+#include <gtk/gtk.h>
+#include <gdk/x11/gdkx.h>
+#include <dlfcn.h>
+#include <string.h>
+
+#include "zw-application.h"
+#include "zw-graph-view.h"
+#include "zw-graph-properties.h"
+#include "zw-timing-view.h"
+#include "zw-window.h"
+#include "zw-test-app.h"
+
+static ZwApplication *app;
+static ZwWindow *win;
+
+static gboolean
+is_idle_with_runs (gpointer data)
+{
+  return !zw_window_get_busy (win) && g_list_model_get_n_items (zw_window_get_runs (win)) >= GPOINTER_TO_UINT (data);
+}
+
+/* ---- real keys, through the X server's XTest extension (dlopen'ed: no build dependency) ---- */
+
+typedef unsigned char (*KeysymToKeycodeFunc) (Display *, unsigned long);
+typedef int (*FakeKeyFunc) (Display *, unsigned int, int, unsigned long);
+typedef int (*SyncFunc) (Display *, int);
+typedef int (*SetFocusFunc) (Display *, unsigned long, int, unsigned long);
+
+static struct {
+  KeysymToKeycodeFunc keysym_to_keycode;
+  FakeKeyFunc fake_key;
+  SyncFunc sync;
+  SetFocusFunc set_focus;
+  Display *dpy;
+} x;
+
+static gboolean
+xtest_open (void)
+{
+  void *xlib, *xtst;
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (!GDK_IS_X11_DISPLAY (display) || (xlib = dlopen ("libX11.so.6", RTLD_NOW)) == NULL
+      || (xtst = dlopen ("libXtst.so.6", RTLD_NOW)) == NULL)
+    return FALSE;
+  x.keysym_to_keycode = (KeysymToKeycodeFunc) dlsym (xlib, "XKeysymToKeycode");
+  x.sync = (SyncFunc) dlsym (xlib, "XSync");
+  x.set_focus = (SetFocusFunc) dlsym (xlib, "XSetInputFocus");
+  x.fake_key = (FakeKeyFunc) dlsym (xtst, "XTestFakeKeyEvent");
+  x.dpy = gdk_x11_display_get_xdisplay (display);
+  return x.keysym_to_keycode != NULL && x.fake_key != NULL && x.sync != NULL && x.set_focus != NULL;
+}
+
+static void
+x_sync (void)
+{
+  x.sync (x.dpy, 0 /* False: keep the events */);
+}
+
+/* Presses @mod_keysym (0: none) and @keysym, releases both; lets GTK handle them. */
+static void
+press (unsigned long mod_keysym, unsigned long keysym)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (win));
+
+  /* the window has the X focus (there is no window manager on the test's server) */
+  x.set_focus (x.dpy, gdk_x11_surface_get_xid (surface), 2 /* RevertToParent */, 0 /* CurrentTime */);
+  x_sync ();
+  zw_test_app_run_for (50);
+  if (mod_keysym != 0)
+    x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, mod_keysym), 1, 0);
+  x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, keysym), 1, 0);
+  x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, keysym), 0, 0);
+  if (mod_keysym != 0)
+    x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, mod_keysym), 0, 0);
+  x_sync ();
+  zw_test_app_run_for (150);
+}
+
+static GtkWidget *
+find_focusable (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_focusable (widget) && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_focusable (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The focus on a check box of the sidebar: not in any view. */
+static void
+focus_sidebar (void)
+{
+  GtkWidget *check = find_focusable (zw_window_get_options_panel (win), GTK_TYPE_CHECK_BUTTON);
+
+  g_assert_nonnull (check);
+  g_assert_true (gtk_widget_grab_focus (check));
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (win)) == check);
+}
+
+static gboolean
+graph_laid_out (gpointer data)
+{
+  return zw_graph_view_get_layout (ZW_GRAPH_VIEW (data)) != NULL;
+}
+
+static void
+show_view (const char *name)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), "win.view", g_variant_new_string (name)));
+  zw_test_app_run_for (150);
+}
+
+static void
+test_keys_reach_the_view_shown (void)
+{
+  GtkWidget *graph = zw_window_get_view (win, "graph");
+  ZwTimingView *timing = ZW_TIMING_VIEW (zw_window_get_view (win, "timing"));
+  ZwSelection *sel = zw_window_get_selection (win);
+  ZwDeployReport *report;
+  gint64 a, b;
+
+  if (!xtest_open ())
+    {
+      g_test_skip ("not an X11 display with XTest: no real key presses");
+      return;
+    }
+  show_view ("graph");
+  g_assert_true (zw_test_app_wait_for (graph_laid_out, graph, 60));
+  report = zw_selection_get_report (sel);
+
+  /* Ctrl+F with the focus in the sidebar: the graph's search entry takes it */
+  focus_sidebar ();
+  press (GDK_KEY_Control_L, GDK_KEY_f);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (win)), graph));
+  g_assert_true (GTK_IS_TEXT (gtk_window_get_focus (GTK_WINDOW (win))));
+  /* typing goes into the entry, not to the views' keys (m would toggle the minimap) */
+  press (0, GDK_KEY_m);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (gtk_window_get_focus (GTK_WINDOW (win)))), ==, "m");
+
+  /* Alt+Left / Alt+Right walk the selection's history, focus in the sidebar */
+  a = g_array_index (report->ops, ZwOpInfo, 3).op_id;
+  b = g_array_index (report->ops, ZwOpInfo, 7).op_id;
+  zw_selection_set_selected_op (sel, a);
+  zw_selection_set_selected_op (sel, b);
+  focus_sidebar ();
+  press (GDK_KEY_Alt_L, GDK_KEY_Left);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, a);
+  press (GDK_KEY_Alt_L, GDK_KEY_Right);
+  g_assert_cmpint (zw_selection_get_selected_op (sel), ==, b);
+
+  /* + zooms the graph shown, focus in the sidebar */
+  {
+    double s0 = zw_graph_view_get_viewport (ZW_GRAPH_VIEW (graph))->scale;
+    focus_sidebar ();
+    press (GDK_KEY_Shift_L, GDK_KEY_plus);
+    g_assert_cmpfloat (zw_graph_view_get_viewport (ZW_GRAPH_VIEW (graph))->scale, >, s0 * 1.1);
+  }
+
+  /* Timing's keys: w zooms in, f fits, the focus in the sidebar */
+  show_view ("timing");
+  g_assert_nonnull (zw_timing_view_get_profile (timing));
+  {
+    double w0, w1;
+    const ZwTimingState *st = zw_timing_view_get_state (timing);
+    focus_sidebar ();
+    press (0, GDK_KEY_f);
+    w0 = st->t1 - st->t0;
+    g_assert_cmpfloat (w0, >, 0);
+    press (0, GDK_KEY_w);
+    w1 = st->t1 - st->t0;
+    g_assert_cmpfloat (w1, <, w0 * 0.9);
+    press (0, GDK_KEY_f);
+    g_assert_cmpfloat_with_epsilon (st->t1 - st->t0, w0, 1e-9);
+  }
+  show_view ("graph");
+}
+
+static void
+save_shot (const char *name)
+{
+  const char *dir = g_getenv ("ZW_TEST_SHOTS");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  if (!zw_window_save_png (win, path, &error))
+    g_test_message ("%s: %s", path, error->message);
+}
+
+/* In the workbench the properties pane gives an op its time from the run's forward (a member
+ * of a merged launch: its launch's row), and follows a selection made in another view. */
+static void
+test_properties_show_the_forward_time (void)
+{
+  GtkWidget *graph = zw_window_get_view (win, "graph");
+  GtkWidget *props = zw_graph_view_get_properties (ZW_GRAPH_VIEW (graph));
+  ZwSelection *sel = zw_window_get_selection (win);
+  ZwDeployReport *report;
+  const ZwHardOpInfo *hard;
+  g_autofree char *text = NULL;
+
+  show_view ("graph");
+  g_assert_true (zw_test_app_wait_for (graph_laid_out, graph, 60));
+  report = zw_selection_get_report (sel);
+  g_assert_cmpuint (report->hardops->len, >, 10);
+  hard = &g_array_index (report->hardops, ZwHardOpInfo, 5);
+  /* Memory (another view) selects the op */
+  zw_selection_select (sel, hard->op_id, -1);
+  zw_test_app_run_for (200);
+  g_assert_true (gtk_widget_get_mapped (props));
+  text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Total (simulated): "));
+  g_assert_nonnull (strstr (text, "Hard: "));
+  g_assert_null (strstr (text, "no forward yet"));
+  if (hard->merged_into >= 0)
+    g_assert_nonnull (strstr (text, "Timed with its launch: "));
+  save_shot ("graph-properties-op.png");
+  g_clear_pointer (&text, g_free);
+
+  zw_selection_select (sel, -1, g_array_index (report->values, ZwValueInfo, 20).v_id);
+  zw_test_app_run_for (200);
+  text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+  g_assert_nonnull (strstr (text, "Where it lives"));
+  save_shot ("graph-properties-value.png");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  GList *windows;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
+      return 77;
+    }
+  app = zw_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_nonnull (windows);
+  win = ZW_WINDOW (windows->data);
+  gtk_window_present (GTK_WINDOW (win));
+  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120))
+    g_error ("no first run after 120 s (banner: %s)", zw_window_get_banner_message (win));
+
+  g_test_add_func ("/app-graph/keys/reach-the-view-shown-without-focusing-it", test_keys_reach_the_view_shown);
+  g_test_add_func ("/app-graph/properties/show-the-forward-time", test_properties_show_the_forward_time);
+
+  status = g_test_run ();
+  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_clear_object (&app);
+  return status;
+}
