@@ -165,6 +165,26 @@ zw_timing_table_scroll_to (ZwTimingView *self, guint pos)
     self->scroll_idle = g_idle_add (scroll_top_idle, self);
 }
 
+/* A figure column's first click sorts the largest first (as profilers do: the op that costs
+ * most on top); ids, names and classes start ascending. */
+static gboolean
+column_starts_descending (gint column)
+{
+  switch (column)
+    {
+    case ZW_TIMING_COLUMN_TOTAL:
+    case ZW_TIMING_COLUMN_MEMCPY:
+    case ZW_TIMING_COLUMN_HARD:
+    case ZW_TIMING_COLUMN_EST:
+    case ZW_TIMING_COLUMN_OTHER:
+    case ZW_TIMING_COLUMN_ETM:
+    case ZW_TIMING_COLUMN_OCM:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 static void
 on_sorter_changed (ZwTimingView *self)
 {
@@ -175,8 +195,17 @@ on_sorter_changed (ZwTimingView *self)
   if (self->header_column >= 0)
     {
       /* GTK's own header click: it sorts a new column ascending and flips the same one */
-      self->sort_descending = self->sort_column == self->header_column ? !self->sort_descending : FALSE;
-      self->sort_column = self->header_column;
+      gint column = self->header_column;
+      gboolean again = self->sort_column == column;
+
+      self->sort_descending = again ? !self->sort_descending : FALSE;
+      self->sort_column = column;
+      if (!again && column_starts_descending (column))
+        {
+          /* a new figure column: largest first */
+          self->header_column = -1;
+          zw_timing_view_sort_by (self, (guint) column, TRUE);
+        }
     }
 }
 
@@ -227,7 +256,8 @@ on_header_released (GtkGestureClick *gesture, int n_press, double x, double y, Z
   if (column >= 0 && self->sort_changes == self->sort_changes_at_press)
     {
       self->header_column = -1;
-      zw_timing_view_sort_by (self, (guint) column, self->sort_column == column ? !self->sort_descending : FALSE);
+      zw_timing_view_sort_by (self, (guint) column,
+                              self->sort_column == column ? !self->sort_descending : column_starts_descending (column));
     }
   self->header_column = -1;
 }
