@@ -237,6 +237,25 @@ zw_run_set_index (ZwRun *self, guint index)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
 }
 
+guint
+zw_run_get_index (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), 0);
+  return self->index;
+}
+
+gboolean
+zw_run_replaces (ZwRun *next, ZwRun *previous)
+{
+  g_return_val_if_fail (ZW_IS_RUN (next) && ZW_IS_RUN (previous), FALSE);
+  return next->kind == ZW_RUN_APPLY && previous->kind == ZW_RUN_APPLY && !previous->compare
+         && zw_run_get_dump_dir (previous) == NULL
+         && g_strcmp0 (next->report->network_name, previous->report->network_name) == 0
+         && g_strcmp0 (next->report->network_path, previous->report->network_path) == 0
+         && g_strcmp0 (next->report->device_url, previous->report->device_url) == 0
+         && next->synthetic_params == previous->synthetic_params;
+}
+
 gboolean
 zw_run_get_merge_hardop (ZwRun *self)
 {

@@ -62,6 +62,12 @@ ZwRunKind zw_run_get_kind (ZwRun *self);
 /* The log file for ZW_RUN_LOG runs, else NULL. */
 const char *zw_run_get_path (ZwRun *self);
 void zw_run_set_index (ZwRun *self, guint index);
+guint zw_run_get_index (ZwRun *self);
+/* @next takes @previous's place in the history instead of a row of its own (issue 37: an
+ * option tried after another must not flood the history): both are applies (no forward ran,
+ * nothing was dumped) of the same network on the same board, and @previous is not marked
+ * for comparison. A forward, a log, a plan or a time profile always keeps its own row. */
+gboolean zw_run_replaces (ZwRun *next, ZwRun *previous);
 gboolean zw_run_get_merge_hardop (ZwRun *self);
 gboolean zw_run_get_etm_optimize (ZwRun *self);
 ZwOcmOpt zw_run_get_ocm_requested (ZwRun *self);

@@ -42,6 +42,7 @@ struct _ZwWindow
   ZwRunController *controller;
   ZwSelection *selection;
   GListStore *runs;
+  guint n_runs_made;             /* runs handed to the history (an apply that replaced one counts) */
 
   /* from the template (zw-window.ui) */
   GtkWidget *stack;

@@ -203,10 +203,25 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
 void
 zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *self)
 {
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->runs));
+  g_autoptr (ZwRun) last = n > 0 ? g_list_model_get_item (G_LIST_MODEL (self->runs), n - 1) : NULL;
+
   (void) controller;
-  zw_run_set_index (run, g_list_model_get_n_items (G_LIST_MODEL (self->runs)) + 1);
+  self->n_runs_made++;
   g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
-  g_list_store_append (self->runs, run);
+  if (last != NULL && zw_run_replaces (run, last))
+    {
+      /* options tried one after another without a forward: one row, the latest (issue 37) */
+      zw_run_set_index (run, zw_run_get_index (last));
+      self->selecting_new = TRUE;
+      g_list_store_splice (self->runs, n - 1, 1, (gpointer *) &run, 1);
+      self->selecting_new = FALSE;
+    }
+  else
+    {
+      zw_run_set_index (run, n + 1);
+      g_list_store_append (self->runs, run);
+    }
   zw_window_show_banner (self, self->run_banner, NULL);
   g_clear_pointer (&self->run_banner, g_free);
   self->selecting_new = TRUE;

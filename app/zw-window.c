@@ -386,6 +386,13 @@ zw_window_get_runs (ZwWindow *self)
   return G_LIST_MODEL (self->runs);
 }
 
+guint
+zw_window_get_n_runs_made (ZwWindow *self)
+{
+  g_return_val_if_fail (ZW_IS_WINDOW (self), 0);
+  return self->n_runs_made;
+}
+
 ZwRun *
 zw_window_get_selected_run (ZwWindow *self)
 {

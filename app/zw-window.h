@@ -123,6 +123,9 @@ const char *zw_window_get_shown_file (ZwWindow *self);
 
 /* The runs of the history (a GListModel of ZwRun, borrowed). */
 GListModel *zw_window_get_runs (ZwWindow *self);
+/* How many runs the window has been handed since it opened: the history's rows, plus the
+ * applies that took the place of the apply before them (zw_run_replaces). */
+guint zw_window_get_n_runs_made (ZwWindow *self);
 /* The run shown (borrowed) or NULL. */
 ZwRun *zw_window_get_selected_run (ZwWindow *self);
 /* The runs marked for comparison (a new array of borrowed runs, at most 2). */

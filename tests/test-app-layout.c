@@ -24,7 +24,7 @@ static ZwWindow *win;
 static guint
 n_runs (void)
 {
-  return g_list_model_get_n_items (zw_window_get_runs (win));
+  return zw_window_get_n_runs_made (win);
 }
 
 static gboolean

@@ -55,7 +55,7 @@ is_idle_with_runs (gpointer data)
 {
   guint n_runs = GPOINTER_TO_UINT (data);
 
-  return !zw_window_get_busy (win) && g_list_model_get_n_items (zw_window_get_runs (win)) >= n_runs;
+  return !zw_window_get_busy (win) && zw_window_get_n_runs_made (win) >= n_runs;
 }
 
 static gboolean
@@ -68,7 +68,7 @@ is_idle (gpointer data)
 static guint
 n_runs (void)
 {
-  return g_list_model_get_n_items (zw_window_get_runs (win));
+  return zw_window_get_n_runs_made (win);
 }
 
 /* Waits until the window has run @n runs in all and is idle; returns the last run. */
@@ -350,14 +350,78 @@ test_run_forwards (void)
   g_object_set (win, "iterations", 1, NULL);
 }
 
+static guint
+history_rows (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (win));
+}
+
+static ZwRun *
+history_last (void)
+{
+  g_autoptr (ZwRun) run = g_list_model_get_item (zw_window_get_runs (win), history_rows () - 1);
+  return run;   /* the history holds it */
+}
+
+/* Options tried one after another without a forward make one history row, the latest; a
+ * forward keeps its own row, and so does the apply after it (issue 37). */
+static void
+test_history_applies_coalesce (void)
+{
+  guint n = n_runs (), rows;
+  gboolean etm;
+  ZwRun *first, *second;
+
+  g_object_set (win, "iterations", 1, NULL);
+  activate ("win.run", NULL);
+  g_assert_cmpint (zw_run_get_kind (wait_for_run (n + 1)), ==, ZW_RUN_FORWARD);
+  rows = history_rows ();
+  g_object_get (win, "etm-optimize", &etm, NULL);
+  activate ("win.etm-optimize", NULL);
+  first = wait_for_run (n + 2);
+  /* an apply after a forward: a row of its own */
+  g_assert_cmpuint (history_rows (), ==, rows + 1);
+  g_assert_true (history_last () == first);
+  g_assert_cmpint (zw_run_get_kind (first), ==, ZW_RUN_APPLY);
+  g_assert_cmpint (zw_run_get_etm_optimize (first), ==, !etm);
+  g_assert_cmpuint (zw_run_get_index (first), ==, rows + 1);
+  activate ("win.etm-optimize", NULL);
+  second = wait_for_run (n + 3);
+  /* the next apply takes its place: same row count, same number, the latest options */
+  g_assert_cmpuint (history_rows (), ==, rows + 1);
+  g_assert_true (history_last () == second);
+  g_assert_true (zw_window_get_selected_run (win) == second);
+  g_assert_cmpint (zw_run_get_etm_optimize (second), ==, etm);
+  g_assert_cmpuint (zw_run_get_index (second), ==, rows + 1);
+  {
+    g_autofree char *title = zw_run_dup_title (second);
+    g_autofree char *number = g_strdup_printf ("#%u ", rows + 1);
+    g_assert_true (g_str_has_prefix (title, number));
+  }
+  /* a forward keeps its own row after it */
+  activate ("win.run", NULL);
+  g_assert_cmpint (zw_run_get_kind (wait_for_run (n + 4)), ==, ZW_RUN_FORWARD);
+  g_assert_cmpuint (history_rows (), ==, rows + 2);
+  g_assert_cmpint (zw_run_get_kind (history_last ()), ==, ZW_RUN_FORWARD);
+}
+
 static void
 test_history_select_and_compare (void)
 {
-  g_autoptr (ZwRun) first = g_list_model_get_item (zw_window_get_runs (win), 0);
-  g_autoptr (ZwRun) second = g_list_model_get_item (zw_window_get_runs (win), 1);
-  g_autoptr (ZwRun) third = g_list_model_get_item (zw_window_get_runs (win), 2);
+  g_autoptr (ZwRun) first = NULL, second = NULL, third = NULL;
   g_autoptr (GPtrArray) marked = NULL;
-  guint n = n_runs ();
+  guint n;
+
+  /* three rows at least: forwards keep a row each */
+  while (history_rows () < 3)
+    {
+      activate ("win.run", NULL);
+      wait_for_run (n_runs () + 1);
+    }
+  first = g_list_model_get_item (zw_window_get_runs (win), 0);
+  second = g_list_model_get_item (zw_window_get_runs (win), 1);
+  third = g_list_model_get_item (zw_window_get_runs (win), 2);
+  n = n_runs ();
 
   g_assert_cmpuint (n, >=, 3);
   activate ("win.select-run", g_variant_new_uint32 (0));
@@ -383,7 +447,7 @@ test_history_select_and_compare (void)
   g_assert_cmpuint (marked->len, ==, 1);
   g_assert_true (g_ptr_array_index (marked, 0) == third);
 
-  activate ("win.select-run", g_variant_new_uint32 (n - 1));
+  activate ("win.select-run", g_variant_new_uint32 (history_rows () - 1));
 }
 
 static void
@@ -529,7 +593,7 @@ test_log_opens_offline (void)
   ZwRun *log;
   gboolean offline = FALSE;
   GListModel *recent;
-  guint n = n_runs ();
+  guint n = n_runs (), rows = history_rows ();
 
   g_assert_no_error (error);
   path = g_build_filename (dir, "yolov5s_zg330_0.json", NULL);
@@ -548,7 +612,7 @@ test_log_opens_offline (void)
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (recent), 0), ==, path);
 
   /* back to the live run: the options are live again */
-  activate ("win.select-run", g_variant_new_uint32 (n - 1));
+  activate ("win.select-run", g_variant_new_uint32 (rows - 1));
   g_object_get (win, "offline", &offline, NULL);
   g_assert_false (offline);
   g_unlink (path);
@@ -882,12 +946,17 @@ test_timing_selection_everywhere (void)
 static void
 test_compare_two_marked_runs (void)
 {
-  guint n = n_runs ();
+  guint n, rows;
   ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
   const ZwProfileCompare *cmp;
   g_autoptr (GPtrArray) marked = NULL;
 
-  /* a second forward with another OCM option, so the two differ */
+  /* a forward with OCM best score (a row of its own), then a second forward with another
+   * OCM option, so the two differ */
+  activate ("win.run", NULL);
+  wait_for_run (n_runs () + 1);
+  n = n_runs ();
+  rows = history_rows ();
   activate ("win.ocm-option", g_variant_new_string ("none"));
   wait_for_run (n + 1);
   activate ("win.run", NULL);
@@ -896,8 +965,9 @@ test_compare_two_marked_runs (void)
   marked = zw_window_get_compare_runs (win);
   for (guint i = 0; i < marked->len; i++)
     zw_run_set_compare (g_ptr_array_index (marked, i), FALSE);
-  activate ("win.toggle-compare", g_variant_new_uint32 (n - 1));
-  activate ("win.toggle-compare", g_variant_new_uint32 (n + 1));
+  /* the forward just made against the last before the OCM option changed */
+  activate ("win.toggle-compare", g_variant_new_uint32 (rows - 1));
+  activate ("win.toggle-compare", g_variant_new_uint32 (history_rows () - 1));
   /* the view follows the marks once the history has settled them (an idle) */
   g_assert_true (zw_test_app_wait_for (compare_shown, view, 10));
   cmp = zw_compare_view_get_compare (view);
@@ -2024,7 +2094,7 @@ test_profile_in_history (void)
 {
   g_autofree char *path = vendor_time_file ();
   const char *title;
-  guint n = n_runs ();
+  guint n = n_runs (), rows = history_rows ();
   ZwRun *run;
 
   if (path == NULL)
@@ -2040,7 +2110,7 @@ test_profile_in_history (void)
   g_test_message ("title: %s", title);
   g_assert_nonnull (strstr (title, "bytetrack_BY_int8_time.txt"));
   /* the tests after this one work on the demo's last run */
-  activate ("win.select-run", g_variant_new_uint32 (n - 1));
+  activate ("win.select-run", g_variant_new_uint32 (rows - 1));
   g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), !=, ZW_RUN_PROFILE);
 }
 
@@ -2398,6 +2468,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/options/merge-off-adds-launches", test_merge_off_more_launches);
   g_test_add_func ("/app/options/etm-optimize-off-ftmp-is-sum-of-chunks", test_etm_off_sum_of_chunks);
   g_test_add_func ("/app/run/apply-and-forward-iterations", test_run_forwards);
+  g_test_add_func ("/app/history/applies-coalesce-forwards-keep-a-row", test_history_applies_coalesce);
   g_test_add_func ("/app/history/select-and-compare-two", test_history_select_and_compare);
   g_test_add_func ("/app/run/cancel-forwards-and-apply-then-same-tensors", test_cancel);
   g_test_add_func ("/app/window/sidebar-toggle-and-shortcuts-window", test_sidebar_and_shortcuts);

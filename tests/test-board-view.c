@@ -437,7 +437,7 @@ static gboolean
 is_idle (gpointer data)
 {
   (void) data;
-  return !zw_window_get_busy (win) && g_list_model_get_n_items (zw_window_get_runs (win)) > 0;
+  return !zw_window_get_busy (win) && zw_window_get_n_runs_made (win) > 0;
 }
 
 /* The window's screenshot holds the networks' colours (the map, the legend, the timeline). */
@@ -510,18 +510,18 @@ test_app_opens_demo_pipeline (void)
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
 
   /* head clicked: its deploy report is the window's run, shown in Segments */
-  n_runs = g_list_model_get_n_items (zw_window_get_runs (win));
+  n_runs = zw_window_get_n_runs_made (win);
   g_assert_true (zw_board_view_activate_network (view, 1));
-  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 1);
+  g_assert_cmpuint (zw_window_get_n_runs_made (win), ==, n_runs + 1);
   run = zw_window_get_selected_run (win);
   g_assert_true (zw_run_get_report (run) == g_array_index (shown->networks, ZwPipelineNetwork, 1).report);
   g_assert_true (zw_view_get_report (ZW_VIEW (zw_window_get_view (win, "segments")))
                  == g_array_index (shown->networks, ZwPipelineNetwork, 1).report);
   /* backbone, then head again: head's run is selected again, not made twice */
   g_assert_true (zw_board_view_activate_network (view, 0));
-  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 2);
+  g_assert_cmpuint (zw_window_get_n_runs_made (win), ==, n_runs + 2);
   g_assert_true (zw_board_view_activate_network (view, 1));
-  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 2);
+  g_assert_cmpuint (zw_window_get_n_runs_made (win), ==, n_runs + 2);
   g_assert_true (zw_run_get_report (zw_window_get_selected_run (win))
                  == g_array_index (shown->networks, ZwPipelineNetwork, 1).report);
   /* the keys: Down from head is post, Up twice is backbone, Enter shows it (its run again) */
@@ -533,12 +533,12 @@ test_app_opens_demo_pipeline (void)
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "board.open", NULL));
   g_assert_true (zw_run_get_report (zw_window_get_selected_run (win))
                  == g_array_index (shown->networks, ZwPipelineNetwork, 0).report);
-  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 2);
+  g_assert_cmpuint (zw_window_get_n_runs_made (win), ==, n_runs + 2);
   /* post runs host ops only: no report, the banner says so naming it */
   g_assert_true (zw_board_view_activate_network (view, 2));
   g_assert_nonnull (zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "post"));
-  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, n_runs + 2);
+  g_assert_cmpuint (zw_window_get_n_runs_made (win), ==, n_runs + 2);
 
   /* the report the CLI saved opens the same */
   json = g_build_filename (dir, "pipe.json", NULL);
