@@ -22,7 +22,7 @@ static ZwWindow *win;
 static guint
 n_runs (void)
 {
-  return g_list_model_get_n_items (zw_window_get_runs (win));
+  return zw_window_get_n_runs_made (win);
 }
 
 static gboolean
@@ -127,11 +127,12 @@ test_runs_rows_name_classes (void)
   {
     GListModel *runs = zw_window_get_runs (win);
     ZwCompareView *v = view;
+    guint rows = g_list_model_get_n_items (runs);   /* forward, apply, forward: three rows */
     zw_compare_view_clear (v);
-    for (guint i = 0; i < g_list_model_get_n_items (runs); i++)
+    for (guint i = 0; i < rows; i++)
       {
         g_autoptr (ZwRun) run = g_list_model_get_item (runs, i);
-        zw_run_set_compare (run, i == n || i == n + 2);
+        zw_run_set_compare (run, i + 3 == rows || i + 1 == rows);
       }
     g_assert_true (zw_test_app_wait_for (compare_shown, NULL, 30));
   }
@@ -148,6 +149,71 @@ test_runs_rows_name_classes (void)
     }
   g_test_message ("%u hardop rows named by class", n_hardops);
   g_assert_cmpuint (n_hardops, >, 0);
+
+  /* the merged launches expand to their member ops (issue 37 item 6): the side that ran
+   * them merged gives each member an estimated share of the launch, the other its own time */
+  {
+    const ZwCompareShown *shown;
+    guint n_launches = 0, n_members = 0;
+
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (zw_compare_view_get_expand_button (view)), TRUE);
+    shown = zw_compare_view_get_shown (view);
+    for (guint i = 0; i < shown->rows->len; i++)
+      {
+        const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+        double sum = 0;
+        if (!s->expandable)
+          continue;
+        g_assert_true (s->expanded);
+        n_launches++;
+        for (guint k = 0; k < s->row->merge_from->len; k++)
+          {
+            const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
+            g_assert_nonnull (m);
+            g_assert_cmpint (m->member, ==, (gint) k);
+            g_assert_cmpint (m->op_id, ==, g_array_index (s->row->merge_from, gint64, k));
+            /* A merged (merge on) against B merge off, or the other way round */
+            g_assert_true (merge ? m->a_estimated && !m->b_estimated : m->b_estimated && !m->a_estimated);
+            sum += merge ? m->a_ms : m->b_ms;
+            n_members++;
+          }
+        g_assert_cmpfloat_with_epsilon (sum, merge ? s->row->a_ms : s->row->b_ms, 1e-9);
+      }
+    g_test_message ("%u merged launches expanded to %u members", n_launches, n_members);
+    g_assert_cmpuint (n_launches, >, 0);
+    g_assert_cmpuint (shown->rows->len, ==, cmp->rows->len + n_members);
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (zw_compare_view_get_expand_button (view)), FALSE);
+    g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, cmp->rows->len);
+  }
+
+  /* regressions only, over the threshold of the spin button; the count beside it */
+  {
+    const double thresholds[] = { 0, 0.5, 1000 };
+    for (guint t = 0; t < G_N_ELEMENTS (thresholds); t++)
+      {
+        guint slower = 0;
+        g_autofree char *count = NULL;
+        for (guint i = 0; i < cmp->rows->len; i++)
+          {
+            const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+            if (r->side == ZW_COMPARE_BOTH && r->b_ms > r->a_ms && (r->a_ms <= 0 || r->b_ms > r->a_ms * (1 + thresholds[t])))
+              slower++;
+          }
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (zw_compare_view_get_threshold_spin (view)), thresholds[t] * 100);
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (zw_compare_view_get_filter_check (view)), TRUE);
+        g_test_message ("slower by more than %g %%: %u of %u rows (%s)", thresholds[t] * 100, slower, cmp->rows->len,
+                        gtk_label_get_text (GTK_LABEL (zw_compare_view_get_count_label (view))));
+        g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, slower);
+        g_assert_cmpuint (zw_compare_view_get_shown (view)->n_hidden, ==, cmp->rows->len - slower);
+        count = g_strdup_printf ("%u", slower);
+        g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (zw_compare_view_get_count_label (view))), count));
+        for (guint i = 0; i < zw_compare_view_get_shown (view)->rows->len; i++)
+          g_assert_true (zw_compare_row_slower_by (zw_compare_shown_get (zw_compare_view_get_shown (view), i)->row,
+                                                   thresholds[t]));
+      }
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (zw_compare_view_get_filter_check (view)), FALSE);
+    g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, cmp->rows->len);
+  }
   g_object_set (win, "merge-hardop", merge, NULL);
   wait_for_run (n + 4);
 }

@@ -256,6 +256,142 @@ test_headers_sort (void)
   }
 }
 
+/* Issue 37 item 6: a merged launch expands to its members — the merged side's figures an
+ * estimated share of the launch in proportion to the planner's estimates, the side that ran
+ * the members alone their own times — and drawn as more rows; "regressions only" keeps the
+ * rows B is slower in by more than the threshold and counts the others. */
+static void
+test_members_and_regressions (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
+  g_autoptr (ZwProfile) on = NULL, off = NULL, slow = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL, cmp_slow = NULL;
+  g_autoptr (ZwCompareShown) plain = NULL, expanded = NULL;
+  g_autoptr (GHashTable) all = g_hash_table_new (g_int64_hash, g_int64_equal);
+  ZwCompareShowOptions o = { 0 };
+  guint n_launches = 0, n_members = 0;
+  ZwViewStyle style;
+
+  run_net (net, TRUE, &on, &report_on);
+  run_net (net, FALSE, &off, &report_off);
+  cmp = zw_profile_compare (on, off, NULL);
+  zw_profile_compare_set_classes (cmp, report_on, report_off);
+  plain = zw_compare_shown_new (cmp, NULL);
+  g_assert_cmpuint (plain->rows->len, ==, cmp->rows->len);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      if (r->merge_from->len > 1)
+        g_hash_table_add (all, &r->op_id);
+    }
+  g_assert_cmpuint (g_hash_table_size (all), >, 0);
+  o = (ZwCompareShowOptions) { FALSE, 0, all, on, off, report_on, report_off };
+  expanded = zw_compare_shown_new (cmp, &o);
+  for (guint i = 0; i < expanded->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (expanded, i);
+      const GArray *m;
+      double sum = 0, est_sum = 0;
+      if (s->member >= 0 || !s->expandable)
+        continue;   /* a member (checked with its launch below), a row of one op */
+      g_assert_true (s->expanded);
+      n_launches++;
+      m = s->row->merge_from;
+      for (guint k = 0; k < m->len; k++)
+        for (guint h = 0; h < report_on->hardops->len; h++)
+          if (g_array_index (report_on->hardops, ZwHardOpInfo, h).op_id == g_array_index (m, gint64, k))
+            est_sum += g_array_index (report_on->hardops, ZwHardOpInfo, h).est_ms;
+      g_assert_cmpfloat (est_sum, >, 0);
+      for (guint k = 0; k < m->len; k++)
+        {
+          const ZwCompareShownRow *c = zw_compare_shown_get (expanded, i + 1 + k);
+          gint64 id = g_array_index (m, gint64, k);
+          double est = 0, own = -1;
+          for (guint h = 0; h < report_on->hardops->len; h++)
+            if (g_array_index (report_on->hardops, ZwHardOpInfo, h).op_id == id)
+              est = g_array_index (report_on->hardops, ZwHardOpInfo, h).est_ms;
+          for (guint j = 0; j < off->rows->len; j++)
+            if (((ZwProfileRow *) g_ptr_array_index (off->rows, j))->op_id == id)
+              own = ((ZwProfileRow *) g_ptr_array_index (off->rows, j))->total_ms;
+          g_assert_nonnull (c);
+          g_assert_true (c->row == s->row);
+          g_assert_cmpint (c->member, ==, (gint) k);
+          g_assert_cmpint (c->op_id, ==, id);
+          g_assert_nonnull (c->op_class);
+          /* A ran them merged: its share by the planner's estimates, labelled an estimate */
+          g_assert_true (c->has_a && c->a_estimated);
+          g_assert_cmpfloat_with_epsilon (c->a_ms, s->row->a_ms * est / est_sum, 1e-12);
+          /* B ran each alone: its own time, measured */
+          g_assert_true (c->has_b && !c->b_estimated);
+          g_assert_cmpfloat (own, >=, 0);
+          g_assert_cmpfloat_with_epsilon (c->b_ms, own, 1e-12);
+          sum += c->a_ms;
+          n_members++;
+        }
+      g_assert_cmpfloat_with_epsilon (sum, s->row->a_ms, 1e-9);
+    }
+  g_test_message ("%u launches, %u members", n_launches, n_members);
+  g_assert_cmpuint (n_launches, ==, g_hash_table_size (all));
+  g_assert_cmpuint (expanded->rows->len, ==, cmp->rows->len + n_members);
+
+  /* drawn: the members are rows below the last of the comparison's, where nothing was */
+  zw_view_style_init_default (&style);
+  {
+    const int W = 1000, H = zw_compare_view_content_height (cmp, NULL) + (int) n_members * 20;
+    cairo_surface_t *a = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+    cairo_surface_t *b = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+    cairo_t *cr;
+    double h0, h1;
+    guint ink_a = 0, ink_b = 0;
+    cr = cairo_create (a);
+    zw_compare_view_draw_shown (cr, W, H, cmp, NULL, plain, "A", "B", -1, -1, FALSE, &style);
+    cairo_destroy (cr);
+    cr = cairo_create (b);
+    zw_compare_view_draw_shown (cr, W, H, cmp, NULL, expanded, "A", "B", -1, -1, FALSE, &style);
+    cairo_destroy (cr);
+    cairo_surface_flush (a);
+    cairo_surface_flush (b);
+    g_assert_true (zw_compare_view_header_extent (cmp, NULL, &h0, &h1));
+    for (int y = (int) (h1 + cmp->rows->len * 20 + 2); y < H - 10; y++)
+      for (int x = 0; x < W; x++)
+        {
+          ink_a += zw_test_pixel (a, x, y) != zw_test_pixel (a, 0, 0);
+          ink_b += zw_test_pixel (b, x, y) != zw_test_pixel (b, 0, 0);
+        }
+    g_test_message ("ink below the rows: %u plain, %u expanded", ink_a, ink_b);
+    g_assert_cmpuint (ink_a, ==, 0);
+    g_assert_cmpuint (ink_b, >, 200);
+    cairo_surface_destroy (a);
+    cairo_surface_destroy (b);
+  }
+
+  /* regressions only: B = A with every other row 50 % slower */
+  slow = zw_profile_copy (on);
+  for (guint i = 0; i < slow->rows->len; i++)
+    if (i % 2 == 1)
+      ((ZwProfileRow *) g_ptr_array_index (slow->rows, i))->total_ms *= 1.5;
+  cmp_slow = zw_profile_compare (on, slow, NULL);
+  {
+    const double thresholds[] = { 0.1, 0.49, 0.51 };
+    guint expect_slower = 0;
+    for (guint i = 0; i < on->rows->len; i++)
+      expect_slower += i % 2 == 1 && ((ZwProfileRow *) g_ptr_array_index (on->rows, i))->total_ms > 0;
+    g_assert_cmpuint (expect_slower, >, 0);
+    for (guint t = 0; t < G_N_ELEMENTS (thresholds); t++)
+      {
+        ZwCompareShowOptions f = { TRUE, thresholds[t], NULL, NULL, NULL, NULL, NULL };
+        g_autoptr (ZwCompareShown) kept = zw_compare_shown_new (cmp_slow, &f);
+        guint want = thresholds[t] < 0.5 ? expect_slower : 0;
+        g_assert_cmpuint (kept->rows->len, ==, want);
+        g_assert_cmpuint (kept->n_matching, ==, want);
+        g_assert_cmpuint (kept->n_hidden, ==, cmp_slow->rows->len - want);
+        for (guint i = 0; i < kept->rows->len; i++)
+          g_assert_cmpfloat (zw_compare_shown_get (kept, i)->row->ratio, >, 1 + thresholds[t]);
+      }
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -263,5 +399,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/compare-rows/time-files/renumbered-custom-ops-match-by-kind", test_time_files_renumbered_custom_ops);
   g_test_add_func ("/compare-rows/runs/rows-name-the-hardop-class", test_rows_name_the_hardop_class);
   g_test_add_func ("/compare-rows/headers/sort-numbers-descending-first-title-marked", test_headers_sort);
+  g_test_add_func ("/compare-rows/runs/merged-launch-members-estimated-regressions-only", test_members_and_regressions);
   return g_test_run ();
 }

@@ -1,5 +1,6 @@
 /* zw-compare-view.c — two profiles (and deploy reports) side by side. */
 #include "zw-compare-view.h"
+#include "zw-compare-rows.h"
 #include "zw-draw-area.h"
 #include "zw-view-private.h"
 
@@ -11,6 +12,7 @@
 #define LINE_H 18.0
 #define ROW_H 20.0
 #define SWAP_W 150.0
+#define EXPANDER_W 16.0    /* the ▸/▾ of a merged launch, at the op id cell's start */
 
 typedef enum {
   COL_OP_ID,
@@ -41,17 +43,23 @@ rows_top (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
   return y + 6 + ROW_H;                     /* column header */
 }
 
+static int
+content_height_of (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows)
+{
+  return (int) ceil (rows_top (cmp, dcmp) + (cmp != NULL ? n_rows : 0) * ROW_H + MARGIN);
+}
+
 int
 zw_compare_view_content_height (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
 {
-  return (int) ceil (rows_top (cmp, dcmp) + (cmp != NULL ? cmp->rows->len : 0) * ROW_H + MARGIN);
+  return content_height_of (cmp, dcmp, cmp != NULL ? cmp->rows->len : 0);
 }
 
-gboolean
-zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint index, double *y0,
-                            double *y1)
+static gboolean
+row_extent_of (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows, guint index, double *y0,
+               double *y1)
 {
-  if (cmp == NULL || index >= cmp->rows->len)
+  if (cmp == NULL || index >= n_rows)
     return FALSE;
   if (y0)
     *y0 = rows_top (cmp, dcmp) + index * ROW_H;
@@ -60,8 +68,15 @@ zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *
   return TRUE;
 }
 
-gint
-zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double y)
+gboolean
+zw_compare_view_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint index, double *y0,
+                            double *y1)
+{
+  return row_extent_of (cmp, dcmp, cmp != NULL ? cmp->rows->len : 0, index, y0, y1);
+}
+
+static gint
+row_at_of (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows, double y)
 {
   double top = rows_top (cmp, dcmp);
   gint64 i;
@@ -69,7 +84,13 @@ zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp
   if (cmp == NULL || y < top)
     return -1;
   i = (gint64) ((y - top) / ROW_H);
-  return i < cmp->rows->len ? (gint) i : -1;
+  return i < n_rows ? (gint) i : -1;
+}
+
+gint
+zw_compare_view_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double y)
+{
+  return row_at_of (cmp, dcmp, cmp != NULL ? cmp->rows->len : 0, y);
 }
 
 /* A signed byte count in the units of the rest ("+1.5 MiB", "−512 bytes"). */
@@ -79,6 +100,37 @@ format_bytes_delta (gint64 delta)
   g_autofree char *abs = zw_format_bytes ((guint64) (delta < 0 ? -delta : delta));
 
   return g_strdup_printf ("%s%s", delta > 0 ? "+" : delta < 0 ? "−" : "±", abs);
+}
+
+/* A member of an expanded merged launch: its figures, estimated ones marked "≈". */
+static char *
+member_cell_text (const ZwCompareShownRow *s, CompareColumn column)
+{
+  switch (column)
+    {
+    case COL_OP_ID:
+      return g_strdup_printf ("  ↳ %" G_GINT64_FORMAT, s->op_id);
+    case COL_CLASS:
+      return g_strdup (s->op_class != NULL ? s->op_class : "");
+    case COL_A:
+      return !s->has_a ? g_strdup ("–") : g_strdup_printf (s->a_estimated ? "≈%.4g" : "%.6g", s->a_ms);
+    case COL_B:
+      return !s->has_b ? g_strdup ("–") : g_strdup_printf (s->b_estimated ? "≈%.4g" : "%.6g", s->b_ms);
+    case COL_DELTA:
+      if (!s->has_a || !s->has_b)
+        return g_strdup ("");
+      return g_strdup_printf (s->a_estimated || s->b_estimated ? "≈%+.4g" : "%+.6g", s->b_ms - s->a_ms);
+    case COL_RATIO:
+      if (!s->has_a || !s->has_b || s->a_ms <= 0)
+        return g_strdup ("");
+      return g_strdup_printf (s->a_estimated || s->b_estimated ? "≈%.3f" : "%.3f", s->b_ms / s->a_ms);
+    case COL_BARS:
+      /* TRANSLATORS: a merged launch's member row whose time is the launch's split by the
+       * planner's estimates (not measured per op) */
+      return g_strdup (s->a_estimated || s->b_estimated ? _("estimated share of its launch") : "");
+    default:
+      g_assert_not_reached ();
+    }
 }
 
 static char *
@@ -277,6 +329,18 @@ zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfile
                              const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
                              gint sort_column, gboolean descending, const ZwViewStyle *colors)
 {
+  g_autoptr (ZwCompareShown) shown = zw_compare_shown_new (cmp, NULL);
+
+  zw_compare_view_draw_shown (cr, width, height, cmp, dcmp, shown, label_a, label_b, selected, sort_column, descending,
+                              colors);
+}
+
+void
+zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
+                            const ZwDeployCompare *dcmp, const ZwCompareShown *shown, const char *label_a,
+                            const char *label_b, gint selected, gint sort_column, gboolean descending,
+                            const ZwViewStyle *colors)
+{
   const char *la = label_a != NULL ? label_a : "A", *lb = label_b != NULL ? label_b : "B";
   double y, x, max_ms = 0, clip_x0, clip_y0, clip_x1, clip_y1;
   ZwPainter p;
@@ -354,20 +418,29 @@ zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfile
   zw_compare_view_draw_header (cr, width, y, sort_column, descending, colors);
   y += ROW_H;
 
-  for (guint i = 0; i < cmp->rows->len; i++)
+  for (guint i = 0; i < shown->rows->len; i++)
     {
-      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
-      max_ms = MAX (max_ms, MAX (r->a_ms, r->b_ms));
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      max_ms = MAX (max_ms, MAX (s->a_ms, s->b_ms));
     }
   cairo_clip_extents (cr, &clip_x0, &clip_y0, &clip_x1, &clip_y1);
-  for (guint i = 0; i < cmp->rows->len && y < height; i++, y += ROW_H)
+  for (guint i = 0; i < shown->rows->len && y < height; i++, y += ROW_H)
     {
-      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      const ZwCompareRow *r = s->row;
+      gboolean member = s->member >= 0, estimated = s->a_estimated || s->b_estimated;
       double bars_x = MARGIN, bars_w;
 
       if (y + ROW_H < clip_y0 || y > clip_y1)
         continue;
-      if (r->regression || r->improvement)
+      if (member)
+        {
+          /* a member under its launch: a faint band, never a verdict of its own */
+          zw_cairo_set_color_alpha (cr, &colors->grid, 0.15);
+          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
+          cairo_fill (cr);
+        }
+      else if (r->regression || r->improvement)
         {
           zw_cairo_set_color_alpha (cr, r->regression ? &colors->warning : &colors->lower_bound, 0.28);
           cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
@@ -389,9 +462,18 @@ zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfile
       x = MARGIN;
       for (int c = 0; c < COL_BARS; c++)
         {
-          g_autofree char *text = cell_text (r, (CompareColumn) c);
-          zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, col_widths[c] - 8,
-                           c == COL_DELTA && r->regression ? &colors->warning : NULL, text);
+          g_autofree char *text = member ? member_cell_text (s, (CompareColumn) c) : cell_text (r, (CompareColumn) c);
+          double indent = 0;
+          if (c == COL_OP_ID && s->expandable)
+            {
+              /* the expander of a merged launch: a click opens its members */
+              zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, EXPANDER_W, &colors->accent, s->expanded ? "▾" : "▸");
+              indent = EXPANDER_W - 4;
+            }
+          zw_painter_text (&p, x + 4 + indent, y + ROW_H / 2, 0, 0.5, col_widths[c] - 8 - indent,
+                           member && estimated && c >= COL_A ? &dim
+                           : !member && c == COL_DELTA && r->regression ? &colors->warning : NULL,
+                           text);
           x += col_widths[c];
         }
       bars_x = x;
@@ -399,18 +481,26 @@ zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfile
       if (bars_w > 20 && max_ms > 0)
         {
           double mid = bars_x + bars_w / 2, half = bars_w / 2 - 4;
-          double wa = r->side != ZW_COMPARE_ONLY_B ? half * r->a_ms / max_ms : 0;
-          double wb = r->side != ZW_COMPARE_ONLY_A ? half * r->b_ms / max_ms : 0;
+          double wa = s->has_a ? half * s->a_ms / max_ms : 0;
+          double wb = s->has_b ? half * s->b_ms / max_ms : 0;
+          double alpha = member ? 0.5 : 1;
 
-          zw_cairo_set_color (cr, &colors->segment[ZW_SEGMENT_WEIGHT]);
+          zw_cairo_set_color_alpha (cr, &colors->segment[ZW_SEGMENT_WEIGHT], alpha);
           cairo_rectangle (cr, mid - wa, y + 4, wa, ROW_H - 8);
           cairo_fill (cr);
-          zw_cairo_set_color (cr, r->regression ? &colors->warning : &colors->segment[ZW_SEGMENT_FTMP]);
+          zw_cairo_set_color_alpha (cr, !member && r->regression ? &colors->warning : &colors->segment[ZW_SEGMENT_FTMP],
+                                    alpha);
           cairo_rectangle (cr, mid, y + 4, wb, ROW_H - 8);
           cairo_fill (cr);
           zw_cairo_set_color (cr, &colors->grid);
           cairo_rectangle (cr, mid, y, 1, ROW_H);
           cairo_fill (cr);
+          if (member && estimated)
+            {
+              /* labelled: these figures are a split of the launch's time, not measured */
+              g_autofree char *label = member_cell_text (s, COL_BARS);
+              zw_painter_text (&p, width - MARGIN - 4, y + ROW_H / 2, 1, 0.5, bars_w / 2 - 8, &dim, label);
+            }
         }
     }
 
@@ -433,6 +523,13 @@ struct _ZwCompareView
   ZwCompareOptions options;
   ZwDeployReport *report_a, *report_b;
   char *label_a, *label_b;
+  /* what is shown of the rows (zw-compare-rows.h) */
+  ZwCompareShown *shown;
+  GHashTable *expanded;          /* gint64 op ids of the merged launches shown expanded */
+  gboolean regressions_only;
+  double threshold;              /* a fraction: B slower than A by more than this */
+  GtkWidget *filter_check, *threshold_spin, *count_label, *expand_button;
+  gboolean updating_controls;
 };
 
 G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW_TYPE_ROW_TABLE)
@@ -443,7 +540,7 @@ static guint
 table_n_rows (ZwRowTable *table)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
-  return self->cmp != NULL ? self->cmp->rows->len : 0;
+  return self->cmp != NULL && self->shown != NULL ? self->shown->rows->len : 0;
 }
 
 static gboolean
@@ -464,15 +561,15 @@ static void
 table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
-  zw_compare_view_draw_sorted (cr, width, height, self->cmp, self->dcmp, self->label_a, self->label_b, selected,
-                               self->sort_column, self->sort_descending, colors);
+  zw_compare_view_draw_shown (cr, width, height, self->cmp, self->dcmp, self->shown, self->label_a, self->label_b,
+                              selected, self->sort_column, self->sort_descending, colors);
 }
 
 static int
 table_content_height (ZwRowTable *table)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
-  return zw_compare_view_content_height (self->cmp, self->dcmp);
+  return content_height_of (self->cmp, self->dcmp, table_n_rows (table));
 }
 
 static gint
@@ -480,14 +577,23 @@ table_row_at (ZwRowTable *table, double x, double y)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
   (void) x;
-  return zw_compare_view_row_at (self->cmp, self->dcmp, y);
+  return row_at_of (self->cmp, self->dcmp, table_n_rows (table), y);
 }
 
+static gboolean
+table_row_extent (ZwRowTable *table, guint row, double *y0, double *y1)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (table);
+  return row_extent_of (self->cmp, self->dcmp, table_n_rows (table), row, y0, y1);
+}
+
+/* a member row gives the selection its own op */
 static gint64
 table_row_id (ZwRowTable *table, guint row, ZwDeployReport *report)
 {
+  const ZwCompareShownRow *s = zw_compare_shown_get (ZW_COMPARE_VIEW (table)->shown, row);
   (void) report;
-  return ((const ZwCompareRow *) g_ptr_array_index (ZW_COMPARE_VIEW (table)->cmp->rows, row))->op_id;
+  return s != NULL ? s->op_id : -1;
 }
 
 /* the header line is the control that chooses which run is A (a click swaps them); the
@@ -512,7 +618,96 @@ table_clicked (ZwRowTable *table, double x, double y)
       zw_compare_view_sort (self, column, descending);
       return TRUE;
     }
+  /* a merged launch's expander */
+  if (x >= MARGIN && x < MARGIN + 4 + EXPANDER_W)
+    {
+      gint row = row_at_of (self->cmp, self->dcmp, table_n_rows (table), y);
+      const ZwCompareShownRow *s = row >= 0 ? zw_compare_shown_get (self->shown, (guint) row) : NULL;
+      if (s != NULL && s->expandable)
+        {
+          zw_compare_view_set_expanded (self, s->op_id, !s->expanded);
+          return TRUE;
+        }
+    }
   return FALSE;
+}
+
+/* The selected shown row's identity (its comparison row and member), to find it again. */
+static void
+selected_key (ZwCompareView *self, const ZwCompareRow **row, gint *member)
+{
+  gint i = zw_row_table_get_selected_row (ZW_ROW_TABLE (self));
+  const ZwCompareShownRow *s = i >= 0 ? zw_compare_shown_get (self->shown, (guint) i) : NULL;
+
+  *row = s != NULL ? s->row : NULL;
+  *member = s != NULL ? s->member : -1;
+}
+
+static gint
+find_shown (ZwCompareView *self, const ZwCompareRow *row, gint member)
+{
+  for (guint i = 0; row != NULL && self->shown != NULL && i < self->shown->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (self->shown, i);
+      if (s->row == row && s->member == member)
+        return (gint) i;
+    }
+  return -1;
+}
+
+static void
+update_controls (ZwCompareView *self)
+{
+  char text[160];
+  guint n_launches = 0;
+
+  if (self->count_label == NULL)
+    return;
+  for (guint i = 0; self->cmp != NULL && i < self->cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
+      n_launches += r->merge_from != NULL && r->merge_from->len > 1;
+    }
+  if (self->cmp == NULL)
+    text[0] = '\0';
+  else if (self->regressions_only)
+    /* TRANSLATORS: the Compare view's filter: rows kept, rows compared */
+    g_snprintf (text, sizeof text,
+                ngettext ("%u regression of %u rows", "%u regressions of %u rows", self->shown->n_matching),
+                self->shown->n_matching, self->cmp->rows->len);
+  else
+    g_snprintf (text, sizeof text, ngettext ("%u row", "%u rows", self->cmp->rows->len), self->cmp->rows->len);
+  gtk_label_set_text (GTK_LABEL (self->count_label), text);
+  self->updating_controls = TRUE;
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->filter_check), self->regressions_only);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->threshold_spin), self->threshold * 100);
+  gtk_widget_set_sensitive (self->threshold_spin, self->regressions_only);
+  gtk_widget_set_sensitive (self->expand_button, n_launches > 0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->expand_button),
+                                n_launches > 0 && g_hash_table_size (self->expanded) >= n_launches);
+  self->updating_controls = FALSE;
+}
+
+/* The rows shown again (filter, expanded launches), the row selected before kept when it
+ * is still shown; @selected >= 0 overrides it (an index into the rows shown before). */
+static void
+reshow (ZwCompareView *self, gint selected)
+{
+  ZwCompareShowOptions o = { self->regressions_only, self->threshold, self->expanded, self->profile_a,
+                             self->profile_b, self->report_a, self->report_b };
+  const ZwCompareRow *row = NULL;
+  gint member = -1;
+
+  if (selected >= 0)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (self->shown, (guint) selected);
+      row = s != NULL ? s->row : NULL;
+      member = s != NULL ? s->member : -1;
+    }
+  g_clear_pointer (&self->shown, zw_compare_shown_free);
+  self->shown = zw_compare_shown_new (self->cmp, &o);
+  update_controls (self);
+  zw_row_table_changed (ZW_ROW_TABLE (self), find_shown (self, row, member));
 }
 
 /* What is shown changed; the row selected now is @selected (-1 none). The rows get their
@@ -520,12 +715,21 @@ table_clicked (ZwRowTable *table, double x, double y)
 static void
 changed (ZwCompareView *self, gint selected)
 {
+  const ZwCompareRow *row = NULL;
+  gint member = -1;
+
+  /* the rows keep their identity over a new sort or new reports; a new comparison does not */
+  if (selected >= 0)
+    selected_key (self, &row, &member);
+  g_clear_pointer (&self->shown, zw_compare_shown_free);
   if (self->cmp != NULL)
     {
       zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);
       zw_profile_compare_sort (self->cmp, sort_key_of (self->sort_column), self->sort_descending);
     }
-  zw_row_table_changed (ZW_ROW_TABLE (self), selected);
+  reshow (self, -1);
+  if (row != NULL)
+    zw_row_table_changed (ZW_ROW_TABLE (self), find_shown (self, row, member));
 }
 
 void
@@ -622,23 +826,89 @@ zw_compare_view_clear (ZwCompareView *self)
 void
 zw_compare_view_sort (ZwCompareView *self, gint column, gboolean descending)
 {
-  const ZwCompareRow *selected = NULL;
-  gint row;
-
   g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
-  row = zw_row_table_get_selected_row (ZW_ROW_TABLE (self));
-  if (self->cmp != NULL && row >= 0 && (guint) row < self->cmp->rows->len)
-    selected = g_ptr_array_index (self->cmp->rows, row);
   self->sort_column = column >= 0 && column < COL_BARS ? column : -1;
   self->sort_descending = self->sort_column >= 0 && descending;
-  if (self->cmp != NULL)
-    zw_profile_compare_sort (self->cmp, sort_key_of (self->sort_column), self->sort_descending);
   /* the row selected stays selected where it went */
-  row = -1;
-  for (guint i = 0; selected != NULL && i < self->cmp->rows->len; i++)
-    if (g_ptr_array_index (self->cmp->rows, i) == selected)
-      row = (gint) i;
-  changed (self, row);
+  changed (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+void
+zw_compare_view_set_regressions_only (ZwCompareView *self, gboolean only, double threshold)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  self->regressions_only = only;
+  self->threshold = isfinite (threshold) && threshold >= 0 ? threshold : 0;
+  reshow (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+gboolean
+zw_compare_view_get_regressions_only (ZwCompareView *self, double *threshold)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), FALSE);
+  if (threshold)
+    *threshold = self->threshold;
+  return self->regressions_only;
+}
+
+void
+zw_compare_view_set_expanded (ZwCompareView *self, gint64 op_id, gboolean expanded)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  if (expanded)
+    g_hash_table_add (self->expanded, g_memdup2 (&op_id, sizeof op_id));
+  else
+    g_hash_table_remove (self->expanded, &op_id);
+  reshow (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+void
+zw_compare_view_expand_all (ZwCompareView *self, gboolean expanded)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_hash_table_remove_all (self->expanded);
+  for (guint i = 0; expanded && self->cmp != NULL && i < self->cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
+      if (r->merge_from != NULL && r->merge_from->len > 1)
+        g_hash_table_add (self->expanded, g_memdup2 (&r->op_id, sizeof r->op_id));
+    }
+  reshow (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+const ZwCompareShown *
+zw_compare_view_get_shown (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->shown;
+}
+
+GtkWidget *
+zw_compare_view_get_count_label (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->count_label;
+}
+
+GtkWidget *
+zw_compare_view_get_filter_check (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->filter_check;
+}
+
+GtkWidget *
+zw_compare_view_get_threshold_spin (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->threshold_spin;
+}
+
+GtkWidget *
+zw_compare_view_get_expand_button (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return self->expand_button;
 }
 
 gint
@@ -682,10 +952,15 @@ view_table (ZwView *view)
   const guint n = G_N_ELEMENTS (titles);
   GPtrArray *table = zw_row_table_rows_new (titles, n);
 
-  for (guint i = 0; self->cmp != NULL && i < self->cmp->rows->len; i++)
+  for (guint i = 0; self->cmp != NULL && self->shown != NULL && i < self->shown->rows->len; i++)
     {
-      const ZwCompareRow *r = g_ptr_array_index (self->cmp->rows, i);
-      char **cells = g_new0 (char *, n + 1);
+      const ZwCompareShownRow *s = zw_compare_shown_get (self->shown, i);
+      const ZwCompareRow *r = s->row;
+      char **cells;
+      /* the comparison's rows the filter keeps; members are a drawing's detail */
+      if (s->member >= 0)
+        continue;
+      cells = g_new0 (char *, n + 1);
       cells[0] = g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
       cells[1] = g_strdup (r->op_class != NULL ? r->op_class : r->op_type != NULL ? r->op_type : "");
       cells[2] = g_strdup (r->op_name != NULL ? r->op_name : "");
@@ -716,6 +991,9 @@ zw_compare_view_dispose (GObject *object)
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   g_clear_pointer (&self->label_a, g_free);
   g_clear_pointer (&self->label_b, g_free);
+  g_clear_pointer (&self->shown, zw_compare_shown_free);
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
+  self->filter_check = self->threshold_spin = self->count_label = self->expand_button = NULL;
   G_OBJECT_CLASS (zw_compare_view_parent_class)->dispose (object);
 }
 
@@ -732,6 +1010,7 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
   table_class->content_height = table_content_height;
   table_class->row_at = table_row_at;
   table_class->row_id = table_row_id;
+  table_class->row_extent = table_row_extent;
   table_class->clicked = table_clicked;
   table_class->header_extent = table_header_extent;
   table_class->draw_header = table_draw_header;
@@ -743,9 +1022,85 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
 }
 
 static void
+on_filter_toggled (GtkCheckButton *check, ZwCompareView *self)
+{
+  if (!self->updating_controls)
+    zw_compare_view_set_regressions_only (self, gtk_check_button_get_active (check), self->threshold);
+}
+
+static void
+on_threshold_changed (GtkSpinButton *spin, ZwCompareView *self)
+{
+  if (!self->updating_controls)
+    zw_compare_view_set_regressions_only (self, self->regressions_only, gtk_spin_button_get_value (spin) / 100);
+}
+
+static void
+on_expand_toggled (GtkToggleButton *button, ZwCompareView *self)
+{
+  if (!self->updating_controls)
+    zw_compare_view_expand_all (self, gtk_toggle_button_get_active (button));
+}
+
+/* The bar above the table: the regressions filter with its threshold and count, and the
+ * merged launches' expander (all at once; one by one: the ▸ in a row). */
+static GtkWidget *
+controls_new (ZwCompareView *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6), *label;
+
+  gtk_widget_set_margin_start (bar, 8);
+  gtk_widget_set_margin_end (bar, 8);
+  gtk_widget_set_margin_top (bar, 4);
+  gtk_widget_set_margin_bottom (bar, 4);
+  self->filter_check = gtk_check_button_new_with_mnemonic (_("_Regressions only"));
+  gtk_widget_set_tooltip_text (self->filter_check, _("Show only the rows where B is slower than A by more than the "
+                                                     "threshold"));
+  g_signal_connect (self->filter_check, "toggled", G_CALLBACK (on_filter_toggled), self);
+  gtk_box_append (GTK_BOX (bar), self->filter_check);
+  /* TRANSLATORS: before the threshold's spin button: "slower by more than [5] %" */
+  label = gtk_label_new (_("slower by more than"));
+  gtk_box_append (GTK_BOX (bar), label);
+  self->threshold_spin = gtk_spin_button_new_with_range (0, 1000, 1);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->threshold_spin), 1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->threshold_spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Regression threshold (%)"), -1);
+  g_signal_connect (self->threshold_spin, "value-changed", G_CALLBACK (on_threshold_changed), self);
+  gtk_box_append (GTK_BOX (bar), self->threshold_spin);
+  gtk_box_append (GTK_BOX (bar), gtk_label_new ("%"));
+  self->count_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->count_label, "dim-label");
+  gtk_widget_set_margin_start (self->count_label, 12);
+  gtk_box_append (GTK_BOX (bar), self->count_label);
+  self->expand_button = gtk_toggle_button_new_with_mnemonic (_("_Expand merged launches"));
+  gtk_widget_set_tooltip_text (self->expand_button, _("Show each merged launch's member ops; a side that ran the "
+                                                      "launch merged gives each member an estimated share of its time"));
+  gtk_widget_set_hexpand (self->expand_button, TRUE);
+  gtk_widget_set_halign (self->expand_button, GTK_ALIGN_END);
+  g_signal_connect (self->expand_button, "toggled", G_CALLBACK (on_expand_toggled), self);
+  gtk_box_append (GTK_BOX (bar), self->expand_button);
+  return bar;
+}
+
+static void
 zw_compare_view_init (ZwCompareView *self)
 {
+  GtkWidget *scrolled, *box;
+
   self->sort_column = -1;
+  self->threshold = ((ZwCompareOptions) ZW_COMPARE_OPTIONS_INIT).tolerance;
+  self->expanded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* the controls above the table */
+  scrolled = gtk_widget_get_ancestor (zw_row_table_get_area (ZW_ROW_TABLE (self)), GTK_TYPE_SCROLLED_WINDOW);
+  g_assert (scrolled != NULL);
+  g_object_ref (scrolled);
+  gtk_widget_unparent (scrolled);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (box), controls_new (self));
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  g_object_unref (scrolled);
+  gtk_widget_set_parent (box, GTK_WIDGET (self));
   changed (self, -1);
 }
 

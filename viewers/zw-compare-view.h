@@ -7,11 +7,17 @@
  * OCM option chosen, the planner's estimate) and one row per op: op id, class, A and B
  * times, delta, ratio and a butterfly bar (A to the left, B to the right). Regressions are
  * highlighted in the warning colour, improvements in the green of the style's lower bound.
+ *
+ * Above the table: "Regressions only" with its threshold (%, B slower than A by more) and
+ * the count of rows kept, and "Expand merged launches"; a merged launch's ▸ in its op id
+ * cell expands it alone. Members' estimated figures are drawn "≈" and labelled
+ * (zw-compare-rows.h says how they are estimated).
  */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "zw-row-table.h"
+#include "zw-compare-rows.h"
 #include "report/zw-compare.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
@@ -28,6 +34,12 @@ int zw_compare_view_content_height (const ZwProfileCompare *cmp, const ZwDeployC
 void zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
                                   const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
                                   gint sort_column, gboolean descending, const ZwViewStyle *colors);
+/* As zw_compare_view_draw_sorted(), the rows as @shown (zw_compare_shown_new of @cmp) shows
+ * them: @selected is an index into @shown. */
+void zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
+                                 const ZwDeployCompare *dcmp, const ZwCompareShown *shown, const char *label_a,
+                                 const char *label_b, gint selected, gint sort_column, gboolean descending,
+                                 const ZwViewStyle *colors);
 /* The columns' titles' row drawn at @y (the table's own place, or the top of the visible part
  * when scrolled past it: the titles stay in sight). */
 void zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column, gboolean descending,
@@ -72,7 +84,23 @@ void zw_compare_view_clear (ZwCompareView *self);
 const ZwProfileCompare *zw_compare_view_get_compare (ZwCompareView *self);
 const ZwDeployCompare *zw_compare_view_get_deploy_compare (ZwCompareView *self);
 
-/* Selects row @index (-1 none); its op becomes the shared selection's when the report has it. */
+/* Only the rows where B is slower than A by more than @threshold (a fraction, 0.05 = 5 %);
+ * also the check button and spin button above the table. */
+void zw_compare_view_set_regressions_only (ZwCompareView *self, gboolean only, double threshold);
+gboolean zw_compare_view_get_regressions_only (ZwCompareView *self, double *threshold);
+/* Shows merged launch @op_id with (or without) its members; all of them at once. */
+void zw_compare_view_set_expanded (ZwCompareView *self, gint64 op_id, gboolean expanded);
+void zw_compare_view_expand_all (ZwCompareView *self, gboolean expanded);
+/* The rows drawn now (borrowed; row indices of the view are indices into it). */
+const ZwCompareShown *zw_compare_view_get_shown (ZwCompareView *self);
+/* The controls above the table (tests). */
+GtkWidget *zw_compare_view_get_count_label (ZwCompareView *self);
+GtkWidget *zw_compare_view_get_filter_check (ZwCompareView *self);
+GtkWidget *zw_compare_view_get_threshold_spin (ZwCompareView *self);
+GtkWidget *zw_compare_view_get_expand_button (ZwCompareView *self);
+
+/* Selects row @index (-1 none) of the rows shown; its op becomes the shared selection's when
+ * the report has it. */
 void zw_compare_view_select_row (ZwCompareView *self, gint index);
 
 G_END_DECLS
