@@ -96,15 +96,54 @@ zw_window_open_dump (ZwWindow *self, const char *dir)
   return TRUE;
 }
 
+typedef struct {
+  ZwWindow *window;   /* a reference */
+  char *dir_a, *name_a, *name_b;
+} DiffRequest;
+
+static void
+diff_request_free (DiffRequest *r)
+{
+  g_object_unref (r->window);
+  g_free (r->dir_a);
+  g_free (r->name_a);
+  g_free (r->name_b);
+  g_free (r);
+}
+
+/* The diff made in the view's worker: named, its warnings in the banner; an error (a folder
+ * that cannot be read) in the banner; cancelled: nothing to say. */
+static void
+on_diff_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DiffRequest *r = user_data;
+  ZwDumpDiffView *view = ZW_DUMP_DIFF_VIEW (source);
+  g_autoptr (GError) error = NULL;
+  const ZwDumpDiff *diff;
+
+  if (!zw_dump_diff_view_load_finish (view, result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && gtk_widget_get_root (GTK_WIDGET (view)) != NULL)
+        zw_window_show_banner (r->window, error->message, NULL);
+      diff_request_free (r);
+      return;
+    }
+  zw_dump_diff_view_set_names (view, r->name_a, r->name_b);
+  /* the sides of the diff shown before are gone */
+  zw_window_release_memory ();
+  diff = zw_dump_diff_view_get_diff (view);
+  if (diff != NULL)
+    zw_window_banner_for_warnings (r->window, r->dir_a, diff->warnings);
+  zw_window_set_shown_file (r->window, r->dir_a);
+  diff_request_free (r);
+}
+
 gboolean
 zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
 {
   ZwRun *run;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name_a = NULL;
-  g_autofree char *name_b = NULL;
   ZwDumpDiffView *view;
-  const ZwDumpDiff *diff;
+  DiffRequest *r;
 
   g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (dir_a != NULL, FALSE);
@@ -127,22 +166,15 @@ zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
         }
     }
   view = ZW_DUMP_DIFF_VIEW (zw_window_get_view (self, "diff"));
-  if (!zw_dump_diff_view_load (view, dir_a, dir_b, zw_run_controller_get_network (self->controller), NULL, NULL,
-                               &error))
-    {
-      zw_window_show_banner (self, error->message, NULL);
-      return FALSE;
-    }
-  name_a = zw_window_dup_dump_label (self, dir_a);
-  name_b = zw_window_dup_dump_label (self, dir_b);
-  zw_dump_diff_view_set_names (view, name_a, name_b);
-  /* the sides of the diff shown before are gone */
-  zw_window_release_memory ();
-  diff = zw_dump_diff_view_get_diff (view);
-  if (diff != NULL)
-    zw_window_banner_for_warnings (self, dir_a, diff->warnings);
+  r = g_new0 (DiffRequest, 1);
+  r->window = g_object_ref (self);
+  r->dir_a = g_strdup (dir_a);
+  r->name_a = zw_window_dup_dump_label (self, dir_a);
+  r->name_b = zw_window_dup_dump_label (self, dir_b);
+  /* in a worker: the window stays live, the view shows how far it is and can cancel */
+  zw_dump_diff_view_load_async (view, dir_a, dir_b, zw_run_controller_get_network (self->controller), NULL, NULL,
+                                on_diff_done, r);
   zw_window_set_view (self, "diff");
-  zw_window_set_shown_file (self, dir_a);
   return TRUE;
 }
 

@@ -94,7 +94,10 @@ void zw_window_open_paths (ZwWindow *self, const char *const *paths);
  * read at all. A folder without manifest.json is typed by the open network. */
 gboolean zw_window_open_dump (ZwWindow *self, const char *dir);
 /* Diffs @dir_a with @dir_b (NULL: the folder Tensors shows, else the selected run's dumps)
- * in the Dump Diff view, its header naming both (a run's title and folder, or the folder). */
+ * in the Dump Diff view, its header naming both (a run's title and folder, or the folder).
+ * The diff runs in a worker (the view shows its progress and can cancel it); TRUE when it
+ * started, FALSE (banner) when there is no other side. A folder that cannot be read is
+ * said in the banner when the worker finds it. */
 gboolean zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b);
 /* Diffs the dumps of the two runs marked in the history; FALSE (nothing done) unless two
  * runs are marked and both dumped. */

@@ -124,6 +124,9 @@ main (int argc, char *argv[])
           zw_run_set_compare (run, TRUE);
           if (!zw_window_diff_marked_runs (win))
             g_error ("cycle %u: the two marked runs were not diffed", i);
+          /* the diff runs in the view's worker (its progress ticks wake the loop) */
+          while (zw_dump_diff_view_get_running (ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff"))))
+            g_main_context_iteration (NULL, TRUE);
           zw_run_set_compare (prev_run, FALSE);
           zw_run_set_compare (run, FALSE);
         }

@@ -26,6 +26,20 @@ n_runs (void)
 }
 
 static gboolean
+diff_finished (gpointer data)
+{
+  (void) data;
+  return !zw_dump_diff_view_get_running (ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff")));
+}
+
+/* A dump diff runs in the view's worker: waits until it is done. */
+static void
+wait_for_diff (void)
+{
+  g_assert_true (zw_test_app_wait_for (diff_finished, NULL, 120));
+}
+
+static gboolean
 is_idle_with_runs (gpointer data)
 {
   return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
@@ -107,6 +121,7 @@ test_dumps_kept_named_and_diffed (void)
   zw_run_set_compare (b, TRUE);
   zw_dump_diff_view_set_diff (view, NULL);
   activate ("win.diff-dumps", NULL);
+  wait_for_diff ();
   diff = zw_dump_diff_view_get_diff (view);
   g_assert_nonnull (diff);
   g_assert_cmpuint (diff->n_compared, >, 0);
@@ -141,6 +156,7 @@ test_dumps_kept_named_and_diffed (void)
   /* the saved folder opened in Tensors is the other side of a one-folder diff */
   g_assert_true (zw_window_open_dump (win, saved));
   g_assert_true (zw_window_diff_dumps (win, dir_a, NULL));
+  wait_for_diff ();
   diff = zw_dump_diff_view_get_diff (view);
   g_assert_cmpstr (diff->name_a, !=, NULL);
   g_assert_nonnull (strstr (diff->name_a, dir_a));

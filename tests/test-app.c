@@ -71,6 +71,20 @@ n_runs (void)
   return zw_window_get_n_runs_made (win);
 }
 
+static gboolean
+diff_finished (gpointer data)
+{
+  (void) data;
+  return !zw_dump_diff_view_get_running (ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff")));
+}
+
+/* A dump diff runs in the view's worker: waits until it is done. */
+static void
+wait_for_diff (void)
+{
+  g_assert_true (zw_test_app_wait_for (diff_finished, NULL, 120));
+}
+
 /* Waits until the window has run @n runs in all and is idle; returns the last run. */
 static ZwRun *
 wait_for_run (guint n)
@@ -1070,6 +1084,7 @@ test_dump_tensors_and_diff (void)
   contents[0] ^= 0x40; /* the lowest byte of element 0's float32 */
   g_assert_true (g_file_set_contents (planted, contents, (gssize) length, NULL));
   g_assert_true (zw_window_diff_dumps (win, copy, NULL));
+  wait_for_diff ();
   diff = zw_dump_diff_view_get_diff (diff_view);
   g_assert_nonnull (diff);
   g_assert_null (zw_window_get_banner_message (win));

@@ -1,5 +1,6 @@
 /* zw-dump-diff-view.c — per-value comparison of two dumps, first divergence highlighted. */
 #include "zw-dump-diff-view.h"
+#include "zw-dump-diff-job.h"
 #include "zw-draw-area.h"
 #include "zw-tensor-view.h"
 #include "zw-view-private.h"
@@ -434,6 +435,11 @@ struct _ZwDumpDiffView
   GPtrArray *side_a, *side_b;   /* ZwTensor*: the values compared (NULL after set_diff) */
   char *name_a, *name_b;
   GtkWidget *heat;              /* the heatmaps under the table */
+  /* a diff running in a worker (zw_dump_diff_view_load_async) */
+  ZwDumpDiffJob *job;
+  GCancellable *cancellable;
+  guint progress_source;
+  GtkWidget *progress_box, *progress_bar, *cancel_button;
 };
 
 G_DEFINE_FINAL_TYPE (ZwDumpDiffView, zw_dump_diff_view, ZW_TYPE_ROW_TABLE)
@@ -600,6 +606,147 @@ zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir
   return TRUE;
 }
 
+/* ---- a diff in a worker, its progress over the table ---- */
+
+static gboolean
+progress_tick (gpointer data)
+{
+  ZwDumpDiffView *self = data;
+  double fraction;
+  char text[96];
+
+  if (self->job == NULL || self->progress_bar == NULL)
+    {
+      self->progress_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  fraction = zw_dump_diff_job_get_fraction (self->job);
+  if (fraction < 0)
+    {
+      gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->progress_bar));
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), _("Loading the dumps…"));
+    }
+  else
+    {
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), fraction);
+      /* TRANSLATORS: the Dump Diff view's progress: the share of the values' elements compared */
+      g_snprintf (text, sizeof text, _("Comparing values… %.0f %%"), floor (fraction * 100));
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), text);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* The job shown ends (done, failed or superseded): no progress over the table. */
+static void
+job_ended (ZwDumpDiffView *self)
+{
+  g_clear_pointer (&self->job, zw_dump_diff_job_unref);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  if (self->progress_box != NULL)
+    gtk_widget_set_visible (self->progress_box, FALSE);
+}
+
+static void
+on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) outer = user_data;
+  ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (source);
+  ZwDumpDiffJob *job = g_task_get_task_data (outer);
+  GError *error = NULL;
+  gboolean ok = zw_dump_diff_job_run_finish (result, &error);
+
+  if (job != self->job)
+    {
+      /* superseded by a newer load (or the view went): this one's result is not shown */
+      if (ok)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The dump diff was cancelled"));
+      g_task_return_error (outer, error);
+      return;
+    }
+  job_ended (self);
+  if (!ok)
+    {
+      g_task_return_error (outer, error);
+      return;
+    }
+  set_diff_and_sides (self, zw_dump_diff_job_steal_diff (job), zw_dump_diff_job_steal_side (job, 0),
+                      zw_dump_diff_job_steal_side (job, 1), zw_dump_diff_job_get_dir (job, 0),
+                      zw_dump_diff_job_get_dir (job, 1));
+  g_task_return_boolean (outer, TRUE);
+}
+
+void
+zw_dump_diff_view_load_async (ZwDumpDiffView *self, const char *dir_a, const char *dir_b, XirNetwork *network,
+                              const char *format, const ZwDumpDiffOptions *options, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  GTask *outer;
+  ZwDumpDiffJob *job;
+
+  g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
+  g_return_if_fail (dir_a != NULL && dir_b != NULL);
+  /* a newer load replaces the one running */
+  zw_dump_diff_view_cancel (self);
+  job = zw_dump_diff_job_new (dir_a, dir_b, network, format, options);
+  outer = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (outer, zw_dump_diff_view_load_async);
+  g_task_set_task_data (outer, zw_dump_diff_job_ref (job), (GDestroyNotify) zw_dump_diff_job_unref);
+  self->job = job;
+  self->cancellable = g_cancellable_new ();
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), _("Loading the dumps…"));
+  gtk_widget_set_visible (self->progress_box, TRUE);
+  self->progress_source = g_timeout_add (50, progress_tick, self);
+  zw_dump_diff_job_run_async (job, self, self->cancellable, on_job_done, outer);
+}
+
+gboolean
+zw_dump_diff_view_load_finish (ZwDumpDiffView *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+zw_dump_diff_view_get_running (ZwDumpDiffView *self)
+{
+  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), FALSE);
+  return self->job != NULL;
+}
+
+double
+zw_dump_diff_view_get_progress (ZwDumpDiffView *self)
+{
+  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), -1);
+  return self->job != NULL ? zw_dump_diff_job_get_fraction (self->job) : -1;
+}
+
+void
+zw_dump_diff_view_cancel (ZwDumpDiffView *self)
+{
+  g_return_if_fail (ZW_IS_DUMP_DIFF_VIEW (self));
+  if (self->job == NULL)
+    return;
+  /* the worker stops between two values; its callback still comes, with CANCELLED */
+  g_cancellable_cancel (self->cancellable);
+  job_ended (self);
+}
+
+GtkWidget *
+zw_dump_diff_view_get_progress_bar (ZwDumpDiffView *self)
+{
+  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), NULL);
+  return self->progress_bar;
+}
+
+GtkWidget *
+zw_dump_diff_view_get_cancel_button (ZwDumpDiffView *self)
+{
+  g_return_val_if_fail (ZW_IS_DUMP_DIFF_VIEW (self), NULL);
+  return self->cancel_button;
+}
+
 void
 zw_dump_diff_view_set_names (ZwDumpDiffView *self, const char *name_a, const char *name_b)
 {
@@ -686,6 +833,8 @@ zw_dump_diff_view_dispose (GObject *object)
 {
   ZwDumpDiffView *self = ZW_DUMP_DIFF_VIEW (object);
 
+  zw_dump_diff_view_cancel (self);
+  self->progress_box = self->progress_bar = self->cancel_button = NULL;
   self->heat = NULL;
   g_clear_pointer (&self->diff, zw_dump_diff_free);
   g_clear_pointer (&self->side_a, g_ptr_array_unref);
@@ -721,7 +870,7 @@ zw_dump_diff_view_class_init (ZwDumpDiffViewClass *klass)
 static void
 zw_dump_diff_view_init (ZwDumpDiffView *self)
 {
-  GtkWidget *scrolled, *paned;
+  GtkWidget *scrolled, *paned, *overlay;
 
   /* the table above, the selected row's heatmaps below */
   scrolled = gtk_widget_get_parent (zw_row_table_get_area (ZW_ROW_TABLE (self)));
@@ -739,7 +888,27 @@ zw_dump_diff_view_init (ZwDumpDiffView *self)
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_widget_set_parent (paned, GTK_WIDGET (self));
+  /* a long diff's progress and its Cancel lie over the table (nothing moves) */
+  overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), paned);
+  self->progress_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_widget_add_css_class (self->progress_box, "osd");
+  gtk_widget_add_css_class (self->progress_box, "toolbar");
+  gtk_widget_set_halign (self->progress_box, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (self->progress_box, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (self->progress_box, 12);
+  self->progress_bar = gtk_progress_bar_new ();
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->progress_bar), TRUE);
+  gtk_progress_bar_set_pulse_step (GTK_PROGRESS_BAR (self->progress_bar), 0.1);
+  gtk_widget_set_size_request (self->progress_bar, 320, -1);
+  gtk_widget_set_valign (self->progress_bar, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (self->progress_box), self->progress_bar);
+  self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (zw_dump_diff_view_cancel), self);
+  gtk_box_append (GTK_BOX (self->progress_box), self->cancel_button);
+  gtk_widget_set_visible (self->progress_box, FALSE);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->progress_box);
+  gtk_widget_set_parent (overlay, GTK_WIDGET (self));
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200 + ZW_DUMP_DIFF_HEATMAPS_HEIGHT);
   zw_row_table_changed (ZW_ROW_TABLE (self), -1);
 }

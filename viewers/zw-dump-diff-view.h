@@ -72,6 +72,23 @@ void zw_dump_diff_view_set_diff (ZwDumpDiffView *self, ZwDumpDiff *diff);
  * folder cannot be read at all. @network, @format and @options may be NULL. */
 gboolean zw_dump_diff_view_load (ZwDumpDiffView *self, const char *dir_a, const char *dir_b, XirNetwork *network,
                                  const char *format, const ZwDumpDiffOptions *options, GError **error);
+/* zw_dump_diff_view_load() in a worker thread: the UI stays live, a progress bar with a
+ * Cancel button lies over the table (the share of the values' elements compared), and the
+ * result is shown when it is done; then @callback (finish with
+ * zw_dump_diff_view_load_finish: FALSE and G_IO_ERROR_CANCELLED when cancelled or replaced
+ * by a newer load; the view unchanged on any error). */
+void zw_dump_diff_view_load_async (ZwDumpDiffView *self, const char *dir_a, const char *dir_b, XirNetwork *network,
+                                   const char *format, const ZwDumpDiffOptions *options, GAsyncReadyCallback callback,
+                                   gpointer user_data);
+gboolean zw_dump_diff_view_load_finish (ZwDumpDiffView *self, GAsyncResult *result, GError **error);
+/* A load is running. */
+gboolean zw_dump_diff_view_get_running (ZwDumpDiffView *self);
+/* Its progress: -1 while the folders load (and when none runs), then 0…1. */
+double zw_dump_diff_view_get_progress (ZwDumpDiffView *self);
+/* Stops the load running (also the Cancel button over the table); the diff shown stays. */
+void zw_dump_diff_view_cancel (ZwDumpDiffView *self);
+GtkWidget *zw_dump_diff_view_get_progress_bar (ZwDumpDiffView *self);
+GtkWidget *zw_dump_diff_view_get_cancel_button (ZwDumpDiffView *self);
 /* Names the shown diff's two sides (a run's title and folder …) in its header and heatmaps. */
 void zw_dump_diff_view_set_names (ZwDumpDiffView *self, const char *name_a, const char *name_b);
 /* The diff shown (borrowed), NULL for none. */

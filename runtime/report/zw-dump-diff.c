@@ -340,13 +340,29 @@ ZwDumpDiff *
 zw_dump_diff_tensors (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwDumpDiffOptions *options,
                       GPtrArray *warnings)
 {
+  return zw_dump_diff_tensors_full (a, b, network, options, warnings, NULL, NULL, NULL, NULL);
+}
+
+static guint64
+n_elements (const ZwTensor *t)
+{
+  return (guint64) MAX (t->n, 0) * (guint64) MAX (t->c, 0) * (guint64) MAX (t->h, 0) * (guint64) MAX (t->w, 0);
+}
+
+ZwDumpDiff *
+zw_dump_diff_tensors_full (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwDumpDiffOptions *options,
+                           GPtrArray *warnings, ZwDumpDiffProgressFunc progress, gpointer user_data,
+                           GCancellable *cancellable, GError **error)
+{
   static const ZwDumpDiffOptions defaults = ZW_DUMP_DIFF_OPTIONS_INIT;
-  ZwDumpDiff *d = g_new0 (ZwDumpDiff, 1);
+  ZwDumpDiff *d;
   g_autoptr (GHashTable) in_b = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
   guint pos = 0;
+  guint64 total = 0, done = 0;
 
-  g_return_val_if_fail (a != NULL && b != NULL, d);
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  d = g_new0 (ZwDumpDiff, 1);
   d->options = options ? *options : defaults;
   d->entries = g_ptr_array_new_with_free_func (entry_free);
   d->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -359,6 +375,15 @@ zw_dump_diff_tensors (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwD
       if (!g_hash_table_contains (in_b, &t->v_id))
         g_hash_table_insert (in_b, &t->v_id, t);
     }
+  /* the work: the elements of A's values that B has too */
+  for (guint i = 0; progress != NULL && i < a->len; i++)
+    {
+      const ZwTensor *t = g_ptr_array_index (a, i);
+      if (g_hash_table_contains (in_b, &t->v_id))
+        total += n_elements (t);
+    }
+  if (progress != NULL)
+    progress (0, total, user_data);
 
   for (guint side = 0; side < 2; side++)
     {
@@ -369,6 +394,11 @@ zw_dump_diff_tensors (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwD
           const ZwTensor *other = side == 0 ? g_hash_table_lookup (in_b, &t->v_id) : NULL;
           ZwDumpDiffEntry *e;
 
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              zw_dump_diff_free (d);
+              return NULL;
+            }
           if (g_hash_table_contains (seen, &t->v_id))
             continue;   /* already compared from A, or a duplicate */
           g_hash_table_add (seen, (gpointer) &t->v_id);
@@ -401,6 +431,9 @@ zw_dump_diff_tensors (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwD
             {
               e->origin_b = g_strdup (other->origin);
               compare_tensors (t, other, e, &d->options, d->warnings);
+              done += n_elements (t);
+              if (progress != NULL)
+                progress (MIN (done, total), total, user_data);
               if (e->status == ZW_DUMP_DIFF_MISMATCH)
                 d->n_mismatch++;
               else

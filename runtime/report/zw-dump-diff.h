@@ -20,7 +20,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <cjson/cJSON.h>
 
 #include "report/zw-dump.h"
@@ -103,6 +103,27 @@ GPtrArray *zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *netwo
  */
 ZwDumpDiff *zw_dump_diff_tensors (GPtrArray *a, GPtrArray *b, XirNetwork *network, const ZwDumpDiffOptions *options,
                                   GPtrArray *warnings);
+
+/**
+ * ZwDumpDiffProgressFunc:
+ *
+ * How far a comparison is: @done of @total elements (of the values both sides have)
+ * compared.  Called from the thread that compares (a worker's: the callee passes it on to
+ * its main loop itself), once with 0 before the first value, then after each value.
+ */
+typedef void (*ZwDumpDiffProgressFunc) (guint64 done, guint64 total, gpointer user_data);
+
+/**
+ * zw_dump_diff_tensors_full:
+ *
+ * zw_dump_diff_tensors() that says how far it is (@progress, may be NULL) and stops between
+ * two values when @cancellable (may be NULL) is cancelled: NULL and G_IO_ERROR_CANCELLED.
+ * The result is the same as zw_dump_diff_tensors()'s.
+ */
+ZwDumpDiff *zw_dump_diff_tensors_full (GPtrArray *a, GPtrArray *b, XirNetwork *network,
+                                       const ZwDumpDiffOptions *options, GPtrArray *warnings,
+                                       ZwDumpDiffProgressFunc progress, gpointer user_data, GCancellable *cancellable,
+                                       GError **error);
 
 /**
  * zw_dump_diff_folders:
