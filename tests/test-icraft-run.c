@@ -458,9 +458,8 @@ test_bad_values_name_file_key_value (void)
   g_assert_nonnull (strstr (m.err, "--dump_format needs a value"));
 }
 
-/* backends = "Host", the manual's default: the host reference run gives the board's bytes;
- * while the HostBackend takes no HardOp (issue 36, item 2) it is refused naming the file,
- * the key, the value and the op it cannot run. */
+/* backends = "Host", the manual's default: the host reference run gives the board's bytes,
+ * and says it ran on the host. */
 static void
 test_backends_host_reference_run (void)
 {
@@ -482,16 +481,171 @@ test_backends_host_reference_run (void)
   g_assert_true (g_file_set_contents (board, bcfg, -1, NULL));
   run_in (&b, dir, "board.toml", NULL);
   assert_ok (&b);
+  g_assert_nonnull (strstr (b.out, "on mock://zg330"));
   run_in (&h, dir, "host.toml", NULL);
-  if (h.status == 0)
+  assert_ok (&h);
+  g_assert_nonnull (strstr (h.out, "HostBackend"));
+  g_assert_null (strstr (h.out, "mock://"));
+  assert_same_file (d_host, d_board, "31.ftmp");
+}
+
+/* No backends: icraft-run's form runs on the host, its manual's default (both forms, on
+ * every demo network, the board's bytes); our own form (NET.json as an argument) runs on the
+ * board the network is compiled for; a snapshot runs on the board it records; keys that set
+ * the board are refused under the default, naming it and the key that names a board. */
+static void
+test_backends_default_is_host_in_vendor_form (void)
+{
+  static const char *const nets[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     {
-      assert_same_file (d_host, d_board, "31.ftmp");
-      return;
+      g_autofree char *json = net_path (nets[i], "json"), *raw = net_path (nets[i], "raw");
+      g_autofree char *toml = g_strdup_printf ("%s/%s.toml", dir, nets[i]);
+      g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\nraw = \"%s\"\ndump_format = \"HQB\"\n"
+                                              "dump_output = true\nlog_path = \"toml\"\n", json, raw);
+      g_autofree char *ours = g_strdup_printf ("ours-%s", nets[i]);
+      g_autofree char *d_toml = NULL, *d_flags = NULL, *d_ours = NULL, *files = NULL;
+      g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
+      g_auto (ZwRun) t = { 0 };
+      g_auto (ZwRun) f = { 0 };
+      g_auto (ZwRun) o = { 0 };
+      GPtrArray *outs;
+
+      g_assert_nonnull (net);
+      g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+      run_in (&t, dir, toml, NULL);
+      assert_ok (&t);
+      run_in (&f, dir, "--json", json, "--raw", raw, "--dump_format", "HQB", "--dump_output", "--log_path", "flags", NULL);
+      assert_ok (&f);
+      /* ours: the same seeded input, merge off as icraft-run's default */
+      run_in (&o, dir, json, "--raw", raw, "--no-merge", "--dump", ours, "--dump-format", "HQB", NULL);
+      assert_ok (&o);
+      g_assert_nonnull (strstr (t.out, "the host (HostBackend)"));
+      g_assert_nonnull (strstr (f.out, "the host (HostBackend)"));
+      g_assert_nonnull (strstr (o.out, "on mock://zg330"));
+      d_toml = g_build_filename (dir, "toml", xir_network_get_name (net), "ftmpHQB", NULL);
+      d_flags = g_build_filename (dir, "flags", xir_network_get_name (net), "ftmpHQB", NULL);
+      d_ours = g_build_filename (dir, ours, NULL);
+      files = ftmp_files (d_toml);
+      outs = xir_network_get_outputs (net);
+      g_assert_cmpuint (count_files (files), ==, outs->len);
+      for (guint k = 0; k < outs->len; k++)
+        {
+          g_autofree char *name = g_strdup_printf ("%li.ftmp", (long) ((XirValue *) g_ptr_array_index (outs, k))->v_id);
+          assert_same_file (d_toml, d_flags, name);
+          assert_same_file (d_toml, d_ours, name);
+        }
+      g_test_message ("%s: host (icraft-run's default) = board (ours): %s", nets[i], files);
     }
-  g_assert_cmpint (h.status, ==, 1);
-  g_assert_nonnull (strstr (h.err, "host.toml: "));
-  g_assert_nonnull (strstr (h.err, "[run] backends = “Host”"));
-  g_assert_nonnull (strstr (h.err, "HardOp"));
+
+  {
+    g_autofree char *json = net_path ("tiny", "json");
+    g_autofree char *snap = g_build_filename (dir, "tiny.snapshot", NULL);
+    g_autofree char *snap_toml = g_build_filename (dir, "snap.toml", NULL);
+    g_auto (ZwRun) s = { 0 };
+    g_auto (ZwRun) l = { 0 };
+    g_auto (ZwRun) q = { 0 };
+    g_auto (ZwRun) w = { 0 };
+    g_auto (ZwRun) x = { 0 };
+
+    run_in (&s, dir, json, "--save-snapshot", snap, NULL);
+    assert_ok (&s);
+    g_assert_true (g_file_set_contents (snap_toml, "[run]\nload_snapshot = \"tiny.snapshot\"\n", -1, NULL));
+    run_in (&l, dir, "snap.toml", NULL);
+    assert_ok (&l);
+    g_assert_nonnull (strstr (l.out, "on mock://zg330"));
+    /* board keys under the default: refused, naming the key, the default and the way out */
+    run_in (&q, dir, "--json", json, "--frequency", "860", NULL);
+    run_in (&w, dir, "--json", json, "--save_snapshot", NULL);
+    g_assert_cmpint (q.status, ==, 1);
+    g_assert_cmpint (w.status, ==, 1);
+    g_assert_nonnull (strstr (q.err, "frequency sets the board"));
+    g_assert_nonnull (strstr (w.err, "save_snapshot sets the board"));
+    g_assert_nonnull (strstr (q.err, "backends = “Host”"));
+    g_assert_nonnull (strstr (q.err, "ZG330,mock://zg330;Host"));
+    /* our --device names a board in the vendor's form too */
+    run_in (&x, dir, "--json", json, "--device", "mock://zg330", NULL);
+    assert_ok (&x);
+    g_assert_nonnull (strstr (x.out, "on mock://zg330"));
+  }
+}
+
+/* §2.3.1 as written on the two-input demo network (twoin): input = "./images/cat.png;
+ * ./images/elephant.ftmp", both forms: each input value holds its file's bytes (the PNG's
+ * pixels, the .ftmp as is), the output equals our form given both as raw bytes, and the
+ * order counts (swapped, another output). */
+static void
+test_manual_two_inputs_separated (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("twoin", "json"), *raw = net_path ("twoin", "raw");
+  g_autofree char *images = g_build_filename (dir, "images", NULL);
+  g_autofree char *png = g_build_filename (images, "cat.png", NULL);
+  g_autofree char *ftmp = g_build_filename (images, "elephant.ftmp", NULL);
+  g_autofree char *pbin = g_build_filename (dir, "cat.bin", NULL);
+  g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
+  g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\nraw = \"%s\"\n"
+                                          "input = \"./images/cat.png;./images/elephant.ftmp\"\n"
+                                          "dump_format = \"SQB\"\nlog_path = \"toml\"\n", json, raw);
+  g_autofree guint8 *pixels = NULL;
+  g_autofree char *d_toml = g_build_filename (dir, "toml", "twoin", "ftmpSQB", NULL);
+  g_autofree char *d_flags = g_build_filename (dir, ".logs", "twoin", "ftmpSQB", NULL);
+  g_autofree char *d_ours = g_build_filename (dir, "ours", NULL), *d_swap = g_build_filename (dir, "swap", NULL);
+  g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
+  g_autoptr (GBytes) in0 = NULL, in1 = NULL, o_toml = NULL, o_swap = NULL;
+  const XirValue *v0, *v1, *out;
+  guint8 elephant[768];
+  g_auto (ZwRun) t = { 0 };
+  g_auto (ZwRun) f = { 0 };
+  g_auto (ZwRun) o = { 0 };
+  g_auto (ZwRun) w = { 0 };
+
+  g_assert_nonnull (net);
+  g_assert_cmpuint (xir_network_get_inputs (net)->len, ==, 2);
+  v0 = g_ptr_array_index (xir_network_get_inputs (net), 0);
+  v1 = g_ptr_array_index (xir_network_get_inputs (net), 1);
+  out = g_ptr_array_index (xir_network_get_outputs (net), 0);
+  g_assert_cmpuint (v1->storage_bytes, ==, sizeof elephant);
+  g_assert_cmpint (g_mkdir_with_parents (images, 0755), ==, 0);
+  pixels = write_image (png, "png", 16, 16, 11);
+  for (guint i = 0; i < sizeof elephant; i++)
+    elephant[i] = (guint8) (i * 131 + 7);
+  g_assert_true (g_file_set_contents (ftmp, (const char *) elephant, sizeof elephant, NULL));
+  g_assert_true (g_file_set_contents (pbin, (const char *) pixels, 768, NULL));
+  g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+  run_in (&t, dir, "./sample.toml", NULL);
+  assert_ok (&t);
+  run_in (&f, dir, "--json", json, "--raw", raw, "--input", "./images/cat.png;./images/elephant.ftmp", "--dump_format",
+          "SQB", NULL);
+  assert_ok (&f);
+  run_in (&o, dir, json, "--raw", raw, "--input", "cat.bin;images/elephant.ftmp", "--dump", "ours", "--dump-format", "SQB",
+          NULL);
+  assert_ok (&o);
+  run_in (&w, dir, json, "--raw", raw, "--input", "images/elephant.ftmp;cat.bin", "--dump", "swap", "--dump-format", "SQB",
+          NULL);
+  assert_ok (&w);
+  {
+    g_autofree char *n0 = g_strdup_printf ("%li.ftmp", (long) v0->v_id), *n1 = g_strdup_printf ("%li.ftmp", (long) v1->v_id);
+    g_autofree char *no = g_strdup_printf ("%li.ftmp", (long) out->v_id);
+    in0 = slurp (d_toml, n0);
+    in1 = slurp (d_toml, n1);
+    g_assert_cmpmem (g_bytes_get_data (in0, NULL), g_bytes_get_size (in0), pixels, 768);
+    g_assert_cmpmem (g_bytes_get_data (in1, NULL), g_bytes_get_size (in1), elephant, sizeof elephant);
+    assert_same_file (d_toml, d_flags, no);
+    assert_same_file (d_toml, d_ours, no);
+    o_toml = slurp (d_toml, no);
+    o_swap = slurp (d_swap, no);
+    g_assert_false (g_bytes_equal (o_toml, o_swap));
+  }
+  /* one input short: refused, naming the value that has none */
+  {
+    g_auto (ZwRun) s = { 0 };
+    run_in (&s, dir, "--json", json, "--raw", raw, "--input", "./images/cat.png", NULL);
+    g_assert_cmpint (s.status, !=, 0);
+    g_assert_nonnull (strstr (s.err, "the network has 2 input"));
+  }
 }
 
 /* The conversion itself, on layouts and types the demo networks' inputs do not have: a
@@ -589,7 +743,9 @@ main (int argc, char **argv)
   g_test_add_func ("/icraft-run/decode-dll/plugin-equals-raw", test_decode_dll_plugin);
   g_test_add_func ("/icraft-run/errors/name-file-key-value", test_bad_values_name_file_key_value);
   g_test_add_func ("/icraft-run/backends/host-reference-run", test_backends_host_reference_run);
+  g_test_add_func ("/icraft-run/backends/default-is-host-in-vendor-form", test_backends_default_is_host_in_vendor_form);
   g_test_add_func ("/icraft-run/manual/socket-backend", test_manual_socket_backend);
+  g_test_add_func ("/icraft-run/manual/two-inputs-separated", test_manual_two_inputs_separated);
   g_test_add_func ("/icraft-run/input/image-conversion-layouts-and-types", test_image_conversion_layouts_and_types);
   return g_test_run ();
 }

@@ -607,13 +607,45 @@ class Session:
         return self._obj.is_applied()
 
     def getForwards(self):
-        """[(op_id, backend name, merge_from, input v_ids, output v_ids)] in execution order."""
+        """ForwardOps as the vendor's Session.getForwards returns them, in execution order:
+        [(op, backend, forward, input v_ids, output v_ids)]. op is the step's xir.Operation
+        (a merged launch: an xir.MergedOperation, its hardops in mergeFrom()); backend the
+        xrt.Backend that runs it; forward the step's FForwardOp, called as
+        forward(op, inputs, outputs, backend) -> [Tensor]: it runs that step alone on
+        @inputs (one tensor per input v_id; the Input op: the view's inputs) and returns its
+        outputs (into @outputs when that list is not empty), without the session's
+        callbacks, logs, dumps or profile. After apply()."""
+        if not self._obj.is_applied():
+            raise XrtError(f"{self._obj.get_network().get_path()}: getForwards before apply() (apply the session first)")
+        net = self._obj.get_network()
         out = []
         for i in range(self._obj.get_n_forwards()):
             f = self._obj.get_forward(i)
-            out.append((f.op_id, f.backend.get_name(), list(f.get_merge_from()),
+            op = net.get_op_by_id(f.op_id)
+            op = wrap(xir.Operation, op) if op is not None else xir.MergedOperation._of_step(net, f)
+            out.append((op, wrap(Backend, f.backend), self._forward_func(i, f.op_id),
                         list(f.get_input_ids()), list(f.get_output_ids())))
         return out
+
+    def _forward_func(self, index, op_id):
+        what = f"Session.getForwards: the forward function of op {op_id}"
+
+        def forward(op, inputs, outputs=(), backend=None):
+            need(op, xir.Operation, "op", what)
+            need(backend, (Backend, type(None)), "backend", what)
+            if op.op_id != op_id:
+                raise XrtError(f"{what} runs that op, not op {op.op_id}")
+            results = [wrap(Tensor, t) for t in call(self._obj.forward_step, index, _tensors(inputs, what=what))]
+            if not outputs:
+                return results
+            need_list(outputs, Tensor, "outputs", what)
+            if len(outputs) != len(results):
+                raise XrtError(f"{what}: {len(outputs)} output tensor(s) given, the step has {len(results)}")
+            for o, r in zip(outputs, results):
+                o.write(0, r.read())
+            return list(outputs)
+
+        return forward
 
     def _run(self, func, *args):
         """Runs a forward-like call; an exception raised by a callback during it reaches the

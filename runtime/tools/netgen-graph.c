@@ -324,3 +324,23 @@ ng_prologue (NgGraph *g, guint height, guint width)
 {
   return ng_cast (g, ng_reshape (g, ng_input (g, height, width)));
 }
+
+/* The prologue of a net of @n inputs: one Input op with @n outputs (the vendor's form of a
+ * multi-input network), each input then through its own Reshape and Cast; @out gets the
+ * cast values in input order. */
+void
+ng_prologue_n (NgGraph *g, guint height, guint width, guint n, gint *out)
+{
+  gint first = ng_input (g, height, width);
+  gint input_op = (gint) g->ops->len - 1;
+  g_autofree gint *raw = g_new (gint, n);
+
+  raw[0] = first;
+  for (guint i = 1; i < n; i++)
+    {
+      raw[i] = ng_new_value (g, NG_LAYOUT_NHWC, 3, height, width, FALSE);
+      ng_op_add_output (g, input_op, raw[i]);
+    }
+  for (guint i = 0; i < n; i++)
+    out[i] = ng_cast (g, ng_reshape (g, raw[i]));
+}

@@ -1,5 +1,5 @@
-/* netgen-networks.c — the demo networks, each a sequence of builder calls: tiny, resnet18,
- * mobilenetv2, yolov5s and the chain of N ops. */
+/* netgen-networks.c — the demo networks, each a sequence of builder calls: tiny, twoin,
+ * resnet18, mobilenetv2, yolov5s and the chain of N ops. */
 #include "netgen-private.h"
 
 /* ---- the networks ---------------------------------------------------------- */
@@ -16,6 +16,22 @@ ng_build_tiny (NgGraph *g)
   gint c = ng_concat2 (g, u, a);                    /* 64 ch */
   gint y = ng_conv (g, c, 32, 1, 1, TRUE);
 
+  ng_output (g, &y, 1);
+}
+
+/* Two inputs of one Input op, a branch each, added: a network whose forward takes two
+ * tensors (icraft-run's "a.png;b.ftmp", the vendor's multi-input sessions). */
+void
+ng_build_twoin (NgGraph *g)
+{
+  gint in[2];
+  gint a, b, s, y;
+
+  ng_prologue_n (g, 16, 16, 2, in);
+  a = ng_conv (g, in[0], 32, 3, 1, TRUE);           /* 16x16 */
+  b = ng_conv (g, in[1], 32, 3, 1, TRUE);
+  s = ng_add (g, a, b, FALSE);
+  y = ng_conv (g, s, 32, 1, 1, TRUE);
   ng_output (g, &y, 1);
 }
 

@@ -141,6 +141,10 @@ ng_assign_ids (NgGraph *g)
           || op->kind == NG_OP_DETPOST)
         for (guint k = 0; k < op->n_outputs; k++)
           VAL (g, op->outputs[k])->v_id = special_vid++;
+      /* a second input and on (twoin): io values of their own */
+      if (op->kind == NG_OP_INPUT)
+        for (guint k = 1; k < op->n_outputs; k++)
+          VAL (g, op->outputs[k])->v_id = special_vid++;
     }
   params_vid = special_vid + 400;
   for (guint k = 0; k < order->len; k++)

@@ -21,6 +21,8 @@
  * What each net holds (ops in file order; HardOp classes in brackets):
  *  tiny        11 ops: Input, Reshape, Cast, [Conv 3, MaxPool 1, Add 1, Upsample 1,
  *              Concat 1], Output; input 16x16, feature maps 32 ch.
+ *  twoin       10 ops: Input (two outputs, 16x16 each), Reshape and Cast per input,
+ *              [Conv 3, Add 1], Output: the demo of a network with two inputs.
  *  resnet18    33 ops: Input, Reshape, Cast, [Conv 20 (stem 7x7 s2, 16 3x3, 3 1x1 s2
  *              projections), MaxPool 1, Add 8], Output; input 224x224, out 512x7x7.
  *  mobilenetv2 66 ops: Input, Reshape, Cast, [Conv 52 (17 depthwise), Add 10], Output;

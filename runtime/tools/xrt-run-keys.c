@@ -495,11 +495,25 @@ xrt_run_options_finish (RunOptions *o, const char *origin, GError **error)
                    _("%s: dump_ftmp and dump_output both choose what to dump; give one"), where);
       return FALSE;
     }
-  if (o->host_run && (o->frequency_mhz != 0 || o->wait_time_ms != 0 || o->precheck))
+  /* icraft-run's default backend is Host (its manual's table: "backends … 默认为Host"; §2.2:
+   * without backends, the host CPU): in its form, no backends key is the host reference run.
+   * A snapshot names its board, and our --device names one. Our own form (`xrt-run run
+   * NET.json`) keeps the board the network was compiled for. */
+  if (o->vendor && o->backends == NULL && o->load_snapshot == NULL && o->device == NULL)
+    o->host_run = TRUE;
+  if (o->host_run && (o->frequency_mhz != 0 || o->wait_time_ms != 0 || o->precheck || o->save_snapshot != NULL))
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("%s: %s sets the board, but backends = “Host” runs on the host alone"), where,
-                   o->frequency_mhz ? "frequency" : o->wait_time_ms ? "wait_time" : "precheck");
+      const char *key = o->frequency_mhz ? "frequency"
+                      : o->wait_time_ms  ? "wait_time"
+                      : o->precheck      ? "precheck"
+                                         : "save_snapshot";
+      if (o->backends != NULL)
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     _("%s: %s sets the board, but backends = “Host” runs on the host alone"), where, key);
+      else
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     _("%s: %s sets the board, but without backends icraft-run runs on the host (its default, "
+                       "backends = “Host”); name the board: backends = “ZG330,mock://zg330;Host”"), where, key);
       return FALSE;
     }
   /* icraft-run's defaults: merge_hardop off, logs under .logs */

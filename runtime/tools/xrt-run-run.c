@@ -16,6 +16,11 @@
  * and run_io.log beside what the screen shows, the time profiles, the dumps in
  * ftmp<FORMAT>/ and the snapshot.
  *
+ * Backends: icraft-run's form runs on the host (the HostBackend alone: the host reference run,
+ * the board's bytes) unless backends names a board ("ZG330,URL;Host"), as its manual's
+ * default; our own form (NET.json as an argument) runs on --device, else on the board the
+ * network was compiled for (mock://zg330, mock://buyi).
+ *
  * Exit codes (the vendor's in brackets): 0 success; 1 a file or value is bad or missing
  * [26001, 26002, 26003, 26010]; 2 usage [26000]; 3 the run failed on the device [26011].
  */
@@ -78,9 +83,9 @@ check_board_backend (const RunOptions *o, const char *origin, XirNetworkView *vi
   return FALSE;
 }
 
-/* backends = "Host", the manual's default: the host reference run, every op on the
- * HostBackend. While the HostBackend takes no HardOp (issue 36, item 2) the session refuses
- * the first one, and the message says which key asked for it. */
+/* backends = "Host", the manual's default (also icraft-run's form without backends): the
+ * host reference run, every op on the HostBackend, HardOps by the board's own kernels. An op
+ * it cannot run is refused naming the key that asked for the host. */
 static XrtSession *
 host_session_new (XirNetworkView *view, const char *origin, GError **error)
 {
@@ -236,7 +241,7 @@ xrt_run_cmd_run (int argc, char **argv)
     { "no-md5", 0, 0, G_OPTION_ARG_NONE, &o.no_md5, N_("Do not check params_md5 (synthetic params)"), NULL },
     { "save-snapshot", 0, 0, G_OPTION_ARG_FILENAME, &o.save_snapshot, N_("Save the deployed session to F"), N_("F") },
     { "load-snapshot", 0, 0, G_OPTION_ARG_FILENAME, &o.load_snapshot, N_("Restore a deployed session from F (no planning)"), N_("F") },
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &o.device, N_("Device URL (default mock://zg330)"), N_("URL") },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o.device, N_("Device URL (default: the board the network is compiled for; in icraft-run's form the host, unless backends names a board)"), N_("URL") },
     { "log-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.log_dir, N_("Where profiles go (default: the current folder)"), N_("DIR") },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &o.summary, N_("Print what the workbench shows first: segments, FTMP, OCM, launches, the slowest steps"), NULL },
     G_OPTION_ENTRY_NULL

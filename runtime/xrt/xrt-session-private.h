@@ -72,6 +72,7 @@ gboolean xrt_session_forward_into_unguarded (XrtSession *s, GPtrArray *inputs, G
 
 /* xrt-session-step.c */
 GPtrArray *xrt_session_step_to_unguarded (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **error);
+GPtrArray *xrt_session_forward_step_unguarded (XrtSession *s, guint index, GPtrArray *inputs, GError **error);
 
 /* xrt-session-values.c */
 gboolean xrt_session_device_place_of (XrtSession *s, gint64 v_id, XrtMemRegion **region, guint64 *addr,

@@ -481,6 +481,20 @@ xrt_session_step_to (XrtSession *s, gint64 op_id, GPtrArray *inputs, GError **er
   return outs;
 }
 
+GPtrArray *
+xrt_session_forward_step (XrtSession *s, guint index, GPtrArray *inputs, GError **error)
+{
+  GPtrArray *outs;
+
+  CHECK_ARG (s != NULL, "session", NULL);
+  CHECK_ARG (tensors_ok (inputs), "inputs", NULL);
+  if (!session_enter (s, "getForwards' forward function", error))
+    return NULL;
+  outs = xrt_session_forward_step_unguarded (s, index, inputs, error);
+  session_leave (s);
+  return outs;
+}
+
 G_DEFINE_BOXED_TYPE (XrtSession, xrt_session, (GBoxedCopyFunc) xrt_session_ref, (GBoxedFreeFunc) xrt_session_unref)
 
 guint

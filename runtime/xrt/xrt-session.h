@@ -12,6 +12,7 @@
  *   xrt_session_compare_with_host  forward on the session and on the host reference (the
  *                            HostBackend alone: HardOps by the board's kernels), compared;
  *   xrt_session_step_to      stepTo(op_id): forward up to an op and return its outputs;
+ *   xrt_session_forward_step one step of getForwards alone on given inputs (its FForwardOp);
  *   xrt_session_sub          sub(start, end): another view sharing the backends;
  *   callbacks, setLogIO, setLogTime, setDumpOutputs, enableTimeProfile, totalTime,
  *   dumpSnapshot / xrt_session_new_from_snapshot, fork.
@@ -309,6 +310,22 @@ gboolean xrt_session_forward_into (XrtSession *session, GPtrArray *inputs, GPtrA
  * Returns: (transfer container) (element-type XrtTensor)
  */
 GPtrArray *xrt_session_step_to (XrtSession *session, gint64 op_id, GPtrArray *inputs, GError **error);
+
+/**
+ * xrt_session_forward_step:
+ * @inputs: (element-type XrtTensor) (nullable)
+ *
+ * The forward function of step @index of getForwards (the FForwardOp of the vendor's
+ * ForwardOps tuple): runs that step alone on @inputs and returns its outputs as host
+ * tensors (as stepTo gives them; a merged launch: the values that leave it). @inputs are
+ * one tensor per the step's input_ids, in that order; for the Input op, the view's input
+ * tensors. It runs as the backend's own forward does, without the session's callbacks,
+ * logs, dumps or time profile, and starts a new forward state (stepTo starts over after
+ * it). After apply.
+ *
+ * Returns: (transfer container) (element-type XrtTensor)
+ */
+GPtrArray *xrt_session_forward_step (XrtSession *session, guint index, GPtrArray *inputs, GError **error);
 
 /**
  * xrt_session_sub:
