@@ -168,7 +168,7 @@ test_difference_and_errors (void)
 int
 main (int argc, char **argv)
 {
-  static const char *const demos[] = { "tiny", "mobilenetv2", "resnet18", "yolov5s" };
+  static const char *const demos[] = { "tiny", "twoin", "mobilenetv2", "resnet18", "yolov5s" };
 
   zw_test_socket_mode_from_args (&argc, &argv);
   g_test_init (&argc, &argv, NULL);

@@ -37,7 +37,7 @@ def host_equals_board(network, board_class, url):
     assert report.count("identical") == len(board_out)
 
 
-@pytest.mark.parametrize("name", ["tiny", "mobilenetv2", "resnet18", "yolov5s"])
+@pytest.mark.parametrize("name", ["tiny", "twoin", "mobilenetv2", "resnet18", "yolov5s"])
 def test_demo_networks(name):
     network = xir.Network.CreateFromJsonFile(net_path(name)).loadParamsFromFile(raw_path(name))
     host_equals_board(network, ZG330Backend, "mock://zg330")
