@@ -702,7 +702,7 @@ test_derived_names_stay_in_their_folder (void)
     g_test_message ("exit %d: %s%s", run.status, run.out, run.err);
     g_assert_cmpint (run.status, ==, 0);
   }
-  config = g_strdup_printf ("[run]\njson = \"%s\"\nsave_snapshot = true\n", net);
+  config = g_strdup_printf ("[run]\njson = \"%s\"\nsave_snapshot = true\nbackends = \"ZG330,mock://zg330;Host\"\n", net);
   g_assert_true (g_file_set_contents (toml, config, -1, NULL));
   {
     const char *args[] = { "run", toml, NULL };

@@ -325,12 +325,13 @@ class Tensor:
 
     # ---- the vendor's dump formats ----
 
-    def dump(self, os, format="SFB"):
+    def dump(self, os, format=""):
         """Writes the tensor to @os (a binary stream: io.BytesIO, a file opened "wb"; or a
         path) in @format: SFB SFT SQB SQT HQB HQT (H/S layout, F/Q numbers, B/T binary or
-        text), the bytes of a setDumpOutputs file in that format."""
+        text), the bytes of a setDumpOutputs file in that format; "" (the manual's default):
+        the bytes in memory as they are."""
         need(format, str, "format", "Tensor.dump")
-        data = call(Xrt.Tensor.dump, self._obj, format or "SFB").get_data()
+        data = call(Xrt.Tensor.dump, self._obj, format).get_data()
         if isinstance(os, (str, bytes)) or hasattr(os, "__fspath__"):
             with open(os, "wb") as f:
                 f.write(data)

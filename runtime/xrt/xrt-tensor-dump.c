@@ -19,6 +19,9 @@ xrt_tensor_dump (const XrtTensor *t, const char *format, GError **error)
 
   ZW_RETURN_VAL_IF_BAD_ARG (t != NULL, "tensor", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
   ZW_RETURN_VAL_IF_BAD_ARG (format != NULL, "format", error, XRT_ERROR, XRT_ERROR_INVALID_ARGUMENT, NULL);
+  /* the manual's default, an empty format: the bytes in memory as they are */
+  if (*format == '\0')
+    return xrt_tensor_get_bytes (t, error);
   if (!zw_dump_format_parse (format, &fmt, error))
     {
       g_prefix_error (error, "%s: dump: ", xrt_tensor_name (t).s);

@@ -559,7 +559,8 @@ XrtTensor *xrt_tensor_to_half (const XrtTensor *tensor, GError **error);
  * xrt_tensor_dump:
  * @tensor: a tensor with data
  * @format: three letters (report/zw-dump.h): H/S layout, Q/F numbers, B/T binary or text;
- *   SFB SFT SQB SQT HQB HQT ("反之不可": HF* is refused, and Q of a float tensor)
+ *   SFB SFT SQB SQT HQB HQT ("反之不可": HF* is refused, and Q of a float tensor); "" (the
+ *   manual's default): the bytes in memory as they are
  * @error: return location for a #GError
  *
  * What Tensor::dump(os, format) writes: the same bytes as a {v_id}.ftmp file of

@@ -117,6 +117,21 @@ def test_tensor_dump_equals_the_c_dump(device, tmp_path, fmt):
     assert (tmp_path / "again.ftmp").read_bytes() == os_.getvalue()
 
 
+def test_tensor_dump_default_is_the_bytes_in_memory(device):
+    """XRT manual §2.6: dump(os) with no format (format "") writes the raw data in memory —
+    the stored bytes (HQB), not a conversion."""
+    network = load()
+    sess = Session.Create([ZG330Backend, HostBackend], network.view(0), [device, HostDevice.Default()])
+    sess.apply()
+    out = sess.forward([Tensor(seeded_bytes(768, 6), network.inputs()[0].dtype())])[0]
+    default, hqb, sfb = io.BytesIO(), io.BytesIO(), io.BytesIO()
+    out.dump(default)
+    out.dump(hqb, "HQB")
+    out.dump(sfb, "SFB")
+    assert default.getvalue() == out.tobytes() == hqb.getvalue()
+    assert default.getvalue() != sfb.getvalue()
+
+
 def test_layout_and_quantisation_conversion(device):
     network = load()
     sess = Session.Create([ZG330Backend, HostBackend], network.view(0), [device, HostDevice.Default()])
@@ -199,15 +214,16 @@ def test_merged_launch_callback_gets_an_operation(device):
     network = load()
     sess = Session.Create([ZG330Backend, HostBackend], network.view(0), [device, HostDevice.Default()])
     sess.apply()
-    assert any(len(f[2]) > 1 for f in sess.getForwards())   # merge on: a merged launch
+    assert any(isinstance(f[0], xir.MergedOperation) for f in sess.getForwards())   # merge on: a merged launch
     seen = []
     sess.setPreCallBack(lambda s, op, backend, outs: seen.append(op))
     sess.forward([Tensor(seeded_bytes(768, 8), network.inputs()[0].dtype())])
     assert seen and all(isinstance(op, xir.Operation) for op in seen)
     merged = [op for op in seen if isinstance(op, xir.MergedOperation)]
-    launches = [f for f in sess.getForwards() if len(f[2]) > 1]
-    assert [op.op_id for op in merged] == [f[0] for f in launches]
-    assert [[m.op_id for m in op.mergeFrom()] for op in merged] == [f[2] for f in launches]
+    launches = [f[0] for f in sess.getForwards() if isinstance(f[0], xir.MergedOperation)]
+    assert [op.op_id for op in merged] == [op.op_id for op in launches]
+    assert [[m.op_id for m in op.mergeFrom()] for op in merged] == \
+        [[m.op_id for m in op.mergeFrom()] for op in launches]
     assert all(op.typeKey() == "icraft::xir::HardOp" and op.outputs() for op in merged)
 
 
