@@ -48,6 +48,23 @@ settle (void)
   zw_test_app_run_for (150);
 }
 
+/* Settles, then waits (30 s at most, a loaded machine lays a view out late) until the view
+ * shown has its size: a view measured before its first layout is at 0 x 0. */
+static void
+settle_shown_view (void)
+{
+  g_autofree char *name = NULL;
+  GtkWidget *view;
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  settle ();
+  g_object_get (win, "view", &name, NULL);
+  view = zw_window_get_view (win, name);
+  while ((gtk_widget_get_width (view) == 0 || gtk_widget_get_height (view) == 0) && g_get_monotonic_time () < end)
+    zw_test_app_run_for (50);
+  settle ();
+}
+
 static void
 activate (const char *action, GVariant *param)
 {
@@ -135,7 +152,7 @@ test_apply_moves_nothing_and_short_apply_shows_no_progress (void)
 
   g_assert_nonnull (progress);
   activate ("win.view", g_variant_new_string ("graph"));
-  settle ();
+  settle_shown_view ();
   read_places (&before);
   start = g_get_monotonic_time ();
   activate ("win.merge-hardop", NULL);   /* an option changed: the window applies */
@@ -237,7 +254,7 @@ test_tensor_hover_keeps_heatmap (void)
   /* a value shown: the one selected, else the first value id the dump holds */
   for (gint64 v = 0; v < 1000 && zw_tensor_view_get_tensor (tensors) == NULL; v++)
     zw_tensor_view_select_value (tensors, v);
-  settle ();
+  settle_shown_view ();
   g_assert_nonnull (zw_tensor_view_get_tensor (tensors));
   read_places (&places_before);
   g_assert_true (gtk_widget_compute_bounds (area, GTK_WIDGET (win), &before));
