@@ -648,6 +648,172 @@ test_manual_two_inputs_separated (void)
   }
 }
 
+/* Every example of the icraft-run manual's §2 as written, toml and flag forms, on a demo
+ * network copied where the manual keeps yolov2 (./jsonraw/yolov2_ZG.json, and ./ for §2.1.2's
+ * jr_path) with ./images/cat.png and ./img_list.txt. The substitutions, all that differs from
+ * the manual's text: its BY lines become the ZG330 lines it writes beside them, its axi:// and
+ * BY mock:// boards mock://zg330, its socket board a zhuge-board on loopback. §2.3.1 (two
+ * inputs) is test_manual_two_inputs_separated; §2.8 (fake_qf, compress, close_mmu) is refused
+ * with the reason. Each example that runs runs again with dump_format SQB + dump_output, and
+ * its output is the bytes of our own form given the PNG's pixels raw. */
+typedef struct {
+  const char *section;
+  const char *toml;           /* the [run] lines after json/raw (%s: the board's socket URL) */
+  const char *flags[12];      /* after --json … --raw … (or in full when "…" is first) */
+  int status;                 /* 0, or 1 for a refusal */
+  const char *says;           /* the output or the error holds this */
+} ManualCase;
+
+static char *
+with_board (const char *text, const char *url)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "%s", -1);
+  return g_strjoinv (url, parts);
+}
+
+static void
+test_manual_every_example_as_written (void)
+{
+  static const ManualCase cases[] = {
+    { "2.1.1", "input = \"./images/cat.png\"\nlazy_load = true\n", { "--input", "./images/cat.png", "--lazy_load" },
+      0, "the host (HostBackend)" },
+    { "2.1.2", "*jr_path = \"./\"\nnetwork = \"./yolov2_ZG\"\ninput = \"./images/cat.png\"\nlazy_load = true\n",
+      { "…", "--jr_path", "./", "--network", "./yolov2_ZG", "--input", "./images/cat.png", "--lazy_load" }, 0, "tiny" },
+    { "2.1.3", "*load_snapshot = \"./snapshot/yolov2.snapshot\"\ninput = \"./images/cat.png\"\nbackends = \"ZG330,%s;Host\"\n",
+      { "…", "--load_snapshot", "./snapshot/yolov2.snapshot", "--input", "./images/cat.png", "--backends", "ZG330,%s;Host" },
+      0, "tiny" },
+    { "2.2.1", "input = \"./images/cat.png\"\nbackends = \"ZG330,%s;Host\"\n",
+      { "--backends", "ZG330,%s;Host", "--input", "./images/cat.png" }, 0, "socket://" },
+    { "2.2.2", "input = \"./images/cat.png\"\nbackends = \"ZG330,mock://zg330;Host\"\n",
+      { "--backends", "ZG330,mock://zg330;Host", "--input", "./images/cat.png" }, 0, "mock://zg330" },
+    { "2.2.3", "input = \"./images/cat.png\"\nbackends = \"ZG330,mock://zg330;Host\"\nsave_snapshot = true\n",
+      { "--save_snapshot", "--backends", "ZG330,mock://zg330;Host", "--input", "./images/cat.png" }, 0, "snapshot" },
+    { "2.3.2", "input = \"./img_list.txt\"\n", { "--input", "./img_list.txt" }, 0, "the host (HostBackend)" },
+    { "2.4", "input = \"./img_list.txt\"\nlog_time = true\n", { "--input", "./img_list.txt", "--log_time" }, 0,
+      "run_time.log" },
+    { "2.5", "input = \"./img_list.txt\"\nlog_io = true\n", { "--input", "./img_list.txt", "--log_io" }, 0, "run_io.log" },
+    { "2.6", "input = \"./img_list.txt\"\ndump_format = \"SFB\"\ndump_ftmp = \"5,12,75\"\n",
+      { "--input", "./img_list.txt", "--dump_format", "SFB", "--dump_ftmp", "5,12,75" }, 0, "no value 75" },
+    { "2.7", "input = \"./img_list.txt\"\nfrequency = 860\nprecheck = true\nclose_mmu = false\n"
+      "backends = \"ZG330,mock://zg330;Host\"\n",
+      { "--input", "./img_list.txt", "--frequency", "860", "--precheck", "--backends", "ZG330,mock://zg330;Host" }, 0,
+      "mock://zg330" },
+    { "2.8", "input = \"./img_list.txt\"\nfake_qf = true\ncompress = true\nmerge_hardop = true\nclose_mmu = true\n"
+      "backends = \"ZG330,mock://zg330;Host\"\n",
+      { "--input", "./img_list.txt", "--fake_qf", "--compress", "--merge_hardop", "--close_mmu", "--backends",
+        "ZG330,mock://zg330;Host" }, 1, "fake_qf" },
+    { "2.9", "input = \"./img_list.txt\"\nbackends = \"ZG330,mock://zg330;Host\"\nsave_snapshot = true\n",
+      { "--input", "./img_list.txt", "--save_snapshot", "--backends", "ZG330,mock://zg330;Host" }, 0, "snapshot" },
+  };
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  const char *url = board ? board->url : "mock://zg330";
+  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autofree char *json = net_path ("tiny", "json");
+  g_autofree char *jsonraw = g_build_filename (dir, "jsonraw", NULL), *images = g_build_filename (dir, "images", NULL);
+  g_autofree char *png = g_build_filename (images, "cat.png", NULL);
+  g_autofree char *pixels_path = g_build_filename (dir, "cat.bin", NULL);
+  g_autofree guint8 *pixels = NULL;
+  g_autofree char *d_ref = g_build_filename (dir, "ref", NULL);
+  g_auto (ZwRun) ref = { 0 };
+  g_auto (ZwRun) snap = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (jsonraw, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (images, 0755), ==, 0);
+  {
+    g_autofree char *netdir = g_path_get_dirname (json);
+    g_autoptr (GBytes) j = slurp (netdir, "tiny_ZG.json");
+    g_autoptr (GBytes) r = slurp (netdir, "tiny_ZG.raw");
+    const char *where[] = { "jsonraw/yolov2_ZG", "yolov2_ZG" };
+    for (guint k = 0; k < G_N_ELEMENTS (where); k++)
+      {
+        g_autofree char *jp = g_strdup_printf ("%s/%s.json", dir, where[k]), *rp = g_strdup_printf ("%s/%s.raw", dir, where[k]);
+        g_assert_true (g_file_set_contents (jp, g_bytes_get_data (j, NULL), (gssize) g_bytes_get_size (j), NULL));
+        g_assert_true (g_file_set_contents (rp, g_bytes_get_data (r, NULL), (gssize) g_bytes_get_size (r), NULL));
+      }
+  }
+  pixels = write_image (png, "png", 16, 16, 21);
+  g_assert_true (g_file_set_contents (pixels_path, (const char *) pixels, 768, NULL));
+  {
+    g_autofree char *list = g_build_filename (dir, "img_list.txt", NULL);
+    g_assert_true (g_file_set_contents (list, "./images/cat.png\n", -1, NULL));
+  }
+  /* §2.1.3's snapshot (in ./snapshot/), and the reference: our form given the pixels raw */
+  {
+    g_autofree char *snapdir = g_build_filename (dir, "snapshot", NULL);
+    g_assert_cmpint (g_mkdir_with_parents (snapdir, 0755), ==, 0);
+  }
+  run_in (&snap, dir, "./jsonraw/yolov2_ZG.json", "--device", url, "--save-snapshot", "./snapshot/yolov2.snapshot", NULL);
+  assert_ok (&snap);
+  run_in (&ref, dir, "./jsonraw/yolov2_ZG.json", "--input", "cat.bin", "--dump", "ref", "--dump-format", "SQB", NULL);
+  assert_ok (&ref);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const ManualCase *c = &cases[i];
+      gboolean full = c->toml[0] == '*';
+      g_autofree char *body = with_board (c->toml + (full ? 1 : 0), url);
+      g_autofree char *cfg = g_strdup_printf ("[run]\n%s%s", full ? "" : "json = \"./jsonraw/yolov2_ZG.json\"\n"
+                                              "raw = \"./jsonraw/yolov2_ZG.raw\"\n", body);
+      g_autofree char *toml = g_strdup_printf ("%s/sample-%s.toml", dir, c->section);
+      g_autofree char *cmp_cfg = g_strdup_printf ("%sdump_format = \"SQB\"\ndump_output = true\nlog_path = \"cmp-toml-%s\"\n",
+                                                  cfg, c->section);
+      g_autofree char *cmp_log = g_strdup_printf ("cmp-flags-%s", c->section);
+      g_autofree char *cmp_toml = g_strdup_printf ("%s/cmp-%s.toml", dir, c->section);
+      g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) cmp_args = NULL;
+      g_auto (ZwRun) t = { 0 };
+      g_auto (ZwRun) f = { 0 };
+
+      g_ptr_array_add (args, g_strdup ("run"));
+      if (g_strcmp0 (c->flags[0], "…") != 0)
+        {
+          g_ptr_array_add (args, g_strdup ("--json"));
+          g_ptr_array_add (args, g_strdup ("./jsonraw/yolov2_ZG.json"));
+          g_ptr_array_add (args, g_strdup ("--raw"));
+          g_ptr_array_add (args, g_strdup ("./jsonraw/yolov2_ZG.raw"));
+        }
+      for (guint k = g_strcmp0 (c->flags[0], "…") == 0 ? 1 : 0; k < G_N_ELEMENTS (c->flags) && c->flags[k]; k++)
+        g_ptr_array_add (args, with_board (c->flags[k], url));
+      g_assert_true (g_file_set_contents (toml, cfg, -1, NULL));
+      g_assert_true (g_file_set_contents (cmp_toml, cmp_cfg, -1, NULL));
+      run_in (&t, dir, toml, NULL);
+      g_ptr_array_add (args, NULL);
+      zw_test_xrt_run_bounded (&f, dir, 300, (const char *const *) args->pdata, NULL);
+      g_ptr_array_remove_index (args, args->len - 1);
+      if (t.status != c->status || f.status != c->status
+          || (strstr (t.out, c->says) == NULL && strstr (t.err, c->says) == NULL)
+          || (strstr (f.out, c->says) == NULL && strstr (f.err, c->says) == NULL))
+        g_error ("icraft-run §%s: exit %d (toml) and %d (flags), expected %d and “%s”:\n%s%s\n--\n%s%s", c->section,
+                 t.status, f.status, c->status, c->says, t.out, t.err, f.out, f.err);
+      g_test_message ("section %s as written: toml and flags exit %d", c->section, c->status);
+      if (c->status != 0 || strstr (cfg, "dump_format") != NULL)
+        continue;
+      /* the same with the outputs dumped: our form's bytes */
+      {
+        g_auto (ZwRun) tc = { 0 };
+        g_auto (ZwRun) fc = { 0 };
+        g_autofree char *toml_log = g_strdup_printf ("cmp-toml-%s", c->section);
+        g_autofree char *d_toml = g_build_filename (dir, toml_log, "tiny", "ftmpSQB", NULL);
+        g_autofree char *d_flags = g_build_filename (dir, cmp_log, "tiny", "ftmpSQB", NULL);
+        run_in (&tc, dir, cmp_toml, NULL);
+        assert_ok (&tc);
+        cmp_args = g_ptr_array_new ();
+        for (guint k = 0; k < args->len; k++)
+          g_ptr_array_add (cmp_args, g_ptr_array_index (args, k));
+        g_ptr_array_add (cmp_args, (gpointer) "--dump_format");
+        g_ptr_array_add (cmp_args, (gpointer) "SQB");
+        g_ptr_array_add (cmp_args, (gpointer) "--dump_output");
+        g_ptr_array_add (cmp_args, (gpointer) "--log_path");
+        g_ptr_array_add (cmp_args, cmp_log);
+        g_ptr_array_add (cmp_args, NULL);
+        zw_test_xrt_run_bounded (&fc, dir, 300, (const char *const *) cmp_args->pdata, NULL);
+        assert_ok (&fc);
+        assert_same_file (d_toml, d_ref, "31.ftmp");
+        assert_same_file (d_flags, d_ref, "31.ftmp");
+      }
+    }
+}
+
 /* The conversion itself, on layouts and types the demo networks' inputs do not have: a
  * quantised int8 NCHWc32 input (round half to even of pixel / scale, saturated; the 29
  * padding channels zero), a float NCHW input (the pixel values), a grey one-channel input. */
@@ -746,6 +912,7 @@ main (int argc, char **argv)
   g_test_add_func ("/icraft-run/backends/default-is-host-in-vendor-form", test_backends_default_is_host_in_vendor_form);
   g_test_add_func ("/icraft-run/manual/socket-backend", test_manual_socket_backend);
   g_test_add_func ("/icraft-run/manual/two-inputs-separated", test_manual_two_inputs_separated);
+  g_test_add_func ("/icraft-run/manual/every-example-as-written", test_manual_every_example_as_written);
   g_test_add_func ("/icraft-run/input/image-conversion-layouts-and-types", test_image_conversion_layouts_and_types);
   return g_test_run ();
 }

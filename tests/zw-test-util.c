@@ -2,6 +2,7 @@
 #include "zw-test-util.h"
 
 #include "xrt/xrt-tensor.h"
+#include "xrt/xrt-session.h"
 
 #include <gio/gio.h>
 #include <string.h>
@@ -195,6 +196,64 @@ zw_test_seeded_inputs (XirNetwork *net, guint32 seed)
     }
   g_rand_free (rand);
   return inputs;
+}
+
+/* ---- the C API's reference run ------------------------------------------------------------ */
+
+XirNetworkView *
+zw_test_whole_view (XirNetwork *net)
+{
+  g_autoptr (GError) error = NULL;
+  XirNetworkView *view = xir_network_view (net, 0, G_MAXINT, &error);
+
+  g_assert_no_error (error);
+  return view;
+}
+
+GPtrArray *
+zw_test_reference_outputs (XirNetwork *net, GPtrArray *inputs, const char *dump_dir)
+{
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (net);
+  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
+  g_autoptr (XrtSession) sess = NULL;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *outs;
+
+  g_assert_nonnull (dev);
+  sess = xrt_session_new_for_device (view, dev, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrt_session_apply (sess, &error));
+  if (dump_dir != NULL)
+    g_assert_true (xrt_session_set_dump_outputs (sess, TRUE, dump_dir, "HQB", &error));
+  outs = xrt_session_forward (sess, inputs, &error);
+  g_assert_no_error (error);
+  return outs;
+}
+
+void
+zw_test_assert_same_outputs (GPtrArray *outs, GPtrArray *ref)
+{
+  guint nonzero = 0;
+
+  g_assert_cmpuint (outs->len, ==, ref->len);
+  g_assert_cmpuint (outs->len, >, 0);
+  for (guint k = 0; k < outs->len; k++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) a = xrt_tensor_get_bytes (g_ptr_array_index (outs, k), &error);
+      g_autoptr (GBytes) b = xrt_tensor_get_bytes (g_ptr_array_index (ref, k), &error);
+      gsize size = 0;
+      const guint8 *p;
+
+      g_assert_no_error (error);
+      if (!g_bytes_equal (a, b))
+        g_error ("output %u differs from the C API's reference", k);
+      p = g_bytes_get_data (a, &size);
+      for (gsize i = 0; i < size && nonzero == k; i++)
+        nonzero += p[i] != 0;
+    }
+  /* outputs of zeros prove nothing */
+  g_assert_cmpuint (nonzero, >, 0);
 }
 
 /* ---- boards over a socket -------------------------------------------------------------- */

@@ -14,6 +14,13 @@ XirNetwork *zw_test_load_net (const char *name);
  * that gives the same seed). */
 GPtrArray *zw_test_seeded_inputs (XirNetwork *net, guint32 seed);
 
+/* The C API's reference run: a session of @net on mock://zg330 made as `xrt-run run` makes
+ * it (xrt_session_new_for_device), one forward of @inputs; every value dumped as HQB into
+ * @dump_dir when not NULL. zw_test_assert_same_outputs: byte for byte, not all zeros. */
+XirNetworkView *zw_test_whole_view (XirNetwork *net);
+GPtrArray *zw_test_reference_outputs (XirNetwork *net, GPtrArray *inputs, const char *dump_dir);
+void zw_test_assert_same_outputs (GPtrArray *outs, GPtrArray *ref);
+
 /* <ZW_SHARED_DIR>/@rel, or NULL after g_test_skip() when it does not exist. */
 char *zw_test_shared_file (const char *rel);
 

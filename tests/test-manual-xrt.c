@@ -1,15 +1,15 @@
-/* test-manual-examples — the C++ examples of the XRT manual and the ZG330Backend manual,
- * translated line for line into the C API (issue 36): each test is one example, each C++
- * line above the C that does it, on the demo networks, and the outputs compared byte for
- * byte with the C API's reference (a session of the network on mock://zg330 made by
- * xrt_session_new_for_device, as `xrt-run run` makes it) on the same inputs.
+/* test-manual-xrt — the C++ examples of the XRT manual, translated line for line into the C
+ * API (issue 36): each test is one example, each C++ line as a comment above the C that does
+ * it, on the demo networks (tiny, twoin, resnet18, mobilenetv2, yolov5s).
  *
- * What the translation changes, and why: the manual's paths become the demo networks; its
- * boards (axi://, socket://haps-zg330@…) become mock://zg330 (and, for §2.1.1, a
- * zhuge-board on loopback); BuyiBackend examples (XRT §1.1.1, §1.1.2, §1.5) run with the
- * ZG330Backend on a ZG330 network (the Buyi ones are in test-buyi-session.c); img2Tensor's
- * image is seeded bytes of the input's size; Backend::Init() + init() is one call here
- * (xrt_backend_new); a Tensor's check function is its ready state (xrt_tensor_set_ready). */
+ * What the translation changes, and why: the manual's paths become the demo networks (the
+ * network loaded by zw_test_load_net: CreateFromJsonFile + loadParamsFromFile); its boards
+ * (axi://, socket://haps-zg330@…) become mock://zg330; the BuyiBackend examples (§1.1.1, §1.1.2, §1.5) run with the
+ * ZG330Backend on a ZG330 network (the Buyi forms are in test-buyi-session.c); a Tensor's
+ * check function is its ready state (xrt_tensor_set_ready); img2Tensor's image is seeded bytes of
+ * the input's size (zw_test_seeded_inputs); Backend::Init() + init() is one call here
+ * (xrt_backend_new). Each output is compared byte for byte with the C API's reference run
+ * (zw_test_reference_outputs: a session on mock://zg330 as `xrt-run run` makes it). */
 #include "xrt/xrt-session.h"
 #include "xrt/xrt-backend.h"
 #include "xrt/xrt-tensor.h"
@@ -21,98 +21,6 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---- the C API's reference ------------------------------------------------------------ */
-
-/* Network::CreateFromJsonFile(json_file); network.loadParamsFromFile(raw_file); */
-static XirNetwork *
-load (const char *name)
-{
-  g_autofree char *json_file = g_strdup_printf ("%s/networks/%s_ZG.json", g_getenv ("ZW_DATA_DIR"), name);
-  g_autofree char *raw_file = g_strdup_printf ("%s/networks/%s_ZG.raw", g_getenv ("ZW_DATA_DIR"), name);
-  g_autoptr (GError) error = NULL;
-  XirNetwork *network = xir_network_new_from_json_file (json_file, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (xir_network_load_params_from_file (network, raw_file, &error));
-  g_assert_no_error (error);
-  return network;
-}
-
-static XirNetworkView *
-whole (XirNetwork *network)
-{
-  g_autoptr (GError) error = NULL;
-  XirNetworkView *view = xir_network_view (network, 0, G_MAXINT, &error);
-
-  g_assert_no_error (error);
-  return view;
-}
-
-/* img2Tensor(img_file, input_dtype) for every input: seeded bytes of its size */
-static GPtrArray *
-img2tensors (XirNetwork *network, guint32 seed)
-{
-  return zw_test_seeded_inputs (network, seed);
-}
-
-/* The outputs of the C API's session on mock://zg330 (dumped as HQB into @dump_dir too, every
- * value, when not NULL). */
-static GPtrArray *
-reference (XirNetwork *network, GPtrArray *inputs, const char *dump_dir)
-{
-  g_autoptr (XirNetworkView) view = whole (network);
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
-  g_autoptr (XrtSession) sess = NULL;
-  g_autoptr (GError) error = NULL;
-  GPtrArray *outs;
-
-  g_assert_nonnull (dev);
-  sess = xrt_session_new_for_device (view, dev, &error);
-  g_assert_no_error (error);
-  g_assert_true (xrt_session_apply (sess, &error));
-  if (dump_dir != NULL)
-    g_assert_true (xrt_session_set_dump_outputs (sess, TRUE, dump_dir, "HQB", &error));
-  outs = xrt_session_forward (sess, inputs, &error);
-  g_assert_no_error (error);
-  return outs;
-}
-
-static void
-assert_same_outputs (GPtrArray *outs, GPtrArray *ref)
-{
-  g_assert_cmpuint (outs->len, ==, ref->len);
-  g_assert_cmpuint (outs->len, >, 0);
-  for (guint k = 0; k < outs->len; k++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autoptr (GBytes) a = xrt_tensor_get_bytes (g_ptr_array_index (outs, k), &error);
-      g_autoptr (GBytes) b = xrt_tensor_get_bytes (g_ptr_array_index (ref, k), &error);
-      g_assert_no_error (error);
-      if (!g_bytes_equal (a, b))
-        g_error ("output %u differs from the C API's reference", k);
-    }
-}
-
-static guint
-n_nonzero_outputs (GPtrArray *outs)
-{
-  guint n = 0;
-
-  for (guint k = 0; k < outs->len; k++)
-    {
-      gsize size = 0;
-      g_autoptr (GBytes) b = xrt_tensor_get_bytes (g_ptr_array_index (outs, k), NULL);
-      const guint8 *p = g_bytes_get_data (b, &size);
-      for (gsize i = 0; i < size; i++)
-        if (p[i])
-          {
-            n++;
-            break;
-          }
-    }
-  return n;
-}
 
 static gint64
 op_id_at (XirNetwork *network, guint index)
@@ -132,8 +40,8 @@ test_xrt_1_1_1_create_by_priority (void)
   /* auto buyi_device = Device::Open("axi://ql100aiu?npu=0x40000000&dma=0x80000000"); */
   g_autoptr (XrtDevice) zg330_device = xrt_device_open ("mock://zg330", &error);
   /* auto network = Network::CreateFromJsonFile(json_file); network.loadParamsFromFile(raw_file); */
-  g_autoptr (XirNetwork) network = load ("tiny");
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net ("tiny");
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   /* auto sess1 = Session::Create<BuyiBackend, HostBackend>(network, { buyi_device, host_device }); */
   const char *types[] = { "ZG330Backend", "HostBackend" };
   XrtDevice *devices[] = { zg330_device, host_device };
@@ -142,8 +50,8 @@ test_xrt_1_1_1_create_by_priority (void)
   XrtBackend *zg330_backend, *host_backend;
   g_autoptr (XrtBackend) zg330_backend2 = NULL, host_backend2 = NULL;
   g_autoptr (XrtSession) sess2 = NULL;
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 1);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 1);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, NULL);
   g_autoptr (GPtrArray) o1 = NULL, o2 = NULL;
 
   g_assert_no_error (error);
@@ -178,8 +86,8 @@ test_xrt_1_1_1_create_by_priority (void)
   o1 = xrt_session_forward (sess1, inputs, &error);
   o2 = xrt_session_forward (sess2, inputs, &error);
   g_assert_no_error (error);
-  assert_same_outputs (o1, ref);
-  assert_same_outputs (o2, ref);
+  zw_test_assert_same_outputs (o1, ref);
+  zw_test_assert_same_outputs (o2, ref);
 }
 
 /* §1.1.2 使用绑定好算子和设备的后端创建Session: the HostBackend on view({Input, Output}),
@@ -189,8 +97,8 @@ test_xrt_1_1_2_create_with_backends (void)
 {
   g_autoptr (GError) error = NULL;
   /* auto network = generate_network("whatever", Framework::PYTORCH, "v1.9"); */
-  g_autoptr (XirNetwork) network = load ("tiny");
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net ("tiny");
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   guint n = xir_network_get_n_ops (network);
   /* auto host_device = HostDevice::Default(); auto buyi_device = Device::Open("axi://…"); */
   XrtDevice *host_device = NULL;
@@ -199,8 +107,8 @@ test_xrt_1_1_2_create_with_backends (void)
   g_autofree gint64 *board_ops = g_new (gint64, n - 2);
   g_autoptr (XrtBackend) host_backend = NULL, zg330_backend = NULL;
   g_autoptr (XrtSession) sess = NULL;
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 2);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 2);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, NULL);
   g_autoptr (GPtrArray) outs = NULL;
 
   for (guint i = 1; i + 1 < n; i++)
@@ -226,7 +134,7 @@ test_xrt_1_1_2_create_with_backends (void)
     g_assert_true (xrt_session_get_op_backend (sess, board_ops[i]) == zg330_backend);
   outs = xrt_session_forward (sess, inputs, &error);
   g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
+  zw_test_assert_same_outputs (outs, ref);
 }
 
 /* §1.2 序列化Session生成快照文件, then §1.1.3 使用序列化得到的快照文件 */
@@ -238,12 +146,12 @@ test_xrt_1_2_and_1_1_3_snapshot (void)
   g_autofree char *filepath = g_build_filename (dir, "resnet18.snapshot", NULL);
   /* // 打开设备  // 加载网络  // 创建Session  // 部署session */
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load ("resnet18");
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net ("resnet18");
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   g_autoptr (XrtSession) sess = xrt_session_new_for_device (view, device, &error);
   g_autoptr (XrtSession) restored = NULL;
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 3);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 3);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, NULL);
   g_autoptr (GPtrArray) outs = NULL;
 
   g_assert_no_error (error);
@@ -257,7 +165,7 @@ test_xrt_1_2_and_1_1_3_snapshot (void)
   g_assert_no_error (error);
   outs = xrt_session_forward (restored, inputs, &error);
   g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
+  zw_test_assert_same_outputs (outs, ref);
   g_remove (filepath);
   g_rmdir (dir);
 }
@@ -270,15 +178,15 @@ test_xrt_1_3_1_forward (gconstpointer name)
 {
   g_autoptr (GError) error = NULL;
   /* auto network = Network::CreateFromJsonFile(json_file); network.loadParamsFromFile(raw_file); */
-  g_autoptr (XirNetwork) network = load (name);
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net (name);
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   /* auto sess = Session::Create<HostBackend>(network, { HostDevice::Default()}); */
   const char *types[] = { "HostBackend" };
   XrtDevice *devices[] = { NULL };
   g_autoptr (XrtSession) sess = xrt_session_new (view, types, devices, 1, &error);
   /* auto input_dtype = network.inputOp()[0].dtype(); auto input_tensor = img2Tensor(img_file, input_dtype); */
-  g_autoptr (GPtrArray) input_tensors = img2tensors (network, 4);
-  g_autoptr (GPtrArray) ref = reference (network, input_tensors, NULL);
+  g_autoptr (GPtrArray) input_tensors = zw_test_seeded_inputs (network, 4);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, input_tensors, NULL);
   g_autoptr (GPtrArray) output_tensors = NULL;
 
   g_assert_no_error (error);
@@ -287,8 +195,7 @@ test_xrt_1_3_1_forward (gconstpointer name)
   /* auto output_tensors = sess.forward({ input_tensor }); */
   output_tensors = xrt_session_forward (sess, input_tensors, &error);
   g_assert_no_error (error);
-  assert_same_outputs (output_tensors, ref);
-  g_assert_cmpuint (n_nonzero_outputs (output_tensors), >, 0);
+  zw_test_assert_same_outputs (output_tensors, ref);
 }
 
 /* §1.3.2 forward前向，指定输出tensor数据存储地址 */
@@ -297,11 +204,11 @@ test_xrt_1_3_2_forward_into_outputs (gconstpointer name)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load (name);
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net (name);
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   g_autoptr (XrtSession) session = xrt_session_new_for_device (view, device, &error);
-  g_autoptr (GPtrArray) input_tensors = img2tensors (network, 5);
-  g_autoptr (GPtrArray) ref = reference (network, input_tensors, NULL);
+  g_autoptr (GPtrArray) input_tensors = zw_test_seeded_inputs (network, 5);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, input_tensors, NULL);
   /* std::vector<Tensor> output_tensors; */
   g_autoptr (GPtrArray) output_tensors = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
   GPtrArray *outputs = xir_network_get_outputs (network);
@@ -323,7 +230,7 @@ test_xrt_1_3_2_forward_into_outputs (gconstpointer name)
   /* session.forward(input_tensors, output_tensors); */
   g_assert_true (xrt_session_forward_into (session, input_tensors, output_tensors, &error));
   g_assert_no_error (error);
-  assert_same_outputs (output_tensors, ref);
+  zw_test_assert_same_outputs (output_tensors, ref);
   for (guint k = 0; k < output_tensors->len; k++)
     g_assert_true (xrt_tensor_is_on (g_ptr_array_index (output_tensors, k), xrt_device_get_default_mem_region (device)));
 }
@@ -338,20 +245,20 @@ test_xrt_1_3_3_step_to (gconstpointer name)
   g_autofree char *dir = g_dir_make_tmp ("zw-manual-XXXXXX", NULL);
   g_autofree char *dump_dir = g_build_filename (dir, "dumps.SQB", NULL);
   g_autofree char *ref_dir = g_build_filename (dir, "ref", NULL);
-  g_autoptr (XirNetwork) network = load (name);
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net (name);
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   const char *types[] = { "HostBackend" };
   XrtDevice *devices[] = { NULL };
   /* auto sess = Session::Create<HostBackend>(network, { HostDevice::Default()}); sess.apply(); */
   g_autoptr (XrtSession) sess = xrt_session_new (view, types, devices, 1, &error);
-  g_autoptr (GPtrArray) input_tensors = img2tensors (network, 6);
+  g_autoptr (GPtrArray) input_tensors = zw_test_seeded_inputs (network, 6);
   guint checked = 0;
 
   g_assert_no_error (error);
   g_assert_true (xrt_session_apply (sess, &error));
   /* the reference: the C API's session dumping every value as SQB */
   {
-    g_autoptr (XirNetworkView) v = whole (network);
+    g_autoptr (XirNetworkView) v = zw_test_whole_view (network);
     g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", NULL);
     g_autoptr (XrtSession) r = xrt_session_new_for_device (v, dev, &error);
     g_autoptr (GPtrArray) outs = NULL;
@@ -421,11 +328,11 @@ test_xrt_1_4_1_and_1_4_2_log_io_and_time (void)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load ("tiny");
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net ("tiny");
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   g_autoptr (XrtSession) session = xrt_session_new_for_device (view, device, &error);
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 7);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 7);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, NULL);
   g_autoptr (GPtrArray) outs = NULL;
   char *text = NULL;
   size_t len = 0;
@@ -442,7 +349,7 @@ test_xrt_1_4_1_and_1_4_2_log_io_and_time (void)
   g_assert_no_error (error);
   xrt_session_set_log_stream (session, NULL);
   fclose (log);
-  assert_same_outputs (outs, ref);
+  zw_test_assert_same_outputs (outs, ref);
   g_assert_cmpuint (count_lines_with (text, "opId: "), ==, xrt_session_get_n_forwards (session));
   g_assert_cmpuint (count_lines_with (text, " Inputs: "), ==, xrt_session_get_n_forwards (session));
   g_assert_cmpuint (count_lines_with (text, " time: "), ==, xrt_session_get_n_forwards (session));
@@ -458,11 +365,11 @@ test_xrt_1_4_3_dump_outputs (void)
   g_autofree char *dir = g_dir_make_tmp ("zw-manual-XXXXXX", NULL);
   g_autofree char *mine = g_build_filename (dir, "mine", NULL), *ref_dir = g_build_filename (dir, "ref", NULL);
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load ("mobilenetv2");
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net ("mobilenetv2");
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   g_autoptr (XrtSession) session = xrt_session_new_for_device (view, device, &error);
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 8);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, ref_dir);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 8);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, ref_dir);
   g_autoptr (GPtrArray) outs = NULL;
   g_autoptr (GDir) d = NULL;
   const char *file;
@@ -476,7 +383,7 @@ test_xrt_1_4_3_dump_outputs (void)
   g_assert_true (xrt_session_set_dump_outputs (session, TRUE, mine, "HQB", &error));
   outs = xrt_session_forward (session, inputs, &error);
   g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
+  zw_test_assert_same_outputs (outs, ref);
   d = g_dir_open (ref_dir, 0, &error);
   g_assert_no_error (error);
   while ((file = g_dir_read_name (d)) != NULL)
@@ -525,11 +432,11 @@ test_xrt_1_4_4_callbacks (void)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load ("tiny");
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net ("tiny");
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   g_autoptr (XrtSession) session = xrt_session_new_for_device (view, device, &error);
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 9);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
+  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 9);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, NULL);
   g_autoptr (GPtrArray) outs = NULL;
   g_autoptr (GArray) pre = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) post = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -542,7 +449,7 @@ test_xrt_1_4_4_callbacks (void)
   xrt_session_set_post_callback (session, post_func, &calls);
   outs = xrt_session_forward (session, inputs, &error);
   g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
+  zw_test_assert_same_outputs (outs, ref);
   g_assert_cmpuint (pre->len, ==, xrt_session_get_n_forwards (session));
   g_assert_cmpuint (post->len, ==, pre->len);
   for (guint i = 0; i < pre->len; i++)
@@ -737,14 +644,14 @@ static void
 test_xrt_2_8_time_profile (gconstpointer name)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (XirNetwork) network = load (name);
-  g_autoptr (XirNetworkView) view = whole (network);
+  g_autoptr (XirNetwork) network = zw_test_load_net (name);
+  g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
   const char *types[] = { "HostBackend" };
   XrtDevice *devices[] = { NULL };
   /* auto sess = Session::Create<HostBackend>(network, { HostDevice::Default()}); */
   g_autoptr (XrtSession) sess = xrt_session_new (view, types, devices, 1, &error);
-  g_autoptr (GPtrArray) input_tensors = img2tensors (network, 10);
-  g_autoptr (GPtrArray) ref = reference (network, input_tensors, NULL);
+  g_autoptr (GPtrArray) input_tensors = zw_test_seeded_inputs (network, 10);
+  g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, input_tensors, NULL);
   g_autoptr (GPtrArray) output_tensors = NULL;
   const ZwProfile *profile_results;
   double sum = 0;
@@ -756,7 +663,7 @@ test_xrt_2_8_time_profile (gconstpointer name)
   /* auto output_tensors = sess.forward({ input_tensor }); */
   output_tensors = xrt_session_forward (sess, input_tensors, &error);
   g_assert_no_error (error);
-  assert_same_outputs (output_tensors, ref);
+  zw_test_assert_same_outputs (output_tensors, ref);
   /* auto profile_results = sess.timeProfileResults(); for (auto&& [op_id, result] : profile_results) { … } */
   profile_results = xrt_session_get_time_profile (sess);
   g_assert_nonnull (profile_results);
@@ -775,270 +682,10 @@ test_xrt_2_8_time_profile (gconstpointer name)
   g_assert_cmpfloat (xrt_session_get_total_time (sess), >, 0);
 }
 
-/* ---- ZG330Backend manual §2 --------------------------------------------------------------- */
-
-/* §2.1.1 构造ZG330Device: the socket URL (a zhuge-board on loopback) and the mock URL; a
- * session on either gives the reference bytes */
-static void
-test_zg_2_1_1_open_device (void)
-{
-  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
-  g_autoptr (XirNetwork) network = load ("tiny");
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 11);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
-  /* auto axi_url = ""; auto socket_url = "socket://haps-zg330@192.168.124.24:5001"; auto mock_url = "mock://zg330"; */
-  const char *socket_url = board ? board->url : NULL, *mock_url = "mock://zg330";
-  const char *urls[] = { mock_url, socket_url };
-
-  for (guint i = 0; i < G_N_ELEMENTS (urls) && urls[i] != NULL; i++)
-    {
-      g_autoptr (GError) error = NULL;
-      /* Device device; device = Device::Open(socket_url); */
-      g_autoptr (XrtDevice) device = xrt_device_open (urls[i], &error);
-      g_autoptr (XirNetworkView) view = whole (network);
-      g_autoptr (XrtSession) sess = NULL;
-      g_autoptr (GPtrArray) outs = NULL;
-
-      g_assert_no_error (error);
-      g_assert_cmpstr (xrt_device_get_url (device), ==, urls[i]);
-      sess = xrt_session_new_for_device (view, device, &error);
-      g_assert_true (xrt_session_apply (sess, &error));
-      outs = xrt_session_forward (sess, inputs, &error);
-      g_assert_no_error (error);
-      assert_same_outputs (outs, ref);
-    }
-}
-
-/* §2.2.1 Session::Create时构造 */
-static void
-test_zg_2_2_1_session_create (gconstpointer name)
-{
-  g_autoptr (GError) error = NULL;
-  /* auto host_device = HostDevice::Default(); auto zg330_device = Device::Open("socket://…"); */
-  XrtDevice *host_device = NULL;
-  g_autoptr (XrtDevice) zg330_device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load (name);
-  g_autoptr (XirNetworkView) view = whole (network);
-  /* auto sess1 = Session::Create<ZG330Backend, HostBackend>(network, { zg330_device, host_device }); */
-  const char *types[] = { "ZG330Backend", "HostBackend" };
-  XrtDevice *devices[] = { zg330_device, host_device };
-  g_autoptr (XrtSession) sess1 = xrt_session_new (view, types, devices, 2, &error);
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 12);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
-  g_autoptr (GPtrArray) outs = NULL;
-  Zg330Backend *zg330_backend;
-
-  g_assert_no_error (error);
-  /* auto& backends = sess1->backends; auto zg330_backend = backends[0].cast<ZG330Backend>(); */
-  zg330_backend = ZG330_BACKEND (g_ptr_array_index (xrt_session_get_backends (sess1), 0));
-  g_assert_true (zg330_backend_get_device (zg330_backend) == zg330_device);
-  g_assert_true (xrt_session_apply (sess1, &error));
-  g_assert_true (zg330_backend_is_applied (zg330_backend));
-  outs = xrt_session_forward (sess1, inputs, &error);
-  g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
-}
-
-/* §2.2.2 直接构造ZG330Backend, then (the manual's 重要 note) a session to forward it */
-static void
-test_zg_2_2_2_backend_init (void)
-{
-  g_autoptr (GError) error = NULL;
-  /* Device device; device = Device::Open("socket://haps-zg330@192.168.124.24:5001"); */
-  g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  /* auto network = Network::CreateFromJsonFile("./yolov5s_ZG.json"); network.loadParamsFromFile("./yolov5s_ZG.raw"); */
-  g_autoptr (XirNetwork) network = load ("yolov5s");
-  g_autoptr (XirNetworkView) view = whole (network);
-  /* icraft::xrt::Backend backend = ZG330Backend::Init(); backend.init(network, device); */
-  g_autoptr (XrtBackend) backend = xrt_backend_new ("ZG330Backend", view, device, &error);
-  /* auto zg330_backend = backend.cast<ZG330Backend>(); */
-  Zg330Backend *zg330_backend = ZG330_BACKEND (backend);
-  g_autoptr (XrtSession) sess = NULL;
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 13);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
-  g_autoptr (GPtrArray) outs = NULL;
-
-  g_assert_no_error (error);
-  g_assert_false (zg330_backend_is_applied (zg330_backend));
-  sess = xrt_session_new_with_backend (view, backend, &error);
-  g_assert_true (xrt_session_apply (sess, &error));
-  outs = xrt_session_forward (sess, inputs, &error);
-  g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
-}
-
-/* §2.3.1 userReuseSegment 内存复用 (yolov5s as the manual): two backends of one network share
- * WEIGHT, INSTR and FTMP; a session of each gives the reference bytes */
-static void
-test_zg_2_3_1_user_reuse_segment (void)
-{
-  g_autoptr (GError) error = NULL;
-  /* auto device = Device::Open("socket://haps-zg330@192.168.124.24:5001"); */
-  g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  /* auto network = Network::CreateFromJsonFile("./yolov5s_ZG.json"); network.loadParamsFromFile("./yolov5s_ZG.raw"); */
-  g_autoptr (XirNetwork) network = load ("yolov5s");
-  g_autoptr (XirNetworkView) view = whole (network);
-  /* icraft::xrt::Backend backend1 = ZG330Backend::Init(); … backend1.init(network, device); backend2.init(network, device); */
-  g_autoptr (XrtBackend) backend1 = xrt_backend_new ("ZG330Backend", view, device, &error);
-  g_autoptr (XrtBackend) backend2 = xrt_backend_new ("ZG330Backend", view, device, &error);
-  Zg330Backend *b1 = ZG330_BACKEND (backend1), *b2 = ZG330_BACKEND (backend2);
-  /* auto instr_bytesize = backend1->logic_segment_map.at(SegmentType::INSTR)->byte_size; (weight, ftmp) */
-  guint64 instr_bytesize = zg330_backend_get_logic_segment_size (b1, ZW_SEGMENT_INSTR, &error);
-  guint64 weight_bytesize = zg330_backend_get_logic_segment_size (b1, ZW_SEGMENT_WEIGHT, &error);
-  guint64 ftmp_bytesize = zg330_backend_get_logic_segment_size (b1, ZW_SEGMENT_FTMP, &error);
-  /* auto weight_chunk = device.defaultMemRegion().malloc(weight_bytesize, true, 4096); (instr, ftmp) */
-  XrtMemRegion *etm = xrt_device_get_default_mem_region (device);
-  g_autoptr (XrtMemChunk) weight_chunk = xrt_mem_region_malloc (etm, weight_bytesize, TRUE, 4096, &error);
-  g_autoptr (XrtMemChunk) instr_chunk = xrt_mem_region_malloc (etm, instr_bytesize, TRUE, 4096, &error);
-  g_autoptr (XrtMemChunk) ftmp_chunk = xrt_mem_region_malloc (etm, ftmp_bytesize, TRUE, 4096, &error);
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 14);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
-
-  g_assert_no_error (error);
-  /* backend1.userReuseSegment(weight_chunk, SegmentType::WEIGHT); … (six calls) */
-  g_assert_true (zg330_backend_user_reuse_segment (b1, weight_chunk, ZW_SEGMENT_WEIGHT, &error));
-  g_assert_true (zg330_backend_user_reuse_segment (b2, weight_chunk, ZW_SEGMENT_WEIGHT, &error));
-  g_assert_true (zg330_backend_user_reuse_segment (b1, instr_chunk, ZW_SEGMENT_INSTR, &error));
-  g_assert_true (zg330_backend_user_reuse_segment (b2, instr_chunk, ZW_SEGMENT_INSTR, &error));
-  g_assert_true (zg330_backend_user_reuse_segment (b1, ftmp_chunk, ZW_SEGMENT_FTMP, &error));
-  g_assert_true (zg330_backend_user_reuse_segment (b2, ftmp_chunk, ZW_SEGMENT_FTMP, &error));
-  /* backend1.apply(); backend2.apply(); */
-  g_assert_true (xrt_backend_apply (backend1, &error));
-  g_assert_true (xrt_backend_apply (backend2, &error));
-  g_assert_no_error (error);
-  for (guint k = 0; k < 2; k++)
-    {
-      g_autoptr (XrtSession) sess = xrt_session_new_with_backend (view, k ? backend2 : backend1, &error);
-      g_autoptr (GPtrArray) outs = NULL;
-      g_assert_true (xrt_session_apply (sess, &error));
-      outs = xrt_session_forward (sess, inputs, &error);
-      g_assert_no_error (error);
-      assert_same_outputs (outs, ref);
-    }
-  {
-    g_autoptr (ZwDeployReport) r1 = zg330_backend_get_report (b1);
-    g_autoptr (ZwDeployReport) r2 = zg330_backend_get_report (b2);
-    g_assert_cmpuint (r1->segments[ZW_SEGMENT_WEIGHT].phy_addr, ==, xrt_mem_chunk_get_addr (weight_chunk));
-    g_assert_cmpuint (r2->segments[ZW_SEGMENT_FTMP].phy_addr, ==, xrt_mem_chunk_get_addr (ftmp_chunk));
-  }
-}
-
-/* §2.3.2 userConnectNetwork 多网络输入输出连接: the manual's two networks are the two halves of
- * one (its output_id 10 and input_id 1 are one value here, the cut's): the first's output in
- * the user's chunk is the second's input; the second session gives the whole network's bytes */
-static void
-test_zg_2_3_2_user_connect_network (void)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (XrtDevice) zg330_device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load ("tiny");
-  g_autoptr (XirNetworkView) view1 = xir_network_view (network, 0, 3, &error);
-  g_autoptr (XirNetworkView) view2 = xir_network_view (network, 3, G_MAXINT, &error);
-  /* icraft::xrt::Backend zg330_backend1 = ZG330Backend::Init(); … zg330_backend1.init(network, device); … */
-  g_autoptr (XrtBackend) zg330_backend1 = xrt_backend_new ("ZG330Backend", view1, zg330_device, &error);
-  g_autoptr (XrtBackend) zg330_backend2 = xrt_backend_new ("ZG330Backend", view2, zg330_device, &error);
-  /* auto output_id = 10; auto input_id = 1; */
-  gint64 output_id = ((XirValue *) g_ptr_array_index (xir_network_view_get_outputs (view1), 0))->v_id;
-  gint64 input_id = ((XirValue *) g_ptr_array_index (xir_network_view_get_inputs (view2), 0))->v_id;
-  /* auto output_size = network.getValueById(output_id).storageBytes(); */
-  guint64 output_size = xir_network_get_value (network, output_id)->storage_bytes;
-  /* auto memchunk = zg330_device.defaultMemRegion().malloc(output_size, true, 4096); */
-  g_autoptr (XrtMemChunk) memchunk = xrt_mem_region_malloc (xrt_device_get_default_mem_region (zg330_device), output_size,
-                                                            TRUE, 4096, &error);
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 15);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
-  g_autoptr (XrtSession) sess1 = NULL, sess2 = NULL;
-  g_autoptr (GPtrArray) middle = NULL, outs = NULL;
-  g_autoptr (GPtrArray) connected = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
-
-  g_assert_no_error (error);
-  g_assert_cmpint (output_id, ==, input_id);
-  /* zg330_backend1.userConnectNetwork(memchunk, output_id); zg330_backend2.userConnectNetwork(memchunk, input_id); */
-  g_assert_true (zg330_backend_user_connect_network (ZG330_BACKEND (zg330_backend1), memchunk, output_id, &error));
-  g_assert_true (zg330_backend_user_connect_network (ZG330_BACKEND (zg330_backend2), memchunk, input_id, &error));
-  /* zg330_backend1.apply(); zg330_backend2.apply(); */
-  g_assert_true (xrt_backend_apply (zg330_backend1, &error));
-  g_assert_true (xrt_backend_apply (zg330_backend2, &error));
-  g_assert_no_error (error);
-  sess1 = xrt_session_new_with_backend (view1, zg330_backend1, &error);
-  sess2 = xrt_session_new_with_backend (view2, zg330_backend2, &error);
-  g_assert_true (xrt_session_apply (sess1, &error));
-  g_assert_true (xrt_session_apply (sess2, &error));
-  middle = xrt_session_forward (sess1, inputs, &error);
-  g_assert_no_error (error);
-  {
-    /* the first network's output is in the user's chunk */
-    g_autoptr (GBytes) in_chunk = xrt_mem_chunk_read_bytes (memchunk, 0, output_size, &error);
-    g_autoptr (GBytes) out = xrt_tensor_get_bytes (g_ptr_array_index (middle, 0), &error);
-    g_assert_no_error (error);
-    g_assert_true (g_bytes_equal (in_chunk, out));
-  }
-  g_ptr_array_add (connected, xrt_tensor_new (network, xir_network_get_value (network, input_id), memchunk, 0, &error));
-  outs = xrt_session_forward (sess2, connected, &error);
-  g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
-}
-
-/* §2.3.3 disableMergeHardOp, §2.3.4 disableEtmOptimize, §2.3.5 ocmOptimize (each option):
- * the same bytes as the reference (defaults: merge, ETM optimize, BEST_SCORE) */
-typedef struct {
-  const char *what;
-  gboolean no_merge, no_etm;
-  ZwOcmOpt ocm;
-} Options;
-
-static void
-test_zg_2_3_3_to_2_3_5_options (gconstpointer data)
-{
-  const Options *opt = data;
-  g_autoptr (GError) error = NULL;
-  /* // 1.打开设备  // 2.加载网络  // 3.构建ZG330Backend */
-  g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
-  g_autoptr (XirNetwork) network = load ("resnet18");
-  g_autoptr (XirNetworkView) view = whole (network);
-  g_autoptr (XrtBackend) backend = xrt_backend_new ("ZG330Backend", view, device, &error);
-  Zg330Backend *zg_backend = ZG330_BACKEND (backend);
-  g_autoptr (XrtSession) sess = NULL;
-  g_autoptr (GPtrArray) inputs = img2tensors (network, 16);
-  g_autoptr (GPtrArray) ref = reference (network, inputs, NULL);
-  g_autoptr (GPtrArray) outs = NULL;
-
-  g_assert_no_error (error);
-  /* zg_backend.disableMergeHardOp(); */
-  if (opt->no_merge)
-    g_assert_true (zg330_backend_disable_merge_hardop (zg_backend, &error));
-  /* zg_backend.disableEtmOptimize(); */
-  if (opt->no_etm)
-    g_assert_true (zg330_backend_disable_etm_optimize (zg_backend, &error));
-  /* zg_backend.ocmOptimize(OcmOpt::…); */
-  g_assert_true (zg330_backend_ocm_optimize (zg_backend, opt->ocm, &error));
-  /* zg_backend.apply(); */
-  g_assert_true (xrt_backend_apply (backend, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (zg330_backend_get_merge_hardop (zg_backend), ==, !opt->no_merge);
-  g_assert_cmpint (zg330_backend_get_etm_optimize (zg_backend), ==, !opt->no_etm);
-  if (opt->ocm != ZW_OCM_BEST_SCORE)
-    g_assert_cmpint (zg330_backend_get_ocm_opt (zg_backend), ==, opt->ocm);
-  sess = xrt_session_new_with_backend (view, backend, &error);
-  g_assert_true (xrt_session_apply (sess, &error));
-  outs = xrt_session_forward (sess, inputs, &error);
-  g_assert_no_error (error);
-  assert_same_outputs (outs, ref);
-}
-
 int
 main (int argc, char **argv)
 {
   static const char *const demos[] = { "tiny", "twoin", "resnet18", "mobilenetv2", "yolov5s" };
-  static const Options options[] = {
-    { "2.3.3-disable-merge", TRUE, FALSE, ZW_OCM_BEST_SCORE },
-    { "2.3.4-disable-etm-optimize", FALSE, TRUE, ZW_OCM_BEST_SCORE },
-    { "2.3.5-ocm-none", FALSE, FALSE, ZW_OCM_NONE },
-    { "2.3.5-ocm-option1", FALSE, FALSE, ZW_OCM_OPTION1 },
-    { "2.3.5-ocm-option2", FALSE, FALSE, ZW_OCM_OPTION2 },
-    { "2.3.5-ocm-option3", FALSE, FALSE, ZW_OCM_OPTION3 },
-    { "2.3.5-ocm-best-score", FALSE, FALSE, ZW_OCM_BEST_SCORE },
-  };
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/manual/xrt/1.1.1-create-by-priority", test_xrt_1_1_1_create_by_priority);
@@ -1049,12 +696,10 @@ main (int argc, char **argv)
       g_autofree char *a = g_strdup_printf ("/manual/xrt/1.3.1-forward/%s", demos[i]);
       g_autofree char *b = g_strdup_printf ("/manual/xrt/1.3.2-forward-into-outputs/%s", demos[i]);
       g_autofree char *c = g_strdup_printf ("/manual/xrt/1.3.3-step-to/%s", demos[i]);
-      g_autofree char *d = g_strdup_printf ("/manual/zg330backend/2.2.1-session-create/%s", demos[i]);
       g_test_add_data_func (a, demos[i], test_xrt_1_3_1_forward);
       g_test_add_data_func (b, demos[i], test_xrt_1_3_2_forward_into_outputs);
       if (strcmp (demos[i], "yolov5s") != 0)   /* stepTo on every op of the host run: the smaller ones */
         g_test_add_data_func (c, demos[i], test_xrt_1_3_3_step_to);
-      g_test_add_data_func (d, demos[i], test_zg_2_2_1_session_create);
     }
   g_test_add_func ("/manual/xrt/1.4.1-and-1.4.2-log-io-and-time", test_xrt_1_4_1_and_1_4_2_log_io_and_time);
   g_test_add_func ("/manual/xrt/1.4.3-dump-outputs", test_xrt_1_4_3_dump_outputs);
@@ -1064,14 +709,5 @@ main (int argc, char **argv)
   g_test_add_func ("/manual/xrt/2.6-tensor", test_xrt_2_6_tensor);
   g_test_add_data_func ("/manual/xrt/2.8-time-profile/tiny", "tiny", test_xrt_2_8_time_profile);
   g_test_add_data_func ("/manual/xrt/2.8-time-profile/twoin", "twoin", test_xrt_2_8_time_profile);
-  g_test_add_func ("/manual/zg330backend/2.1.1-open-device", test_zg_2_1_1_open_device);
-  g_test_add_func ("/manual/zg330backend/2.2.2-backend-init", test_zg_2_2_2_backend_init);
-  g_test_add_func ("/manual/zg330backend/2.3.1-user-reuse-segment", test_zg_2_3_1_user_reuse_segment);
-  g_test_add_func ("/manual/zg330backend/2.3.2-user-connect-network", test_zg_2_3_2_user_connect_network);
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    {
-      g_autofree char *p = g_strdup_printf ("/manual/zg330backend/%s", options[i].what);
-      g_test_add_data_func (p, &options[i], test_zg_2_3_3_to_2_3_5_options);
-    }
   return g_test_run ();
 }
