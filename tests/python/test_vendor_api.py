@@ -33,6 +33,44 @@ def outputs_equal_c_api(network, outs, input_bytes, *options, name="tiny"):
         assert t.tobytes() == ref[v.v_id], f"v_id {v.v_id} differs from the C API's"
 
 
+# ---- ZG330Backend manual §2.1.1 ---------------------------------------------------------
+
+@pytest.fixture
+def zhuge_board():
+    """A zhuge-board on loopback (ours: the manual's socket board), its socket:// URL."""
+    import subprocess
+    exe = os.environ.get("ZW_TEST_BOARD")
+    if not exe:
+        pytest.skip("$ZW_TEST_BOARD (the zhuge-board program) is not set")
+    proc = subprocess.Popen([exe, "--listen", "127.0.0.1:0", "--board", "zg330", "--exit-after", "300"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()          # "zhuge-board: serving zg330 on 127.0.0.1:PORT"
+        port = int(line.rsplit(":", 1)[1])
+        yield f"socket://haps-zg330@127.0.0.1:{port}"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_2_1_1_open_device(zhuge_board):
+    """§2.1.1 as written (its dev_url is each of its URLs but the empty axi one), then a session
+    on each device gives the C API's bytes."""
+    # 2.配置Device启动的url，打开设备
+    axi_url = ""
+    socket_url = zhuge_board
+    mock_url = "mock://zg330"
+    for dev_url in (socket_url, mock_url):
+        device = Device.Open(dev_url)
+        network = xir.Network.CreateFromJsonFile(net_path("tiny")).loadParamsFromFile(raw_path("tiny"))
+        sess = Session.Create([ZG330Backend, HostBackend], network.view(0), [device, HostDevice.Default()])
+        sess.apply()
+        t, raw = input_tensor(network, 13)
+        outputs_equal_c_api(network, sess.forward([t]), raw)
+    with pytest.raises(XrtError):
+        Device.Open(axi_url)
+
+
 # ---- ZG330Backend manual §2.2 -----------------------------------------------------------
 
 def test_2_2_1_session_create(tiny, device):
