@@ -485,7 +485,9 @@ test_backends_host_reference_run (void)
   run_in (&h, dir, "host.toml", NULL);
   assert_ok (&h);
   g_assert_nonnull (strstr (h.out, "HostBackend"));
+  g_assert_nonnull (strstr (h.out, "(the board's time, modelled)"));
   g_assert_null (strstr (h.out, "mock://"));
+  g_assert_null (strstr (h.out, "simulated board"));
   assert_same_file (d_host, d_board, "31.ftmp");
 }
 

@@ -682,6 +682,80 @@ test_xrt_2_8_time_profile (gconstpointer name)
   g_assert_cmpfloat (xrt_session_get_total_time (sess), >, 0);
 }
 
+/* session.h's getForwards: each step's forward function (xrt_session_forward_step) run in
+ * turn on the tensors of the values it reads gives the network's outputs, merged or not, and
+ * leaves the session's callbacks, logs and profile alone; bad calls name what is wrong. */
+static void
+test_xrt_session_get_forwards (gconstpointer name)
+{
+  for (guint merge = 0; merge < 2; merge++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
+      g_autoptr (XirNetwork) network = zw_test_load_net (name);
+      g_autoptr (XirNetworkView) view = zw_test_whole_view (network);
+      g_autoptr (XrtSession) sess = xrt_session_new_for_device (view, device, &error);
+      g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (network, 19);
+      g_autoptr (GPtrArray) ref = zw_test_reference_outputs (network, inputs, NULL);
+      g_autoptr (GHashTable) tmap = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           (GDestroyNotify) xrt_tensor_unref);
+      g_autoptr (GPtrArray) outs = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+      GPtrArray *values = xir_network_get_outputs (network);
+
+      g_assert_no_error (error);
+      g_assert_null (xrt_session_forward_step (sess, 0, inputs, &error));   /* before apply */
+      g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_CALL_ORDER);
+      g_clear_error (&error);
+      if (!merge)
+        g_assert_true (zg330_backend_disable_merge_hardop (ZG330_BACKEND (xrt_session_get_board_backend (sess)), &error));
+      g_assert_true (xrt_session_apply (sess, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < xrt_session_get_n_forwards (sess); i++)
+        {
+          const XrtForward *f = xrt_session_get_forward (sess, i);
+          g_autoptr (GPtrArray) ins = g_ptr_array_new_with_free_func ((GDestroyNotify) xrt_tensor_unref);
+          g_autoptr (GPtrArray) step_outs = NULL;
+          gboolean is_input = f->op != NULL && f->op->kind == XIR_OP_INPUT;
+
+          for (guint k = 0; is_input && k < inputs->len; k++)
+            g_ptr_array_add (ins, xrt_tensor_ref (g_ptr_array_index (inputs, k)));
+          for (guint k = 0; !is_input && k < f->input_ids->len; k++)
+            {
+              XrtTensor *t = g_hash_table_lookup (tmap, &g_array_index (f->input_ids, gint64, k));
+              g_assert_nonnull (t);
+              g_ptr_array_add (ins, xrt_tensor_ref (t));
+            }
+          step_outs = xrt_session_forward_step (sess, i, ins, &error);
+          g_assert_no_error (error);
+          for (guint k = 0; k < step_outs->len; k++)
+            {
+              XrtTensor *t = g_ptr_array_index (step_outs, k);
+              gint64 *key = g_new (gint64, 1);
+              *key = xrt_tensor_get_value (t)->v_id;
+              g_hash_table_replace (tmap, key, xrt_tensor_ref (t));
+            }
+        }
+      for (guint k = 0; k < values->len; k++)
+        {
+          XrtTensor *t = g_hash_table_lookup (tmap, &((XirValue *) g_ptr_array_index (values, k))->v_id);
+          g_assert_nonnull (t);
+          g_ptr_array_add (outs, xrt_tensor_ref (t));
+        }
+      zw_test_assert_same_outputs (outs, ref);
+      /* a step that reads one value, given none; a step past the end */
+      for (guint i = 0; i < xrt_session_get_n_forwards (sess); i++)
+        if (xrt_session_get_forward (sess, i)->input_ids->len > 0)
+          {
+            g_assert_null (xrt_session_forward_step (sess, i, NULL, &error));
+            g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INPUTS);
+            g_clear_error (&error);
+            break;
+          }
+      g_assert_null (xrt_session_forward_step (sess, xrt_session_get_n_forwards (sess), NULL, &error));
+      g_assert_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_INVALID_ARGUMENT);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -701,6 +775,9 @@ main (int argc, char **argv)
       if (strcmp (demos[i], "yolov5s") != 0)   /* stepTo on every op of the host run: the smaller ones */
         g_test_add_data_func (c, demos[i], test_xrt_1_3_3_step_to);
     }
+  g_test_add_data_func ("/manual/xrt/session-get-forwards/tiny", "tiny", test_xrt_session_get_forwards);
+  g_test_add_data_func ("/manual/xrt/session-get-forwards/twoin", "twoin", test_xrt_session_get_forwards);
+  g_test_add_data_func ("/manual/xrt/session-get-forwards/yolov5s", "yolov5s", test_xrt_session_get_forwards);
   g_test_add_func ("/manual/xrt/1.4.1-and-1.4.2-log-io-and-time", test_xrt_1_4_1_and_1_4_2_log_io_and_time);
   g_test_add_func ("/manual/xrt/1.4.3-dump-outputs", test_xrt_1_4_3_dump_outputs);
   g_test_add_func ("/manual/xrt/1.4.4-callbacks", test_xrt_1_4_4_callbacks);
