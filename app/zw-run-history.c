@@ -5,8 +5,9 @@
 #include <string.h>
 
 #define MAX_COMPARED 2
-/* more than five rows of three lines in sight before the history scrolls */
-#define MIN_HISTORY_HEIGHT 340
+/* three rows of three lines in sight before the history scrolls: at 1280x800 the options
+ * above (down to the device and Forward ×N) keep their natural height */
+#define MIN_HISTORY_HEIGHT 200
 
 struct _ZwRunHistory
 {
