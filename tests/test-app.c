@@ -1673,6 +1673,9 @@ collect_shortcuts (GtkWidget *widget, GHashTable *found)
       g_autofree char *title = NULL;
       g_autofree char *accel = NULL;
       g_object_get (widget, "title", &title, "accelerator", &accel, NULL);
+      /* the window lists keys: no entry without one (issue 37) */
+      if (accel == NULL || *accel == '\0')
+        g_error ("“%s” is in the shortcuts window without a key", title);
       /* titles repeat across views ("Zoom out"): the pair is what must be listed */
       g_hash_table_add (found, g_strdup_printf ("%s\x1f%s", title, accel ? accel : ""));
     }
@@ -1700,7 +1703,9 @@ assert_class_actions_listed (GType type, GHashTable *found, const char *only_pre
       if (owner != type || (only_prefix != NULL && !g_str_has_prefix (name, only_prefix)))
         continue;
       for (guint k = 0; k < n_table; k++)
-        if (g_str_equal (table[k].action, name))
+        if (g_str_equal (table[k].action, name) && table[k].accel == NULL)
+          listed = TRUE;   /* in the table, reached by a click, a drag or the command line */
+        else if (g_str_equal (table[k].action, name))
           {
             g_autofree char *pair = g_strdup_printf ("%s\x1f%s", g_dgettext ("zhuge-workbench", table[k].title),
                                                      table[k].accel ? table[k].accel : "");
@@ -1712,6 +1717,40 @@ assert_class_actions_listed (GType type, GHashTable *found, const char *only_pre
         g_error ("%s is not in the shortcuts window", name);
     }
   g_type_class_unref (klass);
+}
+
+/* Every item of the main menu @menu (its sections and submenus too) has a key in the table,
+ * but the colour scheme (three radio items), About and the recent files. */
+static void
+assert_menu_items_have_keys (GMenuModel *menu)
+{
+  guint n_table;
+  const ZwShortcut *table = zw_shortcuts_get (&n_table);
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *action = NULL;
+      g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (menu, i, "target", NULL);
+      g_autofree char *target_text = target != NULL ? g_variant_print (target, FALSE) : NULL;
+      g_autoptr (GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      GMenuModel *linked;
+      gboolean keyed = FALSE;
+
+      while (g_menu_link_iter_get_next (links, NULL, &linked))
+        {
+          assert_menu_items_have_keys (linked);
+          g_object_unref (linked);
+        }
+      if (!g_menu_model_get_item_attribute (menu, i, "action", "s", &action) || g_str_equal (action, "app.color-scheme")
+          || g_str_equal (action, "app.about") || g_str_equal (action, "win.open-file"))
+        continue;
+      for (guint k = 0; k < n_table; k++)
+        keyed = keyed
+                || (g_str_equal (table[k].action, action) && g_strcmp0 (table[k].target, target_text) == 0
+                    && table[k].accel != NULL);
+      if (!keyed)
+        g_error ("the main menu's %s%s%s has no key", action, target_text ? " " : "", target_text ? target_text : "");
+    }
 }
 
 static void
@@ -1755,6 +1794,12 @@ test_shortcuts_list_every_action (void)
     if (g_str_equal (table[k].action, "win.view"))
       views++;
   g_assert_cmpuint (views, ==, 13);
+  {
+    GtkWidget *menu_button = zw_test_app_find_child_of_type (gtk_window_get_titlebar (GTK_WINDOW (win)),
+                                                             GTK_TYPE_MENU_BUTTON);
+    g_assert_nonnull (menu_button);
+    assert_menu_items_have_keys (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)));
+  }
   /* none of them is one GTK keeps for itself: Ctrl+Shift+D and Ctrl+Shift+I open the
    * inspector (or its "enable the inspector?" dialog) instead of our action */
   for (guint k = 0; k < n_table; k++)
