@@ -1,7 +1,9 @@
 /* test-app-window — the window itself (suite "display", issue 37): at 1280x800 the sidebar
  * shows the device field and Forward ×N without scrolling; at 1024 pixels wide the views'
  * switcher is a drop-down inside the window, never a row that scrolls; started from the build
- * tree the app finds its settings schema (no "not installed" message). */
+ * tree the app finds its settings schema (no "not installed" message); the open dialog's
+ * filter takes every kind of file; synthetic params are said in the history row. Run with
+ * LANGUAGE=zh_CN (test app-window-zh) it checks the Logs view's own texts in Chinese. */
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -11,7 +13,10 @@
 #include "zw-test-util.h"
 #undef ZwRun
 #include "zw-test-app.h"
+#include "zw-log-view.h"
+#include "zw-sweep-view-private.h"
 #include "zw-view-switcher.h"
+#include "zw-window-private.h"
 
 static ZwWindow *win;
 
@@ -169,6 +174,192 @@ test_build_tree_finds_schema (void)
   g_rmdir (dir);
 }
 
+static gboolean
+filter_takes (GtkFileFilter *filter, const char *name)
+{
+  g_autoptr (GFileInfo) info = g_file_info_new ();
+
+  g_file_info_set_display_name (info, name);
+  g_file_info_set_name (info, name);
+  return gtk_filter_match (GTK_FILTER (filter), info);
+}
+
+/* The open dialog's filter shows every kind of file the window opens: the vendor's time
+ * files (*_time.txt) too, not only JSON. */
+static void
+test_open_filter_takes_every_kind (void)
+{
+  g_autoptr (GtkFileFilter) filter = zw_window_new_open_filter ();
+  static const char *const taken[] = { "yolov5s_ZG.json", "yolov5s_time.txt", "profile.csv", "pipeline.toml",
+                                       "deploy.log", "notes.txt" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
+    if (!filter_takes (filter, taken[i]))
+      g_error ("the open dialog's filter hides %s", taken[i]);
+  g_assert_false (filter_takes (filter, "screenshot.png"));
+  g_assert_false (filter_takes (filter, "params.raw"));
+}
+
+static void
+collect_labels (GtkWidget *widget, GPtrArray *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+static gboolean
+sweep_shown (gpointer data)
+{
+  (void) data;
+  return zw_sweep_view_get_sweep (ZW_SWEEP_VIEW (zw_window_get_view (win, "sweep"))) != NULL
+         && !zw_window_get_busy (win);
+}
+
+/* The Sweep view at the default window size: ten rows of its table in sight at least, and
+ * the ETM bytes column (title and figures) whole inside the table, not cut at its edge. */
+static void
+test_sweep_table_rows_and_etm_column (void)
+{
+  const char *xrt_run = g_getenv ("XRT_RUN");
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("zw-sweep-table-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "tiny_sweep.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  GtkWidget *view, *column_view, *scroller;
+  const char *etm_title = g_dgettext ("zhuge-workbench", zw_sweep_column_titles[ZW_SWEEP_COLUMN_ETM]);
+  graphene_rect_t frame, r;
+  guint rows_in_sight = 0, etm_titles = 0, etm_cells = 0;
+
+  if (xrt_run == NULL)
+    {
+      g_test_skip ("XRT_RUN is not set");
+      return;
+    }
+  resize (1280, 800);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, xrt_run, "sweep", net, "--json", json, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
+  g_assert_no_error (error);
+  zw_window_open (win, json, FALSE);
+  g_assert_true (zw_test_app_wait_for (sweep_shown, NULL, 60));
+  zw_test_app_activate ("win.view", g_variant_new_string ("sweep"));
+  zw_test_app_run_for (400);
+  view = zw_window_get_view (win, "sweep");
+  column_view = zw_test_app_find_child_of_type (view, GTK_TYPE_COLUMN_VIEW);
+  g_assert_nonnull (column_view);
+  scroller = gtk_widget_get_ancestor (column_view, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (scroller);
+  g_assert_true (gtk_widget_compute_bounds (scroller, GTK_WIDGET (win), &frame));
+  g_assert_cmpuint (zw_sweep_view_get_sweep (ZW_SWEEP_VIEW (view))->rows->len, >=, 10);
+  collect_labels (column_view, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+      const char *text = gtk_label_get_text (GTK_LABEL (label));
+      gboolean inside;
+
+      if (!gtk_widget_get_mapped (label) || !gtk_widget_compute_bounds (label, GTK_WIDGET (win), &r))
+        continue;
+      inside = graphene_rect_contains_rect (&frame, &r);
+      /* the "#" cells of the rows whole in sight */
+      if (inside && r.size.height > 0 && g_ascii_isdigit (text[0]) && strchr (text, ' ') == NULL
+          && r.origin.x < frame.origin.x + 40)
+        rows_in_sight++;
+      if (g_strcmp0 (text, etm_title) == 0)
+        {
+          etm_titles++;
+          if (!inside || pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+            g_error ("the ETM column's title is cut: (%g, %g, %g x %g) in the table (%g, %g, %g x %g)", r.origin.x,
+                     r.origin.y, r.size.width, r.size.height, frame.origin.x, frame.origin.y, frame.size.width,
+                     frame.size.height);
+        }
+      else if (inside && (g_str_has_suffix (text, "KiB") || g_str_has_suffix (text, "MiB")))
+        {
+          etm_cells++;
+          g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
+        }
+    }
+  g_test_message ("%u rows in sight, %u byte figures whole, the table %g x %g", rows_in_sight, etm_cells,
+                  frame.size.width, frame.size.height);
+  g_assert_cmpuint (etm_titles, ==, 1);
+  g_assert_cmpuint (rows_in_sight, >=, 10);
+  g_assert_cmpuint (etm_cells, >=, 10);
+  g_unlink (json);
+  g_rmdir (dir);
+}
+
+static void
+collect_with_class (GtkWidget *widget, const char *css_class, GPtrArray *out)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_with_class (c, css_class, out);
+}
+
+/* The synthetic-params labels of the history in sight, whole (wrapped, not ellipsized). */
+static guint
+n_synthetic_labels_shown (void)
+{
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  guint shown = 0;
+
+  collect_with_class (zw_window_get_history (win), "zw-synthetic-params", labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+      if (!gtk_widget_get_mapped (label))
+        continue;
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==,
+                       g_dgettext ("zhuge-workbench", "Synthetic params: made-up weights, real placement and times"));
+      g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
+      g_assert_cmpint (gtk_widget_get_width (label), >, 0);
+      shown++;
+    }
+  return shown;
+}
+
+/* A network opened with synthetic params says so in its history row, in sight and whole
+ * (issue 37: it was said only in a tooltip); the demo's rows (its own params) do not. */
+static void
+test_synthetic_params_said_in_the_row (void)
+{
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
+  guint n = zw_test_app_n_runs ();
+
+  if (!g_file_test (net, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("the real sample is not in ZW_SHARED_DIR/real");
+      return;
+    }
+  resize (1280, 800);
+  g_assert_cmpuint (n_synthetic_labels_shown (), ==, 0);
+  zw_window_open (win, net, TRUE);
+  zw_test_app_wait_for_run (n + 1);
+  zw_test_app_run_for (300);
+  g_assert_true (zw_run_get_synthetic_params (zw_window_get_selected_run (win)));
+  g_assert_cmpuint (n_synthetic_labels_shown (), >=, 1);
+}
+
+/* In Chinese (LANGUAGE=zh_CN) the Logs view's own texts are translated: the line that says
+ * what the log is, the search's placeholder, the view's name. */
+static void
+test_logs_view_in_chinese (void)
+{
+  ZwLogView *logs = ZW_LOG_VIEW (zw_window_get_view (win, "logs"));
+  g_autofree char *placeholder = zw_log_view_dup_placeholder (logs);
+
+  g_assert_nonnull (zw_log_view_get_text (logs));
+  g_test_message ("header: %s; placeholder: %s", zw_log_view_get_header (logs), placeholder);
+  g_assert_nonnull (strstr (zw_log_view_get_header (logs), "各行与运行时写出的一致"));
+  g_assert_cmpstr (placeholder, ==, "搜索日志（Ctrl+F）");
+  g_assert_cmpstr (g_dgettext ("zhuge-workbench", "Logs"), ==, "日志");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -176,9 +367,18 @@ main (int argc, char *argv[])
   gtk_window_present (GTK_WINDOW (win));
   zw_test_app_wait_for_run (1);
 
+  if (g_str_has_prefix (g_getenv ("LANGUAGE") != NULL ? g_getenv ("LANGUAGE") : "", "zh"))
+    {
+      g_test_add_func ("/app-window/zh-CN/logs-view-texts-translated", test_logs_view_in_chinese);
+      return zw_test_app_run_and_close ();
+    }
   g_test_add_func ("/app-window/1280x800/sidebar-shows-device-and-forwards", test_sidebar_device_and_forwards_in_sight);
   g_test_add_func ("/app-window/1024/view-switcher-is-a-drop-down-inside", test_view_switcher_fits);
   g_test_add_func ("/app-window/start/build-tree-finds-settings-schema", test_build_tree_finds_schema);
+  g_test_add_func ("/app-window/open/filter-takes-every-kind-time-files-too", test_open_filter_takes_every_kind);
+  g_test_add_func ("/app-window/sweep/table-ten-rows-etm-column-whole", test_sweep_table_rows_and_etm_column);
+  /* last: it leaves the window on another network */
+  g_test_add_func ("/app-window/history/synthetic-params-said-in-the-row", test_synthetic_params_said_in_the_row);
 
   return zw_test_app_run_and_close ();
 }

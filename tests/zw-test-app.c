@@ -1,8 +1,11 @@
 /* zw-test-app.c — the display tests' shared start-up, waiting and actions (zw-test-app.h). */
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <stdlib.h>
 
 #include "zw-test-app.h"
+#include "base/zw-locale.h"
 
 #ifdef __SANITIZE_ADDRESS__
 /* Under AddressSanitizer: fontconfig's caches and Mesa's EGL driver (which GDK probes at
@@ -56,6 +59,11 @@ zw_test_app_start (int *argc, char ***argv)
   GList *windows;
 
   g_test_init (argc, argv, NULL);
+  /* the translations as the app's main() binds them (LANGUAGE=zh_CN shows Chinese) */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, zw_locale_dir (LOCALEDIR));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
   if (!gtk_init_check ())
     {

@@ -19,7 +19,8 @@ gboolean zw_test_app_wait_for (ZwTestPredicate pred, gpointer data, guint timeou
 /* Iterates the default main context for @ms milliseconds (lets the window lay out and draw). */
 void zw_test_app_run_for (guint ms);
 
-/* g_test_init, then one application instance of its own (non-unique, whatever else runs on
+/* g_test_init, the translations bound as the app's main() binds them, then one application
+ * instance of its own (non-unique, whatever else runs on
  * the session bus) activated with its window. Exits 77 (skipped) without a display. The tests
  * draw with cairo: GDK need not probe GL (GDK_DEBUG=gl-disable unless set). */
 ZwWindow *zw_test_app_start (int *argc, char ***argv);
