@@ -21,11 +21,23 @@
 
 static ZwWindow *win;
 
-/* Lets the window lay out what changed (a few frames). */
+/* The view shown has been laid out (a loaded machine may take more than a few frames). */
+static gboolean
+view_laid_out (gpointer data)
+{
+  g_autofree char *name = NULL;
+
+  (void) data;
+  g_object_get (win, "view", &name, NULL);
+  return gtk_widget_get_width (zw_window_get_view (win, name)) > 0;
+}
+
+/* Lets the window lay out what changed (a few frames, and the view shown has its size). */
 static void
 settle (void)
 {
   zw_test_app_run_for (150);
+  g_assert_true (zw_test_app_wait_for (view_laid_out, NULL, 10));
 }
 
 /* The window's run progress (a view's own progress bars, e.g. Dump Diff's, are not it). */
