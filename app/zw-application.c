@@ -307,19 +307,30 @@ zw_application_handle_local_options (GApplication *app, GVariantDict *options)
 
 /* ---- settings and colour scheme ------------------------------------------------------------ */
 
-/* The schema may be missing (running from a build tree without GSETTINGS_SCHEMA_DIR):
- * then nothing persists, rather than g_settings_new aborting. */
+/* The schema installed (or named by GSETTINGS_SCHEMA_DIR), else the one the build compiled
+ * into its data folder (the app run from its build tree, `meson devenv` or not). Only when
+ * neither exists does nothing persist, rather than g_settings_new aborting, and the message
+ * names both places. */
 static GSettings *
 settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr (GSettingsSchema) schema = NULL;
+  g_autofree char *compiled = g_build_filename (ZW_BUILD_DATADIR, "gschemas.compiled", NULL);
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, ZW_APPLICATION_ID, TRUE);
+  if (schema == NULL && g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autoptr (GSettingsSchemaSource) build = g_settings_schema_source_new_from_directory (ZW_BUILD_DATADIR, source,
+                                                                                             FALSE, NULL);
+      if (build != NULL)
+        schema = g_settings_schema_source_lookup (build, ZW_APPLICATION_ID, FALSE);
+    }
   if (schema == NULL)
     {
-      g_message ("the GSettings schema %s is not installed: settings will not persist", ZW_APPLICATION_ID);
+      g_message ("the GSettings schema %s is neither installed nor compiled in the build tree (%s): settings "
+                 "will not persist", ZW_APPLICATION_ID, compiled);
       return NULL;
     }
   return g_settings_new_full (schema, NULL, NULL);

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #define MAX_COMPARED 2
-/* more than five rows of three lines in sight before the history scrolls */
-#define MIN_HISTORY_HEIGHT 340
+/* three rows of three lines in sight before the history scrolls: at 1280x800 the options
+ * above (down to the device and Forward ×N) keep their natural height */
+#define MIN_HISTORY_HEIGHT 200
 
 struct _ZwRunHistory
 {
@@ -38,6 +39,7 @@ row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_d
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *summary = gtk_label_new (NULL);
   GtkWidget *figures = gtk_label_new (NULL);
+  GtkWidget *synthetic = gtk_label_new (_("Synthetic params: made-up weights, real placement and times"));
   GtkWidget *compare = gtk_check_button_new ();
 
   (void) factory;
@@ -56,6 +58,14 @@ row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_d
   gtk_box_append (GTK_BOX (texts), title);
   gtk_box_append (GTK_BOX (texts), summary);
   gtk_box_append (GTK_BOX (texts), figures);
+  /* said in the row itself, whole (wrapped, never cut): not only in its tooltip */
+  gtk_label_set_xalign (GTK_LABEL (synthetic), 0);
+  gtk_label_set_wrap (GTK_LABEL (synthetic), TRUE);
+  gtk_widget_add_css_class (synthetic, "caption");
+  gtk_widget_add_css_class (synthetic, "warning");
+  gtk_widget_add_css_class (synthetic, "zw-synthetic-params");
+  gtk_widget_set_visible (synthetic, FALSE);
+  gtk_box_append (GTK_BOX (texts), synthetic);
   gtk_widget_set_tooltip_text (compare, _("Mark for comparison (two runs at most)"));
   gtk_widget_set_valign (compare, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (box), texts);
@@ -77,6 +87,7 @@ row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_d
   g_object_set_data (G_OBJECT (item), "title", title);
   g_object_set_data (G_OBJECT (item), "summary", summary);
   g_object_set_data (G_OBJECT (item), "figures", figures);
+  g_object_set_data (G_OBJECT (item), "synthetic", synthetic);
   g_object_set_data (G_OBJECT (item), "compare", compare);
   gtk_list_item_set_child (item, outer);
 }
@@ -121,6 +132,7 @@ row_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_da
     *newline = '\0';
   gtk_label_set_text (g_object_get_data (G_OBJECT (item), "summary"), summary);
   gtk_label_set_text (g_object_get_data (G_OBJECT (item), "figures"), newline ? newline + 1 : "");
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (item), "synthetic"), zw_run_get_synthetic_params (run));
   binding = g_object_bind_property (run, "compare", g_object_get_data (G_OBJECT (item), "compare"), "active",
                                     G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_object_set_data (G_OBJECT (item), "binding", binding);

@@ -11,20 +11,20 @@ static const ZwShortcut table[] = {
   { N_("Files"), "win.open-dump", NULL, "<Control><Shift>o", N_("Open a dump folder in the tensor inspector") },
   { N_("Files"), "win.compare-files", NULL, "<Control><Shift>c", N_("Compare two time profiles") },
   { N_("Files"), "win.diff-dumps", NULL, "<Control>d", N_("Diff the dumps of two marked runs, or two dump folders (or one with the dump Tensors shows)") },
-  { N_("Files"), "win.save-dump", NULL, NULL, N_("Save the selected run's dump into a folder") },
+  { N_("Files"), "win.save-dump", NULL, "<Control>s", N_("Save the selected run's dump into a folder") },
   { N_("Files"), "win.export", NULL, "<Control>e", N_("Export the current view (PNG, SVG, PDF, CSV, trace JSON)") },
   { N_("Files"), "win.open-demo", NULL, "<Control><Shift>n", N_("Open the bundled demo network") },
-  { N_("Files"), "win.open-demo-pipeline", NULL, NULL,
+  { N_("Files"), "win.open-demo-pipeline", NULL, "<Control><Shift>p",
     N_("Open the bundled demo pipeline (several networks on one board, shown in Board)") },
   { N_("Files"), "win.open-file", NULL, NULL, N_("Open a given file (command line, recent files, drag and drop)") },
   { N_("Files"), "win.export-file", NULL, NULL, N_("Export the current view to a given file") },
   { N_("Files"), "win.compare-file-pair", NULL, NULL, N_("Compare two given time profiles (drag and drop)") },
   { N_("Files"), "win.diff-folders", NULL, NULL, N_("Diff given dump folders (drag and drop)") },
-  { N_("Files"), "win.compare-compile", NULL, NULL,
+  { N_("Files"), "win.compare-compile", NULL, "<Control><Shift>m",
     N_("Compare the open network with another compile of it (main menu)") },
   { N_("Files"), "win.compare-compile-file", NULL, NULL,
     N_("Compare with a given compile (command line: --compare-compile)") },
-  { N_("Files"), "win.refresh-compiles", NULL, NULL,
+  { N_("Files"), "win.refresh-compiles", NULL, "<Control><Shift>r",
     N_("Compare the compiles again with the current options (Compiles view's Refresh)") },
   /* runs */
   { N_("Runs"), "win.run", NULL, "<Control>r", N_("Apply and forward") },
@@ -190,8 +190,14 @@ zw_shortcuts_window_new (GtkWindow *parent)
   for (guint i = 0; i < n; i++)
     {
       const ZwShortcut *s = &shortcuts[i];
-      g_autofree char *title = g_markup_escape_text (_(s->title), -1);
-      g_autofree char *accel = g_markup_escape_text (s->accel ? s->accel : "", -1);
+      g_autofree char *title = NULL;
+      g_autofree char *accel = NULL;
+
+      /* keys only: an action without one is reached by a click, a drag or the command line */
+      if (s->accel == NULL)
+        continue;
+      title = g_markup_escape_text (_(s->title), -1);
+      accel = g_markup_escape_text (s->accel, -1);
 
       if (g_strcmp0 (group, s->group) != 0)
         {
@@ -215,10 +221,8 @@ zw_shortcuts_window_new (GtkWindow *parent)
                                        "<property name=\"title\">%s</property>", group_title);
         }
       g_string_append_printf (xml, "<child><object class=\"GtkShortcutsShortcut\">"
-                                   "<property name=\"title\">%s</property>", title);
-      if (s->accel != NULL)
-        g_string_append_printf (xml, "<property name=\"accelerator\">%s</property>", accel);
-      g_string_append (xml, "</object></child>");
+                                   "<property name=\"title\">%s</property>"
+                                   "<property name=\"accelerator\">%s</property></object></child>", title, accel);
     }
   g_string_append (xml, "</object></child></object></child></object></interface>");
   builder = gtk_builder_new_from_string (xml->str, (gssize) xml->len);

@@ -5,8 +5,11 @@
  * The table lists the window's actions (win.*), the application's (app.*) and those the
  * views install on themselves (memory.*, timing.*, graph.*, log.*; their keys act on the
  * view shown wherever the focus is (zw-window-keys.c), the navigation keys — arrows, Home,
- * End, Return — while the view has the focus). An action that takes a parameter appears once per key that sets it
- * (win.view: Ctrl+1…9); an action without a key is listed with what triggers it instead.
+ * End, Return — while the view has the focus). An action that takes a parameter appears
+ * once per key that sets it (win.view: Ctrl+1…9). The shortcuts window shows the entries
+ * with a key, each with its key; an action without one (a click, a drag and drop, the
+ * command line, a sidebar control with its mnemonic) stays in the table, which says what
+ * triggers it.
  */
 #pragma once
 

@@ -478,11 +478,27 @@ zw_window_on_recent_changed (GListModel *recent, guint position, guint removed, 
     }
 }
 
+/* The name patterns of every kind of file zw_window_open takes (zw-file-kind.h): networks,
+ * deploy reports, sweeps and our profiles (JSON), the vendor's time files, our profile CSV,
+ * pipelines (TOML) and text logs. */
+static const char *const open_patterns[] = { "*.json", "*_time.txt", "*.csv", "*.toml", "*.log", "*.txt", NULL };
+
+GtkFileFilter *
+zw_window_new_open_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Networks, reports, time profiles, sweeps, pipelines and logs"));
+  for (guint i = 0; open_patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, open_patterns[i]);
+  return filter;
+}
+
 /* Open: a network, a deploy log or any file the window opens (zw_window_open). */
 void
 zw_window_choose_file (ZwWindow *self)
 {
-  GtkFileFilter *json = gtk_file_filter_new ();
+  GtkFileFilter *json = zw_window_new_open_filter ();
   GtkFileFilter *all = gtk_file_filter_new ();
   GtkFileChooserNative *chooser;
 
@@ -491,10 +507,9 @@ zw_window_choose_file (ZwWindow *self)
       gtk_native_dialog_show (self->chooser);
       return;
     }
-  chooser = gtk_file_chooser_native_new (_("Open a Network or a Deploy Log"), GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (_("Open a Network, Report, Time Profile, Sweep, Pipeline or Log"),
+                                         GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (json, _("Networks and deploy logs (*.json)"));
-  gtk_file_filter_add_pattern (json, "*.json");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), json);

@@ -148,6 +148,8 @@ void zw_window_release_memory (void);
 void zw_window_open_init (ZwWindow *self);
 void zw_window_set_shown_file (ZwWindow *self, const char *path);
 void zw_window_choose_file (ZwWindow *self);
+/* The open dialog's filter: every kind of file the window opens (*_time.txt included). */
+GtkFileFilter *zw_window_new_open_filter (void);
 void zw_window_run_aux_chooser (ZwWindow *self, ChooserPurpose purpose, const char *title, GtkFileChooserAction mode,
                                 gboolean multiple, const char *accept);
 void zw_window_export_to (ZwWindow *self, const char *path);

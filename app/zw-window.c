@@ -13,6 +13,7 @@
 #include "zw-run-history.h"
 #include "zw-sweep-view.h"
 #include "zw-tensor-view.h"
+#include "zw-view-switcher.h"
 
 G_DEFINE_FINAL_TYPE (ZwWindow, zw_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -550,6 +551,7 @@ zw_window_class_init (ZwWindowClass *klass)
   /* the template is in the static library: registered by hand, not by a constructor the
    * linker may leave out */
   zw_app_register_resource ();
+  g_type_ensure (ZW_TYPE_VIEW_SWITCHER);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/zhuge/Workbench/zw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, switcher);
@@ -584,10 +586,11 @@ zw_window_init (ZwWindow *self)
 
   add_views (self);
   zw_window_add_view_keys (self);
+  zw_view_switcher_set_stack (ZW_VIEW_SWITCHER (self->switcher), GTK_STACK (self->stack));
   zw_window_update_empty_states (self);
   g_signal_connect (self->stack, "notify::visible-child-name", G_CALLBACK (on_stack_child), self);
   /* the theme gives switcher buttons a wide minimum: as wide as their labels, all the views
-   * fit a 1280-pixel window next to the sidebar (narrower, the switcher scrolls); the
+   * fit a 1280-pixel window next to the sidebar (narrower, the switcher is a drop-down); the
    * progress of a run lies over the content, on the window's background */
   {
     g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();

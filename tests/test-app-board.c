@@ -17,34 +17,13 @@
 #undef ZwRun
 #include "zw-test-app.h"
 
-static ZwApplication *app;
 static ZwWindow *win;
-
-static guint
-n_runs (void)
-{
-  return zw_window_get_n_runs_made (win);
-}
 
 /* idle with @data runs, or idle with a banner (a failure: no use waiting for the run) */
 static gboolean
 is_idle_with_runs (gpointer data)
 {
-  return !zw_window_get_busy (win) && (n_runs () >= GPOINTER_TO_UINT (data) || zw_window_get_banner_message (win) != NULL);
-}
-
-static gboolean
-is_idle (gpointer data)
-{
-  (void) data;
-  return !zw_window_get_busy (win);
-}
-
-static gboolean
-has_banner_and_idle (gpointer data)
-{
-  (void) data;
-  return zw_window_get_banner_message (win) != NULL && !zw_window_get_busy (win);
+  return !zw_window_get_busy (win) && (zw_test_app_n_runs () >= GPOINTER_TO_UINT (data) || zw_window_get_banner_message (win) != NULL);
 }
 
 /* Waits for run @n of the window and checks it succeeded on @url (no banner). */
@@ -57,16 +36,10 @@ wait_for_run_on (guint n, const char *url, const char *what)
     g_error ("%s: no run #%u after 120 s (banner: %s)", what, n, zw_window_get_banner_message (win));
   if (zw_window_get_banner_message (win) != NULL)
     g_error ("%s: %s", what, zw_window_get_banner_message (win));
-  g_assert_cmpuint (n_runs (), ==, n);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
   run = zw_window_get_selected_run (win);
   g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, url);
   return run;
-}
-
-static void
-activate (const char *action, GVariant *param)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
 }
 
 static void
@@ -93,8 +66,8 @@ test_ten_rounds_on_one_board (void)
 
   if (board == NULL)
     return;
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
-  n = n_runs ();
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 60));
+  n = zw_test_app_n_runs ();
   set_device (board->url);
   wait_for_run_on (++n, board->url, "first apply");
   link = zw_run_controller_get_board (controller ());
@@ -110,10 +83,10 @@ test_ten_rounds_on_one_board (void)
       g_object_set (win, "merge-hardop", !merge, NULL);
       run = wait_for_run_on (++n, board->url, what);
       g_assert_cmpint (zw_run_get_report (run)->merge_hardop, ==, !merge);
-      activate ("win.forward", NULL);
+      zw_test_app_activate ("win.forward", NULL);
       run = wait_for_run_on (++n, board->url, what);
       g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
-      activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+      zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SFB"));
       run = wait_for_run_on (++n, board->url, what);
       g_assert_nonnull (zw_run_get_dump_dir (run));
       g_assert_true (g_file_test (zw_run_get_dump_dir (run), G_FILE_TEST_IS_DIR));
@@ -146,7 +119,7 @@ test_ten_rounds_on_one_board (void)
     const ZwSweep *sweep;
 
     zg330_remote_get_traffic (xrt_board_link_get_device (link), &sent0, &received);
-    activate ("win.sweep-what-if", g_variant_new_string (""));
+    zw_test_app_activate ("win.sweep-what-if", g_variant_new_string (""));
     g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 300));
     g_assert_null (zw_window_get_banner_message (win));
     sweep = zw_sweep_view_get_sweep (ZW_SWEEP_VIEW (zw_window_get_view (win, "sweep")));
@@ -159,12 +132,12 @@ test_ten_rounds_on_one_board (void)
     g_assert_cmpuint (sent1, >, sent0);
     g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 1);
     /* what-if figures cannot be swept on a board: said, not ignored */
-    activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K"));
-    g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
+    zw_test_app_activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K"));
+    g_assert_true (zw_test_app_wait_for (zw_test_app_has_banner_and_idle, NULL, 120));
     g_assert_nonnull (strstr (zw_window_get_banner_message (win), "what-if"));
-    activate ("win.dismiss-banner", NULL);
+    zw_test_app_activate ("win.dismiss-banner", NULL);
     /* the board still deploys afterwards */
-    activate ("win.forward", NULL);
+    zw_test_app_activate ("win.forward", NULL);
     wait_for_run_on (++n, board->url, "forward after the sweep");
   }
 
@@ -177,7 +150,7 @@ test_ten_rounds_on_one_board (void)
     zw_test_board_stop (g_steal_pointer (&board));
     again = zw_test_board_start ("zg330", "--listen", listen, NULL);
     board = again;
-    activate ("win.forward", NULL);
+    zw_test_app_activate ("win.forward", NULL);
     run = wait_for_run_on (++n, board->url, "forward after the board restarted");
     g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
     g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, 2);
@@ -205,8 +178,8 @@ test_failed_apply_sidebar_shows_run (void)
 
   if (board == NULL)
     return;
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
-  n = n_runs ();
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 60));
+  n = zw_test_app_n_runs ();
   set_device (board->url);
   wait_for_run_on (++n, board->url, "first apply");
   gone = g_strdup (board->url);
@@ -214,13 +187,13 @@ test_failed_apply_sidebar_shows_run (void)
   /* the board is gone: the change fails, and the sidebar goes back to the run shown */
   g_object_get (win, "merge-hardop", &merge, NULL);
   g_object_set (win, "merge-hardop", !merge, NULL);
-  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_has_banner_and_idle, NULL, 120));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), gone));
-  g_assert_cmpuint (n_runs (), ==, n);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
   g_object_get (win, "merge-hardop", &shown, NULL);
   g_assert_cmpint (shown, ==, merge);
   g_assert_cmpint (shown, ==, zw_run_get_report (zw_window_get_selected_run (win))->merge_hardop);
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
   set_device ("");
   wait_for_run_on (++n, "mock://zg330", "back on the simulated board");
 }
@@ -274,34 +247,12 @@ test_command_line_device (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-  GList *windows;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-  app = zw_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
 
   g_test_add_func ("/app-board/socket/ten-rounds-of-apply-forward-dump-options-one-connection-then-restart",
                    test_ten_rounds_on_one_board);
   g_test_add_func ("/app-board/socket/failed-apply-sidebar-shows-the-run-shown", test_failed_apply_sidebar_shows_run);
   g_test_add_func ("/app-board/command-line/device-url-and-screenshot", test_command_line_device);
 
-  status = g_test_run ();
-  zw_test_app_wait_for (is_idle, NULL, 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
-  return status;
+  return zw_test_app_run_and_close ();
 }

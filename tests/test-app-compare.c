@@ -16,34 +16,7 @@
 #undef ZwRun
 #include "zw-test-app.h"
 
-static ZwApplication *app;
 static ZwWindow *win;
-
-static guint
-n_runs (void)
-{
-  return zw_window_get_n_runs_made (win);
-}
-
-static gboolean
-is_idle_with_runs (gpointer data)
-{
-  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
-}
-
-static ZwRun *
-wait_for_run (guint n)
-{
-  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
-    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
-  return zw_window_get_selected_run (win);
-}
-
-static void
-activate (const char *action, GVariant *param)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
-}
 
 static gboolean
 compare_shown (gpointer data)
@@ -84,7 +57,7 @@ test_time_files_no_deploy_block (void)
       g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
       return;
     }
-  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120));
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   parts = g_strsplit (text, "op_id: 459,", -1);
   renumbered = g_strjoinv ("op_id: 901,", parts);
@@ -92,11 +65,11 @@ test_time_files_no_deploy_block (void)
   g_assert_cmpint (fd, >=, 0);
   close (fd);
   g_assert_true (g_file_set_contents (copy, renumbered, -1, NULL));
-  n = n_runs ();
-  activate ("win.open-file", g_variant_new_string (path));
-  wait_for_run (n + 1);
-  activate ("win.open-file", g_variant_new_string (copy));
-  wait_for_run (n + 2);
+  n = zw_test_app_n_runs ();
+  zw_test_app_activate ("win.open-file", g_variant_new_string (path));
+  zw_test_app_wait_for_run (n + 1);
+  zw_test_app_activate ("win.open-file", g_variant_new_string (copy));
+  zw_test_app_wait_for_run (n + 2);
   mark_last_two ();
   cmp = zw_compare_view_get_compare (view);
   /* not deployed here: no deploy block of zeros */
@@ -113,16 +86,16 @@ test_runs_rows_name_classes (void)
   ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
   const ZwProfileCompare *cmp;
   gboolean merge;
-  guint n = n_runs (), n_hardops = 0;
+  guint n = zw_test_app_n_runs (), n_hardops = 0;
 
-  activate ("win.select-run", g_variant_new_uint32 (0));
-  activate ("win.forward", NULL);
-  wait_for_run (n + 1);
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (0));
+  zw_test_app_activate ("win.forward", NULL);
+  zw_test_app_wait_for_run (n + 1);
   g_object_get (win, "merge-hardop", &merge, NULL);
   g_object_set (win, "merge-hardop", !merge, NULL);
-  wait_for_run (n + 2);
-  activate ("win.forward", NULL);
-  wait_for_run (n + 3);
+  zw_test_app_wait_for_run (n + 2);
+  zw_test_app_activate ("win.forward", NULL);
+  zw_test_app_wait_for_run (n + 3);
   /* the first forward and the last: merge on against merge off */
   {
     GListModel *runs = zw_window_get_runs (win);
@@ -215,38 +188,16 @@ test_runs_rows_name_classes (void)
     g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, cmp->rows->len);
   }
   g_object_set (win, "merge-hardop", merge, NULL);
-  wait_for_run (n + 4);
+  zw_test_app_wait_for_run (n + 4);
 }
 
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-  GList *windows;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-  app = zw_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
 
   g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
 
-  status = g_test_run ();
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
-  return status;
+  return zw_test_app_run_and_close ();
 }

@@ -16,14 +16,7 @@
 #undef ZwRun
 #include "zw-test-app.h"
 
-static ZwApplication *app;
 static ZwWindow *win;
-
-static guint
-n_runs (void)
-{
-  return zw_window_get_n_runs_made (win);
-}
 
 static gboolean
 diff_finished (gpointer data)
@@ -39,26 +32,6 @@ wait_for_diff (void)
   g_assert_true (zw_test_app_wait_for (diff_finished, NULL, 120));
 }
 
-static gboolean
-is_idle_with_runs (gpointer data)
-{
-  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
-}
-
-static ZwRun *
-wait_for_run (guint n)
-{
-  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
-    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
-  return zw_window_get_selected_run (win);
-}
-
-static void
-activate (const char *action, GVariant *param)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
-}
-
 static guint
 count_files (const char *dir)
 {
@@ -68,20 +41,6 @@ count_files (const char *dir)
   while (d != NULL && g_dir_read_name (d) != NULL)
     n++;
   return n;
-}
-
-static void
-remove_folder (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *file = g_build_filename (path, name, NULL);
-      g_unlink (file);
-    }
-  g_rmdir (path);
 }
 
 static void
@@ -97,13 +56,13 @@ test_dumps_kept_named_and_diffed (void)
   guint n;
   int height_named, height_plain;
 
-  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
-  n = n_runs ();
-  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
-  a = wait_for_run (n + 1);
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  n = zw_test_app_n_runs ();
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  a = zw_test_app_wait_for_run (n + 1);
   dir_a = g_strdup (zw_run_get_dump_dir (a));
-  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
-  b = wait_for_run (n + 2);
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  b = zw_test_app_wait_for_run (n + 2);
   dir_b = g_strdup (zw_run_get_dump_dir (b));
   g_assert_nonnull (dir_a);
   g_assert_nonnull (dir_b);
@@ -120,7 +79,7 @@ test_dumps_kept_named_and_diffed (void)
   zw_run_set_compare (a, TRUE);
   zw_run_set_compare (b, TRUE);
   zw_dump_diff_view_set_diff (view, NULL);
-  activate ("win.diff-dumps", NULL);
+  zw_test_app_activate ("win.diff-dumps", NULL);
   wait_for_diff ();
   diff = zw_dump_diff_view_get_diff (view);
   g_assert_nonnull (diff);
@@ -151,7 +110,7 @@ test_dumps_kept_named_and_diffed (void)
   saved_manifest = g_build_filename (saved, "manifest.json", NULL);
   g_assert_true (g_file_test (saved_manifest, G_FILE_TEST_IS_REGULAR));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), saved));
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
 
   /* the saved folder opened in Tensors is the other side of a one-folder diff */
   g_assert_true (zw_window_open_dump (win, saved));
@@ -165,43 +124,24 @@ test_dumps_kept_named_and_diffed (void)
 
   zw_run_set_compare (a, FALSE);
   zw_run_set_compare (b, FALSE);
-  remove_folder (saved);
+  zw_test_app_remove_folder (saved);
 }
 
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *cache = NULL;
   g_autofree char *dumps = NULL;
-  GList *windows;
   int status;
 
-  g_test_init (&argc, &argv, NULL);
   /* the dumps go into the user's cache: a fresh one, left empty by the window */
   cache = g_dir_make_tmp ("zw-app-dumps-cache-XXXXXX", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-  app = zw_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
 
   g_test_add_func ("/app-dumps/kept-visible-diffed-from-history-named-saved", test_dumps_kept_named_and_diffed);
 
-  status = g_test_run ();
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
+  status = zw_test_app_run_and_close ();
   /* the window removed its dumps with it */
   dumps = g_build_filename (cache, "zhuge-workbench", "dumps", NULL);
   if (status == 0 && count_files (dumps) != 0)
@@ -209,7 +149,7 @@ main (int argc, char *argv[])
       g_printerr ("the window left %u dumps in %s\n", count_files (dumps), dumps);
       status = 1;
     }
-  remove_folder (dumps);
+  zw_test_app_remove_folder (dumps);
   {
     g_autofree char *zw = g_build_filename (cache, "zhuge-workbench", NULL);
     g_rmdir (zw);

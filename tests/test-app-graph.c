@@ -17,14 +17,7 @@
 #include "zw-window.h"
 #include "zw-test-app.h"
 
-static ZwApplication *app;
 static ZwWindow *win;
-
-static gboolean
-is_idle_with_runs (gpointer data)
-{
-  return !zw_window_get_busy (win) && g_list_model_get_n_items (zw_window_get_runs (win)) >= GPOINTER_TO_UINT (data);
-}
 
 /* ---- real keys, through the X server's XTest extension (dlopen'ed: no build dependency) ---- */
 
@@ -305,36 +298,14 @@ test_shortcuts_window_lists_the_keys (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-  GList *windows;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-  app = zw_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
   gtk_window_present (GTK_WINDOW (win));
-  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120))
+  if (!zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120))
     g_error ("no first run after 120 s (banner: %s)", zw_window_get_banner_message (win));
 
   g_test_add_func ("/app-graph/keys/reach-the-view-shown-without-focusing-it", test_keys_reach_the_view_shown);
   g_test_add_func ("/app-graph/properties/show-the-forward-time", test_properties_show_the_forward_time);
   g_test_add_func ("/app-graph/keys/shortcuts-window-lists-them", test_shortcuts_window_lists_the_keys);
 
-  status = g_test_run ();
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
-  return status;
+  return zw_test_app_run_and_close ();
 }

@@ -19,41 +19,7 @@
 #undef ZwRun
 #include "zw-test-app.h"
 
-static ZwApplication *app;
 static ZwWindow *win;
-
-static guint
-n_runs (void)
-{
-  return zw_window_get_n_runs_made (win);
-}
-
-static gboolean
-is_idle_with_runs (gpointer data)
-{
-  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
-}
-
-static gboolean
-has_banner_and_idle (gpointer data)
-{
-  (void) data;
-  return zw_window_get_banner_message (win) != NULL && !zw_window_get_busy (win);
-}
-
-static ZwRun *
-wait_for_run (guint n)
-{
-  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
-    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
-  return zw_window_get_selected_run (win);
-}
-
-static void
-activate (const char *action, GVariant *param)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
-}
 
 /* The panel's "fixed" and "reason", and the window's options. */
 typedef struct {
@@ -90,16 +56,16 @@ test_buyi_network_controls (void)
 
   if (buyi == NULL)
     return;
-  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120));
   /* the user's own options: merge on, ETM optimize on, Option 2 */
   g_object_set (win, "merge-hardop", TRUE, "etm-optimize", TRUE, "ocm-option", "option2", NULL);
-  run = wait_for_run (n_runs () + 1);
-  n = n_runs ();
+  run = zw_test_app_wait_for_run (zw_test_app_n_runs () + 1);
+  n = zw_test_app_n_runs ();
 
   /* the real compile has no .raw: planned at once, then opened with synthetic params */
-  activate ("win.open-file", g_variant_new_string (buyi));
-  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
-  g_assert_cmpuint (n_runs (), ==, n + 1);
+  zw_test_app_activate ("win.open-file", g_variant_new_string (buyi));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_has_banner_and_idle, NULL, 120));
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n + 1);
   {
     g_auto (Panel) p = { 0 };
     read_panel (&p);
@@ -107,8 +73,8 @@ test_buyi_network_controls (void)
     g_assert_true (p.fixed);
     g_assert_false (p.merge);
   }
-  activate ("win.use-synthetic-params", NULL);
-  run = wait_for_run (n + 2);
+  zw_test_app_activate ("win.use-synthetic-params", NULL);
+  run = zw_test_app_wait_for_run (n + 2);
   g_assert_null (zw_window_get_banner_message (win));
   report = zw_run_get_report (run);
   g_assert_cmpstr (report->device_url, ==, "mock://buyi");
@@ -146,28 +112,28 @@ test_buyi_network_controls (void)
   }
 
   /* an option the Buyi backend refuses: the CLI's error, no run, the sidebar unchanged */
-  n = n_runs ();
+  n = zw_test_app_n_runs ();
   g_object_set (win, "ocm-option", "option1", NULL);
-  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_has_banner_and_idle, NULL, 120));
   g_test_message ("banner: %s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "ocmOptimize: the BuyiBackend has no OCM options"));
-  g_assert_cmpuint (n_runs (), ==, n);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
   {
     g_auto (Panel) p = { 0 };
     read_panel (&p);
     g_assert_cmpstr (p.ocm, ==, "none");
   }
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
   /* what it can do works: a forward of the file's placement */
-  activate ("win.forward", NULL);
-  run = wait_for_run (n + 1);
+  zw_test_app_activate ("win.forward", NULL);
+  run = zw_test_app_wait_for_run (n + 1);
   g_assert_null (zw_window_get_banner_message (win));
   g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
 
   /* a ZG330 network again: the user's options, not the Buyi's */
-  n = n_runs ();
-  activate ("win.open-file", g_variant_new_string (zg));
-  run = wait_for_run (n + 1);
+  n = zw_test_app_n_runs ();
+  zw_test_app_activate ("win.open-file", g_variant_new_string (zg));
+  run = zw_test_app_wait_for_run (n + 1);
   report = zw_run_get_report (run);
   g_assert_true (report->merge_hardop);
   g_assert_true (report->etm_optimize);
@@ -191,7 +157,7 @@ test_plan_says_what_best_score_chose (void)
   g_autofree char *real = zw_test_shared_file ("real/yolov5s_plin_352x640_ZG.json");
   g_autofree char *summary = NULL, *chosen = NULL;
   ZwRun *run;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
 
   if (real == NULL)
     return;
@@ -201,11 +167,11 @@ test_plan_says_what_best_score_chose (void)
     if (g_strcmp0 (ocm, "best") != 0)
       {
         g_object_set (win, "ocm-option", "best", NULL);
-        wait_for_run (++n);
+        zw_test_app_wait_for_run (++n);
       }
   }
-  activate ("win.open-file", g_variant_new_string (real));
-  g_assert_true (zw_test_app_wait_for (has_banner_and_idle, NULL, 120));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (real));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_has_banner_and_idle, NULL, 120));
   run = zw_window_get_selected_run (win);
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
   g_assert_cmpint (zw_run_get_ocm_requested (run), ==, ZW_OCM_BEST_SCORE);
@@ -215,19 +181,19 @@ test_plan_says_what_best_score_chose (void)
   g_assert_null (strstr (summary, "Best score → Best score"));
   g_object_get (zw_window_get_options_panel (win), "ocm-chosen", &chosen, NULL);
   g_assert_cmpstr (chosen, ==, zw_ocm_opt_get_label (zw_run_get_ocm_chosen (run)));
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
 }
 
 static void
 test_time_profile_read_only (void)
 {
   g_autofree char *time = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
-  guint n = n_runs (), rows = g_list_model_get_n_items (zw_window_get_runs (win));
+  guint n = zw_test_app_n_runs (), rows = g_list_model_get_n_items (zw_window_get_runs (win));
 
   if (time == NULL)
     return;
-  activate ("win.open-file", g_variant_new_string (time));
-  wait_for_run (n + 1);
+  zw_test_app_activate ("win.open-file", g_variant_new_string (time));
+  zw_test_app_wait_for_run (n + 1);
   g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), ==, ZW_RUN_PROFILE);
   {
     g_auto (Panel) p = { 0 };
@@ -266,7 +232,7 @@ test_time_profile_read_only (void)
     g_assert_nonnull (strstr (tip, "· hard > total"));
   }
   /* the network's run again: its options can change */
-  activate ("win.select-run", g_variant_new_uint32 (rows - 1));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (rows - 1));
   {
     g_auto (Panel) p = { 0 };
     read_panel (&p);
@@ -277,25 +243,7 @@ test_time_profile_read_only (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-  GList *windows;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-  app = zw_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
 
   g_test_add_func ("/app-kinds/buyi/options-fixed-as-run-refused-option-errors-title-board-memory-values",
                    test_buyi_network_controls);
@@ -303,9 +251,5 @@ main (int argc, char *argv[])
                    test_time_profile_read_only);
   g_test_add_func ("/app-kinds/plan/says-what-best-score-chose", test_plan_says_what_best_score_chose);
 
-  status = g_test_run ();
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
-  return status;
+  return zw_test_app_run_and_close ();
 }

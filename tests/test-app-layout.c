@@ -19,56 +19,25 @@
 #undef ZwRun
 #include "zw-test-app.h"
 
-static ZwApplication *app;
 static ZwWindow *win;
 
-static guint
-n_runs (void)
-{
-  return zw_window_get_n_runs_made (win);
-}
-
+/* The view shown has been laid out (a loaded machine may take more than a few frames). */
 static gboolean
-is_idle_with_runs (gpointer data)
+view_laid_out (gpointer data)
 {
-  return !zw_window_get_busy (win) && n_runs () >= GPOINTER_TO_UINT (data);
+  g_autofree char *name = NULL;
+
+  (void) data;
+  g_object_get (win, "view", &name, NULL);
+  return gtk_widget_get_width (zw_window_get_view (win, name)) > 0;
 }
 
-static void
-wait_for_run (guint n)
-{
-  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
-    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
-}
-
-/* Lets the window lay out what changed (a few frames). */
+/* Lets the window lay out what changed (a few frames, and the view shown has its size). */
 static void
 settle (void)
 {
   zw_test_app_run_for (150);
-}
-
-/* Settles, then waits (30 s at most, a loaded machine lays a view out late) until the view
- * shown has its size: a view measured before its first layout is at 0 x 0. */
-static void
-settle_shown_view (void)
-{
-  g_autofree char *name = NULL;
-  GtkWidget *view;
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  settle ();
-  g_object_get (win, "view", &name, NULL);
-  view = zw_window_get_view (win, name);
-  while ((gtk_widget_get_width (view) == 0 || gtk_widget_get_height (view) == 0) && g_get_monotonic_time () < end)
-    zw_test_app_run_for (50);
-  settle ();
-}
-
-static void
-activate (const char *action, GVariant *param)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+  g_assert_true (zw_test_app_wait_for (view_laid_out, NULL, 10));
 }
 
 /* The window's run progress (a view's own progress bars, e.g. Dump Diff's, are not it). */
@@ -82,20 +51,6 @@ find_run_progress (GtkWidget *widget)
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
       GtkWidget *found = find_run_progress (c);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_child_of_type (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_child_of_type (c, type);
       if (found != NULL)
         return found;
     }
@@ -146,17 +101,17 @@ test_apply_moves_nothing_and_short_apply_shows_no_progress (void)
 {
   Places before, during, after;
   GtkWidget *progress = find_run_progress (GTK_WIDGET (win));
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   guint samples = 0;
   gint64 start;
 
   g_assert_nonnull (progress);
-  activate ("win.view", g_variant_new_string ("graph"));
-  settle_shown_view ();
+  zw_test_app_activate ("win.view", g_variant_new_string ("graph"));
+  settle ();
   read_places (&before);
   start = g_get_monotonic_time ();
-  activate ("win.merge-hardop", NULL);   /* an option changed: the window applies */
-  while (!is_idle_with_runs (GUINT_TO_POINTER (n + 1)) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
+  zw_test_app_activate ("win.merge-hardop", NULL);   /* an option changed: the window applies */
+  while (!zw_test_app_is_idle_with_runs (GUINT_TO_POINTER (n + 1)) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
     {
       g_main_context_iteration (NULL, FALSE);
       read_places (&during);
@@ -166,7 +121,7 @@ test_apply_moves_nothing_and_short_apply_shows_no_progress (void)
         g_assert_false (gtk_widget_get_mapped (progress));
       samples++;
     }
-  wait_for_run (n + 1);
+  zw_test_app_wait_for_run (n + 1);
   g_assert_cmpuint (samples, >, 0);
   settle ();
   g_assert_false (gtk_widget_get_mapped (progress));
@@ -179,7 +134,7 @@ test_long_run_progress_overlays (void)
 {
   Places before, during;
   GtkWidget *progress = find_run_progress (GTK_WIDGET (win));
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   gboolean shown = FALSE;
   gint64 start;
 
@@ -188,8 +143,8 @@ test_long_run_progress_overlays (void)
   /* many forwards: a run that lasts; its progress shows once it has lasted, over the content */
   g_object_set (win, "iterations", 400u, NULL);
   start = g_get_monotonic_time ();
-  activate ("win.run", NULL);
-  while (!is_idle_with_runs (GUINT_TO_POINTER (n + 1)) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
+  zw_test_app_activate ("win.run", NULL);
+  while (!zw_test_app_is_idle_with_runs (GUINT_TO_POINTER (n + 1)) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
     {
       g_main_context_iteration (NULL, FALSE);
       if (gtk_widget_get_mapped (progress))
@@ -200,7 +155,7 @@ test_long_run_progress_overlays (void)
       read_places (&during);
       assert_places_equal (&before, &during, "during a long run");
     }
-  wait_for_run (n + 1);
+  zw_test_app_wait_for_run (n + 1);
   g_object_set (win, "iterations", 1u, NULL);
   if (g_get_monotonic_time () - start > 2 * ZW_WINDOW_PROGRESS_DELAY_MS * 1000)
     g_assert_true (shown);
@@ -217,12 +172,12 @@ test_error_banner_moves_nothing (void)
   settle ();
   read_places (&before);
   zw_window_open (win, path, FALSE);
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
+  zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (0), 30);
   g_assert_nonnull (zw_window_get_banner_message (win));
   settle ();
   read_places (&with_banner);
   assert_places_equal (&before, &with_banner, "with an error banner");
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
   g_assert_null (zw_window_get_banner_message (win));
   settle ();
   read_places (&after);
@@ -239,22 +194,22 @@ static void
 test_tensor_hover_keeps_heatmap (void)
 {
   ZwTensorView *tensors = ZW_TENSOR_VIEW (zw_window_get_view (win, "tensors"));
-  GtkWidget *area = find_child_of_type (GTK_WIDGET (tensors), ZW_TYPE_DRAW_AREA);
+  GtkWidget *area = zw_test_app_find_child_of_type (GTK_WIDGET (tensors), ZW_TYPE_DRAW_AREA);
   graphene_rect_t before, hovered, left;
   Places places_before, places_after;
   const gint64 coords[4] = { 0, 0, 0, 0 };
   g_autofree char *text = NULL;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
 
   g_assert_nonnull (area);
-  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
-  wait_for_run (n + 1);
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  zw_test_app_wait_for_run (n + 1);
   g_assert_true (zw_test_app_wait_for (tensor_loaded, tensors, 60));
-  activate ("win.view", g_variant_new_string ("tensors"));
+  zw_test_app_activate ("win.view", g_variant_new_string ("tensors"));
   /* a value shown: the one selected, else the first value id the dump holds */
   for (gint64 v = 0; v < 1000 && zw_tensor_view_get_tensor (tensors) == NULL; v++)
     zw_tensor_view_select_value (tensors, v);
-  settle_shown_view ();
+  settle ();
   g_assert_nonnull (zw_tensor_view_get_tensor (tensors));
   read_places (&places_before);
   g_assert_true (gtk_widget_compute_bounds (area, GTK_WIDGET (win), &before));
@@ -297,7 +252,7 @@ test_compiles_stale_marker_and_refresh (void)
   gboolean merge;
 
   g_assert_nonnull (demo);
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   zw_compile_compare_view_take_compare (view, NULL);
   zw_window_compare_compile (win, demo);
   g_assert_true (zw_test_app_wait_for (compiles_shown, view, 120));
@@ -306,51 +261,33 @@ test_compiles_stale_marker_and_refresh (void)
   g_assert_cmpint (zw_compile_compare_view_get_compare (view)->a.merge_hardop, ==, merge);
 
   /* an option changed: the comparison says it is stale, and what changed */
-  activate ("win.merge-hardop", NULL);
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_activate ("win.merge-hardop", NULL);
+  zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   g_assert_nonnull (zw_compile_compare_view_get_stale (view));
   g_assert_nonnull (strstr (zw_compile_compare_view_get_stale (view), merge ? "merge off" : "merge on"));
 
   /* Refresh: compared again with the options of now, current again */
-  activate ("win.refresh-compiles", NULL);
+  zw_test_app_activate ("win.refresh-compiles", NULL);
   g_assert_true (zw_test_app_wait_for (compiles_with_merge, GINT_TO_POINTER (!merge), 120));
-  g_assert_true (zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (0), 60));
   g_assert_null (zw_compile_compare_view_get_stale (view));
   g_assert_cmpint (zw_compile_compare_view_get_compare (view)->a.merge_hardop, ==, !merge);
 
   /* back to the options it was compared with: current, no marker */
-  activate ("win.merge-hardop", NULL);
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_activate ("win.merge-hardop", NULL);
+  zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   g_assert_nonnull (zw_compile_compare_view_get_stale (view));
-  activate ("win.merge-hardop", NULL);
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 60);
+  zw_test_app_activate ("win.merge-hardop", NULL);
+  zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (0), 60);
   g_assert_null (zw_compile_compare_view_get_stale (view));
 }
 
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-  GList *windows;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-  app = zw_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
   gtk_window_present (GTK_WINDOW (win));
-  wait_for_run (1);
+  zw_test_app_wait_for_run (1);
 
   g_test_add_func ("/app-layout/apply/moves-nothing-short-apply-shows-no-progress",
                    test_apply_moves_nothing_and_short_apply_shows_no_progress);
@@ -359,9 +296,5 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-layout/tensors/hover-readout-keeps-heatmap", test_tensor_hover_keeps_heatmap);
   g_test_add_func ("/app-layout/compiles/stale-marker-and-refresh", test_compiles_stale_marker_and_refresh);
 
-  status = g_test_run ();
-  zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
-  return status;
+  return zw_test_app_run_and_close ();
 }

@@ -51,27 +51,6 @@ static ZwWindow *win;
 /* ---- waiting: a bounded main-context loop, never a sleep ---------------------------------- */
 
 static gboolean
-is_idle_with_runs (gpointer data)
-{
-  guint n_runs = GPOINTER_TO_UINT (data);
-
-  return !zw_window_get_busy (win) && zw_window_get_n_runs_made (win) >= n_runs;
-}
-
-static gboolean
-is_idle (gpointer data)
-{
-  (void) data;
-  return !zw_window_get_busy (win);
-}
-
-static guint
-n_runs (void)
-{
-  return zw_window_get_n_runs_made (win);
-}
-
-static gboolean
 diff_finished (gpointer data)
 {
   (void) data;
@@ -85,20 +64,14 @@ wait_for_diff (void)
   g_assert_true (zw_test_app_wait_for (diff_finished, NULL, 120));
 }
 
-/* Waits until the window has run @n runs in all and is idle; returns the last run. */
+/* Waits until the window has run exactly @n runs in all and is idle; returns the last run. */
 static ZwRun *
 wait_for_run (guint n)
 {
-  if (!zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (n), 120))
-    g_error ("no run #%u after 120 s (banner: %s)", n, zw_window_get_banner_message (win));
-  g_assert_cmpuint (n_runs (), ==, n);
-  return zw_window_get_selected_run (win);
-}
+  ZwRun *run = zw_test_app_wait_for_run (n);
 
-static void
-activate (const char *action, GVariant *param)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), action, param));
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
+  return run;
 }
 
 typedef struct {
@@ -231,7 +204,7 @@ assert_views_render (void)
       g_autofree char *shown = NULL;
       PixelFacts facts;
 
-      activate ("win.view", g_variant_new_string (views[i]));
+      zw_test_app_activate ("win.view", g_variant_new_string (views[i]));
       wait_for_frames ();
       g_object_get (win, "view", &shown, NULL);
       g_assert_cmpstr (shown, ==, views[i]);
@@ -277,18 +250,18 @@ test_views_render (void)
 static void
 test_ocm_none_to_best (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   ZwRun *none, *best;
   guint64 none_bytes;
 
-  activate ("win.ocm-option", g_variant_new_string ("none"));
+  zw_test_app_activate ("win.ocm-option", g_variant_new_string ("none"));
   none = wait_for_run (n + 1);
   g_assert_cmpint (zw_run_get_kind (none), ==, ZW_RUN_APPLY);
   g_assert_cmpint (zw_run_get_ocm_requested (none), ==, ZW_OCM_NONE);
   none_bytes = zw_run_get_ocm_bytes (none);
   g_assert_cmpuint (none_bytes, ==, 0);
 
-  activate ("win.ocm-option", g_variant_new_string ("best"));
+  zw_test_app_activate ("win.ocm-option", g_variant_new_string ("best"));
   best = wait_for_run (n + 2);
   g_assert_cmpint (zw_run_get_ocm_requested (best), ==, ZW_OCM_BEST_SCORE);
   g_assert_cmpuint (zw_run_get_ocm_bytes (best), >, none_bytes);
@@ -297,12 +270,12 @@ test_ocm_none_to_best (void)
 static void
 test_merge_off_more_launches (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   guint merged = zw_run_get_n_launches (zw_window_get_selected_run (win));
   ZwRun *off;
   gboolean merge;
 
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   g_object_get (win, "merge-hardop", &merge, NULL);
   g_assert_false (merge);
   off = wait_for_run (n + 1);
@@ -324,39 +297,39 @@ test_merge_off_more_launches (void)
       g_assert_cmpuint (g_array_index (report->launches, ZwLaunch, i).merge_from->len, <=, 1);
   }
   wait_for_frames ();
-  activate ("win.view", g_variant_new_string ("merges"));
+  zw_test_app_activate ("win.view", g_variant_new_string ("merges"));
   wait_for_frames ();
   g_assert_cmpuint (zw_merge_view_get_n_rows (ZW_MERGE_VIEW (zw_window_get_view (win, "merges"))), ==,
                     zw_run_get_n_launches (off));
 
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   g_assert_cmpuint (zw_run_get_n_launches (wait_for_run (n + 2)), ==, merged);
 }
 
 static void
 test_etm_off_sum_of_chunks (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   guint64 optimized = zw_run_get_ftmp_bytes (zw_window_get_selected_run (win));
   ZwRun *off;
 
-  activate ("win.etm-optimize", NULL);
+  zw_test_app_activate ("win.etm-optimize", NULL);
   off = wait_for_run (n + 1);
   g_assert_false (zw_run_get_etm_optimize (off));
   g_assert_cmpuint (zw_run_get_ftmp_bytes (off), >, optimized);
   g_assert_cmpuint (zw_run_get_ftmp_bytes (off), ==, zw_run_get_report (off)->sum_of_chunks);
-  activate ("win.etm-optimize", NULL);
+  zw_test_app_activate ("win.etm-optimize", NULL);
   g_assert_cmpuint (zw_run_get_ftmp_bytes (wait_for_run (n + 2)), ==, optimized);
 }
 
 static void
 test_run_forwards (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   ZwRun *run;
 
   g_object_set (win, "iterations", 3, NULL);
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   run = wait_for_run (n + 1);
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_FORWARD);
   g_assert_cmpuint (zw_run_get_iterations (run), ==, 3);
@@ -382,16 +355,16 @@ history_last (void)
 static void
 test_history_applies_coalesce (void)
 {
-  guint n = n_runs (), rows;
+  guint n = zw_test_app_n_runs (), rows;
   gboolean etm;
   ZwRun *first, *second;
 
   g_object_set (win, "iterations", 1, NULL);
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   g_assert_cmpint (zw_run_get_kind (wait_for_run (n + 1)), ==, ZW_RUN_FORWARD);
   rows = history_rows ();
   g_object_get (win, "etm-optimize", &etm, NULL);
-  activate ("win.etm-optimize", NULL);
+  zw_test_app_activate ("win.etm-optimize", NULL);
   first = wait_for_run (n + 2);
   /* an apply after a forward: a row of its own */
   g_assert_cmpuint (history_rows (), ==, rows + 1);
@@ -399,7 +372,7 @@ test_history_applies_coalesce (void)
   g_assert_cmpint (zw_run_get_kind (first), ==, ZW_RUN_APPLY);
   g_assert_cmpint (zw_run_get_etm_optimize (first), ==, !etm);
   g_assert_cmpuint (zw_run_get_index (first), ==, rows + 1);
-  activate ("win.etm-optimize", NULL);
+  zw_test_app_activate ("win.etm-optimize", NULL);
   second = wait_for_run (n + 3);
   /* the next apply takes its place: same row count, same number, the latest options */
   g_assert_cmpuint (history_rows (), ==, rows + 1);
@@ -413,7 +386,7 @@ test_history_applies_coalesce (void)
     g_assert_true (g_str_has_prefix (title, number));
   }
   /* a forward keeps its own row after it */
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   g_assert_cmpint (zw_run_get_kind (wait_for_run (n + 4)), ==, ZW_RUN_FORWARD);
   g_assert_cmpuint (history_rows (), ==, rows + 2);
   g_assert_cmpint (zw_run_get_kind (history_last ()), ==, ZW_RUN_FORWARD);
@@ -429,39 +402,39 @@ test_history_select_and_compare (void)
   /* three rows at least: forwards keep a row each */
   while (history_rows () < 3)
     {
-      activate ("win.run", NULL);
-      wait_for_run (n_runs () + 1);
+      zw_test_app_activate ("win.run", NULL);
+      wait_for_run (zw_test_app_n_runs () + 1);
     }
   first = g_list_model_get_item (zw_window_get_runs (win), 0);
   second = g_list_model_get_item (zw_window_get_runs (win), 1);
   third = g_list_model_get_item (zw_window_get_runs (win), 2);
-  n = n_runs ();
+  n = zw_test_app_n_runs ();
 
   g_assert_cmpuint (n, >=, 3);
-  activate ("win.select-run", g_variant_new_uint32 (0));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (0));
   g_assert_true (zw_window_get_selected_run (win) == first);
   g_assert_true (zw_selection_get_report (zw_window_get_selection (win)) == zw_run_get_report (first));
   /* selecting shows a run; it does not deploy anything again */
   wait_for_frames ();
   g_assert_false (zw_window_get_busy (win));
-  g_assert_cmpuint (n_runs (), ==, n);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
 
-  activate ("win.toggle-compare", g_variant_new_uint32 (0));
-  activate ("win.toggle-compare", g_variant_new_uint32 (1));
-  activate ("win.toggle-compare", g_variant_new_uint32 (2));
+  zw_test_app_activate ("win.toggle-compare", g_variant_new_uint32 (0));
+  zw_test_app_activate ("win.toggle-compare", g_variant_new_uint32 (1));
+  zw_test_app_activate ("win.toggle-compare", g_variant_new_uint32 (2));
   marked = zw_window_get_compare_runs (win);
   /* two at most: the first mark went */
   g_assert_cmpuint (marked->len, ==, 2);
   g_assert_true (g_ptr_array_index (marked, 0) == second);
   g_assert_true (g_ptr_array_index (marked, 1) == third);
   g_assert_false (zw_run_get_compare (first));
-  activate ("win.toggle-compare", g_variant_new_uint32 (1));
+  zw_test_app_activate ("win.toggle-compare", g_variant_new_uint32 (1));
   g_clear_pointer (&marked, g_ptr_array_unref);
   marked = zw_window_get_compare_runs (win);
   g_assert_cmpuint (marked->len, ==, 1);
   g_assert_true (g_ptr_array_index (marked, 0) == third);
 
-  activate ("win.select-run", g_variant_new_uint32 (history_rows () - 1));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (history_rows () - 1));
 }
 
 static void
@@ -471,14 +444,14 @@ test_sidebar_and_shortcuts (void)
   GListModel *toplevels = gtk_window_get_toplevels ();
   GtkWindow *shortcuts = NULL;
 
-  activate ("win.toggle-sidebar", NULL);
+  zw_test_app_activate ("win.toggle-sidebar", NULL);
   g_object_get (win, "sidebar-visible", &visible, NULL);
   g_assert_false (visible);
-  activate ("win.toggle-sidebar", NULL);
+  zw_test_app_activate ("win.toggle-sidebar", NULL);
   g_object_get (win, "sidebar-visible", &visible, NULL);
   g_assert_true (visible);
 
-  activate ("win.show-shortcuts", NULL);
+  zw_test_app_activate ("win.show-shortcuts", NULL);
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
       g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
@@ -521,8 +494,8 @@ dump_files (const char *dir)
 static GHashTable *
 dump_now (void)
 {
-  activate ("win.dump-tensors", g_variant_new_string ("SQB"));
-  ZwRun *run = wait_for_run (n_runs () + 1);
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SQB"));
+  ZwRun *run = wait_for_run (zw_test_app_n_runs () + 1);
   g_assert_nonnull (zw_run_get_dump_dir (run));
   return dump_files (zw_run_get_dump_dir (run));
 }
@@ -534,27 +507,27 @@ static void
 test_cancel (void)
 {
   g_autoptr (GHashTable) before = dump_now ();
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
 
   g_assert_cmpuint (g_hash_table_size (before), >, 0);
   /* far more forwards than the test waits for: only Cancel ends it */
   g_object_set (win, "iterations", 100000, NULL);
-  activate ("win.forward", NULL);
+  zw_test_app_activate ("win.forward", NULL);
   g_assert_true (zw_test_app_wait_for (is_busy, NULL, 10));
-  activate ("win.cancel", NULL);
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
-  g_assert_cmpuint (n_runs (), ==, n);
+  zw_test_app_activate ("win.cancel", NULL);
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 60));
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
   g_assert_null (zw_window_get_banner_message (win));
   g_object_set (win, "iterations", 1, NULL);
 
   /* a cancelled re-apply (merge off and back on) leaves the deployed session as it was */
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   if (zw_test_app_wait_for (is_busy, NULL, 10))
-    activate ("win.cancel", NULL);
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
-  activate ("win.dismiss-banner", NULL);
-  activate ("win.merge-hardop", NULL);
-  wait_for_run (n_runs () + 1);
+    zw_test_app_activate ("win.cancel", NULL);
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 60));
+  zw_test_app_activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
+  wait_for_run (zw_test_app_n_runs () + 1);
 
   g_autoptr (GHashTable) after = dump_now ();
   GHashTableIter it;
@@ -585,14 +558,14 @@ test_malformed_shows_banner (void)
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
       g_autofree char *path = g_test_build_filename (G_TEST_DIST, "malformed", files[i], NULL);
-      guint n = n_runs ();
+      guint n = zw_test_app_n_runs ();
 
-      activate ("win.open-file", g_variant_new_string (path));
+      zw_test_app_activate ("win.open-file", g_variant_new_string (path));
       g_assert_true (zw_test_app_wait_for (has_banner, NULL, 30));
       g_test_message ("%s: %s", files[i], zw_window_get_banner_message (win));
       g_assert_nonnull (strstr (zw_window_get_banner_message (win), files[i]));
-      g_assert_cmpuint (n_runs (), ==, n);
-      activate ("win.dismiss-banner", NULL);
+      g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
+      zw_test_app_activate ("win.dismiss-banner", NULL);
       g_assert_null (zw_window_get_banner_message (win));
     }
 }
@@ -607,12 +580,12 @@ test_log_opens_offline (void)
   ZwRun *log;
   gboolean offline = FALSE;
   GListModel *recent;
-  guint n = n_runs (), rows = history_rows ();
+  guint n = zw_test_app_n_runs (), rows = history_rows ();
 
   g_assert_no_error (error);
   path = g_build_filename (dir, "yolov5s_zg330_0.json", NULL);
   g_assert_true (zw_deploy_report_save (zw_run_get_report (live), path, &error));
-  activate ("win.open-file", g_variant_new_string (path));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (path));
   log = wait_for_run (n + 1);
   g_assert_cmpint (zw_run_get_kind (log), ==, ZW_RUN_LOG);
   g_assert_cmpuint (zw_run_get_ftmp_bytes (log), ==, zw_run_get_ftmp_bytes (live));
@@ -626,7 +599,7 @@ test_log_opens_offline (void)
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (recent), 0), ==, path);
 
   /* back to the live run: the options are live again */
-  activate ("win.select-run", g_variant_new_uint32 (rows - 1));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (rows - 1));
   g_object_get (win, "offline", &offline, NULL);
   g_assert_false (offline);
   g_unlink (path);
@@ -638,7 +611,7 @@ test_real_sample_synthetic (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
   ZwRun *run;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
@@ -647,7 +620,7 @@ test_real_sample_synthetic (void)
     }
   /* no .raw beside it (issue 16 item 3): planned at once — segments, memory, OCM and merges
    * need no weights — and the banner offers synthetic params for a forward */
-  activate ("win.open-file", g_variant_new_string (path));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (path));
   run = wait_for_run (n + 1);
   g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_test_message ("%s", zw_window_get_banner_message (win));
@@ -662,17 +635,17 @@ test_real_sample_synthetic (void)
    * it takes the first plan's row (issue 37: option changes do not flood the history) */
   {
     guint rows = history_rows ();
-    activate ("win.apply", NULL);
+    zw_test_app_activate ("win.apply", NULL);
     run = wait_for_run (n + 2);
     g_assert_cmpuint (history_rows (), ==, rows);
     g_assert_true (history_last () == run);
   }
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PLAN);
   /* a forward asks for params again */
-  activate ("win.forward", NULL);
+  zw_test_app_activate ("win.forward", NULL);
   g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
-  g_assert_cmpuint (n_runs (), ==, n + 2);
-  activate ("win.use-synthetic-params", NULL);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n + 2);
+  zw_test_app_activate ("win.use-synthetic-params", NULL);
   run = wait_for_run (n + 3);
   g_assert_null (zw_window_get_banner_message (win));
   g_assert_cmpstr (zw_run_get_report (run)->network_name, ==, "yolov5s_plin_352x640");
@@ -694,23 +667,23 @@ test_real_buyi_synthetic (void)
   g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_BY.json", NULL);
   ZwRun *run;
   ZwTensorView *tensors;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("the real Buyi compile (ZW_SHARED_DIR/real) is absent");
       return;
     }
-  activate ("win.open-file", g_variant_new_string (path));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (path));
   g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "yolov5s_plin_BY"));
   /* planned without params at once (issue 16 item 3): the compiler's placement */
-  g_assert_cmpuint (n_runs (), ==, n + 1);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n + 1);
   g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), ==, ZW_RUN_PLAN);
   g_assert_cmpuint (zw_run_get_report (zw_window_get_selected_run (win))->segments[ZW_SEGMENT_FTMP].byte_size, ==,
                     10137600);
   n++;
-  activate ("win.use-synthetic-params", NULL);
+  zw_test_app_activate ("win.use-synthetic-params", NULL);
   run = wait_for_run (n + 1);
   g_assert_null (zw_window_get_banner_message (win));
   g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, "mock://buyi");
@@ -720,7 +693,7 @@ test_real_buyi_synthetic (void)
   assert_views_render ();
 
   /* a dump on Buyi: the ETM values, the OCM ones named in the manifest */
-  activate ("win.dump-tensors", g_variant_new_string ("SQB"));
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SQB"));
   run = wait_for_run (n + 2);
   g_assert_nonnull (zw_run_get_dump_dir (run));
   tensors = ZW_TENSOR_VIEW (zw_window_get_view (win, "tensors"));
@@ -732,7 +705,7 @@ test_real_buyi_synthetic (void)
         GtkWidget *view = zw_window_get_view (win, views[i]);
         g_autoptr (GdkTexture) texture = NULL;
         PixelFacts facts;
-        activate ("win.view", g_variant_new_string (views[i]));
+        zw_test_app_activate ("win.view", g_variant_new_string (views[i]));
         wait_for_frames ();
         texture = render_widget (view);
         facts = pixel_facts (texture);
@@ -816,7 +789,7 @@ assert_view_draws (const char *name)
   PixelFacts facts;
 
   g_assert_nonnull (view);
-  activate ("win.view", g_variant_new_string (name));
+  zw_test_app_activate ("win.view", g_variant_new_string (name));
   wait_for_frames ();
   g_object_get (win, "view", &shown, NULL);
   g_assert_cmpstr (shown, ==, name);
@@ -831,12 +804,12 @@ assert_view_draws (const char *name)
 static void
 test_forward_profile_in_timing (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   ZwRun *run;
   const ZwProfile *profile;
   const ZwProfile *shown;
 
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   run = wait_for_run (n + 1);
   profile = zw_run_get_profile (run);
   g_assert_nonnull (profile);
@@ -914,7 +887,7 @@ test_timing_selection_everywhere (void)
   g_assert_cmpint (row, >=, 0);
   zw_timing_view_select_row (timing, row);
   g_assert_cmpint (zw_selection_get_selected_op (sel), ==, launch->op_id);
-  activate ("win.view", g_variant_new_string ("merges"));
+  zw_test_app_activate ("win.view", g_variant_new_string ("merges"));
   wait_for_frames ();
   g_assert_cmpint (zw_merge_view_get_selected_row_op (ZW_MERGE_VIEW (zw_window_get_view (win, "merges"))), ==,
                    launch->op_id);
@@ -936,8 +909,8 @@ test_timing_selection_everywhere (void)
 
   /* another view -> Timing: the Graph's Down key walks to a reader; Timing selects the row
    * of each op it reaches (its own row or its merged launch's) */
-  activate ("win.view", g_variant_new_string ("graph"));
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 120));
+  zw_test_app_activate ("win.view", g_variant_new_string ("graph"));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 120));
   wait_for_frames ();
   {
     guint reached = 0;
@@ -957,10 +930,10 @@ test_timing_selection_everywhere (void)
     g_assert_cmpuint (reached, >, 0);
   }
   /* and Back (Alt+Left) walks the one history, Timing with it */
-  activate ("win.select-back", NULL);
+  zw_test_app_activate ("win.select-back", NULL);
   g_assert_cmpint (zw_timing_view_get_state (timing)->selected_row, ==,
                    timing_row_of_op (profile, report, zw_selection_get_selected_op (sel)));
-  activate ("win.view", g_variant_new_string ("segments"));
+  zw_test_app_activate ("win.view", g_variant_new_string ("segments"));
 }
 
 static void
@@ -973,21 +946,21 @@ test_compare_two_marked_runs (void)
 
   /* a forward with OCM best score (a row of its own), then a second forward with another
    * OCM option, so the two differ */
-  activate ("win.run", NULL);
-  wait_for_run (n_runs () + 1);
-  n = n_runs ();
+  zw_test_app_activate ("win.run", NULL);
+  wait_for_run (zw_test_app_n_runs () + 1);
+  n = zw_test_app_n_runs ();
   rows = history_rows ();
-  activate ("win.ocm-option", g_variant_new_string ("none"));
+  zw_test_app_activate ("win.ocm-option", g_variant_new_string ("none"));
   wait_for_run (n + 1);
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   wait_for_run (n + 2);
   /* unmark whatever an earlier test left marked */
   marked = zw_window_get_compare_runs (win);
   for (guint i = 0; i < marked->len; i++)
     zw_run_set_compare (g_ptr_array_index (marked, i), FALSE);
   /* the forward just made against the last before the OCM option changed */
-  activate ("win.toggle-compare", g_variant_new_uint32 (rows - 1));
-  activate ("win.toggle-compare", g_variant_new_uint32 (history_rows () - 1));
+  zw_test_app_activate ("win.toggle-compare", g_variant_new_uint32 (rows - 1));
+  zw_test_app_activate ("win.toggle-compare", g_variant_new_uint32 (history_rows () - 1));
   /* the view follows the marks once the history has settled them (an idle) */
   g_assert_true (zw_test_app_wait_for (compare_shown, view, 10));
   cmp = zw_compare_view_get_compare (view);
@@ -997,7 +970,7 @@ test_compare_two_marked_runs (void)
   /* OCM none against best: the deploy facts differ in OCM bytes */
   g_assert_cmpint (zw_compare_view_get_deploy_compare (view)->ocm_delta, !=, 0);
   assert_view_draws ("compare");
-  activate ("win.ocm-option", g_variant_new_string ("best"));
+  zw_test_app_activate ("win.ocm-option", g_variant_new_string ("best"));
   wait_for_run (n + 3);
 }
 
@@ -1021,23 +994,9 @@ copy_folder (const char *from, const char *to)
 }
 
 static void
-remove_folder (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *file = g_build_filename (path, name, NULL);
-      g_unlink (file);
-    }
-  g_rmdir (path);
-}
-
-static void
 test_dump_tensors_and_diff (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   ZwRun *run;
   ZwTensorView *tensors = ZW_TENSOR_VIEW (zw_window_get_view (win, "tensors"));
   ZwDumpDiffView *diff_view = ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff"));
@@ -1053,9 +1012,9 @@ test_dump_tensors_and_diff (void)
   g_autofree char *shown = NULL;
 
   /* merge off: every hardop's outputs are dumped, OCM-resident values included */
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   wait_for_run (n + 1);
-  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SFB"));
   run = wait_for_run (n + 2);
   g_assert_nonnull (zw_run_get_dump_dir (run));
   g_assert_cmpstr (zw_run_get_dump_format (run), ==, "SFB");
@@ -1107,10 +1066,10 @@ test_dump_tensors_and_diff (void)
   g_assert_nonnull (zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), ocm_entry->file));
   g_assert_cmpuint (zw_tensor_view_get_n_values (tensors), ==, manifest->entries->len - 1);
-  activate ("win.dismiss-banner", NULL);
-  remove_folder (copy);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
+  zw_test_app_remove_folder (copy);
 
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   wait_for_run (n + 3);
 }
 
@@ -1185,11 +1144,11 @@ test_garbage_time_file_banner (void)
   g_autofree char *path = g_build_filename (dir, "broken_time.txt", NULL);
 
   g_assert_true (g_file_set_contents (path, "\x01\x02 this is no profile\n\xff\xfe\n", -1, NULL));
-  activate ("win.open-file", g_variant_new_string (path));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (path));
   g_assert_nonnull (zw_window_get_banner_message (win));
   g_test_message ("%s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "broken_time.txt"));
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -1220,7 +1179,7 @@ test_binary_file_leaves_views (void)
   const char *files[] = { bin, empty, fifo };
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      activate ("win.open-file", g_variant_new_string (files[i]));
+      zw_test_app_activate ("win.open-file", g_variant_new_string (files[i]));
       g_assert_nonnull (zw_window_get_banner_message (win));
       g_test_message ("%s", zw_window_get_banner_message (win));
       g_assert_nonnull (strstr (zw_window_get_banner_message (win), files[i]));
@@ -1228,7 +1187,7 @@ test_binary_file_leaves_views (void)
         g_assert_nonnull (strstr (zw_window_get_banner_message (win), "not a regular file"));
       g_assert_cmpstr (zw_log_view_get_text (ZW_LOG_VIEW (logs)), ==, before);
       g_assert_cmpstr (zw_window_get_shown_file (win), ==, shown);
-      activate ("win.dismiss-banner", NULL);
+      zw_test_app_activate ("win.dismiss-banner", NULL);
     }
   g_unlink (bin);
   g_unlink (empty);
@@ -1283,7 +1242,7 @@ assert_export_parses (const char *dir, const char *name, const ZwProfile *profil
   g_autofree char *contents = NULL;
   gsize length = 0;
 
-  activate ("win.export-file", g_variant_new_string (path));
+  zw_test_app_activate ("win.export-file", g_variant_new_string (path));
   g_assert_null (zw_window_get_banner_message (win));
   g_assert_true (g_file_get_contents (path, &contents, &length, &error));
   g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", name, length);
@@ -1350,10 +1309,10 @@ test_export_current_view (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("zw-export-XXXXXX", &error);
   const ZwProfile *profile;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
 
   /* a forward: its profile is what Timing shows and the trace holds */
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   wait_for_run (n + 1);
   profile = zw_timing_view_get_profile (ZW_TIMING_VIEW (zw_window_get_view (win, "timing")));
   static const char *names[] = { "timing.png", "timing.svg", "timing.pdf", "timing.csv", "trace.json" };
@@ -1362,11 +1321,11 @@ test_export_current_view (void)
   gboolean bound = FALSE;
 
   g_assert_nonnull (profile);
-  activate ("win.view", g_variant_new_string ("timing"));
+  zw_test_app_activate ("win.view", g_variant_new_string ("timing"));
   wait_for_frames ();
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     assert_export_parses (dir, names[i], profile);
-  activate ("win.view", g_variant_new_string ("memory"));
+  zw_test_app_activate ("win.view", g_variant_new_string ("memory"));
   assert_export_parses (dir, "memory.svg", profile);
   /* an export to a symlink is written through to its target; the link stays (issue 33) */
   {
@@ -1550,7 +1509,7 @@ test_views_table_lists_and_exports (void)
       int width, height;
 
       g_assert_true (G_TYPE_CHECK_INSTANCE_TYPE (view, views[i].type));
-      activate ("win.view", g_variant_new_string (views[i].name));
+      zw_test_app_activate ("win.view", g_variant_new_string (views[i].name));
       wait_for_frames ();
       g_object_get (win, "view", &shown, NULL);
       g_assert_cmpstr (shown, ==, views[i].name);
@@ -1630,7 +1589,7 @@ scheme_luminance (const char *scheme, const char *view_name, double *contrast_ou
   ZwViewStyle style;
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string (scheme));
-  activate ("win.view", g_variant_new_string (view_name));
+  zw_test_app_activate ("win.view", g_variant_new_string (view_name));
   wait_for_frames ();
   zw_view_style_from_widget (&style, view);
   *contrast_out = contrast (&style.foreground, &style.background);
@@ -1727,6 +1686,9 @@ collect_shortcuts (GtkWidget *widget, GHashTable *found)
       g_autofree char *title = NULL;
       g_autofree char *accel = NULL;
       g_object_get (widget, "title", &title, "accelerator", &accel, NULL);
+      /* the window lists keys: no entry without one (issue 37) */
+      if (accel == NULL || *accel == '\0')
+        g_error ("“%s” is in the shortcuts window without a key", title);
       /* titles repeat across views ("Zoom out"): the pair is what must be listed */
       g_hash_table_add (found, g_strdup_printf ("%s\x1f%s", title, accel ? accel : ""));
     }
@@ -1754,7 +1716,9 @@ assert_class_actions_listed (GType type, GHashTable *found, const char *only_pre
       if (owner != type || (only_prefix != NULL && !g_str_has_prefix (name, only_prefix)))
         continue;
       for (guint k = 0; k < n_table; k++)
-        if (g_str_equal (table[k].action, name))
+        if (g_str_equal (table[k].action, name) && table[k].accel == NULL)
+          listed = TRUE;   /* in the table, reached by a click, a drag or the command line */
+        else if (g_str_equal (table[k].action, name))
           {
             g_autofree char *pair = g_strdup_printf ("%s\x1f%s", g_dgettext ("zhuge-workbench", table[k].title),
                                                      table[k].accel ? table[k].accel : "");
@@ -1768,6 +1732,40 @@ assert_class_actions_listed (GType type, GHashTable *found, const char *only_pre
   g_type_class_unref (klass);
 }
 
+/* Every item of the main menu @menu (its sections and submenus too) has a key in the table,
+ * but the colour scheme (three radio items), About and the recent files. */
+static void
+assert_menu_items_have_keys (GMenuModel *menu)
+{
+  guint n_table;
+  const ZwShortcut *table = zw_shortcuts_get (&n_table);
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *action = NULL;
+      g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (menu, i, "target", NULL);
+      g_autofree char *target_text = target != NULL ? g_variant_print (target, FALSE) : NULL;
+      g_autoptr (GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      GMenuModel *linked;
+      gboolean keyed = FALSE;
+
+      while (g_menu_link_iter_get_next (links, NULL, &linked))
+        {
+          assert_menu_items_have_keys (linked);
+          g_object_unref (linked);
+        }
+      if (!g_menu_model_get_item_attribute (menu, i, "action", "s", &action) || g_str_equal (action, "app.color-scheme")
+          || g_str_equal (action, "app.about") || g_str_equal (action, "win.open-file"))
+        continue;
+      for (guint k = 0; k < n_table; k++)
+        keyed = keyed
+                || (g_str_equal (table[k].action, action) && g_strcmp0 (table[k].target, target_text) == 0
+                    && table[k].accel != NULL);
+      if (!keyed)
+        g_error ("the main menu's %s%s%s has no key", action, target_text ? " " : "", target_text ? target_text : "");
+    }
+}
+
 static void
 test_shortcuts_list_every_action (void)
 {
@@ -1779,7 +1777,7 @@ test_shortcuts_list_every_action (void)
   const ZwShortcut *table = zw_shortcuts_get (&n_table);
   guint views = 0;
 
-  activate ("win.show-shortcuts", NULL);
+  zw_test_app_activate ("win.show-shortcuts", NULL);
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
       g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
@@ -1809,6 +1807,12 @@ test_shortcuts_list_every_action (void)
     if (g_str_equal (table[k].action, "win.view"))
       views++;
   g_assert_cmpuint (views, ==, 13);
+  {
+    GtkWidget *menu_button = zw_test_app_find_child_of_type (gtk_window_get_titlebar (GTK_WINDOW (win)),
+                                                             GTK_TYPE_MENU_BUTTON);
+    g_assert_nonnull (menu_button);
+    assert_menu_items_have_keys (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)));
+  }
   /* none of them is one GTK keeps for itself: Ctrl+Shift+D and Ctrl+Shift+I open the
    * inspector (or its "enable the inspector?" dialog) instead of our action */
   for (guint k = 0; k < n_table; k++)
@@ -1849,15 +1853,15 @@ test_compare_merge_swap_unmark (void)
   g_object_get (win, "merge-hardop", &merge, NULL);
   if (!merge)
     {
-      activate ("win.merge-hardop", NULL);
-      wait_for_run (n_runs () + 1);
+      zw_test_app_activate ("win.merge-hardop", NULL);
+      wait_for_run (zw_test_app_n_runs () + 1);
     }
-  n = n_runs ();
-  activate ("win.run", NULL);
+  n = zw_test_app_n_runs ();
+  zw_test_app_activate ("win.run", NULL);
   on = wait_for_run (n + 1);
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   wait_for_run (n + 2);
-  activate ("win.run", NULL);
+  zw_test_app_activate ("win.run", NULL);
   off = wait_for_run (n + 3);
   g_assert_true (zw_run_get_merge_hardop (on));
   g_assert_false (zw_run_get_merge_hardop (off));
@@ -1882,7 +1886,7 @@ test_compare_merge_swap_unmark (void)
   zw_run_set_compare (on, FALSE);
   g_assert_true (zw_test_app_wait_for (compare_empty, view, 10));
   zw_run_set_compare (off, FALSE);
-  activate ("win.merge-hardop", NULL);
+  zw_test_app_activate ("win.merge-hardop", NULL);
   wait_for_run (n + 4);
 }
 
@@ -1892,7 +1896,7 @@ test_compare_merge_swap_unmark (void)
 static void
 test_empty_states_teach (void)
 {
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   const char *text;
 
   /* nothing dumped yet: Tensors says how, with the button */
@@ -1902,12 +1906,12 @@ test_empty_states_teach (void)
   /* the demo opened with a forward: Timing has times */
   g_assert_null (zw_window_get_empty_state (win, "timing"));
   /* an Apply has none: Timing says to run a forward, and its button does */
-  activate ("win.apply", NULL);
+  zw_test_app_activate ("win.apply", NULL);
   wait_for_run (n + 1);
   text = zw_window_get_empty_state (win, "timing");
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "forward"));
-  activate ("win.forward", NULL);
+  zw_test_app_activate ("win.forward", NULL);
   wait_for_run (n + 2);
   g_assert_null (zw_window_get_empty_state (win, "timing"));
 }
@@ -2009,7 +2013,7 @@ test_device_url_socket_board (void)
   g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
   ZwRun *mock = zw_window_get_selected_run (win);
   g_autofree char *bad = NULL;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   ZwRun *run;
 
   if (board == NULL)
@@ -2023,7 +2027,7 @@ test_device_url_socket_board (void)
   for (guint t = 0; t < ZW_N_SEGMENTS; t++)
     g_assert_cmpuint (zw_run_get_report (run)->segments[t].phy_addr, ==,
                       zw_run_get_report (mock)->segments[t].phy_addr);
-  activate ("win.forward", NULL);
+  zw_test_app_activate ("win.forward", NULL);
   run = wait_for_run (n + 2);
   g_assert_cmpfloat (zw_run_get_total_ms (run), >, 0);
   g_assert_cmpstr (zw_run_get_report (run)->device_url, ==, board->url);
@@ -2033,7 +2037,7 @@ test_device_url_socket_board (void)
   g_assert_true (zw_test_app_wait_for (has_banner, NULL, 60));
   g_test_message ("%s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), bad));
-  g_assert_cmpuint (n_runs (), ==, n + 2);
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n + 2);
   /* empty: the simulated board again */
   type_device_url ("");
   run = wait_for_run (n + 3);
@@ -2076,21 +2080,21 @@ test_history_usability (void)
   g_autoptr (GPtrArray) tooltips = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *title = NULL;
-  guint n = n_runs ();
+  guint n = zw_test_app_n_runs ();
   ZwRun *run;
 
   /* a second network after the first: its runs under a heading of their own */
-  activate ("win.open-file", g_variant_new_string (tiny));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (tiny));
   run = wait_for_run (++n);
   g_assert_cmpstr (zw_run_get_network_name (run), ==, "tiny");
   /* a dump run says it is one */
-  activate ("win.dump-tensors", g_variant_new_string ("SFB"));
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SFB"));
   run = wait_for_run (++n);
   title = zw_run_dup_title (run);
   g_assert_nonnull (strstr (title, "dump"));
   for (guint i = 0; i < 6; i++)
     {
-      activate ("win.apply", NULL);
+      zw_test_app_activate ("win.apply", NULL);
       wait_for_run (++n);
     }
   wait_for_frames ();
@@ -2113,7 +2117,7 @@ test_history_usability (void)
   collect_texts (scroller, "caption-heading", headings, NULL);
   g_assert_true (strv_has_substring (headings, "tiny"));
   /* the tests after this one work on the demo */
-  activate ("win.open-demo", NULL);
+  zw_test_app_activate ("win.open-demo", NULL);
   wait_for_run (++n);
 }
 
@@ -2122,7 +2126,7 @@ test_profile_in_history (void)
 {
   g_autofree char *path = vendor_time_file ();
   const char *title;
-  guint n = n_runs (), rows = history_rows ();
+  guint n = zw_test_app_n_runs (), rows = history_rows ();
   ZwRun *run;
 
   if (path == NULL)
@@ -2130,7 +2134,7 @@ test_profile_in_history (void)
       g_test_skip ("the vendor time file (ZW_SHARED_DIR/real) is absent");
       return;
     }
-  activate ("win.open-file", g_variant_new_string (path));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (path));
   run = wait_for_run (n + 1);
   g_assert_cmpint (zw_run_get_kind (run), ==, ZW_RUN_PROFILE);
   g_assert_nonnull (zw_run_get_profile (run));
@@ -2138,7 +2142,7 @@ test_profile_in_history (void)
   g_test_message ("title: %s", title);
   g_assert_nonnull (strstr (title, "bytetrack_BY_int8_time.txt"));
   /* the tests after this one work on the demo's last run */
-  activate ("win.select-run", g_variant_new_uint32 (rows - 1));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (rows - 1));
   g_assert_cmpint (zw_run_get_kind (zw_window_get_selected_run (win)), !=, ZW_RUN_PROFILE);
 }
 
@@ -2244,7 +2248,7 @@ open_sweep_row (guint index)
   GtkWidget *panel = zw_window_get_options_panel (win);
   g_autofree char *ocm_id = NULL;
   gboolean merge, etm;
-  guint kib, n = n_runs ();
+  guint kib, n = zw_test_app_n_runs ();
   double mhz;
   ZwRunOptions o;
   ZwDeployReport *report;
@@ -2264,7 +2268,7 @@ open_sweep_row (guint index)
       g_assert_nonnull (banner);
       g_assert_nonnull (strstr (banner, "Applied what-if"));
       g_assert_nonnull (strstr (banner, row->what_if));
-      activate ("win.dismiss-banner", NULL);
+      zw_test_app_activate ("win.dismiss-banner", NULL);
     }
   g_assert_null (zw_window_get_banner_message (win));
 
@@ -2317,30 +2321,30 @@ test_sweep_run_open_row_and_file (void)
   g_assert_null (zw_sweep_view_get_sweep (view));
   g_assert_nonnull (zw_window_get_empty_state (win, "sweep"));
 
-  n = n_runs ();
-  activate ("win.open-file", g_variant_new_string (tiny));
+  n = zw_test_app_n_runs ();
+  zw_test_app_activate ("win.open-file", g_variant_new_string (tiny));
   wait_for_run (++n);
   g_assert_cmpstr (zw_run_controller_get_network_path (zw_window_get_run_controller (win)), ==, tiny);
 
   /* a grid that does not parse: the banner names it, nothing runs */
-  activate ("win.sweep-what-if", g_variant_new_string ("ocm=lots"));
+  zw_test_app_activate ("win.sweep-what-if", g_variant_new_string ("ocm=lots"));
   g_assert_nonnull (zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "lots"));
   g_assert_false (zw_window_get_busy (win));
-  activate ("win.dismiss-banner", NULL);
+  zw_test_app_activate ("win.dismiss-banner", NULL);
 
   /* Cancel stops a sweep: nothing shows, nothing fails */
-  activate ("win.sweep-what-if", g_variant_new_string (""));
+  zw_test_app_activate ("win.sweep-what-if", g_variant_new_string (""));
   g_assert_true (zw_window_get_busy (win));
-  activate ("win.cancel", NULL);
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 60));
+  zw_test_app_activate ("win.cancel", NULL);
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 60));
   g_assert_null (zw_sweep_view_get_sweep (view));
   g_assert_null (zw_window_get_banner_message (win));
 
   /* Sweep Options…: the dialog runs the sweep in the background, its progress row by row
    * reaching the main loop while it runs */
   g_signal_connect (zw_window_get_run_controller (win), "notify::status", G_CALLBACK (on_sweep_status), &n_progress);
-  activate ("win.sweep", NULL);
+  zw_test_app_activate ("win.sweep", NULL);
   dialog = find_toplevel_titled (g_dgettext ("zhuge-workbench", "Sweep Options"));
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (win));
@@ -2357,7 +2361,7 @@ test_sweep_run_open_row_and_file (void)
              zw_window_get_banner_message (win));
   g_signal_handlers_disconnect_by_func (zw_window_get_run_controller (win), on_sweep_status, &n_progress);
   g_assert_cmpuint (n_progress, >, 0);
-  g_assert_cmpuint (n_runs (), ==, n);   /* a sweep is no run of the history */
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);   /* a sweep is no run of the history */
   g_object_get (win, "view", &shown_view, NULL);
   g_assert_cmpstr (shown_view, ==, "sweep");
   g_assert_null (zw_window_get_empty_state (win, "sweep"));
@@ -2385,7 +2389,7 @@ test_sweep_run_open_row_and_file (void)
   open_sweep_row ((guint) pick);
 
   /* a what-if grid: a row of a point sizes the board (OCM 512 KiB, icore 800 MHz) */
-  activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K, 1M; icore=800M"));
+  zw_test_app_activate ("win.sweep-what-if", g_variant_new_string ("ocm=512K, 1M; icore=800M"));
   if (!zw_test_app_wait_for (sweep_of_rows, GUINT_TO_POINTER (2 * zw_sweep_get_n_combinations ()), 120))
     g_error ("no sweep of %u rows after 120 s (banner: %s)", 2 * zw_sweep_get_n_combinations (),
              zw_window_get_banner_message (win));
@@ -2413,9 +2417,9 @@ test_sweep_run_open_row_and_file (void)
     zw_test_xrt_run (&cli, "sweep", tiny, "--json", json, NULL);
     g_assert_cmpint (cli.status, ==, 0);
   }
-  activate ("win.view", g_variant_new_string ("segments"));
-  activate ("win.open-file", g_variant_new_string (json));
-  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 30));
+  zw_test_app_activate ("win.view", g_variant_new_string ("segments"));
+  zw_test_app_activate ("win.open-file", g_variant_new_string (json));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 30));
   g_assert_null (zw_window_get_banner_message (win));
   g_clear_pointer (&shown_view, g_free);
   g_object_get (win, "view", &shown_view, NULL);
@@ -2449,7 +2453,7 @@ test_sweep_run_open_row_and_file (void)
 
   /* the options as the other tests expect them */
   base = zw_run_controller_get_base_figures (zw_window_get_run_controller (win));
-  n = n_runs ();
+  n = zw_test_app_n_runs ();
   g_object_set (zw_window_get_options_panel (win), "ocm-kib", (guint) (base->ocm_bytes / 1024), "icore-mhz",
                 base->icore_clock_hz / 1e6, NULL);
   g_object_set (win, "merge-hardop", TRUE, "etm-optimize", TRUE, "ocm-option", "best", NULL);
@@ -2462,29 +2466,8 @@ test_sweep_run_open_row_and_file (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-  GList *windows;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  /* the tests draw with cairo (GSK_RENDERER=cairo): GDK need not probe GL, whose driver
-   * keeps allocations until exit that a sanitizer build would report as ours */
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  if (!gtk_init_check ())
-    {
-      g_test_message ("no display: the display suite needs one (run under xvfb-run)");
-      return 77;
-    }
-
-  app = zw_application_new ();
-  /* this process is its own instance, whatever else runs on the session bus */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("cannot register the application: %s", error->message);
-  g_application_activate (G_APPLICATION (app));
-  windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  g_assert_nonnull (windows);
-  win = ZW_WINDOW (windows->data);
+  win = zw_test_app_start (&argc, &argv);
+  app = zw_test_app_application ();
 
   g_test_add_func ("/app/start/opens-demo-deployed", test_start_opens_demo);
   g_test_add_func ("/app/start/empty-states-teach", test_empty_states_teach);
@@ -2527,10 +2510,5 @@ main (int argc, char *argv[])
   /* last (a suite of its own, run after the others): it leaves the window on a Buyi network */
   g_test_add_func ("/app/buyi/real-compile-with-synthetic-params", test_real_buyi_synthetic);
 
-  status = g_test_run ();
-  /* let the worker of a cancelled job hand back its result before the window goes */
-  zw_test_app_wait_for (is_idle, NULL, 30);
-  gtk_window_destroy (GTK_WINDOW (win));
-  g_clear_object (&app);
-  return status;
+  return zw_test_app_run_and_close ();
 }

@@ -22,6 +22,30 @@ test_empty_dump_folder (void)
   g_test_message ("%s", stats.err);
   g_assert_cmpint (stats.status, ==, 1);
   g_assert_nonnull (strstr (stats.err, "no 3.ftmp here"));
+  /* the menu it names is the workbench's (no "Run ▸" menu exists) */
+  g_assert_null (strstr (diff.err, "▸"));
+  g_assert_nonnull (strstr (diff.err, "Dump Tensors in the workbench's main menu"));
+  g_rmdir (dir);
+}
+
+/* A folder of other files is not "empty": it is not a dump folder, and the manifest
+ * expected is named (issue 37). */
+static void
+test_folder_of_other_files_is_not_a_dump (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-not-dump-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "notes.txt", NULL);
+  g_auto (ZwRun) diff = { 0 };
+
+  g_assert_true (g_file_set_contents (file, "not a tensor\n", -1, NULL));
+  zw_test_xrt_run (&diff, "report", "diff", dir, dir, NULL);
+  g_test_message ("%s", diff.err);
+  g_assert_cmpint (diff.status, ==, 1);
+  g_assert_null (strstr (diff.err, "is empty"));
+  g_assert_nonnull (strstr (diff.err, "is not a dump folder"));
+  g_assert_nonnull (strstr (diff.err, "manifest.json"));
+  g_assert_nonnull (strstr (diff.err, dir));
+  g_unlink (file);
   g_rmdir (dir);
 }
 
@@ -120,7 +144,7 @@ test_compare_merge_and_renumbered (void)
   zw_test_xrt_run (&merge, "report", "compare", a_json, b_json, NULL);
   g_test_message ("%s", merge.out);
   g_assert_cmpint (merge.status, ==, 0);
-  g_assert_nonnull (strstr (merge.out, " 0 only in A, 0 only in B"));
+  g_assert_nonnull (strstr (merge.out, "only in A: 0, only in B: 0"));
   g_assert_nonnull (strstr (merge.out, "merge on vs off"));
 
   /* the same file with every op id moved by 1000: matched by kind and order */
@@ -141,7 +165,7 @@ test_compare_merge_and_renumbered (void)
   zw_test_xrt_run (&renum, "report", "compare", b, renumbered, NULL);
   g_test_message ("%s", renum.out);
   g_assert_cmpint (renum.status, ==, 0);
-  g_assert_nonnull (strstr (renum.out, " 0 only in A, 0 only in B"));
+  g_assert_nonnull (strstr (renum.out, "only in A: 0, only in B: 0"));
   g_assert_nonnull (strstr (renum.out, "op ids differ"));
   remove_flat_dir (dir_a);
   remove_flat_dir (dir_b);
@@ -152,6 +176,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/usability/cli/empty-dump-folder-says-empty", test_empty_dump_folder);
+  g_test_add_func ("/usability/cli/folder-of-other-files-is-not-a-dump-folder", test_folder_of_other_files_is_not_a_dump);
   g_test_add_func ("/usability/cli/md5-mismatch-names-no-md5", test_md5_names_the_option);
   g_test_add_func ("/usability/cli/run-summary-says-what-the-workbench-shows", test_run_summary);
   g_test_add_func ("/usability/cli/compare-merge-on-off-and-renumbered-ids", test_compare_merge_and_renumbered);

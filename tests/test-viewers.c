@@ -653,6 +653,7 @@ test_display_widgets (void)
 static void
 test_tensor_grid (void)
 {
+  const int GW = 216 + (int) TENSOR_COLORBAR_W;
   ZwTensor t = { 0 };
   ZwTensorGrid g;
   double rect[4];
@@ -662,9 +663,9 @@ test_tensor_grid (void)
   t.c = 8;
   t.h = 4;
   t.w = 6;
-  /* 200 x 212 px for the grid: 2 columns of 4 rows give 12.5 px per element (1 x 8: 5.9,
-   * 3 x 3: 10.6, 4 x 2: 7.8) */
-  g_assert_true (zw_tensor_grid_compute (&t, 216, 400, &g));
+  /* 200 x 212 px for the grid (the colour bar beside it): 2 columns of 4 rows give 12.5 px
+   * per element (1 x 8: 5.9, 3 x 3: 10.6, 4 x 2: 7.8) */
+  g_assert_true (zw_tensor_grid_compute (&t, -1, GW, 400, &g));
   g_assert_cmpfloat (g.x0, ==, TENSOR_MARGIN);
   g_assert_cmpfloat (g.y0, ==, TENSOR_MARGIN + TENSOR_TITLE_H);
   g_assert_cmpfloat (g.h, ==, 400 - TENSOR_MARGIN - TENSOR_TITLE_H - TENSOR_BOTTOM_H - TENSOR_MARGIN);
@@ -675,26 +676,41 @@ test_tensor_grid (void)
   g_assert_cmpfloat_with_epsilon (g.cell_h, 4 * 12.5 + TENSOR_GAP, 1e-12);
 
   /* channel 5: second column, third row */
-  g_assert_true (zw_tensor_view_cell_rect (&t, 216, 400, 5, rect));
+  g_assert_true (zw_tensor_view_cell_rect (&t, GW, 400, 5, rect));
   g_assert_cmpfloat (rect[0], ==, 8 + 78);
   g_assert_cmpfloat (rect[1], ==, 30 + 2 * 53);
   g_assert_cmpfloat (rect[2], ==, 75);
   g_assert_cmpfloat (rect[3], ==, 50);
-  g_assert_false (zw_tensor_view_cell_rect (&t, 216, 400, 8, rect));
+  g_assert_false (zw_tensor_view_cell_rect (&t, GW, 400, 8, rect));
 
   /* 13 px right and 26 px down into it: w 1, h 2 */
-  g_assert_true (zw_tensor_view_coords_at (&t, 1, 216, 400, 86 + 13, 136 + 26, coords));
+  g_assert_true (zw_tensor_view_coords_at (&t, 1, GW, 400, 86 + 13, 136 + 26, coords));
   g_assert_cmpint (coords[0], ==, 1);
   g_assert_cmpint (coords[1], ==, 5);
   g_assert_cmpint (coords[2], ==, 2);
   g_assert_cmpint (coords[3], ==, 1);
   /* the gap between channels 4 and 5, above the grid, a batch the tensor lacks */
-  g_assert_false (zw_tensor_view_coords_at (&t, 0, 216, 400, 84, 140, coords));
-  g_assert_false (zw_tensor_view_coords_at (&t, 0, 216, 400, 50, 20, coords));
-  g_assert_false (zw_tensor_view_coords_at (&t, 2, 216, 400, 86 + 13, 136 + 26, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 0, GW, 400, 84, 140, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 0, GW, 400, 50, 20, coords));
+  g_assert_false (zw_tensor_view_coords_at (&t, 2, GW, 400, 86 + 13, 136 + 26, coords));
+  /* channel 5 zoomed into: one cell of the whole grid area, the element under a point in
+   * channel 5's coordinates (197 / 6 = 32.8 px per element) */
+  g_assert_true (zw_tensor_grid_compute (&t, 5, GW, 400, &g));
+  g_assert_cmpint (g.cols, ==, 1);
+  g_assert_cmpint (g.rows, ==, 1);
+  g_assert_cmpint (g.c0, ==, 5);
+  g_assert_cmpint (g.n_c, ==, 1);
+  g_assert_cmpfloat_with_epsilon (g.scale, 197.0 / 6, 1e-9);
+  g_assert_true (zw_tensor_grid_coords_at (&t, &g, 0, g.x0 + 2.5 * g.scale, g.y0 + 3.5 * g.scale, coords));
+  g_assert_cmpint (coords[1], ==, 5);
+  g_assert_cmpint (coords[2], ==, 3);
+  g_assert_cmpint (coords[3], ==, 2);
+  g_assert_true (zw_tensor_grid_cell_rect (&t, &g, 5, rect));
+  g_assert_false (zw_tensor_grid_cell_rect (&t, &g, 4, rect));
+  g_assert_false (zw_tensor_grid_compute (&t, 8, GW, 400, &g));
   /* an empty tensor has no grid */
   t.c = 0;
-  g_assert_false (zw_tensor_grid_compute (&t, 216, 400, &g));
+  g_assert_false (zw_tensor_grid_compute (&t, -1, GW, 400, &g));
 }
 
 /* The Memory view's layout in numbers: ETM above a 30 % OCM pane, op indices across, a chunk

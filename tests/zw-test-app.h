@@ -1,9 +1,14 @@
-/* zw-test-app.h — what the workbench's display tests (test-app*.c) share: waiting on the main
- * context for a condition, bounded and never a sleep. Linking zw-test-app.c also gives the
- * LeakSanitizer suppressions those tests need under AddressSanitizer. */
+/* zw-test-app.h — what the workbench's display tests (test-app*.c) share: the start-up of one
+ * application instance and its window, waiting on the main context for a condition (bounded,
+ * never a sleep), the window's runs and actions, and the shut-down that lets a cancelled job
+ * hand back its result. Linking zw-test-app.c also gives the LeakSanitizer suppressions those
+ * tests need under AddressSanitizer. Include it after zw-test-util.h's ZwRun renaming. */
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
+
+#include "zw-application.h"
+#include "zw-window.h"
 
 typedef gboolean (*ZwTestPredicate) (gpointer data);
 
@@ -13,3 +18,42 @@ gboolean zw_test_app_wait_for (ZwTestPredicate pred, gpointer data, guint timeou
 
 /* Iterates the default main context for @ms milliseconds (lets the window lay out and draw). */
 void zw_test_app_run_for (guint ms);
+
+/* g_test_init, the translations bound as the app's main() binds them, then one application
+ * instance of its own (non-unique, whatever else runs on
+ * the session bus) activated with its window. Exits 77 (skipped) without a display. The tests
+ * draw with cairo: GDK need not probe GL (GDK_DEBUG=gl-disable unless set). */
+ZwWindow *zw_test_app_start (int *argc, char ***argv);
+
+/* The application and window zw_test_app_start made. */
+ZwApplication *zw_test_app_application (void);
+ZwWindow *zw_test_app_window (void);
+
+/* g_test_run, then waits (up to 30 s) for the window to be idle so the worker of a cancelled
+ * job hands back its result, destroys the window and drops the application. Returns the
+ * status of g_test_run. */
+int zw_test_app_run_and_close (void);
+
+/* The number of runs the window has made (zw_window_get_n_runs_made: an apply the next
+ * run replaces counts too). */
+guint zw_test_app_n_runs (void);
+
+/* Predicates for zw_test_app_wait_for: the window is idle; idle with GPOINTER_TO_UINT(@data)
+ * runs at least; idle with a banner shown. */
+gboolean zw_test_app_is_idle (gpointer data);
+gboolean zw_test_app_is_idle_with_runs (gpointer data);
+gboolean zw_test_app_has_banner_and_idle (gpointer data);
+
+/* Waits (up to 120 s) until the window is idle with @n runs at least and returns the run
+ * selected; fails the test naming the banner when the run does not come. */
+ZwRun *zw_test_app_wait_for_run (guint n);
+
+/* Activates the window's action @action (e.g. "win.run") with @param, as a menu would;
+ * fails the test when the window has no such action. */
+void zw_test_app_activate (const char *action, GVariant *param);
+
+/* The first widget of @type at or below @widget (depth first), or NULL. */
+GtkWidget *zw_test_app_find_child_of_type (GtkWidget *widget, GType type);
+
+/* Removes the files of the folder @path, then the folder (one level: dumps are flat). */
+void zw_test_app_remove_folder (const char *path);

@@ -400,8 +400,11 @@ draw_map (ZwPainter *pt, const Geo *g, const ZwPipelineReport *p, gint selected)
         n_other++;
       }
   other_text = zw_format_bytes (other);
-  caption = g_strdup_printf (_("The board's ETM, 0x%lx to 0x%lx (the board's own %u chunks, %s, are not the "
-                               "pipeline's)"), (unsigned long) g->lo, (unsigned long) g->hi, n_other, other_text);
+  caption = g_strdup_printf (ngettext ("The board's ETM, 0x%lx to 0x%lx (the board's own %u chunk, %s, is not the "
+                                       "pipeline's)",
+                                       "The board's ETM, 0x%lx to 0x%lx (the board's own %u chunks, %s, are not the "
+                                       "pipeline's)", n_other),
+                             (unsigned long) g->lo, (unsigned long) g->hi, n_other, other_text);
   zw_painter_set_bold (pt, TRUE);
   zw_painter_text (pt, MARGIN, g->map_caption_y, 0, 0, g->map_x1 - MARGIN, &pt->style->foreground, caption);
   zw_painter_set_bold (pt, FALSE);

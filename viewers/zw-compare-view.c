@@ -146,7 +146,8 @@ cell_text (const ZwCompareRow *r, CompareColumn column)
         return g_strdup_printf ("%" G_GINT64_FORMAT "→%" G_GINT64_FORMAT, r->op_id, r->b_op_id);
       if (r->match == ZW_COMPARE_MATCH_MERGE)
         /* TRANSLATORS: a merged launch compared with its member ops (merge on vs off) */
-        return g_strdup_printf (_("%li (%u ops)"), (long) r->op_id, MAX (r->merge_from->len, 1));
+        return g_strdup_printf (ngettext ("%li (%u op)", "%li (%u ops)", MAX (r->merge_from->len, 1)), (long) r->op_id,
+                                MAX (r->merge_from->len, 1));
       return g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
     case COL_CLASS:
       /* the hardop class when the runs' reports know it, never a bare "HardOp" */
@@ -374,15 +375,17 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
                            : NULL,
                        line);
       g_snprintf (line, sizeof line,
-                  _("%u ops matched, %u only in A, %u only in B; %u regressions, %u improvements (tolerance %g%%, min "
-                    "%g ms)"),
+                  /* TRANSLATORS: counts after colons (no plurals to agree with any of them) */
+                  _("ops matched: %u, only in A: %u, only in B: %u; regressions: %u, improvements: %u (tolerance "
+                    "%g%%, min %g ms)"),
                   cmp->n_matched, cmp->n_only_a, cmp->n_only_b, cmp->n_regressions, cmp->n_improvements,
                   cmp->options.tolerance * 100, cmp->options.min_delta_ms);
       if (cmp->n_merge_mapped > 0 || cmp->n_kind_matched > 0)
         {
           char more[256];
           /* TRANSLATORS: appended to the counts line: how rows were matched besides by op id */
-          g_snprintf (more, sizeof more, _("; %u merged launches against their ops, %u ops matched by type and order"),
+          g_snprintf (more, sizeof more,
+                      _("; merged launches against their ops: %u, ops matched by type and order: %u"),
                       cmp->n_merge_mapped, cmp->n_kind_matched);
           g_strlcat (line, more, sizeof line);
         }

@@ -143,6 +143,7 @@ struct _ZwLogView
   GArray *matches;     /* Match */
   gint current;
   GtkWidget *box;
+  GtkWidget *header;   /* what the log is, in the user's language (its lines are the runtime's) */
   GtkWidget *entry;
   GtkWidget *count_label;
   GtkWidget *text_view;
@@ -259,6 +260,38 @@ zw_log_view_get_current_line (ZwLogView *self)
   return self->current >= 0 ? g_array_index (self->matches, Match, self->current).line : -1;
 }
 
+static void
+update_header (ZwLogView *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->text == NULL)
+    text = g_strdup (_("No log"));
+  else
+    /* TRANSLATORS: above the log: its origin (a run's title or a file), then why its lines
+     * stay as written (the deploy log is a file format the vendor's tools read) */
+    text = g_strdup_printf (_("%s — its lines as the runtime writes them (the vendor's log format, in English)"),
+                            self->origin != NULL ? self->origin : _("log"));
+  gtk_label_set_text (GTK_LABEL (self->header), text);
+}
+
+const char *
+zw_log_view_get_header (ZwLogView *self)
+{
+  g_return_val_if_fail (ZW_IS_LOG_VIEW (self), NULL);
+  return gtk_label_get_text (GTK_LABEL (self->header));
+}
+
+char *
+zw_log_view_dup_placeholder (ZwLogView *self)
+{
+  char *text = NULL;
+
+  g_return_val_if_fail (ZW_IS_LOG_VIEW (self), NULL);
+  g_object_get (self->entry, "placeholder-text", &text, NULL);
+  return text;
+}
+
 void
 zw_log_view_set_text (ZwLogView *self, const char *text, const char *origin)
 {
@@ -269,6 +302,7 @@ zw_log_view_set_text (ZwLogView *self, const char *text, const char *origin)
   g_free (self->origin);
   self->text = text != NULL ? g_utf8_make_valid (text, -1) : NULL;
   self->origin = g_strdup (origin);
+  update_header (self);
   gtk_text_buffer_set_text (self->buffer, self->text != NULL ? self->text : "", -1);
   gtk_text_buffer_get_start_iter (self->buffer, &start);
   gtk_text_buffer_place_cursor (self->buffer, &start);
@@ -417,6 +451,8 @@ zw_log_view_init (ZwLogView *self)
   self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
   self->current = -1;
   self->entry = gtk_search_entry_new ();
+  /* GTK 4.8: the property (its setter came in 4.10) */
+  g_object_set (self->entry, "placeholder-text", _("Search the log (Ctrl+F)"), NULL);
   gtk_widget_set_hexpand (self->entry, TRUE);
   g_signal_connect (self->entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->entry, "activate", G_CALLBACK (on_activate), self);
@@ -450,7 +486,16 @@ zw_log_view_init (ZwLogView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->text_view);
   gtk_widget_set_vexpand (scrolled, TRUE);
 
+  self->header = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->header), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->header), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_single_line_mode (GTK_LABEL (self->header), TRUE);
+  gtk_widget_add_css_class (self->header, "dim-label");
+  gtk_widget_set_margin_start (self->header, 4);
+  update_header (self);
+
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_box_append (GTK_BOX (self->box), self->header);
   gtk_box_append (GTK_BOX (self->box), bar);
   gtk_box_append (GTK_BOX (self->box), scrolled);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));

@@ -1,8 +1,10 @@
 /* zw-log-view.h — a text log with search: the deploy log (.icraft/logs/NAME.log), xrt-run
  * --log-io output, any text file.
  *
- * A read-only monospace text view under a search entry. Typing searches (case-insensitive)
- * and highlights every match; Enter / Ctrl+G go to the next match, Shift+Enter /
+ * A read-only monospace text view under a search entry, below a line in the user's language
+ * that says what the log is (its lines are the runtime's, in the vendor's English format).
+ * Typing searches (case-insensitive) and highlights every match; Enter / Ctrl+G go to the
+ * next match, Shift+Enter /
  * Ctrl+Shift+G to the previous one (wrapping), the label shows "3 of 17". Actions:
  * "log.find" (Ctrl+F, focuses the entry), "log.next-match", "log.previous-match". Text that
  * is not UTF-8 is shown with the bad bytes replaced.
@@ -36,6 +38,11 @@ gboolean zw_log_view_load_file (ZwLogView *self, const char *path, GError **erro
 void zw_log_view_set_text (ZwLogView *self, const char *text, const char *origin);
 /* The text shown (borrowed). */
 const char *zw_log_view_get_text (ZwLogView *self);
+/* The line above the log (translated): its origin and that its lines are the runtime's,
+ * in the vendor's log format; "No log" without one. Borrowed. */
+const char *zw_log_view_get_header (ZwLogView *self);
+/* The search entry's placeholder (translated; g_free). */
+char *zw_log_view_dup_placeholder (ZwLogView *self);
 
 /* Searches @needle (NULL or "" clears) as typing in the entry does; returns the number of
  * matches and makes the first one at or after the cursor current. */

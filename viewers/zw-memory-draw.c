@@ -276,7 +276,10 @@ peak_text (ZwDeployReport *report, gint peak, guint64 peak_bytes)
         g_ptr_array_add (live, c);
     }
   g_ptr_array_sort (live, compare_size_desc);
-  g_string_append_printf (text, _("peak at op index %d: %s live in %u chunks"), peak, size, live->len);
+  g_string_append_printf (text,
+                          ngettext ("peak at op index %d: %s live in %u chunk",
+                                    "peak at op index %d: %s live in %u chunks", live->len),
+                          peak, size, live->len);
   for (guint i = 0; i < MIN (3u, live->len); i++)
     {
       const ZwChunkInfo *c = live->pdata[i];

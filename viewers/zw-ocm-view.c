@@ -209,7 +209,9 @@ zw_ocm_view_dup_option_figures (const ZwDeployReport *report, ZwOcmOpt option)
   gain = report->none_cost_ms > 0 ? 100.0 * (report->none_cost_ms - cost) / report->none_cost_ms : 0;
   /* TRANSLATORS: the option's method ("global score"), its estimated time and gain, its OCM
    * peak of the OCM size, then its chunks and the bytes they add up to over the whole run */
-  return g_strdup_printf (_("%s: %.3f ms (%+.0f%%), OCM peak %s / %s; %u chunks, %s placed over time"),
+  return g_strdup_printf (ngettext ("%s: %.3f ms (%+.0f%%), OCM peak %s / %s; %u chunk, %s placed over time",
+                                    "%s: %.3f ms (%+.0f%%), OCM peak %s / %s; %u chunks, %s placed over time",
+                                    o->picks->len),
                           zw_ocm_opt_get_method (option), cost, -gain, peak, cap, o->picks->len, placed);
 }
 

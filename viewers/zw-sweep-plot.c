@@ -344,13 +344,17 @@ zw_sweep_view_draw (cairo_t *cr, int width, int height, const ZwSweep *sweep, gi
     for (guint i = 0; i < sweep->rows->len; i++)
       n_front += g_array_index (sweep->rows, ZwSweepRow, i).on_front;
     if (n_points == 1)
-      title = g_strdup_printf (_("Sweep of %s: %u rows (%u option combinations, one device profile), %u on the "
-                                 "front, %u did not run"),
+      title = g_strdup_printf (ngettext ("Sweep of %s: %u row (%u option combination, one device profile), %u on "
+                                         "the front, %u did not run",
+                                         "Sweep of %s: %u rows (%u option combinations, one device profile), %u on "
+                                         "the front, %u did not run", sweep->rows->len),
                                sweep->network_name != NULL && *sweep->network_name ? sweep->network_name : "?",
                                sweep->rows->len, sweep->rows->len, n_front, g.n_errors);
     else
-      title = g_strdup_printf (_("Sweep of %s: %u rows (%u option combinations × %u what-if points), %u on the "
-                                 "front, %u did not run"),
+      title = g_strdup_printf (ngettext ("Sweep of %s: %u row (%u option combinations × %u what-if points), %u on "
+                                         "the front, %u did not run",
+                                         "Sweep of %s: %u rows (%u option combinations × %u what-if points), %u on "
+                                         "the front, %u did not run", sweep->rows->len),
                                sweep->network_name != NULL && *sweep->network_name ? sweep->network_name : "?",
                                sweep->rows->len, sweep->rows->len / n_points, n_points, n_front, g.n_errors);
     for (guint i = 0; i < sweep->what_if->len; i++)

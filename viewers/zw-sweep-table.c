@@ -247,13 +247,13 @@ zw_sweep_view_build_table (ZwSweepView *self)
         gtk_column_view_column_set_fixed_width (self->columns[c], 150);
       /* the byte figures in full ("123.4 MiB"), their titles too */
       if (c == ZW_SWEEP_COLUMN_ETM || c == ZW_SWEEP_COLUMN_FTMP || c == ZW_SWEEP_COLUMN_OCM_BYTES)
-        gtk_column_view_column_set_fixed_width (self->columns[c], 110);
+        gtk_column_view_column_set_fixed_width (self->columns[c], 96);
       gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->columns[c]);
       g_object_unref (self->columns[c]);   /* the column view holds it */
     }
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->column_view);
-  /* about eight rows, not five: the table is half of what a sweep answers */
-  gtk_widget_set_size_request (scrolled, -1, 240);
+  /* ten rows and the header in sight, not five: the table is half of what a sweep answers */
+  gtk_widget_set_size_request (scrolled, -1, 330);
   return scrolled;
 }

@@ -115,6 +115,9 @@ zw_sweep_view_set_sweep (ZwSweepView *self, ZwSweep *sweep)
       g_ptr_array_add (items, zw_row_item_new (sweep, (GBoxedCopyFunc) zw_sweep_ref,
                                                (GDestroyNotify) zw_sweep_unref, i));
     }
+  /* one device profile: no what-if column (it would say so on every row and push the ETM
+   * figures out of a 1280-pixel window) */
+  gtk_column_view_column_set_visible (self->columns[ZW_SWEEP_COLUMN_WHAT_IF], sweep != NULL && sweep->what_if->len > 1);
   self->syncing = TRUE;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), items->pdata, items->len);
   gtk_single_selection_set_selected (self->model, GTK_INVALID_LIST_POSITION);
@@ -372,7 +375,7 @@ zw_sweep_view_init (ZwSweepView *self)
   self->hover = -1;
 
   self->area = zw_draw_area_new (area_draw, area_overlay, self);
-  gtk_widget_set_size_request (self->area, 560, 300);
+  gtk_widget_set_size_request (self->area, 560, 260);
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_focusable (self->area, TRUE);
   gtk_widget_set_has_tooltip (self->area, TRUE);

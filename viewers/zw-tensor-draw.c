@@ -67,6 +67,37 @@ draw_histogram (ZwPainter *p, const ZwTensor *t, const ZwTensorStats *stats, gbo
   zw_painter_text (p, x + w, y + h - 14, 1, 0, 0, &dim, text);
 }
 
+/* The colour bar right of the grid: the colour map from the view's min (bottom) to its max
+ * (top), both labelled, as tall as the grid drawn. */
+static void
+draw_colorbar (ZwPainter *p, const ZwTensorGrid *g, const ZwStatsSummary *s, gboolean levels, double right)
+{
+  double x = right - TENSOR_COLORBAR_W + 10, y = g->y0;
+  double h = MIN (g->h, g->rows * g->cell_h - TENSOR_GAP);
+  int n = MAX (1, (int) floor (h));
+  char text[64];
+
+  if (h < 24)
+    return;
+  for (int i = 0; i < n; i++)
+    {
+      guint8 rgb[3];
+      zw_tensor_view_colormap (1.0 - (i + 0.5) / n, rgb);
+      cairo_set_source_rgb (p->cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
+      cairo_rectangle (p->cr, x, y + i * h / n, TENSOR_COLORBAR_BAR, h / n + 0.5);
+      cairo_fill (p->cr);
+    }
+  zw_cairo_set_color_alpha (p->cr, &p->style->foreground, 0.5);
+  cairo_set_line_width (p->cr, 1);
+  cairo_rectangle (p->cr, x - 0.5, y - 0.5, TENSOR_COLORBAR_BAR + 1, h + 1);
+  cairo_stroke (p->cr);
+  g_snprintf (text, sizeof text, levels ? "%.0f" : "%.4g", s->max);
+  zw_painter_text (p, x + TENSOR_COLORBAR_BAR + 4, y, 0, 0, TENSOR_COLORBAR_W - TENSOR_COLORBAR_BAR - 12, NULL, text);
+  g_snprintf (text, sizeof text, levels ? "%.0f" : "%.4g", s->min);
+  zw_painter_text (p, x + TENSOR_COLORBAR_BAR + 4, y + h, 0, 1, TENSOR_COLORBAR_W - TENSOR_COLORBAR_BAR - 12, NULL,
+                   text);
+}
+
 char *
 zw_tensor_sample_text (const ZwTensor *t, const gint64 c[4])
 {
@@ -119,18 +150,24 @@ zw_tensor_view_draw (cairo_t *cr, int width, int height, const ZwTensor *tensor,
     zw_painter_text (&p, TENSOR_MARGIN, TENSOR_MARGIN, 0, 0, width - 2 * TENSOR_MARGIN, NULL, title);
     zw_painter_set_bold (&p, FALSE);
   }
-  if (zw_tensor_grid_compute (tensor, width, height, &g))
+  if (zw_tensor_grid_compute (tensor, state->zoomed ? state->zoom_channel : -1, width, height, &g))
     {
       zw_tensor_draw_heatmap (cr, tensor, stats, state, &g);
       /* channel numbers when the cells are large enough to carry them */
       if (g.cell_h > 28 && g.cell_w > 30)
-        for (gint64 c = 0; c < tensor->c; c++)
+        for (gint64 c = g.c0; c < g.c0 + g.n_c; c++)
           {
-            char text[32];
-            g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, c);
-            zw_painter_text (&p, g.x0 + (c % g.cols) * g.cell_w + 2, g.y0 + (c / g.cols) * g.cell_h + 1, 0, 0, 0,
-                             &colors->background, text);
+            char text[48];
+            double rect[4];
+            if (state->zoomed)
+              /* TRANSLATORS: the one channel drawn large (Escape shows them all again) */
+              g_snprintf (text, sizeof text, _("channel %li"), (long) c);
+            else
+              g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, c);
+            zw_tensor_grid_cell_rect (tensor, &g, c, rect);
+            zw_painter_text (&p, rect[0] + 2, rect[1] + 1, 0, 0, 0, &colors->background, text);
           }
+      draw_colorbar (&p, &g, q ? &stats->q : &stats->f, q, width - TENSOR_MARGIN);
     }
 
   {

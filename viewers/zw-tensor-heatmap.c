@@ -123,9 +123,10 @@ zw_tensor_draw_heatmap (cairo_t *cr, const ZwTensor *t, const ZwTensorStats *sta
    * view) turns each pixel into a byte load and a table lookup */
   fast = t->has_quantized && (t->q_elem == ZW_TENSOR_S8 || t->q_elem == ZW_TENSOR_U8) && (q || t->f_bytes == NULL);
   bytes8 = fast ? g_bytes_get_data (t->q_bytes, NULL) : NULL;
-  for (gint64 c = 0; c < t->c; c++)
+  for (gint64 c = g->c0; c < g->c0 + g->n_c; c++)
     {
-      int ox = (int) floor ((c % g->cols) * g->cell_w), oy = (int) floor ((c / g->cols) * g->cell_h);
+      gint64 i = c - g->c0;   /* the cell's place in the grid */
+      int ox = (int) floor ((i % g->cols) * g->cell_w), oy = (int) floor ((i / g->cols) * g->cell_h);
       guint32 clut[256];
 
       if (fast)

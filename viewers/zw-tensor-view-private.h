@@ -15,19 +15,30 @@ G_BEGIN_DECLS
 #define TENSOR_TITLE_H 22.0
 #define TENSOR_BOTTOM_H 150.0
 #define TENSOR_GAP 3.0
+/* the colour bar right of the grid: its width with the labels, and the bar's own */
+#define TENSOR_COLORBAR_W 72.0
+#define TENSOR_COLORBAR_BAR 14.0
 
 /* ---- the grid of channels (pure) ---- */
 
-/* One cell per channel (h x w elements), in the column count that makes the cells largest. */
+/* One cell per channel shown (h x w elements), in the column count that makes the cells
+ * largest: every channel, or the one zoomed into. */
 typedef struct {
-  double x0, y0, w, h;   /* grid area */
+  double x0, y0, w, h;   /* grid area (the colour bar lies right of it) */
   gint64 cols, rows;
   double cell_w, cell_h; /* cell pitch */
   double scale;          /* pixels per element */
+  gint64 c0, n_c;        /* the channels shown: c0 … c0 + n_c - 1 */
 } ZwTensorGrid;
 
-/* The grid of @t drawn at @width x @height; FALSE for an empty tensor or no room. */
-gboolean zw_tensor_grid_compute (const ZwTensor *t, int width, int height, ZwTensorGrid *g);
+/* The grid of @t drawn at @width x @height, of every channel (@zoom < 0) or of channel @zoom
+ * alone; FALSE for an empty tensor, a channel out of range or no room. */
+gboolean zw_tensor_grid_compute (const ZwTensor *t, gint64 zoom, int width, int height, ZwTensorGrid *g);
+/* Channel @c's cell in @g (whole pixels, as drawn); FALSE when @g does not show it. */
+gboolean zw_tensor_grid_cell_rect (const ZwTensor *t, const ZwTensorGrid *g, gint64 c, double rect[4]);
+/* The (n, c, h, w) under (x, y) in @g for batch @batch; FALSE outside every cell. */
+gboolean zw_tensor_grid_coords_at (const ZwTensor *t, const ZwTensorGrid *g, gint64 batch, double x, double y,
+                                   gint64 coords[4]);
 
 /* ---- drawing ---- */
 

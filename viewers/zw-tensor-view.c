@@ -32,6 +32,8 @@ struct _ZwTensorView
   guint scroll_idle;        /* scrolls the list to scroll_to once laid out */
   guint scroll_to;
   GtkWidget *quantized_toggle;
+  GtkWidget *all_channels;    /* shown while one channel is zoomed into */
+  GtkWidget *search;
   GtkWidget *hover_label;
   GtkWidget *area;
 };
@@ -64,8 +66,9 @@ area_overlay (GtkSnapshot *snapshot, int width, int height, const ZwViewStyle *c
   double rect[4];
   ZwTensorGrid g;
 
-  if (!self->state.has_hover || self->tensor == NULL || !zw_tensor_grid_compute (self->tensor, width, height, &g)
-      || !zw_tensor_view_cell_rect (self->tensor, width, height, self->state.hover[1], rect))
+  if (!self->state.has_hover || self->tensor == NULL
+      || !zw_tensor_grid_compute (self->tensor, self->state.zoomed ? self->state.zoom_channel : -1, width, height, &g)
+      || !zw_tensor_grid_cell_rect (self->tensor, &g, self->state.hover[1], rect))
     return;
   /* the element under the cursor, and its channel's cell */
   {
@@ -121,18 +124,84 @@ zw_tensor_view_set_hover (ZwTensorView *self, const gint64 coords[4], char **tex
   return TRUE;
 }
 
+/* The element under (x, y) of the area as drawn now (the grid, or the channel zoomed into). */
+static gboolean
+coords_at (ZwTensorView *self, double x, double y, gint64 coords[4])
+{
+  ZwTensorGrid g;
+
+  return self->tensor != NULL
+         && zw_tensor_grid_compute (self->tensor, self->state.zoomed ? self->state.zoom_channel : -1,
+                                    gtk_widget_get_width (self->area), gtk_widget_get_height (self->area), &g)
+         && zw_tensor_grid_coords_at (self->tensor, &g, self->state.batch, x, y, coords);
+}
+
 static void
 on_motion (GtkEventControllerMotion *controller, double x, double y, ZwTensorView *self)
 {
   gint64 coords[4];
 
   (void) controller;
-  if (self->tensor != NULL
-      && zw_tensor_view_coords_at (self->tensor, self->state.batch, gtk_widget_get_width (self->area),
-                                   gtk_widget_get_height (self->area), x, y, coords))
+  if (coords_at (self, x, y, coords))
     zw_tensor_view_set_hover (self, coords, NULL);
   else if (self->state.has_hover)
     zw_tensor_view_set_hover (self, NULL, NULL);
+}
+
+gboolean
+zw_tensor_view_zoom_channel (ZwTensorView *self, gint64 channel)
+{
+  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), FALSE);
+  if (channel >= 0 && (self->tensor == NULL || channel >= self->tensor->c))
+    return FALSE;
+  self->state.zoomed = channel >= 0;
+  self->state.zoom_channel = MAX (channel, 0);
+  self->state.has_hover = FALSE;
+  update_hover_label (self);
+  gtk_widget_set_visible (self->all_channels, self->state.zoomed);
+  zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
+  return TRUE;
+}
+
+gint64
+zw_tensor_view_get_zoom_channel (ZwTensorView *self)
+{
+  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), -1);
+  return self->state.zoomed ? self->state.zoom_channel : -1;
+}
+
+/* A click on a channel of the grid draws it alone, large; a click on the one zoomed into
+ * leaves it as it is (Escape or "All Channels" go back). */
+static void
+on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwTensorView *self)
+{
+  gint64 coords[4];
+
+  (void) gesture;
+  (void) n_press;
+  gtk_widget_grab_focus (self->area);
+  if (!self->state.zoomed && coords_at (self, x, y, coords))
+    zw_tensor_view_zoom_channel (self, coords[1]);
+}
+
+static void
+on_all_channels (GtkButton *button, ZwTensorView *self)
+{
+  (void) button;
+  zw_tensor_view_zoom_channel (self, -1);
+}
+
+static gboolean
+on_key (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state, ZwTensorView *self)
+{
+  (void) controller;
+  (void) keycode;
+  if (keyval == GDK_KEY_Escape && (state & gtk_accelerator_get_default_mod_mask ()) == 0 && self->state.zoomed)
+    {
+      zw_tensor_view_zoom_channel (self, -1);
+      return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -143,6 +212,9 @@ clear_selected (ZwTensorView *self)
   g_clear_pointer (&self->message, g_free);
   g_clear_pointer (&self->title, g_free);
   self->state.has_hover = FALSE;
+  self->state.zoomed = FALSE;
+  if (self->all_channels != NULL)
+    gtk_widget_set_visible (self->all_channels, FALSE);
   self->selected = -1;
 }
 
@@ -309,18 +381,114 @@ zw_tensor_view_selection_notify (ZwView *view, GParamSpec *pspec)
   ZwTensorView *self = ZW_TENSOR_VIEW (view);
   gint64 v;
 
-  if (!self->syncing && g_str_equal (pspec->name, "pipeline-value"))
+  if (self->syncing)
+    return;
+  if (g_str_equal (pspec->name, "pipeline-value"))
     {
       const char *name = zw_selection_get_pipeline_value (zw_view_get_selection (ZW_VIEW (self)));
       if (name != NULL)
         zw_tensor_view_select_pipeline_value (self, name);
       return;
     }
-  if (self->syncing || !g_str_equal (pspec->name, "selected-value"))
+  if (g_str_equal (pspec->name, "selected-op"))
+    {
+      /* an op selected elsewhere: its output, when the dump holds it */
+      gint64 op = zw_selection_get_selected_op (zw_view_get_selection (ZW_VIEW (self)));
+      /* a value of that op shown already (an op with several outputs): it stays */
+      if (self->selected >= 0 && g_array_index (self->entries, ZwTensorValue, self->selected).op_id == op)
+        return;
+      for (guint i = 0; op >= 0 && i < self->entries->len; i++)
+        if (g_array_index (self->entries, ZwTensorValue, i).op_id == op)
+          {
+            if (g_array_index (self->entries, ZwTensorValue, i).v_id != zw_tensor_view_get_selected_value (self))
+              zw_tensor_view_select_value (self, g_array_index (self->entries, ZwTensorValue, i).v_id);
+            break;
+          }
+      return;
+    }
+  if (!g_str_equal (pspec->name, "selected-value"))
     return;
   v = zw_selection_get_selected_value (zw_view_get_selection (ZW_VIEW (self)));
   if (v >= 0)
     zw_tensor_view_select_value (self, v);
+}
+
+/* Whether entry @i answers @needle: its v_id or op id written out, or (case folded) a part
+ * of its op's name, type or class in the network. */
+static gboolean
+entry_matches (ZwTensorView *self, guint i, const char *needle, gint64 number, gboolean is_number)
+{
+  const ZwTensorValue *e = &g_array_index (self->entries, ZwTensorValue, i);
+  XirOp *op;
+
+  if (is_number)
+    return e->v_id == number;
+  if (g_ascii_strncasecmp (needle, "op ", 3) == 0 || g_ascii_strncasecmp (needle, "op", 2) == 0)
+    {
+      const char *digits = needle + 2;
+      guint64 id;
+      while (*digits == ' ')
+        digits++;
+      if (*digits != '\0' && g_ascii_string_to_unsigned (digits, 10, 0, G_MAXINT64, &id, NULL))
+        return e->op_id == (gint64) id;
+    }
+  op = self->network != NULL && e->op_id >= 0 ? xir_network_get_op_by_id (self->network, e->op_id) : NULL;
+  if (op == NULL)
+    return FALSE;
+  {
+    const char *fields[3] = { op->name, op->type_key, op->hard_class };
+    g_autofree char *folded = g_utf8_casefold (needle, -1);
+    for (guint k = 0; k < G_N_ELEMENTS (fields); k++)
+      if (fields[k] != NULL)
+        {
+          g_autofree char *hay = g_utf8_casefold (fields[k], -1);
+          if (strstr (hay, folded) != NULL)
+            return TRUE;
+        }
+  }
+  return FALSE;
+}
+
+gint64
+zw_tensor_view_find (ZwTensorView *self, const char *text)
+{
+  g_autofree char *needle = NULL;
+  guint64 number = 0;
+  gboolean is_number;
+  guint n, start;
+
+  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), -1);
+  if (text == NULL || self->entries->len == 0)
+    return -1;
+  needle = g_strstrip (g_strdup (text));
+  if (*needle == '\0')
+    return -1;
+  is_number = g_ascii_string_to_unsigned (needle, 10, 0, G_MAXINT64, &number, NULL);
+  n = self->entries->len;
+  /* the next match after the value shown, round to the first */
+  start = self->selected >= 0 ? (guint) self->selected + 1 : 0;
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = (start + k) % n;
+      if (entry_matches (self, i, needle, (gint64) number, is_number))
+        {
+          gint64 v = g_array_index (self->entries, ZwTensorValue, i).v_id;
+          zw_tensor_view_select_value (self, v);
+          return v;
+        }
+    }
+  return -1;
+}
+
+static void
+on_search (GtkSearchEntry *entry, ZwTensorView *self)
+{
+  gboolean found = zw_tensor_view_find (self, gtk_editable_get_text (GTK_EDITABLE (entry))) >= 0;
+
+  if (found || *gtk_editable_get_text (GTK_EDITABLE (entry)) == '\0')
+    gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
 }
 
 static void
@@ -475,6 +643,7 @@ zw_tensor_view_dispose (GObject *object)
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_pointer (&self->paned, gtk_widget_unparent);
   self->column_view = NULL;
+  self->all_channels = NULL;
   clear_selected (self);
   g_clear_object (&self->model);
   g_clear_object (&self->store);
@@ -528,7 +697,8 @@ zw_tensor_view_init (ZwTensorView *self)
   GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
-  static const ZwPointerHandlers handlers = { .motion = G_CALLBACK (on_motion) };
+  static const ZwPointerHandlers handlers = { .motion = G_CALLBACK (on_motion), .pressed = G_CALLBACK (on_pressed) };
+  GtkEventController *keys = gtk_event_controller_key_new ();
 
   self->entries = g_array_new (FALSE, TRUE, sizeof (ZwTensorValue));
   g_array_set_clear_func (self->entries, zw_tensor_value_clear);
@@ -543,6 +713,15 @@ zw_tensor_view_init (ZwTensorView *self)
   gtk_widget_add_css_class (self->messages_label, "error");
   gtk_widget_set_visible (self->messages_label, FALSE);
   gtk_box_append (GTK_BOX (left), self->messages_label);
+
+  self->search = gtk_search_entry_new ();
+  /* GTK 4.8: the property (its setter came in 4.10) */
+  g_object_set (self->search, "placeholder-text", _("Find a value: v_id, op 12, op name or class"), NULL);
+  gtk_widget_set_tooltip_text (self->search, _("Enter shows the next value whose v_id is the number, whose op is "
+                                               "“op N”, or whose op's name or class holds the text"));
+  g_signal_connect (self->search, "activate", G_CALLBACK (on_search), self);
+  g_signal_connect (self->search, "next-match", G_CALLBACK (on_search), self);
+  gtk_box_append (GTK_BOX (left), self->search);
 
   self->store = g_list_store_new (ZW_TYPE_TENSOR_ROW);
   self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
@@ -567,7 +746,13 @@ zw_tensor_view_init (ZwTensorView *self)
   gtk_label_set_ellipsize (GTK_LABEL (self->hover_label), PANGO_ELLIPSIZE_END);
   gtk_label_set_width_chars (GTK_LABEL (self->hover_label), 24);
   gtk_widget_set_hexpand (self->hover_label, TRUE);
+  self->all_channels = gtk_button_new_with_label (_("All Channels"));
+  gtk_widget_set_tooltip_text (self->all_channels, _("Show every channel again (Escape); a click on a channel shows it "
+                                                     "alone"));
+  gtk_widget_set_visible (self->all_channels, FALSE);
+  g_signal_connect (self->all_channels, "clicked", G_CALLBACK (on_all_channels), self);
   gtk_box_append (GTK_BOX (bar), self->quantized_toggle);
+  gtk_box_append (GTK_BOX (bar), self->all_channels);
   gtk_box_append (GTK_BOX (bar), self->hover_label);
   gtk_box_append (GTK_BOX (right), bar);
 
@@ -576,6 +761,9 @@ zw_tensor_view_init (ZwTensorView *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_hexpand (self->area, TRUE);
   zw_widget_add_pointer_handlers (self->area, &handlers, self);
+  gtk_widget_set_focusable (self->area, TRUE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
   gtk_box_append (GTK_BOX (right), self->area);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);

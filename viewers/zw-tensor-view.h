@@ -8,12 +8,16 @@
  * Left: the list of values (v_id, producing op, ETM/OCM/HOST, shape as dumped, format);
  * files that did not load are listed above it, each message naming its file, and the rest
  * of the folder still loads. Right, for the selected value: a per-channel heatmap grid (one
- * small multiple per channel of batch 0, colour from the view's min to max), the histogram,
+ * small multiple per channel of batch 0, colour from the view's min to max, a colour bar with
+ * the min and max beside it; a click on a channel draws it alone, large, until Escape or
+ * "All Channels"), the histogram,
  * min / max / mean / std and the counts of zero, NaN, +inf and -inf, and the value under the
  * cursor with its (n, c, h, w) coordinates, both views when they exist. A toggle switches
  * between the quantised view (the stored integers) and the float view (dequantised).
  * Selecting a value selects it in the shared ZwSelection when the report has it, and a
- * value selected elsewhere is selected here.
+ * value selected elsewhere is selected here; an op selected elsewhere shows its output when
+ * the dump holds it. A search entry above the list finds a value by v_id, op id or the op's
+ * name or class.
  */
 #pragma once
 
@@ -31,6 +35,8 @@ typedef struct {
   gint64 batch;           /* the batch index shown */
   gboolean has_hover;
   gint64 hover[4];        /* (n, c, h, w) under the cursor */
+  gboolean zoomed;        /* one channel drawn large instead of the grid of all */
+  gint64 zoom_channel;    /* that channel (when zoomed) */
   const char *title;      /* "v_id 16 · op 3 · OCM …" (may be NULL) */
   const char *message;    /* drawn instead of the tensor when it is NULL (may be NULL) */
 } ZwTensorViewState;
@@ -97,6 +103,17 @@ void zw_tensor_view_set_quantized (ZwTensorView *self, gboolean quantized);
 /* Moves the "value under the cursor" to (n, c, h, w) as the pointer does; FALSE when out of
  * range. @text_out (may be NULL) receives the line shown (g_free). */
 gboolean zw_tensor_view_set_hover (ZwTensorView *self, const gint64 coords[4], char **text_out);
+
+/* Draws channel @channel alone, large (-1: every channel again, as Escape does). FALSE when
+ * the value shown has no such channel. */
+gboolean zw_tensor_view_zoom_channel (ZwTensorView *self, gint64 channel);
+/* The channel drawn alone, -1 when the grid of every channel shows. */
+gint64 zw_tensor_view_get_zoom_channel (ZwTensorView *self);
+
+/* Selects the next value (after the one shown, round to the first) whose v_id is @text (a
+ * number), whose op is "op N", or whose op's name, type or class holds @text (case folded);
+ * returns its v_id, -1 when none matches. The view's search entry does this on Enter. */
+gint64 zw_tensor_view_find (ZwTensorView *self, const char *text);
 
 /* The value list as rows of strings, header first (CSV export). */
 GPtrArray *zw_tensor_view_table (ZwTensorView *self);

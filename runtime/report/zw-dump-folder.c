@@ -70,6 +70,7 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) net_order = g_hash_table_new (g_str_hash, g_str_equal);
   const char *name;
+  gboolean has_files = FALSE;
   gboolean have_format = FALSE;
 
   g_return_val_if_fail (dir != NULL, NULL);
@@ -86,15 +87,25 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
 
   manifest_path = g_build_filename (dir, MANIFEST_NAME, NULL);
   while ((name = g_dir_read_name (d)))
-    if (g_str_has_suffix (name, ".ftmp"))
-      g_ptr_array_add (names, g_strdup (name));
+    {
+      has_files = TRUE;
+      if (g_str_has_suffix (name, ".ftmp"))
+        g_ptr_array_add (names, g_strdup (name));
+    }
   g_dir_rewind (d);
   if (names->len == 0 && !g_file_test (manifest_path, G_FILE_TEST_EXISTS))
     {
-      /* say so in the user's words, before any question of formats */
-      g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO,
-                   "%s is empty: no .ftmp files and no " MANIFEST_NAME " (dump tensors into it first, e.g. "
-                   "xrt-run run NET.json --dump %s, or Run ▸ Dump tensors in the workbench)", dir, dir);
+      /* say so in the user's words, before any question of formats: an empty folder is
+       * empty; a folder of other files is not a dump folder, and the file expected is named */
+      if (!has_files)
+        g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO,
+                     "%s is empty: no .ftmp files and no " MANIFEST_NAME " (dump tensors into it first, e.g. "
+                     "xrt-run run NET.json --dump %s, or Dump Tensors in the workbench's main menu)", dir, dir);
+      else
+        g_set_error (error, ZW_DUMP_ERROR, ZW_DUMP_ERROR_IO,
+                     "%s is not a dump folder: it holds files but no manifest (" MANIFEST_NAME ") and no .ftmp "
+                     "files (a dump folder is what xrt-run run NET.json --dump DIR or the workbench's Dump Tensors "
+                     "writes)", dir);
       return NULL;
     }
   g_ptr_array_set_size (names, 0);

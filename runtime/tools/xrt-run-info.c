@@ -268,8 +268,9 @@ xrt_run_cmd_fake_params (int argc, char **argv)
   if (!xir_network_write_params_file (net, out, &error))
     return xrt_run_fail (error);
   size = xir_network_compute_params_bytes (net);
-  printf (_("Wrote %s: %llu bytes (%u params, seed %lld)\n"), out, (unsigned long long) size,
-          xir_network_get_params (net)->len, (long long) seed);
+  printf (ngettext ("Wrote %s: %llu bytes (%u param, seed %lld)\n", "Wrote %s: %llu bytes (%u params, seed %lld)\n",
+                    xir_network_get_params (net)->len),
+          out, (unsigned long long) size, xir_network_get_params (net)->len, (long long) seed);
   if (xir_network_get_params_bytes (net) != 0 && xir_network_get_params_bytes (net) != size)
     g_printerr (_("xrt-run: warning: the network's params_bytes is %llu but its params need %llu bytes\n"),
                 (unsigned long long) xir_network_get_params_bytes (net), (unsigned long long) size);

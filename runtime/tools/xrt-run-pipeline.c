@@ -332,8 +332,10 @@ xrt_run_pipeline_check_if_pipeline (const char *path)
     }
   etm = human (c.etm_bytes);
   apart = human (c.apart_bytes);
-  printf (_("%s: OK — %u networks, each report verified; no ETM of two networks overlaps outside %u shared "
-            "segment(s) and %u connection(s) (%u zero-copy); the board's ETM %s (apart %s)\n"),
+  printf (ngettext ("%s: OK — %u network, its report verified; no ETM of two networks overlaps outside %u shared "
+                    "segment(s) and %u connection(s) (%u zero-copy); the board's ETM %s (apart %s)\n",
+                    "%s: OK — %u networks, each report verified; no ETM of two networks overlaps outside %u shared "
+                    "segment(s) and %u connection(s) (%u zero-copy); the board's ETM %s (apart %s)\n", c.n_networks),
           path, c.n_networks, c.n_shared, c.n_connections, c.n_zero_copy, etm, apart);
   return XRT_RUN_EXIT_OK;
 }

@@ -87,7 +87,8 @@ cmd_profile (int argc, char **argv)
     {
       if (!zw_profile_write (profile, output, out_fmt, &error))
         return xrt_run_fail (error);
-      g_printerr (_("%s (%s, %u rows) -> %s (%s)\n"), argv[1], zw_profile_format_to_string (in_fmt),
+      g_printerr (ngettext ("%s (%s, %u row) -> %s (%s)\n", "%s (%s, %u rows) -> %s (%s)\n", profile->rows->len),
+                  argv[1], zw_profile_format_to_string (in_fmt),
                   profile->rows->len, output, zw_profile_format_to_string (out_fmt));
     }
   else
@@ -230,8 +231,9 @@ cmd_compare (int argc, char **argv)
     printf ("%10s  %-28s %12.4f %12.4f %+12.4f %9s\n", _("total"), "", c->a_total_ms, c->b_total_ms, c->delta_ms,
             ratio);
   }
-  printf (_("%u ops matched, %u only in A, %u only in B; %u regressions (ratio > %.3f and delta > %g ms), "
-            "%u faster\n"), c->n_matched, c->n_only_a, c->n_only_b, c->n_regressions, 1.0 + tolerance, min_delta,
+  /* TRANSLATORS: counts after colons (no plurals to agree with any of them) */
+  printf (_("ops matched: %u, only in A: %u, only in B: %u; regressions (ratio > %.3f and delta > %g ms): %u, "
+            "faster: %u\n"), c->n_matched, c->n_only_a, c->n_only_b, 1.0 + tolerance, min_delta, c->n_regressions,
           c->n_improvements);
   if (c->n_merge_mapped > 0)
     printf (ngettext ("%u merged launch compared with its member ops on the other side (merge on vs off)\n",
@@ -310,7 +312,7 @@ cmd_diff (int argc, char **argv)
       printf (": A %.9g, B %.9g", e->first_a, e->first_b);
       if (e->first_has_q)
         printf (" (q %" G_GINT64_FORMAT " vs %" G_GINT64_FORMAT ")", e->first_qa, e->first_qb);
-      printf (_("; max abs error %.6g, cosine %.9f, %lu of %lu elements differ\n"),
+      printf (_("; max abs error %.6g, cosine %.9f, elements differing: %lu of %lu\n"),
               e->max_abs_err, e->cosine, e->n_differ, e->n_compared);
     }
   else
@@ -341,7 +343,9 @@ cmd_diff (int argc, char **argv)
     }
   if (listed == 0)
     printf ("%s\n", _("(every compared value is identical)"));
-  printf (_("\n%u values compared, %u diverge, %u only in A, %u only in B, %u shape mismatches, %u warnings\n"),
+  /* TRANSLATORS: counts after colons (no plurals to agree with any of them) */
+  printf (_("\nvalues compared: %u, diverging: %u, only in A: %u, only in B: %u, shape mismatches: %u, warnings: "
+            "%u\n"),
           d->n_compared, d->n_diverged, d->n_only_a, d->n_only_b, d->n_mismatch, d->warnings->len);
   if (json_out)
     {

@@ -15,11 +15,13 @@ static void
 print_sweep (const ZwSweep *s)
 {
   if (s->what_if->len <= 1)
-    printf (_("Sweep of %s: %u rows (%u option combinations, one device profile)\n"), s->network_name, s->rows->len,
-            s->rows->len);
+    printf (ngettext ("Sweep of %s: %u row (%u option combination, one device profile)\n",
+                      "Sweep of %s: %u rows (%u option combinations, one device profile)\n", s->rows->len),
+            s->network_name, s->rows->len, s->rows->len);
   else
-    printf (_("Sweep of %s: %u rows (%u option combinations x %u what-if points)\n"), s->network_name, s->rows->len,
-            s->rows->len / s->what_if->len, s->what_if->len);
+    printf (ngettext ("Sweep of %s: %u row (%u option combinations x %u what-if points)\n",
+                      "Sweep of %s: %u rows (%u option combinations x %u what-if points)\n", s->rows->len),
+            s->network_name, s->rows->len, s->rows->len / s->what_if->len, s->what_if->len);
   printf ("%4s %-5s %-3s %-10s %-10s %-22s %12s %12s %12s %12s %8s %-5s %s\n", "#", _("merge"), _("ETM"), _("OCM asked"),
           _("chosen"), _("what-if"), _("sim. ms"), _("FTMP B"), _("OCM B"), _("ETM B"), _("launches"), _("check"),
           _("front"));
