@@ -20,7 +20,9 @@
  * fitted, the same, with any budget >= W (no cliff just past a budget).  Only the optional wall-clock cap
  * (time_limit_s, off by default) can make a plan depend on timing; its
  * hitting is reported (Zg330PlanStats.time_limit_hit).  On the public
- * MiniMalloc benchmark instances the default budget fits every one in 1 MiB.
+ * MiniMalloc benchmark instances the default budget fits every one in 1 MiB,
+ * and every planted perfect packing of 100-500 buffers tried so far
+ * (tests/planted-packing.c; bench-planner prints them) at its bound.
  *
  * Sizes are rounded up to the alignment for planning; the arena and the
  * lower bound are in rounded bytes.  Buffers of size 0 get offset 0.

@@ -94,14 +94,16 @@ task_restart_order (SearchTask *t, guint i)
 }
 
 /* A round of a restart task: restarts from its cursor, restart i with the
- * node limit unit x luby(i + 1), until the round's nodes or work run out.
+ * node limit unit x luby(i + 1) (unit: 4 nodes per buffer), until the round's nodes or work run out.
  * A restart that runs to its own limit is done (the cursor moves past it);
  * one cut by the round is run again, whole, in the next round. */
 static void
 task_round_restarts (SearchTask *t)
 {
   Search *s = &t->s;
-  const guint64 unit = MAX (s->p->m, 64);
+  /* a restart that fits a planted packing takes 3-7 nodes per buffer (it
+   * backtracks a few times per buffer), so the shortest allows 4 */
+  const guint64 unit = 4 * (guint64) MAX (s->p->m, 64);
   guint64 left = t->limit, nodes = 0, work_left = t->work_cap, used = 0;
   t->result = ABORTED;
   while (left > 0 && work_left > 0)
