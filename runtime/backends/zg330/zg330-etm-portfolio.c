@@ -298,7 +298,9 @@ zg330_etm_portfolio_dive (Portfolio *pf, gint64 *off)
  * The search is one fixed sequence of steps, (round 0, task 0), (round 0,
  * task 1), ..., (round 1, task 0), ...: round r gives every task the node
  * limit max(m, 64) * 3^r and the work cap ROUND_WORK, neither of which
- * depends on @slice.  The slice only decides where the sequence is cut:
+ * depends on @slice (a restart task spends its round on its own fixed
+ * sequence of seeded restarts, from the first one the previous round did
+ * not finish).  The slice only decides where the sequence is cut:
  * a step gets what the steps before it left (the tasks of a round run side
  * by side on the threads, each with the round's cap or less, and are then
  * charged in portfolio order; a search's work counter is a prefix of the
