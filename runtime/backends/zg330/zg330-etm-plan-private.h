@@ -77,6 +77,8 @@ typedef struct {
   guint   *raised;   /* scratch: neighbours raised by the last placement */
   guint   *hstamp;   /* per section: last placement that checked its holes */
   guint    hstamp_now;
+  guint   *cover;    /* scratch, per section: candidates covering it at the floor */
+  gboolean cover_branch;  /* branch on the cover of a tight section (search_cover_kids) */
   GArray  *parts;    /* guint: buffer lists of the partitions being solved */
   guint64 *zobrist;  /* per buffer: random key of the state hash */
   guint64  hash;     /* of the unplaced buffers with their minoffs */
@@ -101,7 +103,10 @@ typedef struct {
 typedef struct {
   Search   s;
   guint   *order;
+  guint   *base;     /* restarts: the unperturbed preorder */
   gboolean lds;
+  gboolean restarts; /* randomised restarts (zg330-etm-portfolio.c) */
+  guint    cursor;   /* restarts: the next restart of this fit */
   guint    disc;     /* LDS: discrepancies of the next iteration */
   guint64  limit;    /* nodes for this round */
   guint64  work_cap; /* work units for this round */

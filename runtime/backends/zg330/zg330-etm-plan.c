@@ -16,10 +16,12 @@
  *     buffer would go above the top some unplaced buffer can reach, or when
  *     a state already failed (hash of the unplaced buffers' lowest offsets);
  *     buffers that no longer share a section boundary are solved as
- *     independent subproblems.  Several preorders, plain depth-first and
- *     limited-discrepancy, run as a portfolio on up to two threads in
- *     rounds of tripling node limits (deterministic: the first task in
- *     portfolio order that succeeds in a round wins);
+ *     independent subproblems.  Several preorders, plain depth-first,
+ *     limited-discrepancy and seeded randomised restarts that branch on the
+ *     cover of the most constrained tight section (exact cover, for
+ *     packings with no byte to spare), run as a portfolio on up to two
+ *     threads in rounds of tripling node limits (deterministic: the first
+ *     task in portfolio order that succeeds in a round wins);
  *  4. a seeded hill climb over greedy orders (after Vela) for instances too
  *     big for the search's tables.
  * Layers 2-4 are bounded by work, never by the clock: work units count the

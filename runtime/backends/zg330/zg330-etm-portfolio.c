@@ -1,7 +1,8 @@
 /* zg330-etm-portfolio.c — the ETM planner's portfolio: several preorders of the exact
- * search, plain depth-first and limited-discrepancy, run in rounds of tripling node
- * limits on up to two threads; the winner of a round is the lowest task index that
- * succeeds, so the answer does not depend on the thread count, the machine or its load. */
+ * search, plain depth-first, limited-discrepancy and randomised restarts with exact-cover
+ * branching, run in rounds of tripling node limits on up to two threads; the winner of a
+ * round is the lowest task index that succeeds, so the answer does not depend on the
+ * thread count, the machine or its load. */
 #include "backends/zg330/zg330-etm-plan-private.h"
 
 #include <string.h>
@@ -10,25 +11,137 @@
  * magnitude, so none is run alone.  Plain depth-first with restarts is
  * MiniMalloc's scheme; limited discrepancy search (Harvey & Ginsberg) first
  * tries the paths that leave the (offset, rank) order only a few times,
- * which recovers from an early wrong choice far sooner. */
+ * which recovers from an early wrong choice far sooner.  The last two
+ * branch on which buffer covers the most constrained tight section (exact
+ * cover: packings with no byte to spare, such as the planted ones) and
+ * restart often, each restart with a seeded perturbation of their
+ * preorder: on planted perfect packings the run length of one preorder is
+ * heavy-tailed (10^3 nodes for one, no fit in 10^6 for the next), and
+ * short randomised restarts cut such tails.  The first two keep the
+ * public MiniMalloc instances' fits (A, D, F by task 1, E by task 0). */
 typedef struct {
   const char *keys;
   gboolean    lds;
+  gboolean    restarts;
+  gboolean    cover;
 } SearchTaskKind;
 
 static const SearchTaskKind portfolio_kinds[] = {
-  { "TWA", TRUE },
-  { "TWA", FALSE },
-  { "TAW", FALSE },
-  { "AWT", FALSE },
+  { "TWA", TRUE, FALSE, FALSE },
+  { "TWA", FALSE, FALSE, FALSE },
+  { "AZ", FALSE, TRUE, TRUE },
+  { "Z", FALSE, TRUE, TRUE },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (portfolio_kinds) == N_TASKS);
+
+/* The Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (i >= 1): the restart limits
+ * that are within a log factor of the best fixed limit, whatever the
+ * distribution of the run lengths (Luby, Sinclair & Zuckerman 1993). */
+static guint64
+luby (guint64 i)
+{
+  for (;;)
+    {
+      guint k = 1;
+      while (((G_GUINT64_CONSTANT (1) << k) - 1) < i)
+        k++;
+      if (i == (G_GUINT64_CONSTANT (1) << k) - 1)
+        return G_GUINT64_CONSTANT (1) << (k - 1);
+      i -= (G_GUINT64_CONSTANT (1) << (k - 1)) - 1;
+    }
+}
+
+static int
+cmp_noisy (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const double *key = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  if (key[x] != key[y])
+    return key[x] > key[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+/* Restart @i of a restart task: its preorder is the base one with every
+ * position scaled by a seeded factor in [0.7, 1.3] (restart 0: the base
+ * itself), so the restarts try other tie-breaks and near-equal choices
+ * first; the seed is the task index and @i, so the sequence is the same on
+ * every run.  Heavy-tailed run lengths are what the planner's search has
+ * (a fit in 10^3 nodes for one preorder, none in 10^6 for the next), and
+ * short randomised restarts cut such tails (Gomes, Selman & Kautz 1998).
+ * A memo entry is tied to the ranks of the preorder it was found under, so
+ * the memo starts empty. */
+static void
+task_restart_order (SearchTask *t, guint i)
+{
+  const Problem *p = t->s.p;
+  guint m = p->m;
+  g_hash_table_remove_all (t->s.memo);
+  t->s.twin_order = NULL;
+  if ((((guint64) i + 2) & ((guint64) i + 1)) == 0)
+    {
+      memcpy (t->order, t->base, sizeof (guint) * m);
+      return;
+    }
+  g_autofree double *key = g_new (double, MAX (m, 1));
+  g_autoptr (GRand) rng = g_rand_new_with_seed ((guint32) (0x33051u + 7919u * (guint) t->s.index) ^ (guint32) i * 2654435761u);
+  for (guint k = 0; k < m; k++)
+    {
+      key[t->base[k]] = (double) (m - k) * (0.7 + 0.6 * g_rand_double (rng));
+      t->order[k] = t->base[k];
+    }
+  g_qsort_with_data (t->order, (gint) m, sizeof (guint), cmp_noisy, key);
+  t->s.work += 4 * (guint64) m;   /* the draw and the sort */
+}
+
+/* A round of a restart task: restarts from its cursor, restart i with the
+ * node limit unit x luby(i + 1) (unit: 4 nodes per buffer), until the round's nodes or work run out.
+ * A restart that runs to its own limit is done (the cursor moves past it);
+ * one cut by the round is run again, whole, in the next round. */
+static void
+task_round_restarts (SearchTask *t)
+{
+  Search *s = &t->s;
+  /* a restart that fits a planted packing takes 3-7 nodes per buffer (it
+   * backtracks a few times per buffer), so the shortest allows 4 */
+  const guint64 unit = 4 * (guint64) MAX (s->p->m, 64);
+  guint64 left = t->limit, nodes = 0, work_left = t->work_cap, used = 0;
+  t->result = ABORTED;
+  while (left > 0 && work_left > 0)
+    {
+      guint64 want = unit * luby ((guint64) t->cursor + 1);
+      s->work = 0;
+      task_restart_order (t, t->cursor);
+      s->nodes = 0;
+      s->node_limit = MIN (want, left);
+      s->work_limit = work_left;
+      s->disc = G_MAXUINT;
+      s->cutoffs = 0;
+      t->result = zg330_etm_search_run (s, t->order);
+      nodes += MIN (s->nodes, left);
+      left -= MIN (s->nodes, left);
+      /* a fit counts all its work (see portfolio_fit) */
+      used += t->result == FOUND ? s->work : MIN (s->work, work_left);
+      work_left -= MIN (s->work, work_left);
+      if (t->result == NOT_FOUND)
+        t->proven = TRUE;   /* any preorder searched to the end is a proof */
+      if (t->result != ABORTED || s->nodes <= s->node_limit || want > s->node_limit)
+        break;              /* found, proven, or cut by the round: not done */
+      t->cursor++;
+    }
+  s->nodes = nodes;
+  s->work = used;
+}
 
 static void
 task_round (SearchTask *t)
 {
   Search *s = &t->s;
   t->proven = FALSE;
+  if (t->restarts)
+    {
+      task_round_restarts (t);
+      return;
+    }
   if (!t->lds)
     {
       s->nodes = 0;
@@ -111,6 +224,10 @@ zg330_etm_portfolio_init (Portfolio *pf, const Problem *p, guint threads, gint64
       t->order = g_new (guint, MAX (p->m, 1));
       zg330_etm_order_by (p, portfolio_kinds[k].keys, t->order);
       t->lds = portfolio_kinds[k].lds;
+      t->restarts = portfolio_kinds[k].restarts;
+      t->s.cover_branch = portfolio_kinds[k].cover;
+      if (t->restarts)
+        t->base = g_memdup2 (t->order, sizeof (guint) * MAX (p->m, 1));
     }
   /* One thread: the round runs inline (the same tasks, in order). */
   if (threads > 1)
@@ -126,6 +243,7 @@ zg330_etm_portfolio_clear (Portfolio *pf)
     {
       zg330_etm_search_clear (&pf->tasks[k].s);
       g_free (pf->tasks[k].order);
+      g_free (pf->tasks[k].base);
     }
   g_mutex_clear (&pf->lock);
   g_cond_clear (&pf->cond);
@@ -180,7 +298,9 @@ zg330_etm_portfolio_dive (Portfolio *pf, gint64 *off)
  * The search is one fixed sequence of steps, (round 0, task 0), (round 0,
  * task 1), ..., (round 1, task 0), ...: round r gives every task the node
  * limit max(m, 64) * 3^r and the work cap ROUND_WORK, neither of which
- * depends on @slice.  The slice only decides where the sequence is cut:
+ * depends on @slice (a restart task spends its round on its own fixed
+ * sequence of seeded restarts, from the first one the previous round did
+ * not finish).  The slice only decides where the sequence is cut:
  * a step gets what the steps before it left (the tasks of a round run side
  * by side on the threads, each with the round's cap or less, and are then
  * charged in portfolio order; a search's work counter is a prefix of the
@@ -202,6 +322,7 @@ zg330_etm_portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 
       t->s.deadline = pf->deadline;
       t->s.timed_out = FALSE;
       t->disc = 0;
+      t->cursor = 0;
       /* failures under another capacity say nothing here */
       g_hash_table_remove_all (t->s.memo);
     }

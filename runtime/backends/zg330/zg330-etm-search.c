@@ -254,6 +254,75 @@ search_on_later_peer (Search *s, guint j, gint64 o)
   return FALSE;
 }
 
+/* Exact-cover branching (after Knuth's dancing links: branch on the most
+ * constrained item).  A tight section at the lowest floor u has no byte to
+ * spare, so some unplaced buffer covers it at u in every completion: the
+ * node may branch on which one, each child placing one of them (they
+ * exclude each other: they would share the byte u), instead of on "the next
+ * buffer in (offset, rank) order, or none of those before it".  Of the tight
+ * sections at u the one with the fewest covering candidates is taken (ties:
+ * leftmost).  The candidates are the node's @ncand on the parts stack after
+ * its @nlive live buffers; the covering ones are appended after them, in
+ * rank order.  Returns how many (0: the node fails), or G_MAXUINT when the
+ * lowest floor has no tight section (branch as usual). */
+static guint
+search_cover_kids (Search *s, guint base, guint nlive, guint ncand, guint s0, guint s1)
+{
+  const Problem *p = s->p;
+  gint64 u = G_MAXINT64;
+  s->work += s1 - s0;
+  for (guint sec = s0; sec < s1; sec++)
+    if (s->total[sec] > 0)
+      u = MIN (u, s->umin[sec]);
+  gboolean any = FALSE;
+  for (guint sec = s0; sec < s1; sec++)
+    {
+      s->cover[sec] = 0;
+      any |= search_tight_at (s, sec, u);
+    }
+  if (!any)
+    return G_MAXUINT;
+  const guint *cand = (const guint *) s->parts->data + base + nlive;
+  for (guint k = 0; k < ncand; k++)
+    {
+      guint j = cand[k];
+      if (s->minoff[j] != u)
+        continue;
+      s->work += p->shi[j] - p->slo[j];
+      for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+        s->cover[sec]++;
+    }
+  guint best = G_MAXUINT, best_n = G_MAXUINT;
+  for (guint sec = s0; sec < s1; sec++)
+    if (search_tight_at (s, sec, u) && s->cover[sec] < best_n)
+      {
+        best = sec;
+        best_n = s->cover[sec];
+      }
+  if (best_n == 0)
+    return 0;
+  g_array_set_size (s->parts, base + nlive + ncand + best_n);
+  guint *c = (guint *) s->parts->data + base + nlive, *kids = c + ncand;
+  guint n = 0;
+  for (guint k = 0; k < ncand; k++)
+    {
+      guint j = c[k];
+      if (s->minoff[j] == u && p->slo[j] <= best && best < p->shi[j])
+        {
+          /* insertion by rank: a handful of kids */
+          guint q = n++;
+          while (q > 0 && s->rank[kids[q - 1]] > s->rank[j])
+            {
+              kids[q] = kids[q - 1];
+              q--;
+            }
+          kids[q] = j;
+        }
+    }
+  s->work += ncand + n * n;
+  return n;
+}
+
 static int search_partition (Search *s, guint pstart, guint plen,
                              guint s0, guint s1, gint64 last_off, gint last_rank);
 
@@ -263,7 +332,7 @@ static int search_partition (Search *s, guint pstart, guint plen,
  * mended by re-solving another). */
 static int
 search_decompose (Search *s, guint pstart, guint plen, guint s0, guint s1,
-                  guint c, gint64 o)
+                  guint c, gint64 o, gint rank)
 {
   const Problem *p = s->p;
   int r = FOUND;
@@ -282,7 +351,7 @@ search_decompose (Search *s, guint pstart, guint plen, guint s0, guint s1,
         }
       guint len = s->parts->len - base;
       if (len > 0)
-        r = search_partition (s, base, len, a, z, o, s->rank[c]);
+        r = search_partition (s, base, len, a, z, o, rank);
       g_array_set_size (s->parts, base);
       a = z;
     }
@@ -394,38 +463,54 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
   for (guint sec = s0; sec < s1; sec++)
     max_total = MAX (max_total, s->total[sec]);
 
+  /* With cover branching on, a node whose lowest floor has a tight section
+   * branches on which buffer covers that section there (children in rank
+   * order) instead of on the next buffer in (offset, rank) order. */
+  guint nkids = s->cover_branch ? search_cover_kids (s, base, nlive, ncand, s0, s1) : G_MAXUINT;
+  gboolean by_cover = nkids != G_MAXUINT;
+
   int result = NOT_FOUND;
   guint64 cutoffs_before = s->cutoffs;
   guint feasible = 0;
   gint64 prev_off = last_off;
   gint prev_rank = last_rank;
-  for (;;)
+  for (guint kid = 0;; kid++)
     {
       guint c = G_MAXUINT;
       gint64 c_off = G_MAXINT64;
       gint c_rank = G_MAXINT;
       /* failed placements cost work without a node: count them too */
-      s->work += 1 + ncand;
+      s->work += 1 + (by_cover ? 1 : ncand);
       if (s->work > s->work_limit)
         {
           result = ABORTED;
           break;
         }
       cand = (guint *) s->parts->data + base + nlive;  /* children may move it */
-      for (guint k = 0; k < ncand; k++)
+      if (by_cover)
         {
-          guint j = cand[k];
-          gint64 o = s->minoff[j];
-          gint r = s->rank[j];
-          if (o < prev_off || (o == prev_off && r <= prev_rank))
-            continue;
-          if (o < c_off || (o == c_off && r < c_rank))
+          if (kid < nkids)
             {
-              c = j;
-              c_off = o;
-              c_rank = r;
+              c = cand[ncand + kid];
+              c_off = s->minoff[c];
+              c_rank = s->rank[c];
             }
         }
+      else
+        for (guint k = 0; k < ncand; k++)
+          {
+            guint j = cand[k];
+            gint64 o = s->minoff[j];
+            gint r = s->rank[j];
+            if (o < prev_off || (o == prev_off && r <= prev_rank))
+              continue;
+            if (o < c_off || (o == c_off && r < c_rank))
+              {
+                c = j;
+                c_off = o;
+                c_rank = r;
+              }
+          }
       /* Every unplaced buffer goes at c_off or higher: the fullest section
        * must still fit above it (and so must every later candidate). */
       if (c == G_MAXUINT || c_off + max_total > s->cap)
@@ -507,10 +592,14 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           for (guint k = p->slo[c]; k + 1 < p->shi[c]; k++)
             if (--s->cuts[k] == 0)
               split = TRUE;
+          /* after a cover placement any rank may follow at the same offset:
+           * the covered sections, left to right, keep each set of buffers at
+           * one floor from being placed in more than one order */
+          gint next_rank = by_cover ? -1 : s->rank[c];
           if (split)
-            result = search_decompose (s, base, nlive, s0, s1, c, o);
+            result = search_decompose (s, base, nlive, s0, s1, c, o, next_rank);
           else
-            result = search_partition (s, base, nlive, s0, s1, o, s->rank[c]);
+            result = search_partition (s, base, nlive, s0, s1, o, next_rank);
           for (guint k = p->slo[c]; k + 1 < p->shi[c]; k++)
             s->cuts[k]++;
         }
@@ -562,6 +651,7 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->peer_lo = g_new (guint, m);
   s->peer_hi = g_new (guint, m);
   s->hstamp = g_new0 (guint, ns);
+  s->cover = g_new (guint, ns);
 
   s->parts = g_array_new (FALSE, FALSE, sizeof (guint));
   s->zobrist = g_new (guint64, m);
@@ -592,6 +682,7 @@ zg330_etm_search_clear (Search *s)
   g_free (s->peer_lo);
   g_free (s->peer_hi);
   g_free (s->hstamp);
+  g_free (s->cover);
 
   g_array_unref (s->parts);
   g_free (s->zobrist);
