@@ -809,6 +809,14 @@ laid_out (gpointer view)
          && gtk_widget_get_width (zw_graph_view_get_canvas (view)) > 0;
 }
 
+/* A widget shown and laid out (a pane made visible gets its size at the next frame, which
+ * a loaded machine paints late). */
+static gboolean
+shown_with_width (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0;
+}
+
 static GtkGesture *
 find_click (GtkWidget *widget)
 {
@@ -1078,8 +1086,7 @@ test_display_properties (void)
     }
   g_assert_nonnull (hard);
   g_assert_cmpint (zw_selection_get_selected_op (sel), ==, n->op_id);
-  iterate ();
-  g_assert_true (gtk_widget_get_mapped (props));
+  g_assert_true (zw_test_wait_until (shown_with_width, props));
   g_assert_cmpint (gtk_widget_get_width (props), >=, 250);
   {
     const ZwOpInfo *op = zw_deploy_report_find_op (report, n->op_id);
@@ -1161,8 +1168,7 @@ test_display_properties (void)
     g_signal_emit_by_name (find_click (canvas), "pressed", 1, sx, sy);
     g_assert_cmpint (zw_selection_get_selected_value (sel), ==, e->v_id);
     g_assert_cmpint (zw_selection_get_selected_op (sel), ==, -1);
-    iterate ();
-    g_assert_true (gtk_widget_get_mapped (props));
+    g_assert_true (zw_test_wait_until (shown_with_width, props));
     {
       g_autofree char *text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
       g_autofree char *id = g_strdup_printf ("Value id: v%" G_GINT64_FORMAT, v->v_id);
