@@ -1,6 +1,7 @@
 /* zw-compare-rows.c — the rows Compare shows: the regressions filter and merged launches
  * expanded to their members (estimated shares of the launch where a side ran it merged). */
 #include "zw-compare-rows.h"
+#include "zw-view-private.h"
 
 #include <math.h>
 
@@ -30,60 +31,11 @@ index_single_rows (const ZwProfile *profile)
   return index;
 }
 
-/* op id -> the planner's estimate of the hardop (ms) */
-static GHashTable *
-index_estimates (const ZwDeployReport *report)
-{
-  GHashTable *index = g_hash_table_new (g_int64_hash, g_int64_equal);
-
-  for (guint h = 0; report != NULL && report->hardops != NULL && h < report->hardops->len; h++)
-    {
-      ZwHardOpInfo *hi = &g_array_index (report->hardops, ZwHardOpInfo, h);
-      g_hash_table_insert (index, &hi->op_id, &hi->est_ms);
-    }
-  return index;
-}
-
 typedef struct {
   GHashTable *single;        /* index_single_rows */
-  GHashTable *est;           /* index_estimates */
-  const ZwDeployReport *report, *other;
+  GHashTable *est;           /* zw_report_index_estimates */
+  GHashTable *ops;           /* zw_report_index_ops of the side's report, else the other's */
 } Side;
-
-/* The weights the launch time is split by: the planner's estimates when every member has
- * one, else the layer counts when every member has them, else equal parts. */
-static void
-member_weights (const Side *s, const GArray *members, double *w)
-{
-  gboolean all = TRUE;
-  double sum = 0;
-
-  /* an estimate of 0 (a hardop the hardware folds away) is a share of 0 */
-  for (guint k = 0; k < members->len; k++)
-    {
-      gint64 id = g_array_index (members, gint64, k);
-      const double *e = g_hash_table_lookup (s->est, &id);
-      all = all && e != NULL && *e >= 0 && isfinite (*e);
-      w[k] = all ? *e : 0;
-      sum += w[k];
-    }
-  if (all && sum > 0)
-    return;
-  all = TRUE;
-  for (guint k = 0; k < members->len; k++)
-    {
-      gint64 id = g_array_index (members, gint64, k);
-      const ZwOpInfo *op = s->report != NULL ? zw_deploy_report_find_op (s->report, id) : NULL;
-      if (op == NULL && s->other != NULL)
-        op = zw_deploy_report_find_op (s->other, id);
-      w[k] = op != NULL && op->layer_count > 0 ? op->layer_count : 0;
-      all = all && w[k] > 0;
-    }
-  if (all)
-    return;
-  for (guint k = 0; k < members->len; k++)
-    w[k] = 1;
-}
 
 /* A member's figure on one side: its own row when the side ran it alone, else its share of
  * @launch_ms (estimated). */
@@ -119,16 +71,16 @@ add_members (GArray *out, const ZwCompareRow *row, const Side *a, const Side *b)
   const GArray *m = row->merge_from;
   g_autofree double *wa = g_new (double, m->len), *wb = g_new (double, m->len);
 
-  member_weights (a, m, wa);
-  member_weights (b, m, wb);
+  zw_launch_split_weights (a->est, a->ops, (const gint64 *) m->data, m->len, wa);
+  zw_launch_split_weights (b->est, b->ops, (const gint64 *) m->data, m->len, wb);
   for (guint k = 0; k < m->len; k++)
     {
       ZwCompareShownRow s = { 0 };
       gint64 id = g_array_index (m, gint64, k);
-      const ZwOpInfo *op = a->report != NULL ? zw_deploy_report_find_op (a->report, id) : NULL;
+      const ZwOpInfo *op = a->ops != NULL ? g_hash_table_lookup (a->ops, &id) : NULL;
 
-      if (op == NULL && b->report != NULL)
-        op = zw_deploy_report_find_op (b->report, id);
+      if (op == NULL && b->ops != NULL)
+        op = g_hash_table_lookup (b->ops, &id);
       s.row = row;
       s.member = (gint) k;
       s.op_id = id;
@@ -159,21 +111,13 @@ zw_compare_shown_new (const ZwProfileCompare *cmp, const ZwCompareShowOptions *o
     return shown;
   if (options != NULL && options->expanded != NULL && g_hash_table_size (options->expanded) > 0)
     {
-      a = (Side) { index_single_rows (options->a), index_estimates (options->report_a), options->report_a,
-                   options->report_b };
-      b = (Side) { index_single_rows (options->b), index_estimates (options->report_b), options->report_b,
-                   options->report_a };
-      /* a side without its report borrows the other's estimates (the same network) */
-      if (options->report_a == NULL)
-        {
-          g_hash_table_unref (a.est);
-          a.est = index_estimates (options->report_b);
-        }
-      if (options->report_b == NULL)
-        {
-          g_hash_table_unref (b.est);
-          b.est = index_estimates (options->report_a);
-        }
+      /* a side without its report borrows the other's (the same network) */
+      const ZwDeployReport *ra = options->report_a != NULL ? options->report_a : options->report_b;
+      const ZwDeployReport *rb = options->report_b != NULL ? options->report_b : options->report_a;
+      a = (Side) { index_single_rows (options->a), zw_report_index_estimates (ra),
+                   ra != NULL ? zw_report_index_ops (ra) : NULL };
+      b = (Side) { index_single_rows (options->b), zw_report_index_estimates (rb),
+                   rb != NULL ? zw_report_index_ops (rb) : NULL };
     }
   for (guint i = 0; i < cmp->rows->len; i++)
     {
@@ -204,6 +148,8 @@ zw_compare_shown_new (const ZwProfileCompare *cmp, const ZwCompareShowOptions *o
   g_clear_pointer (&a.est, g_hash_table_unref);
   g_clear_pointer (&b.single, g_hash_table_unref);
   g_clear_pointer (&b.est, g_hash_table_unref);
+  g_clear_pointer (&a.ops, g_hash_table_unref);
+  g_clear_pointer (&b.ops, g_hash_table_unref);
   return shown;
 }
 

@@ -76,6 +76,7 @@ timing_data_clear (gpointer data)
   g_free (d->ocm);
   g_free (d->has_mem);
   g_free (d->est);
+  g_clear_pointer (&d->members, g_array_unref);
 }
 
 ZwTimingData *
@@ -191,6 +192,34 @@ totals_done:
       }
     }
   d->has_merged = zw_timing_profile_has_merged (d->profile, d->launches);
+  d->members = g_array_new (FALSE, TRUE, sizeof (ZwTimingMember));
+  if (report != NULL && d->has_merged)
+    {
+      /* a merged launch's members: its time split by the planner's estimates (issue 37) */
+      g_autoptr (GHashTable) estimates = zw_report_index_estimates (report);
+      for (guint i = 0; i < n; i++)
+        {
+          const ZwProfileRow *row = g_ptr_array_index (d->profile->rows, i);
+          const GArray *m = zw_timing_row_members (row, d->launches);
+          g_autofree double *w = NULL;
+          double sum = 0;
+          if (m == NULL || m->len < 2)
+            continue;
+          w = g_new (double, m->len);
+          zw_launch_split_weights (estimates, d->ops, (const gint64 *) m->data, m->len, w);
+          for (guint k = 0; k < m->len; k++)
+            sum += w[k];
+          for (guint k = 0; k < m->len; k++)
+            {
+              ZwTimingMember mb = { i, k, g_array_index (m, gint64, k), 0, 0, -1 };
+              const double *e = g_hash_table_lookup (estimates, &mb.op_id);
+              mb.total_ms = sum > 0 ? row->total_ms * w[k] / sum : 0;
+              mb.hard_ms = sum > 0 ? row->hard_ms * w[k] / sum : 0;
+              mb.est_ms = e != NULL ? *e : -1;
+              g_array_append_val (d->members, mb);
+            }
+        }
+    }
   return d;
 }
 

@@ -29,11 +29,64 @@ row_layer_name (const ZwProfileRow *row, GHashTable *ops)
   return g_strdup (name);
 }
 
+/* Table rows past the profile's are the merged launches' members (ZwTimingMember). */
+static const ZwTimingMember *
+row_member (ZwTimingData *d, guint index)
+{
+  guint n = d->profile->rows->len;
+  return index >= n && d->members != NULL && index - n < d->members->len
+             ? &g_array_index (d->members, ZwTimingMember, index - n)
+             : NULL;
+}
+
+/* The profile row a table row stands for: its own, a member's launch's. */
+static guint
+row_parent (ZwTimingData *d, guint index)
+{
+  const ZwTimingMember *m = row_member (d, index);
+  return m != NULL ? m->parent : index;
+}
+
+static char *
+member_cell_text (ZwTimingData *d, const ZwTimingMember *m, ZwTimingColumn column)
+{
+  const ZwOpInfo *op = d->ops != NULL ? g_hash_table_lookup (d->ops, &m->op_id) : NULL;
+  const ZwProfileRow *launch = g_ptr_array_index (d->profile->rows, m->parent);
+  char buf[64];
+
+  switch (column)
+    {
+    case ZW_TIMING_COLUMN_OP_ID:
+      return g_strdup_printf ("↳ %" G_GINT64_FORMAT, m->op_id);
+    case ZW_TIMING_COLUMN_CLASS:
+      return g_strdup (op != NULL && op->op_class != NULL ? zw_op_class_short (op->op_class, buf, sizeof buf) : "");
+    case ZW_TIMING_COLUMN_NAME:
+      return g_strdup (op != NULL && op->name != NULL ? op->name : "");
+    /* the launch's time split over its members: an estimate, drawn "≈" */
+    case ZW_TIMING_COLUMN_TOTAL:
+      return g_strdup_printf ("≈%.4g", m->total_ms);
+    case ZW_TIMING_COLUMN_HARD:
+      return g_strdup_printf ("≈%.4g", m->hard_ms);
+    case ZW_TIMING_COLUMN_EST:
+      return m->est_ms >= 0 ? g_strdup_printf ("%.6g", m->est_ms) : g_strdup ("");
+    case ZW_TIMING_COLUMN_MEMBERS:
+      /* TRANSLATORS: a member op's row under its merged launch in the Timing table: its
+       * times are the launch's split by the planner's estimates */
+      return g_strdup_printf (_("estimate: a share of launch %li"), (long) launch->op_id);
+    default:
+      return g_strdup ("");
+    }
+}
+
 static char *
 cell_text (ZwTimingData *d, guint index, ZwTimingColumn column)
 {
-  const ZwProfileRow *row = g_ptr_array_index (d->profile->rows, index);
+  const ZwProfileRow *row;
   char buf[64];
+
+  if (row_member (d, index) != NULL)
+    return member_cell_text (d, row_member (d, index), column);
+  row = g_ptr_array_index (d->profile->rows, index);
 
   switch (column)
     {
@@ -76,15 +129,27 @@ cell_text (ZwTimingData *d, guint index, ZwTimingColumn column)
 /* A table row: a ZwRowItem whose data is the ZwTimingData. */
 #define ROW_DATA(row) ((ZwTimingData *) (row)->data)
 
+/* Rows sort by their launch's figures (a member row by its launch's), members right after
+ * their launch in launch order whichever the direction (the column view turns the whole
+ * order round for a descending sort: the members' order is turned beforehand). */
 static int
 compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   const ZwRowItem *ra = a, *rb = b;
-  const ZwProfileRow *pa = g_ptr_array_index (ROW_DATA (ra)->profile->rows, ra->index);
-  const ZwProfileRow *pb = g_ptr_array_index (ROW_DATA (rb)->profile->rows, rb->index);
   ZwTimingData *d = ROW_DATA (ra);
+  guint ia = row_parent (d, ra->index), ib = row_parent (d, rb->index);
+  const ZwProfileRow *pa = g_ptr_array_index (d->profile->rows, ia);
+  const ZwProfileRow *pb = g_ptr_array_index (d->profile->rows, ib);
   double x = 0, y = 0;
   char ca[64], cb[64];
+
+  if (ia == ib)
+    {
+      const ZwTimingMember *ma = row_member (d, ra->index), *mb = row_member (d, rb->index);
+      gint ka = ma != NULL ? (gint) ma->k : -1, kb = mb != NULL ? (gint) mb->k : -1;
+      int order = ka < kb ? GTK_ORDERING_SMALLER : ka > kb ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+      return d->descending ? -order : order;
+    }
 
   switch ((ZwTimingColumn) GPOINTER_TO_INT (user_data))
     {
@@ -105,8 +170,8 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
     case ZW_TIMING_COLUMN_EST:
       if (d->est != NULL)
         {
-          x = d->est[ra->index];
-          y = d->est[rb->index];
+          x = d->est[ia];
+          y = d->est[ib];
         }
       break;
     case ZW_TIMING_COLUMN_OTHER: x = pa->other_ms; y = pb->other_ms; break;
@@ -114,15 +179,15 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
     case ZW_TIMING_COLUMN_ETM:
       if (d->has_mem != NULL)
         {
-          x = (double) d->etm[ra->index];
-          y = (double) d->etm[rb->index];
+          x = (double) d->etm[ia];
+          y = (double) d->etm[ib];
         }
       break;
     case ZW_TIMING_COLUMN_OCM:
       if (d->has_mem != NULL)
         {
-          x = d->ocm[ra->index];
-          y = d->ocm[rb->index];
+          x = d->ocm[ia];
+          y = d->ocm[ib];
         }
       break;
     case ZW_TIMING_COLUMN_MEMBERS:
@@ -135,7 +200,7 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
   if (x != y)
     return x < y ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
   /* ties keep the file order, so a sort is stable and repeatable */
-  return ra->index < rb->index ? GTK_ORDERING_SMALLER : ra->index > rb->index ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+  return ia < ib ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
 }
 
 
@@ -198,13 +263,17 @@ on_sorter_changed (ZwTimingView *self)
       gint column = self->header_column;
       gboolean again = self->sort_column == column;
 
+      self->header_column = -1;
       self->sort_descending = again ? !self->sort_descending : FALSE;
       self->sort_column = column;
       if (!again && column_starts_descending (column))
+        /* a new figure column: largest first */
+        zw_timing_view_sort_by (self, (guint) column, TRUE);
+      else if (self->data != NULL && self->data->members->len > 0 && self->data->descending != self->sort_descending)
         {
-          /* a new figure column: largest first */
-          self->header_column = -1;
-          zw_timing_view_sort_by (self, (guint) column, TRUE);
+          /* the members were placed for the other direction: once more */
+          self->data->descending = self->sort_descending;
+          gtk_sorter_changed (gtk_column_view_column_get_sorter (self->columns[column]), GTK_SORTER_CHANGE_DIFFERENT);
         }
     }
 }
@@ -313,14 +382,18 @@ on_row_selected (ZwTimingView *self)
   if (self->syncing)
     return;
   row = gtk_single_selection_get_selected_item (self->model);
-  self->state.selected_row = row != NULL ? (gint) row->index : -1;
+  /* a member's row selects its launch in the timeline, and its own op everywhere else */
+  self->state.selected_row = row != NULL ? (gint) row_parent (ROW_DATA (row), row->index) : -1;
   zw_timing_view_invalidate (self);
   zw_timing_values_bar_update (self);
   if (row != NULL && zw_timing_view_report (self) != NULL)
     {
+      const ZwTimingMember *m = row_member (ROW_DATA (row), row->index);
       self->syncing = TRUE;
       zw_selection_set_selected_op (zw_view_get_selection (ZW_VIEW (self)),
-                                    ((ZwProfileRow *) g_ptr_array_index (ROW_DATA (row)->profile->rows, row->index))->op_id);
+                                    m != NULL ? m->op_id
+                                              : ((ZwProfileRow *) g_ptr_array_index (ROW_DATA (row)->profile->rows,
+                                                                                     row->index))->op_id);
       self->syncing = FALSE;
     }
 }
@@ -330,10 +403,19 @@ zw_timing_table_reload (ZwTimingView *self)
 {
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint i = 0; self->data != NULL && i < self->data->profile->rows->len; i++)
+  guint n = self->data != NULL ? self->data->profile->rows->len : 0, next = 0;
+
+  /* the profile's rows, each merged launch's members right after it (as they sort) */
+  if (self->data != NULL)
+    self->data->descending = self->sort_column >= 0 && self->sort_descending;
+  for (guint i = 0; i < n; i++)
     {
       g_ptr_array_add (rows, zw_row_item_new (self->data, (GBoxedCopyFunc) zw_timing_data_ref,
                                               (GDestroyNotify) zw_timing_data_unref, i));
+      for (; next < self->data->members->len && g_array_index (self->data->members, ZwTimingMember, next).parent == i;
+           next++)
+        g_ptr_array_add (rows, zw_row_item_new (self->data, (GBoxedCopyFunc) zw_timing_data_ref,
+                                                (GDestroyNotify) zw_timing_data_unref, n + next));
     }
   self->syncing = TRUE;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), rows->pdata, rows->len);
@@ -361,6 +443,24 @@ zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out)
 }
 
 gboolean
+zw_timing_view_get_member (ZwTimingView *self, guint index, gint64 *op_id, guint *launch_row, double *total_ms)
+{
+  const ZwTimingMember *m;
+
+  g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), FALSE);
+  m = self->data != NULL ? row_member (self->data, index) : NULL;
+  if (m == NULL)
+    return FALSE;
+  if (op_id)
+    *op_id = m->op_id;
+  if (launch_row)
+    *launch_row = m->parent;
+  if (total_ms)
+    *total_ms = m->total_ms;
+  return TRUE;
+}
+
+gboolean
 zw_timing_view_sort_by (ZwTimingView *self, guint column, gboolean descending)
 {
   g_return_val_if_fail (ZW_IS_TIMING_VIEW (self), FALSE);
@@ -368,6 +468,8 @@ zw_timing_view_sort_by (ZwTimingView *self, guint column, gboolean descending)
     return FALSE;
   self->sort_column = (gint) column;
   self->sort_descending = descending;
+  if (self->data != NULL)
+    self->data->descending = descending;
   gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->column_view), self->columns[column],
                                   descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
   return TRUE;

@@ -12,6 +12,17 @@ G_BEGIN_DECLS
 
 /* ---- the data (zw-timing-data.c) ---- */
 
+/* A member op of a merged launch: a table row under its launch's (issue 37: with merge on
+ * the table has per-layer figures too). The report has no per-op time inside a launch, so
+ * its times are the launch's split by zw_launch_split_weights: estimates, labelled so. */
+typedef struct {
+  guint parent;        /* the launch's profile row */
+  guint k;             /* its place in the launch */
+  gint64 op_id;
+  double total_ms, hard_ms;   /* estimated shares of the launch's */
+  double est_ms;       /* the planner's own estimate of the op, < 0: none */
+} ZwTimingMember;
+
 /* What the view shows, shared by the table's row items (reference counted). */
 typedef struct {
   ZwProfile *profile;
@@ -23,6 +34,8 @@ typedef struct {
   guint *ocm;
   gboolean *has_mem;
   double *est;         /* per row: the planner's estimate of its hardops (< 0: none) */
+  GArray *members;     /* ZwTimingMember of every merged launch (with the report), in row order */
+  gboolean descending; /* the table's sort runs descending (members stay under their launch) */
 } ZwTimingData;
 
 /* A copy of @profile (the run's op order replacing an inferred one, the file's own totals

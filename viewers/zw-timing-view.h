@@ -101,7 +101,14 @@ void zw_timing_view_select_row (ZwTimingView *self, gint row);
  * selection (and so in Memory, OCM, Tensors …). */
 GtkWidget *zw_timing_view_get_values_bar (ZwTimingView *self);
 
-/* The table's rows in their current sort order, as indices into profile->rows (g_free). */
+/* The table's rows in their current sort order, as indices into profile->rows (g_free).
+ * With the run's report, a merged launch's member ops follow its row, each with an
+ * estimated share of the launch's time (the planner's estimates; "≈", labelled): their
+ * indices are profile->rows->len and up, in launch order (zw_timing_view_get_member). */
+guint *zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out);
+/* Table row @index >= profile->rows->len: the member's op id, its launch's profile row and
+ * its estimated total ms; FALSE for any other index. */
+gboolean zw_timing_view_get_member (ZwTimingView *self, guint index, gint64 *op_id, guint *launch_row, double *total_ms);
 guint *zw_timing_view_get_table_order (ZwTimingView *self, guint *n_out);
 /* Sorts the table by column @column (0 = op_id … see zw_timing_view_table) as a header
  * click does; FALSE for a column that does not exist. */
