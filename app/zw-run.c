@@ -248,7 +248,9 @@ gboolean
 zw_run_replaces (ZwRun *next, ZwRun *previous)
 {
   g_return_val_if_fail (ZW_IS_RUN (next) && ZW_IS_RUN (previous), FALSE);
-  return next->kind == ZW_RUN_APPLY && previous->kind == ZW_RUN_APPLY && !previous->compare
+  /* an apply after an apply; a plan (no params) after a plan */
+  return (next->kind == ZW_RUN_APPLY || next->kind == ZW_RUN_PLAN) && previous->kind == next->kind
+         && !previous->compare
          && zw_run_get_dump_dir (previous) == NULL
          && g_strcmp0 (next->report->network_name, previous->report->network_name) == 0
          && g_strcmp0 (next->report->network_path, previous->report->network_path) == 0

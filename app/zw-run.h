@@ -66,7 +66,8 @@ guint zw_run_get_index (ZwRun *self);
 /* @next takes @previous's place in the history instead of a row of its own (issue 37: an
  * option tried after another must not flood the history): both are applies (no forward ran,
  * nothing was dumped) of the same network on the same board, and @previous is not marked
- * for comparison. A forward, a log, a plan or a time profile always keeps its own row. */
+ * for comparison; so does a plan (a network without params) after a plan. A forward, a log
+ * or a time profile always keeps its own row. */
 gboolean zw_run_replaces (ZwRun *next, ZwRun *previous);
 gboolean zw_run_get_merge_hardop (ZwRun *self);
 gboolean zw_run_get_etm_optimize (ZwRun *self);
