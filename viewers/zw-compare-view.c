@@ -594,7 +594,14 @@ zw_compare_view_init (ZwCompareView *self)
   g_object_ref (scrolled);
   gtk_widget_unparent (scrolled);
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), controls_new (self));
+  {
+    /* the bar never widens the window (the views share one stack): narrower, it scrolls */
+    GtkWidget *bar_scroller = gtk_scrolled_window_new ();
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (bar_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (bar_scroller), TRUE);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (bar_scroller), controls_new (self));
+    gtk_box_append (GTK_BOX (box), bar_scroller);
+  }
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (box), scrolled);
   g_object_unref (scrolled);
