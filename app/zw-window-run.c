@@ -211,27 +211,23 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->runs));
   g_autoptr (ZwRun) last = n > 0 ? g_list_model_get_item (G_LIST_MODEL (self->runs), n - 1) : NULL;
 
+  gboolean replaces = last != NULL && zw_run_replaces (run, last);
+
   (void) controller;
   self->n_runs_made++;
   g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
-  if (last != NULL && zw_run_replaces (run, last))
-    {
-      /* options tried one after another without a forward: one row, the latest (issue 37) */
-      zw_run_set_index (run, zw_run_get_index (last));
-      self->selecting_new = TRUE;
-      g_list_store_splice (self->runs, n - 1, 1, (gpointer *) &run, 1);
-      self->selecting_new = FALSE;
-    }
-  else
-    {
-      zw_run_set_index (run, n + 1);
-      g_list_store_append (self->runs, run);
-    }
+  /* options tried one after another without a forward: one row, the latest (issue 37) —
+   * its number, and the old row removed once the new one is selected (the views never see
+   * no run between the two) */
+  zw_run_set_index (run, replaces ? zw_run_get_index (last) : n + 1);
+  g_list_store_append (self->runs, run);
   zw_window_show_banner (self, self->run_banner, NULL);
   g_clear_pointer (&self->run_banner, g_free);
   self->selecting_new = TRUE;
   zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);
   self->selecting_new = FALSE;
+  if (replaces)
+    g_list_store_remove (self->runs, n - 1);
   if (zw_run_get_kind (run) == ZW_RUN_LOG && self->recent != NULL)
     zw_recent_files_add (self->recent, zw_run_get_path (run));
   /* the tensors were asked for: show them (the folder shown before is released) */

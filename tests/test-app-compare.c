@@ -157,6 +157,29 @@ test_runs_rows_name_classes (void)
     g_assert_cmpuint (shown->rows->len, ==, cmp->rows->len + n_members);
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (zw_compare_view_get_expand_button (view)), FALSE);
     g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, cmp->rows->len);
+
+    /* a click on a launch's ▸ (the start of its op id cell) opens it alone, again closes it */
+    {
+      ZwRowTableClass *table = ZW_ROW_TABLE_GET_CLASS (view);
+      guint launch = G_MAXUINT;
+      double y0, y1;
+      shown = zw_compare_view_get_shown (view);
+      for (guint i = 0; i < shown->rows->len && launch == G_MAXUINT; i++)
+        if (zw_compare_shown_get (shown, i)->expandable)
+          launch = i;
+      g_assert_cmpuint (launch, !=, G_MAXUINT);
+      g_assert_true (table->row_extent (ZW_ROW_TABLE (view), launch, &y0, &y1));
+      g_assert_true (table->clicked (ZW_ROW_TABLE (view), 8 + 6, (y0 + y1) / 2));
+      shown = zw_compare_view_get_shown (view);
+      g_assert_true (zw_compare_shown_get (shown, launch)->expanded);
+      g_assert_cmpuint (shown->rows->len, ==,
+                        cmp->rows->len + zw_compare_shown_get (shown, launch)->row->merge_from->len);
+      g_assert_cmpint (zw_compare_shown_get (shown, launch + 1)->member, ==, 0);
+      /* beside the ▸ a click is a row's (not handled here) */
+      g_assert_false (table->clicked (ZW_ROW_TABLE (view), 8 + 40, (y0 + y1) / 2));
+      g_assert_true (table->clicked (ZW_ROW_TABLE (view), 8 + 6, (y0 + y1) / 2));
+      g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, cmp->rows->len);
+    }
   }
 
   /* regressions only, over the threshold of the spin button; the count beside it */

@@ -352,6 +352,12 @@ test_members_and_regressions (void)
     cairo_destroy (cr);
     cairo_surface_flush (a);
     cairo_surface_flush (b);
+    if (g_getenv ("ZW_COMPARE_ROWS_KEEP") != NULL)
+      {
+        /* to look at: ZW_COMPARE_ROWS_KEEP=DIR */
+        g_autofree char *png = g_build_filename (g_getenv ("ZW_COMPARE_ROWS_KEEP"), "compare-members.png", NULL);
+        cairo_surface_write_to_png (b, png);
+      }
     g_assert_true (zw_compare_view_header_extent (cmp, NULL, &h0, &h1));
     for (int y = (int) (h1 + cmp->rows->len * 20 + 2); y < H - 10; y++)
       for (int x = 0; x < W; x++)

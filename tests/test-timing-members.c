@@ -183,6 +183,43 @@ test_members_estimated (void)
           }
     }
 
+  /* a member's row selects its own op (the launch stays the timeline's selected row) */
+  {
+    GtkWidget *cv = NULL;
+    g_autofree guint *now = NULL;
+    GtkSelectionModel *model;
+    gint64 id;
+    guint launch;
+    gboolean found = FALSE;
+    for (GtkWidget *w = view; w != NULL && cv == NULL;)
+      {
+        /* depth-first to the column view */
+        GtkWidget *next = gtk_widget_get_first_child (w);
+        if (GTK_IS_COLUMN_VIEW (w))
+          cv = w;
+        else if (next != NULL)
+          w = next;
+        else
+          {
+            while (w != NULL && w != view && gtk_widget_get_next_sibling (w) == NULL)
+              w = gtk_widget_get_parent (w);
+            w = w == NULL || w == view ? NULL : gtk_widget_get_next_sibling (w);
+          }
+      }
+    g_assert_nonnull (cv);
+    model = gtk_column_view_get_model (GTK_COLUMN_VIEW (cv));
+    now = zw_timing_view_get_table_order (tv, &n);
+    for (guint i = 0; i < n; i++)
+      if (now[i] == p->rows->len + 1)   /* the second member of the first launch */
+        {
+          g_assert_true (zw_timing_view_get_member (tv, now[i], &id, &launch, NULL));
+          g_assert_true (gtk_selection_model_select_item (model, i, TRUE));
+          g_assert_cmpint (zw_selection_get_selected_op (sel), ==, id);
+          g_assert_cmpint (zw_timing_view_get_state (tv)->selected_row, ==, (gint) launch);
+          found = TRUE;
+        }
+    g_assert_true (found);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

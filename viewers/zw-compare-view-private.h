@@ -1,0 +1,40 @@
+/* zw-compare-view-private.h — what the Compare view's parts share (not installed):
+ * zw-compare-draw.c (the picture and its geometry, no display needed) and
+ * zw-compare-view.c (the widget: controls, clicks, selection, the model kept). */
+#pragma once
+
+#include "zw-compare-view.h"
+#include "zw-compare-rows.h"
+#include "zw-draw-area.h"
+#include "zw-view-private.h"
+
+G_BEGIN_DECLS
+
+#define MARGIN 8.0
+#define LINE_H 18.0
+#define ROW_H 20.0
+#define SWAP_W 150.0
+#define EXPANDER_W 16.0    /* the ▸/▾ of a merged launch, at the op id cell's start */
+
+typedef enum {
+  COL_OP_ID,
+  COL_CLASS,
+  COL_A,
+  COL_B,
+  COL_DELTA,
+  COL_RATIO,
+  COL_BARS,
+  N_COLS
+} CompareColumn;
+
+/* The drawing's height with @n_rows rows shown. */
+int zw_compare_draw_content_height (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows);
+/* The y range of shown row @index of @n_rows; FALSE when out of range. */
+gboolean zw_compare_draw_row_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows,
+                                     guint index, double *y0, double *y1);
+/* The shown row at @y (of @n_rows), -1 for none. */
+gint zw_compare_draw_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows, double y);
+/* The model's sort key of column @column (-1: the order as compared). */
+ZwCompareSortKey zw_compare_draw_sort_key (gint column);
+
+G_END_DECLS
