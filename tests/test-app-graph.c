@@ -1,7 +1,9 @@
 /* test-app-graph — the Graph view in the workbench next to Netron (suite "display", issue 37
  * item 10): the views' keys reach the view shown with the focus elsewhere (real key presses
  * through XTest on the X server, not action calls: Ctrl+F opens the graph's search, Alt+Left
- * and Alt+Right walk the selection, w zooms Timing, while an entry keeps its typing). */
+ * and Alt+Right walk the selection, w zooms Timing, while an entry keeps its typing), and the
+ * shortcuts window lists them with their keys; the properties pane gives an op the time of
+ * the run's forward. */
 #include <gtk/gtk.h>
 #include <gdk/x11/gdkx.h>
 #include <dlfcn.h>
@@ -11,6 +13,7 @@
 #include "zw-graph-view.h"
 #include "zw-graph-properties.h"
 #include "zw-timing-view.h"
+#include "zw-shortcuts.h"
 #include "zw-window.h"
 #include "zw-test-app.h"
 
@@ -236,6 +239,69 @@ test_properties_show_the_forward_time (void)
   save_shot ("graph-properties-value.png");
 }
 
+static void
+collect_accels (GtkWidget *widget, GHashTable *accels)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *accel = NULL;
+      g_object_get (widget, "accelerator", &accel, NULL);
+      if (accel != NULL && *accel != '\0')
+        {
+          guint key = 0;
+          GdkModifierType mods = 0;
+          g_assert_true (gtk_accelerator_parse (accel, &key, &mods));
+          g_hash_table_add (accels, gtk_accelerator_name (key, mods));
+        }
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_accels (c, accels);
+}
+
+/* Every key the window sends to the view shown is in the shortcuts window with its key, and
+ * so are Back and Forward. */
+static void
+test_shortcuts_window_lists_the_keys (void)
+{
+  g_autoptr (GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (win));
+  GtkWindow *shortcuts = zw_shortcuts_window_new (GTK_WINDOW (win));
+  GtkShortcutController *keys = NULL;
+  const char *expected[] = { "<Control>f", "<Control>g", "w", "s", "a", "d", "f", "p", "m", "<Alt>Left", "<Alt>Right" };
+  guint n_keys;
+
+  collect_accels (GTK_WIDGET (shortcuts), listed);
+  gtk_window_destroy (shortcuts);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      guint key = 0;
+      GdkModifierType mods = 0;
+      g_autofree char *name = NULL;
+      g_assert_true (gtk_accelerator_parse (expected[i], &key, &mods));
+      name = gtk_accelerator_name (key, mods);
+      if (!g_hash_table_contains (listed, name))
+        g_error ("the shortcuts window does not list %s", expected[i]);
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (g_strcmp0 (gtk_event_controller_get_name (c), "zw-view-keys") == 0)
+        keys = GTK_SHORTCUT_CONTROLLER (c);
+    }
+  g_assert_nonnull (keys);
+  n_keys = g_list_model_get_n_items (G_LIST_MODEL (keys));
+  g_assert_cmpuint (n_keys, >=, 10);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      g_autoptr (GtkShortcut) sc = g_list_model_get_item (G_LIST_MODEL (keys), i);
+      GtkShortcutTrigger *t = gtk_shortcut_get_trigger (sc);
+      g_autofree char *name = gtk_accelerator_name (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (t)),
+                                                    gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (t)));
+      if (!g_hash_table_contains (listed, name))
+        g_error ("the window sends %s to the views, but the shortcuts window does not list it", name);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -264,6 +330,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/app-graph/keys/reach-the-view-shown-without-focusing-it", test_keys_reach_the_view_shown);
   g_test_add_func ("/app-graph/properties/show-the-forward-time", test_properties_show_the_forward_time);
+  g_test_add_func ("/app-graph/keys/shortcuts-window-lists-them", test_shortcuts_window_lists_the_keys);
 
   status = g_test_run ();
   zw_test_app_wait_for (is_idle_with_runs, GUINT_TO_POINTER (0), 30);

@@ -409,6 +409,41 @@ test_report_from_disk (void)
   g_assert_cmpuint (a->edges->len, ==, b->edges->len);
   g_assert_cmpfloat (a->width, ==, b->width);
   g_assert_cmpfloat (a->height, ==, b->height);
+  /* the ops' attributes and the values' quantisation come back as they were written */
+  {
+    guint n_attrs = 0, n_quant = 0;
+    for (guint i = 0; i < live->ops->len; i++)
+      {
+        const ZwOpInfo *x = &g_array_index (live->ops, ZwOpInfo, i), *y = &g_array_index (loaded->ops, ZwOpInfo, i);
+        g_assert_nonnull (x->attrs);
+        g_assert_nonnull (y->attrs);
+        g_assert_cmpuint (x->attrs->len, ==, y->attrs->len);
+        for (guint k = 0; k < x->attrs->len; k++)
+          {
+            const ZwOpAttr *p = g_ptr_array_index (x->attrs, k), *q = g_ptr_array_index (y->attrs, k);
+            g_assert_cmpstr (p->name, ==, q->name);
+            g_assert_cmpstr (p->value, ==, q->value);
+            n_attrs++;
+          }
+      }
+    for (guint i = 0; i < live->values->len; i++)
+      {
+        const ZwValueInfo *x = &g_array_index (live->values, ZwValueInfo, i);
+        const ZwValueInfo *y = &g_array_index (loaded->values, ZwValueInfo, i);
+        g_assert_true ((x->scales == NULL) == (y->scales == NULL));
+        if (x->scales == NULL)
+          continue;
+        n_quant++;
+        g_assert_cmpuint (x->quant_bits, ==, y->quant_bits);
+        g_assert_cmpint (x->quant_axis, ==, y->quant_axis);
+        g_assert_cmpuint (x->scales->len, ==, y->scales->len);
+        g_assert_cmpmem (x->scales->data, x->scales->len * sizeof (double), y->scales->data,
+                         y->scales->len * sizeof (double));
+        g_assert_cmpuint (x->zero_points->len, ==, y->zero_points->len);
+      }
+    g_test_message ("%u op attributes, %u quantised values", n_attrs, n_quant);
+    g_assert_cmpuint (n_quant, >, 0);
+  }
   /* without the graph */
   for (guint i = 0; i < loaded->ops->len; i++)
     {
@@ -1064,6 +1099,14 @@ test_display_properties (void)
     assert_contains (text, est);
     assert_contains (text, "Inputs");
     assert_contains (text, input);
+    /* the network's own keys of the op */
+    if (op->attrs != NULL && op->attrs->len > 0)
+      {
+        const ZwOpAttr *at = g_ptr_array_index (op->attrs, 0);
+        g_autofree char *line = g_strdup_printf ("%s: %s", at->name, at->value);
+        assert_contains (text, "Attributes");
+        assert_contains (text, line);
+      }
   }
 
   /* a click on an edge (the middle of its spline, off the nodes) shows its value */
@@ -1141,6 +1184,28 @@ test_display_properties (void)
           assert_contains (text, off);
         }
       assert_contains (text, writer);
+    }
+    /* a quantised value: its bits, scale and zero point */
+    {
+      const ZwValueInfo *q = NULL;
+      g_autofree char *text = NULL, *bits = NULL, *scale = NULL;
+      for (guint i = 0; i < report->values->len && q == NULL; i++)
+        if (g_array_index (report->values, ZwValueInfo, i).scales != NULL
+            && g_array_index (report->values, ZwValueInfo, i).scales->len > 0)
+          q = &g_array_index (report->values, ZwValueInfo, i);
+      g_assert_nonnull (q);
+      zw_selection_select (sel, -1, q->v_id);
+      text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+      bits = g_strdup_printf ("Bits: %u", q->quant_bits);
+      if (q->scales->len == 1)
+        scale = g_strdup_printf ("Scale: %.6g", g_array_index (q->scales, double, 0));
+      else
+        scale = g_strdup_printf ("Scales: %u along axis %d: ", q->scales->len, q->quant_axis);
+      g_test_message ("%s", text);
+      assert_contains (text, "Quantisation");
+      assert_contains (text, bits);
+      assert_contains (text, scale);
+      zw_selection_select (sel, -1, e->v_id);
     }
 
     /* the pane's link to the writer selects it */

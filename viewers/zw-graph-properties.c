@@ -267,6 +267,15 @@ zw_graph_properties_describe_op (const ZwDeployReport *report, const ZwProfile *
         add_row_take (s, _("Launch"), g_strdup_printf ("%d", launch));
     }
 
+  if (op->attrs != NULL && op->attrs->len > 0)
+    {
+      s = add_section (sections, _("Attributes"));
+      for (guint k = 0; k < op->attrs->len; k++)
+        {
+          const ZwOpAttr *a = g_ptr_array_index (op->attrs, k);
+          add_row (s, a->name, a->value);
+        }
+    }
   if (op->inputs != NULL && op->inputs->len > 0)
     {
       s = add_section (sections, _("Inputs"));
@@ -300,6 +309,39 @@ zw_graph_properties_describe_op (const ZwDeployReport *report, const ZwProfile *
   return sections;
 }
 
+/* "0.0123" for one; "32 along axis 1: 0.001 … 0.02" per channel; the same for zero points. */
+static void
+add_quant (ZwPropertySection *s, const ZwValueInfo *v)
+{
+  add_row_take (s, _("Bits"), g_strdup_printf ("%u", v->quant_bits));
+  if (v->scales->len == 1)
+    add_row_take (s, _("Scale"), g_strdup_printf ("%.6g", g_array_index (v->scales, double, 0)));
+  else if (v->scales->len > 1)
+    {
+      double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
+      for (guint k = 0; k < v->scales->len; k++)
+        {
+          lo = MIN (lo, g_array_index (v->scales, double, k));
+          hi = MAX (hi, g_array_index (v->scales, double, k));
+        }
+      /* TRANSLATORS: per-channel scales: how many, their axis, the smallest and the largest */
+      add_row_take (s, _("Scales"), g_strdup_printf (_("%u along axis %d: %.6g … %.6g"), v->scales->len, v->quant_axis,
+                                                     lo, hi));
+    }
+  if (v->zero_points->len == 1)
+    add_row_take (s, _("Zero point"), g_strdup_printf ("%li", (long) g_array_index (v->zero_points, gint64, 0)));
+  else if (v->zero_points->len > 1)
+    {
+      gint64 lo = G_MAXINT64, hi = G_MININT64;
+      for (guint k = 0; k < v->zero_points->len; k++)
+        {
+          lo = MIN (lo, g_array_index (v->zero_points, gint64, k));
+          hi = MAX (hi, g_array_index (v->zero_points, gint64, k));
+        }
+      add_row_take (s, _("Zero points"), g_strdup_printf ("%u: %li … %li", v->zero_points->len, (long) lo, (long) hi));
+    }
+}
+
 GPtrArray *
 zw_graph_properties_describe_value (const ZwDeployReport *report, gint64 v_id)
 {
@@ -325,6 +367,9 @@ zw_graph_properties_describe_value (const ZwDeployReport *report, gint64 v_id)
   }
   if (!v->real && v->fake_from >= 0)
     add_value_link (s, report, _("Shares the bytes of"), v->fake_from);
+
+  if (v->scales != NULL)
+    add_quant (add_section (sections, _("Quantisation")), v);
 
   s = add_section (sections, _("Where it lives"));
   add_row_take (s, _("Memory"), value_place (report, v));

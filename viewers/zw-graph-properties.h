@@ -2,13 +2,14 @@
  * shows them beside the graph.
  *
  * For an op: its class and kind, name, backend, layers, launch (and the merged launch it
- * runs in), inputs and outputs (each a link that selects the value), its hardop's addresses
- * (weights and instructions: logic and physical address, size), the bytes the cost model
- * moves for it, and its time: the cost model's estimate and, when a forward ran, the
- * profile's row (total, hard, memcpy, other; a merged member names its launch's row). For a
- * value: shape, dtype, layout, bytes, where it lives (ETM, OCM and the OCM option that chose
- * it, or host memory), segment, logic and physical address, its chunk (id, offset, size,
- * FTMP offset, OCM address), lifetime, the op that writes it and the ops that read it (links).
+ * runs in), its attributes (the network's own keys), inputs and outputs (each a link that
+ * selects the value), its hardop's addresses (weights and instructions: logic and physical
+ * address, size), the bytes the cost model moves for it, and its time: the cost model's
+ * estimate and, when a forward ran, the profile's row (total, hard, memcpy, other; a merged
+ * member names its launch's row). For a value: shape, dtype, layout, bytes, quantisation
+ * (bits, scales, zero points), where it lives (ETM, OCM and the OCM option that chose it, or
+ * host memory), segment, logic and physical address, its chunk (id, offset, size, FTMP
+ * offset, OCM address), lifetime, the op that writes it and the ops that read it (links).
  *
  * Everything comes from the deploy report and the time profile (report models): the panel
  * never asks a backend. It follows the shared ZwSelection: the op or value selected last is

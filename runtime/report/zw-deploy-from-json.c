@@ -286,6 +286,17 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
               rd_int64s (&rd, it, path, "inputs", op.inputs);
               rd_int64s (&rd, it, path, "outputs", op.outputs);
             }
+          if (cJSON_GetObjectItemCaseSensitive (it, "attrs") != NULL)
+            {
+              const cJSON *attrs = rd_typed (&rd, it, path, "attrs", FALSE), *a;
+              op.attrs = zw_op_attrs_new ();
+              cJSON_ArrayForEach (a, attrs)
+                {
+                  /* a string is shown as its text, anything else as compact JSON */
+                  g_autofree char *text = cJSON_IsString (a) ? NULL : cJSON_PrintUnformatted (a);
+                  zw_op_attrs_add (op.attrs, a->string, cJSON_IsString (a) ? a->valuestring : text != NULL ? text : "");
+                }
+            }
           g_array_append_val (r->ops, op);
           if (rd.failed)
             break;
@@ -322,6 +333,29 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
           rd_int64s (&rd, it, path, "shape", v.shape);
           v.dtype = rd_str (&rd, it, path, "dtype");
           v.layout = rd_str (&rd, it, path, "layout");
+          if (cJSON_GetObjectItemCaseSensitive (it, "quant") != NULL)
+            {
+              const cJSON *q = rd_typed (&rd, it, path, "quant", FALSE), *scales, *s;
+              if (q != NULL)
+                {
+                  v.quant_bits = (guint) rd_int_range (&rd, q, path, "bits", 0, 64);
+                  v.quant_axis = rd_int (&rd, q, path, "axis");
+                  v.scales = g_array_new (FALSE, FALSE, sizeof (double));
+                  v.zero_points = zw_deploy_report_int64_array ();
+                  if ((scales = rd_typed (&rd, q, path, "scales", TRUE)) != NULL)
+                    cJSON_ArrayForEach (s, scales)
+                      {
+                        double d;
+                        if (zw_json_double (s, -G_MAXDOUBLE, G_MAXDOUBLE, &d) != ZW_NUM_OK)
+                          {
+                            reader_fail (&rd, path, "field \"quant.scales\" must hold finite numbers");
+                            break;
+                          }
+                        g_array_append_val (v.scales, d);
+                      }
+                  rd_int64s (&rd, q, path, "zero_points", v.zero_points);
+                }
+            }
           g_array_append_val (r->values, v);
           if (rd.failed)
             break;

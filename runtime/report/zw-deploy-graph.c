@@ -1,5 +1,6 @@
 /* zw-deploy-graph.c — attach the network's graph (op inputs, outputs, names) to a report. */
 #include "report/zw-deploy-graph.h"
+#include "report/zw-deploy-report-private.h"
 
 static GArray *
 value_ids (const GPtrArray *values)
@@ -12,6 +13,49 @@ value_ids (const GPtrArray *values)
       g_array_append_val (ids, v->v_id);
     }
   return ids;
+}
+
+/* The op's own keys of the network JSON (xir's attrs): a string as its text, the rest as
+ * compact JSON. */
+static GPtrArray *
+op_attrs (const XirOp *op)
+{
+  GPtrArray *attrs = zw_op_attrs_new ();
+  const cJSON *a;
+
+  cJSON_ArrayForEach (a, op->attrs)
+    {
+      g_autofree char *text = NULL;
+      if (a->string == NULL)
+        continue;
+      if (!cJSON_IsString (a))
+        text = cJSON_PrintUnformatted (a);
+      zw_op_attrs_add (attrs, a->string, cJSON_IsString (a) ? a->valuestring : text != NULL ? text : "");
+    }
+  return attrs;
+}
+
+/* A quantised value's storage bits, scales (per channel or one) and zero points. */
+static void
+attach_quant (ZwValueInfo *info, const XirElementType *el)
+{
+  g_clear_pointer (&info->scales, g_array_unref);
+  g_clear_pointer (&info->zero_points, g_array_unref);
+  info->quant_bits = 0;
+  info->quant_axis = -1;
+  if (!el->quantized)
+    return;
+  info->quant_bits = el->storage.bits;
+  info->quant_axis = el->scale_axis;
+  info->scales = g_array_sized_new (FALSE, FALSE, sizeof (double), el->n_scales);
+  for (guint k = 0; k < el->n_scales; k++)
+    {
+      double d = el->scales[k];
+      g_array_append_val (info->scales, d);
+    }
+  info->zero_points = zw_deploy_report_int64_array ();
+  for (guint k = 0; k < el->n_zero_points; k++)
+    g_array_append_val (info->zero_points, el->zero_points[k]);
 }
 
 void
@@ -49,6 +93,16 @@ zw_deploy_report_attach_network (ZwDeployReport *report, const XirNetwork *net)
       g_clear_pointer (&info->outputs, g_array_unref);
       info->inputs = value_ids (op->inputs);
       info->outputs = value_ids (op->outputs);
+      g_clear_pointer (&info->attrs, g_ptr_array_unref);
+      info->attrs = op_attrs (op);
+    }
+  for (guint i = 0; i < report->values->len; i++)
+    {
+      ZwValueInfo *info = &g_array_index (report->values, ZwValueInfo, i);
+      const XirValue *v = xir_network_get_value (net, info->v_id);
+
+      if (v != NULL)
+        attach_quant (info, &v->element);
     }
 }
 

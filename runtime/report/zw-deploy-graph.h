@@ -17,8 +17,9 @@ G_BEGIN_DECLS
 /**
  * zw_deploy_report_attach_network:
  *
- * Fills name, inputs and outputs of every op of @report that @net has (matched by op id;
- * op ids the network lacks are left as they are), and, when @net has params, params_seed
+ * Fills name, inputs, outputs and attrs of every op of @report that @net has (matched by op
+ * id; op ids the network lacks are left as they are), the quantisation (bits, scales, zero
+ * points) of every value @net quantises, and, when @net has params, params_seed
  * (the seed of synthetic params, -1 for a .raw's). Call before the report is shared: it
  * writes the report in place. Params (weights, instructions) are not inputs here.
  */

@@ -6,3 +6,8 @@
 
 /* A new empty GArray of gint64 (the report's id lists). */
 GArray *zw_deploy_report_int64_array (void);
+/* An empty array of ZwOpAttr* that frees them (ZwOpInfo.attrs). */
+GPtrArray *zw_op_attrs_new (void);
+/* Appends @name = @value to @attrs, the value cut to ZW_OP_ATTR_MAX_TEXT bytes (on a UTF-8
+ * boundary) with "…". */
+void zw_op_attrs_add (GPtrArray *attrs, const char *name, const char *value);

@@ -48,6 +48,38 @@ void zw_chunk_info_init (ZwChunkInfo *c) { memset (c, 0, sizeof *c); c->v_ids = 
 void zw_ocm_option_result_init (ZwOcmOptionResult *o) { memset (o, 0, sizeof *o); o->picks = zw_deploy_report_int64_array (); }
 
 static void
+op_attr_free (gpointer p)
+{
+  ZwOpAttr *a = p;
+
+  g_free (a->name);
+  g_free (a->value);
+  g_free (a);
+}
+
+GPtrArray *
+zw_op_attrs_new (void)
+{
+  return g_ptr_array_new_with_free_func (op_attr_free);
+}
+
+void
+zw_op_attrs_add (GPtrArray *attrs, const char *name, const char *value)
+{
+  ZwOpAttr *a = g_new0 (ZwOpAttr, 1);
+
+  a->name = g_strdup (name);
+  if (strlen (value) <= ZW_OP_ATTR_MAX_TEXT)
+    a->value = g_strdup (value);
+  else
+    {
+      const char *end = g_utf8_find_prev_char (value, value + ZW_OP_ATTR_MAX_TEXT);
+      a->value = g_strdup_printf ("%.*s…", (int) (end != NULL ? end - value : 0), value);
+    }
+  g_ptr_array_add (attrs, a);
+}
+
+static void
 op_clear (gpointer p)
 {
   ZwOpInfo *o = p;
@@ -57,6 +89,7 @@ op_clear (gpointer p)
   g_free (o->name);
   g_clear_pointer (&o->inputs, g_array_unref);
   g_clear_pointer (&o->outputs, g_array_unref);
+  g_clear_pointer (&o->attrs, g_ptr_array_unref);
 }
 static void value_clear (gpointer p)
 {
@@ -65,6 +98,8 @@ static void value_clear (gpointer p)
   g_clear_pointer (&v->shape, g_array_unref);
   g_free (v->dtype);
   g_free (v->layout);
+  g_clear_pointer (&v->scales, g_array_unref);
+  g_clear_pointer (&v->zero_points, g_array_unref);
 }
 static void launch_clear (gpointer p) { g_clear_pointer (&((ZwLaunch *) p)->merge_from, g_array_unref); }
 static void chunk_clear (gpointer p) { g_clear_pointer (&((ZwChunkInfo *) p)->v_ids, g_array_unref); }

@@ -12,10 +12,12 @@
  *   "segments": [ { "type": "WEIGHT"|"INSTR"|"FTMP"|"INPUT"|"OUTPUT", "logic_addr", "byte_size",
  *                   "phy_addr", "phy_size", "user_used" } ],
  *   "ops":      [ { "index", "op_id", "kind", "class", "backend", "layer_count", "launch",
- *                   "name", "inputs": [v_ids], "outputs": [v_ids] } ],   // the last three optional
+ *                   "name", "inputs": [v_ids], "outputs": [v_ids],     // optional: the graph
+ *                   "attrs": { NAME: JSON value } } ],                 // optional: the op's own keys
  *   "values":   [ { "v_id", "producer", "segment", "real", "fake_from", "real_to": [..],
  *                   "is_ocm", "is_host", "logic_addr", "phy_addr", "byte_size", "chunk", "chunk_offset",
- *                   "first", "last", "shape": [..], "dtype", "layout" } ],
+ *                   "first", "last", "shape": [..], "dtype", "layout",
+ *                   "quant": { "bits", "axis", "scales": [..], "zero_points": [..] } } ],  // optional
  *   "hardops":  [ { "op_id", "weights_logic_addr", "weights_size", "instr_logic_addr", "instr_size",
  *                   "weights_phy_addr", "instr_phy_addr", "sync_idx": [launch, layer_count],
  *                   "merged_into",          // the merged op id of its launch, -1 when not merged
@@ -100,6 +102,16 @@ typedef struct {
   gboolean user_used;
 } ZwSegmentInfo;
 
+/* An attribute of an op as the network JSON gives it: a key beside the structural ones
+ * ("anchor_num", "stride", …) and its value: a string's text ("nearest"), anything else as
+ * compact JSON ("3", "[1,2]"), cut to ZW_OP_ATTR_MAX_TEXT bytes with "…". */
+typedef struct {
+  char *name;
+  char *value;
+} ZwOpAttr;
+
+#define ZW_OP_ATTR_MAX_TEXT 240
+
 typedef struct {
   gint64 op_id;
   guint index;
@@ -113,6 +125,7 @@ typedef struct {
   char *name;        /* the op's "name" in the network JSON */
   GArray *inputs;    /* gint64 v_ids the op reads, in the op's order */
   GArray *outputs;   /* gint64 v_ids it writes */
+  GPtrArray *attrs;  /* ZwOpAttr*, in the network's order; NULL when unknown (optional too) */
 } ZwOpInfo;
 
 typedef struct {
@@ -134,6 +147,11 @@ typedef struct {
   GArray *shape;          /* gint64 */
   char *dtype;
   char *layout;
+  /* Quantisation, when the network gives it (optional, see zw_deploy_report_attach_network): */
+  guint quant_bits;       /* storage bits of the quantised value */
+  gint quant_axis;        /* the axis the scales run along (-1: the last) */
+  GArray *scales;         /* double, one per channel (or one); NULL: not quantised or unknown */
+  GArray *zero_points;    /* gint64; NULL with scales */
 } ZwValueInfo;
 
 typedef struct {

@@ -85,6 +85,17 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
           cJSON_AddItemToObject (o, "inputs", json_int64s (op->inputs));
           cJSON_AddItemToObject (o, "outputs", json_int64s (op->outputs));
         }
+      if (op->attrs != NULL)
+        {
+          cJSON *attrs = cJSON_AddObjectToObject (o, "attrs");
+          for (guint k = 0; k < op->attrs->len; k++)
+            {
+              const ZwOpAttr *a = g_ptr_array_index (op->attrs, k);
+              /* the JSON value itself; one cut short ("…") is kept as its text */
+              cJSON *value = cJSON_Parse (a->value);
+              cJSON_AddItemToObject (attrs, a->name, value != NULL ? value : cJSON_CreateString (a->value));
+            }
+        }
       cJSON_AddItemToArray (arr, o);
     }
   arr = cJSON_AddArrayToObject (root, "values");
@@ -110,6 +121,16 @@ zw_deploy_report_to_json (const ZwDeployReport *r)
       cJSON_AddItemToObject (o, "shape", json_int64s (v->shape));
       STR (o, "dtype", v->dtype);
       STR (o, "layout", v->layout);
+      if (v->scales != NULL)
+        {
+          cJSON *q = cJSON_AddObjectToObject (o, "quant"), *scales;
+          NUM (q, "bits", v->quant_bits);
+          NUM (q, "axis", v->quant_axis);
+          scales = cJSON_AddArrayToObject (q, "scales");
+          for (guint k = 0; k < v->scales->len; k++)
+            cJSON_AddItemToArray (scales, cJSON_CreateNumber (g_array_index (v->scales, double, k)));
+          cJSON_AddItemToObject (q, "zero_points", json_int64s (v->zero_points));
+        }
       cJSON_AddItemToArray (arr, o);
     }
   arr = cJSON_AddArrayToObject (root, "hardops");
