@@ -227,8 +227,19 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
           if (clusters[n->group] == NULL)
             {
               g_snprintf (name, sizeof name, "cluster_%d", n->group);
+              const ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, n->group);
+              const ZwLaunch *launch = &g_array_index (l->report->launches, ZwLaunch, grp->launch);
+              g_autofree char *title = NULL;
               clusters[n->group] = agsubg (g, name, 1);
               agsafeset (clusters[n->group], (char *) "margin", (char *) "10", (char *) "");
+              /* room for the title the view draws at the top (its English text: the width) */
+              title = g_strdup_printf ("launch %d · op %" G_GINT64_FORMAT " · %u ops · %u layers", grp->launch,
+                                       grp->op_id, launch->merge_from->len, launch->layer_count);
+              agsafeset (clusters[n->group], (char *) "label", title, (char *) "");
+              agsafeset (clusters[n->group], (char *) "labelloc", (char *) "t", (char *) "");
+              agsafeset (clusters[n->group], (char *) "labeljust", (char *) "l", (char *) "");
+              agsafeset (clusters[n->group], (char *) "fontsize", (char *) LABEL_FONT_PT, (char *) "");
+              agsafeset (clusters[n->group], (char *) "fontname", (char *) "Helvetica", (char *) "");
             }
           parent = clusters[n->group];
         }
@@ -273,6 +284,18 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
       n->w = ND_width (agnodes[i - first]) * 72;
       n->h = ND_height (agnodes[i - first]) * 72;
     }
+  /* the clusters' boxes, their title inside: no edge label crosses them */
+  for (guint k = 0; k < l->groups->len; k++)
+    if (clusters[k] != NULL)
+      {
+        ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, k);
+        boxf bb = GD_bb (clusters[k]);
+        grp->x0 = X (bb.LL.x);
+        grp->x1 = X (bb.UR.x);
+        grp->y0 = Y (bb.UR.y);
+        grp->y1 = Y (bb.LL.y);
+        grp->laid_out = TRUE;
+      }
   for (guint i = 0; i < planned->len; i++)
     {
       const PlannedEdge *pe = &g_array_index (planned, PlannedEdge, i);
@@ -377,7 +400,7 @@ zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancellable, GError *
       group_of_launch[i] = -1;
       if (launch->merge_from->len > 1)
         {
-          ZwGraphGroup grp = { (gint) i, launch->op_id, 0, 0, 0, 0 };
+          ZwGraphGroup grp = { (gint) i, launch->op_id, 0, 0, 0, 0, FALSE };
           group_of_launch[i] = (gint) l->groups->len;
           g_array_append_val (l->groups, grp);
           for (guint k = 0; k < launch->merge_from->len; k++)
@@ -470,12 +493,13 @@ zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancellable, GError *
       }
   }
 
-  /* Groups: the box around their members (graphviz's cluster box, with its margin, when
-   * clustered — the same box up to the margin). */
+  /* Groups not laid out as clusters (big networks): the box around their members. */
   for (guint i = 0; i < l->groups->len; i++)
     {
       ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, i);
       gboolean any = FALSE;
+      if (grp->laid_out)
+        continue;   /* dot's cluster box */
       grp->x0 = grp->y0 = G_MAXDOUBLE;
       grp->x1 = grp->y1 = -G_MAXDOUBLE;
       for (guint k = 0; k < l->nodes->len; k++)

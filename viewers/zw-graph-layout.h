@@ -57,7 +57,9 @@ typedef struct {
 typedef struct {
   gint launch;           /* index into report->launches */
   gint64 op_id;          /* the merged op id */
-  double x0, y0, x1, y1;
+  double x0, y0, x1, y1; /* dot's cluster box (its title inside, at the top), or the box
+                          * around the members in networks too big for clusters */
+  gboolean laid_out;     /* the box is dot's */
 } ZwGraphGroup;
 
 typedef struct {
