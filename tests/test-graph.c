@@ -1168,6 +1168,15 @@ test_display_properties (void)
       assert_contains (tip, addr);
     }
 
+    /* its label stands for it too: a click on the label selects the value */
+    if (e->label_w > 0)
+      {
+        zw_selection_select (sel, -1, -1);
+        g_signal_emit_by_name (find_click (canvas), "pressed", 1, (e->label_x + e->label_w / 2 - 3 - vp->x) * vp->scale,
+                               (e->label_y - vp->y) * vp->scale);
+        g_assert_cmpint (zw_selection_get_selected_value (sel), ==, e->v_id);
+        zw_selection_select (sel, -1, -1);
+      }
     g_signal_emit_by_name (find_click (canvas), "pressed", 1, sx, sy);
     g_assert_cmpint (zw_selection_get_selected_value (sel), ==, e->v_id);
     g_assert_cmpint (zw_selection_get_selected_op (sel), ==, -1);

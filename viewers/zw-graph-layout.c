@@ -603,6 +603,20 @@ zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, double
 }
 
 gint
+zw_graph_layout_label_at (const ZwGraphLayout *layout, double x, double y)
+{
+  g_return_val_if_fail (layout != NULL, -1);
+
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+      if (e->label_w > 0 && fabs (x - e->label_x) <= e->label_w / 2 && fabs (y - e->label_y) <= e->label_h / 2)
+        return (gint) i;
+    }
+  return -1;
+}
+
+gint
 zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id)
 {
   g_return_val_if_fail (layout != NULL, -1);

@@ -95,6 +95,8 @@ gint zw_graph_layout_node_of_op (const ZwGraphLayout *layout, gint64 op_id);
 gint zw_graph_layout_node_at (const ZwGraphLayout *layout, double x, double y);
 /* The edge passing within @tolerance of (x, y), -1 for none. */
 gint zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, double tolerance);
+/* The edge whose label box holds layout point (x, y), -1 for none. */
+gint zw_graph_layout_label_at (const ZwGraphLayout *layout, double x, double y);
 /* The first edge of @v_id, -1 when it has none. */
 gint zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id);
 
