@@ -19,9 +19,29 @@ static GMutex graphviz_lock;
 /* Bigger networks are laid out in parts of this many consecutive ops. */
 #define PART_OPS 600
 #define PART_GAP 48
-/* Edge labels: the size graphviz estimates for their text (its own metrics of Helvetica),
- * a little over the views' 11 px sans so our text fits the box it reserved. */
-#define LABEL_FONT_PT "12"
+/* Label boxes (values, launch titles): sized here from the text's length, a little over the
+ * views' 11 px sans, and given to dot as an empty fixed-size HTML cell. Graphviz never
+ * measures text then: no font plugin (pango) runs in the layout's worker thread, and the
+ * layout is the same on every machine. The view draws the text into the box (clipped). */
+#define LABEL_CHAR_PT 7.0
+#define LABEL_PAD_PT 8.0
+#define LABEL_HEIGHT_PT 16.0
+
+/* Sets @obj's label to an empty box for @text. */
+static void
+set_label_box (Agraph_t *g, void *obj, const char *text)
+{
+  char html[160];
+  char *s;
+
+  g_snprintf (html, sizeof html,
+              "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLPADDING=\"0\" CELLSPACING=\"0\"><TR>"
+              "<TD FIXEDSIZE=\"TRUE\" WIDTH=\"%d\" HEIGHT=\"%d\"></TD></TR></TABLE>",
+              (int) ceil (LABEL_PAD_PT + LABEL_CHAR_PT * (double) g_utf8_strlen (text, -1)), (int) LABEL_HEIGHT_PT);
+  s = agstrdup_html (g, html);
+  agsafeset (obj, (char *) "label", s, (char *) "");
+  agstrfree (g, s);
+}
 
 static ZwGraphNodeKind
 node_kind (const ZwOpInfo *op)
@@ -215,8 +235,6 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
   agattr (g, AGNODE, (char *) "height", name);
   agattr (g, AGNODE, (char *) "label", (char *) "");
   agattr (g, AGEDGE, (char *) "label", (char *) "");
-  agattr (g, AGEDGE, (char *) "fontsize", (char *) LABEL_FONT_PT);
-  agattr (g, AGEDGE, (char *) "fontname", (char *) "Helvetica");
 
   for (guint i = first; i < end; i++)
     {
@@ -235,11 +253,9 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
               /* room for the title the view draws at the top (its English text: the width) */
               title = g_strdup_printf ("launch %d · op %" G_GINT64_FORMAT " · %u ops · %u layers", grp->launch,
                                        grp->op_id, launch->merge_from->len, launch->layer_count);
-              agsafeset (clusters[n->group], (char *) "label", title, (char *) "");
+              set_label_box (g, clusters[n->group], title);
               agsafeset (clusters[n->group], (char *) "labelloc", (char *) "t", (char *) "");
               agsafeset (clusters[n->group], (char *) "labeljust", (char *) "l", (char *) "");
-              agsafeset (clusters[n->group], (char *) "fontsize", (char *) LABEL_FONT_PT, (char *) "");
-              agsafeset (clusters[n->group], (char *) "fontname", (char *) "Helvetica", (char *) "");
             }
           parent = clusters[n->group];
         }
@@ -256,7 +272,7 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
       if (pe->labelled)
         {
           g_autofree char *text = zw_graph_edge_label (zw_deploy_report_find_value (l->report, pe->v_id), pe->v_id);
-          agset (agedges[i], (char *) "label", text);
+          set_label_box (g, agedges[i], text);
         }
     }
 
