@@ -215,7 +215,14 @@ action_zoom (GtkWidget *widget, const char *action, GVariant *param)
       zw_graph_view_redraw (self);
     }
   else
-    zoom_at (self, 1 / self->vp.scale, w / 2.0, h / 2.0);
+    {
+      /* exactly 100 % (1 / scale * scale need not be 1), the centre kept */
+      double lx, ly;
+      zw_graph_viewport_to_layout (&self->vp, w / 2.0, h / 2.0, &lx, &ly);
+      self->vp.scale = 1;
+      zw_graph_viewport_center (&self->vp, lx, ly, w, h);
+      zw_graph_view_redraw (self);
+    }
 }
 
 static void
