@@ -263,6 +263,7 @@ test_properties_show_the_forward_time (void)
   ZwDeployReport *report;
   const ZwHardOpInfo *hard;
   g_autofree char *text = NULL;
+  int width;
 
   show_view ("graph");
   g_assert_true (zw_test_app_wait_for (graph_laid_out, graph, 60));
@@ -282,12 +283,16 @@ test_properties_show_the_forward_time (void)
     g_assert_nonnull (strstr (text, "Timed with its launch: "));
   save_shot ("graph-properties-op.png");
   g_clear_pointer (&text, g_free);
+  width = gtk_widget_get_width (props);
 
   zw_selection_select (sel, -1, g_array_index (report->values, ZwValueInfo, 20).v_id);
   zw_test_app_run_for (200);
   text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
   g_assert_nonnull (strstr (text, "Where it lives"));
   save_shot ("graph-properties-value.png");
+  /* the pane keeps its width from an op to a value: the graph beside it does not move */
+  g_assert_cmpint (gtk_widget_get_width (props), ==, width);
+  g_assert_cmpint (width, <=, 380);
 }
 
 static void

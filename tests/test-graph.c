@@ -1017,6 +1017,12 @@ find_motion (GtkWidget *widget)
   return NULL;
 }
 
+static gboolean
+has_width (gpointer widget)
+{
+  return gtk_widget_get_width (widget) > 0;
+}
+
 static void
 assert_contains (const char *text, const char *part)
 {
@@ -1090,6 +1096,7 @@ test_display_properties (void)
   g_assert_cmpint (zw_selection_get_selected_op (sel), ==, n->op_id);
   iterate ();
   g_assert_true (gtk_widget_get_mapped (props));
+  g_assert_true (zw_test_wait_until (has_width, props));
   g_assert_cmpint (gtk_widget_get_width (props), >=, 250);
   {
     const ZwOpInfo *op = zw_deploy_report_find_op (report, n->op_id);
