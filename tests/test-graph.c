@@ -293,6 +293,16 @@ check_labels_avoid_nodes (ZwDeployReport *report)
             g_error ("%s: the label of v%li (%.0f,%.0f %.0fx%.0f) overlaps op %li's box", report->network_name,
                      (long) e->v_id, e->label_x, e->label_y, e->label_w, e->label_h, (long) n->op_id);
         }
+      /* nor a merged launch's title (the top of its box) */
+      for (guint k = 0; k < layout->groups->len; k++)
+        {
+          const ZwGraphGroup *g = &g_array_index (layout->groups, ZwGraphGroup, k);
+          g_assert_true (g->laid_out);
+          if (rects_overlap (e->label_x, e->label_y, e->label_w, e->label_h, (g->x0 + g->x1) / 2, g->y0 + 11,
+                             g->x1 - g->x0, 22))
+            g_error ("%s: the label of v%li overlaps the title of launch %d", report->network_name, (long) e->v_id,
+                     g->launch);
+        }
       for (guint k = 0; k < i; k++)
         {
           const ZwGraphEdge *f = &g_array_index (layout->edges, ZwGraphEdge, k);
@@ -1165,6 +1175,15 @@ test_display_properties (void)
       assert_contains (tip, addr);
     }
 
+    /* its label stands for it too: a click on the label selects the value */
+    if (e->label_w > 0)
+      {
+        zw_selection_select (sel, -1, -1);
+        g_signal_emit_by_name (find_click (canvas), "pressed", 1, (e->label_x + e->label_w / 2 - 3 - vp->x) * vp->scale,
+                               (e->label_y - vp->y) * vp->scale);
+        g_assert_cmpint (zw_selection_get_selected_value (sel), ==, e->v_id);
+        zw_selection_select (sel, -1, -1);
+      }
     g_signal_emit_by_name (find_click (canvas), "pressed", 1, sx, sy);
     g_assert_cmpint (zw_selection_get_selected_value (sel), ==, e->v_id);
     g_assert_cmpint (zw_selection_get_selected_op (sel), ==, -1);

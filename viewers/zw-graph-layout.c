@@ -31,9 +31,29 @@ zw_graphviz_unlock (void)
 /* Bigger networks are laid out in parts of this many consecutive ops. */
 #define PART_OPS 600
 #define PART_GAP 48
-/* Edge labels: the size graphviz estimates for their text (its own metrics of Helvetica),
- * a little over the views' 11 px sans so our text fits the box it reserved. */
-#define LABEL_FONT_PT "12"
+/* Label boxes (values, launch titles): sized here from the text's length, a little over the
+ * views' 11 px sans, and given to dot as an empty fixed-size HTML cell. Graphviz never
+ * measures text then: no font plugin (pango) runs in the layout's worker thread, and the
+ * layout is the same on every machine. The view draws the text into the box (clipped). */
+#define LABEL_CHAR_PT 7.0
+#define LABEL_PAD_PT 8.0
+#define LABEL_HEIGHT_PT 16.0
+
+/* Sets @obj's label to an empty box for @text. */
+static void
+set_label_box (Agraph_t *g, void *obj, const char *text)
+{
+  char html[160];
+  char *s;
+
+  g_snprintf (html, sizeof html,
+              "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLPADDING=\"0\" CELLSPACING=\"0\"><TR>"
+              "<TD FIXEDSIZE=\"TRUE\" WIDTH=\"%d\" HEIGHT=\"%d\"></TD></TR></TABLE>",
+              (int) ceil (LABEL_PAD_PT + LABEL_CHAR_PT * (double) g_utf8_strlen (text, -1)), (int) LABEL_HEIGHT_PT);
+  s = agstrdup_html (g, html);
+  agsafeset (obj, (char *) "label", s, (char *) "");
+  agstrfree (g, s);
+}
 
 static ZwGraphNodeKind
 node_kind (const ZwOpInfo *op)
@@ -227,8 +247,6 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
   agattr (g, AGNODE, (char *) "height", name);
   agattr (g, AGNODE, (char *) "label", (char *) "");
   agattr (g, AGEDGE, (char *) "label", (char *) "");
-  agattr (g, AGEDGE, (char *) "fontsize", (char *) LABEL_FONT_PT);
-  agattr (g, AGEDGE, (char *) "fontname", (char *) "Helvetica");
 
   for (guint i = first; i < end; i++)
     {
@@ -239,8 +257,17 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
           if (clusters[n->group] == NULL)
             {
               g_snprintf (name, sizeof name, "cluster_%d", n->group);
+              const ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, n->group);
+              const ZwLaunch *launch = &g_array_index (l->report->launches, ZwLaunch, grp->launch);
+              g_autofree char *title = NULL;
               clusters[n->group] = agsubg (g, name, 1);
               agsafeset (clusters[n->group], (char *) "margin", (char *) "10", (char *) "");
+              /* room for the title the view draws at the top (its English text: the width) */
+              title = g_strdup_printf ("launch %d · op %" G_GINT64_FORMAT " · %u ops · %u layers", grp->launch,
+                                       grp->op_id, launch->merge_from->len, launch->layer_count);
+              set_label_box (g, clusters[n->group], title);
+              agsafeset (clusters[n->group], (char *) "labelloc", (char *) "t", (char *) "");
+              agsafeset (clusters[n->group], (char *) "labeljust", (char *) "l", (char *) "");
             }
           parent = clusters[n->group];
         }
@@ -257,7 +284,7 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
       if (pe->labelled)
         {
           g_autofree char *text = zw_graph_edge_label (zw_deploy_report_find_value (l->report, pe->v_id), pe->v_id);
-          agset (agedges[i], (char *) "label", text);
+          set_label_box (g, agedges[i], text);
         }
     }
 
@@ -285,6 +312,18 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
       n->w = ND_width (agnodes[i - first]) * 72;
       n->h = ND_height (agnodes[i - first]) * 72;
     }
+  /* the clusters' boxes, their title inside: no edge label crosses them */
+  for (guint k = 0; k < l->groups->len; k++)
+    if (clusters[k] != NULL)
+      {
+        ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, k);
+        boxf bb = GD_bb (clusters[k]);
+        grp->x0 = X (bb.LL.x);
+        grp->x1 = X (bb.UR.x);
+        grp->y0 = Y (bb.UR.y);
+        grp->y1 = Y (bb.LL.y);
+        grp->laid_out = TRUE;
+      }
   for (guint i = 0; i < planned->len; i++)
     {
       const PlannedEdge *pe = &g_array_index (planned, PlannedEdge, i);
@@ -389,7 +428,7 @@ zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancellable, GError *
       group_of_launch[i] = -1;
       if (launch->merge_from->len > 1)
         {
-          ZwGraphGroup grp = { (gint) i, launch->op_id, 0, 0, 0, 0 };
+          ZwGraphGroup grp = { (gint) i, launch->op_id, 0, 0, 0, 0, FALSE };
           group_of_launch[i] = (gint) l->groups->len;
           g_array_append_val (l->groups, grp);
           for (guint k = 0; k < launch->merge_from->len; k++)
@@ -482,12 +521,13 @@ zw_graph_layout_new (ZwDeployReport *report, GCancellable *cancellable, GError *
       }
   }
 
-  /* Groups: the box around their members (graphviz's cluster box, with its margin, when
-   * clustered — the same box up to the margin). */
+  /* Groups not laid out as clusters (big networks): the box around their members. */
   for (guint i = 0; i < l->groups->len; i++)
     {
       ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, i);
       gboolean any = FALSE;
+      if (grp->laid_out)
+        continue;   /* dot's cluster box */
       grp->x0 = grp->y0 = G_MAXDOUBLE;
       grp->x1 = grp->y1 = -G_MAXDOUBLE;
       for (guint k = 0; k < l->nodes->len; k++)
@@ -588,6 +628,20 @@ zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, double
         }
     }
   return best;
+}
+
+gint
+zw_graph_layout_label_at (const ZwGraphLayout *layout, double x, double y)
+{
+  g_return_val_if_fail (layout != NULL, -1);
+
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const ZwGraphEdge *e = &g_array_index (layout->edges, ZwGraphEdge, i);
+      if (e->label_w > 0 && fabs (x - e->label_x) <= e->label_w / 2 && fabs (y - e->label_y) <= e->label_h / 2)
+        return (gint) i;
+    }
+  return -1;
 }
 
 gint

@@ -57,7 +57,9 @@ typedef struct {
 typedef struct {
   gint launch;           /* index into report->launches */
   gint64 op_id;          /* the merged op id */
-  double x0, y0, x1, y1;
+  double x0, y0, x1, y1; /* dot's cluster box (its title inside, at the top), or the box
+                          * around the members in networks too big for clusters */
+  gboolean laid_out;     /* the box is dot's */
 } ZwGraphGroup;
 
 typedef struct {
@@ -93,6 +95,8 @@ gint zw_graph_layout_node_of_op (const ZwGraphLayout *layout, gint64 op_id);
 gint zw_graph_layout_node_at (const ZwGraphLayout *layout, double x, double y);
 /* The edge passing within @tolerance of (x, y), -1 for none. */
 gint zw_graph_layout_edge_at (const ZwGraphLayout *layout, double x, double y, double tolerance);
+/* The edge whose label box holds layout point (x, y), -1 for none. */
+gint zw_graph_layout_label_at (const ZwGraphLayout *layout, double x, double y);
 /* The first edge of @v_id, -1 when it has none. */
 gint zw_graph_layout_edge_of_value (const ZwGraphLayout *layout, gint64 v_id);
 

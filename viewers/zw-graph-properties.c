@@ -471,6 +471,8 @@ value_widget (ZwGraphProperties *self, const ZwPropertyRow *r)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  /* the pane keeps one width whatever it shows: long values wrap */
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_widget_set_hexpand (label, TRUE);
   if (r->op_id < 0 && r->v_id < 0)
     {
@@ -537,6 +539,8 @@ rebuild (ZwGraphProperties *self)
               GtkWidget *key = gtk_label_new (r->key);
               gtk_label_set_xalign (GTK_LABEL (key), 0);
               gtk_label_set_yalign (GTK_LABEL (key), 0);
+              gtk_label_set_wrap (GTK_LABEL (key), TRUE);
+              gtk_label_set_max_width_chars (GTK_LABEL (key), 14);
               gtk_widget_add_css_class (key, "dim-label");
               gtk_grid_attach (GTK_GRID (grid), key, 0, (int) k, 1, 1);
               gtk_grid_attach (GTK_GRID (grid), value, 1, (int) k, 1, 1);
@@ -642,12 +646,39 @@ zw_graph_properties_finalize (GObject *object)
   G_OBJECT_CLASS (zw_graph_properties_parent_class)->finalize (object);
 }
 
+/* The pane's one width: what it shows wraps inside it, so the graph beside it never moves
+ * from one selection to the next. */
+#define PANE_WIDTH 320
+
+static void
+pane_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+              int *minimum_baseline, int *natural_baseline)
+{
+  ZwGraphProperties *self = ZW_GRAPH_PROPERTIES (widget);
+
+  (void) for_size;
+  *minimum_baseline = *natural_baseline = -1;
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int child_min = 0;
+      gtk_widget_measure (self->box, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+      *minimum = *natural = MAX (PANE_WIDTH, child_min);
+      return;
+    }
+  gtk_widget_measure (self->box, GTK_ORIENTATION_VERTICAL, for_size, minimum, natural, NULL, NULL);
+}
+
+static void
+pane_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  gtk_widget_allocate (ZW_GRAPH_PROPERTIES (widget)->box, width, height, baseline, NULL);
+}
+
 static void
 zw_graph_properties_class_init (ZwGraphPropertiesClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = zw_graph_properties_dispose;
   G_OBJECT_CLASS (klass)->finalize = zw_graph_properties_finalize;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "zwgraphproperties");
 }
 
@@ -661,6 +692,7 @@ zw_graph_properties_init (ZwGraphProperties *self)
   self->title = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (self->title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->title), 24);
   gtk_widget_add_css_class (self->title, "title-4");
   gtk_widget_set_hexpand (self->title, TRUE);
   close = gtk_button_new_from_icon_name ("window-close-symbolic");
@@ -683,7 +715,7 @@ zw_graph_properties_init (ZwGraphProperties *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->content);
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (self->box), scrolled);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 300, -1);
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), gtk_custom_layout_new (NULL, pane_measure, pane_allocate));
 }
 
 GtkWidget *

@@ -56,6 +56,8 @@ on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwGraphVi
       return;
     }
   edge = zw_graph_layout_edge_at (self->layout, lx, ly, 5 / self->vp.scale);
+  if (edge < 0 && self->vp.labels)
+    edge = zw_graph_layout_label_at (self->layout, lx, ly);   /* its label stands for it */
   /* an edge is the value alone (the properties show it, not the op selected before) */
   if (edge >= 0)
     zw_selection_select (sel, -1, g_array_index (self->layout->edges, ZwGraphEdge, edge).v_id);
@@ -76,6 +78,8 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, ZwGraphView *se
   node = zw_graph_layout_node_at (self->layout, lx, ly);
   if (node < 0)
     edge = zw_graph_layout_edge_at (self->layout, lx, ly, 5 / self->vp.scale);
+  if (node < 0 && edge < 0 && self->vp.labels)
+    edge = zw_graph_layout_label_at (self->layout, lx, ly);
   if (node != self->vp.hover_node || edge != self->vp.hover_edge)
     {
       self->vp.hover_node = node;
@@ -211,7 +215,14 @@ action_zoom (GtkWidget *widget, const char *action, GVariant *param)
       zw_graph_view_redraw (self);
     }
   else
-    zoom_at (self, 1 / self->vp.scale, w / 2.0, h / 2.0);
+    {
+      /* exactly 100 % (1 / scale * scale need not be 1), the centre kept */
+      double lx, ly;
+      zw_graph_viewport_to_layout (&self->vp, w / 2.0, h / 2.0, &lx, &ly);
+      self->vp.scale = 1;
+      zw_graph_viewport_center (&self->vp, lx, ly, w, h);
+      zw_graph_view_redraw (self);
+    }
 }
 
 static void
