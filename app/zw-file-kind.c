@@ -119,12 +119,13 @@ zw_file_kind_guess (const char *path, ZwFileKind *kind, char **dir_out, GError *
     {
       /* our profile JSON, sweeps and Chrome traces say so near the top; everything else
        * JSON is a network or a deploy report */
-      if (strstr (p, "\"zhuge-time-profile\"") != NULL || strstr (p, "\"traceEvents\"") != NULL)
+      /* a pipeline report holds its networks' time profiles: it is asked about first */
+      if (strstr (p, "\"zhuge-pipeline-report\"") != NULL)
+        *kind = ZW_FILE_KIND_PIPELINE;
+      else if (strstr (p, "\"zhuge-time-profile\"") != NULL || strstr (p, "\"traceEvents\"") != NULL)
         *kind = ZW_FILE_KIND_PROFILE;
       else if (strstr (p, "\"zhuge-sweep\"") != NULL)
         *kind = ZW_FILE_KIND_SWEEP;
-      else if (strstr (p, "\"zhuge-pipeline-report\"") != NULL)
-        *kind = ZW_FILE_KIND_PIPELINE;
       else
         *kind = ZW_FILE_KIND_NETWORK;
       return TRUE;

@@ -6,8 +6,10 @@
 
 #include <glib/gi18n.h>
 
+#include "report/zw-pipeline-pass.h"
 #include "zw-board-view.h"
 #include "zw-run-history.h"
+#include "zw-timing-view.h"
 
 static ZwBoardView *
 board_view (ZwWindow *self)
@@ -34,9 +36,59 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   for (guint i = 0; i < pipeline->networks->len; i++)
     g_ptr_array_add (self->pipeline_runs, NULL);
   zw_board_view_set_pipeline (board_view (self), pipeline);
+  zw_window_show_pass (self);
   zw_window_show_banner (self, NULL, NULL);
   zw_window_set_view (self, "board");
   zw_window_set_shown_file (self, self->pipeline_path);
+}
+
+/* The whole pass of the Board view's pipeline in Segments, Memory, Timing and Graph: no run
+ * of the history is shown (the selection has the pipeline and no report). */
+void
+zw_window_show_pass (ZwWindow *self)
+{
+  ZwPipelineReport *pipeline;
+  g_autoptr (ZwProfile) pass = NULL;
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  if ((pipeline = zw_board_view_get_pipeline (board_view (self))) == NULL)
+    return;
+  self->showing_pass = TRUE;
+  zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), NULL);
+  zw_selection_set_report (self->selection, NULL);
+  zw_selection_set_pipeline (self->selection, pipeline);
+  /* the networks' forwards one after another, op by op */
+  pass = zw_pipeline_pass_profile (pipeline);
+  zw_timing_view_set_run_profile (ZW_TIMING_VIEW (zw_window_get_view (self, "timing")), pass, NULL);
+  self->showing_pass = FALSE;
+  zw_window_update_empty_states (self);
+  /* TRANSLATORS: window title while a pipeline's whole pass is shown */
+  title = g_strdup_printf (_("Pipeline %s on %s — Zhuge Workbench"), pipeline->name, pipeline->device);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  zw_window_update_actions (self);
+}
+
+static void
+on_pass_activated (ZwBoardView *view, ZwWindow *self)
+{
+  (void) view;
+  zw_window_show_pass (self);
+}
+
+/* A run that is none of the pipeline's networks: the pipeline leaves the other views. */
+static void
+on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
+{
+  ZwRun *run = zw_run_history_get_selected_run (history);
+
+  (void) pspec;
+  if (self->showing_pass || run == NULL)
+    return;
+  for (guint i = 0; self->pipeline_runs != NULL && i < self->pipeline_runs->len; i++)
+    if (g_ptr_array_index (self->pipeline_runs, i) == run)
+      return;
+  zw_selection_set_pipeline (self->selection, NULL);
 }
 
 /* A network of the pipeline clicked in Board: its deploy report becomes the window's run
@@ -112,5 +164,7 @@ void
 zw_window_pipeline_init (ZwWindow *self)
 {
   g_signal_connect (board_view (self), "network-activated", G_CALLBACK (on_network_activated), self);
+  g_signal_connect (board_view (self), "pass-activated", G_CALLBACK (on_pass_activated), self);
+  g_signal_connect (self->history, "notify::selected-run", G_CALLBACK (on_selected_run), self);
   g_signal_connect (self->controller, "pipeline-finished", G_CALLBACK (on_pipeline_finished), self);
 }

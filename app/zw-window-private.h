@@ -74,6 +74,7 @@ struct _ZwWindow
   char *sweep_what_if;           /* what its entry held the last time */
   char *pipeline_path;           /* the pipeline file or report the controller opens or opened */
   GPtrArray *pipeline_runs;      /* ZwRun per network of the Board view's pipeline (NULL until shown) */
+  gboolean showing_pass;         /* zw_window_show_pass is unselecting the history's run */
 
   char *run_banner;              /* said again when the run asked for finishes (a what-if applied) */
 
@@ -161,6 +162,7 @@ void zw_window_action_sweep_what_if (GtkWidget *widget, const char *name, GVaria
 /* zw-window-pipeline.c */
 void zw_window_pipeline_init (ZwWindow *self);
 void zw_window_open_pipeline (ZwWindow *self, const char *path);
+void zw_window_show_pass (ZwWindow *self);
 void zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVariant *param);
 
 G_END_DECLS

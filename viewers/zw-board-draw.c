@@ -225,8 +225,8 @@ zw_board_view_network_at (const ZwPipelineReport *p, int width, int height, doub
 
 /* ---- drawing ---- */
 
-static void
-stripes (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA *colors, guint n, double step)
+void
+zw_pipeline_draw_stripes (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA *colors, guint n, double step)
 {
   guint k = 0;
 
@@ -247,8 +247,8 @@ stripes (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA 
   cairo_restore (cr);
 }
 
-static void
-cross_hatch (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA *line, double step)
+void
+zw_pipeline_draw_cross_hatch (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA *line, double step)
 {
   double h = y1 - y0;
 
@@ -313,7 +313,7 @@ draw_connection_swatch (cairo_t *cr, const ZwPipelineReport *p, const ZwPipeline
   zw_cairo_set_color (cr, &from);
   cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
   cairo_fill (cr);
-  cross_hatch (cr, x0, y0, x1, y1, &to, 10);
+  zw_pipeline_draw_cross_hatch (cr, x0, y0, x1, y1, &to, 10);
 }
 
 static void
@@ -323,7 +323,7 @@ draw_share_swatch (cairo_t *cr, const ZwPipelineReport *p, const char *name, dou
   GdkRGBA c[8];
   guint n = share_colors (p, name, colors, c, G_N_ELEMENTS (c));
 
-  stripes (cr, x0, y0, x1, y1, c, n, 7);
+  zw_pipeline_draw_stripes (cr, x0, y0, x1, y1, c, n, 7);
 }
 
 /* Segments of one network told apart by shade: WEIGHT full, INSTR and FTMP lighter, the
@@ -604,7 +604,7 @@ draw_timeline (ZwPainter *pt, const Geo *g, const ZwPipelineReport *p, int width
       cairo_fill (cr);
       /* the host's part: not on the board */
       if (!n->on_board)
-        cross_hatch (cr, x0, y0, MAX (x1, x0 + 1), y1, &pt->style->background, 6);
+        zw_pipeline_draw_cross_hatch (cr, x0, y0, MAX (x1, x0 + 1), y1, &pt->style->background, 6);
       if ((gint) i == selected)
         {
           zw_cairo_set_color (cr, &pt->style->accent);

@@ -18,7 +18,7 @@ struct _ZwBoardView
 };
 
 enum { PROP_0, PROP_SELECTED_NETWORK, N_PROPS };
-enum { NETWORK_ACTIVATED, N_SIGNALS };
+enum { NETWORK_ACTIVATED, PASS_ACTIVATED, N_SIGNALS };
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
@@ -189,6 +189,27 @@ action_move (GtkWidget *widget, const char *action_name, GVariant *param)
 }
 
 static void
+action_pass (GtkWidget *widget, const char *action_name, GVariant *param)
+{
+  ZwBoardView *self = ZW_BOARD_VIEW (widget);
+
+  (void) action_name;
+  (void) param;
+  zw_board_view_activate_pass (self);
+}
+
+gboolean
+zw_board_view_activate_pass (ZwBoardView *self)
+{
+  g_return_val_if_fail (ZW_IS_BOARD_VIEW (self), FALSE);
+  if (self->pipeline == NULL)
+    return FALSE;
+  zw_board_view_select_network (self, -1);
+  g_signal_emit (self, signals[PASS_ACTIVATED], 0);
+  return TRUE;
+}
+
+static void
 action_open (GtkWidget *widget, const char *action_name, GVariant *param)
 {
   ZwBoardView *self = ZW_BOARD_VIEW (widget);
@@ -268,6 +289,7 @@ zw_board_view_class_init (ZwBoardViewClass *klass)
     { GDK_KEY_Up, "board.previous" },    { GDK_KEY_Left, "board.previous" }, { GDK_KEY_KP_Up, "board.previous" },
     { GDK_KEY_Down, "board.next" },      { GDK_KEY_Right, "board.next" },    { GDK_KEY_KP_Down, "board.next" },
     { GDK_KEY_Return, "board.open" },    { GDK_KEY_KP_Enter, "board.open" }, { GDK_KEY_space, "board.open" },
+    { GDK_KEY_Escape, "board.pass" },
   };
 
   object_class->dispose = zw_board_view_dispose;
@@ -286,6 +308,9 @@ zw_board_view_class_init (ZwBoardViewClass *klass)
   gtk_widget_class_install_action (widget_class, "board.previous", NULL, action_move);
   gtk_widget_class_install_action (widget_class, "board.next", NULL, action_move);
   gtk_widget_class_install_action (widget_class, "board.open", NULL, action_open);
+  gtk_widget_class_install_action (widget_class, "board.pass", NULL, action_pass);
+  signals[PASS_ACTIVATED] = g_signal_new ("pass-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                          NULL, G_TYPE_NONE, 0);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
   gtk_widget_class_set_css_name (widget_class, "zwboardview");
@@ -299,7 +324,7 @@ zw_board_view_init (ZwBoardView *self)
   static const ZwPointerHandlers handlers = {
     .motion = G_CALLBACK (on_motion), .leave = G_CALLBACK (on_leave), .released = G_CALLBACK (on_released),
   };
-  GtkWidget *hint, *scrolled;
+  GtkWidget *hint, *scrolled, *row, *pass;
 
   self->selected = -1;
   self->hover = -1;
@@ -320,11 +345,21 @@ zw_board_view_init (ZwBoardView *self)
   gtk_widget_set_margin_start (hint, 8);
   gtk_widget_set_margin_top (hint, 4);
   gtk_widget_set_margin_bottom (hint, 4);
+  gtk_widget_set_hexpand (hint, TRUE);
+  pass = gtk_button_new_with_mnemonic (_("Show the _Whole Pass"));
+  gtk_widget_set_tooltip_text (pass, _("Segments, Memory, Timing and Graph show every network of the pipeline over "
+                                       "one pass (Escape)"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (pass), "board.pass");
+  gtk_widget_set_margin_end (pass, 8);
+  gtk_widget_set_valign (pass, GTK_ALIGN_CENTER);
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (row), hint);
+  gtk_box_append (GTK_BOX (row), pass);
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->area);
   gtk_widget_set_vexpand (scrolled, TRUE);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (self->box), hint);
+  gtk_box_append (GTK_BOX (self->box), row);
   gtk_box_append (GTK_BOX (self->box), scrolled);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 }

@@ -22,7 +22,11 @@
  * order, Enter or Space shows the selected one (actions board.previous, board.next,
  * board.open).
  *
- * Signal: "network-activated" (guint index) — a network index of the pipeline.
+ * "Show the Whole Pass" (or Escape, action board.pass) emits "pass-activated": the window
+ * then shows every network over one pass in Segments, Memory, Timing and Graph.
+ *
+ * Signals: "network-activated" (guint index) — a network index of the pipeline;
+ * "pass-activated" — the whole pass.
  * Property: "selected-network" (gint, -1 for none).
  */
 #pragma once
@@ -35,6 +39,14 @@ G_BEGIN_DECLS
 
 /* The colour network @index is drawn in (a fixed palette, lighter on a dark background). */
 void zw_board_view_network_color (const ZwViewStyle *colors, guint index, GdkRGBA *out);
+
+/* What the pipeline drawings share (Board, and Memory, Segments, Graph over a pass): bands
+ * at 45° in @n colours one after another (a shared segment), and a cross-hatch in @line (a
+ * connection's chunk), both clipped to [x0,x1]x[y0,y1]. */
+void zw_pipeline_draw_stripes (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA *colors, guint n,
+                               double step);
+void zw_pipeline_draw_cross_hatch (cairo_t *cr, double x0, double y0, double x1, double y1, const GdkRGBA *line,
+                                   double step);
 
 /* Draws @pipeline (NULL: an empty-state text) over [0,width]x[0,height], network @selected
  * (-1 none) outlined. Needs no display. */
@@ -77,5 +89,8 @@ gint zw_board_view_get_selected_network (ZwBoardView *self);
 /* Selects network @index and emits "network-activated" (as a click on it does); FALSE out of
  * range. */
 gboolean zw_board_view_activate_network (ZwBoardView *self, gint index);
+
+/* Emits "pass-activated" (as the button does); FALSE without a pipeline. */
+gboolean zw_board_view_activate_pass (ZwBoardView *self);
 
 G_END_DECLS

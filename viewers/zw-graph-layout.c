@@ -10,6 +10,18 @@
 /* graphviz keeps global state (its layout engines are not reentrant): one layout at a time. */
 static GMutex graphviz_lock;
 
+void
+zw_graphviz_lock (void)
+{
+  g_mutex_lock (&graphviz_lock);
+}
+
+void
+zw_graphviz_unlock (void)
+{
+  g_mutex_unlock (&graphviz_lock);
+}
+
 /* Node size in points: three lines of text (class, name, id · layers · backend). */
 #define NODE_W_IN 2.3
 #define NODE_H_IN 0.75

@@ -4,6 +4,7 @@
 #include "zw-graph-view.h"
 #include "zw-graph-view-private.h"
 #include "zw-view-private.h"
+#include "zw-graph-pipeline.h"
 
 #include <glib/gi18n.h>
 
@@ -21,6 +22,13 @@ canvas_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoi
   ZwDeployReport *report = zw_view_get_report (ZW_VIEW (self));
   ZwPainter p;
 
+  if (zw_selection_shows_pass (zw_view_get_selection (ZW_VIEW (self))))
+    {
+      /* a pipeline's whole pass: its networks side by side, fitted */
+      zw_pipe_graph_draw (cr, width, height, zw_selection_get_pipeline (zw_view_get_selection (ZW_VIEW (self))),
+                          zw_view_get_selection (ZW_VIEW (self)), colors);
+      return;
+    }
   if (self->layout != NULL && !self->fitted && width > 0 && height > 0)
     {
       /* the first frame of a layout: fit, or show the selection */
@@ -227,6 +235,8 @@ zw_graph_view_selection_notify (ZwView *view, GParamSpec *pspec)
 
   if (g_str_equal (pspec->name, "report"))
     report_changed (self);
+  else if (g_str_equal (pspec->name, "pipeline") || g_str_equal (pspec->name, "pipeline-value"))
+    zw_graph_view_redraw (self);
   else if (g_str_equal (pspec->name, "selected-op") || g_str_equal (pspec->name, "selected-value"))
     {
       reveal_selection (self);
@@ -370,6 +380,7 @@ zw_graph_view_class_init (ZwGraphViewClass *klass)
   object_class->get_property = zw_graph_view_get_property;
   widget_class->map = zw_graph_view_map;
   view_class->draw = zw_graph_view_draw;   /* exports; on screen: the canvas */
+  view_class->draw_pipeline = zw_pipe_graph_draw;
   view_class->selection_notify = zw_graph_view_selection_notify;
 
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE,

@@ -2,6 +2,7 @@
  * selection's range, a click selects a chunk's value. The drawing is zw-memory-draw.c. */
 #include "zw-memory-view-private.h"
 #include "zw-view-private.h"
+#include "zw-memory-pipeline.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -124,6 +125,27 @@ on_drag_update (GtkGestureDrag *gesture, double offset_x, double offset_y, ZwMem
   zw_selection_set_zoom (zw_view_get_selection (ZW_VIEW (self)), self->drag_start + delta, self->drag_end + delta);
 }
 
+/* The whole pass of a pipeline: a click on a chunk selects its value, "NET:V_ID". */
+static void
+select_in_pass (ZwMemoryView *self, double x, double y)
+{
+  ZwSelection *selection = zw_view_get_selection (ZW_VIEW (self));
+  ZwPipelineReport *p = zw_selection_get_pipeline (selection);
+  g_autoptr (GArray) chunks = zw_pipeline_pass_chunks (p);
+  g_autofree char *name = NULL;
+  ZwMemPassLayout l;
+  gint i;
+
+  if (zw_memory_pass_layout (p, chunks, gtk_widget_get_width (GTK_WIDGET (self)),
+                             gtk_widget_get_height (GTK_WIDGET (self)), &l)
+      && (i = zw_memory_pass_chunk_at (chunks, &l, x, y)) >= 0 && g_array_index (chunks, ZwPassChunk, i).v_id >= 0)
+    {
+      const ZwPassChunk *c = &g_array_index (chunks, ZwPassChunk, i);
+      name = zw_pipeline_value_name (g_array_index (p->networks, ZwPipelineNetwork, c->network).name, c->v_id);
+    }
+  zw_selection_set_pipeline_value (selection, name);
+}
+
 static void
 on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwMemoryView *self)
 {
@@ -134,6 +156,11 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwMemory
   (void) gesture;
   (void) n_press;
   gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (zw_selection_shows_pass (zw_view_get_selection (ZW_VIEW (self))))
+    {
+      select_in_pass (self, x, y);
+      return;
+    }
   if (!widget_layout (self, &l))
     return;
   c = zw_memory_layout_chunk_at (report, &l, x, y);
@@ -223,6 +250,7 @@ zw_memory_view_class_init (ZwMemoryViewClass *klass)
   ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
 
   view_class->draw = zw_memory_view_draw;
+  view_class->draw_pipeline = zw_memory_pass_draw;
   view_class->draws_itself = TRUE;
   view_class->snapshot_overlay = zw_memory_view_snapshot_overlay;
   widget_class->query_tooltip = on_query_tooltip;

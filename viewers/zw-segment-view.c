@@ -1,6 +1,7 @@
 /* zw-segment-view.c — logic and physical segments side by side on an address axis. */
 #include "zw-segment-view.h"
 #include "zw-view-private.h"
+#include "zw-segment-pipeline.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -558,6 +559,7 @@ zw_segment_view_class_init (ZwSegmentViewClass *klass)
   ZwViewClass *view_class = ZW_VIEW_CLASS (klass);
 
   view_class->draw = zw_segment_view_draw;
+  view_class->draw_pipeline = zw_segment_pass_draw;
   view_class->draws_itself = TRUE;
   view_class->snapshot_overlay = zw_segment_view_snapshot_overlay;
   view_class->selection_notify = zw_segment_view_selection_notify;

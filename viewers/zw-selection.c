@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "report/zw-pipeline-pass.h"
+
 
 struct _ZwSelection
 {
@@ -17,6 +19,8 @@ struct _ZwSelection
   GArray *history;        /* HistoryEntry */
   guint history_pos;      /* index of the current entry (history->len == 0: none) */
   gboolean navigating;    /* going back or forward: not a new entry */
+  ZwPipelineReport *pipeline;
+  char *pipeline_value;   /* "NET:V_ID" or NULL */
 };
 
 typedef struct {
@@ -36,6 +40,8 @@ enum {
   PROP_ZOOM_END,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
+  PROP_PIPELINE,
+  PROP_PIPELINE_VALUE,
   N_PROPS
 };
 
@@ -50,6 +56,8 @@ zw_selection_finalize (GObject *object)
 
   g_clear_pointer (&self->report, zw_deploy_report_unref);
   g_clear_pointer (&self->history, g_array_unref);
+  g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
+  g_free (self->pipeline_value);
   G_OBJECT_CLASS (zw_selection_parent_class)->finalize (object);
 }
 
@@ -81,6 +89,12 @@ zw_selection_get_property (GObject *object, guint prop_id, GValue *value, GParam
     case PROP_CAN_GO_FORWARD:
       g_value_set_boolean (value, zw_selection_can_go_forward (self));
       break;
+    case PROP_PIPELINE:
+      g_value_set_pointer (value, self->pipeline);
+      break;
+    case PROP_PIPELINE_VALUE:
+      g_value_set_string (value, self->pipeline_value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -108,6 +122,12 @@ zw_selection_set_property (GObject *object, guint prop_id, const GValue *value, 
     case PROP_ZOOM_END:
       zw_selection_set_zoom_end (self, g_value_get_double (value));
       break;
+    case PROP_PIPELINE:
+      zw_selection_set_pipeline (self, g_value_get_pointer (value));
+      break;
+    case PROP_PIPELINE_VALUE:
+      zw_selection_set_pipeline_value (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -133,6 +153,8 @@ zw_selection_class_init (ZwSelectionClass *klass)
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE,
                                                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
                                                               | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PIPELINE] = g_param_spec_pointer ("pipeline", NULL, NULL, flags);
+  properties[PROP_PIPELINE_VALUE] = g_param_spec_string ("pipeline-value", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -428,4 +450,70 @@ zw_selection_pan (ZwSelection *self, double delta)
 {
   g_return_if_fail (ZW_IS_SELECTION (self));
   zw_selection_set_zoom (self, self->zoom_start + delta, self->zoom_end + delta);
+}
+
+/* ---- pipelines ---- */
+
+ZwPipelineReport *
+zw_selection_get_pipeline (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), NULL);
+  return self->pipeline;
+}
+
+void
+zw_selection_set_pipeline (ZwSelection *self, ZwPipelineReport *pipeline)
+{
+  g_return_if_fail (ZW_IS_SELECTION (self));
+  if (pipeline == self->pipeline)
+    return;
+  if (pipeline != NULL)
+    zw_pipeline_report_ref (pipeline);
+  g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
+  self->pipeline = pipeline;
+  if (self->pipeline_value != NULL)
+    {
+      g_clear_pointer (&self->pipeline_value, g_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PIPELINE_VALUE]);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PIPELINE]);
+}
+
+gboolean
+zw_selection_shows_pass (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), FALSE);
+  return self->pipeline != NULL && self->report == NULL;
+}
+
+const char *
+zw_selection_get_pipeline_value (ZwSelection *self)
+{
+  g_return_val_if_fail (ZW_IS_SELECTION (self), NULL);
+  return self->pipeline_value;
+}
+
+gboolean
+zw_selection_set_pipeline_value (ZwSelection *self, const char *name)
+{
+  g_autofree char *net = NULL;
+  g_autofree char *canonical = NULL;
+  gint64 v_id = -1;
+  gint index = -1;
+  const ZwPipelineNetwork *n;
+
+  g_return_val_if_fail (ZW_IS_SELECTION (self), FALSE);
+  if (name != NULL && self->pipeline != NULL && zw_pipeline_value_parse (name, &net, &v_id)
+      && (index = zw_pipeline_report_find_network (self->pipeline, net)) >= 0)
+    {
+      n = &g_array_index (self->pipeline->networks, ZwPipelineNetwork, index);
+      if (n->report != NULL && zw_deploy_report_find_value (n->report, v_id) != NULL)
+        canonical = zw_pipeline_value_name (net, v_id);
+    }
+  if (g_strcmp0 (canonical, self->pipeline_value) == 0)
+    return canonical != NULL;
+  g_free (self->pipeline_value);
+  self->pipeline_value = g_steal_pointer (&canonical);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PIPELINE_VALUE]);
+  return self->pipeline_value != NULL;
 }

@@ -12,6 +12,8 @@
  *   "zoom-start"      double op index, >= 0
  *   "zoom-end"        double op index, > zoom-start, <= n_ops
  *   "can-go-back", "can-go-forward"  gboolean, read-only: the selection history
+ *   "pipeline"        ZwPipelineReport* (pointer), the pipeline open in the window, or NULL
+ *   "pipeline-value"  string "NET:V_ID": a value of the pipeline's (NULL for none)
  * Setting the report resets the selection to -1/-1, the zoom to [0, n_ops] and the history.
  *
  * One selection everywhere: every view that shows ops or values selects through here and
@@ -23,6 +25,7 @@
 
 #include <glib-object.h>
 #include "report/zw-deploy-report.h"
+#include "report/zw-pipeline-report.h"
 
 G_BEGIN_DECLS
 
@@ -69,5 +72,17 @@ void zw_selection_zoom_fit (ZwSelection *self);
 void zw_selection_zoom_by (ZwSelection *self, double factor, double center);
 /* Shifts the range by @delta ops, keeping its width, clamped to the report. */
 void zw_selection_pan (ZwSelection *self, double delta);
+
+/* Pipelines (issue 38): the pipeline open (a reference is taken; NULL none). While it is set
+ * and no report is, the views show the whole pass (zw_selection_shows_pass); a network's
+ * report set as "report" shows that network. Setting it clears "pipeline-value". */
+ZwPipelineReport *zw_selection_get_pipeline (ZwSelection *self);
+void zw_selection_set_pipeline (ZwSelection *self, ZwPipelineReport *pipeline);
+gboolean zw_selection_shows_pass (ZwSelection *self);
+/* The selected value of the pipeline, "NET:V_ID" (borrowed), or NULL. */
+const char *zw_selection_get_pipeline_value (ZwSelection *self);
+/* Selects "NET:V_ID" (written back as zw_pipeline_value_name gives it); a name whose
+ * network or value the pipeline does not have, or NULL, selects none. TRUE when one is. */
+gboolean zw_selection_set_pipeline_value (ZwSelection *self, const char *name);
 
 G_END_DECLS

@@ -33,6 +33,7 @@ zw_view_real_selection_notify (ZwView *self, GParamSpec *pspec)
 typedef struct {
   ZwViewDrawFunc draw;
   ZwSelection *selection;
+  ZwViewPipelineDrawFunc draw_pipeline;
 } DeployDraw;
 
 static void
@@ -40,7 +41,10 @@ deploy_draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpoi
 {
   DeployDraw *d = user_data;
 
-  d->draw (cr, width, height, zw_selection_get_report (d->selection), d->selection, colors);
+  if (d->draw_pipeline != NULL && zw_selection_shows_pass (d->selection))
+    d->draw_pipeline (cr, width, height, zw_selection_get_pipeline (d->selection), d->selection, colors);
+  else
+    d->draw (cr, width, height, zw_selection_get_report (d->selection), d->selection, colors);
 }
 
 static void
@@ -49,7 +53,11 @@ zw_view_real_render (ZwView *self, cairo_t *cr, int width, int height, const ZwV
   ZwViewPrivate *priv = zw_view_get_instance_private (self);
   ZwViewDrawFunc draw = ZW_VIEW_GET_CLASS (self)->draw;
 
-  if (draw != NULL)
+  ZwViewPipelineDrawFunc draw_pipeline = ZW_VIEW_GET_CLASS (self)->draw_pipeline;
+
+  if (draw_pipeline != NULL && zw_selection_shows_pass (priv->selection))
+    draw_pipeline (cr, width, height, zw_selection_get_pipeline (priv->selection), priv->selection, colors);
+  else if (draw != NULL)
     draw (cr, width, height, zw_selection_get_report (priv->selection), priv->selection, colors);
 }
 
@@ -59,7 +67,7 @@ zw_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   ZwView *self = ZW_VIEW (widget);
   ZwViewClass *klass = ZW_VIEW_GET_CLASS (self);
   ZwViewPrivate *priv = zw_view_get_instance_private (self);
-  DeployDraw d = { klass->draw, priv->selection };
+  DeployDraw d = { klass->draw, priv->selection, klass->draw_pipeline };
 
   if (!klass->draws_itself || klass->draw == NULL)
     {

@@ -43,6 +43,10 @@ typedef enum {
 /* The name of @data in --list-views ("report", "dump-pair", …); NULL out of range. */
 const char *zw_view_data_to_string (ZwViewData data);
 
+/* A drawing of a pipeline's whole pass (Memory, Segments): @pipeline never NULL. */
+typedef void (*ZwViewPipelineDrawFunc) (cairo_t *cr, int width, int height, const ZwPipelineReport *pipeline,
+                                        ZwSelection *selection, const ZwViewStyle *colors);
+
 #define ZW_TYPE_VIEW (zw_view_get_type ())
 G_DECLARE_DERIVABLE_TYPE (ZwView, zw_view, ZW, VIEW, GtkWidget)
 
@@ -66,13 +70,17 @@ struct _ZwViewClass
   /* The view's table as rows of GStrv, the header first (CSV export); NULL: no table. */
   GPtrArray *(*table) (ZwView *self);
 
+  /* The whole pass of a pipeline (zw_selection_shows_pass): drawn instead of @draw by the
+   * base snapshot and render when set. NULL: the view shows pipelines its own way. */
+  ZwViewPipelineDrawFunc draw_pipeline;
+
   /* Set with zw_view_class_set_info(). */
   const char *name;
   const char *title;
   const char *key_title;
   ZwViewData data;
 
-  gpointer padding[4];
+  gpointer padding[3];
 };
 
 /* In class_init: @name ("segments": win.view's target, --view NAME, the stack page), @title

@@ -7,6 +7,7 @@
  *   "networks":    [ { "name", "json", "stage", "view": [first op index, n_ops],
  *                      "apart_etm_bytes",     // its ETM deployed alone on a board of its own
  *                      "time_ms",             // its simulated time in the last pass (profiled)
+ *                      "profile": { time profile JSON (report/zw-profile.h) },  // its last pass, profiled
  *                      "report": { deploy report, graph included } } ],   // in pass order
  *   "shares":      [ { "name", "networks": [..], "segment", "addr", "size" } ],
  *   "connections": [ { "name", "from", "output_v_id", "to", "input_v_id", "addr", "size",
@@ -22,6 +23,7 @@
 #include "backends/zg330/zg330-backend.h"
 #include "base/zw-checked.h"
 #include "report/zw-deploy-check.h"
+#include "report/zw-profile.h"
 
 #include <string.h>
 
@@ -189,7 +191,18 @@ xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
       cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_n_ops (view)));
       cJSON_AddNumberToObject (n, "apart_etm_bytes", (double) mine);
       if (self->profile && self->passes > 0)
-        cJSON_AddNumberToObject (n, "time_ms", m->pass_ms);
+        {
+          const ZwProfile *p = xrt_session_get_time_profile (xrt_deployment_get_session (m->deployment));
+          cJSON_AddNumberToObject (n, "time_ms", m->pass_ms);
+          /* its ops' times: the workbench lays the pass out op by op (Timing, Memory) */
+          if (p != NULL && p->rows->len > 0)
+            {
+              g_autofree char *text = zw_profile_to_string (p, ZW_PROFILE_FORMAT_JSON);
+              cJSON *pj = text != NULL ? cJSON_Parse (text) : NULL;
+              if (pj != NULL)
+                cJSON_AddItemToObject (n, "profile", pj);
+            }
+        }
       cJSON_AddBoolToObject (n, "on_board", m->on_board);
       /* a network of host ops only has no deploy report: nothing of it is on the board */
       if (m->on_board)

@@ -17,6 +17,7 @@ network_clear (gpointer p)
   g_free (n->name);
   g_free (n->json);
   g_clear_pointer (&n->report, zw_deploy_report_unref);
+  g_clear_pointer (&n->profile, zw_profile_free);
 }
 
 static void
@@ -143,7 +144,7 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
   ZwPipelineNetwork n = { 0 };
   g_autofree char *where = g_strdup_printf ("networks[%u]", index);
   const char *name, *json;
-  const cJSON *view, *time, *on_board;
+  const cJSON *view, *time, *on_board, *prof;
   guint64 stage = 0;
 
   if (!need_str (it, "name", &name, origin, where, error) || !need_str (it, "json", &json, origin, where, error))
@@ -184,6 +185,18 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
         return bad (error, origin, "%s: on the board but no \"report\"", where);
       if ((n.report = zw_deploy_report_from_json (r, report_origin, error)) == NULL)
         return FALSE;
+    }
+  if ((prof = cJSON_GetObjectItemCaseSensitive (it, "profile")) != NULL)
+    {
+      g_autofree char *text = cJSON_PrintUnformatted (prof);
+      g_autofree char *prof_origin = g_strdup_printf ("%s (%s, \"profile\")", origin, where);
+      if (!cJSON_IsObject (prof) || text == NULL)
+        return bad (error, origin, "%s: \"profile\" is not a time profile", where);
+      if ((n.profile = zw_profile_parse (text, -1, prof_origin, NULL, NULL, error)) == NULL)
+        {
+          g_clear_pointer (&n.report, zw_deploy_report_unref);
+          return FALSE;
+        }
     }
   n.name = g_strdup (name);
   n.json = g_strdup (json);

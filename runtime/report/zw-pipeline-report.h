@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/zw-deploy-report.h"
+#include "report/zw-profile.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,7 @@ typedef struct {
   guint64 apart_etm_bytes;    /* its ETM deployed alone on a board of its own */
   double time_ms;             /* its simulated time in the last pass; < 0 when not profiled */
   ZwDeployReport *report;     /* its deploy report (NULL when not on the board) */
+  ZwProfile *profile;         /* its ops' times in the last pass (NULL when not profiled) */
 } ZwPipelineNetwork;
 
 typedef enum {
