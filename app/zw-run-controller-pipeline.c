@@ -27,7 +27,7 @@ is_report_text (const char *text, gsize len)
 }
 
 static cJSON *
-run_pipeline_file (const char *path, GCancellable *cancellable, GError **error)
+run_pipeline_file (ZwJob *job, const char *path, GCancellable *cancellable, GError **error)
 {
   g_autoptr (XrtPipeline) pipe = NULL;
   g_autoptr (GPtrArray) outputs = NULL;
@@ -42,6 +42,8 @@ run_pipeline_file (const char *path, GCancellable *cancellable, GError **error)
     return NULL;
   /* one pass, profiled: the report's time per network and per pass */
   xrt_pipeline_enable_time_profile (pipe, TRUE);
+  if (job->dump_dir != NULL && !xrt_pipeline_set_dump (pipe, job->dump_dir, job->dump_format, error))
+    return NULL;
   if ((outputs = xrt_pipeline_forward (pipe, 0, error)) == NULL)
     return NULL;
   return xrt_pipeline_report_to_json (pipe, error);
@@ -64,8 +66,25 @@ zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
                        job->pipeline_path, (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
           return FALSE;
         }
+      if (job->dump_dir != NULL)
+        {
+          /* a dump needs a pass: the pipeline file the report was made from is run again */
+          const cJSON *file = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive (root, "pipeline"),
+                                                                "file");
+          if (!cJSON_IsString (file) || !g_file_test (file->valuestring, G_FILE_TEST_IS_REGULAR))
+            {
+              g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO,
+                           _("%s: a pipeline report cannot be dumped without the pipeline file it names (\"%s\")"),
+                           job->pipeline_path, cJSON_IsString (file) ? file->valuestring : "");
+              return FALSE;
+            }
+          g_autofree char *pipe_file = g_strdup (file->valuestring);
+          g_clear_pointer (&root, cJSON_Delete);
+          if ((root = run_pipeline_file (job, pipe_file, cancellable, error)) == NULL)
+            return FALSE;
+        }
     }
-  else if ((root = run_pipeline_file (job->pipeline_path, cancellable, error)) == NULL)
+  else if ((root = run_pipeline_file (job, job->pipeline_path, cancellable, error)) == NULL)
     return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;

@@ -86,6 +86,9 @@ struct _ZwRunController
   gboolean running_sweep;
   ZwSweep *sweep;                /* the last sweep, until taken */
   char *pending_pipeline_path;   /* a pipeline to run or read (zw_run_controller_open_pipeline) */
+  char *pending_pipeline_dump_dir;    /* zw_run_controller_dump_pipeline: its folder and format */
+  char *pending_pipeline_dump_format;
+  char *pipeline_dump_dir;       /* the last pipeline's dump folder (NULL: it did not dump) */
   gboolean running_pipeline;
   ZwPipelineReport *pipeline;    /* the last pipeline, until taken */
 

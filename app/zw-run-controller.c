@@ -125,6 +125,8 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
       self->pipeline = g_steal_pointer (&job->pipeline);
+      g_free (self->pipeline_dump_dir);
+      self->pipeline_dump_dir = g_strdup (job->dump_dir);
       g_signal_emit (self, signals[PIPELINE_FINISHED], 0);
     }
   if (ok && job->run != NULL)
@@ -155,8 +157,12 @@ start_next (ZwRunController *self)
 
   job = g_new0 (ZwJob, 1);
   if (self->pending_pipeline_path != NULL)
-    /* a pipeline was asked for last: it superseded the rest (zw_run_controller_open_pipeline) */
-    job->pipeline_path = g_steal_pointer (&self->pending_pipeline_path);
+    {
+      /* a pipeline was asked for last: it superseded the rest (zw_run_controller_open_pipeline) */
+      job->pipeline_path = g_steal_pointer (&self->pending_pipeline_path);
+      job->dump_dir = g_steal_pointer (&self->pending_pipeline_dump_dir);
+      job->dump_format = g_steal_pointer (&self->pending_pipeline_dump_format);
+    }
   else if (!self->pending && self->pending_compare_path != NULL)
     {
       /* a compile comparison waits for the request before it (the network it compares) */
@@ -343,12 +349,9 @@ zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow
   return TRUE;
 }
 
-void
-zw_run_controller_open_pipeline (ZwRunController *self, const char *path)
+static void
+request_pipeline (ZwRunController *self, const char *path, const char *dump_dir, const char *dump_format)
 {
-  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
-  g_return_if_fail (path != NULL);
-
   /* a new file supersedes everything, as a network opened does */
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -358,8 +361,35 @@ zw_run_controller_open_pipeline (ZwRunController *self, const char *path)
   g_clear_pointer (&self->pending_compare_path, g_free);
   g_free (self->pending_pipeline_path);
   self->pending_pipeline_path = g_strdup (path);
+  g_free (self->pending_pipeline_dump_dir);
+  g_free (self->pending_pipeline_dump_format);
+  self->pending_pipeline_dump_dir = g_strdup (dump_dir);
+  self->pending_pipeline_dump_format = dump_dir != NULL ? g_strdup (dump_format != NULL ? dump_format : "SQB") : NULL;
   start_next (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+void
+zw_run_controller_open_pipeline (ZwRunController *self, const char *path)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (path != NULL);
+  request_pipeline (self, path, NULL, NULL);
+}
+
+void
+zw_run_controller_dump_pipeline (ZwRunController *self, const char *path, const char *dir, const char *format)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (path != NULL && dir != NULL);
+  request_pipeline (self, path, dir, format);
+}
+
+const char *
+zw_run_controller_get_pipeline_dump (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->pipeline_dump_dir;
 }
 
 ZwPipelineReport *
@@ -379,6 +409,8 @@ zw_run_controller_cancel (ZwRunController *self)
   g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
   g_clear_pointer (&self->pending_compare_path, g_free);
   g_clear_pointer (&self->pending_pipeline_path, g_free);
+  g_clear_pointer (&self->pending_pipeline_dump_dir, g_free);
+  g_clear_pointer (&self->pending_pipeline_dump_format, g_free);
   g_clear_pointer (&self->pending_path, g_free);
   g_clear_pointer (&self->pending_dump_dir, g_free);
   g_clear_pointer (&self->pending_dump_format, g_free);
@@ -419,6 +451,9 @@ zw_run_controller_finalize (GObject *object)
   g_clear_pointer (&self->pending_sweep_axes, g_array_unref);
   g_clear_pointer (&self->sweep, zw_sweep_unref);
   g_free (self->pending_pipeline_path);
+  g_free (self->pending_pipeline_dump_dir);
+  g_free (self->pending_pipeline_dump_format);
+  g_free (self->pipeline_dump_dir);
   g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);

@@ -129,6 +129,12 @@ gboolean zw_run_controller_options_for_sweep_row (ZwRunController *self, const Z
  * over. Supersedes any work in progress, as opening a network does; the open network and
  * its deployment stay. "pipeline-finished" or "failed" (naming @path) follows. */
 void zw_run_controller_open_pipeline (ZwRunController *self, const char *path);
+/* As zw_run_controller_open_pipeline(), the pass dumping every network's values into @dir
+ * (one folder: NET.V_ID.ftmp and one manifest, xrt_pipeline_set_dump) in @format (NULL:
+ * SQB). A pipeline report is run from the pipeline file it names. */
+void zw_run_controller_dump_pipeline (ZwRunController *self, const char *path, const char *dir, const char *format);
+/* The dump folder of the last pipeline finished (borrowed), NULL when it did not dump. */
+const char *zw_run_controller_get_pipeline_dump (ZwRunController *self);
 /* The last pipeline (transfer full; NULL when none is waiting). */
 ZwPipelineReport *zw_run_controller_take_pipeline (ZwRunController *self);
 /* Cancels the job in progress and drops queued requests. */

@@ -73,6 +73,7 @@ static const ZwShortcut table[] = {
   { N_("Board view"), "board.previous", NULL, "Up", N_("Previous network of the pipeline (also Left)") },
   { N_("Board view"), "board.next", NULL, "Down", N_("Next network of the pipeline (also Right)") },
   { N_("Board view"), "board.open", NULL, "Return", N_("Show the network's deploy report in the other views (also a click)") },
+  { N_("Board view"), "board.pass", NULL, "Escape", N_("Show the whole pass of the pipeline in Segments, Memory, Timing and Graph") },
   { N_("Graph view"), "graph.find", NULL, "<Control>f", N_("Find an op (id, name, class)") },
   { N_("Graph view"), "graph.find-next", NULL, "<Control>g", N_("Next match") },
   { N_("Graph view"), "graph.zoom-in", NULL, "plus", N_("Zoom in (also Ctrl+wheel)") },

@@ -271,7 +271,9 @@ zw_window_update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors", live);
+  /* a pipeline open dumps its pass (zw_window_dump_tensors) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.dump-tensors",
+                                 live || (self->pipeline_path != NULL && zw_selection_get_pipeline (self->selection) != NULL));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-compile", live);
   /* a dump to save: the selected run's, or a folder Tensors shows */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-dump",

@@ -48,6 +48,12 @@ zw_window_dump_tensors (ZwWindow *self, const char *format)
       return;
     }
   g_ptr_array_add (self->temp_dumps, dir);
+  if (self->pipeline_path != NULL && zw_selection_get_pipeline (self->selection) != NULL)
+    {
+      /* a pipeline open: one pass dumping every network's values into the one folder */
+      zw_run_controller_dump_pipeline (self->controller, self->pipeline_path, dir, zw_dump_format_to_string (parsed));
+      return;
+    }
   g_clear_handle_id (&self->reapply_source, g_source_remove);
   zw_window_read_options (self, &options);
   zw_run_controller_set_options (self->controller, &options);

@@ -9,6 +9,7 @@
 #include "report/zw-pipeline-pass.h"
 #include "zw-board-view.h"
 #include "zw-run-history.h"
+#include "zw-tensor-view.h"
 #include "zw-timing-view.h"
 
 static ZwBoardView *
@@ -24,10 +25,33 @@ unref0 (gpointer object)
     g_object_unref (object);
 }
 
+/* A pass that dumped: its folder in Tensors, the value selected before selected again. */
+static gboolean
+show_dump (ZwWindow *self, const char *dir, const char *value)
+{
+  ZwTensorView *view = ZW_TENSOR_VIEW (zw_window_get_view (self, "tensors"));
+  g_autoptr (GError) error = NULL;
+
+  if (!zw_tensor_view_load_folder (view, dir, NULL, NULL, &error))
+    {
+      zw_window_banner_for_error (self, dir, error);
+      return FALSE;
+    }
+  g_free (self->tensors_dir);
+  self->tensors_dir = g_strdup (dir);
+  if (value != NULL)
+    zw_selection_set_pipeline_value (self->selection, value);
+  zw_window_update_empty_states (self);
+  zw_window_release_memory ();
+  return TRUE;
+}
+
 static void
 on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
 {
   g_autoptr (ZwPipelineReport) pipeline = zw_run_controller_take_pipeline (controller);
+  g_autofree char *value = g_strdup (zw_selection_get_pipeline_value (self->selection));
+  const char *dump = zw_run_controller_get_pipeline_dump (controller);
 
   if (pipeline == NULL)
     return;
@@ -38,8 +62,11 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   zw_board_view_set_pipeline (board_view (self), pipeline);
   zw_window_show_pass (self);
   zw_window_show_banner (self, NULL, NULL);
-  zw_window_set_view (self, "board");
   zw_window_set_shown_file (self, self->pipeline_path);
+  if (dump != NULL && show_dump (self, dump, value))
+    zw_window_set_view (self, "tensors");
+  else
+    zw_window_set_view (self, "board");
 }
 
 /* The whole pass of the Board view's pipeline in Segments, Memory, Timing and Graph: no run
@@ -89,6 +116,7 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
     if (g_ptr_array_index (self->pipeline_runs, i) == run)
       return;
   zw_selection_set_pipeline (self->selection, NULL);
+  zw_window_update_actions (self);
 }
 
 /* A network of the pipeline clicked in Board: its deploy report becomes the window's run

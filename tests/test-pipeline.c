@@ -3,6 +3,7 @@
  * sharing FTMP give the bytes they give apart; the report's ETM is the checker's; every bad
  * file is refused naming the file, the table and the key; the CLI plans, runs and checks. */
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-dump.h"
 #include "zw-test-util.h"
 
 #include <string.h>
@@ -379,7 +380,7 @@ test_cli (void)
   g_autofree char *path = write_pipe (dir, text);
   g_autofree char *report = g_build_filename (dir, "report.json", NULL);
   g_autofree char *dumps = g_build_filename (dir, "dumps", NULL);
-  g_autofree char *dumped = g_build_filename (dumps, "tail", "manifest.json", NULL);
+  g_autofree char *dumped = g_build_filename (dumps, "manifest.json", NULL);
   g_auto (ZwRun) plan = { 0 }, run = { 0 }, check = { 0 }, bad = { 0 };
 
   zw_test_xrt_run (&plan, "plan", path, "--json", report, NULL);
@@ -393,6 +394,34 @@ test_cli (void)
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "One pass:"));
   g_assert_true (g_file_test (dumped, G_FILE_TEST_IS_REGULAR));
+  {
+    /* one folder for the pipeline: NET.V_ID.ftmp, one manifest naming each value's network,
+     * no part folder left */
+    g_autoptr (GError) error = NULL;
+    g_autoptr (ZwDumpFolder) folder = zw_dump_folder_load (dumps, NULL, NULL, &error);
+    g_autoptr (GDir) d = g_dir_open (dumps, 0, NULL);
+    guint per[2] = { 0, 0 };
+    const char *name;
+    g_assert_no_error (error);
+    g_assert_cmpuint (folder->warnings->len, ==, 0);
+    for (guint i = 0; i < folder->values->len; i++)
+      {
+        const ZwDumpData *v = g_ptr_array_index (folder->values, i);
+        g_autofree char *base = g_path_get_basename (v->path);
+        g_autofree char *want = g_strdup_printf ("%s.%" G_GINT64_FORMAT ".ftmp", v->network, v->v_id);
+        g_assert_nonnull (v->network);
+        g_assert_cmpstr (base, ==, want);
+        per[g_str_equal (v->network, "tail")]++;
+        /* head's values first (pass order), then tail's */
+        if (i > 0)
+          g_assert_true (!g_str_equal (v->network, "head")
+                         || g_str_equal (((ZwDumpData *) g_ptr_array_index (folder->values, i - 1))->network, "head"));
+      }
+    g_assert_cmpuint (per[0], >, 0);
+    g_assert_cmpuint (per[1], >, 0);
+    while ((name = g_dir_read_name (d)) != NULL)
+      g_assert_true (g_str_has_suffix (name, ".ftmp") || g_str_equal (name, "manifest.json"));
+  }
   zw_test_xrt_run (&bad, "plan", path, "--profile", NULL);
   g_assert_cmpint (bad.status, ==, 2);
 }

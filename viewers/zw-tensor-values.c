@@ -4,6 +4,8 @@
 
 #include <glib/gi18n.h>
 
+#include "report/zw-pipeline-pass.h"
+
 G_DEFINE_FINAL_TYPE (ZwTensorRow, zw_tensor_row, G_TYPE_OBJECT)
 
 static void
@@ -61,8 +63,12 @@ zw_tensor_values_collect (ZwDumpFolder *folder, XirNetwork *network, ZwDeployRep
       ZwTensorRow *row;
 
       for (guint k = 0; folder->manifest != NULL && k < folder->manifest->entries->len && me == NULL; k++)
-        if (((ZwDumpManifestEntry *) g_ptr_array_index (folder->manifest->entries, k))->type.v_id == d->v_id)
-          me = g_ptr_array_index (folder->manifest->entries, k);
+        {
+          const ZwDumpManifestEntry *c = g_ptr_array_index (folder->manifest->entries, k);
+          /* a pipeline's dump: a v_id is a value of one network */
+          if (c->type.v_id == d->v_id && g_strcmp0 (c->network, d->network) == 0)
+            me = c;
+        }
       if (me != NULL)
         {
           e.op_id = me->op_id;
@@ -83,7 +89,8 @@ zw_tensor_values_collect (ZwDumpFolder *folder, XirNetwork *network, ZwDeployRep
 
       row = g_object_new (ZW_TYPE_TENSOR_ROW, NULL);
       row->index = values->len - 1;
-      row->cells[0] = g_strdup_printf ("%" G_GINT64_FORMAT, e.v_id);
+      row->cells[0] = d->network != NULL ? zw_pipeline_value_name (d->network, e.v_id)
+                                         : g_strdup_printf ("%" G_GINT64_FORMAT, e.v_id);
       row->cells[1] = e.op_id >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, e.op_id) : g_strdup ("");
       row->cells[2] = g_strdup (e.memory);
       row->cells[3] = g_strdup (e.shape);

@@ -7,6 +7,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "report/zw-pipeline-pass.h"
+
 struct _ZwTensorView
 {
   ZwView parent_instance;
@@ -155,9 +157,19 @@ show_entry (ZwTensorView *self, gint index)
     {
       e = &g_array_index (self->entries, ZwTensorValue, index);
       self->selected = index;
-      self->title = e->op_id >= 0 ? g_strdup_printf (_("v_id %lld · op %lld · %s · %s"), (long long) e->v_id,
-                                                     (long long) e->op_id, e->memory, e->shape)
-                                  : g_strdup_printf (_("v_id %lld · %s · %s"), (long long) e->v_id, e->memory, e->shape);
+      if (e->data->network != NULL)
+        {
+          /* a pipeline's value: its network and v_id */
+          g_autofree char *name = zw_pipeline_value_name (e->data->network, e->v_id);
+          self->title = e->op_id >= 0 ? g_strdup_printf (_("%s · op %lld · %s · %s"), name, (long long) e->op_id,
+                                                         e->memory, e->shape)
+                                      : g_strdup_printf (_("%s · %s · %s"), name, e->memory, e->shape);
+        }
+      else
+        self->title = e->op_id >= 0 ? g_strdup_printf (_("v_id %lld · op %lld · %s · %s"), (long long) e->v_id,
+                                                       (long long) e->op_id, e->memory, e->shape)
+                                    : g_strdup_printf (_("v_id %lld · %s · %s"), (long long) e->v_id, e->memory,
+                                                       e->shape);
       self->tensor = zw_tensor_new_from_folder (self->folder, e->data, self->network, &error);
       if (self->tensor == NULL)
         self->message = g_strdup_printf ("%s: %s", e->data->path, error->message);
@@ -178,7 +190,16 @@ on_row_selected (ZwTensorView *self)
     return;
   row = gtk_single_selection_get_selected_item (self->model);
   show_entry (self, row != NULL ? (gint) row->index : -1);
-  if (row != NULL && zw_view_get_report (ZW_VIEW (self)) != NULL)
+  if (row != NULL && g_array_index (self->entries, ZwTensorValue, row->index).data->network != NULL)
+    {
+      /* a pipeline's value: the other views follow it by network and v_id */
+      const ZwTensorValue *e = &g_array_index (self->entries, ZwTensorValue, row->index);
+      g_autofree char *name = zw_pipeline_value_name (e->data->network, e->v_id);
+      self->syncing = TRUE;
+      zw_selection_set_pipeline_value (zw_view_get_selection (ZW_VIEW (self)), name);
+      self->syncing = FALSE;
+    }
+  else if (row != NULL && zw_view_get_report (ZW_VIEW (self)) != NULL)
     {
       self->syncing = TRUE;
       zw_selection_set_selected_value (zw_view_get_selection (ZW_VIEW (self)),
@@ -200,6 +221,8 @@ scroll_idle_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean select_entry (ZwTensorView *self, gint found, gint64 v_id);
+
 gboolean
 zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id)
 {
@@ -211,6 +234,58 @@ zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id)
       found = (gint) i;
   if (v_id >= 0 && found < 0)
     return FALSE;
+  return select_entry (self, found, v_id);
+}
+
+gboolean
+zw_tensor_view_select_pipeline_value (ZwTensorView *self, const char *name)
+{
+  g_autofree char *net = NULL;
+  gint64 v_id = -1;
+  gint found = -1;
+
+  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), FALSE);
+  if (name != NULL && !zw_pipeline_value_parse (name, &net, &v_id))
+    return FALSE;
+  for (guint i = 0; net != NULL && i < self->entries->len && found < 0; i++)
+    {
+      const ZwTensorValue *e = &g_array_index (self->entries, ZwTensorValue, i);
+      if (e->v_id == v_id && g_strcmp0 (e->data->network, net) == 0)
+        found = (gint) i;
+    }
+  if (name != NULL && found < 0)
+    return FALSE;
+  self->syncing = TRUE;
+  gtk_single_selection_set_selected (self->model, found >= 0 ? (guint) found : GTK_INVALID_LIST_POSITION);
+  show_entry (self, found);
+  if (found >= 0 && self->column_view != NULL)
+    {
+      self->scroll_to = (guint) found;
+      if (self->scroll_idle == 0)
+        self->scroll_idle = g_idle_add (scroll_idle_cb, self);
+    }
+  if (found >= 0)
+    zw_selection_set_pipeline_value (zw_view_get_selection (ZW_VIEW (self)), name);
+  self->syncing = FALSE;
+  return TRUE;
+}
+
+char *
+zw_tensor_view_dup_selected_name (ZwTensorView *self)
+{
+  const ZwTensorValue *e;
+
+  g_return_val_if_fail (ZW_IS_TENSOR_VIEW (self), NULL);
+  if (self->selected < 0)
+    return NULL;
+  e = &g_array_index (self->entries, ZwTensorValue, self->selected);
+  return e->data->network != NULL ? zw_pipeline_value_name (e->data->network, e->v_id)
+                                  : g_strdup_printf ("%" G_GINT64_FORMAT, e->v_id);
+}
+
+static gboolean
+select_entry (ZwTensorView *self, gint found, gint64 v_id)
+{
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->model, found >= 0 ? (guint) found : GTK_INVALID_LIST_POSITION);
   show_entry (self, found);
@@ -234,6 +309,13 @@ zw_tensor_view_selection_notify (ZwView *view, GParamSpec *pspec)
   ZwTensorView *self = ZW_TENSOR_VIEW (view);
   gint64 v;
 
+  if (!self->syncing && g_str_equal (pspec->name, "pipeline-value"))
+    {
+      const char *name = zw_selection_get_pipeline_value (zw_view_get_selection (ZW_VIEW (self)));
+      if (name != NULL)
+        zw_tensor_view_select_pipeline_value (self, name);
+      return;
+    }
   if (self->syncing || !g_str_equal (pspec->name, "selected-value"))
     return;
   v = zw_selection_get_selected_value (zw_view_get_selection (ZW_VIEW (self)));

@@ -81,6 +81,12 @@ guint zw_tensor_view_get_n_values (ZwTensorView *self);
  * tensor cannot be built the view shows the message (naming the file) and returns TRUE. */
 gboolean zw_tensor_view_select_value (ZwTensorView *self, gint64 v_id);
 gint64 zw_tensor_view_get_selected_value (ZwTensorView *self);
+/* A pipeline's dump (its values named "NET:V_ID", report/zw-pipeline-pass.h): selects the
+ * value @name (NULL: none), and the shared selection's "pipeline-value" follows; FALSE when
+ * the folder does not have it. The selection's pipeline value, set anywhere, selects it too. */
+gboolean zw_tensor_view_select_pipeline_value (ZwTensorView *self, const char *name);
+/* The selected value's name ("NET:V_ID" in a pipeline's dump, else its v_id), NULL for none. */
+char *zw_tensor_view_dup_selected_name (ZwTensorView *self);
 /* The selected value's tensor and statistics (borrowed), NULL when none or it failed. */
 const ZwTensor *zw_tensor_view_get_tensor (ZwTensorView *self);
 const ZwTensorStats *zw_tensor_view_get_stats (ZwTensorView *self);

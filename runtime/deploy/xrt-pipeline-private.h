@@ -98,9 +98,14 @@ struct _XrtPipeline {
   gboolean profile;
   guint passes;
   double pass_ms;                  /* the last pass, profiled */
+  char *dump_dir;                  /* xrt_pipeline_set_dump: the one folder, NULL when not dumping */
+  char *dump_format;
 };
 
 #define XRT_PIPELINE_MEMBER(self, i) (&g_array_index ((self)->members, XrtPipelineMember, (i)))
+
+/* xrt-pipeline-dump.c: after a pass, the networks' part folders gathered into the dump folder. */
+gboolean xrt_pipeline_dump_collect (XrtPipeline *self, GError **error);
 
 XrtPipelineSpec *xrt_pipeline_spec_parse (const char *data, gsize length, const char *origin, GError **error);
 void xrt_pipeline_spec_free (XrtPipelineSpec *spec);

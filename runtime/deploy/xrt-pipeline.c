@@ -45,6 +45,8 @@ xrt_pipeline_finalize (GObject *object)
   g_clear_pointer (&self->shared, g_array_unref);
   g_clear_pointer (&self->device, xrt_device_unref);
   g_clear_pointer (&self->spec, xrt_pipeline_spec_free);
+  g_free (self->dump_dir);
+  g_free (self->dump_format);
   G_OBJECT_CLASS (xrt_pipeline_parent_class)->finalize (object);
 }
 
@@ -647,7 +649,7 @@ run_pass (XrtPipeline *self, guint iteration, GPtrArray *given, GError **error)
       self->pass_ms += m->pass_ms;
     }
   self->passes++;
-  return TRUE;
+  return xrt_pipeline_dump_collect (self, error);
 }
 
 GPtrArray *

@@ -87,6 +87,7 @@ GQuark xrt_pipeline_error_quark (void);
  * @XRT_PIPELINE_ERROR_CALL_ORDER: forward before apply, apply twice.
  * @XRT_PIPELINE_ERROR_REPORT: a pipeline report that is not one, or whose figures
  *   disagree with its networks' reports.
+ * @XRT_PIPELINE_ERROR_DUMP: a pass's dump could not be gathered into its folder.
  *
  * Errors of pipelines; the deployments they make report their own domains.
  */
@@ -96,6 +97,7 @@ typedef enum {
   XRT_PIPELINE_ERROR_RULE,
   XRT_PIPELINE_ERROR_CALL_ORDER,
   XRT_PIPELINE_ERROR_REPORT,
+  XRT_PIPELINE_ERROR_DUMP,
 } XrtPipelineError;
 
 #define XRT_TYPE_PIPELINE (xrt_pipeline_get_type ())
@@ -232,6 +234,22 @@ void xrt_pipeline_enable_time_profile (XrtPipeline *self, gboolean enable);
  *   its output tensors (a #GPtrArray of #XrtTensor)
  */
 GPtrArray *xrt_pipeline_forward (XrtPipeline *self, guint iteration, GError **error);
+
+/**
+ * xrt_pipeline_set_dump:
+ * @self: the pipeline, applied
+ * @dir: (nullable) (type filename): the one dump folder of the pipeline; %NULL stops dumping
+ * @format: (nullable): the dump format (SFB, SFT, SQB, SQT, HQB, HQT; %NULL: SQB)
+ * @error: a bad format, or a network's session refusing (naming it)
+ *
+ * Every pass after this dumps every network's values into @dir, one folder for the whole
+ * pipeline: "NET.V_ID.ftmp" per value and one manifest.json whose entries name their
+ * network (report/zw-dump.h), so a value is named by network and v_id ("NET:V_ID"). Each
+ * network's session dumps as setDumpOutputs does (into a part folder the pass then empties).
+ *
+ * Returns: %TRUE when set
+ */
+gboolean xrt_pipeline_set_dump (XrtPipeline *self, const char *dir, const char *format, GError **error);
 
 /**
  * xrt_pipeline_get_free_inputs:

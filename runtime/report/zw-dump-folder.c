@@ -26,11 +26,20 @@ zw_dump_folder_free (ZwDumpFolder *folder)
   g_free (folder);
 }
 
+/* By v_id; a pipeline's values by network (in the manifest's order), then v_id. */
 static gint
-compare_by_vid (gconstpointer a, gconstpointer b)
+compare_by_vid (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   const ZwDumpData *x = *(ZwDumpData *const *) a;
   const ZwDumpData *y = *(ZwDumpData *const *) b;
+  GHashTable *net_order = user_data;
+
+  if (g_strcmp0 (x->network, y->network) != 0)
+    {
+      guint nx = x->network ? GPOINTER_TO_UINT (g_hash_table_lookup (net_order, x->network)) : 0;
+      guint ny = y->network ? GPOINTER_TO_UINT (g_hash_table_lookup (net_order, y->network)) : 0;
+      return nx < ny ? -1 : nx > ny;
+    }
   return x->v_id < y->v_id ? -1 : x->v_id > y->v_id;
 }
 
@@ -59,6 +68,7 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
   g_autofree char *manifest_path = NULL;
   g_autoptr (GHashTable) by_file = NULL;
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) net_order = g_hash_table_new (g_str_hash, g_str_equal);
   const char *name;
   gboolean have_format = FALSE;
 
@@ -100,6 +110,8 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
         {
           ZwDumpManifestEntry *e = g_ptr_array_index (f->manifest->entries, i);
           g_hash_table_insert (by_file, e->file, e);
+          if (e->network != NULL && !g_hash_table_contains (net_order, e->network))
+            g_hash_table_insert (net_order, e->network, GUINT_TO_POINTER (g_hash_table_size (net_order) + 1));
         }
     }
   else if (!network)
@@ -145,6 +157,8 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
               continue;
             }
           data = zw_dump_read_file (path, &e->type, e->format, &ferr);
+          if (data != NULL && e->network != NULL)
+            data->network = g_strdup (e->network);
         }
       else
         {
@@ -167,6 +181,6 @@ zw_dump_folder_load (const char *dir, XirNetwork *network, const char *format, G
       else
         g_ptr_array_add (f->warnings, g_strdup (ferr->message));
     }
-  g_ptr_array_sort (f->values, compare_by_vid);
+  g_ptr_array_sort_with_data (f->values, compare_by_vid, net_order);
   return g_steal_pointer (&f);
 }

@@ -33,6 +33,7 @@ entry_free (gpointer p)
 
   zw_dump_type_clear (&e->type);
   g_free (e->file);
+  g_free (e->network);
   g_free (e);
 }
 
@@ -124,6 +125,8 @@ zw_dump_manifest_write (const ZwDumpManifest *manifest, const char *dir, GError 
       cJSON_AddNumberToObject (o, "address", (double) e->address);
       cJSON_AddStringToObject (o, "format", zw_dump_format_to_string (e->format));
       cJSON_AddStringToObject (o, "file", e->file);
+      if (e->network != NULL)
+        cJSON_AddStringToObject (o, "network", e->network);
       cJSON_AddItemToArray (entries, o);
     }
   text = cJSON_Print (root);
@@ -156,6 +159,7 @@ entry_from_json (const cJSON *o, ZwDumpManifestEntry *e, const char **field, cha
   const cJSON *address = cJSON_GetObjectItemCaseSensitive (o, "address");
   const cJSON *format = cJSON_GetObjectItemCaseSensitive (o, "format");
   const cJSON *file = cJSON_GetObjectItemCaseSensitive (o, "file");
+  const cJSON *network = cJSON_GetObjectItemCaseSensitive (o, "network");
   g_autoptr (GError) err = NULL;
   g_autofree char *layout_text = NULL;
   guint i = 0;
@@ -238,6 +242,14 @@ entry_from_json (const cJSON *o, ZwDumpManifestEntry *e, const char **field, cha
       || strchr (file->valuestring, '\\'))
     FAIL ("file");
   e->file = g_strdup (file->valuestring);
+  if (network != NULL)
+    {
+      /* a pipeline's dump: the value's network, a name that is no path */
+      if (!cJSON_IsString (network) || !network->valuestring[0] || strchr (network->valuestring, '/')
+          || strchr (network->valuestring, '\\') || strchr (network->valuestring, ':'))
+        FAIL ("network");
+      e->network = g_strdup (network->valuestring);
+    }
 #undef FAIL
   return TRUE;
 }

@@ -428,6 +428,7 @@ zw_dump_data_free (ZwDumpData *data)
   g_free (data->path);
   if (!data->values_in_bytes)
     g_free (data->values);
+  g_free (data->network);
   g_clear_pointer (&data->bytes, g_bytes_unref);
   g_free (data);
 }

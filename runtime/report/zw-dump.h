@@ -28,6 +28,8 @@
  *   "complete" is FALSE when the run could not observe every value (hardops merged into
  *   one launch: as on a real board only the launch outputs are dumped) and "note" says why.
  * A folder without a manifest (a board's dump) is typed from the network by v_id.
+ * A pipeline's dump (deploy/xrt-pipeline.h) is one folder for all its networks: each entry
+ * also says its "network" and its file is "NET.V_ID.ftmp" (a value is named "NET:V_ID").
  *
  * Errors: ZW_DUMP_ERROR; every message names the file (and the v_id, field, sizes).
  * Writes go through zw_file_set_contents (base/zw-file.h: a regular file replaced whole, a
@@ -143,6 +145,7 @@ typedef struct {
   float *values;         /* shape.n_elements floats for display: F as is, Q dequantised
                           * (read-only; for F on a little-endian host, the bytes themselves) */
   gboolean values_in_bytes;  /* values points into bytes (not freed on its own) */
+  char *network;         /* a pipeline's dump: the value's network (the manifest's); else NULL */
 } ZwDumpData;
 
 void zw_dump_data_free (ZwDumpData *data);
@@ -187,6 +190,7 @@ typedef struct {
   gint64 address;        /* -1 unknown */
   ZwDumpFormat format;
   char *file;            /* "16.ftmp", relative to the manifest */
+  char *network;         /* a pipeline's dump: the network the value is of ("NET.16.ftmp"); else NULL */
 } ZwDumpManifestEntry;
 
 typedef struct {

@@ -138,20 +138,6 @@ save_json (cJSON *root, const char *path)
   return XRT_RUN_EXIT_OK;
 }
 
-/* Each network's outputs as DIR/NETWORK (the dump folder format of one network). */
-static gboolean
-set_dumps (XrtPipeline *p, const char *dir, const char *format, GError **error)
-{
-  for (guint i = 0; i < xrt_pipeline_get_n_networks (p); i++)
-    {
-      g_autofree char *sub = g_build_filename (dir, xrt_pipeline_get_network_name (p, i), NULL);
-      XrtSession *sess = xrt_deployment_get_session (xrt_pipeline_get_deployment (p, i));
-      if (!xrt_session_set_dump_outputs (sess, TRUE, sub, format, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* The options of a pipeline command, then exactly one PIPE.toml. */
 static int
 parse_one_file (GOptionContext *ctx, GOptionEntry *entries, int *argc, char ***argv, const char *cmd)
@@ -182,7 +168,7 @@ pipeline_cmd (int argc, char **argv, gboolean run)
     { "iterations", 'n', 0, G_OPTION_ARG_INT, &iterations, N_("Passes to run (run only)"), N_("N") },
     { "profile", 'p', 0, G_OPTION_ARG_NONE, &profile, N_("Time profile each network: the pass's simulated time (run only)"), NULL },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the pipeline's summary (run prints it with --profile too)"), NULL },
-    { "dump", 0, 0, G_OPTION_ARG_FILENAME, &dump, N_("Dump each network's outputs into DIR/NETWORK (run only)"), N_("DIR") },
+    { "dump", 0, 0, G_OPTION_ARG_FILENAME, &dump, N_("Dump every network's values into DIR as NETWORK.V_ID.ftmp with one manifest (run only)"), N_("DIR") },
     { "dump-format", 0, 0, G_OPTION_ARG_STRING, &dump_format, N_("Dump format: SFB, SFT, SQB, SQT, HQB or HQT (default SQB)"), N_("FMT") },
     { NULL },
   };
@@ -217,7 +203,7 @@ pipeline_cmd (int argc, char **argv, gboolean run)
   if (run)
     {
       xrt_pipeline_enable_time_profile (p, profile);
-      if (dump != NULL && !set_dumps (p, dump, dump_format ? dump_format : "SQB", &error))
+      if (dump != NULL && !xrt_pipeline_set_dump (p, dump, dump_format ? dump_format : "SQB", &error))
         return xrt_run_fail (error);
       for (gint i = 0; i < iterations; i++)
         {
