@@ -545,6 +545,16 @@ test_dump_diff (void)
         g_error ("%s:%" G_GINT64_FORMAT ": %s, %" G_GUINT64_FORMAT " elements differ", e->network, e->v_id,
                  zw_dump_diff_status_to_string (e->status), e->n_differ);
     }
+  {
+    /* the workbench diffs with the network it has open: a pipeline's values keep their own */
+    g_autofree char *yolo = net_json ("yolov5s");
+    g_autoptr (XirNetwork) net = xir_network_new_from_json_file (yolo, NULL);
+    g_autoptr (ZwDumpDiff) with_net = zw_dump_diff_folders (a, b, net, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (with_net->entries->len, ==, fa->values->len);
+    g_assert_cmpuint (with_net->warnings->len, ==, 0);
+    g_assert_cmpuint (with_net->n_compared, ==, fa->values->len);
+  }
   remove_flat (a);
   remove_flat (b);
   g_rmdir (dir);

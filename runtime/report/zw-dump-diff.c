@@ -119,10 +119,13 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
       ZwTensor *t;
       Item it;
 
-      if (network && folder->manifest)
+      /* a pipeline's value is of its own network, not @network's: its manifest types it */
+      XirNetwork *net = d->network == NULL ? network : NULL;
+
+      if (net && folder->manifest)
         {
           /* a manifest types its own files: check they are this network's values */
-          const XirValue *v = xir_network_get_value (network, d->v_id);
+          const XirValue *v = xir_network_get_value (net, d->v_id);
           const ZwDumpManifestEntry *e = NULL;
           gpointer pos = g_hash_table_lookup (manifest_pos, key);
 
@@ -132,7 +135,7 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
             {
               if (warnings)
                 g_ptr_array_add (warnings, g_strdup_printf ("%s: " VID_FMT " is not a value of network %s", d->path,
-                                                            d->v_id, xir_network_get_name (network)));
+                                                            d->v_id, xir_network_get_name (net)));
               continue;
             }
           if (e && (e->type.rank != v->rank || memcmp (e->type.shape, v->shape, sizeof (gint64) * v->rank) != 0))
@@ -142,12 +145,12 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
                   g_autofree char *ms = shape_text (e->type.rank, e->type.shape);
                   g_autofree char *vs = shape_text (v->rank, v->shape);
                   g_ptr_array_add (warnings, g_strdup_printf ("%s: shape %s does not match " VID_FMT " of network %s %s",
-                                                              d->path, ms, d->v_id, xir_network_get_name (network), vs));
+                                                              d->path, ms, d->v_id, xir_network_get_name (net), vs));
                 }
               continue;
             }
         }
-      t = zw_tensor_new_from_folder (folder, d, network, &error);
+      t = zw_tensor_new_from_folder (folder, d, net, &error);
       if (!t)
         {
           if (warnings)
@@ -156,8 +159,8 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
         }
       it.t = t;
       it.pos = i;
-      if (network)
-        it.order = network_order (network, d->v_id);
+      if (net)
+        it.order = network_order (net, d->v_id);
       else
         {
           gpointer pos = g_hash_table_lookup (manifest_pos, key);
@@ -429,8 +432,10 @@ zw_dump_diff_tensors_full (GPtrArray *a, GPtrArray *b, XirNetwork *network, cons
           e->v_id = t->v_id;
           e->network = g_strdup (t->network);
           e->op_id = t->op_id;
-          e->order = network ? network_order (network, t->v_id) : (gint) MIN (pos, (guint) G_MAXINT - 1);
-          if (network && e->op_id < 0 && e->order >= 0 && e->order != G_MAXINT)
+          /* a pipeline's value is of its own network: ordered as its dump lists it */
+          e->order = network && t->network == NULL ? network_order (network, t->v_id)
+                                                   : (gint) MIN (pos, (guint) G_MAXINT - 1);
+          if (network && t->network == NULL && e->op_id < 0 && e->order >= 0 && e->order != G_MAXINT)
             e->op_id = xir_network_get_op (network, (guint) e->order)->op_id;
           e->shape[0] = t->n;
           e->shape[1] = t->c;
