@@ -524,6 +524,46 @@ test_graph_render (void)
       g_assert_true (area_has (s, ox + q[0] * scale - 3, oy + q[1] * scale - 3, ox + q[0] * scale + 3,
                                oy + q[1] * scale + 3, &col));
     }
+  /* a click: an op selects its first output, a connection's edge its value */
+  for (guint i = 0; i < l->nodes->len; i++)
+    {
+      const ZwPipeGraphNode *n = &g_array_index (l->nodes, ZwPipeGraphNode, i);
+      const ZwPipelineNetwork *nw = &g_array_index (p->networks, ZwPipelineNetwork, n->network);
+      const ZwOpInfo *op;
+      g_autofree char *got = NULL;
+      g_autofree char *want = NULL;
+      if (n->op_index < 0)
+        continue;
+      op = &g_array_index (nw->report->ops, ZwOpInfo, n->op_index);
+      if (op->outputs == NULL || op->outputs->len == 0)
+        continue;
+      got = zw_pipe_graph_value_at (l, W, H, ox + n->x * scale, oy + n->y * scale);
+      want = zw_pipeline_value_name (nw->name, g_array_index (op->outputs, gint64, 0));
+      g_assert_cmpstr (got, ==, want);
+    }
+  for (guint e = 0; e < l->edges->len; e++)
+    {
+      const ZwPipeGraphEdge *edge = &g_array_index (l->edges, ZwPipeGraphEdge, e);
+      const double *q;
+      g_autofree char *got = NULL;
+      g_autofree char *net_name = NULL;
+      gint64 v = -1;
+      gboolean a_connection = FALSE;
+      if (edge->connection < 0)
+        continue;
+      q = &g_array_index (l->points, double, 2 * (edge->first_point + edge->n_points / 2));
+      got = zw_pipe_graph_value_at (l, W, H, ox + q[0] * scale, oy + q[1] * scale);
+      g_assert_nonnull (got);
+      g_assert_true (zw_pipeline_value_parse (got, &net_name, &v));
+      for (guint k = 0; k < p->connections->len; k++)
+        {
+          const ZwPipelineConnection *c = &g_array_index (p->connections, ZwPipelineConnection, k);
+          a_connection |= c->output_v_id == v
+                          && g_str_equal (g_array_index (p->networks, ZwPipelineNetwork, c->from).name, net_name);
+        }
+      g_assert_true (a_connection);
+    }
+  g_assert_null (zw_pipe_graph_value_at (l, W, H, 2, H - 2));
   cairo_surface_destroy (s);
 }
 
