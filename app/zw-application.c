@@ -107,6 +107,9 @@ screenshot_check (ZwApplication *self)
   if (g_list_model_get_n_items (zw_window_get_runs (win)) == 0 && zw_window_get_banner_message (win) == NULL
       && zw_window_get_shown_file (win) == NULL)
     return;
+  /* the view asked for, again: a pipeline shows Board when its pass is ready */
+  if (self->view != NULL)
+    g_object_set (win, "view", self->view, NULL);
   self->frames = 0;
   self->clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (win)));
   self->after_paint_id = g_signal_connect (self->clock, "after-paint", G_CALLBACK (on_after_paint), self);

@@ -62,11 +62,12 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   zw_board_view_set_pipeline (board_view (self), pipeline);
   zw_window_show_pass (self);
   zw_window_show_banner (self, NULL, NULL);
-  zw_window_set_shown_file (self, self->pipeline_path);
   if (dump != NULL && show_dump (self, dump, value))
     zw_window_set_view (self, "tensors");
   else
     zw_window_set_view (self, "board");
+  /* last: a screenshot waits for the file shown (and then shows the view it was asked for) */
+  zw_window_set_shown_file (self, self->pipeline_path);
 }
 
 /* The whole pass of the Board view's pipeline in Segments, Memory, Timing and Graph: no run
@@ -188,9 +189,53 @@ zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVaria
     zw_window_open (self, path, FALSE);
 }
 
+/* One value, two names: a network of the pipeline shown, its selected value is the
+ * pipeline's "NET:V_ID" (Tensors of a pipeline's dump follows), and back. */
+static gint
+shown_network (ZwWindow *self)
+{
+  ZwPipelineReport *p = zw_selection_get_pipeline (self->selection);
+  ZwDeployReport *r = zw_selection_get_report (self->selection);
+
+  for (guint i = 0; p != NULL && r != NULL && i < p->networks->len; i++)
+    if (g_array_index (p->networks, ZwPipelineNetwork, i).report == r)
+      return (gint) i;
+  return -1;
+}
+
+static void
+on_selected_value (ZwSelection *selection, GParamSpec *pspec, ZwWindow *self)
+{
+  gint i = shown_network (self);
+  gint64 v = zw_selection_get_selected_value (selection);
+  g_autofree char *name = NULL;
+
+  (void) pspec;
+  if (i < 0 || v < 0)
+    return;
+  name = zw_pipeline_value_name (g_array_index (zw_selection_get_pipeline (selection)->networks, ZwPipelineNetwork, i).name,
+                                 v);
+  zw_selection_set_pipeline_value (selection, name);
+}
+
+static void
+on_pipeline_value (ZwSelection *selection, GParamSpec *pspec, ZwWindow *self)
+{
+  gint i = shown_network (self);
+  g_autofree char *net = NULL;
+  gint64 v;
+
+  (void) pspec;
+  if (i >= 0 && zw_pipeline_value_parse (zw_selection_get_pipeline_value (selection), &net, &v)
+      && g_str_equal (net, g_array_index (zw_selection_get_pipeline (selection)->networks, ZwPipelineNetwork, i).name))
+    zw_selection_set_selected_value (selection, v);
+}
+
 void
 zw_window_pipeline_init (ZwWindow *self)
 {
+  g_signal_connect (self->selection, "notify::selected-value", G_CALLBACK (on_selected_value), self);
+  g_signal_connect (self->selection, "notify::pipeline-value", G_CALLBACK (on_pipeline_value), self);
   g_signal_connect (board_view (self), "network-activated", G_CALLBACK (on_network_activated), self);
   g_signal_connect (board_view (self), "pass-activated", G_CALLBACK (on_pass_activated), self);
   g_signal_connect (self->history, "notify::selected-run", G_CALLBACK (on_selected_run), self);

@@ -127,19 +127,26 @@ test_pass_views_and_dump (void)
     g_assert_cmpfloat_with_epsilon (shown->total_ms, p->pass_ms, 1e-6);
   }
 
-  /* a network clicked: its report; the whole pass again */
-  g_assert_true (zw_board_view_activate_network (board, 0));
-  g_assert_false (zw_selection_shows_pass (selection));
-  g_assert_true (zw_selection_get_report (selection) == g_array_index (p->networks, ZwPipelineNetwork, 0).report);
-  g_assert_true (zw_board_view_activate_pass (board));
-  g_assert_true (zw_selection_shows_pass (selection));
-  g_assert_null (zw_window_get_selected_run (win));
-
-  /* a connected value, by network and v_id */
+  /* a connected value */
   for (guint i = 0; i < p->connections->len && conn == NULL; i++)
     if (g_array_index (p->connections, ZwPipelineConnection, i).size > 0)
       conn = &g_array_index (p->connections, ZwPipelineConnection, i);
   g_assert_nonnull (conn);
+
+  /* its writer clicked: that network's report; its value selected there is the pipeline's
+   * "NET:V_ID" too; then the whole pass again */
+  g_assert_true (zw_board_view_activate_network (board, conn->from));
+  g_assert_false (zw_selection_shows_pass (selection));
+  g_assert_true (zw_selection_get_report (selection) == g_array_index (p->networks, ZwPipelineNetwork, conn->from).report);
+  zw_selection_set_selected_value (selection, conn->output_v_id);
+  {
+    g_autofree char *want = zw_pipeline_value_name (g_array_index (p->networks, ZwPipelineNetwork, conn->from).name,
+                                                    conn->output_v_id);
+    g_assert_cmpstr (zw_selection_get_pipeline_value (selection), ==, want);
+  }
+  g_assert_true (zw_board_view_activate_pass (board));
+  g_assert_true (zw_selection_shows_pass (selection));
+  g_assert_null (zw_window_get_selected_run (win));
   /* the pipeline shown is replaced by the dumping pass's: what the test needs of it, kept */
   from = conn->from;
   v_id = conn->output_v_id;

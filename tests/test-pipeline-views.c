@@ -5,7 +5,8 @@
  * the four drawings rendered offscreen through the one export path and read back for its
  * pixels (each network's colour where its chunks, segments, frames are; the shared FTMP's
  * range holding three networks' chunks at disjoint times; a connection's chunk and edge in
- * its writer's colour; the pass's rows in Timing's lanes at their networks' times).
+ * its writer's colour; the pass's rows in Timing's lanes at their networks' times, each
+ * network's strip along the ruler in its colour).
  * Suite display (Xvfb): test-pipeline-dumps.c. ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs. */
 #include "deploy/xrt-pipeline.h"
 #include "report/zw-pipeline-pass.h"
@@ -15,6 +16,7 @@
 #include "zw-memory-pipeline.h"
 #include "zw-segment-pipeline.h"
 #include "zw-test-pixels.h"
+#include "zw-timing-pipeline.h"
 #include "zw-timing-view.h"
 
 #include <glib/gstdio.h>
@@ -81,7 +83,10 @@ draw (cairo_t *cr, int width, int height, const ZwViewStyle *colors, gpointer da
     case MEMORY: zw_memory_pass_draw (cr, width, height, a->p, a->selection, colors); break;
     case SEGMENTS: zw_segment_pass_draw (cr, width, height, a->p, a->selection, colors); break;
     case GRAPH: zw_pipe_graph_draw (cr, width, height, a->p, a->selection, colors); break;
-    default: zw_timing_view_draw (cr, width, height, a->profile, NULL, NULL, colors); break;
+    default:
+      zw_timing_view_draw (cr, width, height, a->profile, NULL, NULL, colors);
+      zw_timing_pass_draw_networks (cr, width, height, a->profile, a->p, NULL, colors);
+      break;
     }
 }
 
@@ -400,6 +405,35 @@ test_segments_render (void)
           assert_color (s, r[0] + r[2] / 2, r[1] + 1, &c, g_array_index (p->networks, ZwPipelineNetwork, i).name);
         }
     }
+  /* the board's row: the shared FTMP striped in the colours of the three networks sharing it,
+   * a connection's chunk in its writer's colour hatched in its reader's */
+  for (guint k = 0; k < p->chunks->len; k++)
+    {
+      const ZwBoardChunk *c = &g_array_index (p->chunks, ZwBoardChunk, k);
+      double r[4];
+      GdkRGBA col;
+      if (c->kind != ZW_BOARD_CHUNK_SHARE && c->kind != ZW_BOARD_CHUNK_CONNECT)
+        continue;
+      g_assert_true (zw_segment_pass_rect (p, W, H, -1, (gint) k, r));
+      if (r[2] < 8)
+        continue;
+      if (c->kind == ZW_BOARD_CHUNK_SHARE)
+        {
+          zw_board_view_network_color (&style, (guint) net (p, "backbone"), &col);
+          g_assert_true (area_has (s, r[0], r[1], r[0] + r[2], r[1] + r[3], &col));
+          zw_board_view_network_color (&style, (guint) net (p, "tiny"), &col);
+          g_assert_true (area_has (s, r[0], r[1], r[0] + r[2], r[1] + r[3], &col));
+          zw_board_view_network_color (&style, (guint) net (p, "post"), &col);
+          g_assert_false (area_has (s, r[0], r[1] + 2, r[0] + r[2], r[1] + r[3] - 2, &col));
+        }
+      else
+        {
+          zw_board_view_network_color (&style, (guint) net (p, "backbone"), &col);
+          g_assert_true (area_has (s, r[0], r[1], r[0] + r[2], r[1] + r[3], &col));
+          zw_board_view_network_color (&style, (guint) net (p, "head"), &col);
+          g_assert_true (area_has (s, r[0], r[1], r[0] + r[2], r[1] + r[3], &col));
+        }
+    }
   /* the board's row: every chunk of head's own in head's colour */
   for (guint k = 0; k < p->chunks->len; k++)
     {
@@ -490,6 +524,46 @@ test_graph_render (void)
       g_assert_true (area_has (s, ox + q[0] * scale - 3, oy + q[1] * scale - 3, ox + q[0] * scale + 3,
                                oy + q[1] * scale + 3, &col));
     }
+  /* a click: an op selects its first output, a connection's edge its value */
+  for (guint i = 0; i < l->nodes->len; i++)
+    {
+      const ZwPipeGraphNode *n = &g_array_index (l->nodes, ZwPipeGraphNode, i);
+      const ZwPipelineNetwork *nw = &g_array_index (p->networks, ZwPipelineNetwork, n->network);
+      const ZwOpInfo *op;
+      g_autofree char *got = NULL;
+      g_autofree char *want = NULL;
+      if (n->op_index < 0)
+        continue;
+      op = &g_array_index (nw->report->ops, ZwOpInfo, n->op_index);
+      if (op->outputs == NULL || op->outputs->len == 0)
+        continue;
+      got = zw_pipe_graph_value_at (l, W, H, ox + n->x * scale, oy + n->y * scale);
+      want = zw_pipeline_value_name (nw->name, g_array_index (op->outputs, gint64, 0));
+      g_assert_cmpstr (got, ==, want);
+    }
+  for (guint e = 0; e < l->edges->len; e++)
+    {
+      const ZwPipeGraphEdge *edge = &g_array_index (l->edges, ZwPipeGraphEdge, e);
+      const double *q;
+      g_autofree char *got = NULL;
+      g_autofree char *net_name = NULL;
+      gint64 v = -1;
+      gboolean a_connection = FALSE;
+      if (edge->connection < 0)
+        continue;
+      q = &g_array_index (l->points, double, 2 * (edge->first_point + edge->n_points / 2));
+      got = zw_pipe_graph_value_at (l, W, H, ox + q[0] * scale, oy + q[1] * scale);
+      g_assert_nonnull (got);
+      g_assert_true (zw_pipeline_value_parse (got, &net_name, &v));
+      for (guint k = 0; k < p->connections->len; k++)
+        {
+          const ZwPipelineConnection *c = &g_array_index (p->connections, ZwPipelineConnection, k);
+          a_connection |= c->output_v_id == v
+                          && g_str_equal (g_array_index (p->networks, ZwPipelineNetwork, c->from).name, net_name);
+        }
+      g_assert_true (a_connection);
+    }
+  g_assert_null (zw_pipe_graph_value_at (l, W, H, 2, H - 2));
   cairo_surface_destroy (s);
 }
 
@@ -533,6 +607,17 @@ test_timing_render (void)
         g_error ("row %u of %s: nothing drawn at (%.0f, %.0f)", r, g_array_index (p->networks, ZwPipelineNetwork, i).name,
                  (x0 + x1) / 2, y);
       seen[i] = TRUE;
+    }
+  /* each network's strip along the ruler, in its colour, where its forward is */
+  for (guint i = 0; i < p->networks->len; i++)
+    {
+      double r[4], t0, t1;
+      GdkRGBA c;
+      g_assert_true (zw_timing_pass_strip (pass, p, NULL, W, H, i, r));
+      zw_pipeline_pass_network_span (p, i, &t0, &t1);
+      g_assert_cmpfloat_with_epsilon (r[0], zw_timing_geometry_x (&g, t0), 1e-6);
+      zw_board_view_network_color (&style, i, &c);
+      assert_color (s, r[0] + r[2] / 2, r[1] + r[3] / 2, &c, g_array_index (p->networks, ZwPipelineNetwork, i).name);
     }
   /* backbone and head on the NPU, post's DetPost on the host: every network has a bar */
   for (guint i = 0; i < p->networks->len; i++)

@@ -4,8 +4,10 @@
  * file is refused naming the file, the table and the key; the CLI plans, runs and checks. */
 #include "deploy/xrt-pipeline.h"
 #include "report/zw-dump.h"
+#include "report/zw-dump-diff.h"
 #include "zw-test-util.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 static char *
@@ -469,6 +471,95 @@ test_sweep (void)
 
 /* The demo pipeline as installed: the detector cut in three around its host op gives the
  * whole detector's bytes, the tiny network its own, and sharing and connecting save ETM. */
+/* The demo's pass dumped twice into one folder each: every value by network and v_id (v_ids
+ * repeat across networks), each network's values typed by its own entries, and the two
+ * dumps diffed value for value — every value of every network compared and equal. */
+static void
+remove_flat (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+dump_demo (const char *dir, gboolean staged)
+{
+  g_autofree char *path = g_strdup_printf ("%s/networks/yolov5s_pipeline.toml", g_getenv ("ZW_DATA_DIR"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
+  g_autoptr (GPtrArray) outs = NULL;
+
+  g_assert_no_error (error);
+  if (staged)
+    xrt_pipeline_force_staged (p);
+  g_assert_true (xrt_pipeline_apply (p, NULL, &error));
+  g_assert_true (xrt_pipeline_set_dump (p, dir, "SQB", &error));
+  outs = xrt_pipeline_forward (p, 0, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_dump_diff (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-dump-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a", NULL);
+  g_autofree char *b = g_build_filename (dir, "b", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwDumpFolder) fa = NULL;
+  g_autoptr (ZwDumpDiff) diff = NULL;
+  g_autoptr (GHashTable) nets_of_vid = g_hash_table_new (g_int64_hash, g_int64_equal);
+  gboolean repeated = FALSE;
+
+  dump_demo (a, FALSE);
+  /* every connection staged: the same values */
+  dump_demo (b, TRUE);
+  fa = zw_dump_folder_load (a, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fa->warnings->len, ==, 0);
+  for (guint i = 0; i < fa->values->len; i++)
+    {
+      const ZwDumpData *d = g_ptr_array_index (fa->values, i);
+      const char *other = g_hash_table_lookup (nets_of_vid, &d->v_id);
+      g_assert_nonnull (d->network);
+      if (other != NULL && !g_str_equal (other, d->network))
+        repeated = TRUE;
+      g_hash_table_insert (nets_of_vid, (gpointer) &d->v_id, d->network);
+    }
+  /* backbone's and tiny's input is v_id 0 in both: only the network tells them apart */
+  g_assert_true (repeated);
+  diff = zw_dump_diff_folders (a, b, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (diff->entries->len, ==, fa->values->len);
+  for (guint i = 0; i < diff->entries->len; i++)
+    {
+      const ZwDumpDiffEntry *e = g_ptr_array_index (diff->entries, i);
+      g_assert_nonnull (e->network);
+      if (e->status != ZW_DUMP_DIFF_COMPARED || e->n_differ != 0)
+        g_error ("%s:%" G_GINT64_FORMAT ": %s, %" G_GUINT64_FORMAT " elements differ", e->network, e->v_id,
+                 zw_dump_diff_status_to_string (e->status), e->n_differ);
+    }
+  {
+    /* the workbench diffs with the network it has open: a pipeline's values keep their own */
+    g_autofree char *yolo = net_json ("yolov5s");
+    g_autoptr (XirNetwork) net = xir_network_new_from_json_file (yolo, NULL);
+    g_autoptr (ZwDumpDiff) with_net = zw_dump_diff_folders (a, b, net, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (with_net->entries->len, ==, fa->values->len);
+    g_assert_cmpuint (with_net->warnings->len, ==, 0);
+    g_assert_cmpuint (with_net->n_compared, ==, fa->values->len);
+  }
+  remove_flat (a);
+  remove_flat (b);
+  g_rmdir (dir);
+}
+
 static void
 test_demo (void)
 {
@@ -531,6 +622,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/call-order", test_call_order);
   g_test_add_func ("/pipeline/cli", test_cli);
   g_test_add_func ("/pipeline/demo", test_demo);
+  g_test_add_func ("/pipeline/dump-by-network-diffed-zero-copy-vs-staged", test_dump_diff);
   g_test_add_func ("/pipeline/sweep", test_sweep);
   return g_test_run ();
 }

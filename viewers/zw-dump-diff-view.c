@@ -99,7 +99,9 @@ cell_text (const ZwDumpDiffEntry *e, DiffColumn column)
   switch (column)
     {
     case COL_V_ID:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, e->v_id);
+      /* a pipeline's value: "NET:V_ID" */
+      return e->network != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, e->network, e->v_id)
+                                : g_strdup_printf ("%" G_GINT64_FORMAT, e->v_id);
     case COL_OP:
       return e->op_id >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, e->op_id) : g_strdup ("");
     case COL_STATUS:
@@ -512,11 +514,14 @@ table_selected_changed (ZwRowTable *table)
 }
 
 static const ZwTensor *
-side_find (GPtrArray *side, gint64 v_id)
+side_find (GPtrArray *side, const char *network, gint64 v_id)
 {
   for (guint i = 0; side != NULL && i < side->len; i++)
-    if (((const ZwTensor *) g_ptr_array_index (side, i))->v_id == v_id)
-      return g_ptr_array_index (side, i);
+    {
+      const ZwTensor *t = g_ptr_array_index (side, i);
+      if (t->v_id == v_id && g_strcmp0 (t->network, network) == 0)
+        return t;
+    }
   return NULL;
 }
 
@@ -530,8 +535,8 @@ zw_dump_diff_view_get_heatmaps (ZwDumpDiffView *self, ZwDumpDiffHeatmaps *out)
   out->entry = self->diff != NULL ? row_entry (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self))) : NULL;
   if (out->entry != NULL)
     {
-      out->a = side_find (self->side_a, out->entry->v_id);
-      out->b = side_find (self->side_b, out->entry->v_id);
+      out->a = side_find (self->side_a, out->entry->network, out->entry->v_id);
+      out->b = side_find (self->side_b, out->entry->network, out->entry->v_id);
     }
 }
 

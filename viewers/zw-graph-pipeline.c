@@ -440,3 +440,60 @@ zw_pipe_graph_draw (cairo_t *cr, int width, int height, const ZwPipelineReport *
   zw_painter_clear (&pt);
   cairo_restore (cr);
 }
+
+static double
+segment_distance (double px, double py, double ax, double ay, double bx, double by)
+{
+  double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+  double t = len2 > 0 ? CLAMP (((px - ax) * dx + (py - ay) * dy) / len2, 0, 1) : 0;
+  double qx = ax + t * dx - px, qy = ay + t * dy - py;
+
+  return sqrt (qx * qx + qy * qy);
+}
+
+char *
+zw_pipe_graph_value_at (const ZwPipeGraphLayout *l, int width, int height, double x, double y)
+{
+  double s, ox, oy, lx, ly;
+  gint best = -1;
+  double best_d = 6;
+
+  g_return_val_if_fail (l != NULL, NULL);
+  zw_pipe_graph_fit (l, width, height, &s, &ox, &oy);
+  lx = (x - ox) / s;
+  ly = (y - oy) / s;
+  /* an op: its first output */
+  for (guint i = 0; i < l->nodes->len; i++)
+    {
+      const ZwPipeGraphNode *n = &g_array_index (l->nodes, ZwPipeGraphNode, i);
+      const ZwPipelineNetwork *net = &g_array_index (l->pipeline->networks, ZwPipelineNetwork, n->network);
+      const ZwOpInfo *op;
+      if (fabs (lx - n->x) > n->w / 2 || fabs (ly - n->y) > n->h / 2 || n->op_index < 0 || net->report == NULL)
+        continue;
+      op = &g_array_index (net->report->ops, ZwOpInfo, n->op_index);
+      if (op->outputs == NULL || op->outputs->len == 0)
+        return NULL;
+      return zw_pipeline_value_name (net->name, g_array_index (op->outputs, gint64, 0));
+    }
+  /* an edge within a few pixels: a connection before a value of one network */
+  for (guint i = 0; i < l->edges->len; i++)
+    {
+      const ZwPipeGraphEdge *e = &g_array_index (l->edges, ZwPipeGraphEdge, i);
+      const double *pt = &g_array_index (l->points, double, 2 * e->first_point);
+      for (guint k = 0; k + 1 < e->n_points; k++)
+        {
+          double d = segment_distance (lx, ly, pt[2 * k], pt[2 * k + 1], pt[2 * k + 2], pt[2 * k + 3]) * s;
+          if (d < best_d || (d <= best_d && e->connection >= 0))
+            {
+              best_d = d;
+              best = (gint) i;
+            }
+        }
+    }
+  if (best < 0)
+    return NULL;
+  {
+    const ZwPipeGraphEdge *e = &g_array_index (l->edges, ZwPipeGraphEdge, best);
+    return zw_pipeline_value_name (g_array_index (l->pipeline->networks, ZwPipelineNetwork, e->network).name, e->v_id);
+  }
+}

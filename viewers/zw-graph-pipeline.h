@@ -8,7 +8,8 @@
  * the next (the reader's Input op). Drawn with cairo: each cluster framed and titled in its
  * network's colour (the Board view's palette), nodes in the Graph view's kind colours,
  * connection edges thick in the writer's colour with their names. The picture is fitted to
- * the area; the selection's pipeline value ("NET:V_ID") is drawn in the accent colour.
+ * the area; the selection's pipeline value ("NET:V_ID") is drawn in the accent colour, and a
+ * click on an op or an edge selects its value.
  */
 #pragma once
 
@@ -59,6 +60,10 @@ ZwPipeGraphLayout *zw_pipe_graph_layout_get_cached (ZwPipelineReport *pipeline);
 
 /* The fitted transform at @width x @height: pixel = offset + scale * point. */
 void zw_pipe_graph_fit (const ZwPipeGraphLayout *l, int width, int height, double *scale, double *ox, double *oy);
+
+/* What a click at (@x, @y) of the fitted drawing selects: an op's first output or the value
+ * of the edge within a few pixels, as "NET:V_ID" (a new string); NULL for nothing. */
+char *zw_pipe_graph_value_at (const ZwPipeGraphLayout *l, int width, int height, double x, double y);
 
 /* Draws the pipeline's graph fitted to @width x @height (see the top). Needs no display. */
 void zw_pipe_graph_draw (cairo_t *cr, int width, int height, const ZwPipelineReport *pipeline, ZwSelection *selection,

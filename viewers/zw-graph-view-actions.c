@@ -2,6 +2,7 @@
  * wheel to pan, Ctrl+wheel and +/-/0/1 to zoom, the minimap, the arrow keys along the edges,
  * Ctrl+F to search, p for the properties pane; an edge's tooltip. */
 #include "zw-graph-view-private.h"
+#include "zw-graph-pipeline.h"
 #include "zw-view-private.h"
 
 #include <glib/gi18n.h>
@@ -32,6 +33,16 @@ on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, ZwGraphVi
 
   (void) gesture;
   gtk_widget_grab_focus (self->canvas);
+  if (zw_selection_shows_pass (sel))
+    {
+      /* a pipeline's whole pass: the op's or edge's value, "NET:V_ID" */
+      ZwPipeGraphLayout *pl = zw_pipe_graph_layout_get_cached (zw_selection_get_pipeline (sel));
+      g_autofree char *name = pl != NULL ? zw_pipe_graph_value_at (pl, zw_graph_view_canvas_width (self),
+                                                                   zw_graph_view_canvas_height (self), x, y)
+                                         : NULL;
+      zw_selection_set_pipeline_value (sel, name);
+      return;
+    }
   if (self->layout == NULL)
     return;
   if (in_minimap (self, x, y, &lx, &ly))

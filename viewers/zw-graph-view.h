@@ -7,6 +7,9 @@
  * A merged launch is a box around its members. Positions and splines are graphviz's (see
  * zw-graph-layout.h), computed in a worker thread; the drawing is ours, in the theme.
  *
+ * A pipeline's whole pass (the selection has a pipeline and no report) is drawn by
+ * zw-graph-pipeline.h: the networks side by side, the connections as edges, fitted.
+ *
  * Pan (drag, wheel), zoom (Ctrl+wheel, +/-, 0 fits, 1 is 100 %), a minimap (m), search by op
  * id, name or class (Ctrl+F; Enter goes to the next match), and the arrow keys walk the
  * edges: Down to the first op that reads the selected op's output, Up to the op that wrote

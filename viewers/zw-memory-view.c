@@ -169,6 +169,57 @@ on_released (GtkGestureClick *gesture, int n_press, double x, double y, ZwMemory
                                    c != NULL && c->v_ids->len > 0 ? g_array_index (c->v_ids, gint64, 0) : -1);
 }
 
+/* The whole pass: what the chunk under the pointer is, whose, where and when. */
+static gboolean
+pass_tooltip (ZwMemoryView *self, double x, double y, GtkTooltip *tooltip)
+{
+  ZwPipelineReport *p = zw_selection_get_pipeline (zw_view_get_selection (ZW_VIEW (self)));
+  g_autoptr (GArray) chunks = zw_pipeline_pass_chunks (p);
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *size = NULL;
+  const ZwPassChunk *c;
+  const char *net;
+  ZwMemPassLayout l;
+  gint i;
+
+  if (!zw_memory_pass_layout (p, chunks, gtk_widget_get_width (GTK_WIDGET (self)),
+                              gtk_widget_get_height (GTK_WIDGET (self)), &l)
+      || (i = zw_memory_pass_chunk_at (chunks, &l, x, y)) < 0)
+    return FALSE;
+  c = &g_array_index (chunks, ZwPassChunk, i);
+  net = g_array_index (p->networks, ZwPipelineNetwork, c->network).name;
+  size = zw_format_bytes (c->size);
+  if (c->kind == ZW_PASS_CHUNK_CONNECT)
+    /* TRANSLATORS: a connection's chunk in the Memory view of a pipeline: its name, writer, reader */
+    g_string_append_printf (text, _("Connection %s: %s → %s"),
+                            g_array_index (p->connections, ZwPipelineConnection, c->connection).name, net,
+                            g_array_index (p->networks, ZwPipelineNetwork, c->to_network).name);
+  else if (c->kind == ZW_PASS_CHUNK_RESIDENT)
+    g_string_append_printf (text, _("%s: %s segment, for the whole pass"), net,
+                            zw_segment_type_to_string ((ZwSegmentType) c->segment));
+  else
+    {
+      g_autofree char *value = zw_pipeline_value_name (net, c->v_id);
+      g_string_append_printf (text, _("%s (%s): click to select it"), value,
+                              zw_segment_type_to_string ((ZwSegmentType) c->segment));
+    }
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("%s at 0x%08lx"), size, (unsigned long) c->addr);
+  g_string_append_c (text, '\n');
+  if (zw_pipeline_pass_has_times (p))
+    g_string_append_printf (text, _("live from %.3f to %.3f ms of the pass"), c->t0, c->t1);
+  else
+    g_string_append_printf (text, _("live from op slot %.0f to %.0f of the pass"), c->t0, c->t1);
+  if (c->share >= 0)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("in the shared segment %s"),
+                              g_array_index (p->shares, ZwPipelineShare, c->share).name);
+    }
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
@@ -180,6 +231,8 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   ZwMemLayout l;
 
   (void) keyboard;
+  if (zw_selection_shows_pass (zw_view_get_selection (ZW_VIEW (self))))
+    return pass_tooltip (self, x, y, tooltip);
   if (!widget_layout (self, &l))
     return FALSE;
   if (l.traffic.h > 0 && y >= l.traffic.y && y < l.traffic.y + l.traffic.h && x >= l.traffic.x)

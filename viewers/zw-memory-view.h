@@ -6,6 +6,10 @@
  * largest chunks live there. Ctrl+wheel and +/- zoom, drag pans, F fits, a click selects
  * the value (the chunk's first value) in the shared ZwSelection.
  *
+ * A pipeline's whole pass (the selection has a pipeline and no report) is drawn by
+ * zw-memory-pipeline.h: every network's ETM chunks over the pass's time; a click there
+ * selects the chunk's value as "NET:V_ID".
+ *
  * Under the panes, on the same op-index axis, the memory traffic: per op the ETM bytes read
  * (bars up, INPUT colour) and written (bars down, OUTPUT colour) from the cost model the
  * board's timing uses (runtime/report/zw-etm-traffic.h), with the totals in its title and

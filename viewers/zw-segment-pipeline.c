@@ -151,6 +151,54 @@ draw_marks (ZwPainter *pt, const ZwPipelineReport *p, const Geo *g, double y1)
     }
 }
 
+/* The board row's shared chunk: striped in its networks' colours (as in Board). */
+static gboolean
+board_share (const ZwPipelineReport *p, const ZwBoardChunk *c, const ZwViewStyle *colors, cairo_t *cr,
+             const double r[4])
+{
+  for (guint i = 0; i < p->shares->len; i++)
+    {
+      const ZwPipelineShare *s = &g_array_index (p->shares, ZwPipelineShare, i);
+      GdkRGBA col[8];
+      guint n = 0;
+      if (g_strcmp0 (s->name, c->name) != 0)
+        continue;
+      for (guint k = 0; k < s->networks->len && n < G_N_ELEMENTS (col); k++)
+        {
+          gint idx = zw_pipeline_report_find_network (p, g_ptr_array_index (s->networks, k));
+          if (idx >= 0)
+            zw_board_view_network_color (colors, (guint) idx, &col[n++]);
+        }
+      if (n == 0)
+        return FALSE;
+      zw_pipeline_draw_stripes (cr, r[0], r[1], r[0] + r[2], r[1] + r[3], col, n, 7);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The board row's connection chunk: the writer's colour, cross-hatched in the reader's. */
+static gboolean
+board_connection (const ZwPipelineReport *p, const ZwBoardChunk *c, const ZwViewStyle *colors, cairo_t *cr,
+                  const double r[4])
+{
+  for (guint i = 0; i < p->connections->len; i++)
+    {
+      const ZwPipelineConnection *k = &g_array_index (p->connections, ZwPipelineConnection, i);
+      GdkRGBA from, to;
+      if (g_strcmp0 (k->name, c->name) != 0)
+        continue;
+      zw_board_view_network_color (colors, (guint) k->from, &from);
+      zw_board_view_network_color (colors, (guint) k->to, &to);
+      zw_cairo_set_color (cr, &from);
+      cairo_rectangle (cr, r[0], r[1], r[2], r[3]);
+      cairo_fill (cr);
+      zw_pipeline_draw_cross_hatch (cr, r[0], r[1], r[0] + r[2], r[1] + r[3], &to, 8);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 void
 zw_segment_pass_draw (cairo_t *cr, int width, int height, const ZwPipelineReport *p, ZwSelection *selection,
                       const ZwViewStyle *colors)
@@ -197,6 +245,10 @@ zw_segment_pass_draw (cairo_t *cr, int width, int height, const ZwPipelineReport
       const ZwBoardChunk *c = &g_array_index (p->chunks, ZwBoardChunk, i);
       GdkRGBA fill;
       if (!zw_segment_pass_rect (p, width, height, -1, (gint) i, r))
+        continue;
+      if (c->kind == ZW_BOARD_CHUNK_SHARE && board_share (p, c, colors, cr, r))
+        continue;
+      if (c->kind == ZW_BOARD_CHUNK_CONNECT && board_connection (p, c, colors, cr, r))
         continue;
       if (c->kind == ZW_BOARD_CHUNK_NETWORK)
         zw_board_view_network_color (colors, (guint) c->network, &fill);

@@ -4,6 +4,9 @@
  * axis, byte sizes labelled, FTMP subdivided into its chunks and their values. Hover shows
  * a tooltip (v_id, producer op, bytes, logic and phy address, real/fake); a click selects
  * the value under the pointer in the shared ZwSelection.
+ *
+ * A pipeline's whole pass (the selection has a pipeline and no report) is drawn by
+ * zw-segment-pipeline.h: the board and every network's logic segments on one axis.
  */
 #pragma once
 

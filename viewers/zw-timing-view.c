@@ -3,6 +3,7 @@
  * range, and the row selection kept in step with the shared ZwSelection. */
 #include "zw-timing-view-private.h"
 #include "zw-timing-geometry.h"
+#include "zw-timing-pipeline.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -30,6 +31,17 @@ zw_timing_view_invalidate (ZwTimingView *self)
     zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
 }
 
+/* A pipeline's whole pass: its networks' strips along the ruler. */
+static void
+draw_pass (ZwTimingView *self, cairo_t *cr, int width, int height, const ZwViewStyle *style)
+{
+  ZwSelection *selection = zw_view_get_selection (ZW_VIEW (self));
+
+  if (self->data != NULL && zw_selection_shows_pass (selection))
+    zw_timing_pass_draw_networks (cr, width, height, self->data->profile, zw_selection_get_pipeline (selection),
+                                  &self->state, style);
+}
+
 static void
 area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *style, gpointer user_data)
 {
@@ -38,6 +50,7 @@ area_draw (cairo_t *cr, int width, int height, const ZwViewStyle *style, gpointe
   /* the cached picture: hover and drag selection are area_overlay's */
   zw_timing_draw_content (cr, width, height, self->data != NULL ? self->data->profile : NULL,
                           zw_timing_view_report (self), &self->state, style, FALSE);
+  draw_pass (self, cr, width, height, style);
 }
 
 static void
@@ -367,6 +380,9 @@ zw_timing_view_selection_notify (ZwView *view, GParamSpec *pspec)
 {
   ZwTimingView *self = ZW_TIMING_VIEW (view);
 
+  if (g_str_equal (pspec->name, "pipeline") || g_str_equal (pspec->name, "report"))
+    /* the whole pass of a pipeline shows its networks' strips (or no longer) */
+    zw_draw_area_invalidate (ZW_DRAW_AREA (self->area));
   if (g_str_equal (pspec->name, "report"))
     {
       /* the memory columns and merge members come from the report: rebuild with it (not
@@ -446,6 +462,7 @@ view_render (ZwView *view, cairo_t *cr, int width, int height, const ZwViewStyle
 
   zw_timing_view_draw (cr, width, height, self->data != NULL ? self->data->profile : NULL, zw_timing_view_report (self),
                        &self->state, colors);
+  draw_pass (self, cr, width, height, colors);
 }
 
 static GPtrArray *

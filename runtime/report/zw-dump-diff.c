@@ -26,6 +26,7 @@ entry_free (gpointer p)
 
   g_free (e->origin_a);
   g_free (e->origin_b);
+  g_free (e->network);
   g_free (e);
 }
 
@@ -80,12 +81,20 @@ network_order (XirNetwork *network, gint64 v_id)
   return v->producer;   /* -1 for values no op produces */
 }
 
+/* A value's key: its v_id, or "NET:V_ID" in a pipeline's dump (a v_id of one network). */
+static char *
+value_key (const char *network, gint64 v_id)
+{
+  return network != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, network, v_id)
+                         : g_strdup_printf ("%" G_GINT64_FORMAT, v_id);
+}
+
 GPtrArray *
 zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArray *warnings)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) zw_tensor_free);
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (Item));
-  g_autoptr (GHashTable) manifest_pos = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) manifest_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_return_val_if_fail (folder != NULL, out);
   if (warnings)
@@ -95,23 +104,30 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
     for (guint i = 0; i < folder->manifest->entries->len; i++)
       {
         const ZwDumpManifestEntry *e = g_ptr_array_index (folder->manifest->entries, i);
-        if (!g_hash_table_contains (manifest_pos, &e->type.v_id))
-          g_hash_table_insert (manifest_pos, g_memdup2 (&e->type.v_id, sizeof (gint64)), GUINT_TO_POINTER (i + 1));
+        char *key = value_key (e->network, e->type.v_id);
+        if (!g_hash_table_contains (manifest_pos, key))
+          g_hash_table_insert (manifest_pos, key, GUINT_TO_POINTER (i + 1));
+        else
+          g_free (key);
       }
 
   for (guint i = 0; i < folder->values->len; i++)
     {
       const ZwDumpData *d = g_ptr_array_index (folder->values, i);
+      g_autofree char *key = value_key (d->network, d->v_id);
       g_autoptr (GError) error = NULL;
       ZwTensor *t;
       Item it;
 
-      if (network && folder->manifest)
+      /* a pipeline's value is of its own network, not @network's: its manifest types it */
+      XirNetwork *net = d->network == NULL ? network : NULL;
+
+      if (net && folder->manifest)
         {
           /* a manifest types its own files: check they are this network's values */
-          const XirValue *v = xir_network_get_value (network, d->v_id);
+          const XirValue *v = xir_network_get_value (net, d->v_id);
           const ZwDumpManifestEntry *e = NULL;
-          gpointer pos = g_hash_table_lookup (manifest_pos, &d->v_id);
+          gpointer pos = g_hash_table_lookup (manifest_pos, key);
 
           if (pos)
             e = g_ptr_array_index (folder->manifest->entries, GPOINTER_TO_UINT (pos) - 1);
@@ -119,7 +135,7 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
             {
               if (warnings)
                 g_ptr_array_add (warnings, g_strdup_printf ("%s: " VID_FMT " is not a value of network %s", d->path,
-                                                            d->v_id, xir_network_get_name (network)));
+                                                            d->v_id, xir_network_get_name (net)));
               continue;
             }
           if (e && (e->type.rank != v->rank || memcmp (e->type.shape, v->shape, sizeof (gint64) * v->rank) != 0))
@@ -129,12 +145,12 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
                   g_autofree char *ms = shape_text (e->type.rank, e->type.shape);
                   g_autofree char *vs = shape_text (v->rank, v->shape);
                   g_ptr_array_add (warnings, g_strdup_printf ("%s: shape %s does not match " VID_FMT " of network %s %s",
-                                                              d->path, ms, d->v_id, xir_network_get_name (network), vs));
+                                                              d->path, ms, d->v_id, xir_network_get_name (net), vs));
                 }
               continue;
             }
         }
-      t = zw_tensor_new_from_folder (folder, d, network, &error);
+      t = zw_tensor_new_from_folder (folder, d, net, &error);
       if (!t)
         {
           if (warnings)
@@ -143,11 +159,11 @@ zw_dump_diff_load_side (const ZwDumpFolder *folder, XirNetwork *network, GPtrArr
         }
       it.t = t;
       it.pos = i;
-      if (network)
-        it.order = network_order (network, d->v_id);
+      if (net)
+        it.order = network_order (net, d->v_id);
       else
         {
-          gpointer pos = g_hash_table_lookup (manifest_pos, &d->v_id);
+          gpointer pos = g_hash_table_lookup (manifest_pos, key);
           it.order = pos ? (gint) GPOINTER_TO_UINT (pos) : G_MAXINT;
         }
       g_array_append_val (items, it);
@@ -356,8 +372,9 @@ zw_dump_diff_tensors_full (GPtrArray *a, GPtrArray *b, XirNetwork *network, cons
 {
   static const ZwDumpDiffOptions defaults = ZW_DUMP_DIFF_OPTIONS_INIT;
   ZwDumpDiff *d;
-  g_autoptr (GHashTable) in_b = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  /* by value key: a v_id, or "NET:V_ID" in a pipeline's dump */
+  g_autoptr (GHashTable) in_b = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint pos = 0;
   guint64 total = 0, done = 0;
 
@@ -372,14 +389,18 @@ zw_dump_diff_tensors_full (GPtrArray *a, GPtrArray *b, XirNetwork *network, cons
   for (guint i = 0; i < b->len; i++)
     {
       ZwTensor *t = g_ptr_array_index (b, i);
-      if (!g_hash_table_contains (in_b, &t->v_id))
-        g_hash_table_insert (in_b, &t->v_id, t);
+      char *key = value_key (t->network, t->v_id);
+      if (!g_hash_table_contains (in_b, key))
+        g_hash_table_insert (in_b, key, t);
+      else
+        g_free (key);
     }
   /* the work: the elements of A's values that B has too */
   for (guint i = 0; progress != NULL && i < a->len; i++)
     {
       const ZwTensor *t = g_ptr_array_index (a, i);
-      if (g_hash_table_contains (in_b, &t->v_id))
+      g_autofree char *key = value_key (t->network, t->v_id);
+      if (g_hash_table_contains (in_b, key))
         total += n_elements (t);
     }
   if (progress != NULL)
@@ -391,22 +412,30 @@ zw_dump_diff_tensors_full (GPtrArray *a, GPtrArray *b, XirNetwork *network, cons
       for (guint i = 0; i < arr->len; i++, pos++)
         {
           const ZwTensor *t = g_ptr_array_index (arr, i);
-          const ZwTensor *other = side == 0 ? g_hash_table_lookup (in_b, &t->v_id) : NULL;
+          char *key = value_key (t->network, t->v_id);
+          const ZwTensor *other = side == 0 ? g_hash_table_lookup (in_b, key) : NULL;
           ZwDumpDiffEntry *e;
 
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
             {
+              g_free (key);
               zw_dump_diff_free (d);
               return NULL;
             }
-          if (g_hash_table_contains (seen, &t->v_id))
-            continue;   /* already compared from A, or a duplicate */
-          g_hash_table_add (seen, (gpointer) &t->v_id);
+          if (g_hash_table_contains (seen, key))
+            {
+              g_free (key);
+              continue;   /* already compared from A, or a duplicate */
+            }
+          g_hash_table_add (seen, key);
           e = g_new0 (ZwDumpDiffEntry, 1);
           e->v_id = t->v_id;
+          e->network = g_strdup (t->network);
           e->op_id = t->op_id;
-          e->order = network ? network_order (network, t->v_id) : (gint) MIN (pos, (guint) G_MAXINT - 1);
-          if (network && e->op_id < 0 && e->order >= 0 && e->order != G_MAXINT)
+          /* a pipeline's value is of its own network: ordered as its dump lists it */
+          e->order = network && t->network == NULL ? network_order (network, t->v_id)
+                                                   : (gint) MIN (pos, (guint) G_MAXINT - 1);
+          if (network && t->network == NULL && e->op_id < 0 && e->order >= 0 && e->order != G_MAXINT)
             e->op_id = xir_network_get_op (network, (guint) e->order)->op_id;
           e->shape[0] = t->n;
           e->shape[1] = t->c;
@@ -522,6 +551,8 @@ entry_json (const ZwDumpDiffEntry *e)
   cJSON *shape = cJSON_AddArrayToObject (o, "shape");
 
   cJSON_AddNumberToObject (o, "v_id", (double) e->v_id);
+  if (e->network != NULL)
+    cJSON_AddStringToObject (o, "network", e->network);
   cJSON_AddNumberToObject (o, "op_id", (double) e->op_id);
   cJSON_AddNumberToObject (o, "order", e->order == G_MAXINT ? -2 : e->order);
   cJSON_AddStringToObject (o, "status", zw_dump_diff_status_to_string (e->status));

@@ -51,6 +51,8 @@ const char *zw_dump_diff_status_to_string (ZwDumpDiffStatus status);
 
 typedef struct {
   gint64 v_id;
+  char *network;           /* a pipeline's dumps: the value's network (values match by network
+                            * and v_id, "NET:V_ID"); else NULL */
   gint64 op_id;            /* producing op, -1 when unknown */
   gint order;              /* producing op's index (execution order); G_MAXINT when unknown */
   ZwDumpDiffStatus status;

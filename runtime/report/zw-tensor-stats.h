@@ -47,6 +47,7 @@ typedef struct {
   gint64 v_id;
   gint64 op_id;                 /* the producing op (manifest or network), -1 when unknown */
   char *origin;                 /* the file or "v_id N" (for messages) */
+  char *network;                /* a pipeline's dump: the value's network ("NET:V_ID"); else NULL */
   char layout[32];              /* of the numbers as held: "NCHWc32", "NHWC" (S dumps) … */
   guint rank;
   gint64 shape[XIR_LAYOUT_MAX_AXES];

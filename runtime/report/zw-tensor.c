@@ -294,6 +294,7 @@ zw_tensor_free (ZwTensor *tensor)
   if (!tensor)
     return;
   g_free (tensor->origin);
+  g_free (tensor->network);
   g_clear_pointer (&tensor->q_bytes, g_bytes_unref);
   g_clear_pointer (&tensor->f_bytes, g_bytes_unref);
   g_free (tensor->scales);
@@ -438,11 +439,15 @@ zw_tensor_new_from_folder (const ZwDumpFolder *folder, const ZwDumpData *data, X
     for (guint i = 0; i < folder->manifest->entries->len; i++)
       {
         const ZwDumpManifestEntry *e = g_ptr_array_index (folder->manifest->entries, i);
-        if (e->type.v_id == data->v_id)
+        /* a pipeline's dump: a v_id is a value of one network */
+        if (e->type.v_id == data->v_id && g_strcmp0 (e->network, data->network) == 0)
           {
             ZwTensor *t = zw_tensor_new_from_dump (data, &e->type, error);
             if (t)
-              t->op_id = e->op_id;
+              {
+                t->op_id = e->op_id;
+                t->network = g_strdup (data->network);
+              }
             return t;
           }
       }
