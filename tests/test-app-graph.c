@@ -351,69 +351,6 @@ test_shortcuts_window_lists_the_keys (void)
     }
 }
 
-static void
-collect_accels (GtkWidget *widget, GHashTable *accels)
-{
-  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
-    {
-      g_autofree char *accel = NULL;
-      g_object_get (widget, "accelerator", &accel, NULL);
-      if (accel != NULL && *accel != '\0')
-        {
-          guint key = 0;
-          GdkModifierType mods = 0;
-          g_assert_true (gtk_accelerator_parse (accel, &key, &mods));
-          g_hash_table_add (accels, gtk_accelerator_name (key, mods));
-        }
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    collect_accels (c, accels);
-}
-
-/* Every key the window sends to the view shown is in the shortcuts window with its key, and
- * so are Back and Forward. */
-static void
-test_shortcuts_window_lists_the_keys (void)
-{
-  g_autoptr (GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (win));
-  GtkWindow *shortcuts = zw_shortcuts_window_new (GTK_WINDOW (win));
-  GtkShortcutController *keys = NULL;
-  const char *expected[] = { "<Control>f", "<Control>g", "w", "s", "a", "d", "f", "p", "m", "<Alt>Left", "<Alt>Right" };
-  guint n_keys;
-
-  collect_accels (GTK_WIDGET (shortcuts), listed);
-  gtk_window_destroy (shortcuts);
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
-    {
-      guint key = 0;
-      GdkModifierType mods = 0;
-      g_autofree char *name = NULL;
-      g_assert_true (gtk_accelerator_parse (expected[i], &key, &mods));
-      name = gtk_accelerator_name (key, mods);
-      if (!g_hash_table_contains (listed, name))
-        g_error ("the shortcuts window does not list %s", expected[i]);
-    }
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
-    {
-      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
-      if (g_strcmp0 (gtk_event_controller_get_name (c), "zw-view-keys") == 0)
-        keys = GTK_SHORTCUT_CONTROLLER (c);
-    }
-  g_assert_nonnull (keys);
-  n_keys = g_list_model_get_n_items (G_LIST_MODEL (keys));
-  g_assert_cmpuint (n_keys, >=, 10);
-  for (guint i = 0; i < n_keys; i++)
-    {
-      g_autoptr (GtkShortcut) sc = g_list_model_get_item (G_LIST_MODEL (keys), i);
-      GtkShortcutTrigger *t = gtk_shortcut_get_trigger (sc);
-      g_autofree char *name = gtk_accelerator_name (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (t)),
-                                                    gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (t)));
-      if (!g_hash_table_contains (listed, name))
-        g_error ("the window sends %s to the views, but the shortcuts window does not list it", name);
-    }
-}
-
 int
 main (int argc, char *argv[])
 {
