@@ -227,29 +227,41 @@ test_trickling_clients (void)
   (void) cut;
 }
 
-/* More connections than --max-clients: the extra ones are told so at once, and the board
- * serves again once they go. */
+/* More connections than --max-clients (1 and 4): the extra ones are told so at once, in
+ * words that agree with the count, and the board serves again once they go. */
 static void
 test_connection_limit (void)
 {
-  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", "--max-clients", "4", "--handshake-timeout", "800", NULL);
-  GSocketConnection *held[4];
-  g_autoptr (GSocketConnection) extra = NULL;
-  g_autoptr (GBytes) payload = NULL;
-  Zg330WireHeader h;
+  static const struct { const char *limit; guint n; const char *says; } cases[] = {
+    { "1", 1, "the zg330 board serves 1 connection, its limit" },
+    { "4", 4, "the zg330 board serves 4 connections, its limit" },
+  };
 
-  if (board == NULL)
-    return;
-  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
-    held[i] = raw_connect (board->port);
-  g_usleep (200000);
-  extra = raw_connect (board->port);
-  g_assert_true (raw_recv (extra, &h, &payload));
-  g_assert_cmpuint (h.type, ==, ZG330_WIRE_BUSY);
-  g_assert_true (bytes_have (payload, "4 connections"));
-  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
-    g_object_unref (held[i]);
-  assert_serves (board, 10);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", "--max-clients", cases[k].limit,
+                                                       "--handshake-timeout", "800", NULL);
+      GSocketConnection *held[4];
+      g_autoptr (GSocketConnection) extra = NULL;
+      g_autoptr (GBytes) payload = NULL;
+      Zg330WireHeader h;
+
+      if (board == NULL)
+        return;
+      for (guint i = 0; i < cases[k].n; i++)
+        held[i] = raw_connect (board->port);
+      g_usleep (200000);
+      extra = raw_connect (board->port);
+      g_assert_true (raw_recv (extra, &h, &payload));
+      g_assert_cmpuint (h.type, ==, ZG330_WIRE_BUSY);
+      if (!bytes_have (payload, cases[k].says))
+        g_error ("BUSY of a board of %u: no \"%s\" in %.*s", cases[k].n, cases[k].says,
+                 (int) g_bytes_get_size (payload), (const char *) g_bytes_get_data (payload, NULL));
+      g_assert_false (bytes_have (payload, cases[k].n == 1 ? "connections" : "connection,"));
+      for (guint i = 0; i < cases[k].n; i++)
+        g_object_unref (held[i]);
+      assert_serves (board, 10);
+    }
 }
 
 /* BUSY names the client that holds the board. */
