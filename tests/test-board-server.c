@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 /* ---- raw clients --------------------------------------------------------------------- */
 
@@ -227,29 +228,62 @@ test_trickling_clients (void)
   (void) cut;
 }
 
-/* More connections than --max-clients: the extra ones are told so at once, and the board
- * serves again once they go. */
+/* More connections than --max-clients (1 and 4): the extra ones are told so at once, in
+ * words that agree with the count (the BUSY reply, and the line --verbose logs on the
+ * board's stderr, caught in a file the board inherits), and the board serves again once
+ * they go. */
 static void
 test_connection_limit (void)
 {
-  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", "--max-clients", "4", "--handshake-timeout", "800", NULL);
-  GSocketConnection *held[4];
-  g_autoptr (GSocketConnection) extra = NULL;
-  g_autoptr (GBytes) payload = NULL;
-  Zg330WireHeader h;
+  static const struct { const char *limit; guint n; const char *says, *logs; } cases[] = {
+    { "1", 1, "the zg330 board serves 1 connection, its limit", "a connection refused: 1 connection open\n" },
+    { "4", 4, "the zg330 board serves 4 connections, its limit", "a connection refused: 4 connections open\n" },
+  };
 
-  if (board == NULL)
-    return;
-  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
-    held[i] = raw_connect (board->port);
-  g_usleep (200000);
-  extra = raw_connect (board->port);
-  g_assert_true (raw_recv (extra, &h, &payload));
-  g_assert_cmpuint (h.type, ==, ZG330_WIRE_BUSY);
-  g_assert_true (bytes_have (payload, "4 connections"));
-  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
-    g_object_unref (held[i]);
-  assert_serves (board, 10);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr (ZwBoard) board = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *log_path = NULL, *log = NULL;
+      GSocketConnection *held[4];
+      g_autoptr (GSocketConnection) extra = NULL;
+      g_autoptr (GBytes) payload = NULL;
+      Zg330WireHeader h;
+      int log_fd = g_file_open_tmp ("zw-board-log-XXXXXX", &log_path, &error), saved = dup (2);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (saved, >=, 0);
+      g_assert_cmpint (dup2 (log_fd, 2), ==, 2);
+      board = zw_test_board_start ("zg330", "--max-clients", cases[k].limit, "--handshake-timeout", "800",
+                                   "--verbose", NULL);
+      g_assert_cmpint (dup2 (saved, 2), ==, 2);
+      close (saved);
+      close (log_fd);
+      if (board == NULL)
+        {
+          g_unlink (log_path);
+          return;
+        }
+      for (guint i = 0; i < cases[k].n; i++)
+        held[i] = raw_connect (board->port);
+      g_usleep (200000);
+      extra = raw_connect (board->port);
+      g_assert_true (raw_recv (extra, &h, &payload));
+      g_assert_cmpuint (h.type, ==, ZG330_WIRE_BUSY);
+      if (!bytes_have (payload, cases[k].says))
+        g_error ("BUSY of a board of %u: no \"%s\" in %.*s", cases[k].n, cases[k].says,
+                 (int) g_bytes_get_size (payload), (const char *) g_bytes_get_data (payload, NULL));
+      g_assert_false (bytes_have (payload, cases[k].n == 1 ? "connections" : "connection,"));
+      for (guint i = 0; i < cases[k].n; i++)
+        g_object_unref (held[i]);
+      assert_serves (board, 10);
+      g_clear_pointer (&board, zw_test_board_stop);   /* its stderr is complete */
+      g_assert_true (g_file_get_contents (log_path, &log, NULL, &error));
+      g_assert_no_error (error);
+      if (strstr (log, cases[k].logs) == NULL)
+        g_error ("the board of %u logged no \"%s\": %s", cases[k].n, cases[k].logs, log);
+      g_unlink (log_path);
+    }
 }
 
 /* BUSY names the client that holds the board. */

@@ -171,6 +171,30 @@ test_compare_merge_and_renumbered (void)
   remove_flat_dir (dir_b);
 }
 
+/* `xrt-run check` gives the ETM and OCM values of a report as counts after colons (two
+ * counts on one line: no plural to agree with either), the whole line exact. */
+static void
+test_check_counts_after_colons (void)
+{
+  g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("zw-check-XXXXXX", NULL);
+  g_autofree char *report = g_build_filename (dir, "r.json", NULL);
+  g_autofree char *want = NULL;
+  g_auto (ZwRun) plan = { 0 };
+  g_auto (ZwRun) check = { 0 };
+
+  zw_test_xrt_run (&plan, "plan", net, "--json", report, NULL);
+  g_assert_cmpint (plan.status, ==, 0);
+  zw_test_xrt_run (&check, "check", report, NULL);
+  g_test_message ("%s", check.out);
+  g_assert_cmpint (check.status, ==, 0);
+  want = g_strdup_printf ("%s: OK — values in ETM: 3, in OCM: 7; no overlap of live values; FTMP 0 >= lower bound 0; "
+                          "OCM peak 22528 of 2097152\n", report);
+  g_assert_cmpstr (check.out, ==, want);
+  g_unlink (report);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -180,5 +204,6 @@ main (int argc, char **argv)
   g_test_add_func ("/usability/cli/md5-mismatch-names-no-md5", test_md5_names_the_option);
   g_test_add_func ("/usability/cli/run-summary-says-what-the-workbench-shows", test_run_summary);
   g_test_add_func ("/usability/cli/compare-merge-on-off-and-renumbered-ids", test_compare_merge_and_renumbered);
+  g_test_add_func ("/usability/cli/check-counts-values-after-colons", test_check_counts_after_colons);
   return g_test_run ();
 }

@@ -195,7 +195,8 @@ xrt_run_cmd_check (int argc, char **argv)
       g_error_free (error);
       return XRT_RUN_EXIT_INPUT;
     }
-  printf (_("%s: OK — %u ETM and %u OCM values, no overlap of live values; FTMP %llu >= lower bound %llu; "
+  /* TRANSLATORS: counts after colons (two counts: no one plural to agree with) */
+  printf (_("%s: OK — values in ETM: %u, in OCM: %u; no overlap of live values; FTMP %llu >= lower bound %llu; "
             "OCM peak %llu of %llu\n"),
           argv[1], check.n_etm_values, check.n_ocm_values, (unsigned long long) report->ftmp_bytes,
           (unsigned long long) check.ftmp_lower_bound, (unsigned long long) check.ocm_peak,

@@ -501,8 +501,9 @@ on_incoming (GSocketService *service, GSocketConnection *conn, GObject *source, 
       guint8 head[ZG330_WIRE_HEADER_BYTES];
 
       g_atomic_int_add (&board.n_conns, -1);
-      rep.message = g_strdup_printf (_("the %s board serves %u connections, its limit"), board.kind,
-                                     board.max_clients);
+      rep.message = g_strdup_printf (ngettext ("the %s board serves %u connection, its limit",
+                                               "the %s board serves %u connections, its limit", board.max_clients),
+                                     board.kind, board.max_clients);
       out = zg330_board_encode_reply (0, &rep, &frame_type);
       zg330_wire_header_encode (head, frame_type, 0, out->len);
       g_socket_send (sock, (const gchar *) head, sizeof head, NULL, NULL);
@@ -510,7 +511,9 @@ on_incoming (GSocketService *service, GSocketConnection *conn, GObject *source, 
       zg330_wire_reply_clear (&rep);
       g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
       if (board.verbose)
-        g_printerr (_("zhuge-board: a connection refused: %u connections open\n"), board.max_clients);
+        g_printerr (ngettext ("zhuge-board: a connection refused: %u connection open\n",
+                              "zhuge-board: a connection refused: %u connections open\n", board.max_clients),
+                    board.max_clients);
       return TRUE;
     }
   g_socket_set_option (sock, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
