@@ -93,10 +93,16 @@ task_restart_order (SearchTask *t, guint i)
   t->s.work += 4 * (guint64) m;   /* the draw and the sort */
 }
 
-/* A round of a restart task: restarts from its cursor, restart i with the
- * node limit unit x luby(i + 1) (unit: 4 nodes per buffer), until the round's nodes or work run out.
- * A restart that runs to its own limit is done (the cursor moves past it);
- * one cut by the round is run again, whole, in the next round. */
+/* A round of a restart task: every round adds its node limit to the task's
+ * credit, and the task runs restarts from its cursor, restart i with the
+ * node limit unit x luby(i + 1) (unit: 4 nodes per buffer), while the next
+ * one fits in the credit; a restart that runs to its own limit is done (the
+ * cursor moves past it, the credit pays its limit).  So no restart is cut
+ * by a round and run again from its start in the next one (with rounds
+ * tripling, a long Luby restart was cut and rerun up to twice): the
+ * task's nodes go to new restarts only.  A restart cut by the round's work
+ * cap (never seen: the cap is a generous multiple of the nodes) is run
+ * again in the next round. */
 static void
 task_round_restarts (SearchTask *t)
 {
@@ -301,9 +307,9 @@ zg330_etm_portfolio_dive (Portfolio *pf, gint64 *off)
  * The search is one fixed sequence of steps, (round 0, task 0), (round 0,
  * task 1), ..., (round 1, task 0), ...: round r gives every task the node
  * limit max(m, 64) * 3^r and the work cap ROUND_WORK, neither of which
- * depends on @slice (a restart task spends its round on its own fixed
- * sequence of seeded restarts, from the first one the previous round did
- * not finish).  The slice only decides where the sequence is cut:
+ * depends on @slice (a restart task spends its round, and the
+ * nodes earlier rounds left it, on whole restarts of its own fixed
+ * sequence of seeded restarts).  The slice only decides where the sequence is cut:
  * a step gets what the steps before it left (the tasks of a round run side
  * by side on the threads, each with the round's cap or less, and are then
  * charged in portfolio order; a search's work counter is a prefix of the
