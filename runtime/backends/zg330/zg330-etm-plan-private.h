@@ -109,7 +109,9 @@ typedef struct {
   guint    cursor;   /* restarts: the next restart of this fit */
   guint    disc;     /* LDS: discrepancies of the next iteration */
   guint64  limit;    /* nodes for this round */
-  guint64  work_cap; /* work units for this round */
+  guint64  credit;   /* restarts: nodes granted and not yet used */
+  guint64  round_cap; /* work units for this round, uncut */
+  guint64  work_cap; /* work units for this round (cut by the slice) */
   int      result;
   gboolean proven;   /* result NOT_FOUND covers the whole search space */
 } SearchTask;

@@ -93,10 +93,16 @@ task_restart_order (SearchTask *t, guint i)
   t->s.work += 4 * (guint64) m;   /* the draw and the sort */
 }
 
-/* A round of a restart task: restarts from its cursor, restart i with the
- * node limit unit x luby(i + 1) (unit: 4 nodes per buffer), until the round's nodes or work run out.
- * A restart that runs to its own limit is done (the cursor moves past it);
- * one cut by the round is run again, whole, in the next round. */
+/* A round of a restart task: every round adds its node limit to the task's
+ * credit, and the task runs restarts from its cursor, restart i with the
+ * node limit unit x luby(i + 1) (unit: 4 nodes per buffer), while the next
+ * one fits in the credit; a restart that runs to its own limit is done (the
+ * cursor moves past it, the credit pays its limit).  So no restart is cut
+ * by a round and run again from its start in the next one (with rounds
+ * tripling, a long Luby restart was cut and rerun up to twice): the
+ * task's nodes go to new restarts only.  A restart cut by the round's work
+ * cap (never seen: the cap is a generous multiple of the nodes) is run
+ * again in the next round. */
 static void
 task_round_restarts (SearchTask *t)
 {
@@ -104,29 +110,32 @@ task_round_restarts (SearchTask *t)
   /* a restart that fits a planted packing takes 3-7 nodes per buffer (it
    * backtracks a few times per buffer), so the shortest allows 4 */
   const guint64 unit = 4 * (guint64) MAX (s->p->m, 64);
-  guint64 left = t->limit, nodes = 0, work_left = t->work_cap, used = 0;
+  guint64 nodes = 0, work_left = t->work_cap, used = 0;
   t->result = ABORTED;
-  while (left > 0 && work_left > 0)
+  while (work_left > 0)
     {
       guint64 want = unit * luby ((guint64) t->cursor + 1);
+      if (want > t->credit)
+        break;              /* the next restart waits for a later round */
       s->work = 0;
       task_restart_order (t, t->cursor);
       s->nodes = 0;
-      s->node_limit = MIN (want, left);
+      s->node_limit = want;
       s->work_limit = work_left;
       s->disc = G_MAXUINT;
       s->cutoffs = 0;
       t->result = zg330_etm_search_run (s, t->order);
-      nodes += MIN (s->nodes, left);
-      left -= MIN (s->nodes, left);
+      nodes += MIN (s->nodes, want);
       /* a fit counts all its work (see portfolio_fit) */
       used += t->result == FOUND ? s->work : MIN (s->work, work_left);
       work_left -= MIN (s->work, work_left);
       if (t->result == NOT_FOUND)
         t->proven = TRUE;   /* any preorder searched to the end is a proof */
-      if (t->result != ABORTED || s->nodes <= s->node_limit || want > s->node_limit)
-        break;              /* found, proven, or cut by the round: not done */
+      if (t->result != ABORTED || s->nodes <= s->node_limit)
+        break;              /* found, proven, or cut by the work cap: not done */
+      t->credit -= want;
       t->cursor++;
+      t->result = ABORTED;
     }
   s->nodes = nodes;
   s->work = used;
@@ -298,9 +307,9 @@ zg330_etm_portfolio_dive (Portfolio *pf, gint64 *off)
  * The search is one fixed sequence of steps, (round 0, task 0), (round 0,
  * task 1), ..., (round 1, task 0), ...: round r gives every task the node
  * limit max(m, 64) * 3^r and the work cap ROUND_WORK, neither of which
- * depends on @slice (a restart task spends its round on its own fixed
- * sequence of seeded restarts, from the first one the previous round did
- * not finish).  The slice only decides where the sequence is cut:
+ * depends on @slice (a restart task spends its round, and the
+ * nodes earlier rounds left it, on whole restarts of its own fixed
+ * sequence of seeded restarts).  The slice only decides where the sequence is cut:
  * a step gets what the steps before it left (the tasks of a round run side
  * by side on the threads, each with the round's cap or less, and are then
  * charged in portfolio order; a search's work counter is a prefix of the
@@ -323,6 +332,7 @@ zg330_etm_portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 
       t->s.timed_out = FALSE;
       t->disc = 0;
       t->cursor = 0;
+      t->credit = 0;
       /* failures under another capacity say nothing here */
       g_hash_table_remove_all (t->s.memo);
     }
@@ -334,15 +344,17 @@ zg330_etm_portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 
   for (guint64 limit = MAX (p->m, 64);; limit = MIN (limit * 3, G_MAXUINT64 / 4))
     {
       guint64 left = slice > spent ? slice - spent : 0;
-      guint64 round_cap = ROUND_WORK (p, limit);
       if (left == 0)
         return ABORTED;   /* the slice is spent */
       pf->winner = G_MAXINT;
       pf->pending = N_TASKS;
       for (guint k = 0; k < N_TASKS; k++)
         {
-          pf->tasks[k].limit = limit;
-          pf->tasks[k].work_cap = MIN (round_cap, left);
+          SearchTask *t = &pf->tasks[k];
+          t->limit = limit;
+          t->credit += t->restarts ? t->limit : 0;
+          t->round_cap = ROUND_WORK (p, t->restarts ? t->credit : t->limit);
+          t->work_cap = MIN (t->round_cap, left);
           if (pf->pool)
             g_thread_pool_push (pf->pool, &pf->tasks[k], NULL);
           else
@@ -367,7 +379,7 @@ zg330_etm_portfolio_fit (Portfolio *pf, gint64 cap, guint64 slice, const gint64 
            * few units); a search cut short, its cap */
           guint64 w = t->result == FOUND ? t->s.work : MIN (t->s.work, t->work_cap);
           timed_out |= t->s.timed_out;
-          if (t->result == FOUND ? w > left - charged : w >= left - charged && left - charged < round_cap)
+          if (t->result == FOUND ? w > left - charged : w >= left - charged && left - charged < t->round_cap)
             cut = TRUE;   /* the slice ran out inside this step */
           charged += MIN (w, left - charged);
           pf->nodes += t->s.nodes;
