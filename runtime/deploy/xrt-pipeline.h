@@ -220,6 +220,20 @@ void xrt_pipeline_force_staged (XrtPipeline *self);
 gboolean xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error);
 
 /**
+ * xrt_pipeline_apply_on_board:
+ * @self: the pipeline
+ * @device: an open board (the workbench's kept link to its device URL, xrt-board-link.h)
+ * @error: the deployment's error, naming the network
+ *
+ * As xrt_pipeline_apply() on @device instead of a board the pipeline opens: a board served
+ * by zhuge-board takes one client, so a caller that keeps a connection to it runs the
+ * pipeline on that connection. The pipeline keeps a reference to @device until it is freed.
+ *
+ * Returns: %TRUE when every network applied
+ */
+gboolean xrt_pipeline_apply_on_board (XrtPipeline *self, XrtDevice *device, GError **error);
+
+/**
  * xrt_pipeline_get_device:
  * @self: the pipeline
  *
