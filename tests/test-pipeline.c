@@ -604,6 +604,69 @@ test_demo (void)
   cJSON_Delete (root);
 }
 
+/* Networks opened together (xrt_pipeline_compose): every ordered pair of three demo
+ * networks and one network twice; the text reads back as a pipeline of those networks in
+ * that order, with absolute json paths, unique names, no share, and a connection by
+ * position exactly when the first's outputs are the second's inputs by shape and bytes. */
+static void
+test_compose (void)
+{
+  static const char *const names[] = { "tiny", "twoin", "mobilenetv2" };
+  g_autofree char *origin = g_build_filename (g_get_tmp_dir (), "composed.toml", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+      {
+        g_autofree char *a = net_json (names[i]);
+        g_autofree char *b = net_json (names[j]);
+        const char *paths[] = { a, b, NULL };
+        g_autoptr (GError) error = NULL;
+        g_autofree char *text = xrt_pipeline_compose (paths, NULL, &error);
+        g_autoptr (XrtPipeline) pipe = NULL;
+        g_autoptr (XirNetwork) na = NULL, nb = NULL;
+        g_autoptr (XirNetworkView) va = NULL, vb = NULL;
+        GPtrArray *outs, *ins;
+        gboolean feeds;
+        g_autofree char *second = g_strdup_printf (i == j ? "%s_2" : "%s", names[j]);
+
+        g_assert_no_error (error);
+        g_assert_nonnull (strstr (text, "[network."));
+        g_assert_null (strstr (text, "[share."));
+        pipe = xrt_pipeline_new_from_data (text, strlen (text), origin, TRUE, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (xrt_pipeline_get_n_networks (pipe), ==, 2);
+        g_assert_cmpstr (xrt_pipeline_get_network_name (pipe, 0), ==, names[i]);
+        g_assert_cmpstr (xrt_pipeline_get_network_name (pipe, 1), ==, second);
+        g_assert_true (g_path_is_absolute (strstr (text, "json = \"") + strlen ("json = \"")));
+        /* the rule, read again here */
+        na = xir_network_new_from_json_file (a, &error);
+        nb = xir_network_new_from_json_file (b, &error);
+        g_assert_no_error (error);
+        va = xir_network_view (na, 0, G_MAXINT, &error);
+        vb = xir_network_view (nb, 0, G_MAXINT, &error);
+        outs = xir_network_view_get_outputs (va);
+        ins = xir_network_view_get_inputs (vb);
+        feeds = outs->len > 0 && outs->len == ins->len;
+        for (guint k = 0; feeds && k < outs->len; k++)
+          {
+            const XirValue *o = g_ptr_array_index (outs, k), *in = g_ptr_array_index (ins, k);
+            feeds = o->rank == in->rank && o->storage_bytes == in->storage_bytes
+                    && memcmp (o->shape, in->shape, sizeof (gint64) * o->rank) == 0;
+          }
+        g_test_message ("%s then %s: %s", names[i], names[j], feeds ? "connected" : "apart");
+        g_assert_cmpint (strstr (text, "[connect.") != NULL, ==, feeds);
+      }
+  /* a network that cannot be read is named */
+  {
+    const char *paths[] = { "/nonexistent/x_ZG.json", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autofree char *text = xrt_pipeline_compose (paths, NULL, &error);
+    g_assert_null (text);
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "/nonexistent/x_ZG.json"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -624,5 +687,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/demo", test_demo);
   g_test_add_func ("/pipeline/dump-by-network-diffed-zero-copy-vs-staged", test_dump_diff);
   g_test_add_func ("/pipeline/sweep", test_sweep);
+  g_test_add_func ("/pipeline/compose-networks-opened-together", test_compose);
   return g_test_run ();
 }
