@@ -1,5 +1,6 @@
 /* zw-run-controller-pipeline.c — the worker side of a pipeline job: a pipeline file applied
- * on its board and run for one profiled pass (deploy/xrt-pipeline.h), or a saved pipeline
+ * on its board (the options panel's device URL when one is set, through the controller's
+ * one connection to it; else the file's device) and run for one profiled pass (deploy/xrt-pipeline.h), or a saved pipeline
  * report read; either way the runtime's pipeline report JSON, checked independently, becomes
  * the model the Board view reads (report/zw-pipeline-report.h), so a run and a file look
  * the same. */
@@ -9,7 +10,10 @@
 #include <cjson/cJSON.h>
 
 #include "base/zw-file-read.h"
+#include "deploy/xrt-board-link.h"
 #include "deploy/xrt-pipeline.h"
+
+#include <string.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
@@ -36,7 +40,27 @@ run_pipeline_file (ZwJob *job, const char *path, GCancellable *cancellable, GErr
     return NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  if (!xrt_pipeline_apply (pipe, NULL, error))
+  if (job->board != NULL)
+    {
+      /* the options panel's device URL: the controller's one connection to that board, as a
+       * single network's jobs use it; the network's last deployment lets its memory go first */
+      g_autoptr (GError) local = NULL;
+      g_autoptr (XrtDevice) device = NULL;
+      g_clear_object (&job->deployment);
+      if ((device = xrt_board_link_acquire (job->board, NULL, &local)) == NULL)
+        {
+          if (strstr (local->message, job->device_url) != NULL)
+            g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
+          else
+            /* TRANSLATORS: %s the device URL typed in the options, then the reason */
+            g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, _("Device %s: %s"),
+                         job->device_url, local->message);
+          return NULL;
+        }
+      if (!xrt_pipeline_apply_on_board (pipe, device, error))
+        return NULL;
+    }
+  else if (!xrt_pipeline_apply (pipe, NULL, error))
     return NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;

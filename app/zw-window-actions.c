@@ -286,6 +286,7 @@ zw_window_update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-back", zw_selection_can_go_back (self->selection));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-forward",
                                  zw_selection_can_go_forward (self->selection));
+  zw_window_pipeline_make_update_actions (self);
 }
 
 void
@@ -325,6 +326,8 @@ zw_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "win.merge-hardop", "merge-hardop");
   gtk_widget_class_install_property_action (widget_class, "win.etm-optimize", "etm-optimize");
   gtk_widget_class_install_property_action (widget_class, "win.ocm-option", "ocm-option");
+
+  zw_window_pipeline_make_install_actions (widget_class);
 
   /* the keys come from the table the shortcuts window lists */
   zw_shortcuts_install_bindings (widget_class, "win.");

@@ -307,7 +307,10 @@ on_aux_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
           }
         case CHOOSE_DUMP: zw_window_open_dump (self, first); break;
         case CHOOSE_COMPARE_FILES:
-          if (paths->len == 2)
+          if (paths->len == 2 && zw_window_is_pipeline_report (first)
+              && zw_window_is_pipeline_report (g_ptr_array_index (paths, 1)))
+            zw_window_compare_pipelines (self, first, g_ptr_array_index (paths, 1));
+          else if (paths->len == 2)
             zw_window_compare_files (self, first, g_ptr_array_index (paths, 1));
           else
             zw_window_show_banner (self, _("Choose two time profiles to compare"), NULL);
@@ -317,6 +320,11 @@ on_aux_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
           break;
         case CHOOSE_COMPILE: zw_window_compare_compile (self, first); break;
         case CHOOSE_SAVE_DUMP: zw_window_save_dump (self, first); break;
+        case CHOOSE_OPEN_AS_PIPELINE:
+          g_ptr_array_add (paths, NULL);
+          zw_window_open_as_pipeline (self, (const char *const *) paths->pdata);
+          break;
+        case CHOOSE_SAVE_PIPELINE: zw_window_save_pipeline (self, first); break;
         }
     }
   g_clear_object (&self->aux_chooser);
@@ -372,10 +380,19 @@ zw_window_open_paths (ZwWindow *self, const char *const *paths)
               zw_window_diff_dumps (self, dir_a, dir_b);
               return;
             }
+          /* two pipeline reports: their passes, rows NET:OP_ID */
+          if (zw_window_is_pipeline_report (paths[0]) && zw_window_is_pipeline_report (paths[1]))
+            {
+              zw_window_compare_pipelines (self, paths[0], paths[1]);
+              return;
+            }
         }
     }
   for (guint i = 0; i < n; i++)
     zw_window_open (self, paths[i], FALSE);
+  /* several networks together: the banner offers them as one pipeline */
+  if (n >= 2 && zw_window_paths_are_networks (paths))
+    zw_window_offer_pipeline (self, paths);
 }
 
 static gboolean
@@ -451,10 +468,14 @@ on_chooser_response (GtkNativeDialog *dialog, int response, ZwWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-      if (path != NULL)
-        zw_window_open (self, path, FALSE);
+      g_autoptr (GPtrArray) paths = chooser_paths (GTK_FILE_CHOOSER (dialog));
+      const char *as_pipeline = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "pipeline");
+      g_ptr_array_add (paths, NULL);
+      /* several networks with "Open as one pipeline" ticked: one pipeline of them */
+      if (paths->len > 2 && g_strcmp0 (as_pipeline, "true") == 0)
+        zw_window_open_as_pipeline (self, (const char *const *) paths->pdata);
+      else if (paths->len > 1)
+        zw_window_open_paths (self, (const char *const *) paths->pdata);
     }
   g_clear_object (&self->chooser);
 }
@@ -516,6 +537,11 @@ zw_window_choose_file (ZwWindow *self)
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
   g_object_unref (json);
   g_object_unref (all);
+  /* several networks chosen together can be one pipeline on one board (issue 38) */
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "pipeline",
+                               _("Open several networks as one pipeline (on one board, in the order chosen)"), NULL, NULL);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "pipeline", "false");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (on_chooser_response), self);
   self->chooser = GTK_NATIVE_DIALOG (chooser);

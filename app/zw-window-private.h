@@ -18,6 +18,8 @@ typedef enum {
   CHOOSE_DIFF_FOLDERS,
   CHOOSE_COMPILE,
   CHOOSE_SAVE_DUMP,
+  CHOOSE_OPEN_AS_PIPELINE,
+  CHOOSE_SAVE_PIPELINE,
 } ChooserPurpose;
 
 enum {
@@ -53,6 +55,7 @@ struct _ZwWindow
   GtkWidget *banner;
   GtkWidget *banner_label;
   GtkWidget *synthetic_button;
+  GtkWidget *pipeline_button;    /* the banner's "Open as a Pipeline" (zw_window_offer_pipeline) */
   GtkWidget *progress_revealer;
   GtkWidget *progress_bar;
   GtkWidget *progress_label;
@@ -94,6 +97,7 @@ struct _ZwWindow
   gboolean sidebar_visible;
   char *banner_message;
   char *banner_path;      /* the file a "use synthetic params" reopens */
+  GStrv banner_networks;  /* networks opened together the banner offers to open as a pipeline */
   gboolean offline;
   guint iterations;
 
@@ -166,5 +170,11 @@ void zw_window_pipeline_init (ZwWindow *self);
 void zw_window_open_pipeline (ZwWindow *self, const char *path);
 void zw_window_show_pass (ZwWindow *self);
 void zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVariant *param);
+/* zw-window-pipeline-make.c: a pipeline from networks opened together */
+void zw_window_offer_pipeline (ZwWindow *self, const char *const *paths);
+gboolean zw_window_paths_are_networks (const char *const *paths);
+gboolean zw_window_is_pipeline_report (const char *path);
+void zw_window_pipeline_make_install_actions (GtkWidgetClass *widget_class);
+void zw_window_pipeline_make_update_actions (ZwWindow *self);
 
 G_END_DECLS

@@ -221,7 +221,9 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
    * no run between the two) */
   zw_run_set_index (run, replaces ? zw_run_get_index (last) : n + 1);
   g_list_store_append (self->runs, run);
-  zw_window_show_banner (self, self->run_banner, NULL);
+  /* an offer of networks opened together stays until taken or dismissed */
+  if (self->run_banner != NULL || self->banner_networks == NULL)
+    zw_window_show_banner (self, self->run_banner, NULL);
   g_clear_pointer (&self->run_banner, g_free);
   self->selecting_new = TRUE;
   zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), run);

@@ -144,6 +144,10 @@ zw_window_show_banner (ZwWindow *self, const char *message, const char *syntheti
   if (message != NULL)
     gtk_label_set_text (GTK_LABEL (self->banner_label), message);
   gtk_widget_set_visible (self->synthetic_button, synthetic_path != NULL);
+  /* an offer of networks opened together is made after (zw_window_offer_pipeline) */
+  g_clear_pointer (&self->banner_networks, g_strfreev);
+  gtk_widget_set_visible (self->pipeline_button, FALSE);
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->banner), GTK_MESSAGE_ERROR);
   gtk_info_bar_set_revealed (GTK_INFO_BAR (self->banner), message != NULL);
   gtk_widget_set_visible (self->banner, message != NULL);
   zw_window_update_actions (self);
@@ -155,6 +159,11 @@ on_banner_response (GtkInfoBar *bar, int response, ZwWindow *self)
   (void) bar;
   if (response == GTK_RESPONSE_ACCEPT)
     gtk_widget_activate_action (GTK_WIDGET (self), "win.use-synthetic-params", NULL);
+  else if (response == GTK_RESPONSE_APPLY && self->banner_networks != NULL)
+    {
+      g_auto (GStrv) paths = g_steal_pointer (&self->banner_networks);
+      zw_window_open_as_pipeline (self, (const char *const *) paths);
+    }
   else
     zw_window_show_banner (self, NULL, NULL);
 }
@@ -368,6 +377,7 @@ zw_window_finalize (GObject *object)
   g_free (self->user_ocm_option);
   g_free (self->view);
   g_free (self->banner_message);
+  g_strfreev (self->banner_networks);
   g_free (self->banner_path);
   g_free (self->compiles_path);
   g_free (self->compiles_options);
@@ -561,6 +571,7 @@ zw_window_class_init (ZwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, banner);
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, banner_label);
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, synthetic_button);
+  gtk_widget_class_bind_template_child (widget_class, ZwWindow, pipeline_button);
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, progress_revealer);
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ZwWindow, progress_label);

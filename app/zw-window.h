@@ -110,6 +110,19 @@ gboolean zw_window_save_dump (ZwWindow *self, const char *dest);
 /* Compares the open network with another compile of it at @path (win.compare-compile-file):
  * queued after the work in progress; the result shows in the Compiles view. */
 void zw_window_compare_compile (ZwWindow *self, const char *path);
+/* Networks opened together as one pipeline (issue 38): its file (xrt_pipeline_compose(): the
+ * networks in this order, connected by position where one's outputs are the next one's
+ * inputs) written into the user's cache (zhuge-workbench/pipelines/) and opened as any
+ * pipeline file (Board); FALSE with a banner when a network cannot be read. Also the
+ * banner's "Open as a Pipeline" after several networks were opened together, the Open
+ * dialog's choice and win.open-as-pipeline(-files). */
+gboolean zw_window_open_as_pipeline (ZwWindow *self, const char *const *paths);
+/* Copies the pipeline made from networks opened together (its networks' paths absolute) to
+ * @dest (win.save-pipeline, -file); FALSE with a banner when none is shown. */
+gboolean zw_window_save_pipeline (ZwWindow *self, const char *dest);
+/* Compares two pipeline reports' passes in the Compare view, rows named NET:OP_ID (also two
+ * pipeline reports dropped together, win.compare-pipeline-files, Compare Two Time Profiles). */
+gboolean zw_window_compare_pipelines (ZwWindow *self, const char *path_a, const char *path_b);
 /* Compares two time profile files in the Compare view. */
 gboolean zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b);
 /* Queues one forward dumping every value in @format into a new folder under the user's cache

@@ -1,7 +1,10 @@
 /* test-app-board — the workbench on a board served by zhuge-board (suite "display", issue 37
  * item 1): one connection per board, reused by every apply, forward, dump and option change,
  * opened again when the board restarts; `zhuge-workbench --device URL NET.json` opens a
- * network on a board from the command line, with --screenshot too. */
+ * network on a board from the command line, with --screenshot too. A pipeline runs on the
+ * panel's device URL too (issue 38): the demo pipeline's networks deployed and run on the
+ * zhuge-board through the window's one connection, each network's time the simulated
+ * board's, then a network applied on the same connection again. */
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -10,12 +13,17 @@
 #include "zw-run-history.h"
 #include "zw-window.h"
 #include "zw-sweep-view.h"
+#include "zw-board-view.h"
+#include "deploy/xrt-pipeline.h"
 #include "devices/zg330-remote.h"
+#include "report/zw-pipeline-report.h"
 /* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
 #define ZwRun ZwTestRun
 #include "zw-test-util.h"
 #undef ZwRun
 #include "zw-test-app.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
 static ZwWindow *win;
 
@@ -244,6 +252,90 @@ test_command_line_device (void)
   g_rmdir (dir);
 }
 
+static gboolean
+shows_new_pipeline (gpointer data)
+{
+  ZwPipelineReport *p = zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board")));
+  return !zw_window_get_busy (win) && ((p != NULL && p != data) || zw_window_get_banner_message (win) != NULL);
+}
+
+/* The demo pipeline on the panel's zhuge-board: the same connection, the simulator's times. */
+static void
+test_pipeline_on_board (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *toml = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_pipeline.toml", NULL);
+  g_autoptr (XrtPipeline) mock = NULL;
+  g_autoptr (GPtrArray) outputs = NULL;
+  ZwPipelineReport *before, *p;
+  XrtBoardLink *link;
+  guint n, opens, on_board = 0;
+
+  if (board == NULL)
+    return;
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle, NULL, 60));
+  n = zw_test_app_n_runs ();
+  set_device (board->url);
+  wait_for_run_on (++n, board->url, "first apply");
+  link = zw_run_controller_get_board (controller ());
+  g_assert_nonnull (link);
+  opens = xrt_board_link_get_n_opens (link);
+  before = zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board")));
+  zw_test_app_activate ("win.open-demo-pipeline", NULL);
+  if (!zw_test_app_wait_for (shows_new_pipeline, before, 180))
+    g_error ("no pipeline on the board after 180 s");
+  if (zw_window_get_banner_message (win) != NULL)
+    g_error ("the pipeline on %s: %s", board->url, zw_window_get_banner_message (win));
+  p = zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board")));
+  /* on the board of the panel, through the window's one connection */
+  g_assert_cmpstr (p->device, ==, board->url);
+  g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, opens);
+  /* the same pipeline on the simulated board in this process: the same times, network by network */
+  mock = xrt_pipeline_new_from_file (toml, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrt_pipeline_apply (mock, "mock://zg330", &error));
+  g_assert_no_error (error);
+  xrt_pipeline_enable_time_profile (mock, TRUE);
+  outputs = xrt_pipeline_forward (mock, 0, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr (cJSON) root = xrt_pipeline_report_to_json (mock, &error);
+    g_autoptr (ZwPipelineReport) m = NULL;
+    g_assert_no_error (error);
+    m = zw_pipeline_report_from_json (root, toml, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (p->networks->len, ==, m->networks->len);
+    for (guint i = 0; i < p->networks->len; i++)
+      {
+        const ZwPipelineNetwork *a = &g_array_index (p->networks, ZwPipelineNetwork, i);
+        const ZwPipelineNetwork *b = &g_array_index (m->networks, ZwPipelineNetwork, i);
+        g_assert_cmpstr (a->name, ==, b->name);
+        g_assert_cmpint (a->on_board, ==, b->on_board);
+        if (!a->on_board)
+          continue;
+        on_board++;
+        g_assert_cmpstr (a->report->device_url, ==, board->url);
+        g_assert_cmpfloat (a->time_ms, >, 0);
+        g_assert_cmpfloat_with_epsilon (a->time_ms, b->time_ms, 1e-9);
+      }
+    g_assert_cmpuint (p->board_bytes, ==, m->board_bytes);
+    g_test_message ("pipeline on %s: pass %.6f ms (simulated board %.6f ms), ETM %" G_GUINT64_FORMAT " bytes",
+                    board->url, p->pass_ms, m->pass_ms, p->board_bytes);
+  }
+  g_assert_cmpuint (on_board, >=, 3);
+  /* the network open applies on the same connection again */
+  {
+    gboolean merge;
+    g_object_get (win, "merge-hardop", &merge, NULL);
+    g_object_set (win, "merge-hardop", !merge, NULL);
+    wait_for_run_on (++n, board->url, "apply after the pipeline");
+    g_assert_cmpuint (xrt_board_link_get_n_opens (link), ==, opens);
+  }
+  set_device ("");
+  wait_for_run_on (++n, "mock://zg330", "back on the simulated board");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -253,6 +345,7 @@ main (int argc, char *argv[])
                    test_ten_rounds_on_one_board);
   g_test_add_func ("/app-board/socket/failed-apply-sidebar-shows-the-run-shown", test_failed_apply_sidebar_shows_run);
   g_test_add_func ("/app-board/command-line/device-url-and-screenshot", test_command_line_device);
+  g_test_add_func ("/app-board/socket/pipeline-on-the-panel-device-one-connection", test_pipeline_on_board);
 
   return zw_test_app_run_and_close ();
 }

@@ -6,8 +6,14 @@
  * by name ("backbone:81") and dumped with the window's Dump Tensors: one folder for the
  * pipeline, the value's file NET.V_ID.ftmp exactly its bytes on the board (HQB: the stored
  * bytes), the other networks' values beside it, and Tensors showing the folder with that
- * value selected; the window removes the folder with it. */
+ * value selected; the window removes the folder with it. Two demo networks opened together:
+ * the banner offers them as a pipeline; opened so, Board shows both networks (no share, no
+ * connection: tiny's output is not mobilenetv2's input), the pipeline file is in the cache
+ * and Save Pipeline As copies it byte for byte. Two pipeline reports dropped together are
+ * compared in Compare, rows named NET:OP_ID. */
+#include "deploy/xrt-pipeline.h"
 #include "report/zw-pipeline-pass.h"
+#include "zw-compare-view.h"
 #include "zw-application.h"
 #include "zw-board-view.h"
 #include "zw-run-controller.h"
@@ -202,6 +208,146 @@ test_pass_views_and_dump (void)
   }
 }
 
+/* Two demo networks opened together: offered, then opened as one pipeline (issue 38). */
+static void
+test_networks_opened_together (void)
+{
+  g_autofree char *tiny = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *mobile = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "mobilenetv2_ZG.json", NULL);
+  const char *paths[] = { tiny, mobile, NULL };
+  ZwBoardView *board = ZW_BOARD_VIEW (zw_window_get_view (win, "board"));
+  ZwPipelineReport *before, *p;
+  g_autofree char *made = g_build_filename (g_get_user_cache_dir (), "zhuge-workbench", "pipelines",
+                                            "tiny_ZG+mobilenetv2_ZG_pipeline.toml", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *copy_text = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("zw-app-pipeline-save-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "saved.toml", NULL);
+  g_autoptr (GError) error = NULL;
+  gsize len = 0, copy_len = 0;
+
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 120));
+  before = zw_board_view_get_pipeline (board);
+  /* opened together: each opens, and the banner offers the pipeline */
+  zw_window_open_paths (win, paths);
+  g_assert_nonnull (zw_window_get_banner_message (win));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), "2"));
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 120));
+  /* the offer stays while the networks' runs finish */
+  g_assert_nonnull (zw_window_get_banner_message (win));
+  g_assert_nonnull (strstr (zw_window_get_banner_message (win), "opened together"));
+  /* taken (the banner's "Open as a Pipeline"): the pipeline file in the cache, opened in Board */
+  gtk_info_bar_response (GTK_INFO_BAR (gtk_widget_get_template_child (GTK_WIDGET (win), ZW_TYPE_WINDOW, "banner")),
+                         GTK_RESPONSE_APPLY);
+  if (!zw_test_app_wait_for (shows_pipeline, before, 180))
+    g_error ("no pipeline of the two networks after 180 s (banner: %s)", zw_window_get_banner_message (win));
+  p = zw_board_view_get_pipeline (board);
+  g_assert_cmpuint (p->networks->len, ==, 2);
+  g_assert_cmpstr (g_array_index (p->networks, ZwPipelineNetwork, 0).name, ==, "tiny");
+  g_assert_cmpstr (g_array_index (p->networks, ZwPipelineNetwork, 1).name, ==, "mobilenetv2");
+  for (guint i = 0; i < 2; i++)
+    {
+      const ZwPipelineNetwork *n = &g_array_index (p->networks, ZwPipelineNetwork, i);
+      g_assert_true (n->on_board);
+      g_assert_nonnull (n->report);
+      g_assert_cmpuint (zw_pipeline_report_network_bytes (p, i), >, 0);
+      g_assert_cmpfloat (n->time_ms, >, 0);
+    }
+  /* nothing shared or connected; the pass is the two forwards */
+  g_assert_cmpuint (p->shares->len, ==, 0);
+  g_assert_cmpuint (p->connections->len, ==, 0);
+  g_assert_cmpfloat_with_epsilon (p->pass_ms,
+                                  g_array_index (p->networks, ZwPipelineNetwork, 0).time_ms
+                                      + g_array_index (p->networks, ZwPipelineNetwork, 1).time_ms,
+                                  1e-9);
+  g_assert_true (g_file_get_contents (made, &text, &len, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "[network.tiny]"));
+  g_assert_nonnull (strstr (text, "[network.mobilenetv2]"));
+  g_assert_null (strstr (text, "[connect."));
+  /* Save Pipeline As: the same bytes where the user says */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), "win.save-pipeline-file",
+                                                     g_variant_new_string (copy)));
+  g_assert_true (g_file_get_contents (copy, &copy_text, &copy_len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (copy_text, copy_len, text, len);
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
+/* A profiled pass of the demo pipeline with @extra in [network.tiny], written to @path. */
+static void
+write_report (const char *extra, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *toml = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_pipeline.toml", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GString) edited = NULL;
+  g_autoptr (XrtPipeline) pipe = NULL;
+  g_autoptr (GPtrArray) outputs = NULL;
+  cJSON *root;
+  char *json;
+  const char *at;
+
+  g_assert_true (g_file_get_contents (toml, &text, NULL, &error));
+  edited = g_string_new (text);
+  at = strstr (edited->str, "json = \"tiny_ZG.json\"\n");
+  g_assert_nonnull (at);
+  g_string_insert (edited, (at - edited->str) + strlen ("json = \"tiny_ZG.json\"\n"), extra);
+  pipe = xrt_pipeline_new_from_data (edited->str, edited->len, toml, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
+  xrt_pipeline_enable_time_profile (pipe, TRUE);
+  outputs = xrt_pipeline_forward (pipe, 0, &error);
+  g_assert_no_error (error);
+  root = xrt_pipeline_report_to_json (pipe, &error);
+  g_assert_no_error (error);
+  json = cJSON_Print (root);
+  g_assert_true (g_file_set_contents (path, json, -1, &error));
+  g_assert_no_error (error);
+  cJSON_free (json);
+  cJSON_Delete (root);
+}
+
+/* Two pipeline reports dropped together: Compare, rows NET:OP_ID, the changed network's. */
+static void
+test_reports_compared (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-app-pipeline-cmp-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.json", NULL);
+  const char *paths[] = { a, b, NULL };
+  const ZwProfileCompare *cmp;
+  guint n_tiny = 0;
+
+  g_assert_true (zw_test_app_wait_for (is_idle, NULL, 120));
+  write_report ("", a);
+  write_report ("ocmopt = \"NONE\"\nmerge_hardop = false\n", b);
+  zw_window_open_paths (win, paths);
+  g_assert_null (zw_window_get_banner_message (win));
+  {
+    g_autofree char *view = NULL;
+    g_object_get (win, "view", &view, NULL);
+    g_assert_cmpstr (view, ==, "compare");
+  }
+  cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+  g_assert_nonnull (cmp);
+  g_assert_cmpuint (cmp->n_regressions, >, 0);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      g_assert_nonnull (r->network);
+      if (g_str_equal (r->network, "tiny"))
+        n_tiny += r->regression;
+      else
+        g_assert_cmpfloat (r->delta_ms, ==, 0);
+    }
+  g_assert_cmpuint (n_tiny, ==, cmp->n_regressions);
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -230,6 +376,8 @@ main (int argc, char *argv[])
   win = ZW_WINDOW (windows->data);
 
   g_test_add_func ("/app-pipeline/pass-in-four-views-connected-value-dumped-by-name", test_pass_views_and_dump);
+  g_test_add_func ("/app-pipeline/networks-opened-together-as-a-pipeline-saved", test_networks_opened_together);
+  g_test_add_func ("/app-pipeline/two-pipeline-reports-compared-by-network", test_reports_compared);
 
   status = g_test_run ();
   zw_test_app_wait_for (is_idle, NULL, 30);

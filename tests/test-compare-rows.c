@@ -176,10 +176,10 @@ test_headers_sort (void)
   g_assert_cmpint (zw_compare_view_next_sort (-1, FALSE, 5, &desc), ==, 5);
   g_assert_true (desc);
   g_assert_cmpint (zw_compare_view_next_sort (5, TRUE, 6, &desc), ==, -1);
-  /* the columns by x: op id from the margin, then the class 64 px on */
+  /* the columns by x: op id from the margin, then the class 104 px on */
   g_assert_cmpint (zw_compare_view_column_at (W, 10), ==, 0);
-  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 64 + 5), ==, 1);
-  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 64 + 120 + 90 + 90 + 5), ==, 4);
+  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 104 + 5), ==, 1);
+  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 104 + 120 + 90 + 90 + 5), ==, 4);
   g_assert_cmpint (zw_compare_view_column_at (W, 2), ==, -1);
 
   if (path == NULL)

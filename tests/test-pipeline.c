@@ -604,6 +604,145 @@ test_demo (void)
   cJSON_Delete (root);
 }
 
+/* A network that passes its one input through (Input -> Output, host ops only) whose input
+ * is @from's output: written into @dir as pass_ZG.json (the case where networks opened
+ * together are connected). */
+static char *
+write_pass_network (const char *from, const char *dir)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  cJSON *root, *ops, *in_op = NULL, *out_op = NULL, *value, *item;
+  char *printed;
+  char *path = g_build_filename (dir, "pass_ZG.json", NULL);
+
+  g_assert_true (g_file_get_contents (from, &text, NULL, &error));
+  root = cJSON_Parse (text);
+  ops = cJSON_GetObjectItemCaseSensitive (root, "ops");
+  cJSON_ArrayForEach (item, ops)
+    {
+      const char *type = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "_type_key"));
+      if (g_strcmp0 (type, "icraft::xir::Input") == 0 && in_op == NULL)
+        in_op = cJSON_Duplicate (item, TRUE);
+      if (g_strcmp0 (type, "icraft::xir::Output") == 0)
+        out_op = cJSON_Duplicate (item, TRUE);
+    }
+  g_assert_nonnull (in_op);
+  g_assert_nonnull (out_op);
+  value = cJSON_Duplicate (cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (out_op, "inputs"), 0), TRUE);
+  cJSON_ReplaceItemInObject (value, "v_id", cJSON_CreateNumber (0));
+  cJSON_ReplaceItemInObject (value, "mtype", cJSON_CreateString ("@chunk(0@0)"));
+  cJSON_ReplaceItemInObject (in_op, "op_id", cJSON_CreateNumber (0));
+  cJSON_ReplaceItemInObject (in_op, "outputs", cJSON_CreateArray ());
+  cJSON_AddItemToArray (cJSON_GetObjectItemCaseSensitive (in_op, "outputs"), cJSON_Duplicate (value, TRUE));
+  cJSON_ReplaceItemInObject (out_op, "op_id", cJSON_CreateNumber (1));
+  cJSON_ReplaceItemInObject (out_op, "inputs", cJSON_CreateArray ());
+  cJSON_AddItemToArray (cJSON_GetObjectItemCaseSensitive (out_op, "inputs"), value);
+  ops = cJSON_CreateArray ();
+  cJSON_AddItemToArray (ops, in_op);
+  cJSON_AddItemToArray (ops, out_op);
+  cJSON_ReplaceItemInObject (root, "ops", ops);
+  cJSON_ReplaceItemInObject (root, "name", cJSON_CreateString ("pass"));
+  cJSON_ReplaceItemInObject (root, "params_bytes", cJSON_CreateNumber (0));
+  cJSON_ReplaceItemInObject (root, "params_md5", cJSON_CreateString (""));
+  printed = cJSON_Print (root);
+  g_assert_true (g_file_set_contents (path, printed, -1, &error));
+  cJSON_free (printed);
+  cJSON_Delete (root);
+  return path;
+}
+
+/* Networks opened together (xrt_pipeline_compose): every ordered pair of three demo
+ * networks and one network twice; the text reads back as a pipeline of those networks in
+ * that order, with absolute json paths, unique names, no share, and a connection by
+ * position exactly when the first's outputs are the second's inputs by shape and bytes. */
+static void
+test_compose (void)
+{
+  static const char *const names[] = { "tiny", "twoin", "mobilenetv2" };
+  g_autofree char *origin = g_build_filename (g_get_tmp_dir (), "composed.toml", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+      {
+        g_autofree char *a = net_json (names[i]);
+        g_autofree char *b = net_json (names[j]);
+        const char *paths[] = { a, b, NULL };
+        g_autoptr (GError) error = NULL;
+        g_autofree char *text = xrt_pipeline_compose (paths, NULL, &error);
+        g_autoptr (XrtPipeline) pipe = NULL;
+        g_autoptr (XirNetwork) na = NULL, nb = NULL;
+        g_autoptr (XirNetworkView) va = NULL, vb = NULL;
+        GPtrArray *outs, *ins;
+        gboolean feeds;
+        g_autofree char *second = g_strdup_printf (i == j ? "%s_2" : "%s", names[j]);
+
+        g_assert_no_error (error);
+        g_assert_nonnull (strstr (text, "[network."));
+        g_assert_null (strstr (text, "[share."));
+        pipe = xrt_pipeline_new_from_data (text, strlen (text), origin, TRUE, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (xrt_pipeline_get_n_networks (pipe), ==, 2);
+        g_assert_cmpstr (xrt_pipeline_get_network_name (pipe, 0), ==, names[i]);
+        g_assert_cmpstr (xrt_pipeline_get_network_name (pipe, 1), ==, second);
+        g_assert_true (g_path_is_absolute (strstr (text, "json = \"") + strlen ("json = \"")));
+        /* the rule, read again here */
+        na = xir_network_new_from_json_file (a, &error);
+        nb = xir_network_new_from_json_file (b, &error);
+        g_assert_no_error (error);
+        va = xir_network_view (na, 0, G_MAXINT, &error);
+        vb = xir_network_view (nb, 0, G_MAXINT, &error);
+        outs = xir_network_view_get_outputs (va);
+        ins = xir_network_view_get_inputs (vb);
+        feeds = outs->len > 0 && outs->len == ins->len;
+        for (guint k = 0; feeds && k < outs->len; k++)
+          {
+            const XirValue *o = g_ptr_array_index (outs, k), *in = g_ptr_array_index (ins, k);
+            feeds = o->rank == in->rank && o->storage_bytes == in->storage_bytes
+                    && memcmp (o->shape, in->shape, sizeof (gint64) * o->rank) == 0;
+          }
+        g_test_message ("%s then %s: %s", names[i], names[j], feeds ? "connected" : "apart");
+        g_assert_cmpint (strstr (text, "[connect.") != NULL, ==, feeds);
+      }
+  /* outputs that are the next one's inputs: connected by position, and the pass moves
+   * the bytes (the pass-through network gives tiny's output) */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("pipeline-compose-XXXXXX", NULL);
+    g_autofree char *tiny = net_json ("tiny");
+    g_autofree char *pass = write_pass_network (tiny, dir);
+    const char *paths[] = { tiny, pass, NULL };
+    g_autoptr (GError) error = NULL;
+    g_autofree char *text = xrt_pipeline_compose (paths, "joined", &error);
+    g_autofree char *whole = whole_digest (tiny);
+    g_autofree char *got = NULL;
+    g_autoptr (XrtPipeline) pipe = NULL;
+    g_autoptr (GPtrArray) outs = NULL;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (text, "name = \"joined\""));
+    g_assert_nonnull (strstr (text, "[connect.tiny_to_pass_0]\nfrom = \"tiny\"\noutput = 0\nto = \"pass\"\ninput = 0\n"));
+    pipe = xrt_pipeline_new_from_data (text, strlen (text), origin, TRUE, &error);
+    g_assert_no_error (error);
+    g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
+    g_assert_no_error (error);
+    outs = xrt_pipeline_forward (pipe, 0, &error);
+    g_assert_no_error (error);
+    got = digest_outputs (g_ptr_array_index (outs, 1));
+    g_assert_cmpstr (got, ==, whole);
+    g_unlink (pass);
+    g_rmdir (dir);
+  }
+  /* a network that cannot be read is named */
+  {
+    const char *paths[] = { "/nonexistent/x_ZG.json", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autofree char *text = xrt_pipeline_compose (paths, NULL, &error);
+    g_assert_null (text);
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "/nonexistent/x_ZG.json"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -624,5 +763,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/demo", test_demo);
   g_test_add_func ("/pipeline/dump-by-network-diffed-zero-copy-vs-staged", test_dump_diff);
   g_test_add_func ("/pipeline/sweep", test_sweep);
+  g_test_add_func ("/pipeline/compose-networks-opened-together", test_compose);
   return g_test_run ();
 }

@@ -10,7 +10,8 @@
 static const char *col_titles[N_COLS] = {
   N_("Op id"), N_("Class"), N_("A ms"), N_("B ms"), N_("Delta ms"), N_("Ratio"), N_("A ◀ │ ▶ B"),
 };
-static const double col_widths[N_COLS] = { 64, 120, 90, 90, 90, 70, 0 };
+/* the op id column holds a pipeline's "NET:OP_ID" and a merged launch's "12 (3 ops)" */
+static const double col_widths[N_COLS] = { 104, 120, 90, 90, 90, 70, 0 };
 
 static double
 rows_top (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
@@ -115,8 +116,25 @@ member_cell_text (const ZwCompareShownRow *s, CompareColumn column)
     }
 }
 
+static char *cell_text_of (const ZwCompareRow *r, CompareColumn column);
+
+/* A row's cell; a pipeline's op is named by its network: "NET:OP_ID". */
 static char *
 cell_text (const ZwCompareRow *r, CompareColumn column)
+{
+  char *text = cell_text_of (r, column);
+
+  if (column == COL_OP_ID && r->network != NULL)
+    {
+      char *named = g_strdup_printf ("%s:%s", r->network, text);
+      g_free (text);
+      return named;
+    }
+  return text;
+}
+
+static char *
+cell_text_of (const ZwCompareRow *r, CompareColumn column)
 {
   char buf[64];
 

@@ -2,6 +2,7 @@
  * side, the controls above the table (regressions only, expand merged launches), clicks,
  * the selection; the picture is zw-compare-draw.c's. */
 #include "zw-compare-view-private.h"
+#include "report/zw-pipeline-compare.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -20,6 +21,7 @@ struct _ZwCompareView
   ZwProfile *profile_a, *profile_b;
   ZwCompareOptions options;
   ZwDeployReport *report_a, *report_b;
+  ZwPipelineReport *pipeline_a, *pipeline_b;   /* two pipelines' passes (rows NET:OP_ID) */
   char *label_a, *label_b;
   /* what is shown of the rows (zw-compare-rows.h) */
   ZwCompareShown *shown;
@@ -238,6 +240,8 @@ zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwP
   g_return_if_fail (a != NULL && b != NULL);
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   self->cmp = zw_profile_compare (a, b, options);
+  g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
+  g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
   g_clear_pointer (&self->profile_a, zw_profile_free);
   g_clear_pointer (&self->profile_b, zw_profile_free);
   self->profile_a = zw_profile_copy (a);
@@ -251,6 +255,40 @@ zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwP
   self->label_a = g_strdup (label_a);
   self->label_b = g_strdup (label_b);
   changed (self, -1);
+}
+
+gboolean
+zw_compare_view_set_pipelines (ZwCompareView *self, ZwPipelineReport *a, ZwPipelineReport *b,
+                               const ZwCompareOptions *options, const char *label_a, const char *label_b,
+                               GError **error)
+{
+  ZwProfileCompare *cmp;
+
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  if ((cmp = zw_pipeline_compare (a, b, options, error)) == NULL)
+    return FALSE;
+  g_clear_pointer (&self->cmp, zw_profile_compare_free);
+  self->cmp = cmp;
+  self->options = cmp->options;
+  g_clear_pointer (&self->profile_a, zw_profile_free);
+  g_clear_pointer (&self->profile_b, zw_profile_free);
+  zw_pipeline_report_ref (a);
+  zw_pipeline_report_ref (b);
+  g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
+  g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
+  self->pipeline_a = a;
+  self->pipeline_b = b;
+  /* each network has its deploy report: no one deploy block for the pipeline */
+  g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  g_clear_pointer (&self->report_a, zw_deploy_report_unref);
+  g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+  g_free (self->label_a);
+  g_free (self->label_b);
+  self->label_a = g_strdup (label_a);
+  self->label_b = g_strdup (label_b);
+  changed (self, -1);
+  return TRUE;
 }
 
 void
@@ -289,6 +327,19 @@ zw_compare_view_swap (ZwCompareView *self)
       g_clear_pointer (&self->cmp, zw_profile_compare_free);
       self->cmp = zw_profile_compare (self->profile_a, self->profile_b, &self->options);
     }
+  if (self->pipeline_a != NULL && self->pipeline_b != NULL)
+    {
+      ZwPipelineReport *p = self->pipeline_a;
+      ZwProfileCompare *cmp = zw_pipeline_compare (self->pipeline_b, p, &self->options, NULL);
+      self->pipeline_a = self->pipeline_b;
+      self->pipeline_b = p;
+      /* both were profiled (they were compared): the other way round is too */
+      if (cmp != NULL)
+        {
+          g_clear_pointer (&self->cmp, zw_profile_compare_free);
+          self->cmp = cmp;
+        }
+    }
   if (self->report_a != NULL && self->report_b != NULL)
     {
       ZwDeployReport *r = self->report_a;
@@ -318,6 +369,8 @@ zw_compare_view_clear (ZwCompareView *self)
   g_clear_pointer (&self->profile_b, zw_profile_free);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+  g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
+  g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
   changed (self, -1);
 }
 
@@ -459,7 +512,7 @@ view_table (ZwView *view)
       if (s->member >= 0)
         continue;
       cells = g_new0 (char *, n + 1);
-      cells[0] = g_strdup_printf ("%" G_GINT64_FORMAT, r->op_id);
+      cells[0] = zw_compare_row_dup_name (r);
       cells[1] = g_strdup (r->op_class != NULL ? r->op_class : r->op_type != NULL ? r->op_type : "");
       cells[2] = g_strdup (r->op_name != NULL ? r->op_name : "");
       cells[3] = g_strdup (r->side == ZW_COMPARE_BOTH ? "both" : r->side == ZW_COMPARE_ONLY_A ? "A" : "B");
@@ -485,6 +538,8 @@ zw_compare_view_dispose (GObject *object)
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
   g_clear_pointer (&self->profile_a, zw_profile_free);
   g_clear_pointer (&self->profile_b, zw_profile_free);
+  g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
+  g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   g_clear_pointer (&self->label_a, g_free);

@@ -19,6 +19,7 @@
 #include "zw-row-table.h"
 #include "zw-compare-rows.h"
 #include "report/zw-compare.h"
+#include "report/zw-pipeline-report.h"
 #include "zw-selection.h"
 #include "zw-view-style.h"
 
@@ -69,6 +70,12 @@ GtkWidget *zw_compare_view_new (ZwSelection *selection);
  * and @label_b (may be NULL) name them ("run 3", a file name). */
 void zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwProfile *b,
                                    const ZwCompareOptions *options, const char *label_a, const char *label_b);
+/* Compares two pipelines' passes (zw_pipeline_compare(): rows NET:OP_ID; both kept, for
+ * Swap; no deploy block: each network has its own report). FALSE (@error) when a side was
+ * not profiled. */
+gboolean zw_compare_view_set_pipelines (ZwCompareView *self, ZwPipelineReport *a, ZwPipelineReport *b,
+                                        const ZwCompareOptions *options, const char *label_a, const char *label_b,
+                                        GError **error);
 /* The two runs' deploy reports (both, or NULL to drop the deploy block). */
 void zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const ZwDeployReport *b);
 /* Makes B the reference (A) and A the other: the comparison and the deploy facts are made

@@ -381,11 +381,11 @@ connect_bytes (XrtPipelineMember *m, const XirValue *v)
   return size;
 }
 
+static gboolean apply_on (XrtPipeline *self, GError **error);
+
 gboolean
 xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
 {
-  XrtMemRegion *etm;
-
   g_return_val_if_fail (XRT_IS_PIPELINE (self), FALSE);
   if (self->members->len == 0)
     return fail_at (error, XRT_PIPELINE_ERROR_CALL_ORDER, self, "pipeline", self->spec->name, "networks",
@@ -401,7 +401,32 @@ xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
     device_url = xrt_deployment_get_target_url (XRT_PIPELINE_MEMBER (self, 0)->deployment);
   if ((self->device = xrt_device_open (device_url ? device_url : "mock://zg330", error)) == NULL)
     return FALSE;
-  etm = xrt_device_get_default_mem_region (self->device);
+  return apply_on (self, error);
+}
+
+gboolean
+xrt_pipeline_apply_on_board (XrtPipeline *self, XrtDevice *device, GError **error)
+{
+  g_return_val_if_fail (XRT_IS_PIPELINE (self), FALSE);
+  g_return_val_if_fail (device != NULL, FALSE);
+  if (self->members->len == 0)
+    return fail_at (error, XRT_PIPELINE_ERROR_CALL_ORDER, self, "pipeline", self->spec->name, "networks",
+                    "the networks were not opened (the file was only checked)");
+  if (self->applied)
+    {
+      g_set_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER, "%s: applied already", self->spec->origin);
+      return FALSE;
+    }
+  self->device = xrt_device_ref (device);
+  return apply_on (self, error);
+}
+
+/* Applies every network on self->device (opened or lent). */
+static gboolean
+apply_on (XrtPipeline *self, GError **error)
+{
+  XrtMemRegion *etm = xrt_device_get_default_mem_region (self->device);
+
   for (guint i = 0; i < self->members->len; i++)
     {
       XrtPipelineMember *m = XRT_PIPELINE_MEMBER (self, i);

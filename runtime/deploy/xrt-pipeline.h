@@ -134,6 +134,24 @@ XrtPipeline *xrt_pipeline_new_from_data (const char *data, gsize length, const c
                                          GError **error);
 
 /**
+ * xrt_pipeline_compose:
+ * @json_paths: (array zero-terminated=1): network files, in the order a pass runs them
+ * @name: (nullable): the pipeline's name; %NULL: the networks' names joined by "+"
+ * @error: a network file that cannot be read, naming it
+ *
+ * The text of a pipeline file for networks opened together (the workbench's "Open as a
+ * Pipeline"): one `[network.NAME]` per file in the given order (NAME its file name without
+ * `_ZG.json`, `_BY.json` or `.json`, made unique; `json` its absolute path, so the file
+ * reads the same from any folder), no shared segments, and each network connected to the
+ * next by position (`[connect.A_to_B_K]`, `output = K`, `input = K` for every K) when the
+ * first's outputs and the next one's inputs are as many and have, place by place, the same
+ * shape and storage bytes. The text is not checked: xrt_pipeline_new_from_data() does.
+ *
+ * Returns: (transfer full) (nullable): the text
+ */
+char *xrt_pipeline_compose (const char *const *json_paths, const char *name, GError **error);
+
+/**
  * xrt_pipeline_get_name:
  * @self: the pipeline
  *
@@ -200,6 +218,20 @@ void xrt_pipeline_force_staged (XrtPipeline *self);
  * Returns: %TRUE when every network applied
  */
 gboolean xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error);
+
+/**
+ * xrt_pipeline_apply_on_board:
+ * @self: the pipeline
+ * @device: an open board (the workbench's kept link to its device URL, xrt-board-link.h)
+ * @error: the deployment's error, naming the network
+ *
+ * As xrt_pipeline_apply() on @device instead of a board the pipeline opens: a board served
+ * by zhuge-board takes one client, so a caller that keeps a connection to it runs the
+ * pipeline on that connection. The pipeline keeps a reference to @device until it is freed.
+ *
+ * Returns: %TRUE when every network applied
+ */
+gboolean xrt_pipeline_apply_on_board (XrtPipeline *self, XrtDevice *device, GError **error);
 
 /**
  * xrt_pipeline_get_device:

@@ -24,7 +24,12 @@ cmp_rows (gconstpointer pa, gconstpointer pb, gpointer data)
   switch (by->key)
     {
     case ZW_COMPARE_SORT_ORDER: break;
-    case ZW_COMPARE_SORT_OP_ID: c = a->op_id < b->op_id ? -1 : a->op_id > b->op_id; break;
+    case ZW_COMPARE_SORT_OP_ID:
+      /* a pipeline's rows: by network, then op id ("NET:OP_ID") */
+      c = g_strcmp0 (a->network, b->network);
+      if (c == 0)
+        c = a->op_id < b->op_id ? -1 : a->op_id > b->op_id;
+      break;
     case ZW_COMPARE_SORT_CLASS:
       c = g_strcmp0 (a->op_class != NULL ? a->op_class : a->op_type, b->op_class != NULL ? b->op_class : b->op_type);
       break;

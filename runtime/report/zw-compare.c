@@ -6,11 +6,12 @@
 #include <math.h>
 #include <string.h>
 
-static void
-row_free (gpointer p)
+void
+zw_compare_row_free (ZwCompareRow *r)
 {
-  ZwCompareRow *r = p;
-
+  if (r == NULL)
+    return;
+  g_free (r->network);
   g_free (r->op_type);
   g_free (r->op_name);
   g_free (r->op_class);
@@ -198,7 +199,7 @@ zw_profile_compare (const ZwProfile *a, const ZwProfile *b, const ZwCompareOptio
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
   c = g_new0 (ZwProfileCompare, 1);
   c->options = options ? *options : defaults;
-  c->rows = g_ptr_array_new_with_free_func (row_free);
+  c->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) zw_compare_row_free);
   by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   match_a = g_new (gint, MAX (a->rows->len, 1));
   group_a = g_new (gint, MAX (a->rows->len, 1));
@@ -408,7 +409,15 @@ zw_profile_compare_to_csv (const ZwProfileCompare *cmp)
     {
       const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
 
-      g_string_append_printf (s, "%" G_GINT64_FORMAT ",", r->op_id);
+      if (r->network != NULL)
+        {
+          /* a pipeline's op: NET:OP_ID */
+          g_autofree char *name = g_strdup_printf ("%s:%" G_GINT64_FORMAT, r->network, r->op_id);
+          csv_field (s, name);
+          g_string_append_c (s, ',');
+        }
+      else
+        g_string_append_printf (s, "%" G_GINT64_FORMAT ",", r->op_id);
       csv_field (s, r->op_type);
       g_string_append_c (s, ',');
       csv_field (s, r->op_name);

@@ -70,7 +70,15 @@ typedef struct {
   char *op_class;            /* the hardop class from the deploy reports ("Conv2d", a merged
                               * launch "Conv2d +3"), NULL when not set or not known */
   guint order;               /* the row's place as compared (A's order, then B-only rows) */
+  char *network;             /* a pipeline's network the op is of (zw_pipeline_compare(): the
+                              * row is "NET:OP_ID"); NULL for two runs of one network */
 } ZwCompareRow;
+
+/**
+ * zw_compare_row_free: (skip)
+ * @row: (transfer full): a row (its strings and merge_from with it)
+ */
+void zw_compare_row_free (ZwCompareRow *row);
 
 /* What the rows can be sorted by (zw_profile_compare_sort). */
 typedef enum {
@@ -115,6 +123,7 @@ void zw_profile_compare_sort (ZwProfileCompare *cmp, ZwCompareSortKey key, gbool
 /**
  * zw_profile_compare_to_csv:
  *
+ * (a pipeline's row's op_id is "NET:OP_ID")
  * Op_id,op_type,op_name,merge_from,side,a_ms,b_ms,delta_ms,ratio,a_hard_ms,b_hard_ms,regression
  * (RFC 4180 quoting; a new string).
  */
