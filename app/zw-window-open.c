@@ -178,6 +178,36 @@ zw_window_diff_dumps (ZwWindow *self, const char *dir_a, const char *dir_b)
   return TRUE;
 }
 
+/* "folder/name" of @path */
+static char *
+folder_and_name (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *folder = g_path_get_basename (dir);
+  g_autofree char *name = g_path_get_basename (path);
+
+  return g_build_filename (folder, name, NULL);
+}
+
+void
+zw_window_compare_labels (const char *path_a, const char *path_b, char **label_a, char **label_b)
+{
+  *label_a = g_path_get_basename (path_a);
+  *label_b = g_path_get_basename (path_b);
+  if (g_strcmp0 (*label_a, *label_b) != 0)
+    return;
+  g_free (*label_a);
+  g_free (*label_b);
+  *label_a = folder_and_name (path_a);
+  *label_b = folder_and_name (path_b);
+  if (g_strcmp0 (*label_a, *label_b) != 0)
+    return;
+  g_free (*label_a);
+  g_free (*label_b);
+  *label_a = g_strdup (path_a);
+  *label_b = g_strdup (path_b);
+}
+
 gboolean
 zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
 {
@@ -203,8 +233,7 @@ zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
       return FALSE;
     }
   view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
-  label_a = g_path_get_basename (path_a);
-  label_b = g_path_get_basename (path_b);
+  zw_window_compare_labels (path_a, path_b, &label_a, &label_b);
   zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
   zw_compare_view_set_reports (view, NULL, NULL);
   self->compare_from_runs = FALSE;

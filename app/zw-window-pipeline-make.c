@@ -196,8 +196,7 @@ zw_window_compare_pipelines (ZwWindow *self, const char *path_a, const char *pat
       return FALSE;
     }
   view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
-  label_a = g_path_get_basename (path_a);
-  label_b = g_path_get_basename (path_b);
+  zw_window_compare_labels (path_a, path_b, &label_a, &label_b);
   if (!zw_compare_view_set_pipelines (view, a, b, NULL, label_a, label_b, &error))
     {
       zw_window_banner_for_error (self, path_a, error);

@@ -123,6 +123,9 @@ gboolean zw_window_save_pipeline (ZwWindow *self, const char *dest);
 /* Compares two pipeline reports' passes in the Compare view, rows named NET:OP_ID (also two
  * pipeline reports dropped together, win.compare-pipeline-files, Compare Two Time Profiles). */
 gboolean zw_window_compare_pipelines (ZwWindow *self, const char *path_a, const char *path_b);
+/* What two compared files are called (Compare's "A:"/"B:"): their names, or where those are
+ * the same (two runs' yolov5s_time.txt), their folder and name, else their paths. */
+void zw_window_compare_labels (const char *path_a, const char *path_b, char **label_a, char **label_b);
 /* Compares two time profile files in the Compare view. */
 gboolean zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b);
 /* Queues one forward dumping every value in @format into a new folder under the user's cache

@@ -214,11 +214,33 @@ test_runs_rows_name_classes (void)
   zw_test_app_wait_for_run (n + 4);
 }
 
+/* Two runs' profiles have the same name: A and B say their folders (issue 37 item 6). */
+static void
+test_labels_tell_same_names_apart (void)
+{
+  g_autofree char *a = NULL, *b = NULL;
+
+  zw_window_compare_labels ("/x/on/yolov5s_time.txt", "/x/off/yolov5s_time.txt", &a, &b);
+  g_assert_cmpstr (a, ==, "on/yolov5s_time.txt");
+  g_assert_cmpstr (b, ==, "off/yolov5s_time.txt");
+  g_clear_pointer (&a, g_free);
+  g_clear_pointer (&b, g_free);
+  zw_window_compare_labels ("/x/on/a_time.txt", "/y/b_time.txt", &a, &b);
+  g_assert_cmpstr (a, ==, "a_time.txt");
+  g_assert_cmpstr (b, ==, "b_time.txt");
+  g_clear_pointer (&a, g_free);
+  g_clear_pointer (&b, g_free);
+  zw_window_compare_labels ("/x/on/t.txt", "/y/on/t.txt", &a, &b);
+  g_assert_cmpstr (a, ==, "/x/on/t.txt");
+  g_assert_cmpstr (b, ==, "/y/on/t.txt");
+}
+
 int
 main (int argc, char *argv[])
 {
   win = zw_test_app_start (&argc, &argv);
 
+  g_test_add_func ("/app-compare/time-files/labels-tell-same-names-apart", test_labels_tell_same_names_apart);
   g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
 
