@@ -83,7 +83,11 @@ raw_hello (GSocketConnection *conn)
   g_assert_cmpuint (h.type, ==, ZG330_WIRE_HELLO | ZG330_WIRE_REPLY);
 }
 
-/* Opens @url, retrying for up to @seconds while the board is busy; the device or NULL. */
+/* Opens @url, retrying for up to @seconds while the board is busy; the device or NULL. A
+ * board at its connection limit answers with a best-effort BUSY and closes at once (no thread
+ * to drain the client's HELLO): the client may read the close (a reset) instead of the BUSY,
+ * so a closed connection is retried too while the time lasts; a board that is gone still
+ * fails at the end. */
 static XrtDevice *
 open_within (const char *url, guint seconds, GError **error)
 {
@@ -95,7 +99,8 @@ open_within (const char *url, guint seconds, GError **error)
       XrtDevice *d = xrt_device_open (url, &local);
       if (d != NULL)
         return d;
-      if (g_get_monotonic_time () > until || strstr (local->message, "busy") == NULL)
+      if (g_get_monotonic_time () > until
+          || (strstr (local->message, "busy") == NULL && strstr (local->message, "closed the connection") == NULL))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
