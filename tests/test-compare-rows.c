@@ -9,8 +9,6 @@
 #include "zw-test-util.h"
 #include "report/zw-compare.h"
 #include "report/zw-profile.h"
-#include "xrt/xrt-session.h"
-#include "backends/zg330/zg330-backend.h"
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,36 +77,6 @@ test_time_files_renumbered_custom_ops (void)
   g_assert_cmpfloat_with_epsilon (cmp->delta_ms, 0, 1e-9);
 }
 
-/* One forward of @net on the simulated ZG330 (merge @merge): its profile and report. */
-static void
-run_net (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDeployReport **report)
-{
-  static const char *const types[] = { "ZG330Backend", "HostBackend" };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
-  XrtDevice *devs[] = { dev, NULL };
-  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
-  g_autoptr (XrtSession) s = NULL;
-  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 7);
-  g_autoptr (GPtrArray) outs = NULL;
-  g_autofree char *json = NULL;
-
-  g_assert_no_error (error);
-  s = xrt_session_new (view, types, devs, 2, &error);
-  g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), merge, TRUE,
-                                            ZW_OCM_BEST_SCORE, &error));
-  g_assert_true (xrt_session_apply (s, &error));
-  xrt_session_enable_time_profile (s, TRUE);
-  outs = xrt_session_forward (s, inputs, &error);
-  g_assert_no_error (error);
-  json = zw_profile_to_string (xrt_session_get_time_profile (s), ZW_PROFILE_FORMAT_JSON);
-  *profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
-  g_assert_no_error (error);
-  *report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
-  g_assert_nonnull (*report);
-}
-
 static void
 test_rows_name_the_hardop_class (void)
 {
@@ -118,8 +86,8 @@ test_rows_name_the_hardop_class (void)
   g_autoptr (ZwProfileCompare) cmp = NULL;
   guint n_hardops = 0, n_merged = 0;
 
-  run_net (net, TRUE, &on, &report_on);
-  run_net (net, FALSE, &off, &report_off);
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
   /* merge on (A) against merge off (B): launches against their members */
   cmp = zw_profile_compare (on, off, NULL);
   zw_profile_compare_set_classes (cmp, report_on, report_off);
@@ -273,8 +241,8 @@ test_members_and_regressions (void)
   guint n_launches = 0, n_members = 0;
   ZwViewStyle style;
 
-  run_net (net, TRUE, &on, &report_on);
-  run_net (net, FALSE, &off, &report_off);
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
   cmp = zw_profile_compare (on, off, NULL);
   zw_profile_compare_set_classes (cmp, report_on, report_off);
   plain = zw_compare_shown_new (cmp, NULL);

@@ -7,40 +7,9 @@
 #include "zw-timing-view.h"
 #include "report/zw-deploy-graph.h"
 #include "zw-test-util.h"
-#include "backends/zg330/zg330-backend.h"
-#include "xrt/xrt-session.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void
-run_net (XirNetwork *net, ZwProfile **profile, ZwDeployReport **report)
-{
-  static const char *const types[] = { "ZG330Backend", "HostBackend" };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
-  XrtDevice *devs[] = { dev, NULL };
-  g_autoptr (XirNetworkView) view = xir_network_view (net, 0, G_MAXINT, &error);
-  g_autoptr (XrtSession) s = NULL;
-  g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 7);
-  g_autoptr (GPtrArray) outs = NULL;
-  g_autofree char *json = NULL;
-
-  g_assert_no_error (error);
-  s = xrt_session_new (view, types, devs, 2, &error);
-  g_assert_no_error (error);
-  g_assert_true (zg330_backend_set_options (ZG330_BACKEND (xrt_session_get_board_backend (s)), TRUE, TRUE,
-                                            ZW_OCM_BEST_SCORE, &error));
-  g_assert_true (xrt_session_apply (s, &error));
-  xrt_session_enable_time_profile (s, TRUE);
-  outs = xrt_session_forward (s, inputs, &error);
-  g_assert_no_error (error);
-  json = zw_profile_to_string (xrt_session_get_time_profile (s), ZW_PROFILE_FORMAT_JSON);
-  *profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
-  g_assert_no_error (error);
-  *report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
-  g_assert_nonnull (*report);
-}
 
 static double
 estimate_of (const ZwDeployReport *report, gint64 op_id)
@@ -95,7 +64,7 @@ test_members_estimated (void)
   ZwTimingView *tv;
   guint n, n_members = 0, n_launches = 0, expected_members = 0;
 
-  run_net (net, &profile, &report);
+  zw_test_run_profiled (net, TRUE, &profile, &report);
   zw_deploy_report_attach_network (report, net);
   zw_selection_set_report (sel, report);
   window = gtk_window_new ();

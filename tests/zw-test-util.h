@@ -57,6 +57,13 @@ cJSON *zw_test_op_json (cJSON *ops, const char *type, const char *target, gint64
  * a 20 ms tick wakes it). Returns @done's last answer. */
 gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
 
+/* One forward of @net (seeded inputs, seed 7) on the simulated ZG330 with merge @merge, ETM
+ * optimize on and OCM Best score, a time profile on: its profile (as read back from the
+ * session's JSON) and its deploy report, both new. */
+#include "report/zw-deploy-report.h"
+#include "report/zw-profile.h"
+void zw_test_run_profiled (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDeployReport **report);
+
 /* ---- boards over a socket (issue 18) ---------------------------------------------------- */
 
 #include "xrt/xrt-device.h"
