@@ -83,11 +83,7 @@ raw_hello (GSocketConnection *conn)
   g_assert_cmpuint (h.type, ==, ZG330_WIRE_HELLO | ZG330_WIRE_REPLY);
 }
 
-/* Opens @url, retrying for up to @seconds while the board is busy; the device or NULL. A
- * board at its connection limit answers with a best-effort BUSY and closes at once (no thread
- * to drain the client's HELLO): the client may read the close (a reset) instead of the BUSY,
- * so a closed connection is retried too while the time lasts; a board that is gone still
- * fails at the end. */
+/* Opens @url, retrying for up to @seconds while the board is busy; the device or NULL. */
 static XrtDevice *
 open_within (const char *url, guint seconds, GError **error)
 {
@@ -99,8 +95,7 @@ open_within (const char *url, guint seconds, GError **error)
       XrtDevice *d = xrt_device_open (url, &local);
       if (d != NULL)
         return d;
-      if (g_get_monotonic_time () > until
-          || (strstr (local->message, "busy") == NULL && strstr (local->message, "closed the connection") == NULL))
+      if (g_get_monotonic_time () > until || strstr (local->message, "busy") == NULL)
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
@@ -233,6 +228,27 @@ test_trickling_clients (void)
   (void) cut;
 }
 
+/* A board started with the five arguments whose stderr goes to a temporary file (*@log_path):
+ * what --verbose logs.  NULL (the file removed) when boards cannot be started. */
+static ZwBoard *
+board_start_logged (char **log_path, const char *a1, const char *a2, const char *a3, const char *a4, const char *a5)
+{
+  g_autoptr (GError) error = NULL;
+  int log_fd = g_file_open_tmp ("zw-board-log-XXXXXX", log_path, &error), saved = dup (2);
+  ZwBoard *board;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (saved, >=, 0);
+  g_assert_cmpint (dup2 (log_fd, 2), ==, 2);
+  board = zw_test_board_start ("zg330", a1, a2, a3, a4, a5, NULL);
+  g_assert_cmpint (dup2 (saved, 2), ==, 2);
+  close (saved);
+  close (log_fd);
+  if (board == NULL)
+    g_unlink (*log_path);
+  return board;
+}
+
 /* More connections than --max-clients (1 and 4): the extra ones are told so at once, in
  * words that agree with the count (the BUSY reply, and the line --verbose logs on the
  * board's stderr, caught in a file the board inherits), and the board serves again once
@@ -254,21 +270,10 @@ test_connection_limit (void)
       g_autoptr (GSocketConnection) extra = NULL;
       g_autoptr (GBytes) payload = NULL;
       Zg330WireHeader h;
-      int log_fd = g_file_open_tmp ("zw-board-log-XXXXXX", &log_path, &error), saved = dup (2);
 
-      g_assert_no_error (error);
-      g_assert_cmpint (saved, >=, 0);
-      g_assert_cmpint (dup2 (log_fd, 2), ==, 2);
-      board = zw_test_board_start ("zg330", "--max-clients", cases[k].limit, "--handshake-timeout", "800",
-                                   "--verbose", NULL);
-      g_assert_cmpint (dup2 (saved, 2), ==, 2);
-      close (saved);
-      close (log_fd);
+      board = board_start_logged (&log_path, "--max-clients", cases[k].limit, "--handshake-timeout", "800", "--verbose");
       if (board == NULL)
-        {
-          g_unlink (log_path);
-          return;
-        }
+        return;
       for (guint i = 0; i < cases[k].n; i++)
         held[i] = raw_connect (board->port);
       g_usleep (200000);
@@ -289,6 +294,126 @@ test_connection_limit (void)
         g_error ("the board of %u logged no \"%s\": %s", cases[k].n, cases[k].logs, log);
       g_unlink (log_path);
     }
+}
+
+/* The client's end of a refused connection: the end of the stream, not a reset. */
+static void
+assert_clean_end (GSocketConnection *conn, guint i)
+{
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (conn));
+  g_autoptr (GError) error = NULL;
+  guint8 byte;
+  gssize k = g_input_stream_read (in, &byte, 1, NULL, &error);
+
+  if (k != 0)
+    g_error ("refused connection %u: %s after BUSY, not the end of the stream", i,
+             error ? error->message : "more bytes");
+}
+
+/* A board at --max-clients 2 (one connection holding its session, one silent): every client
+ * past the limit reads BUSY naming the limit and the holder, then a clean end of the stream,
+ * though it sent its HELLO (and some sent 8 KiB more) before the board read a byte of it: 5
+ * rounds of 20 at once, then 10 opens through the runtime (which said "closed the connection"
+ * when the board closed without reading).  Bounded: 60 s at most. */
+static void
+test_limit_busy_every_time (void)
+{
+  g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", "--max-clients", "2", "--handshake-timeout", "60000",
+                                                   NULL);
+  g_autoptr (GSocketConnection) silent = NULL;
+  g_autoptr (GSocketConnection) holder = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  guint8 extra[8192];
+
+  if (board == NULL)
+    return;
+  memset (extra, 0x5a, sizeof extra);
+  /* accepted in order: once the holder's HELLO is answered the silent one is served too */
+  silent = raw_connect (board->port);
+  holder = raw_connect (board->port);
+  raw_hello (holder);
+  for (guint round = 0; round < 5; round++)
+    {
+      GSocketConnection *late[20];
+      for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+        {
+          g_autofree char *name = g_strdup_printf ("late %u.%u", round, i);
+          Zg330WireRequest req = { .type = ZG330_WIRE_HELLO, .version = ZG330_WIRE_VERSION, .name = name };
+          g_autoptr (GByteArray) p = zg330_wire_encode_request (&req);
+
+          late[i] = raw_connect (board->port);
+          raw_send (late[i], ZG330_WIRE_HELLO, 1, p->data, p->len);
+          if (i % 2 == 1)
+            g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (late[i])), extra,
+                                                      sizeof extra, NULL, NULL, NULL));
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+        {
+          g_autoptr (GBytes) payload = NULL;
+          Zg330WireHeader h;
+
+          if (!raw_recv (late[i], &h, &payload))
+            g_error ("round %u, connection %u past the limit: no BUSY (the connection ended first)", round, i);
+          g_assert_cmpuint (h.type, ==, ZG330_WIRE_BUSY);
+          if (!bytes_have (payload, "the zg330 board serves 2 connections, its limit; the board is held by raw from "
+                                    "127.0.0.1:"))
+            g_error ("round %u, connection %u: BUSY says %.*s", round, i, (int) g_bytes_get_size (payload),
+                     (const char *) g_bytes_get_data (payload, NULL));
+          assert_clean_end (late[i], i);
+          g_object_unref (late[i]);
+        }
+    }
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_null (xrt_device_open (board->url, &error));
+      g_assert_nonnull (error);
+      if (strstr (error->message, "is busy with another client") == NULL || strstr (error->message, "its limit") == NULL)
+        g_error ("open %u past the limit: %s", i, error->message);
+    }
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 60 * G_USEC_PER_SEC);
+  g_assert_true (board_alive (board));
+  g_clear_object (&holder);
+  g_clear_object (&silent);
+  assert_serves (board, 10);
+}
+
+/* More refused connections than drain at once (64): those past it are closed at once (said on
+ * the board's stderr), each still reads its BUSY (it sent nothing, so the close is clean), and
+ * the board serves once they go. */
+static void
+test_limit_drains_bounded (void)
+{
+  g_autofree char *log_path = NULL, *log = NULL;
+  g_autoptr (ZwBoard) board = board_start_logged (&log_path, "--max-clients", "1", "--handshake-timeout", "60000",
+                                                  "--verbose");
+  g_autoptr (GSocketConnection) holder = NULL;
+  g_autoptr (GError) error = NULL;
+  GSocketConnection *late[80];
+
+  if (board == NULL)
+    return;
+  holder = raw_connect (board->port);
+  raw_hello (holder);   /* the board's one connection is served */
+  for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+    late[i] = raw_connect (board->port);
+  for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+    {
+      Zg330WireHeader h;
+      if (!raw_recv (late[i], &h, NULL))
+        g_error ("connection %u past the limit: no BUSY", i);
+      g_assert_cmpuint (h.type, ==, ZG330_WIRE_BUSY);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+    g_object_unref (late[i]);
+  g_clear_object (&holder);
+  assert_serves (board, 10);
+  g_clear_pointer (&board, zw_test_board_stop);   /* its stderr is complete */
+  g_assert_true (g_file_get_contents (log_path, &log, NULL, &error));
+  g_assert_no_error (error);
+  if (strstr (log, "closed at once: 64 refused connections drain already\n") == NULL)
+    g_error ("80 connections refused at once: the board logged no closing past 64 draining: %s", log);
+  g_unlink (log_path);
 }
 
 /* BUSY names the client that holds the board. */
@@ -662,6 +787,8 @@ main (int argc, char **argv)
   g_test_add_func ("/board-server/connections/silent-client-holds-nothing", test_silent_client);
   g_test_add_func ("/board-server/connections/trickling-clients-are-cut", test_trickling_clients);
   g_test_add_func ("/board-server/connections/limit-says-so", test_connection_limit);
+  g_test_add_func ("/board-server/connections/limit-busy-every-time", test_limit_busy_every_time);
+  g_test_add_func ("/board-server/connections/limit-drains-bounded", test_limit_drains_bounded);
   g_test_add_func ("/board-server/session/busy-names-the-holder", test_busy_names_holder);
   g_test_add_func ("/board-server/launch/cancelled-when-client-leaves", test_launch_cancelled_when_client_leaves);
   g_test_add_func ("/board-server/reply/stats-within-the-bounds", test_reply_within_bounds);

@@ -3,7 +3,8 @@
  *
  * One client session at a time, from its HELLO (others are told BUSY, naming the holder);
  * each session gets a board fresh from power-on.  Connections are bounded (--max-clients, each
- * its own thread, started from GSocketService's main-loop handler; more are refused at once),
+ * its own thread, started from GSocketService's main-loop handler; more are told BUSY at once
+ * and drained on the main loop without a thread, zhuge-board-door.c),
  * a HELLO must arrive whole within --handshake-timeout and a request within --idle-timeout, so
  * a silent or trickling client holds neither the board nor a thread for long.  A launch runs
  * on a worker thread while the connection's thread sends PROGRESS frames and watches the
@@ -15,6 +16,7 @@
  * that stops answering). */
 #include "devices/zg330-board-session.h"
 #include "base/zw-locale.h"
+#include "zhuge-board-door.h"
 
 #include <gio/gio.h>
 #include <errno.h>
@@ -47,7 +49,12 @@ static struct {
   GMutex lock;           /* holder */
   gint holder_id;        /* the connection holding the board, or 0 */
   char *holder;          /* who that is, for BUSY */
+  BoardDoor *door;       /* connections past max_clients, refused and drained on the main loop */
 } board;
+
+/* Connections refused past --max-clients that drain at once (each up to a second and 64 KiB,
+ * as refuse() drains); more are closed at once. */
+enum { DOOR_MAX_DRAINING = 64, DOOR_DRAIN_MS = 1000, DOOR_DRAIN_BYTES = 16 * 4096 };
 
 /* ---- one connection ----------------------------------------------------------------- */
 
@@ -477,6 +484,44 @@ conn_thread (gpointer data)
   return NULL;
 }
 
+/* A connection past --max-clients (on the main loop): no thread for it, but a BUSY naming the
+ * limit and who holds the board, ended as refuse() ends one (zhuge-board-door.c). */
+static void
+refuse_at_door (GSocketConnection *conn)
+{
+  Zg330WireReply rep = { .type = ZG330_WIRE_BUSY };
+  g_autofree char *limit = g_strdup_printf (ngettext ("the %s board serves %u connection, its limit",
+                                                      "the %s board serves %u connections, its limit",
+                                                      board.max_clients),
+                                            board.kind, board.max_clients);
+  g_autoptr (GByteArray) out = NULL;
+  g_autoptr (GByteArray) frame = g_byte_array_new ();
+  guint8 head[ZG330_WIRE_HEADER_BYTES];
+  guint16 frame_type;
+  gboolean draining;
+
+  g_mutex_lock (&board.lock);
+  rep.message = board.holder != NULL ? g_strdup_printf (_("%s; the board is held by %s"), limit, board.holder)
+                                     : g_strdup (limit);
+  g_mutex_unlock (&board.lock);
+  out = zg330_board_encode_reply (0, &rep, &frame_type);
+  zg330_wire_header_encode (head, frame_type, 0, out->len);
+  g_byte_array_append (frame, head, sizeof head);
+  g_byte_array_append (frame, out->data, out->len);
+  zg330_wire_reply_clear (&rep);
+  draining = board_door_refuse (board.door, conn, frame->data, frame->len);
+  if (board.verbose)
+    {
+      g_printerr (ngettext ("zhuge-board: a connection refused: %u connection open\n",
+                            "zhuge-board: a connection refused: %u connections open\n", board.max_clients),
+                  board.max_clients);
+      if (!draining)
+        g_printerr (ngettext ("zhuge-board: closed at once: %u refused connection drains already\n",
+                              "zhuge-board: closed at once: %u refused connections drain already\n", DOOR_MAX_DRAINING),
+                    DOOR_MAX_DRAINING);
+    }
+}
+
 /* A new connection (on the main loop): its own thread, or refused at once when the board
  * serves as many connections as it takes. */
 static gboolean
@@ -494,26 +539,8 @@ on_incoming (GSocketService *service, GSocketConnection *conn, GObject *source, 
   g_socket_set_blocking (sock, FALSE);
   if ((guint) g_atomic_int_add (&board.n_conns, 1) >= board.max_clients)
     {
-      /* no thread for it: a best-effort BUSY, then the connection goes */
-      Zg330WireReply rep = { .type = ZG330_WIRE_BUSY };
-      guint16 frame_type;
-      g_autoptr (GByteArray) out = NULL;
-      guint8 head[ZG330_WIRE_HEADER_BYTES];
-
       g_atomic_int_add (&board.n_conns, -1);
-      rep.message = g_strdup_printf (ngettext ("the %s board serves %u connection, its limit",
-                                               "the %s board serves %u connections, its limit", board.max_clients),
-                                     board.kind, board.max_clients);
-      out = zg330_board_encode_reply (0, &rep, &frame_type);
-      zg330_wire_header_encode (head, frame_type, 0, out->len);
-      g_socket_send (sock, (const gchar *) head, sizeof head, NULL, NULL);
-      g_socket_send (sock, (const gchar *) out->data, out->len, NULL, NULL);
-      zg330_wire_reply_clear (&rep);
-      g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
-      if (board.verbose)
-        g_printerr (ngettext ("zhuge-board: a connection refused: %u connection open\n",
-                              "zhuge-board: a connection refused: %u connections open\n", board.max_clients),
-                    board.max_clients);
+      refuse_at_door (conn);
       return TRUE;
     }
   g_socket_set_option (sock, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
@@ -716,12 +743,16 @@ main (int argc, char **argv)
       }
   }
   service = g_socket_service_new ();
+  /* a storm of connections waits in the kernel for the main loop (GIO's default of 10 makes
+   * the 11th connect wait for a SYN resent a second later) */
+  g_socket_listener_set_backlog (G_SOCKET_LISTENER (service), 128);
   if (!g_socket_listener_add_address (G_SOCKET_LISTENER (service), address, G_SOCKET_TYPE_STREAM,
                                       G_SOCKET_PROTOCOL_TCP, NULL, &effective, &error))
     {
       g_printerr (_("zhuge-board: cannot listen on %s:%u: %s\n"), host, port, error->message);
       return 1;
     }
+  board.door = board_door_new (DOOR_MAX_DRAINING, DOOR_DRAIN_MS, DOOR_DRAIN_BYTES);
   g_signal_connect (service, "incoming", G_CALLBACK (on_incoming), NULL);
   loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGINT, on_quit, loop);
@@ -736,6 +767,7 @@ main (int argc, char **argv)
   g_main_loop_run (loop);
   g_socket_service_stop (service);
   g_socket_listener_close (G_SOCKET_LISTENER (service));
+  board_door_free (board.door);
   /* connections still served keep the board's profile: they end with the process */
   for (guint i = 0; i < 100 && g_atomic_int_get (&board.n_conns) > 0; i++)
     g_usleep (10000);
