@@ -144,11 +144,12 @@ test_headers_sort (void)
   g_assert_cmpint (zw_compare_view_next_sort (-1, FALSE, 5, &desc), ==, 5);
   g_assert_true (desc);
   g_assert_cmpint (zw_compare_view_next_sort (5, TRUE, 6, &desc), ==, -1);
-  /* the columns by x: op id from the margin, then the class 104 px on */
-  g_assert_cmpint (zw_compare_view_column_at (W, 10), ==, 0);
-  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 104 + 5), ==, 1);
-  g_assert_cmpint (zw_compare_view_column_at (W, 8 + 104 + 120 + 90 + 90 + 5), ==, 4);
-  g_assert_cmpint (zw_compare_view_column_at (W, 2), ==, -1);
+  /* the columns by x: op id from the margin (here 104 px wide), then the class */
+  g_assert_cmpint (zw_compare_view_column_at (W, 104, 10), ==, 0);
+  g_assert_cmpint (zw_compare_view_column_at (W, 104, 8 + 104 + 5), ==, 1);
+  g_assert_cmpint (zw_compare_view_column_at (W, 104, 8 + 104 + 120 + 90 + 90 + 5), ==, 4);
+  g_assert_cmpint (zw_compare_view_column_at (W, 60, 8 + 60 + 120 + 90 + 90 + 5), ==, 4);
+  g_assert_cmpint (zw_compare_view_column_at (W, 104, 2), ==, -1);
 
   if (path == NULL)
     {
@@ -193,7 +194,7 @@ test_headers_sort (void)
       if (zw_test_pixel (plain, x, y) != zw_test_pixel (sorted, x, y))
         {
           /* only in the delta column's title */
-          g_assert_cmpint (zw_compare_view_column_at (W, x), ==, 4);
+          g_assert_cmpint (zw_compare_view_column_at (W, zw_compare_view_op_id_width (cmp, &style), x), ==, 4);
           g_assert_cmpfloat (y, >=, h0);
           g_assert_cmpfloat (y, <, h1);
           differ++;
@@ -208,7 +209,7 @@ test_headers_sort (void)
     guint inked = 0;
     cairo_surface_t *header = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, 400);
     cairo_t *cr = cairo_create (header);
-    zw_compare_view_draw_header (cr, W, at, 4, TRUE, &style);
+    zw_compare_view_draw_header (cr, W, at, zw_compare_view_op_id_width (cmp, &style), 4, TRUE, &style);
     cairo_destroy (cr);
     cairo_surface_flush (header);
     for (int y = 0; y < 400; y++)
@@ -313,10 +314,10 @@ test_members_and_regressions (void)
     double h0, h1;
     guint ink_a = 0, ink_b = 0;
     cr = cairo_create (a);
-    zw_compare_view_draw_shown (cr, W, H, cmp, NULL, plain, "A", "B", -1, -1, FALSE, &style);
+    zw_compare_view_draw_shown (cr, W, H, cmp, NULL, plain, 0, "A", "B", -1, -1, FALSE, &style);
     cairo_destroy (cr);
     cr = cairo_create (b);
-    zw_compare_view_draw_shown (cr, W, H, cmp, NULL, expanded, "A", "B", -1, -1, FALSE, &style);
+    zw_compare_view_draw_shown (cr, W, H, cmp, NULL, expanded, 0, "A", "B", -1, -1, FALSE, &style);
     cairo_destroy (cr);
     cairo_surface_flush (a);
     cairo_surface_flush (b);
@@ -366,6 +367,135 @@ test_members_and_regressions (void)
   }
 }
 
+/* The width of @text drawn as the Compare view draws it (pango, "Sans" at the style's size). */
+static double
+pango_width (const ZwViewStyle *style, const char *text)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans");
+  int w, h;
+
+  pango_font_description_set_absolute_size (font, style->font_size * PANGO_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return w;
+}
+
+/* A (merge on): ops 0..@n-1 with the launches 74 (of the 9 ops 75..83) and 1234 (of the 12
+ * ops 1235..1246) in place of their members; B (merge off): every op alone, no launch. */
+static ZwProfileCompare *
+merged_launches_compare (guint n)
+{
+  g_autoptr (ZwProfile) a = zw_profile_new ("net");
+  g_autoptr (ZwProfile) b = zw_profile_new ("net");
+  static const struct { gint64 id; guint members; } launches[] = { { 74, 9 }, { 1234, 12 } };
+
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean launch = FALSE, member = FALSE;
+      for (guint l = 0; l < G_N_ELEMENTS (launches); l++)
+        {
+          launch = launch || i == launches[l].id;
+          member = member || (i > launches[l].id && i <= launches[l].id + launches[l].members);
+          if (i == launches[l].id)
+            {
+              ZwProfileRow *r = zw_profile_add_row (a, i, "icraft::xir::HardOpNode", "", 0.05, 0, 0.05, 0);
+              for (guint k = 1; k <= launches[l].members; k++)
+                {
+                  gint64 id = i + k;
+                  g_array_append_val (r->merge_from, id);
+                }
+            }
+        }
+      if (!launch)
+        zw_profile_add_row (b, i, "icraft::xir::HardOpNode", "", 0.01 * (i % 7 + 1), 0, 0.01, 0);
+      if (!launch && !member)
+        zw_profile_add_row (a, i, "icraft::xir::HardOpNode", "", 0.01 * (i % 7 + 1), 0, 0.01, 0);
+    }
+  zw_profile_compute_totals (a);
+  zw_profile_compute_totals (b);
+  return zw_profile_compare (a, b, NULL);
+}
+
+/* The op id column is as wide as its widest cell measured with pango: "74 (9 ops)" and
+ * "1234 (12 ops)" after their ▸ are drawn whole (the ink reaches the text's full width), also
+ * as a pipeline's "backbone:1234 (12 ops)" (which the fixed 104 px cut), the class column
+ * starts right after, and a comparison of short ids only has a narrower column. */
+static void
+test_op_id_column_fits (void)
+{
+  static const char *const nets[] = { NULL, "backbone" };
+  g_autoptr (ZwProfileCompare) small = merged_launches_compare (9);
+  const int W = 1000;
+  const double expander = 16 - 4;   /* EXPANDER_W less the cell's padding: the text's indent */
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  for (guint t = 0; t < G_N_ELEMENTS (nets); t++)
+    {
+      g_autoptr (ZwProfileCompare) cmp = merged_launches_compare (1300);
+      g_autoptr (ZwCompareShown) shown = NULL;
+      g_autofree char *widest = g_strdup_printf ("%s%s1234 (12 ops)", nets[t] ? nets[t] : "", nets[t] ? ":" : "");
+      g_autofree char *shape = g_strdup_printf ("%s%s0000 (00 ops)", nets[t] ? nets[t] : "", nets[t] ? ":" : "");
+      double w;
+      guint found = 0;
+
+      /* a pipeline's comparison names each row's network */
+      for (guint i = 0; nets[t] != NULL && i < cmp->rows->len; i++)
+        ((ZwCompareRow *) g_ptr_array_index (cmp->rows, i))->network = g_strdup (nets[t]);
+      w = zw_compare_view_op_id_width (cmp, &style);
+      g_test_message ("op id column: %.0f px (\"%s\" %.0f px), short ids %.0f px", w, widest,
+                      pango_width (&style, widest), zw_compare_view_op_id_width (small, &style));
+      g_assert_cmpfloat (w, >=, pango_width (&style, widest) + expander + 8);
+      g_assert_cmpfloat (w, <=, pango_width (&style, shape) + expander + 8 + 1);
+      g_assert_cmpfloat (zw_compare_view_op_id_width (small, &style), <, w - 20);
+      g_assert_cmpint (zw_compare_view_column_at (W, w, 8 + w - 1), ==, 0);
+      g_assert_cmpint (zw_compare_view_column_at (W, w, 8 + w + 1), ==, 1);
+
+      shown = zw_compare_shown_new (cmp, NULL);
+      {
+        const int H = zw_compare_view_content_height (cmp, NULL);
+        cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+        cairo_t *cr = cairo_create (surface);
+
+        zw_compare_view_draw_shown (cr, W, H, cmp, NULL, shown, 0, "A", "B", -1, -1, FALSE, &style);
+        cairo_destroy (cr);
+        cairo_surface_flush (surface);
+        for (guint i = 0; i < shown->rows->len; i++)
+          {
+            const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+            g_autofree char *text = NULL;
+            double y0, y1, start = 8 + 4 + expander, right = 0;
+            if (!s->expandable)
+              continue;
+            text = g_strdup_printf ("%s%s%" G_GINT64_FORMAT " (%u ops)", nets[t] ? nets[t] : "", nets[t] ? ":" : "",
+                                    s->op_id, s->row->merge_from->len);
+            g_assert_true (zw_compare_view_row_extent (cmp, NULL, i, &y0, &y1));
+            /* the rightmost ink of the cell's text (the row's background read at its top edge) */
+            for (int y = (int) y0 + 2; y < (int) y1 - 2; y++)
+              for (int x = (int) start; x < (int) (8 + w); x++)
+                if (zw_test_pixel (surface, x, y) != zw_test_pixel (surface, 8 + w - 1, y0 + 1))
+                  right = MAX (right, x + 1);
+            g_test_message ("%s: ink to x = %.0f, text %.0f px from %.0f, column ends at %.0f", text, right,
+                            pango_width (&style, text), start, 8 + w);
+            /* whole: an ellipsized text ends (with its "…") short of its full width */
+            g_assert_cmpfloat (right, >=, start + pango_width (&style, text) - 3);
+            g_assert_cmpfloat (right, <=, 8 + w);
+            found++;
+          }
+        cairo_surface_destroy (surface);
+      }
+      g_assert_cmpuint (found, ==, 2);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -374,5 +504,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/compare-rows/runs/rows-name-the-hardop-class", test_rows_name_the_hardop_class);
   g_test_add_func ("/compare-rows/headers/sort-numbers-descending-first-title-marked", test_headers_sort);
   g_test_add_func ("/compare-rows/runs/merged-launch-members-estimated-regressions-only", test_members_and_regressions);
+  g_test_add_func ("/compare-rows/op-id/column-fits-merged-launches", test_op_id_column_fits);
   return g_test_run ();
 }

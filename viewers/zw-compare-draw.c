@@ -10,8 +10,15 @@
 static const char *col_titles[N_COLS] = {
   N_("Op id"), N_("Class"), N_("A ms"), N_("B ms"), N_("Delta ms"), N_("Ratio"), N_("A ◀ │ ▶ B"),
 };
-/* the op id column holds a pipeline's "NET:OP_ID" and a merged launch's "12 (3 ops)" */
-static const double col_widths[N_COLS] = { 104, 120, 90, 90, 90, 70, 0 };
+/* the op id column's width is measured (zw_compare_view_op_id_width); the bars take the rest */
+static const double col_widths[N_COLS] = { -1, 120, 90, 90, 90, 70, 0 };
+
+/* Column @c's width when it starts at @left. */
+static double
+col_width (int c, double op_id_w, int width, double left)
+{
+  return c == COL_OP_ID ? op_id_w : col_widths[c] > 0 ? col_widths[c] : width - left - MARGIN;
+}
 
 static double
 rows_top (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp)
@@ -233,8 +240,76 @@ draw_deploy (ZwPainter *p, double y, int width, const ZwDeployCompare *d, const 
 #undef DELTA_COLOR
 }
 
+/* @text with every digit the font's widest: a cell of this shape is at least as wide as any
+ * of the numbers it stands for, so one measure serves every op id of its length. */
+static char *
+digits_widest (const char *text, char widest)
+{
+  char *shape = g_strdup (text);
+
+  for (char *c = shape; *c; c++)
+    if (g_ascii_isdigit (*c))
+      *c = widest;
+  return shape;
+}
+
+/* Measures @text's shape plus @extra into *@w, once per shape and extra (@seen). */
+static void
+measure_cell (ZwPainter *p, GHashTable *seen, const char *text, char widest, double extra, double *w)
+{
+  g_autofree char *shape = digits_widest (text, widest);
+
+  if (g_hash_table_add (seen, g_strdup_printf ("%s\x01%g", shape, extra)))
+    *w = MAX (*w, zw_painter_text_width (p, shape) + 8 + extra);
+}
+
+double
+zw_compare_view_op_id_width (const ZwProfileCompare *cmp, const ZwViewStyle *colors)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *title = g_strdup_printf ("%s ▼", _(col_titles[COL_OP_ID]));
+  double w, widest_w = 0;
+  char widest = '0';
+  ZwPainter p;
+
+  g_return_val_if_fail (colors != NULL, 0);
+  zw_painter_init (&p, cr, colors);
+  for (char d = '0'; d <= '9'; d++)
+    {
+      char one[2] = { d, '\0' };
+      double dw = zw_painter_text_width (&p, one);
+      if (dw > widest_w)
+        {
+          widest_w = dw;
+          widest = d;
+        }
+    }
+  w = zw_painter_text_width (&p, title) + 8;
+  for (guint i = 0; cmp != NULL && i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      gboolean launch = r->merge_from != NULL && r->merge_from->len > 1;
+      g_autofree char *text = cell_text (r, COL_OP_ID);
+
+      /* a launch's text starts after its expander, as drawn */
+      measure_cell (&p, seen, text, widest, launch ? EXPANDER_W - 4 : 0, &w);
+      for (guint k = 0; launch && k < r->merge_from->len; k++)
+        {
+          ZwCompareShownRow member = { .op_id = g_array_index (r->merge_from, gint64, k), .member = (gint) k };
+          g_autofree char *m = member_cell_text (&member, COL_OP_ID);
+          measure_cell (&p, seen, m, widest, 0, &w);
+        }
+    }
+  zw_painter_clear (&p);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return MIN (ceil (w), ZW_COMPARE_OP_ID_MAX_WIDTH);
+}
+
 void
-zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column, gboolean descending,
+zw_compare_view_draw_header (cairo_t *cr, int width, double y, double op_id_w, gint sort_column, gboolean descending,
                              const ZwViewStyle *colors)
 {
   ZwPainter p;
@@ -245,7 +320,7 @@ zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column,
   zw_painter_init (&p, cr, colors);
   for (int c = 0; c < N_COLS; c++)
     {
-      double w = col_widths[c] > 0 ? col_widths[c] : width - x - MARGIN;
+      double w = col_width (c, op_id_w, width, x);
       g_autofree char *title = c == sort_column ? g_strdup_printf ("%s %s", _(col_titles[c]), descending ? "▼" : "▲")
                                                  : g_strdup (_(col_titles[c]));
       /* the sorted column's title in the text colour, with its direction; a click sorts */
@@ -260,13 +335,13 @@ zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column,
 }
 
 gint
-zw_compare_view_column_at (int width, double x)
+zw_compare_view_column_at (int width, double op_id_w, double x)
 {
   double left = MARGIN;
 
   for (int c = 0; c < N_COLS; c++)
     {
-      double w = col_widths[c] > 0 ? col_widths[c] : width - left - MARGIN;
+      double w = col_width (c, op_id_w, width, left);
       if (x >= left && x < left + w)
         return c;
       left += w;
@@ -332,15 +407,15 @@ zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfile
 {
   g_autoptr (ZwCompareShown) shown = zw_compare_shown_new (cmp, NULL);
 
-  zw_compare_view_draw_shown (cr, width, height, cmp, dcmp, shown, label_a, label_b, selected, sort_column, descending,
-                              colors);
+  zw_compare_view_draw_shown (cr, width, height, cmp, dcmp, shown, 0, label_a, label_b, selected, sort_column,
+                              descending, colors);
 }
 
 void
 zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
-                            const ZwDeployCompare *dcmp, const ZwCompareShown *shown, const char *label_a,
-                            const char *label_b, gint selected, gint sort_column, gboolean descending,
-                            const ZwViewStyle *colors)
+                            const ZwDeployCompare *dcmp, const ZwCompareShown *shown, double op_id_w,
+                            const char *label_a, const char *label_b, gint selected, gint sort_column,
+                            gboolean descending, const ZwViewStyle *colors)
 {
   const char *la = label_a != NULL ? label_a : "A", *lb = label_b != NULL ? label_b : "B";
   double y, x, max_ms = 0, clip_x0, clip_y0, clip_x1, clip_y1;
@@ -417,8 +492,10 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
     }
   if (cmp == NULL)
     goto out;
+  if (op_id_w <= 0)
+    op_id_w = zw_compare_view_op_id_width (cmp, colors);
   y = rows_top (cmp, dcmp) - ROW_H;
-  zw_compare_view_draw_header (cr, width, y, sort_column, descending, colors);
+  zw_compare_view_draw_header (cr, width, y, op_id_w, sort_column, descending, colors);
   y += ROW_H;
 
   for (guint i = 0; i < shown->rows->len; i++)
@@ -473,11 +550,11 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
               zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, EXPANDER_W, &colors->accent, s->expanded ? "▾" : "▸");
               indent = EXPANDER_W - 4;
             }
-          zw_painter_text (&p, x + 4 + indent, y + ROW_H / 2, 0, 0.5, col_widths[c] - 8 - indent,
+          zw_painter_text (&p, x + 4 + indent, y + ROW_H / 2, 0, 0.5, col_width (c, op_id_w, width, x) - 8 - indent,
                            member && estimated && c >= COL_A ? &dim
                            : !member && c == COL_DELTA && r->regression ? &colors->warning : NULL,
                            text);
-          x += col_widths[c];
+          x += col_width (c, op_id_w, width, x);
         }
       bars_x = x;
       bars_w = width - MARGIN - bars_x;

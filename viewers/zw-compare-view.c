@@ -30,6 +30,8 @@ struct _ZwCompareView
   double threshold;              /* a fraction: B slower than A by more than this */
   GtkWidget *filter_check, *threshold_spin, *count_label, *expand_button;
   gboolean updating_controls;
+  /* the op id column's width, measured for the comparison in a font size (0: not yet) */
+  double op_id_w, op_id_font_size;
 };
 
 G_DEFINE_FINAL_TYPE (ZwCompareView, zw_compare_view, ZW_TYPE_ROW_TABLE)
@@ -50,19 +52,32 @@ table_header_extent (ZwRowTable *table, double *y0, double *y1)
   return zw_compare_view_header_extent (self->cmp, self->dcmp, y0, y1);
 }
 
+/* The op id column's width in @colors' font: measured once per comparison and font size. */
+static double
+op_id_width (ZwCompareView *self, const ZwViewStyle *colors)
+{
+  if (self->op_id_w <= 0 || self->op_id_font_size != colors->font_size)
+    {
+      self->op_id_w = zw_compare_view_op_id_width (self->cmp, colors);
+      self->op_id_font_size = colors->font_size;
+    }
+  return self->op_id_w;
+}
+
 static void
 table_draw_header (ZwRowTable *table, cairo_t *cr, int width, double y, const ZwViewStyle *colors)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
-  zw_compare_view_draw_header (cr, width, y, self->sort_column, self->sort_descending, colors);
+  zw_compare_view_draw_header (cr, width, y, op_id_width (self, colors), self->sort_column, self->sort_descending,
+                               colors);
 }
 
 static void
 table_draw (ZwRowTable *table, cairo_t *cr, int width, int height, gint selected, const ZwViewStyle *colors)
 {
   ZwCompareView *self = ZW_COMPARE_VIEW (table);
-  zw_compare_view_draw_shown (cr, width, height, self->cmp, self->dcmp, self->shown, self->label_a, self->label_b,
-                              selected, self->sort_column, self->sort_descending, colors);
+  zw_compare_view_draw_shown (cr, width, height, self->cmp, self->dcmp, self->shown, op_id_width (self, colors),
+                              self->label_a, self->label_b, selected, self->sort_column, self->sort_descending, colors);
 }
 
 static int
@@ -113,8 +128,9 @@ table_clicked (ZwRowTable *table, double x, double y)
   if (zw_compare_view_header_extent (self->cmp, self->dcmp, &h0, &h1) && y >= h0 && y < h1)
     {
       gboolean descending;
+      double op_id_w = op_id_width (self, zw_view_get_style (ZW_VIEW (self)));
       gint column = zw_compare_view_next_sort (self->sort_column, self->sort_descending,
-                                               zw_compare_view_column_at (width, x), &descending);
+                                               zw_compare_view_column_at (width, op_id_w, x), &descending);
       zw_compare_view_sort (self, column, descending);
       return TRUE;
     }
@@ -222,6 +238,7 @@ changed (ZwCompareView *self, gint selected)
   if (selected >= 0)
     selected_key (self, &row, &member);
   g_clear_pointer (&self->shown, zw_compare_shown_free);
+  self->op_id_w = 0;   /* measured again for these rows */
   if (self->cmp != NULL)
     {
       zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);

@@ -36,18 +36,26 @@ void zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwPr
                                   const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
                                   gint sort_column, gboolean descending, const ZwViewStyle *colors);
 /* As zw_compare_view_draw_sorted(), the rows as @shown (zw_compare_shown_new of @cmp) shows
- * them: @selected is an index into @shown. */
+ * them: @selected is an index into @shown.  @op_id_width is the op id column's width
+ * (zw_compare_view_op_id_width; <= 0: measured here). */
 void zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
-                                 const ZwDeployCompare *dcmp, const ZwCompareShown *shown, const char *label_a,
-                                 const char *label_b, gint selected, gint sort_column, gboolean descending,
-                                 const ZwViewStyle *colors);
+                                 const ZwDeployCompare *dcmp, const ZwCompareShown *shown, double op_id_width,
+                                 const char *label_a, const char *label_b, gint selected, gint sort_column,
+                                 gboolean descending, const ZwViewStyle *colors);
+/* The op id column's width for @cmp drawn in @colors' font: its widest cell measured with
+ * pango (a merged launch's "74 (9 ops)" after its ▸, a pipeline's "NET:OP_ID", the members'
+ * "↳ ID" of every launch, so expanding one moves no column) and its title with a sort
+ * arrow, at most ZW_COMPARE_OP_ID_MAX_WIDTH (a longer network name is ellipsized). */
+double zw_compare_view_op_id_width (const ZwProfileCompare *cmp, const ZwViewStyle *colors);
+#define ZW_COMPARE_OP_ID_MAX_WIDTH 320.0
 /* The columns' titles' row drawn at @y (the table's own place, or the top of the visible part
- * when scrolled past it: the titles stay in sight). */
-void zw_compare_view_draw_header (cairo_t *cr, int width, double y, gint sort_column, gboolean descending,
-                                  const ZwViewStyle *colors);
+ * when scrolled past it: the titles stay in sight), the op id column @op_id_width wide. */
+void zw_compare_view_draw_header (cairo_t *cr, int width, double y, double op_id_width, gint sort_column,
+                                  gboolean descending, const ZwViewStyle *colors);
 /* The column (0 op id, 1 class, 2 A ms, 3 B ms, 4 delta, 5 ratio, 6 bars) at @x of a drawing
- * @width wide, -1 for none; the columns' titles' row (a click there sorts). */
-gint zw_compare_view_column_at (int width, double x);
+ * @width wide whose op id column is @op_id_width wide, -1 for none; the columns' titles' row
+ * (a click there sorts). */
+gint zw_compare_view_column_at (int width, double op_id_width, double x);
 gboolean zw_compare_view_header_extent (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, double *y0,
                                        double *y1);
 /* The sort after a click on column @clicked's title when @current (-1 none) is sorted so:
