@@ -1,7 +1,8 @@
 /* test-app-compare — Compare from the history (suite "display", issue 37 item 6): two time
  * files marked show no deploy block (they were not deployed here: it would be all zeros)
  * and their renumbered DetPost and ImageMake match; two runs marked (merge on against merge
- * off) name each hardop row by its class from the reports, never "HardOp". */
+ * off) name each hardop row by its class from the reports, never "HardOp"; a merged launch
+ * opens and closes with the keys of a GTK tree list (Right/+, Left/-), pressed through XTest. */
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -80,13 +81,15 @@ test_time_files_no_deploy_block (void)
   g_unlink (copy);
 }
 
-static void
-test_runs_rows_name_classes (void)
+/* Two forwards, merge on and merge off (the window's setting first, then the other), marked
+ * for comparison; the window's merge setting at the start is returned (restore it with
+ * restore_merge). */
+static gboolean
+compare_merge_on_against_off (void)
 {
   ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
-  const ZwProfileCompare *cmp;
   gboolean merge;
-  guint n = zw_test_app_n_runs (), n_hardops = 0;
+  guint n = zw_test_app_n_runs ();
 
   zw_test_app_activate ("win.select-run", g_variant_new_uint32 (0));
   zw_test_app_activate ("win.forward", NULL);
@@ -109,6 +112,26 @@ test_runs_rows_name_classes (void)
       }
     g_assert_true (zw_test_app_wait_for (compare_shown, NULL, 30));
   }
+  return merge;
+}
+
+static void
+restore_merge (gboolean merge)
+{
+  guint n = zw_test_app_n_runs ();
+
+  g_object_set (win, "merge-hardop", merge, NULL);
+  zw_test_app_wait_for_run (n + 1);
+}
+
+static void
+test_runs_rows_name_classes (void)
+{
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  const ZwProfileCompare *cmp;
+  gboolean merge = compare_merge_on_against_off ();
+  guint n_hardops = 0;
+
   cmp = zw_compare_view_get_compare (view);
   g_assert_nonnull (zw_compare_view_get_deploy_compare (view));
   for (guint i = 0; i < cmp->rows->len; i++)
@@ -210,8 +233,115 @@ test_runs_rows_name_classes (void)
     gtk_check_button_set_active (GTK_CHECK_BUTTON (zw_compare_view_get_filter_check (view)), FALSE);
     g_assert_cmpuint (zw_compare_view_get_shown (view)->rows->len, ==, cmp->rows->len);
   }
-  g_object_set (win, "merge-hardop", merge, NULL);
-  zw_test_app_wait_for_run (n + 4);
+  restore_merge (merge);
+}
+
+/* ---- the tree keys, pressed for real (XTest) ---- */
+
+typedef struct {
+  ZwCompareView *view;
+  guint launch, n_rows;
+  gint selected;           /* the row selected wanted, or -1: any */
+  gboolean expanded;
+} TreeState;
+
+static gboolean
+tree_state_is (gpointer data)
+{
+  const TreeState *t = data;
+  const ZwCompareShown *shown = zw_compare_view_get_shown (t->view);
+  const ZwCompareShownRow *s = zw_compare_shown_get (shown, t->launch);
+
+  return s != NULL && s->expanded == t->expanded && shown->rows->len == t->n_rows
+         && (t->selected < 0 || zw_row_table_get_selected_row (ZW_ROW_TABLE (t->view)) == t->selected);
+}
+
+static void
+expect_tree (ZwCompareView *view, guint launch, guint n_rows, gint selected, gboolean expanded, const char *after)
+{
+  TreeState t = { view, launch, n_rows, selected, expanded };
+
+  if (!zw_test_app_wait_for (tree_state_is, &t, 10))
+    g_error ("after %s: launch row %u %s with %u rows shown and row %d selected was wanted; %u rows, row %d selected "
+             "(focus: %s)",
+             after, launch, expanded ? "expanded" : "collapsed", n_rows, selected,
+             zw_compare_view_get_shown (view)->rows->len, zw_row_table_get_selected_row (ZW_ROW_TABLE (view)),
+             G_OBJECT_TYPE_NAME (gtk_window_get_focus (GTK_WINDOW (win))));
+}
+
+/* As in a GTK tree list: with a merged launch selected in the rows, Right opens it and Right
+ * again goes to its first member, Left goes back to the launch and Left again closes it, Down
+ * and Up walk the rows; + and - open and close it from anywhere in the window (the focus in
+ * the sidebar). Real key presses on the X server. */
+static void
+test_keys_expand_merged_launch (void)
+{
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  GtkWidget *area = zw_row_table_get_area (ZW_ROW_TABLE (view));
+  const ZwCompareShown *shown;
+  gboolean merge;
+  guint launch = G_MAXUINT, base, members;
+
+  if (!zw_test_app_xtest_open ())
+    {
+      g_test_skip ("not an X11 display with XTest: no real key presses");
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (win));
+  merge = compare_merge_on_against_off ();
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), "win.view", g_variant_new_string ("compare")));
+  zw_test_app_run_for (150);
+  g_assert_true (gtk_widget_get_mapped (area));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (zw_compare_view_get_expand_button (view)), FALSE);
+  shown = zw_compare_view_get_shown (view);
+  base = shown->rows->len;
+  for (guint i = 1; i < shown->rows->len && launch == G_MAXUINT; i++)   /* one with a row above */
+    if (zw_compare_shown_get (shown, i)->expandable)
+      launch = i;
+  g_assert_cmpuint (launch, !=, G_MAXUINT);
+  members = zw_compare_shown_get (shown, launch)->row->merge_from->len;
+  g_assert_cmpuint (members, >, 1);
+  g_test_message ("launch row %u of %u, %u members", launch, base, members);
+
+  /* the rows have the focus (as after a click on them), the launch selected */
+  zw_compare_view_select_row (view, (gint) launch);
+  g_assert_true (gtk_widget_grab_focus (area));
+  zw_test_app_press (0, GDK_KEY_Right);
+  expect_tree (view, launch, base + members, (gint) launch, TRUE, "Right");
+  if (g_getenv ("ZW_TEST_SHOTS") != NULL)
+    {
+      /* to look at: ZW_TEST_SHOTS=DIR */
+      g_autofree char *png = g_build_filename (g_getenv ("ZW_TEST_SHOTS"), "compare-expanded.png", NULL);
+      g_autoptr (GError) error = NULL;
+      if (!zw_window_save_png (win, png, &error))
+        g_test_message ("%s: %s", png, error->message);
+    }
+  zw_test_app_press (0, GDK_KEY_Right);
+  expect_tree (view, launch, base + members, (gint) launch + 1, TRUE, "Right on the open launch");
+  g_assert_cmpint (zw_compare_shown_get (zw_compare_view_get_shown (view), launch + 1)->member, ==, 0);
+  zw_test_app_press (0, GDK_KEY_Down);
+  expect_tree (view, launch, base + members, (gint) launch + 2, TRUE, "Down");
+  zw_test_app_press (0, GDK_KEY_Left);
+  expect_tree (view, launch, base + members, (gint) launch, TRUE, "Left on a member");
+  zw_test_app_press (0, GDK_KEY_Left);
+  expect_tree (view, launch, base, (gint) launch, FALSE, "Left on the open launch");
+  zw_test_app_press (0, GDK_KEY_Up);
+  expect_tree (view, launch, base, (gint) launch - 1, FALSE, "Up");
+  zw_test_app_press (0, GDK_KEY_Down);
+  expect_tree (view, launch, base, (gint) launch, FALSE, "Down");
+
+  /* + and -, the focus in the sidebar (a check box of the options) */
+  {
+    GtkWidget *check = zw_test_app_find_child_of_type (zw_window_get_options_panel (win), GTK_TYPE_CHECK_BUTTON);
+    g_assert_nonnull (check);
+    g_assert_true (gtk_widget_grab_focus (check));
+    zw_test_app_press (GDK_KEY_Shift_L, GDK_KEY_plus);
+    expect_tree (view, launch, base + members, (gint) launch, TRUE, "+ (focus in the sidebar)");
+    g_assert_true (gtk_window_get_focus (GTK_WINDOW (win)) == check);
+    zw_test_app_press (0, GDK_KEY_minus);
+    expect_tree (view, launch, base, (gint) launch, FALSE, "- (focus in the sidebar)");
+  }
+  restore_merge (merge);
 }
 
 /* Two runs' profiles have the same name: A and B say their folders (issue 37 item 6). */
@@ -243,6 +373,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-compare/time-files/labels-tell-same-names-apart", test_labels_tell_same_names_apart);
   g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
+  g_test_add_func ("/app-compare/runs/keys-expand-merged-launch", test_keys_expand_merged_launch);
 
   return zw_test_app_run_and_close ();
 }

@@ -5,8 +5,6 @@
  * shortcuts window lists them with their keys; the properties pane gives an op the time of
  * the run's forward. */
 #include <gtk/gtk.h>
-#include <gdk/x11/gdkx.h>
-#include <dlfcn.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,64 +17,6 @@
 #include "zw-test-app.h"
 
 static ZwWindow *win;
-
-/* ---- real keys, through the X server's XTest extension (dlopen'ed: no build dependency) ---- */
-
-typedef unsigned char (*KeysymToKeycodeFunc) (Display *, unsigned long);
-typedef int (*FakeKeyFunc) (Display *, unsigned int, int, unsigned long);
-typedef int (*SyncFunc) (Display *, int);
-typedef int (*SetFocusFunc) (Display *, unsigned long, int, unsigned long);
-
-static struct {
-  KeysymToKeycodeFunc keysym_to_keycode;
-  FakeKeyFunc fake_key;
-  SyncFunc sync;
-  SetFocusFunc set_focus;
-  Display *dpy;
-} x;
-
-static gboolean
-xtest_open (void)
-{
-  void *xlib, *xtst;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (!GDK_IS_X11_DISPLAY (display) || (xlib = dlopen ("libX11.so.6", RTLD_NOW)) == NULL
-      || (xtst = dlopen ("libXtst.so.6", RTLD_NOW)) == NULL)
-    return FALSE;
-  x.keysym_to_keycode = (KeysymToKeycodeFunc) dlsym (xlib, "XKeysymToKeycode");
-  x.sync = (SyncFunc) dlsym (xlib, "XSync");
-  x.set_focus = (SetFocusFunc) dlsym (xlib, "XSetInputFocus");
-  x.fake_key = (FakeKeyFunc) dlsym (xtst, "XTestFakeKeyEvent");
-  x.dpy = gdk_x11_display_get_xdisplay (display);
-  return x.keysym_to_keycode != NULL && x.fake_key != NULL && x.sync != NULL && x.set_focus != NULL;
-}
-
-static void
-x_sync (void)
-{
-  x.sync (x.dpy, 0 /* False: keep the events */);
-}
-
-/* Presses @mod_keysym (0: none) and @keysym, releases both; lets GTK handle them. */
-static void
-press (unsigned long mod_keysym, unsigned long keysym)
-{
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (win));
-
-  /* the window has the X focus (there is no window manager on the test's server) */
-  x.set_focus (x.dpy, gdk_x11_surface_get_xid (surface), 2 /* RevertToParent */, 0 /* CurrentTime */);
-  x_sync ();
-  zw_test_app_run_for (50);
-  if (mod_keysym != 0)
-    x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, mod_keysym), 1, 0);
-  x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, keysym), 1, 0);
-  x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, keysym), 0, 0);
-  if (mod_keysym != 0)
-    x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, mod_keysym), 0, 0);
-  x_sync ();
-  zw_test_app_run_for (150);
-}
 
 /* The conditions the keys must bring about, waited for (a loaded machine delivers the
  * events late; a key that never arrives times out). */
@@ -174,7 +114,7 @@ test_keys_reach_the_view_shown (void)
   ZwDeployReport *report;
   gint64 a, b;
 
-  if (!xtest_open ())
+  if (!zw_test_app_xtest_open ())
     {
       g_test_skip ("not an X11 display with XTest: no real key presses");
       return;
@@ -185,10 +125,10 @@ test_keys_reach_the_view_shown (void)
 
   /* Ctrl+F with the focus in the sidebar: the graph's search entry takes it */
   focus_sidebar ();
-  press (GDK_KEY_Control_L, GDK_KEY_f);
+  zw_test_app_press (GDK_KEY_Control_L, GDK_KEY_f);
   expect (EXPECT_FOCUS_IN, 0, 0, graph, "Ctrl+F");
   /* typing goes into the entry, not to the views' keys (m would toggle the minimap) */
-  press (0, GDK_KEY_m);
+  zw_test_app_press (0, GDK_KEY_m);
   expect (EXPECT_TEXT_M, 0, 0, NULL, "m in the search entry");
 
   /* Alt+Left / Alt+Right walk the selection's history, focus in the sidebar */
@@ -197,16 +137,16 @@ test_keys_reach_the_view_shown (void)
   zw_selection_set_selected_op (sel, a);
   zw_selection_set_selected_op (sel, b);
   focus_sidebar ();
-  press (GDK_KEY_Alt_L, GDK_KEY_Left);
+  zw_test_app_press (GDK_KEY_Alt_L, GDK_KEY_Left);
   expect (EXPECT_OP, a, 0, NULL, "Alt+Left");
-  press (GDK_KEY_Alt_L, GDK_KEY_Right);
+  zw_test_app_press (GDK_KEY_Alt_L, GDK_KEY_Right);
   expect (EXPECT_OP, b, 0, NULL, "Alt+Right");
 
   /* + zooms the graph shown, focus in the sidebar */
   {
     double s0 = zw_graph_view_get_viewport (ZW_GRAPH_VIEW (graph))->scale;
     focus_sidebar ();
-    press (GDK_KEY_Shift_L, GDK_KEY_plus);
+    zw_test_app_press (GDK_KEY_Shift_L, GDK_KEY_plus);
     expect (EXPECT_SCALE_ABOVE, 0, s0 * 1.1, graph, "+");
   }
 
@@ -223,9 +163,9 @@ test_keys_reach_the_view_shown (void)
     zw_timing_view_set_range (timing, st->t0, st->t0 + fit / 4);
     g_assert_cmpfloat (st->t1 - st->t0, <, fit * 0.5);
     focus_sidebar ();
-    press (0, GDK_KEY_f);
+    zw_test_app_press (0, GDK_KEY_f);
     expect (EXPECT_WIDTH, 0, fit, timing, "f");
-    press (0, GDK_KEY_w);
+    zw_test_app_press (0, GDK_KEY_w);
     expect (EXPECT_WIDTH_BELOW, 0, fit * 0.9, timing, "w");
   }
   show_view ("graph");

@@ -1,4 +1,6 @@
 /* zw-test-app.c — the display tests' shared start-up, waiting and actions (zw-test-app.h). */
+#include <gdk/x11/gdkx.h>
+#include <dlfcn.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <locale.h>
@@ -172,4 +174,61 @@ zw_test_app_remove_folder (const char *path)
       g_unlink (file);
     }
   g_rmdir (path);
+}
+
+/* ---- real keys, through the X server's XTest extension (dlopen'ed: no build dependency) ---- */
+
+typedef unsigned char (*KeysymToKeycodeFunc) (Display *, unsigned long);
+typedef int (*FakeKeyFunc) (Display *, unsigned int, int, unsigned long);
+typedef int (*SyncFunc) (Display *, int);
+typedef int (*SetFocusFunc) (Display *, unsigned long, int, unsigned long);
+
+static struct {
+  KeysymToKeycodeFunc keysym_to_keycode;
+  FakeKeyFunc fake_key;
+  SyncFunc sync;
+  SetFocusFunc set_focus;
+  Display *dpy;
+} x;
+
+gboolean
+zw_test_app_xtest_open (void)
+{
+  void *xlib, *xtst;
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (!GDK_IS_X11_DISPLAY (display) || (xlib = dlopen ("libX11.so.6", RTLD_NOW)) == NULL
+      || (xtst = dlopen ("libXtst.so.6", RTLD_NOW)) == NULL)
+    return FALSE;
+  x.keysym_to_keycode = (KeysymToKeycodeFunc) dlsym (xlib, "XKeysymToKeycode");
+  x.sync = (SyncFunc) dlsym (xlib, "XSync");
+  x.set_focus = (SetFocusFunc) dlsym (xlib, "XSetInputFocus");
+  x.fake_key = (FakeKeyFunc) dlsym (xtst, "XTestFakeKeyEvent");
+  x.dpy = gdk_x11_display_get_xdisplay (display);
+  return x.keysym_to_keycode != NULL && x.fake_key != NULL && x.sync != NULL && x.set_focus != NULL;
+}
+
+static void
+x_sync (void)
+{
+  x.sync (x.dpy, 0 /* False: keep the events */);
+}
+
+void
+zw_test_app_press (unsigned long mod_keysym, unsigned long keysym)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (test_win));
+
+  /* the window has the X focus (there is no window manager on the test's server) */
+  x.set_focus (x.dpy, gdk_x11_surface_get_xid (surface), 2 /* RevertToParent */, 0 /* CurrentTime */);
+  x_sync ();
+  zw_test_app_run_for (50);
+  if (mod_keysym != 0)
+    x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, mod_keysym), 1, 0);
+  x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, keysym), 1, 0);
+  x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, keysym), 0, 0);
+  if (mod_keysym != 0)
+    x.fake_key (x.dpy, x.keysym_to_keycode (x.dpy, mod_keysym), 0, 0);
+  x_sync ();
+  zw_test_app_run_for (150);
 }

@@ -1,7 +1,7 @@
 /* zw-test-app.h — what the workbench's display tests (test-app*.c) share: the start-up of one
  * application instance and its window, waiting on the main context for a condition (bounded,
- * never a sleep), the window's runs and actions, and the shut-down that lets a cancelled job
- * hand back its result. Linking zw-test-app.c also gives the LeakSanitizer suppressions those
+ * never a sleep), the window's runs and actions, real key presses (XTest), and the shut-down that lets a
+ * cancelled job hand back its result. Linking zw-test-app.c also gives the LeakSanitizer suppressions those
  * tests need under AddressSanitizer. Include it after zw-test-util.h's ZwRun renaming. */
 #pragma once
 
@@ -57,3 +57,10 @@ GtkWidget *zw_test_app_find_child_of_type (GtkWidget *widget, GType type);
 
 /* Removes the files of the folder @path, then the folder (one level: dumps are flat). */
 void zw_test_app_remove_folder (const char *path);
+
+/* Real key presses through the X server's XTest extension (libXtst dlopen'ed): FALSE when the
+ * display is not X11 or has no XTest (skip the test then). */
+gboolean zw_test_app_xtest_open (void);
+/* Gives the window the X focus, presses @mod_keysym (0: none) and @keysym, releases both and
+ * lets GTK handle them (keysyms are GDK_KEY_* values). */
+void zw_test_app_press (unsigned long mod_keysym, unsigned long keysym);

@@ -120,6 +120,8 @@ table_clicked (ZwRowTable *table, double x, double y)
   int width = gtk_widget_get_width (zw_row_table_get_area (table));
   double h0, h1;
 
+  /* the keys (Up, Down, Right, Left, +, -) act on the rows clicked */
+  gtk_widget_grab_focus (zw_row_table_get_area (table));
   if (y >= MARGIN && y < MARGIN + LINE_H && x >= width - MARGIN - SWAP_W)
     {
       zw_compare_view_swap (self);
@@ -376,6 +378,41 @@ action_swap (GtkWidget *widget, const char *name, GVariant *param)
   zw_compare_view_swap (ZW_COMPARE_VIEW (widget));
 }
 
+/* The keys of a tree list (GtkTreeView, GtkTreeExpander) on the selected row: Right or +
+ * opens a merged launch, and on an open one goes to its first member; Left or - closes it,
+ * and on a member goes to its launch.  Up and Down walk the rows. */
+static void
+action_tree_key (GtkWidget *widget, const char *name, GVariant *param)
+{
+  ZwCompareView *self = ZW_COMPARE_VIEW (widget);
+  gint i = zw_row_table_get_selected_row (ZW_ROW_TABLE (self));
+  const ZwCompareShownRow *s = i >= 0 ? zw_compare_shown_get (self->shown, (guint) i) : NULL;
+  guint n = self->shown != NULL ? self->shown->rows->len : 0;
+
+  (void) param;
+  if (g_str_equal (name, "compare.previous") || g_str_equal (name, "compare.next"))
+    {
+      if (n > 0)
+        zw_row_table_select_row (ZW_ROW_TABLE (self), i < 0                               ? 0
+                                                       : g_str_equal (name, "compare.next") ? MIN (i + 1, (gint) n - 1)
+                                                                                            : MAX (i - 1, 0));
+      return;
+    }
+  if (s == NULL)
+    return;
+  if (g_str_equal (name, "compare.expand"))
+    {
+      if (s->expandable && !s->expanded)
+        zw_compare_view_set_expanded (self, s->op_id, TRUE);
+      else if (s->expandable)
+        zw_row_table_select_row (ZW_ROW_TABLE (self), i + 1);
+    }
+  else if (s->member >= 0)
+    zw_row_table_select_row (ZW_ROW_TABLE (self), find_shown (self, s->row, -1));
+  else if (s->expandable && s->expanded)
+    zw_compare_view_set_expanded (self, s->op_id, FALSE);
+}
+
 void
 zw_compare_view_clear (ZwCompareView *self)
 {
@@ -586,6 +623,10 @@ zw_compare_view_class_init (ZwCompareViewClass *klass)
   table_class->draw_header = table_draw_header;
   gtk_widget_class_set_css_name (widget_class, "zwcompareview");
   gtk_widget_class_install_action (widget_class, "compare.swap", NULL, action_swap);
+  gtk_widget_class_install_action (widget_class, "compare.expand", NULL, action_tree_key);
+  gtk_widget_class_install_action (widget_class, "compare.collapse", NULL, action_tree_key);
+  gtk_widget_class_install_action (widget_class, "compare.previous", NULL, action_tree_key);
+  gtk_widget_class_install_action (widget_class, "compare.next", NULL, action_tree_key);
   zw_view_class_set_info (ZW_VIEW_CLASS (klass), "compare",
                           N_("Compare"), N_("Compare view"), ZW_VIEW_DATA_PROFILE_PAIR);
   ZW_VIEW_CLASS (klass)->table = view_table;
@@ -652,6 +693,31 @@ controls_new (ZwCompareView *self)
   return bar;
 }
 
+/* The tree keys on the rows (focused by a click), not on the whole view: in the bar above,
+ * the arrows move the focus and type as everywhere. + and - also reach the view from
+ * anywhere in the window (app/zw-window-keys.c, the shortcuts' table). */
+static void
+add_tree_keys (ZwCompareView *self)
+{
+  static const struct { guint key; const char *action; } keys[] = {
+    { GDK_KEY_Right, "compare.expand" },      { GDK_KEY_KP_Right, "compare.expand" },
+    { GDK_KEY_plus, "compare.expand" },       { GDK_KEY_KP_Add, "compare.expand" },
+    { GDK_KEY_Left, "compare.collapse" },     { GDK_KEY_KP_Left, "compare.collapse" },
+    { GDK_KEY_minus, "compare.collapse" },    { GDK_KEY_KP_Subtract, "compare.collapse" },
+    { GDK_KEY_Up, "compare.previous" },       { GDK_KEY_KP_Up, "compare.previous" },
+    { GDK_KEY_Down, "compare.next" },         { GDK_KEY_KP_Down, "compare.next" },
+  };
+  GtkWidget *area = zw_row_table_get_area (ZW_ROW_TABLE (self));
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].key, 0),
+                                                            gtk_named_action_new (keys[i].action)));
+  gtk_widget_add_controller (area, controller);
+  gtk_widget_set_focusable (area, TRUE);
+}
+
 static void
 zw_compare_view_init (ZwCompareView *self)
 {
@@ -678,6 +744,7 @@ zw_compare_view_init (ZwCompareView *self)
   gtk_box_append (GTK_BOX (box), scrolled);
   g_object_unref (scrolled);
   gtk_widget_set_parent (box, GTK_WIDGET (self));
+  add_tree_keys (self);
   changed (self, -1);
 }
 
