@@ -18,20 +18,6 @@
 
 static ZwWindow *win;
 
-static gboolean
-diff_finished (gpointer data)
-{
-  (void) data;
-  return !zw_dump_diff_view_get_running (ZW_DUMP_DIFF_VIEW (zw_window_get_view (win, "diff")));
-}
-
-/* A dump diff runs in the view's worker: waits until it is done. */
-static void
-wait_for_diff (void)
-{
-  g_assert_true (zw_test_app_wait_for (diff_finished, NULL, 120));
-}
-
 static guint
 count_files (const char *dir)
 {
@@ -80,7 +66,7 @@ test_dumps_kept_named_and_diffed (void)
   zw_run_set_compare (b, TRUE);
   zw_dump_diff_view_set_diff (view, NULL);
   zw_test_app_activate ("win.diff-dumps", NULL);
-  wait_for_diff ();
+  zw_test_app_wait_for_diff ();
   diff = zw_dump_diff_view_get_diff (view);
   g_assert_nonnull (diff);
   g_assert_cmpuint (diff->n_compared, >, 0);
@@ -115,7 +101,7 @@ test_dumps_kept_named_and_diffed (void)
   /* the saved folder opened in Tensors is the other side of a one-folder diff */
   g_assert_true (zw_window_open_dump (win, saved));
   g_assert_true (zw_window_diff_dumps (win, dir_a, NULL));
-  wait_for_diff ();
+  zw_test_app_wait_for_diff ();
   diff = zw_dump_diff_view_get_diff (view);
   g_assert_cmpstr (diff->name_a, !=, NULL);
   g_assert_nonnull (strstr (diff->name_a, dir_a));
@@ -124,7 +110,7 @@ test_dumps_kept_named_and_diffed (void)
 
   zw_run_set_compare (a, FALSE);
   zw_run_set_compare (b, FALSE);
-  zw_test_app_remove_folder (saved);
+  zw_test_remove_tree (saved);
 }
 
 int
@@ -149,11 +135,6 @@ main (int argc, char *argv[])
       g_printerr ("the window left %u dumps in %s\n", count_files (dumps), dumps);
       status = 1;
     }
-  zw_test_app_remove_folder (dumps);
-  {
-    g_autofree char *zw = g_build_filename (cache, "zhuge-workbench", NULL);
-    g_rmdir (zw);
-  }
-  g_rmdir (cache);
+  zw_test_remove_tree (cache);
   return status;
 }

@@ -8,6 +8,8 @@
 
 #include "zw-test-app.h"
 #include "base/zw-locale.h"
+#include "zw-dump-diff-view.h"
+#include "zw-merge-view.h"
 
 #ifdef __SANITIZE_ADDRESS__
 /* Under AddressSanitizer: fontconfig's caches and Mesa's EGL driver (which GDK probes at
@@ -162,18 +164,188 @@ zw_test_app_find_child_of_type (GtkWidget *widget, GType type)
   return NULL;
 }
 
-void
-zw_test_app_remove_folder (const char *path)
+ZwRun *
+zw_test_app_expect_run (guint n)
 {
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
+  ZwRun *run = zw_test_app_wait_for_run (n);
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  g_assert_cmpuint (zw_test_app_n_runs (), ==, n);
+  return run;
+}
+
+guint
+zw_test_app_history_rows (void)
+{
+  return g_list_model_get_n_items (zw_window_get_runs (test_win));
+}
+
+ZwRun *
+zw_test_app_history_last (void)
+{
+  g_autoptr (ZwRun) run = g_list_model_get_item (zw_window_get_runs (test_win), zw_test_app_history_rows () - 1);
+
+  return run;   /* the history holds it */
+}
+
+typedef struct {
+  guint frames;
+  GtkWidget *painted;
+} FrameCount;
+
+static void
+on_after_paint (GdkFrameClock *clock, FrameCount *count)
+{
+  (void) clock;
+  count->frames++;
+  gtk_widget_queue_draw (count->painted);
+}
+
+static gboolean
+two_frames (gpointer data)
+{
+  return ((FrameCount *) data)->frames >= 2;
+}
+
+void
+zw_test_app_wait_for_frames (ZwWindow *window)
+{
+  FrameCount count = { 0, GTK_WIDGET (window != NULL ? window : test_win) };
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (count.painted);
+  gulong id;
+
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &count);
+  gtk_widget_queue_draw (count.painted);
+  g_assert_true (zw_test_app_wait_for (two_frames, &count, 20));
+  g_signal_handler_disconnect (clock, id);
+}
+
+static gboolean
+diff_finished (gpointer data)
+{
+  (void) data;
+  return !zw_dump_diff_view_get_running (ZW_DUMP_DIFF_VIEW (zw_window_get_view (test_win, "diff")));
+}
+
+void
+zw_test_app_wait_for_diff (void)
+{
+  g_assert_true (zw_test_app_wait_for (diff_finished, NULL, 120));
+}
+
+/* ---- pixels ------------------------------------------------------------------------------------ */
+
+ZwTestPixelFacts
+zw_test_app_pixel_facts (GdkTexture *texture)
+{
+  ZwTestPixelFacts facts = { 0 };
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) w * h);
+  g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
+  guint32 background = 0;
+  guint best = 0;
+
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * h; i++)
     {
-      g_autofree char *file = g_build_filename (path, name, NULL);
-      g_unlink (file);
+      guint c = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (pixels[i]))) + 1;
+      g_hash_table_insert (counts, GUINT_TO_POINTER (pixels[i]), GUINT_TO_POINTER (c));
+      if (c > best)
+        {
+          best = c;
+          background = pixels[i];
+        }
     }
-  g_rmdir (path);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    if (pixels[i] != background)
+      facts.non_background++;
+  facts.n_colours = g_hash_table_size (counts);
+  facts.width = w;
+  facts.height = h;
+  return facts;
+}
+
+GdkTexture *
+zw_test_app_render_widget (GtkWidget *widget)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, w, h);
+
+  g_assert_cmpint (w, >, 100);
+  g_assert_cmpint (h, >, 100);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, &bounds);
+}
+
+ZwTestPixelFacts
+zw_test_app_screenshot (const char *exe, const char *png, const char *view, const char *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, exe, "--screenshot", png, "--view", view, file, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  return zw_test_app_pixel_facts (texture);
+}
+
+void
+zw_test_app_assert_view_draws (const char *name)
+{
+  GtkWidget *view = zw_window_get_view (test_win, name);
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *shown = NULL;
+  ZwTestPixelFacts facts;
+
+  g_assert_nonnull (view);
+  zw_test_app_activate ("win.view", g_variant_new_string (name));
+  zw_test_app_wait_for_frames (NULL);
+  g_object_get (test_win, "view", &shown, NULL);
+  g_assert_cmpstr (shown, ==, name);
+  texture = zw_test_app_render_widget (view);
+  facts = zw_test_app_pixel_facts (texture);
+  g_test_message ("%s: %ux%u, %" G_GUINT64_FORMAT " non-background pixels, %u colours", name, facts.width,
+                  facts.height, facts.non_background, facts.n_colours);
+  g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 100);
+  g_assert_cmpuint (facts.n_colours, >=, 4);
+}
+
+void
+zw_test_app_assert_views_render (void)
+{
+  static const char *views[] = { "segments", "memory", "ocm", "merges" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkWidget *view = zw_window_get_view (test_win, views[i]);
+      g_autoptr (GdkTexture) texture = NULL;
+      g_autofree char *shown = NULL;
+      ZwTestPixelFacts facts;
+
+      zw_test_app_activate ("win.view", g_variant_new_string (views[i]));
+      zw_test_app_wait_for_frames (NULL);
+      g_object_get (test_win, "view", &shown, NULL);
+      g_assert_cmpstr (shown, ==, views[i]);
+      g_assert_true (gtk_widget_get_mapped (view));
+      texture = zw_test_app_render_widget (view);
+      facts = zw_test_app_pixel_facts (texture);
+      g_test_message ("%s: %ux%u, %" G_GUINT64_FORMAT " non-background pixels, %u colours", views[i], facts.width,
+                      facts.height, facts.non_background, facts.n_colours);
+      /* a drawn deployment covers a good part of the plot, in several colours */
+      g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 50);
+      g_assert_cmpuint (facts.n_colours, >=, 4);
+    }
+  g_assert_cmpuint (zw_merge_view_get_n_rows (ZW_MERGE_VIEW (zw_window_get_view (test_win, "merges"))), ==,
+                    zw_run_get_n_launches (zw_window_get_selected_run (test_win)));
 }
 
 /* ---- real keys, through the X server's XTest extension (dlopen'ed: no build dependency) ---- */

@@ -1,7 +1,8 @@
 /* zw-test-app.h — what the workbench's display tests (test-app*.c) share: the start-up of one
  * application instance and its window, waiting on the main context for a condition (bounded,
- * never a sleep), the window's runs and actions, real key presses (XTest), and the shut-down that lets a
- * cancelled job hand back its result. Linking zw-test-app.c also gives the LeakSanitizer suppressions those
+ * never a sleep), the window's runs, history and actions, real key presses (XTest), the pixels
+ * of its views and of --screenshot, and the shut-down that lets a cancelled job hand back its
+ * result. Linking zw-test-app.c also gives the LeakSanitizer suppressions those
  * tests need under AddressSanitizer. Include it after zw-test-util.h's ZwRun renaming. */
 #pragma once
 
@@ -55,12 +56,49 @@ void zw_test_app_activate (const char *action, GVariant *param);
 /* The first widget of @type at or below @widget (depth first), or NULL. */
 GtkWidget *zw_test_app_find_child_of_type (GtkWidget *widget, GType type);
 
-/* Removes the files of the folder @path, then the folder (one level: dumps are flat). */
-void zw_test_app_remove_folder (const char *path);
-
 /* Real key presses through the X server's XTest extension (libXtst dlopen'ed): FALSE when the
  * display is not X11 or has no XTest (skip the test then). */
 gboolean zw_test_app_xtest_open (void);
 /* Gives the window the X focus, presses @mod_keysym (0: none) and @keysym, releases both and
  * lets GTK handle them (keysyms are GDK_KEY_* values). */
 void zw_test_app_press (unsigned long mod_keysym, unsigned long keysym);
+
+/* Waits (up to 120 s) until the window is idle with run @n made and returns the run selected;
+ * fails the test when the window made more than @n runs in all. */
+ZwRun *zw_test_app_expect_run (guint n);
+
+/* The rows of the window's run history, and its last (the history holds it). */
+guint zw_test_app_history_rows (void);
+ZwRun *zw_test_app_history_last (void);
+
+/* Lets @window (NULL: the test's window) lay out and paint what changed: waits for two frames
+ * (rows bound in one frame size in the next). */
+void zw_test_app_wait_for_frames (ZwWindow *window);
+
+/* A dump diff runs in the Dump Diff view's worker: waits (up to 120 s) until it is done. */
+void zw_test_app_wait_for_diff (void);
+
+/* ---- pixels of the window ---------------------------------------------------------------- */
+
+typedef struct {
+  guint64 non_background;   /* pixels of another colour than the most common one */
+  guint n_colours;
+  guint width, height;
+} ZwTestPixelFacts;
+
+ZwTestPixelFacts zw_test_app_pixel_facts (GdkTexture *texture);
+
+/* Renders @widget as it is on screen (at least 100 x 100 pixels). */
+GdkTexture *zw_test_app_render_widget (GtkWidget *widget);
+
+/* The pixels of `@exe --screenshot @png --view @view [@file]` (@file may be NULL), run with
+ * this process's display and environment (GDK_DEBUG included); it must succeed. */
+ZwTestPixelFacts zw_test_app_screenshot (const char *exe, const char *png, const char *view, const char *file);
+
+/* Shows the view @name through win.view and checks it draws: more than 1 % of its pixels
+ * drawn, in 4 colours at least. */
+void zw_test_app_assert_view_draws (const char *name);
+
+/* Shows the deploy views (segments, memory, OCM, merges) through win.view and checks each
+ * draws the deployment (2 % of its pixels, 4 colours), the Merges view a row per launch. */
+void zw_test_app_assert_views_render (void);

@@ -32,6 +32,20 @@ zw_test_near (guint32 a, guint32 b, int tol)
   return TRUE;
 }
 
+gboolean
+zw_test_surfaces_differ (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  guint n = 0;
+
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (b), ==, h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      n += (zw_test_pixel (a, x, y) & 0xffffff) != (zw_test_pixel (b, x, y) & 0xffffff);
+  return n > 20;
+}
+
 guint32
 zw_test_blend (const GdkRGBA *over, double alpha, guint32 under)
 {
@@ -46,4 +60,31 @@ zw_test_blend (const GdkRGBA *over, double alpha, guint32 under)
       out |= (guint32) lround (o[k] * alpha + u * (1 - alpha)) << shift;
     }
   return out;
+}
+
+cairo_surface_t *
+zw_test_render (int w, int h, ZwExportDrawFunc draw, gpointer data)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  ZwViewStyle style;
+
+  zw_view_style_init_default (&style);
+  draw (cr, w, h, &style, data);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+void
+zw_test_keep_png (cairo_surface_t *surface, const char *name)
+{
+  const char *dir = g_getenv ("ZW_RUN_VIEWS_KEEP");
+
+  if (dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      cairo_surface_write_to_png (surface, path);
+    }
 }

@@ -4,9 +4,13 @@
 #include "xrt/xrt-tensor.h"
 #include "xrt/xrt-session.h"
 #include "backends/zg330/zg330-backend.h"
+#include "report/zw-deploy-graph.h"
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *
 zw_test_shared_file (const char *rel)
@@ -22,6 +26,84 @@ zw_test_shared_file (const char *rel)
       return NULL;
     }
   return path;
+}
+
+/* ---- temporary folders ------------------------------------------------------------------- */
+
+void
+zw_test_remove_tree (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      g_autoptr (GDir) dir = NULL;
+      const char *name;
+
+      /* a folder the test made read-only: its entries cannot go otherwise */
+      if ((st.st_mode & S_IRWXU) != S_IRWXU)
+        g_chmod (path, st.st_mode | S_IRWXU);
+      dir = g_dir_open (path, 0, NULL);
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          zw_test_remove_tree (child);
+        }
+      if (g_rmdir (path) != 0)
+        g_test_message ("cannot remove the folder %s: %s", path, g_strerror (errno));
+    }
+  else if (g_unlink (path) != 0)
+    g_test_message ("cannot remove %s: %s", path, g_strerror (errno));
+}
+
+ZwTestTmpDir *
+zw_test_tmp_dir_new (const char *tmpl)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp (tmpl, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+void
+zw_test_tmp_dir_free (ZwTestTmpDir *dir)
+{
+  if (dir == NULL)
+    return;
+  zw_test_remove_tree (dir);
+  g_free (dir);
+}
+
+gboolean
+zw_test_texts_contain (GPtrArray *texts, const char *needle)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (strstr (g_ptr_array_index (texts, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+void
+zw_test_copy_folder (const char *from, const char *to)
+{
+  g_autoptr (GDir) dir = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0700), ==, 0);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *src = g_build_filename (from, name, NULL);
+      g_autofree char *dst = g_build_filename (to, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      g_assert_true (g_file_get_contents (src, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (dst, contents, (gssize) length, NULL));
+    }
 }
 
 XirNetwork *
@@ -553,6 +635,23 @@ zw_test_xrt_run_bounded (ZwRun *r, const char *cwd, guint seconds, const char *c
 void
 zw_test_run_profiled (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDeployReport **report)
 {
+  ZwTestForward f = zw_test_forward (net, merge, NULL, NULL);
+
+  *profile = f.profile;
+  *report = f.report;
+}
+
+void
+zw_test_forward_clear (ZwTestForward *f)
+{
+  g_clear_pointer (&f->profile, zw_profile_free);
+  g_clear_pointer (&f->report, zw_deploy_report_unref);
+}
+
+ZwTestForward
+zw_test_forward (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump_format)
+{
+  ZwTestForward f = { NULL, NULL };
   static const char *const types[] = { "ZG330Backend", "HostBackend" };
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtDevice) dev = xrt_device_open ("mock://zg330", &error);
@@ -570,11 +669,41 @@ zw_test_run_profiled (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDe
                                             ZW_OCM_BEST_SCORE, &error));
   g_assert_true (xrt_session_apply (s, &error));
   xrt_session_enable_time_profile (s, TRUE);
+  if (dump_dir != NULL)
+    g_assert_true (xrt_session_set_dump_outputs (s, TRUE, dump_dir, dump_format, &error));
   outs = xrt_session_forward (s, inputs, &error);
   g_assert_no_error (error);
   json = zw_profile_to_string (xrt_session_get_time_profile (s), ZW_PROFILE_FORMAT_JSON);
-  *profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
+  f.profile = zw_profile_parse (json, -1, "session", NULL, NULL, &error);
   g_assert_no_error (error);
-  *report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
-  g_assert_nonnull (*report);
+  f.report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
+  g_assert_nonnull (f.report);
+  return f;
+}
+
+ZwDeployReport *
+zw_test_deploy (const char *name, gboolean merge)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XirNetwork) net = zw_test_load_net (name);
+  g_autoptr (XirNetworkView) view = NULL;
+  g_autoptr (XrtDevice) dev = NULL;
+  g_autoptr (XrtSession) sess = NULL;
+  ZwDeployReport *report;
+
+  if (net == NULL)
+    return NULL;
+  view = xir_network_view (net, 0, G_MAXINT, &error);
+  g_assert_no_error (error);
+  dev = xrt_device_open ("mock://zg330", &error);
+  g_assert_no_error (error);
+  sess = xrt_session_new_for_device (view, dev, &error);
+  g_assert_no_error (error);
+  if (!merge)
+    g_assert_true (zg330_backend_disable_merge_hardop (ZG330_BACKEND (xrt_session_get_board_backend (sess)), &error));
+  g_assert_true (xrt_session_apply (sess, &error));
+  g_assert_no_error (error);
+  report = xrt_backend_get_report (xrt_session_get_board_backend (sess));
+  zw_deploy_report_attach_network (report, net);
+  return report;
 }

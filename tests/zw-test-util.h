@@ -24,6 +24,28 @@ void zw_test_assert_same_outputs (GPtrArray *outs, GPtrArray *ref);
 /* <ZW_SHARED_DIR>/@rel, or NULL after g_test_skip() when it does not exist. */
 char *zw_test_shared_file (const char *rel);
 
+/* ---- temporary folders: every test removes what it made ---------------------------------- */
+
+/* Removes @path and everything under it: symbolic links are removed, never followed; folders
+ * a test made read-only are made writable first. Nothing happens when @path does not exist. */
+void zw_test_remove_tree (const char *path);
+
+/* A temporary folder of its own (g_dir_make_tmp of @tmpl, e.g. "zw-app-XXXXXX"; the test fails
+ * when it cannot be made), removed with everything under it when freed:
+ *   g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-app-XXXXXX");
+ * @dir is the folder's path (a string). */
+typedef char ZwTestTmpDir;
+ZwTestTmpDir *zw_test_tmp_dir_new (const char *tmpl);
+void zw_test_tmp_dir_free (ZwTestTmpDir *dir);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwTestTmpDir, zw_test_tmp_dir_free)
+
+/* Does one of the strings of @texts contain @needle? */
+gboolean zw_test_texts_contain (GPtrArray *texts, const char *needle);
+
+/* Copies the files of the folder @from into the folder @to (one level: dumps are flat; @to is
+ * made when missing). */
+void zw_test_copy_folder (const char *from, const char *to);
+
 /* xrt-run as a user runs it ($XRT_RUN): exit status and what it printed. */
 typedef struct {
   int status;
@@ -63,6 +85,20 @@ gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
 #include "report/zw-deploy-report.h"
 #include "report/zw-profile.h"
 void zw_test_run_profiled (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDeployReport **report);
+/* The same forward as a value: its profile and deploy report (the test owns both: clear it
+ * with zw_test_forward_clear), every value dumped into @dump_dir in @dump_format ("SQB",
+ * "SFB"…) when @dump_dir is not NULL. */
+typedef struct {
+  ZwProfile *profile;
+  ZwDeployReport *report;
+} ZwTestForward;
+ZwTestForward zw_test_forward (XirNetwork *net, gboolean merge, const char *dump_dir, const char *dump_format);
+void zw_test_forward_clear (ZwTestForward *forward);
+
+/* The ZG330 deployment (applied on mock://zg330, merge @merge) of the demo network @name, or
+ * of "real" (the vendor's sample, synthetic params), with the network's graph attached as the
+ * workbench does; NULL after g_test_skip() when ../shared is absent. */
+ZwDeployReport *zw_test_deploy (const char *name, gboolean merge);
 
 /* ---- boards over a socket (issue 18) ---------------------------------------------------- */
 
