@@ -318,7 +318,7 @@ test_dumps_and_ocm (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) inputs = NULL;
   g_autoptr (GPtrArray) outs = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-buyi-dump-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("test-buyi-dump-XXXXXX");
   g_autofree char *mpath = g_build_filename (dir, "manifest.json", NULL);
   g_autoptr (ZwDumpManifest) m = NULL;
   g_autoptr (ZwDeployReport) r = NULL;

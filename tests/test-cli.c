@@ -65,7 +65,8 @@ static void
 test_fake_params_real (void)
 {
   g_autofree char *net = real_json ();
-  g_autofree char *dir = NULL, *raw = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
+  g_autofree char *raw = NULL;
   g_auto (ZwRun) a = { 0 };
   g_auto (ZwRun) b = { 0 };
   g_auto (ZwRun) c = { 0 };
@@ -73,7 +74,7 @@ test_fake_params_real (void)
 
   if (net == NULL)
     return;
-  dir = g_dir_make_tmp ("zw-cli-XXXXXX", NULL);
+  dir = zw_test_tmp_dir_new ("zw-cli-XXXXXX");
   raw = g_build_filename (dir, "yolov5s_plin_352x640_ZG.raw", NULL);
   zw_test_xrt_run (&a, "fake-params", net, "-o", raw, NULL);
   g_assert_cmpint (a.status, ==, 0);
@@ -173,7 +174,8 @@ static void
 test_run_real_time_file (void)
 {
   g_autofree char *net = real_json ();
-  g_autofree char *dir = NULL, *ours = NULL, *vendor = NULL, *snap = NULL, *trace = NULL, *text = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
+  g_autofree char *ours = NULL, *vendor = NULL, *snap = NULL, *trace = NULL, *text = NULL;
   g_auto (ZwRun) r = { 0 };
   g_auto (ZwRun) r2 = { 0 };
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
@@ -184,7 +186,7 @@ test_run_real_time_file (void)
 
   if (net == NULL)
     return;
-  dir = g_dir_make_tmp ("zw-run-XXXXXX", NULL);
+  dir = zw_test_tmp_dir_new ("zw-run-XXXXXX");
   snap = g_build_filename (dir, "y.snapshot", NULL);
   zw_test_xrt_run (&r, "run", net, "--profile", "--log-dir", dir, "--save-snapshot", snap, NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -226,7 +228,7 @@ test_run_real_time_file (void)
 static void
 test_run_toml_and_errors (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-toml-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-toml-XXXXXX");
   g_autofree char *toml = g_build_filename (dir, "run.toml", NULL);
   g_autofree char *bad_input = g_build_filename (dir, "in.bin", NULL);
   g_autofree char *net = g_strdup_printf ("%s/networks/tiny_ZG.json", g_getenv ("ZW_DATA_DIR"));

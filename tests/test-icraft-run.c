@@ -135,7 +135,7 @@ test_manual_json_raw_on_demo_networks (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     {
-      g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+      g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
       g_autofree char *json = net_path (nets[i], "json"), *raw = net_path (nets[i], "raw");
       g_autofree char *images = g_build_filename (dir, "images", NULL);
       g_autofree char *png = g_build_filename (images, "cat.png", NULL);
@@ -185,7 +185,7 @@ test_manual_json_raw_on_demo_networks (void)
 static void
 test_image_input_equals_raw_input (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   g_autofree char *png = g_build_filename (dir, "cat.png", NULL);
   g_autofree char *bmp = g_build_filename (dir, "cat.bmp", NULL);
@@ -238,7 +238,7 @@ test_image_input_equals_raw_input (void)
 static void
 test_dumps_in_the_format_asked (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
   g_autofree char *cfg = g_strdup_printf ("[run]\njson = \"%s\"\ndump_format = \"SFT\"\ndump_ftmp = \"7,31,75\"\n", json);
@@ -286,7 +286,7 @@ test_dumps_in_the_format_asked (void)
 static void
 test_manual_logs_lists_and_snapshots (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   g_autofree char *netdir = g_path_get_dirname (json);
   g_autofree char *toml = g_build_filename (dir, "sample.toml", NULL);
@@ -338,7 +338,7 @@ test_manual_logs_lists_and_snapshots (void)
 static void
 test_device_frequency_and_wait_time (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("resnet18", "json");
   g_autofree char *tiny = net_path ("tiny", "json");
   g_auto (ZwRun) fast = { 0 };
@@ -360,7 +360,7 @@ test_device_frequency_and_wait_time (void)
 static void
 test_decode_dll_plugin (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   const char *plugin = g_getenv ("ZW_DECODE_PLUGIN");
   g_autofree char *bin = g_build_filename (dir, "in.bin", NULL), *rev = g_build_filename (dir, "in.rev", NULL);
@@ -429,7 +429,7 @@ test_bad_values_name_file_key_value (void)
     { "input = \"broken.png\"", "broken.png", "image" },
     { "decode_dll = \"missing.so\"", "missing.so", "missing.so" },
   };
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   g_autofree char *broken = g_build_filename (dir, "broken.png", NULL);
   g_auto (ZwRun) f = { 0 };
@@ -463,7 +463,7 @@ test_bad_values_name_file_key_value (void)
 static void
 test_backends_host_reference_run (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   g_autofree char *host = g_build_filename (dir, "host.toml", NULL), *board = g_build_filename (dir, "board.toml", NULL);
   g_autofree char *png = g_build_filename (dir, "cat.png", NULL);
@@ -499,7 +499,7 @@ static void
 test_backends_default_is_host_in_vendor_form (void)
 {
   static const char *const nets[] = { "tiny", "resnet18", "mobilenetv2", "yolov5s" };
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
 
   for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     {
@@ -581,7 +581,7 @@ test_backends_default_is_host_in_vendor_form (void)
 static void
 test_manual_two_inputs_separated (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("twoin", "json"), *raw = net_path ("twoin", "raw");
   g_autofree char *images = g_build_filename (dir, "images", NULL);
   g_autofree char *png = g_build_filename (images, "cat.png", NULL);
@@ -709,7 +709,7 @@ test_manual_every_example_as_written (void)
   };
   g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
   const char *url = board ? board->url : "mock://zg330";
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *json = net_path ("tiny", "json");
   g_autofree char *jsonraw = g_build_filename (dir, "jsonraw", NULL), *images = g_build_filename (dir, "images", NULL);
   g_autofree char *png = g_build_filename (images, "cat.png", NULL);
@@ -822,7 +822,7 @@ test_manual_every_example_as_written (void)
 static void
 test_image_conversion_layouts_and_types (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   g_autofree char *png = g_build_filename (dir, "img.png", NULL);
   g_autofree guint8 *px = write_image (png, "png", 4, 3, 5);   /* W 4, H 3 */
   const gint64 blocked[] = { 1, 1, 3, 4, 32 }, nchw[] = { 1, 3, 3, 4 }, grey[] = { 1, 3, 4, 1 };
@@ -875,7 +875,8 @@ static void
 test_manual_socket_backend (void)
 {
   g_autoptr (ZwBoard) board = zw_test_board_start ("zg330", NULL);
-  g_autofree char *dir = NULL, *json = net_path ("tiny", "json"), *raw = net_path ("tiny", "raw");
+  g_autoptr (ZwTestTmpDir) dir = NULL;
+  g_autofree char *json = net_path ("tiny", "json"), *raw = net_path ("tiny", "raw");
   g_autofree char *png = NULL, *backends = NULL, *d_socket = NULL, *d_mock = NULL;
   g_autofree guint8 *pixels = NULL;
   g_auto (ZwRun) a = { 0 };
@@ -883,7 +884,7 @@ test_manual_socket_backend (void)
 
   if (board == NULL)
     return;
-  dir = g_dir_make_tmp ("zw-icraft-XXXXXX", NULL);
+  dir = zw_test_tmp_dir_new ("zw-icraft-XXXXXX");
   png = g_build_filename (dir, "cat.png", NULL);
   pixels = write_image (png, "png", 16, 16, 4);
   backends = g_strdup_printf ("ZG330,%s;Host", board->url);

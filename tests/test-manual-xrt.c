@@ -142,7 +142,7 @@ static void
 test_xrt_1_2_and_1_1_3_snapshot (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-manual-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-manual-XXXXXX");
   g_autofree char *filepath = g_build_filename (dir, "resnet18.snapshot", NULL);
   /* // 打开设备  // 加载网络  // 创建Session  // 部署session */
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
@@ -242,7 +242,7 @@ static void
 test_xrt_1_3_3_step_to (gconstpointer name)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-manual-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-manual-XXXXXX");
   g_autofree char *dump_dir = g_build_filename (dir, "dumps.SQB", NULL);
   g_autofree char *ref_dir = g_build_filename (dir, "ref", NULL);
   g_autoptr (XirNetwork) network = zw_test_load_net (name);
@@ -362,7 +362,7 @@ static void
 test_xrt_1_4_3_dump_outputs (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-manual-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-manual-XXXXXX");
   g_autofree char *mine = g_build_filename (dir, "mine", NULL), *ref_dir = g_build_filename (dir, "ref", NULL);
   g_autoptr (XrtDevice) device = xrt_device_open ("mock://zg330", &error);
   g_autoptr (XirNetwork) network = zw_test_load_net ("mobilenetv2");

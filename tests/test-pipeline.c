@@ -115,7 +115,7 @@ test_split (gconstpointer data)
 {
   const char *name = data;
   g_autofree char *json = net_json (name);
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autoptr (XirNetwork) net = NULL;
   g_autofree char *whole = NULL, *text = NULL, *path = NULL;
   g_autoptr (GError) error = NULL;
@@ -166,7 +166,7 @@ static void
 test_apart (void)
 {
   g_autofree char *a = net_json ("tiny"), *b = net_json ("mobilenetv2");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autofree char *text = g_strdup_printf ("[network.tiny]\njson = \"%s\"\n\n[network.mobile]\njson = \"%s\"\n\n"
                                            "[share.f]\nnetworks = [\"tiny\", \"mobile\"]\nsegments = [\"FTMP\"]\n", a, b);
   g_autofree char *path = write_pipe (dir, text);
@@ -197,7 +197,7 @@ static void
 test_single (void)
 {
   g_autofree char *a = net_json ("resnet18");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autofree char *text = g_strdup_printf ("[network.only]\njson = \"%s\"\nocmopt = \"NONE\"\n", a);
   g_autofree char *path = write_pipe (dir, text);
   g_autoptr (GError) error = NULL;
@@ -268,7 +268,7 @@ static void
 test_bad_files (void)
 {
   g_autofree char *a = net_json ("tiny"), *b = net_json ("mobilenetv2");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
 
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
@@ -304,7 +304,7 @@ static void
 test_check_catches (void)
 {
   g_autofree char *json = net_json ("tiny");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
   g_autofree char *text = split_text (json, net, 2);
   g_autofree char *path = write_pipe (dir, text);
@@ -355,7 +355,7 @@ static void
 test_call_order (void)
 {
   g_autofree char *json = net_json ("tiny");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autofree char *text = g_strdup_printf ("[network.a]\njson = \"%s\"\n", json);
   g_autofree char *path = write_pipe (dir, text);
   g_autoptr (GError) error = NULL;
@@ -376,7 +376,7 @@ static void
 test_cli (void)
 {
   g_autofree char *json = net_json ("yolov5s");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
   g_autofree char *text = split_text (json, net, 2);
   g_autofree char *path = write_pipe (dir, text);
@@ -434,7 +434,7 @@ static void
 test_sweep (void)
 {
   g_autofree char *json = net_json ("tiny");
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-XXXXXX");
   g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, NULL);
   g_autofree char *text = split_text (json, net, 3);
   g_autofree char *path = write_pipe (dir, text);
@@ -508,7 +508,7 @@ dump_demo (const char *dir, gboolean staged)
 static void
 test_dump_diff (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-pipe-dump-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-pipe-dump-XXXXXX");
   g_autofree char *a = g_build_filename (dir, "a", NULL);
   g_autofree char *b = g_build_filename (dir, "b", NULL);
   g_autoptr (GError) error = NULL;
@@ -707,7 +707,7 @@ test_compose (void)
   /* outputs that are the next one's inputs: connected by position, and the pass moves
    * the bytes (the pass-through network gives tiny's output) */
   {
-    g_autofree char *dir = g_dir_make_tmp ("pipeline-compose-XXXXXX", NULL);
+    g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("pipeline-compose-XXXXXX");
     g_autofree char *tiny = net_json ("tiny");
     g_autofree char *pass = write_pass_network (tiny, dir);
     const char *paths[] = { tiny, pass, NULL };

@@ -205,7 +205,7 @@ test_snapshot_round_trip (void)
   g_autoptr (GPtrArray) inputs = zw_test_seeded_inputs (net, 5);
   g_autoptr (GPtrArray) a = NULL, b = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-snap-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-snap-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "net.snapshot", NULL);
   g_autofree char *da = NULL, *db = NULL, *text = NULL;
   gsize len;
@@ -339,7 +339,7 @@ static void
 test_snapshot_chunks_as_verified (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("tiny");
-  g_autofree char *dir = g_dir_make_tmp ("zw-snap-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-snap-XXXXXX");
   g_autofree char *good = g_build_filename (dir, "good.snapshot", NULL);
   g_autofree char *bad = g_build_filename (dir, "bad.snapshot", NULL);
   cJSON *body, *a, *b;
@@ -583,7 +583,7 @@ test_dumps (void)
   g_autoptr (GPtrArray) inputs = NULL, outs = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (ZwDeployReport) report = NULL;
-  g_autofree char *dir = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
   g_autoptr (GHashTable) ocm_seen = g_hash_table_new (g_int64_hash, g_int64_equal);
   guint ocm_checked = 0;
   static const char *formats[] = { "SQB", "SFB", "HQB" };
@@ -594,7 +594,7 @@ test_dumps (void)
   s = new_session (net, dev, FALSE, TRUE, ZW_OCM_BEST_SCORE);
   report = zg330_backend_get_report (ZG330_BACKEND (xrt_session_get_board_backend (s)));
   inputs = zw_test_seeded_inputs (net, 9);
-  dir = g_dir_make_tmp ("zw-dump-XXXXXX", NULL);
+  dir = zw_test_tmp_dir_new ("zw-dump-XXXXXX");
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     {
       g_autofree char *sub = g_build_filename (dir, formats[f], NULL);
@@ -822,7 +822,8 @@ test_with_backends_and_tensor_dump (void)
   g_autoptr (XrtSession) ref = new_session (net, dev, TRUE, TRUE, ZW_OCM_BEST_SCORE);
   g_autoptr (XrtSession) s = NULL;
   g_autoptr (GPtrArray) a = NULL, b = NULL;
-  g_autofree char *da = NULL, *db = NULL, *dir = NULL, *file = NULL, *contents = NULL;
+  g_autofree char *da = NULL, *db = NULL, *file = NULL, *contents = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
   XrtBackend *twice[] = { zg, zg }, *foreign[] = { zg, stranger }, *mine[] = { zg, host };
   gsize length = 0;
 
@@ -854,8 +855,7 @@ test_with_backends_and_tensor_dump (void)
   g_assert_cmpstr (da, ==, db);
 
   /* Tensor::dump in SQB = the session's dump file of the same value */
-  dir = g_dir_make_tmp ("zw-dump-XXXXXX", &error);
-  g_assert_no_error (error);
+  dir = zw_test_tmp_dir_new ("zw-dump-XXXXXX");
   g_assert_true (xrt_session_set_dump_outputs (ref, TRUE, dir, "SQB", &error));
   g_clear_pointer (&b, g_ptr_array_unref);
   b = xrt_session_forward (ref, inputs, &error);

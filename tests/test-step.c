@@ -250,7 +250,7 @@ test_dump_merge_on (gconstpointer data)
   g_autoptr (XirNetwork) net = zw_test_load_net (name);
   g_autoptr (XrtDevice) dev = NULL;
   g_autoptr (GPtrArray) inputs = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-step-dump-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-step-dump-XXXXXX");
   g_autoptr (ZwDumpManifest) mon = NULL, moff = NULL;
   g_autoptr (GError) error = NULL;
   guint ocm = 0;

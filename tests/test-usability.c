@@ -8,7 +8,7 @@
 static void
 test_empty_dump_folder (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-empty-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-empty-XXXXXX");
   g_auto (ZwRun) diff = { 0 };
   g_auto (ZwRun) stats = { 0 };
 
@@ -33,7 +33,7 @@ test_empty_dump_folder (void)
 static void
 test_folder_of_other_files_is_not_a_dump (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-not-dump-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-not-dump-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "notes.txt", NULL);
   g_auto (ZwRun) diff = { 0 };
 
@@ -54,7 +54,7 @@ static void
 test_md5_names_the_option (void)
 {
   g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("zw-md5-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-md5-XXXXXX");
   g_autofree char *raw = g_build_filename (dir, "t.raw", NULL);
   g_auto (ZwRun) fake = { 0 };
   g_auto (ZwRun) strict = { 0 };
@@ -76,7 +76,7 @@ static void
 test_run_summary (void)
 {
   g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("zw-summary-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-summary-XXXXXX");
   g_auto (ZwRun) run = { 0 };
 
   zw_test_xrt_run (&run, "run", net, "--summary", "--profile", "--log-dir", dir, NULL);
@@ -125,8 +125,8 @@ static void
 test_compare_merge_and_renumbered (void)
 {
   g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
-  g_autofree char *dir_a = g_dir_make_tmp ("zw-cmp-a-XXXXXX", NULL);
-  g_autofree char *dir_b = g_dir_make_tmp ("zw-cmp-b-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir_a = zw_test_tmp_dir_new ("zw-cmp-a-XXXXXX");
+  g_autoptr (ZwTestTmpDir) dir_b = zw_test_tmp_dir_new ("zw-cmp-b-XXXXXX");
   g_autofree char *a = profile_of (net, dir_a, NULL);
   g_autofree char *b = profile_of (net, dir_b, "--no-merge");
 
@@ -177,7 +177,7 @@ static void
 test_check_counts_after_colons (void)
 {
   g_autofree char *net = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("zw-check-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-check-XXXXXX");
   g_autofree char *report = g_build_filename (dir, "r.json", NULL);
   g_autofree char *want = NULL;
   g_auto (ZwRun) plan = { 0 };

@@ -3,6 +3,7 @@
 only the C runtime), so that each Python example is checked against the C API on the same
 inputs."""
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -11,6 +12,24 @@ import pytest
 DATA = os.environ.get("ZW_DATA_DIR", "")
 SHARED = os.environ.get("ZW_SHARED_DIR", "")
 XRT_RUN = os.environ.get("XRT_RUN", "xrt-run")
+
+
+_basetemp = None
+
+
+def pytest_configure(config):
+    """tmp_path's folders go under a folder of this run's own, removed when the run ends
+    (pytest would keep the last three runs' under TMPDIR/pytest-of-USER): tests remove what
+    they make. A --basetemp given on the command line is left as it is."""
+    global _basetemp
+    if config.option.basetemp is None:
+        _basetemp = tempfile.mkdtemp(prefix="zw-pytest-")
+        config.option.basetemp = _basetemp
+
+
+def pytest_unconfigure(config):
+    if _basetemp is not None:
+        shutil.rmtree(_basetemp, ignore_errors=True)
 
 
 def net_path(name):
