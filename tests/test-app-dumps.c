@@ -36,7 +36,8 @@ test_dumps_kept_named_and_diffed (void)
   g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "zhuge-workbench", "dumps", NULL);
   g_autofree char *details = NULL, *title_a = NULL, *title_b = NULL, *sides = NULL;
   g_autofree char *dir_a = NULL, *dir_b = NULL;
-  g_autofree char *saved = NULL, *saved_manifest = NULL;
+  g_autoptr (ZwTestTmpDir) saved = NULL;
+  g_autofree char *saved_manifest = NULL;
   const ZwDumpDiff *diff;
   ZwRun *a, *b;
   guint n;
@@ -89,8 +90,7 @@ test_dumps_kept_named_and_diffed (void)
   g_assert_null (zw_dump_diff_view_dup_sides_text (zw_dump_diff_view_get_diff (view)));
 
   /* "Save Dump As…": the selected run's dump, every file, where the user says */
-  saved = g_dir_make_tmp ("zw-saved-dump-XXXXXX", NULL);
-  g_assert_nonnull (saved);
+  saved = zw_test_tmp_dir_new ("zw-saved-dump-XXXXXX");
   g_assert_true (zw_window_save_dump (win, saved));
   g_assert_cmpuint (count_files (saved), ==, count_files (dir_b));
   saved_manifest = g_build_filename (saved, "manifest.json", NULL);
@@ -110,18 +110,17 @@ test_dumps_kept_named_and_diffed (void)
 
   zw_run_set_compare (a, FALSE);
   zw_run_set_compare (b, FALSE);
-  zw_test_remove_tree (saved);
 }
 
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *cache = NULL;
+  g_autoptr (ZwTestTmpDir) cache = NULL;   /* removed with all the app wrote there */
   g_autofree char *dumps = NULL;
   int status;
 
   /* the dumps go into the user's cache: a fresh one, left empty by the window */
-  cache = g_dir_make_tmp ("zw-app-dumps-cache-XXXXXX", NULL);
+  cache = zw_test_tmp_dir_new ("zw-app-dumps-cache-XXXXXX");
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   win = zw_test_app_start (&argc, &argv);
 
@@ -135,6 +134,5 @@ main (int argc, char *argv[])
       g_printerr ("the window left %u dumps in %s\n", count_files (dumps), dumps);
       status = 1;
     }
-  zw_test_remove_tree (cache);
   return status;
 }

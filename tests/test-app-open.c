@@ -48,7 +48,7 @@ static void
 test_log_opens_offline (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-app-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-app-XXXXXX");
   g_autofree char *path = NULL;
   ZwRun *live = zw_window_get_selected_run (win);
   ZwRun *log;
@@ -76,8 +76,6 @@ test_log_opens_offline (void)
   zw_test_app_activate ("win.select-run", g_variant_new_uint32 (rows - 1));
   g_object_get (win, "offline", &offline, NULL);
   g_assert_false (offline);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 static GtkWidget *
@@ -136,8 +134,7 @@ test_vendor_time_file_opens_timing (void)
 static void
 test_garbage_time_file_banner (void)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-app-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-app-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "broken_time.txt", NULL);
 
   g_assert_true (g_file_set_contents (path, "\x01\x02 this is no profile\n\xff\xfe\n", -1, NULL));
@@ -146,8 +143,6 @@ test_garbage_time_file_banner (void)
   g_test_message ("%s", zw_window_get_banner_message (win));
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), "broken_time.txt"));
   zw_test_app_activate ("win.dismiss-banner", NULL);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 /* Random bytes (and an empty file) open as nothing: a banner names the file and every view
@@ -155,8 +150,7 @@ test_garbage_time_file_banner (void)
 static void
 test_binary_file_leaves_views (void)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-app-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-app-XXXXXX");
   g_autofree char *bin = g_build_filename (dir, "random.bin", NULL);
   g_autofree char *empty = g_build_filename (dir, "empty.txt", NULL);
   g_autofree char *fifo = g_build_filename (dir, "pipe.json", NULL);
@@ -186,10 +180,6 @@ test_binary_file_leaves_views (void)
       g_assert_cmpstr (zw_window_get_shown_file (win), ==, shown);
       zw_test_app_activate ("win.dismiss-banner", NULL);
     }
-  g_unlink (bin);
-  g_unlink (empty);
-  g_unlink (fifo);
-  g_rmdir (dir);
 }
 
 static void

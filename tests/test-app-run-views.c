@@ -271,7 +271,7 @@ test_dump_tensors_and_diff (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (ZwDumpManifest) manifest = NULL;
   g_autofree char *manifest_path = NULL;
-  g_autofree char *copy = NULL;
+  g_autoptr (ZwTestTmpDir) copy = NULL;
   g_autofree char *planted = NULL;
   g_autofree char *contents = NULL;
   gsize length = 0;
@@ -308,8 +308,7 @@ test_dump_tensors_and_diff (void)
   zw_test_app_assert_view_draws ("tensors");
 
   /* a copy with one planted byte: the diff finds that value and coordinates (0,0,0,0) */
-  copy = g_dir_make_tmp ("zw-app-diff-XXXXXX", &error);
-  g_assert_no_error (error);
+  copy = zw_test_tmp_dir_new ("zw-app-diff-XXXXXX");
   zw_test_copy_folder (zw_run_get_dump_dir (run), copy);
   planted = g_build_filename (copy, ocm_entry->file, NULL);
   g_assert_true (g_file_get_contents (planted, &contents, &length, NULL));
@@ -335,7 +334,6 @@ test_dump_tensors_and_diff (void)
   g_assert_nonnull (strstr (zw_window_get_banner_message (win), ocm_entry->file));
   g_assert_cmpuint (zw_tensor_view_get_n_values (tensors), ==, manifest->entries->len - 1);
   zw_test_app_activate ("win.dismiss-banner", NULL);
-  zw_test_remove_tree (copy);
 
   zw_test_app_activate ("win.merge-hardop", NULL);
   zw_test_app_expect_run (n + 3);

@@ -20,8 +20,7 @@ static void
 test_screenshot_view (const char *view_name, guint64 min_fraction)
 {
   const char *exe = g_getenv ("ZW_APP");
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-shot-XXXXXX");
   g_autofree char *png = NULL;
   ZwTestPixelFacts facts;
 
@@ -30,7 +29,6 @@ test_screenshot_view (const char *view_name, guint64 min_fraction)
       g_test_skip ("ZW_APP (the built zhuge-workbench) is not set");
       return;
     }
-  g_assert_no_error (error);
   png = g_strdup_printf ("%s/%s.png", dir, view_name);
   facts = zw_test_app_screenshot (exe, png, view_name, NULL);
   g_test_message ("screenshot %ux%u, %" G_GUINT64_FORMAT " non-background pixels, %u colours", facts.width,
@@ -39,8 +37,6 @@ test_screenshot_view (const char *view_name, guint64 min_fraction)
   g_assert_cmpuint (facts.height, >=, 500);
   g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / min_fraction);
   g_assert_cmpuint (facts.n_colours, >=, 16);
-  g_unlink (png);
-  g_rmdir (dir);
 }
 
 static void
@@ -82,8 +78,7 @@ test_screenshot_of_time_file (void)
 {
   const char *exe = g_getenv ("ZW_APP");
   g_autofree char *path = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
   g_autofree char *png = NULL;
   ZwTestPixelFacts facts;
 
@@ -92,12 +87,10 @@ test_screenshot_of_time_file (void)
       g_test_skip ("ZW_APP or the vendor time file is absent");
       return;
     }
-  dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
+  dir = zw_test_tmp_dir_new ("zw-shot-XXXXXX");
   png = g_build_filename (dir, "timing.png", NULL);
   facts = zw_test_app_screenshot (exe, png, "timing", path);
   g_assert_cmpuint (facts.non_background, >, (guint64) facts.width * facts.height / 10);
-  g_unlink (png);
-  g_rmdir (dir);
 }
 
 /* --screenshot of a network without its .raw says that it used synthetic params */
@@ -107,7 +100,7 @@ test_screenshot_says_synthetic (void)
   const char *exe = g_getenv ("ZW_APP");
   g_autofree char *net = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "yolov5s_plin_352x640_ZG.json", NULL);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-shot-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-shot-XXXXXX");
   g_autofree char *png = NULL;
   g_autofree char *err = NULL;
   g_autoptr (GSubprocess) proc = NULL;
@@ -127,8 +120,6 @@ test_screenshot_says_synthetic (void)
   g_assert_true (g_subprocess_get_successful (proc));
   g_assert_nonnull (strstr (err, "synthetic params"));
   g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
-  g_unlink (png);
-  g_rmdir (dir);
 }
 
 int

@@ -150,7 +150,8 @@ test_sweep_run_open_row_and_file (void)
   ZwSweepView *view = ZW_SWEEP_VIEW (zw_window_get_view (win, "sweep"));
   const XrtBoardFigures *base = NULL;
   g_autoptr (ZwSweep) first = NULL;
-  g_autofree char *dir = NULL, *json = NULL, *png = NULL, *shown_view = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
+  g_autofree char *json = NULL, *png = NULL, *shown_view = NULL;
   g_autoptr (GError) error = NULL;
   GtkWindow *dialog;
   GtkWidget *entry, *button;
@@ -252,8 +253,7 @@ test_sweep_run_open_row_and_file (void)
   /* a sweep JSON written by xrt-run sweep --json opens in the view: the same rows */
   {
     g_auto (ZwTestRun) cli = { 0 };
-    dir = g_dir_make_tmp ("zw-sweep-XXXXXX", &error);
-    g_assert_no_error (error);
+    dir = zw_test_tmp_dir_new ("zw-sweep-XXXXXX");
     json = g_build_filename (dir, "tiny-sweep.json", NULL);
     zw_test_xrt_run (&cli, "sweep", tiny, "--json", json, NULL);
     g_assert_cmpint (cli.status, ==, 0);
@@ -299,9 +299,6 @@ test_sweep_run_open_row_and_file (void)
                 base->icore_clock_hz / 1e6, NULL);
   g_object_set (win, "merge-hardop", TRUE, "etm-optimize", TRUE, "ocm-option", "best", NULL);
   zw_test_app_expect_run (n + 1);
-  g_unlink (png);
-  g_unlink (json);
-  g_rmdir (dir);
 }
 
 int

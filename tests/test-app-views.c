@@ -157,10 +157,9 @@ test_views_table_lists_and_exports (void)
   const ZwShortcut *shortcuts = zw_shortcuts_get (&n_shortcuts);
   const char *exe = g_getenv ("ZW_APP");
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-views-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-views-XXXXXX");
   g_autofree char *names = zw_views_dup_names ();
 
-  g_assert_no_error (error);
   g_assert_cmpuint (n_views, ==, 13);
   /* the table: names once each, every view a ZwView that describes itself */
   for (guint i = 0; i < n_views; i++)
@@ -264,7 +263,6 @@ test_views_table_lists_and_exports (void)
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     g_object_unref (label);
   }
-  g_rmdir (dir);
 }
 
 static void
@@ -354,7 +352,7 @@ static void
 test_export_current_view (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("zw-export-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-export-XXXXXX");
   const ZwProfile *profile;
   guint n = zw_test_app_n_runs ();
 
@@ -384,8 +382,6 @@ test_export_current_view (void)
     g_assert_cmpint (g_lstat (link, &st), ==, 0);
     g_assert_true (S_ISLNK (st.st_mode));
     g_assert_true (g_file_test (real, G_FILE_TEST_IS_REGULAR));
-    g_unlink (link);
-    g_unlink (real);
   }
   /* Ctrl+E is the export key */
   table = zw_shortcuts_get (&n_table);
@@ -406,18 +402,7 @@ test_export_current_view (void)
     cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
     g_assert_nonnull (cmp);
     g_assert_cmpuint (cmp->n_matched, ==, profile->rows->len);
-    g_unlink (vendor);
   }
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-      g_unlink (path);
-    }
-  {
-    g_autofree char *path = g_build_filename (dir, "memory.svg", NULL);
-    g_unlink (path);
-  }
-  g_rmdir (dir);
 }
 
 int

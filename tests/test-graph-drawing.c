@@ -354,7 +354,7 @@ test_report_from_disk (void)
 {
   g_autoptr (ZwDeployReport) live = zw_test_deploy ("tiny", TRUE);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-graph-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("test-graph-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "report.json", NULL);
   g_autoptr (ZwDeployReport) loaded = NULL;
   g_autoptr (ZwGraphLayout) a = NULL, b = NULL;
@@ -416,8 +416,6 @@ test_report_from_disk (void)
   g_assert_true (b->edges_guessed);
   g_assert_cmpuint (b->nodes->len, ==, live->ops->len);
   g_assert_cmpuint (b->edges->len, >, 0);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 /* A report file opened with no network beside it: it carries the graph (no edge guessed),
@@ -465,7 +463,7 @@ test_cli_and_log_reports_alone (void)
 {
   g_autoptr (ZwDeployReport) live = zw_test_deploy ("tiny", TRUE);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-graph-XXXXXX", &error);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("test-graph-XXXXXX");
   g_autofree char *src = g_strdup_printf ("%s/networks/tiny_ZG", g_getenv ("ZW_DATA_DIR"));
   g_autofree char *json = g_build_filename (dir, "tiny_ZG.json", NULL);
   g_autofree char *raw = g_build_filename (dir, "tiny_ZG.raw", NULL);
@@ -503,14 +501,6 @@ test_cli_and_log_reports_alone (void)
   g_unlink (raw);
   check_report_alone (plan, live);
   check_report_alone (log, live);
-  {
-    /* the text log beside the JSON one */
-    g_autofree char *text = g_strdup_printf ("%.*s.log", (int) (strlen (log) - 5), log);
-    g_unlink (text);
-  }
-  g_unlink (log);
-  g_unlink (plan);
-  g_rmdir (dir);
 }
 
 /* Selecting an op (as the graph does) changes the pixels of the memory timeline, the

@@ -129,7 +129,7 @@ static void
 test_exports (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("ZW_SHARED_DIR"), "real", "bytetrack_BY_int8_time.txt", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("run-views-export-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("run-views-export-XXXXXX");
   g_autoptr (ZwProfile) p = NULL;
   TimingArgs t = { .profile = NULL };
   LogArgs l = { "line one\nline, \"two\"\n", "two", 1 };
@@ -146,7 +146,6 @@ test_exports (void)
   g_clear_error (&error);
   g_assert_false (zw_export_draw_to_file (draw_log, &l, NULL, ZW_VIEW_FORMAT_PNG, 0, 10, "/nonexistent/x.png", &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
-  g_rmdir (dir);
 }
 
 static void

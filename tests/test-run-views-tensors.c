@@ -33,7 +33,7 @@ test_tensor_ocm_value (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("real");
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = NULL;
+  g_autoptr (ZwTestTmpDir) dir = NULL;
   g_autoptr (ZwDumpFolder) folder = NULL;
   g_autoptr (ZwTensor) tensor = NULL;
   g_autoptr (ZwTensorStats) stats = NULL;
@@ -54,7 +54,7 @@ test_tensor_ocm_value (void)
       g_test_skip ("the real sample (../shared/real) is absent");
       return;
     }
-  dir = g_dir_make_tmp ("run-views-tensor-XXXXXX", NULL);
+  dir = zw_test_tmp_dir_new ("run-views-tensor-XXXXXX");
   r = zw_test_forward (net, FALSE, dir, "SQB");
   folder = zw_dump_folder_load (dir, net, NULL, &error);
   g_assert_no_error (error);
@@ -165,16 +165,6 @@ test_tensor_ocm_value (void)
     g_assert_cmpuint (bad->warnings->len, ==, 1);
     g_assert_nonnull (strstr (g_ptr_array_index (bad->warnings, 0), entry->file));
   }
-  {
-    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-    const char *name;
-    while ((name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *f = g_build_filename (dir, name, NULL);
-        g_unlink (f);
-      }
-    g_rmdir (dir);
-  }
   zw_test_forward_clear (&r);
 }
 
@@ -222,7 +212,7 @@ test_dump_diff_planted_byte (void)
 {
   g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (GError) error = NULL;
-  g_autofree char *root = g_dir_make_tmp ("run-views-diff-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) root = zw_test_tmp_dir_new ("run-views-diff-XXXXXX");
   g_autofree char *da = g_build_filename (root, "a", NULL), *db = g_build_filename (root, "b", NULL);
   g_autoptr (ZwDumpFolder) folder = NULL;
   g_autoptr (ZwDumpDiff) diff = NULL;
@@ -354,7 +344,6 @@ test_dump_diff_planted_byte (void)
     g_assert_true (zw_test_near (zw_test_pixel (s, (int) cell[0] - 1, (int) (cell[1] + cell[3] / 2)), zw_test_argb (&style.warning), 40));
     cairo_surface_destroy (s);
   }
-  zw_test_remove_tree (root);
   zw_test_forward_clear (&r);
 }
 

@@ -102,7 +102,8 @@ test_display_widgets (void)
   g_autoptr (XirNetwork) net = NULL;
   g_autoptr (ZwSelection) sel = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *root = NULL, *da = NULL, *db = NULL;
+  g_autoptr (ZwTestTmpDir) root = NULL;
+  g_autofree char *da = NULL, *db = NULL;
   GtkWidget *window, *grid, *views[6];
   ZwTestForward r;
 
@@ -112,7 +113,7 @@ test_display_widgets (void)
       return;
     }
   net = zw_test_load_net ("tiny");
-  root = g_dir_make_tmp ("run-views-display-XXXXXX", NULL);
+  root = zw_test_tmp_dir_new ("run-views-display-XXXXXX");
   da = g_build_filename (root, "a", NULL);
   db = g_build_filename (root, "b", NULL);
   r = zw_test_forward (net, FALSE, da, "SQB");
@@ -458,7 +459,6 @@ test_display_widgets (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  zw_test_remove_tree (root);
   zw_test_forward_clear (&r);
 }
 
