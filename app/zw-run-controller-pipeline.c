@@ -12,6 +12,7 @@
 #include "base/zw-file-read.h"
 #include "deploy/xrt-board-link.h"
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 
 #include <string.h>
 
@@ -78,6 +79,7 @@ zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
 {
   g_autofree char *text = NULL;
   g_autoptr (cJSON) root = NULL;
+  g_autoptr (ZwPipelineReport) model = NULL;
   gsize len = 0;
 
   if (!zw_file_read_regular (job->pipeline_path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, error))
@@ -113,8 +115,9 @@ zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   /* the figures the view draws are the ones the independent checker reads off the chunks */
-  if (!xrt_pipeline_report_check (root, job->pipeline_path, NULL, error))
+  model = zw_pipeline_report_from_json (root, job->pipeline_path, error);
+  if (model == NULL || !zw_pipeline_report_check (model, job->pipeline_path, NULL, error))
     return FALSE;
-  job->pipeline = zw_pipeline_report_from_json (root, job->pipeline_path, error);
-  return job->pipeline != NULL;
+  job->pipeline = g_steal_pointer (&model);
+  return TRUE;
 }
