@@ -45,20 +45,9 @@ run_pipeline_file (ZwJob *job, const char *path, GCancellable *cancellable, GErr
     {
       /* the options panel's device URL: the controller's one connection to that board, as a
        * single network's jobs use it; the network's last deployment lets its memory go first */
-      g_autoptr (GError) local = NULL;
       g_autoptr (XrtDevice) device = NULL;
       g_clear_object (&job->deployment);
-      if ((device = xrt_board_link_acquire (job->board, NULL, &local)) == NULL)
-        {
-          if (strstr (local->message, job->device_url) != NULL)
-            g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
-          else
-            /* TRANSLATORS: %s the device URL typed in the options, then the reason */
-            g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, _("Device %s: %s"),
-                         job->device_url, local->message);
-          return NULL;
-        }
-      if (!xrt_pipeline_apply_on_board (pipe, device, error))
+      if ((device = zw_job_acquire_board (job, error)) == NULL || !xrt_pipeline_apply_on_board (pipe, device, error))
         return NULL;
     }
   else if (!xrt_pipeline_apply (pipe, NULL, error))
