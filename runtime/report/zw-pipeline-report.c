@@ -3,7 +3,6 @@
 #include "report/zw-pipeline-report-private.h"
 
 #include "base/zw-checked.h"
-#include "base/zw-file-read.h"
 
 #include <string.h>
 
@@ -393,25 +392,12 @@ zw_pipeline_report_from_json (const cJSON *root, const char *origin, GError **er
 ZwPipelineReport *
 zw_pipeline_report_load (const char *path, GError **error)
 {
-  g_autofree char *text = NULL;
-  GError *local = NULL;
-  gsize len = 0;
   cJSON *root;
   ZwPipelineReport *r;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, &local))
-    {
-      g_set_error_literal (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, local->message);
-      g_error_free (local);
-      return NULL;
-    }
-  if ((root = cJSON_ParseWithLength (text, len)) == NULL)
-    {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_PARSE, "%s: not valid JSON (byte %ld)", path,
-                   (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
-      return NULL;
-    }
+  if ((root = zw_report_json_load (path, error)) == NULL)
+    return NULL;
   r = zw_pipeline_report_from_json (root, path, error);
   cJSON_Delete (root);
   return r;

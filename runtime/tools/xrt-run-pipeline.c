@@ -317,13 +317,11 @@ xrt_run_pipeline_check_if_pipeline (const char *path)
 {
   ZwPipelineCheck c;
   GError *error = NULL;
-  g_autofree char *etm = NULL, *apart = NULL, *text = NULL;
+  g_autofree char *etm = NULL, *apart = NULL;
   g_autoptr (cJSON) root = NULL;
-  gsize len = 0;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)
-      || !zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, NULL)
-      || (root = cJSON_ParseWithLength (text, len)) == NULL || !zw_pipeline_report_is_pipeline (root))
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (root = zw_report_json_load (path, NULL)) == NULL
+      || !zw_pipeline_report_is_pipeline (root))
     return -1;
   if (!zw_pipeline_report_check_json (root, path, &c, &error))
     {
