@@ -52,16 +52,18 @@ check_segments (const ZwPipelineReport *r, const ZwPipelineNetwork *n, const cha
         continue;
       own = g_strdup_printf ("%s:%s", n->name, seg);
       if ((b = chunk_at (r, s->phy_addr)) == NULL || s->byte_size > b->size - (s->phy_addr - b->addr))
-        return zw_pipeline_report_fail (error, origin, "network \"%s\": its %s segment (0x%" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
-                    " bytes) is not inside a board chunk", n->name, seg, s->phy_addr, s->byte_size);
+        return zw_pipeline_report_fail (error, origin, "network \"%s\": its %s segment (0x%" G_GINT64_MODIFIER "x, %"
+                                        G_GUINT64_FORMAT " bytes) is not inside a board chunk", n->name, seg,
+                                        s->phy_addr, s->byte_size);
       if (strcmp (b->owner, own) == 0)
         continue;
       if (b->kind != ZW_BOARD_CHUNK_SHARE || !s->user_used)
-        return zw_pipeline_report_fail (error, origin, "network \"%s\": its %s segment lies in board chunk 0x%" G_GINT64_MODIFIER
-                    "x, which is %s's", n->name, seg, b->addr, b->owner);
+        return zw_pipeline_report_fail (error, origin, "network \"%s\": its %s segment lies in board chunk 0x%"
+                                        G_GINT64_MODIFIER "x, which is %s's", n->name, seg, b->addr, b->owner);
       if (!share_lists (r, b->addr, (ZwSegmentType) t, n->name))
-        return zw_pipeline_report_fail (error, origin, "network \"%s\": its %s segment lies in %s, which does not list it", n->name, seg,
-                    b->owner);
+        return zw_pipeline_report_fail (error, origin,
+                                        "network \"%s\": its %s segment lies in %s, which does not list it", n->name,
+                                        seg, b->owner);
     }
   return TRUE;
 }
@@ -83,8 +85,9 @@ check_connection (const ZwPipelineReport *r, const ZwPipelineConnection *c, cons
       gboolean found = FALSE;
 
       if (n->report == NULL)
-        return zw_pipeline_report_fail (error, origin, "connection \"%s\": network \"%s\" is not on the board, yet the connection "
-                    "is not through the host", c->name, n->name);
+        return zw_pipeline_report_fail (error, origin,
+                                        "connection \"%s\": network \"%s\" is not on the board, yet the connection "
+                                        "is not through the host", c->name, n->name);
       for (guint k = 0; n->report->connections && k < n->report->connections->len; k++)
         {
           const ZwConnectionInfo *ci = &g_array_index (n->report->connections, ZwConnectionInfo, k);
@@ -92,20 +95,21 @@ check_connection (const ZwPipelineReport *r, const ZwPipelineConnection *c, cons
             continue;
           found = TRUE;
           if (ci->user_addr != c->addr)
-            return zw_pipeline_report_fail (error, origin, "connection \"%s\": network \"%s\" v_id %" G_GINT64_FORMAT " lives at 0x%"
-                        G_GINT64_MODIFIER "x, not in the connection's chunk 0x%" G_GINT64_MODIFIER "x", c->name,
-                        n->name, v_ids[e], ci->user_addr, c->addr);
+            return zw_pipeline_report_fail (error, origin, "connection \"%s\": network \"%s\" v_id %" G_GINT64_FORMAT
+                                            " lives at 0x%" G_GINT64_MODIFIER "x, not in the connection's chunk 0x%"
+                                            G_GINT64_MODIFIER "x", c->name, n->name, v_ids[e], ci->user_addr,
+                                            c->addr);
           *zero_copy += !ci->staged;
         }
       if (!found)
-        return zw_pipeline_report_fail (error, origin, "connection \"%s\": network \"%s\" does not connect v_id %" G_GINT64_FORMAT, c->name,
-                    n->name, v_ids[e]);
+        return zw_pipeline_report_fail (error, origin, "connection \"%s\": network \"%s\" does not connect v_id %"
+                                        G_GINT64_FORMAT, c->name, n->name, v_ids[e]);
     }
   b = chunk_at (r, c->addr);
   own = g_strdup_printf ("connect:%s", c->name);
   if (b == NULL || b->addr != c->addr || strcmp (b->owner, own) != 0)
-    return zw_pipeline_report_fail (error, origin, "connection \"%s\": its chunk 0x%" G_GINT64_MODIFIER "x is not a board chunk of its own",
-                c->name, c->addr);
+    return zw_pipeline_report_fail (error, origin, "connection \"%s\": its chunk 0x%" G_GINT64_MODIFIER
+                                    "x is not a board chunk of its own", c->name, c->addr);
   return TRUE;
 }
 
@@ -121,8 +125,8 @@ zw_pipeline_report_check (const ZwPipelineReport *r, const char *origin, ZwPipel
     {
       const ZwPipelineNetwork *n = &g_array_index (r->networks, ZwPipelineNetwork, i);
       if (n->report == NULL && n->apart_etm_bytes != 0)
-        return zw_pipeline_report_fail (error, origin, "network \"%s\" is not on the board but takes %" G_GUINT64_FORMAT " ETM bytes apart",
-                    n->name, n->apart_etm_bytes);
+        return zw_pipeline_report_fail (error, origin, "network \"%s\" is not on the board but takes %"
+                                        G_GUINT64_FORMAT " ETM bytes apart", n->name, n->apart_etm_bytes);
       if (n->report != NULL && !zw_deploy_report_check (n->report, NULL, error))
         return FALSE;
       if (!zw_u64_add (c.apart_bytes, n->apart_etm_bytes, &c.apart_bytes))
@@ -138,8 +142,8 @@ zw_pipeline_report_check (const ZwPipelineReport *r, const char *origin, ZwPipel
         {
           const ZwBoardChunk *p = &g_array_index (r->chunks, ZwBoardChunk, i - 1);
           if (p->addr + p->size > b->addr)
-            return zw_pipeline_report_fail (error, origin, "board chunks 0x%" G_GINT64_MODIFIER "x (%s) and 0x%" G_GINT64_MODIFIER
-                        "x (%s) overlap", p->addr, p->owner, b->addr, b->owner);
+            return zw_pipeline_report_fail (error, origin, "board chunks 0x%" G_GINT64_MODIFIER "x (%s) and 0x%"
+                                            G_GINT64_MODIFIER "x (%s) overlap", p->addr, p->owner, b->addr, b->owner);
         }
       if (b->kind != ZW_BOARD_CHUNK_OTHER && !zw_u64_add (c.etm_bytes, b->size, &c.etm_bytes))
         return zw_pipeline_report_fail (error, origin, "the board's ETM overflows");
@@ -168,11 +172,12 @@ zw_pipeline_report_check (const ZwPipelineReport *r, const char *origin, ZwPipel
     }
 
   if (r->board_bytes != c.etm_bytes)
-    return zw_pipeline_report_fail (error, origin, "etm.board_bytes is %" G_GUINT64_FORMAT ", the board's chunks hold %" G_GUINT64_FORMAT,
-                r->board_bytes, c.etm_bytes);
+    return zw_pipeline_report_fail (error, origin, "etm.board_bytes is %" G_GUINT64_FORMAT
+                                    ", the board's chunks hold %" G_GUINT64_FORMAT, r->board_bytes, c.etm_bytes);
   if (r->apart_bytes != c.apart_bytes)
-    return zw_pipeline_report_fail (error, origin, "etm.apart_bytes is %" G_GUINT64_FORMAT ", the networks' apart_etm_bytes sum to %"
-                G_GUINT64_FORMAT, r->apart_bytes, c.apart_bytes);
+    return zw_pipeline_report_fail (error, origin, "etm.apart_bytes is %" G_GUINT64_FORMAT
+                                    ", the networks' apart_etm_bytes sum to %" G_GUINT64_FORMAT, r->apart_bytes,
+                                    c.apart_bytes);
   if (out)
     *out = c;
   return TRUE;

@@ -225,8 +225,9 @@ parse_owner (ZwPipelineReport *self, ZwBoardChunk *c, const char *origin, const 
     }
   colon = strrchr (c->owner, ':');
   if (colon == NULL || colon == c->owner || !zw_segment_type_from_string (colon + 1, &type))
-    return zw_pipeline_report_fail (error, origin, "%s: owner \"%s\" is not NETWORK:SEGMENT, share:NAME:SEGMENT, connect:NAME or other",
-                where, c->owner);
+    return zw_pipeline_report_fail (error, origin,
+                                    "%s: owner \"%s\" is not NETWORK:SEGMENT, share:NAME:SEGMENT, connect:NAME or other",
+                                    where, c->owner);
   c->segment = (gint) type;
   if (g_str_has_prefix (c->owner, "share:") && colon > c->owner + 6)
     {
@@ -238,7 +239,8 @@ parse_owner (ZwPipelineReport *self, ZwBoardChunk *c, const char *origin, const 
     g_autofree char *net = g_strndup (c->owner, (gsize) (colon - c->owner));
     c->kind = ZW_BOARD_CHUNK_NETWORK;
     if ((c->network = zw_pipeline_report_find_network (self, net)) < 0)
-      return zw_pipeline_report_fail (error, origin, "%s: owner \"%s\" names no network of the report", where, c->owner);
+      return zw_pipeline_report_fail (error, origin, "%s: owner \"%s\" names no network of the report", where,
+                                      c->owner);
   }
   return TRUE;
 }
@@ -315,7 +317,8 @@ parse_rest (ZwPipelineReport *self, const cJSON *root, const char *origin, GErro
       c.from = zw_pipeline_report_find_network (self, from);
       c.to = zw_pipeline_report_find_network (self, to);
       if (c.from < 0 || c.to < 0)
-        return zw_pipeline_report_fail (error, origin, "%s: \"%s\" is not a network of the report", where, c.from < 0 ? from : to);
+        return zw_pipeline_report_fail (error, origin, "%s: \"%s\" is not a network of the report", where,
+                                        c.from < 0 ? from : to);
       c.name = g_strdup (name);
       c.from_mode = g_strdup (fm);
       c.to_mode = g_strdup (tm);
@@ -373,7 +376,8 @@ zw_pipeline_report_from_json (const cJSON *root, const char *origin, GError **er
       || !cJSON_IsArray (cJSON_GetObjectItemCaseSensitive (root, "connections"))
       || !cJSON_IsArray (cJSON_GetObjectItemCaseSensitive (root, "board_chunks"))
       || !cJSON_IsObject (cJSON_GetObjectItemCaseSensitive (root, "etm")))
-    return zw_pipeline_report_fail (error, origin, "\"networks\", \"shares\", \"connections\", \"board_chunks\" and \"etm\" are required"),
+    return zw_pipeline_report_fail (error, origin,
+                                    "\"networks\", \"shares\", \"connections\", \"board_chunks\" and \"etm\" are required"),
            NULL;
 
   self = report_new ();
