@@ -134,6 +134,23 @@ differs (double a, double b)
   return fabs (a - b) > 1e-9 * fabs (b);
 }
 
+XrtDevice *
+zw_job_acquire_board (ZwJob *job, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  XrtDevice *device = xrt_board_link_acquire (job->board, NULL, &local);
+
+  if (device != NULL)
+    return device;
+  if (strstr (local->message, job->device_url) != NULL)
+    g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
+  else
+    /* TRANSLATORS: %s the device URL typed in the options, then the reason */
+    g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, _("Device %s: %s"), job->device_url,
+                 local->message);
+  return NULL;
+}
+
 /* A deployment of the job's network on its board: the one the options name (any URL
  * scheme, e.g. a board served by zhuge-board at socket://zg330@HOST:PORT), else a simulated
  * board of the network's compile target (mock://zg330, mock://buyi), a new one per
@@ -145,7 +162,6 @@ static XrtDeployment *
 job_deployment (ZwJob *job, GError **error)
 {
   g_autoptr (XrtDeployment) dep = NULL;
-  g_autoptr (GError) local = NULL;
   const XrtBoardFigures *figures = NULL;
   XrtBoardFigures what_if = { job->options.ocm_bytes, job->options.icore_clock_hz, job->options.etm_bandwidth };
 
@@ -160,19 +176,9 @@ job_deployment (ZwJob *job, GError **error)
     }
   if (job->board != NULL)
     {
-      g_autoptr (XrtDevice) device = xrt_board_link_acquire (job->board, NULL, &local);
+      g_autoptr (XrtDevice) device = zw_job_acquire_board (job, error);
 
-      if (device == NULL)
-        {
-          if (strstr (local->message, job->device_url) != NULL)
-            g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
-          else
-            /* TRANSLATORS: %s the device URL typed in the options, then the reason */
-            g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, _("Device %s: %s"),
-                         job->device_url, local->message);
-          return NULL;
-        }
-      if (!xrt_deployment_use_board (dep, device, error))
+      if (device == NULL || !xrt_deployment_use_board (dep, device, error))
         return NULL;
     }
   else

@@ -12,6 +12,7 @@
 #include "base/zw-file-read.h"
 #include "deploy/xrt-board-link.h"
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 
 #include <string.h>
 
@@ -44,20 +45,9 @@ run_pipeline_file (ZwJob *job, const char *path, GCancellable *cancellable, GErr
     {
       /* the options panel's device URL: the controller's one connection to that board, as a
        * single network's jobs use it; the network's last deployment lets its memory go first */
-      g_autoptr (GError) local = NULL;
       g_autoptr (XrtDevice) device = NULL;
       g_clear_object (&job->deployment);
-      if ((device = xrt_board_link_acquire (job->board, NULL, &local)) == NULL)
-        {
-          if (strstr (local->message, job->device_url) != NULL)
-            g_set_error_literal (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, local->message);
-          else
-            /* TRANSLATORS: %s the device URL typed in the options, then the reason */
-            g_set_error (error, ZW_RUN_CONTROLLER_ERROR, ZW_RUN_CONTROLLER_ERROR_DEVICE, _("Device %s: %s"),
-                         job->device_url, local->message);
-          return NULL;
-        }
-      if (!xrt_pipeline_apply_on_board (pipe, device, error))
+      if ((device = zw_job_acquire_board (job, error)) == NULL || !xrt_pipeline_apply_on_board (pipe, device, error))
         return NULL;
     }
   else if (!xrt_pipeline_apply (pipe, NULL, error))
@@ -78,6 +68,7 @@ zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
 {
   g_autofree char *text = NULL;
   g_autoptr (cJSON) root = NULL;
+  g_autoptr (ZwPipelineReport) model = NULL;
   gsize len = 0;
 
   if (!zw_file_read_regular (job->pipeline_path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, error))
@@ -113,8 +104,9 @@ zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   /* the figures the view draws are the ones the independent checker reads off the chunks */
-  if (!xrt_pipeline_report_check (root, job->pipeline_path, NULL, error))
+  model = zw_pipeline_report_from_json (root, job->pipeline_path, error);
+  if (model == NULL || !zw_pipeline_report_check (model, job->pipeline_path, NULL, error))
     return FALSE;
-  job->pipeline = zw_pipeline_report_from_json (root, job->pipeline_path, error);
-  return job->pipeline != NULL;
+  job->pipeline = g_steal_pointer (&model);
+  return TRUE;
 }

@@ -107,5 +107,8 @@ void zw_job_thread (GTask *task, gpointer source, gpointer task_data, GCancellab
 
 /* zw-run-controller-pipeline.c, worker side: job->pipeline from job->pipeline_path. */
 gboolean zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error);
+/* The job's board (job->board, the options' device URL) from the controller's one link to
+ * it; ZW_RUN_CONTROLLER_ERROR_DEVICE naming the URL when it cannot be reached. */
+XrtDevice *zw_job_acquire_board (ZwJob *job, GError **error);
 
 G_END_DECLS

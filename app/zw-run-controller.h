@@ -125,7 +125,7 @@ gboolean zw_run_controller_options_for_sweep_row (ZwRunController *self, const Z
                                                   ZwRunOptions *options, GError **error);
 /* Opens a pipeline (deploy/xrt-pipeline.h) in a worker like every job: a pipeline file is
  * applied on its board and run for one profiled pass; a pipeline report JSON is read. Either
- * report passes the independent checker (xrt_pipeline_report_check) before it is handed
+ * report passes the independent checker (zw_pipeline_report_check) before it is handed
  * over. Supersedes any work in progress, as opening a network does; the open network and
  * its deployment stay. "pipeline-finished" or "failed" (naming @path) follows. */
 void zw_run_controller_open_pipeline (ZwRunController *self, const char *path);

@@ -11,6 +11,7 @@
  * host-only network says why it has none; the report saved by the CLI opens the same.
  * ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs there for a look. */
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 #include "zw-application.h"
 #include "zw-board-view.h"
 #include "zw-export.h"
@@ -65,7 +66,7 @@ demo_report_json (void)
       g_assert_no_error (error);
       root = xrt_pipeline_report_to_json (pipe, &error);
       g_assert_no_error (error);
-      g_assert_true (xrt_pipeline_report_check (root, path, NULL, &error));
+      g_assert_true (zw_pipeline_report_check_json (root, path, NULL, &error));
     }
   return root;
 }
@@ -101,7 +102,7 @@ test_model_live_and_file (void)
   g_autofree char *dir = g_dir_make_tmp ("board-view-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "pipe.json", NULL);
   g_autofree char *text = cJSON_Print (demo_report_json ());
-  XrtPipelineCheck check;
+  ZwPipelineCheck check;
   guint64 sum = 0;
   gint head, backbone;
 
@@ -115,7 +116,7 @@ test_model_live_and_file (void)
   g_assert_null (g_array_index (live->networks, ZwPipelineNetwork, 2).report);
   g_assert_nonnull (g_array_index (live->networks, ZwPipelineNetwork, head).report);
   /* the figures are the checker's */
-  g_assert_true (xrt_pipeline_report_check (demo_report_json (), "demo", &check, &error));
+  g_assert_true (zw_pipeline_report_check_json (demo_report_json (), "demo", &check, &error));
   g_assert_cmpuint (live->board_bytes, ==, check.etm_bytes);
   g_assert_cmpuint (live->apart_bytes, ==, check.apart_bytes);
   g_assert_cmpint (live->saved_bytes, ==, (gint64) check.apart_bytes - (gint64) check.etm_bytes);
@@ -188,6 +189,24 @@ test_model_rejects_damage (void)
   g_assert_null (zw_pipeline_report_from_json (copy, "damaged.json", &error));
   g_assert_nonnull (strstr (error->message, "board_bytes"));
   g_clear_error (&error);
+
+  /* the host-op network: no deploy report, no ETM (the reader holds the one, the checker the other) */
+  {
+    g_autoptr (cJSON) host = cJSON_Duplicate (demo_report_json (), TRUE);
+    cJSON *net = cJSON_GetArrayItem (cJSON_GetObjectItem (host, "networks"), 2);
+    g_assert_true (cJSON_IsFalse (cJSON_GetObjectItem (net, "on_board")));
+    g_assert_cmpstr (cJSON_GetStringValue (cJSON_GetObjectItem (net, "name")), ==, "post");
+    cJSON_ReplaceItemInObject (net, "apart_etm_bytes", cJSON_CreateNumber (4096));
+    g_assert_false (zw_pipeline_report_check_json (host, "damaged.json", NULL, &error));
+    g_assert_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT);
+    g_assert_nonnull (strstr (error->message, "damaged.json: network \"post\" is not on the board but takes 4096 ETM bytes"));
+    g_clear_error (&error);
+    cJSON_AddItemToObject (net, "report", cJSON_Duplicate (cJSON_GetObjectItem (cJSON_GetArrayItem (
+                                                              cJSON_GetObjectItem (host, "networks"), 0), "report"), TRUE));
+    g_assert_null (zw_pipeline_report_from_json (host, "damaged.json", &error));
+    g_assert_nonnull (strstr (error->message, "damaged.json: network \"post\": not on the board but has a deploy report"));
+    g_clear_error (&error);
+  }
 
   cJSON_ReplaceItemInObject (copy, "format", cJSON_CreateString ("zhuge-sweep"));
   g_assert_null (zw_pipeline_report_from_json (copy, "damaged.json", &error));

@@ -6,6 +6,7 @@
  * its regression found), the CSV's NET:OP_ID names, and the Compare view drawn offscreen
  * with the regression's row in the warning colour and no other row so. */
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 #include "report/zw-pipeline-compare.h"
 #include "zw-compare-view.h"
 #include "zw-export.h"
@@ -47,7 +48,7 @@ run_demo (const char *extra)
   g_assert_no_error (error);
   root = xrt_pipeline_report_to_json (pipe, &error);
   g_assert_no_error (error);
-  g_assert_true (xrt_pipeline_report_check (root, path, NULL, &error));
+  g_assert_true (zw_pipeline_report_check_json (root, path, NULL, &error));
   p = zw_pipeline_report_from_json (root, path, &error);
   g_assert_no_error (error);
   return p;

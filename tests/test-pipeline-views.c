@@ -9,6 +9,7 @@
  * network's strip along the ruler in its colour).
  * Suite display (Xvfb): test-pipeline-dumps.c. ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs. */
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 #include "report/zw-pipeline-pass.h"
 #include "zw-board-view.h"
 #include "zw-export.h"
@@ -47,7 +48,7 @@ demo_pipeline (void)
       g_assert_no_error (error);
       root = xrt_pipeline_report_to_json (pipe, &error);
       g_assert_no_error (error);
-      g_assert_true (xrt_pipeline_report_check (root, path, NULL, &error));
+      g_assert_true (zw_pipeline_report_check_json (root, path, NULL, &error));
     }
   p = zw_pipeline_report_from_json (root, "demo", &error);
   g_assert_no_error (error);

@@ -3,6 +3,7 @@
  * sharing FTMP give the bytes they give apart; the report's ETM is the checker's; every bad
  * file is refused naming the file, the table and the key; the CLI plans, runs and checks. */
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 #include "report/zw-dump.h"
 #include "report/zw-dump-diff.h"
 #include "zw-test-util.h"
@@ -96,13 +97,13 @@ whole_digest (const char *json)
 }
 
 static void
-check_report (XrtPipeline *p, XrtPipelineCheck *c)
+check_report (XrtPipeline *p, ZwPipelineCheck *c)
 {
   g_autoptr (GError) error = NULL;
   cJSON *root = xrt_pipeline_report_to_json (p, &error);
 
   g_assert_no_error (error);
-  g_assert_true (xrt_pipeline_report_check (root, "report", c, &error));
+  g_assert_true (zw_pipeline_report_check_json (root, "report", c, &error));
   g_assert_no_error (error);
   g_assert_cmpfloat (cJSON_GetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (root, "etm"), "board_bytes")), ==,
                      (double) c->etm_bytes);
@@ -135,7 +136,7 @@ test_split (gconstpointer data)
       g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
       g_autoptr (GPtrArray) outs = NULL;
       g_autofree char *got = NULL;
-      XrtPipelineCheck c;
+      ZwPipelineCheck c;
 
       g_assert_no_error (error);
       g_assert_cmpuint (xrt_pipeline_get_n_networks (p), ==, 2);
@@ -175,7 +176,7 @@ test_apart (void)
   g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
   g_autoptr (GPtrArray) outs = NULL;
   g_autofree char *ga = NULL, *gb = NULL;
-  XrtPipelineCheck c;
+  ZwPipelineCheck c;
 
   g_assert_no_error (error);
   g_assert_cmpstr (xrt_pipeline_get_name (p), ==, "pipe");
@@ -202,7 +203,7 @@ test_single (void)
   g_autofree char *path = write_pipe (dir, text);
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtPipeline) p = xrt_pipeline_new_from_file (path, &error);
-  XrtPipelineCheck c;
+  ZwPipelineCheck c;
 
   g_assert_no_error (error);
   g_assert_true (xrt_pipeline_apply (p, NULL, &error));
@@ -314,12 +315,12 @@ test_check_catches (void)
 
   g_assert_true (xrt_pipeline_apply (p, NULL, &error));
   root = xrt_pipeline_report_to_json (p, &error);
-  g_assert_true (xrt_pipeline_report_check (root, "r", NULL, &error));
+  g_assert_true (zw_pipeline_report_check_json (root, "r", NULL, &error));
 
   bad = cJSON_Duplicate (root, TRUE);
   cJSON_SetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (bad, "etm"), "board_bytes"),
                         cJSON_GetNumberValue (cJSON_GetObjectItem (cJSON_GetObjectItem (bad, "etm"), "board_bytes")) + 4096);
-  g_assert_false (xrt_pipeline_report_check (bad, "r", NULL, &error));
+  g_assert_false (zw_pipeline_report_check_json (bad, "r", NULL, &error));
   g_assert_nonnull (strstr (error->message, "board_bytes"));
   g_clear_error (&error);
   cJSON_Delete (bad);
@@ -329,7 +330,7 @@ test_check_catches (void)
     cJSON *c = cJSON_GetArrayItem (cJSON_GetObjectItem (bad, "connections"), 0);
     cJSON_SetNumberValue (cJSON_GetObjectItem (c, "addr"), cJSON_GetNumberValue (cJSON_GetObjectItem (c, "addr")) + 4096);
   }
-  g_assert_false (xrt_pipeline_report_check (bad, "r", NULL, &error));
+  g_assert_false (zw_pipeline_report_check_json (bad, "r", NULL, &error));
   g_assert_nonnull (strstr (error->message, "connection \"v"));
   g_clear_error (&error);
   cJSON_Delete (bad);
@@ -343,7 +344,7 @@ test_check_catches (void)
     g_assert_cmpstr (cJSON_GetStringValue (cJSON_GetObjectItem (ts, "type")), ==, "WEIGHT");
     cJSON_SetNumberValue (cJSON_GetObjectItem (ts, "phy_addr"), cJSON_GetNumberValue (cJSON_GetObjectItem (hs, "phy_addr")));
   }
-  g_assert_false (xrt_pipeline_report_check (bad, "r", NULL, &error));
+  g_assert_false (zw_pipeline_report_check_json (bad, "r", NULL, &error));
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "network \"tail\""));
   g_clear_error (&error);
@@ -571,7 +572,7 @@ test_demo (void)
   g_autoptr (GPtrArray) outs = NULL;
   g_autofree char *gy = NULL, *gt = NULL;
   cJSON *root, *it;
-  XrtPipelineCheck c;
+  ZwPipelineCheck c;
   guint zero = 0, host = 0;
 
   g_assert_no_error (error);

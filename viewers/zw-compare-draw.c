@@ -327,9 +327,7 @@ zw_compare_view_draw_header (cairo_t *cr, int width, double y, double op_id_w, g
       zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, w - 8, c == sort_column ? NULL : &p.dim, title);
       x += w;
     }
-  zw_cairo_set_color (cr, &colors->grid);
-  cairo_rectangle (cr, MARGIN, y + ROW_H - 1, width - 2 * MARGIN, 1);
-  cairo_fill (cr);
+  zw_row_table_rule_row (cr, width, y, colors);
   zw_painter_clear (&p);
   cairo_restore (cr);
 }
@@ -514,31 +512,14 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
       if (y + ROW_H < clip_y0 || y > clip_y1)
         continue;
       if (member)
-        {
-          /* a member under its launch: a faint band, never a verdict of its own */
-          zw_cairo_set_color_alpha (cr, &colors->grid, 0.15);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
-        }
+        /* a member under its launch: a faint band, never a verdict of its own */
+        zw_row_table_fill_row (cr, width, y, &colors->grid, 0.15);
       else if (r->regression || r->improvement)
-        {
-          zw_cairo_set_color_alpha (cr, r->regression ? &colors->warning : &colors->lower_bound, 0.28);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
-        }
+        zw_row_table_fill_row (cr, width, y, r->regression ? &colors->warning : &colors->lower_bound, 0.28);
       else if (i % 2 == 1)
-        {
-          zw_cairo_set_color_alpha (cr, &colors->grid, 0.30);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
-        }
+        zw_row_table_fill_row (cr, width, y, &colors->grid, 0.30);
       if ((gint) i == selected)
-        {
-          zw_cairo_set_color (cr, &colors->accent);
-          cairo_set_line_width (cr, 2);
-          cairo_rectangle (cr, MARGIN + 1, y + 1, width - 2 * MARGIN - 2, ROW_H - 2);
-          cairo_stroke (cr);
-        }
+        zw_row_table_outline_row (cr, width, y, 2, colors);
       x = MARGIN;
       for (int c = 0; c < COL_BARS; c++)
         {

@@ -10,9 +10,9 @@
 
 G_BEGIN_DECLS
 
-#define MARGIN 8.0
-#define LINE_H 18.0
-#define ROW_H 20.0
+#define MARGIN ZW_ROW_TABLE_MARGIN
+#define LINE_H ZW_ROW_TABLE_LINE_H
+#define ROW_H ZW_ROW_TABLE_ROW_H
 #define SWAP_W 150.0
 #define EXPANDER_W 16.0    /* the ▸/▾ of a merged launch, at the op id cell's start */
 

@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#define MARGIN 8.0
-#define LINE_H 18.0
-#define ROW_H 20.0
+#define MARGIN ZW_ROW_TABLE_MARGIN
+#define LINE_H ZW_ROW_TABLE_LINE_H
+#define ROW_H ZW_ROW_TABLE_ROW_H
 #define BAR_H 12.0
 #define BAR_GAP 3.0
 #define HEADLINE_H (2 * BAR_H + BAR_GAP + 9.0)
@@ -481,9 +481,7 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
   y += ROW_H;
   for (int c = 0; c < N_COLS; c++)
     zw_painter_text (&p, col_x (c) + 4, y + ROW_H / 2, 0, 0.5, col_widths[c] - 8, &dim, _(col_titles[c]));
-  zw_cairo_set_color (cr, &colors->grid);
-  cairo_rectangle (cr, MARGIN, y + ROW_H - 1, width - 2 * MARGIN, 1);
-  cairo_fill (cr);
+  zw_row_table_rule_row (cr, width, y, colors);
   y += ROW_H;
 
   /* the bars' scale: ops' own times (a merged launch's whole time would flatten the rest) */
@@ -504,11 +502,7 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
       if (y + ROW_H < clip_y0 || y > clip_y1)
         continue;
       if (i % 2 == 1)
-        {
-          zw_cairo_set_color_alpha (cr, &colors->grid, 0.30);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
-        }
+        zw_row_table_fill_row (cr, width, y, &colors->grid, 0.30);
       /* the side without this op: its cells shaded */
       if (r->side != ZW_COMPARE_BOTH)
         {
@@ -518,12 +512,7 @@ zw_compile_compare_view_draw (cairo_t *cr, int width, int height, const ZwCompil
           cairo_fill (cr);
         }
       if ((gint) i == selected)
-        {
-          zw_cairo_set_color (cr, &colors->accent);
-          cairo_set_line_width (cr, 2);
-          cairo_rectangle (cr, MARGIN + 1, y + 1, width - 2 * MARGIN - 2, ROW_H - 2);
-          cairo_stroke (cr);
-        }
+        zw_row_table_outline_row (cr, width, y, 2, colors);
       for (int c = 0; c < N_COLS; c++)
         {
           g_autofree char *text = cell_text (cmp, i, c);

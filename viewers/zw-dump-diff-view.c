@@ -9,9 +9,9 @@
 #include <math.h>
 #include <string.h>
 
-#define MARGIN 8.0
-#define LINE_H 18.0
-#define ROW_H 20.0
+#define MARGIN ZW_ROW_TABLE_MARGIN
+#define LINE_H ZW_ROW_TABLE_LINE_H
+#define ROW_H ZW_ROW_TABLE_ROW_H
 
 typedef enum {
   COL_V_ID,
@@ -189,9 +189,7 @@ zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *di
       zw_painter_text (&p, x + 4, y + ROW_H / 2, 0, 0.5, w - 8, &dim, _(col_titles[c]));
       x += w;
     }
-  zw_cairo_set_color (cr, &colors->grid);
-  cairo_rectangle (cr, MARGIN, y + ROW_H - 1, width - 2 * MARGIN, 1);
-  cairo_fill (cr);
+  zw_row_table_rule_row (cr, width, y, colors);
   y += ROW_H;
 
   for (guint i = 0; i < diff->entries->len; i++)
@@ -211,30 +209,15 @@ zw_dump_diff_view_draw (cairo_t *cr, int width, int height, const ZwDumpDiff *di
         continue;
       if (e == diff->first)
         {
-          zw_cairo_set_color_alpha (cr, &colors->warning, 0.30);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
+          zw_row_table_fill_row (cr, width, y, &colors->warning, 0.30);
           fg = NULL;
         }
       else if (e->v_id == selected_v_id)
-        {
-          zw_cairo_set_color_alpha (cr, &colors->accent, 0.30);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
-        }
+        zw_row_table_fill_row (cr, width, y, &colors->accent, 0.30);
       else if (i % 2 == 1)
-        {
-          zw_cairo_set_color_alpha (cr, &colors->grid, 0.30);
-          cairo_rectangle (cr, MARGIN, y, width - 2 * MARGIN, ROW_H);
-          cairo_fill (cr);
-        }
+        zw_row_table_fill_row (cr, width, y, &colors->grid, 0.30);
       if (e->v_id == selected_v_id)
-        {
-          zw_cairo_set_color (cr, &colors->accent);
-          cairo_set_line_width (cr, 1);
-          cairo_rectangle (cr, MARGIN + 0.5, y + 0.5, width - 2 * MARGIN - 1, ROW_H - 1);
-          cairo_stroke (cr);
-        }
+        zw_row_table_outline_row (cr, width, y, 1, colors);
       x = MARGIN;
       zw_painter_set_bold (&p, e == diff->first);
       for (int c = 0; c < N_COLS; c++)

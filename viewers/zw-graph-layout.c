@@ -1,26 +1,10 @@
 /* zw-graph-layout.c — the network graph laid out by graphviz (dot), read back as plain data. */
 #include "zw-graph-layout.h"
+#include "zw-dot.h"
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* graphviz keeps global state (its layout engines are not reentrant): one layout at a time. */
-static GMutex graphviz_lock;
-
-void
-zw_graphviz_lock (void)
-{
-  g_mutex_lock (&graphviz_lock);
-}
-
-void
-zw_graphviz_unlock (void)
-{
-  g_mutex_unlock (&graphviz_lock);
-}
 
 /* Node size in points: three lines of text (class, name, id · layers · backend). */
 #define NODE_W_IN 2.3
@@ -227,25 +211,12 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
   g_autofree Agnode_t **agnodes = g_new0 (Agnode_t *, MAX (end - first, 1));
   g_autofree Agedge_t **agedges = g_new0 (Agedge_t *, MAX (planned->len, 1));
   g_autofree Agraph_t **clusters = g_new0 (Agraph_t *, MAX (l->groups->len, 1));
-  GVC_t *gvc;
+  ZwDot dot;
   Agraph_t *g;
   char name[64];
-  double top, left;
 
-  g_mutex_lock (&graphviz_lock);
-  gvc = gvContext ();
-  g = agopen ((char *) "network", Agdirected, NULL);
-  agattr (g, AGRAPH, (char *) "rankdir", (char *) "TB");
-  agattr (g, AGRAPH, (char *) "nodesep", (char *) "0.3");
-  agattr (g, AGRAPH, (char *) "ranksep", (char *) "0.5");
-  agattr (g, AGRAPH, (char *) "margin", (char *) "8");
-  agattr (g, AGNODE, (char *) "shape", (char *) "box");
-  agattr (g, AGNODE, (char *) "fixedsize", (char *) "true");
-  g_snprintf (name, sizeof name, "%g", NODE_W_IN);
-  agattr (g, AGNODE, (char *) "width", name);
-  g_snprintf (name, sizeof name, "%g", NODE_H_IN);
-  agattr (g, AGNODE, (char *) "height", name);
-  agattr (g, AGNODE, (char *) "label", (char *) "");
+  zw_dot_begin (&dot, "network", NODE_W_IN, NODE_H_IN, 0.3, 0.5);
+  g = dot.graph;
   agattr (g, AGEDGE, (char *) "label", (char *) "");
 
   for (guint i = first; i < end; i++)
@@ -288,52 +259,36 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
         }
     }
 
-  if (gvLayout (gvc, g, "dot") != 0)
+  if (!zw_dot_layout (&dot, y_offset))
     {
-      agclose (g);
-      gvFreeContext (gvc);
-      g_mutex_unlock (&graphviz_lock);
+      zw_dot_end (&dot);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: graphviz could not lay the graph out",
                    l->report->network_name != NULL ? l->report->network_name : "network");
       return FALSE;
     }
 
-  top = GD_bb (g).UR.y;
-  left = GD_bb (g).LL.x;
-  *width = GD_bb (g).UR.x - GD_bb (g).LL.x;
-  *height = GD_bb (g).UR.y - GD_bb (g).LL.y;
-#define X(px) ((px) - left)
-#define Y(py) (y_offset + top - (py))
+  zw_dot_size (&dot, width, height);
   for (guint i = first; i < end; i++)
     {
       ZwGraphNode *n = &g_array_index (l->nodes, ZwGraphNode, i);
-      n->x = X (ND_coord (agnodes[i - first]).x);
-      n->y = Y (ND_coord (agnodes[i - first]).y);
-      n->w = ND_width (agnodes[i - first]) * 72;
-      n->h = ND_height (agnodes[i - first]) * 72;
+      zw_dot_node_box (&dot, agnodes[i - first], &n->x, &n->y, &n->w, &n->h);
     }
   /* the clusters' boxes, their title inside: no edge label crosses them */
   for (guint k = 0; k < l->groups->len; k++)
     if (clusters[k] != NULL)
       {
         ZwGraphGroup *grp = &g_array_index (l->groups, ZwGraphGroup, k);
-        boxf bb = GD_bb (clusters[k]);
-        grp->x0 = X (bb.LL.x);
-        grp->x1 = X (bb.UR.x);
-        grp->y0 = Y (bb.UR.y);
-        grp->y1 = Y (bb.LL.y);
+        zw_dot_cluster_box (&dot, clusters[k], &grp->x0, &grp->y0, &grp->x1, &grp->y1);
         grp->laid_out = TRUE;
       }
   for (guint i = 0; i < planned->len; i++)
     {
       const PlannedEdge *pe = &g_array_index (planned, PlannedEdge, i);
       ZwGraphEdge e = { 0 };
-      splines *spl;
       const ZwGraphNode *a, *b;
 
       if (agedges[i] == NULL)
         continue;
-      spl = ED_spl (agedges[i]);
       a = &g_array_index (l->nodes, ZwGraphNode, pe->from);
       b = &g_array_index (l->nodes, ZwGraphNode, pe->to);
       placed[i] = TRUE;
@@ -343,19 +298,10 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
       e.first_point = l->points->len / 2;
       e.x0 = e.x1 = a->x;
       e.y0 = e.y1 = a->y;
-      if (spl != NULL && spl->size > 0 && spl->list[0].size > 0)
-        {
-          bezier *bz = &spl->list[0];
-          for (int k = 0; k < bz->size; k++)
-            {
-              double p[2] = { X (bz->list[k].x), Y (bz->list[k].y) };
-              g_array_append_vals (l->points, p, 2);
-              point_min_max (&e, p[0], p[1]);
-            }
-          e.n_points = (guint) bz->size;
-          e.tip_x = X (bz->eflag ? bz->ep.x : bz->list[bz->size - 1].x);
-          e.tip_y = Y (bz->eflag ? bz->ep.y : bz->list[bz->size - 1].y);
-        }
+      if ((e.n_points = zw_dot_edge_spline (&dot, agedges[i], l->points, &e.tip_x, &e.tip_y)) > 0)
+        for (guint k = 0; k < e.n_points; k++)
+          point_min_max (&e, g_array_index (l->points, double, 2 * (e.first_point + k)),
+                         g_array_index (l->points, double, 2 * (e.first_point + k) + 1));
       else
         {
           /* no spline (should not happen with dot): a straight line between the boxes */
@@ -370,19 +316,13 @@ layout_part (ZwGraphLayout *l, const GArray *planned, guint first, guint end, gb
       if (pe->labelled && ED_label (agedges[i]) != NULL && ED_label (agedges[i])->set)
         {
           const textlabel_t *lab = ED_label (agedges[i]);
-          e.label_x = X (lab->pos.x);
-          e.label_y = Y (lab->pos.y);
+          zw_dot_point (&dot, lab->pos.x, lab->pos.y, &e.label_x, &e.label_y);
           e.label_w = lab->dimen.x;
           e.label_h = lab->dimen.y;
         }
       g_array_append_val (l->edges, e);
     }
-#undef X
-#undef Y
-  gvFreeLayout (gvc, g);
-  agclose (g);
-  gvFreeContext (gvc);
-  g_mutex_unlock (&graphviz_lock);
+  zw_dot_end (&dot);
   return TRUE;
 }
 

@@ -119,8 +119,4 @@ ZwGraphLayout *zw_graph_layout_peek_cached (ZwDeployReport *report);
 /* Puts @layout (computed elsewhere, e.g. by the view's worker) in that cache. */
 void zw_graph_layout_set_cached (ZwGraphLayout *layout);
 
-/* graphviz is not reentrant: every layout (this one, the pipeline's) holds this lock. */
-void zw_graphviz_lock (void);
-void zw_graphviz_unlock (void);
-
 G_END_DECLS

@@ -2,12 +2,11 @@
  * cluster per network and the connections as edges, and its drawing (see the header). */
 #include "zw-graph-pipeline.h"
 #include "zw-board-view.h"
+#include "zw-dot.h"
 #include "zw-graph-view.h"
 #include "zw-view-private.h"
 
 #include <glib/gi18n.h>
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
 #include <math.h>
 
 #define NODE_W_IN 1.0
@@ -116,28 +115,15 @@ run_dot (ZwPipeGraphLayout *l, GError **error)
   g_autofree Agnode_t **agnodes = g_new0 (Agnode_t *, MAX (l->nodes->len, 1));
   g_autofree Agedge_t **agedges = g_new0 (Agedge_t *, MAX (l->edges->len, 1));
   g_autofree Agraph_t **clusters = g_new0 (Agraph_t *, MAX (l->clusters->len, 1));
-  GVC_t *gvc;
+  ZwDot dot;
   Agraph_t *g;
   char name[64];
-  double top, left;
 
-  zw_graphviz_lock ();
-  gvc = gvContext ();
-  g = agopen ((char *) "pipeline", Agdirected, NULL);
   /* each network top to bottom; the connections do not rank, so the networks stand side by
    * side, in pass order */
-  agattr (g, AGRAPH, (char *) "rankdir", (char *) "TB");
-  agattr (g, AGRAPH, (char *) "nodesep", (char *) "0.15");
-  agattr (g, AGRAPH, (char *) "ranksep", (char *) "0.2");
+  zw_dot_begin (&dot, "pipeline", NODE_W_IN, NODE_H_IN, 0.15, 0.2);
+  g = dot.graph;
   agattr (g, AGEDGE, (char *) "constraint", (char *) "true");
-  agattr (g, AGRAPH, (char *) "margin", (char *) "8");
-  agattr (g, AGNODE, (char *) "shape", (char *) "box");
-  agattr (g, AGNODE, (char *) "fixedsize", (char *) "true");
-  g_snprintf (name, sizeof name, "%g", NODE_W_IN);
-  agattr (g, AGNODE, (char *) "width", name);
-  g_snprintf (name, sizeof name, "%g", NODE_H_IN);
-  agattr (g, AGNODE, (char *) "height", name);
-  agattr (g, AGNODE, (char *) "label", (char *) "");
   for (guint i = 0; i < l->clusters->len; i++)
     {
       g_snprintf (name, sizeof name, "cluster_%u", i);
@@ -158,53 +144,29 @@ run_dot (ZwPipeGraphLayout *l, GError **error)
       if (e->connection >= 0)
         agsafeset (agedges[i], (char *) "constraint", (char *) "false", (char *) "true");
     }
-  if (gvLayout (gvc, g, "dot") != 0)
+  if (!zw_dot_layout (&dot, 0))
     {
-      agclose (g);
-      gvFreeContext (gvc);
-      zw_graphviz_unlock ();
+      zw_dot_end (&dot);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: graphviz could not lay the pipeline out",
                    l->pipeline->name);
       return FALSE;
     }
-  top = GD_bb (g).UR.y;
-  left = GD_bb (g).LL.x;
-  l->width = GD_bb (g).UR.x - left;
-  l->height = top - GD_bb (g).LL.y;
-#define X(px) ((px) - left)
-#define Y(py) (top - (py))
+  zw_dot_size (&dot, &l->width, &l->height);
   for (guint i = 0; i < l->nodes->len; i++)
     {
       ZwPipeGraphNode *n = &g_array_index (l->nodes, ZwPipeGraphNode, i);
-      n->x = X (ND_coord (agnodes[i]).x);
-      n->y = Y (ND_coord (agnodes[i]).y);
-      n->w = ND_width (agnodes[i]) * 72;
-      n->h = ND_height (agnodes[i]) * 72;
+      zw_dot_node_box (&dot, agnodes[i], &n->x, &n->y, &n->w, &n->h);
     }
   for (guint i = 0; i < l->clusters->len; i++)
     {
       ZwPipeGraphCluster *c = &g_array_index (l->clusters, ZwPipeGraphCluster, i);
-      c->x0 = X (GD_bb (clusters[i]).LL.x);
-      c->x1 = X (GD_bb (clusters[i]).UR.x);
-      c->y0 = Y (GD_bb (clusters[i]).UR.y);
-      c->y1 = Y (GD_bb (clusters[i]).LL.y);
+      zw_dot_cluster_box (&dot, clusters[i], &c->x0, &c->y0, &c->x1, &c->y1);
     }
   for (guint i = 0; i < l->edges->len; i++)
     {
       ZwPipeGraphEdge *e = &g_array_index (l->edges, ZwPipeGraphEdge, i);
-      splines *spl = ED_spl (agedges[i]);
       e->first_point = l->points->len / 2;
-      if (spl != NULL && spl->size > 0 && spl->list[0].size > 0)
-        {
-          bezier *bz = &spl->list[0];
-          for (int k = 0; k < bz->size; k++)
-            {
-              double p[2] = { X (bz->list[k].x), Y (bz->list[k].y) };
-              g_array_append_vals (l->points, p, 2);
-            }
-          e->n_points = (guint) bz->size;
-        }
-      else
+      if ((e->n_points = zw_dot_edge_spline (&dot, agedges[i], l->points, NULL, NULL)) == 0)
         {
           const ZwPipeGraphNode *a = &g_array_index (l->nodes, ZwPipeGraphNode, e->from);
           const ZwPipeGraphNode *b = &g_array_index (l->nodes, ZwPipeGraphNode, e->to);
@@ -213,12 +175,7 @@ run_dot (ZwPipeGraphLayout *l, GError **error)
           e->n_points = 4;
         }
     }
-#undef X
-#undef Y
-  gvFreeLayout (gvc, g);
-  agclose (g);
-  gvFreeContext (gvc);
-  zw_graphviz_unlock ();
+  zw_dot_end (&dot);
   return TRUE;
 }
 

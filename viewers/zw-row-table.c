@@ -1,6 +1,7 @@
 /* zw-row-table.c — the drawn row tables' base: area, selected row, selection both ways. */
 #include "zw-row-table.h"
 #include "zw-draw-area.h"
+#include "zw-view-private.h"
 
 #include <glib/gi18n.h>
 
@@ -263,4 +264,30 @@ zw_row_table_init (ZwRowTable *self)
                                G_CALLBACK (on_scrolled), self, 0);
   }
   gtk_widget_set_size_request (GTK_WIDGET (self), 400, 200);
+}
+
+void
+zw_row_table_fill_row (cairo_t *cr, int width, double y, const GdkRGBA *color, double alpha)
+{
+  zw_cairo_set_color_alpha (cr, color, alpha);
+  cairo_rectangle (cr, ZW_ROW_TABLE_MARGIN, y, width - 2 * ZW_ROW_TABLE_MARGIN, ZW_ROW_TABLE_ROW_H);
+  cairo_fill (cr);
+}
+
+void
+zw_row_table_outline_row (cairo_t *cr, int width, double y, double line_width, const ZwViewStyle *colors)
+{
+  zw_cairo_set_color (cr, &colors->accent);
+  cairo_set_line_width (cr, line_width);
+  cairo_rectangle (cr, ZW_ROW_TABLE_MARGIN + line_width / 2, y + line_width / 2,
+                   width - 2 * ZW_ROW_TABLE_MARGIN - line_width, ZW_ROW_TABLE_ROW_H - line_width);
+  cairo_stroke (cr);
+}
+
+void
+zw_row_table_rule_row (cairo_t *cr, int width, double y, const ZwViewStyle *colors)
+{
+  zw_cairo_set_color (cr, &colors->grid);
+  cairo_rectangle (cr, ZW_ROW_TABLE_MARGIN, y + ZW_ROW_TABLE_ROW_H - 1, width - 2 * ZW_ROW_TABLE_MARGIN, 1);
+  cairo_fill (cr);
 }

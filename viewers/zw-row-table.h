@@ -75,6 +75,20 @@ gint zw_row_table_find_row (ZwRowTable *self, gint64 id);
 /* The drawn table (a ZwDrawArea inside a GtkScrolledWindow). */
 GtkWidget *zw_row_table_get_area (ZwRowTable *self);
 
+/* The geometry every row table draws with: the margin around the table, a line of text, a
+ * row. */
+#define ZW_ROW_TABLE_MARGIN 8.0
+#define ZW_ROW_TABLE_LINE_H 18.0
+#define ZW_ROW_TABLE_ROW_H 20.0
+/* Fills the row whose top is @y, across the drawing inside the margins, with @color at
+ * @alpha (a band: alternate rows, a verdict, the selection). */
+void zw_row_table_fill_row (cairo_t *cr, int width, double y, const GdkRGBA *color, double alpha);
+/* The rule under the columns' titles: a line along the bottom of the row whose top is @y. */
+void zw_row_table_rule_row (cairo_t *cr, int width, double y, const ZwViewStyle *colors);
+/* Outlines the row whose top is @y in the accent colour, a line @line_width wide inside the
+ * row's box (the selected row). */
+void zw_row_table_outline_row (cairo_t *cr, int width, double y, double line_width, const ZwViewStyle *colors);
+
 /* A table for CSV (rows of GStrv) holding its header: @titles (untranslated, N_()) translated. */
 GPtrArray *zw_row_table_rows_new (const char *const *titles, guint n_titles);
 

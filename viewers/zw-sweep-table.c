@@ -1,6 +1,7 @@
 /* zw-sweep-table.c — the Sweep view's table: one row per sweep row, sortable by any column,
  * its selection kept in step with the plot's. */
 #include "zw-sweep-view-private.h"
+#include "zw-column-table.h"
 #include "zw-row-item.h"
 
 #include <glib/gi18n.h>
@@ -219,37 +220,19 @@ zw_sweep_view_build_table (ZwSweepView *self)
 {
   GtkWidget *scrolled;
 
-  /* the table: a sort model under the column view's own sorter, one sorter per column */
-  self->store = g_list_store_new (ZW_TYPE_ROW_ITEM);
-  self->column_view = gtk_column_view_new (NULL);
-  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
-                                          g_object_ref (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view))));
-  self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
-  gtk_single_selection_set_autoselect (self->model, FALSE);
-  gtk_single_selection_set_can_unselect (self->model, TRUE);
+  self->column_view = zw_column_table_new (ZW_SWEEP_N_COLUMNS, zw_sweep_column_titles, G_CALLBACK (setup_cell),
+                                           G_CALLBACK (bind_cell), compare_items, &self->store, &self->sorted,
+                                           &self->model, self->columns);
   g_signal_connect_swapped (self->model, "notify::selected", G_CALLBACK (on_table_selected), self);
-  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->model));
-  gtk_column_view_set_show_row_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
   g_signal_connect (self->column_view, "activate", G_CALLBACK (on_table_activate), self);
   for (int c = 0; c < ZW_SWEEP_N_COLUMNS; c++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (compare_items, GINT_TO_POINTER (c), NULL));
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
-      self->columns[c] = gtk_column_view_column_new (_(zw_sweep_column_titles[c]), factory);
-      gtk_column_view_column_set_sorter (self->columns[c], sorter);
-      g_object_unref (sorter);
-      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
       gtk_column_view_column_set_expand (self->columns[c], c == ZW_SWEEP_COLUMN_ERROR);
       if (c == ZW_SWEEP_COLUMN_WHAT_IF)
         gtk_column_view_column_set_fixed_width (self->columns[c], 150);
       /* the byte figures in full ("123.4 MiB"), their titles too */
       if (c == ZW_SWEEP_COLUMN_ETM || c == ZW_SWEEP_COLUMN_FTMP || c == ZW_SWEEP_COLUMN_OCM_BYTES)
         gtk_column_view_column_set_fixed_width (self->columns[c], 96);
-      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->columns[c]);
-      g_object_unref (self->columns[c]);   /* the column view holds it */
     }
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->column_view);

@@ -3,6 +3,7 @@
  * column under the column view's sorter, GTK 4.8), its top shown after a sort; the
  * selected row follows the view's. Also the table as strings for CSV export. */
 #include "zw-timing-view-private.h"
+#include "zw-column-table.h"
 #include "zw-row-item.h"
 
 #include <glib/gi18n.h>
@@ -522,35 +523,16 @@ zw_timing_table_new (ZwTimingView *self)
 {
   GtkWidget *scrolled;
 
-  /* a sort model under the column view's own sorter, one custom sorter per column, so
-   * header clicks sort (GTK 4.8 has no GtkColumnViewSorter API to read back) */
-  self->store = g_list_store_new (ZW_TYPE_ROW_ITEM);
-  self->column_view = gtk_column_view_new (NULL);
-  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
-                                          g_object_ref (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view))));
-  self->model = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
-  gtk_single_selection_set_autoselect (self->model, FALSE);
-  gtk_single_selection_set_can_unselect (self->model, TRUE);
+  self->column_view = zw_column_table_new (ZW_TIMING_N_COLUMNS, column_titles, G_CALLBACK (setup_cell),
+                                           G_CALLBACK (bind_cell), compare_rows, &self->store, &self->sorted,
+                                           &self->model, self->columns);
   g_signal_connect_swapped (self->model, "notify::selected", G_CALLBACK (on_row_selected), self);
-  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->model));
-  gtk_column_view_set_show_row_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
   for (int c = 0; c < ZW_TIMING_N_COLUMNS; c++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL));
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
-      self->columns[c] = gtk_column_view_column_new (_(column_titles[c]), factory);
-      gtk_column_view_column_set_sorter (self->columns[c], sorter);
-      g_object_unref (sorter);
-      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
       gtk_column_view_column_set_expand (self->columns[c], c == ZW_TIMING_COLUMN_MEMBERS);
       /* room for the class and the name in any language ("HardOp", not "Har…") */
       if (c == ZW_TIMING_COLUMN_CLASS || c == ZW_TIMING_COLUMN_NAME)
         gtk_column_view_column_set_fixed_width (self->columns[c], c == ZW_TIMING_COLUMN_CLASS ? 110 : 150);
-      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->columns[c]);
-      g_object_unref (self->columns[c]);   /* the column view holds it */
     }
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->column_view);

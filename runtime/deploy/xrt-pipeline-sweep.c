@@ -5,6 +5,8 @@
  * and depend on nothing but the file (simulated time, work-counted plans). */
 #include "deploy/xrt-pipeline-private.h"
 
+#include "report/zw-pipeline-check.h"
+
 #include <string.h>
 
 void
@@ -57,8 +59,8 @@ xrt_pipeline_sweep (const char *path, const char *device_url, GError **error)
                   if ((outs = xrt_pipeline_forward (p, 0, &local)) != NULL
                       && (report = xrt_pipeline_report_to_json (p, &local)) != NULL)
                     {
-                      XrtPipelineCheck c;
-                      if (xrt_pipeline_report_check (report, path, &c, &local))
+                      ZwPipelineCheck c;
+                      if (zw_pipeline_report_check_json (report, path, &c, &local))
                         {
                           pt.ok = TRUE;
                           pt.pass_ms = p->pass_ms;

@@ -383,10 +383,10 @@ connect_bytes (XrtPipelineMember *m, const XirValue *v)
 
 static gboolean apply_on (XrtPipeline *self, GError **error);
 
-gboolean
-xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
+/* Apply once, on networks that were opened. */
+static gboolean
+can_apply (XrtPipeline *self, GError **error)
 {
-  g_return_val_if_fail (XRT_IS_PIPELINE (self), FALSE);
   if (self->members->len == 0)
     return fail_at (error, XRT_PIPELINE_ERROR_CALL_ORDER, self, "pipeline", self->spec->name, "networks",
                     "the networks were not opened (the file was only checked)");
@@ -395,6 +395,15 @@ xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
       g_set_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER, "%s: applied already", self->spec->origin);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+xrt_pipeline_apply (XrtPipeline *self, const char *device_url, GError **error)
+{
+  g_return_val_if_fail (XRT_IS_PIPELINE (self), FALSE);
+  if (!can_apply (self, error))
+    return FALSE;
   if (device_url == NULL)
     device_url = self->spec->device;
   if (device_url == NULL)
@@ -409,14 +418,8 @@ xrt_pipeline_apply_on_board (XrtPipeline *self, XrtDevice *device, GError **erro
 {
   g_return_val_if_fail (XRT_IS_PIPELINE (self), FALSE);
   g_return_val_if_fail (device != NULL, FALSE);
-  if (self->members->len == 0)
-    return fail_at (error, XRT_PIPELINE_ERROR_CALL_ORDER, self, "pipeline", self->spec->name, "networks",
-                    "the networks were not opened (the file was only checked)");
-  if (self->applied)
-    {
-      g_set_error (error, XRT_PIPELINE_ERROR, XRT_PIPELINE_ERROR_CALL_ORDER, "%s: applied already", self->spec->origin);
-      return FALSE;
-    }
+  if (!can_apply (self, error))
+    return FALSE;
   self->device = xrt_device_ref (device);
   return apply_on (self, error);
 }

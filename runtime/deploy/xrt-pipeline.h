@@ -50,7 +50,9 @@
  * The pipeline report ("format": "zhuge-pipeline-report", xrt_pipeline_report_to_json())
  * holds each network's deploy report, the shares and connections with their addresses, the
  * board's ETM (the union of every network's physical segments and the user's chunks), the
- * ETM the same networks take deployed apart, and the pass's simulated time.
+ * ETM the same networks take deployed apart, and the pass's simulated time. Its one reader
+ * is the model the views read (report/zw-pipeline-report.h), its independent checker
+ * report/zw-pipeline-check.h.
  */
 #pragma once
 
@@ -85,8 +87,6 @@ GQuark xrt_pipeline_error_quark (void);
  * @XRT_PIPELINE_ERROR_RULE: a rule of the pipeline broken: a cycle, a connection between
  *   values of different sizes, FTMP shared between networks in flight together…
  * @XRT_PIPELINE_ERROR_CALL_ORDER: forward before apply, apply twice.
- * @XRT_PIPELINE_ERROR_REPORT: a pipeline report that is not one, or whose figures
- *   disagree with its networks' reports.
  * @XRT_PIPELINE_ERROR_DUMP: a pass's dump could not be gathered into its folder.
  *
  * Errors of pipelines; the deployments they make report their own domains.
@@ -96,7 +96,6 @@ typedef enum {
   XRT_PIPELINE_ERROR_REFERENCE,
   XRT_PIPELINE_ERROR_RULE,
   XRT_PIPELINE_ERROR_CALL_ORDER,
-  XRT_PIPELINE_ERROR_REPORT,
   XRT_PIPELINE_ERROR_DUMP,
 } XrtPipelineError;
 
@@ -354,54 +353,6 @@ char *xrt_pipeline_report_to_text (XrtPipeline *self, GError **error);
  * Returns: (transfer full) (nullable): the report
  */
 cJSON *xrt_pipeline_report_to_json (XrtPipeline *self, GError **error);
-
-/**
- * XrtPipelineCheck:
- * @n_networks: networks in the report
- * @etm_bytes: the board's ETM the checker reads off the networks' segments and the user's
- *   chunks (the union of their address ranges)
- * @apart_bytes: the ETM the same networks take deployed apart (the sum of their
- *   segments' sizes)
- * @n_shared: shared segments
- * @n_connections: connections
- * @n_zero_copy: connections that are zero-copy
- *
- * What xrt_pipeline_report_check() read.
- */
-typedef struct {
-  guint n_networks;
-  guint64 etm_bytes;
-  guint64 apart_bytes;
-  guint n_shared;
-  guint n_connections;
-  guint n_zero_copy;
-} XrtPipelineCheck;
-
-/**
- * xrt_pipeline_report_check: (skip)
- * @root: a pipeline report
- * @origin: the name errors give (a file)
- * @out: (out caller-allocates) (optional): what the checker read
- * @error: the first disagreement, naming the network, the value or the address
- *
- * Checks a pipeline report independently of the runtime that made it: each network's
- * deploy report passes zw_deploy_report_check(); no two networks' ETM overlaps except in
- * a shared segment or a connection's chunk; each connection's ends sit in its chunk; the
- * report's ETM figures equal the ones read off the segments.
- *
- * Returns: %TRUE when the report holds
- */
-gboolean xrt_pipeline_report_check (const cJSON *root, const char *origin, XrtPipelineCheck *out, GError **error);
-
-/**
- * xrt_pipeline_report_is_pipeline: (skip)
- * @root: a JSON document
- *
- * Whether @root says it is a pipeline report.
- *
- * Returns: %TRUE for a pipeline report
- */
-gboolean xrt_pipeline_report_is_pipeline (const cJSON *root);
 
 /**
  * xrt_pipeline_set_options:

@@ -2,7 +2,6 @@
  * its path in the document; and loaded from a file. */
 #include "report/zw-deploy-report-private.h"
 #include "base/zw-file.h"
-#include "base/zw-file-read.h"
 
 #include "base/zw-checked.h"
 
@@ -546,25 +545,11 @@ zw_deploy_report_from_json (const cJSON *root, const char *origin, GError **erro
 ZwDeployReport *
 zw_deploy_report_load (const char *path, GError **error)
 {
-  g_autofree char *text = NULL;
-  GError *local = NULL;
-  gsize len = 0;
-  cJSON *root;
+  cJSON *root = zw_report_json_load (path, error);
   ZwDeployReport *r;
 
-  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, &local))
-    {
-      g_set_error_literal (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, local->message);
-      g_error_free (local);
-      return NULL;
-    }
-  root = cJSON_ParseWithLength (text, len);
   if (root == NULL)
-    {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_PARSE, "%s: not valid JSON (byte %ld)", path,
-                   (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
-      return NULL;
-    }
+    return NULL;
   r = zw_deploy_report_from_json (root, path, error);
   cJSON_Delete (root);
   return r;

@@ -119,3 +119,20 @@ zw_deploy_report_has_graph (const ZwDeployReport *report)
     }
   return report->ops->len > 0;
 }
+
+void
+zw_value_info_init_from_value (ZwValueInfo *vi, const XirNetwork *net, const XirValue *v)
+{
+  g_autofree char *storage = xir_scalar_type_to_string (&v->element.storage);
+
+  zw_value_info_init (vi);
+  vi->v_id = v->v_id;
+  vi->producer = v->producer >= 0 ? xir_network_get_op (net, (guint) v->producer)->op_id : -1;
+  vi->first = v->first_use;
+  vi->last = v->last_use;
+  vi->byte_size = v->storage_bytes;
+  for (guint d = 0; d < v->rank; d++)
+    g_array_append_val (vi->shape, v->shape[d]);
+  vi->dtype = v->element.quantized ? g_strdup_printf ("%s q", storage) : g_steal_pointer (&storage);
+  vi->layout = g_strdup (v->layout.text);
+}

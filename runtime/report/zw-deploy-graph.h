@@ -32,4 +32,17 @@ void zw_deploy_report_attach_network (ZwDeployReport *report, const XirNetwork *
  */
 gboolean zw_deploy_report_has_graph (const ZwDeployReport *report);
 
+/**
+ * zw_value_info_init_from_value: (skip)
+ * @vi: the value row to initialise (as zw_value_info_init() does)
+ * @net: the network of @v
+ * @v: one of its values
+ *
+ * What the network alone says of a value's row, for the backends that write the report from
+ * their plan: its v_id, the id of the op that produces it (-1 for none), its first and last
+ * use, its storage bytes, shape, dtype ("u8", "s8 q": the storage type, " q" when
+ * quantised) and layout. Where it lies is the caller's.
+ */
+void zw_value_info_init_from_value (ZwValueInfo *vi, const XirNetwork *net, const XirValue *v);
+
 G_END_DECLS

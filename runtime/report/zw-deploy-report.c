@@ -13,6 +13,26 @@
 
 G_DEFINE_QUARK (zw-report-error-quark, zw_report_error)
 
+cJSON *
+zw_report_json_load (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) local = NULL;
+  gsize len = 0;
+  cJSON *root;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, &local))
+    {
+      g_set_error_literal (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, local->message);
+      return NULL;
+    }
+  if ((root = cJSON_ParseWithLength (text, len)) == NULL)
+    g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_PARSE, "%s: not valid JSON (byte %ld)", path,
+                 (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
+  return root;
+}
+
 static const char *const segment_names[ZW_N_SEGMENTS] = { "WEIGHT", "INSTR", "FTMP", "INPUT", "OUTPUT" };
 
 const char *

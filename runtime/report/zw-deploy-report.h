@@ -65,6 +65,18 @@ typedef enum {
   ZW_REPORT_ERROR_VERSION, /* a newer version than this build reads */
 } ZwReportError;
 
+/**
+ * zw_report_json_load: (skip)
+ * @path: a report JSON (a deploy or pipeline report): a regular file or "-"
+ * @error: ZW_REPORT_ERROR_IO (not a regular file, too large, unreadable) or
+ *   ZW_REPORT_ERROR_PARSE (not JSON, at which byte), naming @path
+ *
+ * Reads a report file into a JSON tree, size-capped before reading (zw_file_read_regular()).
+ *
+ * Returns: (transfer full) (nullable): the tree, cJSON_Delete() it
+ */
+cJSON *zw_report_json_load (const char *path, GError **error);
+
 #define ZW_DEPLOY_REPORT_VERSION 1
 
 /* SegmentType as in the vendor's zg330backend.h */

@@ -1,9 +1,8 @@
-/* zw-pipeline-report.c — the pipeline report's model, parsed from its JSON (see the header;
- * the JSON is described at the top of deploy/xrt-pipeline-report.c). */
-#include "report/zw-pipeline-report.h"
+/* zw-pipeline-report.c — the pipeline report's model and the one reader of its JSON (see the
+ * header; the JSON is described at the top of deploy/xrt-pipeline-report.c, its writer). */
+#include "report/zw-pipeline-report-private.h"
 
 #include "base/zw-checked.h"
-#include "base/zw-file-read.h"
 
 #include <string.h>
 
@@ -88,11 +87,8 @@ zw_pipeline_report_unref (ZwPipelineReport *self)
 
 /* ---- reading ------------------------------------------------------------------------- */
 
-static gboolean
-bad (GError **error, const char *origin, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-bad (GError **error, const char *origin, const char *fmt, ...)
+gboolean
+zw_pipeline_report_fail (GError **error, const char *origin, const char *fmt, ...)
 {
   va_list ap;
   g_autofree char *msg = NULL;
@@ -110,7 +106,7 @@ get_u64 (const cJSON *obj, const char *key, guint64 *out, const char *origin, co
   gint64 v;
 
   if (zw_json_int64 (cJSON_GetObjectItemCaseSensitive (obj, key), 0, ZW_JSON_INT_MAX, &v) != ZW_NUM_OK)
-    return bad (error, origin, "%s: \"%s\" is not a byte count", where, key);
+    return zw_pipeline_report_fail (error, origin, "%s: \"%s\" is not a byte count", where, key);
   *out = (guint64) v;
   return TRUE;
 }
@@ -119,7 +115,7 @@ static gboolean
 get_i64 (const cJSON *obj, const char *key, gint64 *out, const char *origin, const char *where, GError **error)
 {
   if (zw_json_int64 (cJSON_GetObjectItemCaseSensitive (obj, key), -ZW_JSON_INT_MAX, ZW_JSON_INT_MAX, out) != ZW_NUM_OK)
-    return bad (error, origin, "%s: \"%s\" is not an integer", where, key);
+    return zw_pipeline_report_fail (error, origin, "%s: \"%s\" is not an integer", where, key);
   return TRUE;
 }
 
@@ -134,7 +130,7 @@ static gboolean
 need_str (const cJSON *obj, const char *key, const char **out, const char *origin, const char *where, GError **error)
 {
   if ((*out = get_str (obj, key)) == NULL)
-    return bad (error, origin, "%s: \"%s\" is not a string", where, key);
+    return zw_pipeline_report_fail (error, origin, "%s: \"%s\" is not a string", where, key);
   return TRUE;
 }
 
@@ -152,9 +148,9 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
   g_free (where);
   where = g_strdup_printf ("network \"%s\"", name);
   if (zw_pipeline_report_find_network (self, name) >= 0)
-    return bad (error, origin, "%s: the name is repeated", where);
+    return zw_pipeline_report_fail (error, origin, "%s: the name is repeated", where);
   if (!get_u64 (it, "stage", &stage, origin, where, error) || stage > G_MAXUINT)
-    return stage > G_MAXUINT ? bad (error, origin, "%s: \"stage\" is out of range", where) : FALSE;
+    return stage > G_MAXUINT ? zw_pipeline_report_fail (error, origin, "%s: \"stage\" is out of range", where) : FALSE;
   n.first_op = n.n_ops = -1;
   view = cJSON_GetObjectItemCaseSensitive (it, "view");
   if (view != NULL)
@@ -163,7 +159,7 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
       if (!cJSON_IsArray (view) || cJSON_GetArraySize (view) != 2
           || zw_json_int64 (cJSON_GetArrayItem (view, 0), 0, G_MAXINT, &a) != ZW_NUM_OK
           || zw_json_int64 (cJSON_GetArrayItem (view, 1), 0, G_MAXINT, &b) != ZW_NUM_OK)
-        return bad (error, origin, "%s: \"view\" is not [first op index, op count]", where);
+        return zw_pipeline_report_fail (error, origin, "%s: \"view\" is not [first op index, op count]", where);
       n.first_op = (gint) a;
       n.n_ops = (gint) b;
     }
@@ -172,17 +168,19 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
   n.time_ms = -1;
   time = cJSON_GetObjectItemCaseSensitive (it, "time_ms");
   if (time != NULL && zw_json_double (time, 0, G_MAXDOUBLE, &n.time_ms) != ZW_NUM_OK)
-    return bad (error, origin, "%s: \"time_ms\" is not a time", where);
+    return zw_pipeline_report_fail (error, origin, "%s: \"time_ms\" is not a time", where);
   on_board = cJSON_GetObjectItemCaseSensitive (it, "on_board");
   if (on_board != NULL && !cJSON_IsBool (on_board))
-    return bad (error, origin, "%s: \"on_board\" is not true or false", where);
+    return zw_pipeline_report_fail (error, origin, "%s: \"on_board\" is not true or false", where);
   n.on_board = !cJSON_IsFalse (on_board);
+  if (!n.on_board && cJSON_GetObjectItemCaseSensitive (it, "report") != NULL)
+    return zw_pipeline_report_fail (error, origin, "%s: not on the board but has a deploy report", where);
   if (n.on_board)
     {
       g_autofree char *report_origin = g_strdup_printf ("%s (%s)", origin, where);
       const cJSON *r = cJSON_GetObjectItemCaseSensitive (it, "report");
       if (r == NULL)
-        return bad (error, origin, "%s: on the board but no \"report\"", where);
+        return zw_pipeline_report_fail (error, origin, "%s: on the board but no \"report\"", where);
       if ((n.report = zw_deploy_report_from_json (r, report_origin, error)) == NULL)
         return FALSE;
     }
@@ -191,7 +189,7 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
       g_autofree char *text = cJSON_PrintUnformatted (prof);
       g_autofree char *prof_origin = g_strdup_printf ("%s (%s, \"profile\")", origin, where);
       if (!cJSON_IsObject (prof) || text == NULL)
-        return bad (error, origin, "%s: \"profile\" is not a time profile", where);
+        return zw_pipeline_report_fail (error, origin, "%s: \"profile\" is not a time profile", where);
       if ((n.profile = zw_profile_parse (text, -1, prof_origin, NULL, NULL, error)) == NULL)
         {
           g_clear_pointer (&n.report, zw_deploy_report_unref);
@@ -227,8 +225,9 @@ parse_owner (ZwPipelineReport *self, ZwBoardChunk *c, const char *origin, const 
     }
   colon = strrchr (c->owner, ':');
   if (colon == NULL || colon == c->owner || !zw_segment_type_from_string (colon + 1, &type))
-    return bad (error, origin, "%s: owner \"%s\" is not NETWORK:SEGMENT, share:NAME:SEGMENT, connect:NAME or other",
-                where, c->owner);
+    return zw_pipeline_report_fail (error, origin,
+                                    "%s: owner \"%s\" is not NETWORK:SEGMENT, share:NAME:SEGMENT, connect:NAME or other",
+                                    where, c->owner);
   c->segment = (gint) type;
   if (g_str_has_prefix (c->owner, "share:") && colon > c->owner + 6)
     {
@@ -240,7 +239,8 @@ parse_owner (ZwPipelineReport *self, ZwBoardChunk *c, const char *origin, const 
     g_autofree char *net = g_strndup (c->owner, (gsize) (colon - c->owner));
     c->kind = ZW_BOARD_CHUNK_NETWORK;
     if ((c->network = zw_pipeline_report_find_network (self, net)) < 0)
-      return bad (error, origin, "%s: owner \"%s\" names no network of the report", where, c->owner);
+      return zw_pipeline_report_fail (error, origin, "%s: owner \"%s\" names no network of the report", where,
+                                      c->owner);
   }
   return TRUE;
 }
@@ -267,7 +267,7 @@ parse_rest (ZwPipelineReport *self, const cJSON *root, const char *origin, GErro
           || !need_str (it, "owner", &owner, origin, where, error))
         return FALSE;
       if (c.size == 0 || c.addr > G_MAXUINT64 - c.size)
-        return bad (error, origin, "%s: an empty or wrapping range", where);
+        return zw_pipeline_report_fail (error, origin, "%s: an empty or wrapping range", where);
       c.owner = g_strdup (owner);
       g_array_append_val (self->chunks, c);
       if (!parse_owner (self, &g_array_index (self->chunks, ZwBoardChunk, self->chunks->len - 1), origin, where, error))
@@ -287,7 +287,7 @@ parse_rest (ZwPipelineReport *self, const cJSON *root, const char *origin, GErro
           || !get_u64 (it, "addr", &s.addr, origin, where, error) || !get_u64 (it, "size", &s.size, origin, where, error))
         return FALSE;
       if (!zw_segment_type_from_string (segment, &type))
-        return bad (error, origin, "%s: \"segment\" \"%s\" is not a segment type", where, segment);
+        return zw_pipeline_report_fail (error, origin, "%s: \"segment\" \"%s\" is not a segment type", where, segment);
       s.name = g_strdup (name);
       s.segment = (gint) type;
       s.networks = g_ptr_array_new_with_free_func (g_free);
@@ -295,7 +295,7 @@ parse_rest (ZwPipelineReport *self, const cJSON *root, const char *origin, GErro
       cJSON_ArrayForEach (nn, cJSON_GetObjectItemCaseSensitive (it, "networks"))
         {
           if (!cJSON_IsString (nn) || zw_pipeline_report_find_network (self, nn->valuestring) < 0)
-            return bad (error, origin, "%s: \"networks\" holds a name no network has", where);
+            return zw_pipeline_report_fail (error, origin, "%s: \"networks\" holds a name no network has", where);
           g_ptr_array_add (s.networks, g_strdup (nn->valuestring));
         }
     }
@@ -317,7 +317,8 @@ parse_rest (ZwPipelineReport *self, const cJSON *root, const char *origin, GErro
       c.from = zw_pipeline_report_find_network (self, from);
       c.to = zw_pipeline_report_find_network (self, to);
       if (c.from < 0 || c.to < 0)
-        return bad (error, origin, "%s: \"%s\" is not a network of the report", where, c.from < 0 ? from : to);
+        return zw_pipeline_report_fail (error, origin, "%s: \"%s\" is not a network of the report", where,
+                                        c.from < 0 ? from : to);
       c.name = g_strdup (name);
       c.from_mode = g_strdup (fm);
       c.to_mode = g_strdup (tm);
@@ -334,12 +335,19 @@ parse_rest (ZwPipelineReport *self, const cJSON *root, const char *origin, GErro
     {
       guint64 passes = 0;
       if (zw_json_double (cJSON_GetObjectItemCaseSensitive (time, "pass_ms"), 0, G_MAXDOUBLE, &self->pass_ms) != ZW_NUM_OK)
-        return bad (error, origin, "time: \"pass_ms\" is not a time");
+        return zw_pipeline_report_fail (error, origin, "time: \"pass_ms\" is not a time");
       if (!get_u64 (time, "passes", &passes, origin, "time", error) || passes > G_MAXUINT)
-        return passes > G_MAXUINT ? bad (error, origin, "time: \"passes\" is out of range") : FALSE;
+        return passes > G_MAXUINT ? zw_pipeline_report_fail (error, origin, "time: \"passes\" is out of range") : FALSE;
       self->passes = (guint) passes;
     }
   return TRUE;
+}
+
+gboolean
+zw_pipeline_report_is_pipeline (const cJSON *root)
+{
+  const char *format = get_str (root, "format");
+  return format != NULL && strcmp (format, FORMAT) == 0;
 }
 
 ZwPipelineReport *
@@ -347,15 +355,14 @@ zw_pipeline_report_from_json (const cJSON *root, const char *origin, GError **er
 {
   g_autoptr (ZwPipelineReport) self = NULL;
   const cJSON *pipe, *it;
-  const char *format = get_str (root, "format");
   gint64 version;
   guint i = 0;
 
   g_return_val_if_fail (origin != NULL, NULL);
-  if (format == NULL || strcmp (format, FORMAT) != 0)
-    return bad (error, origin, "not a pipeline report (\"format\" is not \"" FORMAT "\")"), NULL;
+  if (!zw_pipeline_report_is_pipeline (root))
+    return zw_pipeline_report_fail (error, origin, "not a pipeline report (\"format\" is not \"" FORMAT "\")"), NULL;
   if (zw_json_int64 (cJSON_GetObjectItemCaseSensitive (root, "version"), 1, G_MAXINT, &version) != ZW_NUM_OK)
-    return bad (error, origin, "\"version\" is not a version number"), NULL;
+    return zw_pipeline_report_fail (error, origin, "\"version\" is not a version number"), NULL;
   if (version > VERSION)
     {
       g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_VERSION,
@@ -369,7 +376,8 @@ zw_pipeline_report_from_json (const cJSON *root, const char *origin, GError **er
       || !cJSON_IsArray (cJSON_GetObjectItemCaseSensitive (root, "connections"))
       || !cJSON_IsArray (cJSON_GetObjectItemCaseSensitive (root, "board_chunks"))
       || !cJSON_IsObject (cJSON_GetObjectItemCaseSensitive (root, "etm")))
-    return bad (error, origin, "\"networks\", \"shares\", \"connections\", \"board_chunks\" and \"etm\" are required"),
+    return zw_pipeline_report_fail (error, origin,
+                                    "\"networks\", \"shares\", \"connections\", \"board_chunks\" and \"etm\" are required"),
            NULL;
 
   self = report_new ();
@@ -388,25 +396,12 @@ zw_pipeline_report_from_json (const cJSON *root, const char *origin, GError **er
 ZwPipelineReport *
 zw_pipeline_report_load (const char *path, GError **error)
 {
-  g_autofree char *text = NULL;
-  GError *local = NULL;
-  gsize len = 0;
   cJSON *root;
   ZwPipelineReport *r;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, &local))
-    {
-      g_set_error_literal (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO, local->message);
-      g_error_free (local);
-      return NULL;
-    }
-  if ((root = cJSON_ParseWithLength (text, len)) == NULL)
-    {
-      g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_PARSE, "%s: not valid JSON (byte %ld)", path,
-                   (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
-      return NULL;
-    }
+  if ((root = zw_report_json_load (path, error)) == NULL)
+    return NULL;
   r = zw_pipeline_report_from_json (root, path, error);
   cJSON_Delete (root);
   return r;

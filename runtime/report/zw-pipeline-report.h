@@ -5,8 +5,9 @@
  * The contract is the runtime's pipeline report JSON ("format": "zhuge-pipeline-report",
  * written by xrt_pipeline_report_to_json(), `xrt-run plan|run PIPE.toml --json`): the
  * workbench parses a live run's report and a file opened from disk with the same function,
- * so both look the same. This model only reads; the independent checker of the figures is
- * xrt_pipeline_report_check() (deploy/), which the workbench runs before it shows one.
+ * so both look the same. This is the one reader of the format: the independent checker of
+ * the figures (report/zw-pipeline-check.h, `xrt-run check`, the sweep, the workbench before
+ * it shows one) checks the model it makes.
  *
  * A board chunk's owner ("NET:SEGMENT", "share:NAME:SEGMENT", "connect:NAME" or "other") is
  * parsed into its kind, the network it belongs to (for NET:SEGMENT) and its name and
@@ -88,6 +89,14 @@ void zw_pipeline_report_unref (ZwPipelineReport *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwPipelineReport, zw_pipeline_report_unref)
 
 /**
+ * zw_pipeline_report_is_pipeline: (skip)
+ * @root: a JSON document
+ *
+ * Returns: whether @root says it is a pipeline report ("format": "zhuge-pipeline-report")
+ */
+gboolean zw_pipeline_report_is_pipeline (const cJSON *root);
+
+/**
  * zw_pipeline_report_from_json: (skip)
  * @root: a pipeline report ("format": "zhuge-pipeline-report")
  * @origin: the name errors give (a file)
@@ -95,7 +104,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwPipelineReport, zw_pipeline_report_unref)
  *   ZW_REPORT_ERROR_VERSION for a newer version
  *
  * Parses a pipeline report: every number through checked conversion, every network's
- * deploy report through zw_deploy_report_from_json(), every chunk's owner into its kind.
+ * deploy report through zw_deploy_report_from_json(), every chunk's owner into its kind,
+ * every network a share or a connection names one of the report's. It checks no figure:
+ * zw_pipeline_report_check() does.
  *
  * Returns: (transfer full) (nullable): the model
  */

@@ -15,6 +15,7 @@
 #include "base/zw-file.h"
 #include "base/zw-file-read.h"
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 
 #include <glib/gi18n.h>
 #include <stdio.h>
@@ -314,17 +315,15 @@ xrt_run_pipeline_cmd_sweep (int argc, char **argv)
 int
 xrt_run_pipeline_check_if_pipeline (const char *path)
 {
-  XrtPipelineCheck c;
+  ZwPipelineCheck c;
   GError *error = NULL;
-  g_autofree char *etm = NULL, *apart = NULL, *text = NULL;
+  g_autofree char *etm = NULL, *apart = NULL;
   g_autoptr (cJSON) root = NULL;
-  gsize len = 0;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)
-      || !zw_file_read_regular (path, ZW_INPUT_DEPLOY_REPORT, 0, &text, &len, NULL)
-      || (root = cJSON_ParseWithLength (text, len)) == NULL || !xrt_pipeline_report_is_pipeline (root))
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (root = zw_report_json_load (path, NULL)) == NULL
+      || !zw_pipeline_report_is_pipeline (root))
     return -1;
-  if (!xrt_pipeline_report_check (root, path, &c, &error))
+  if (!zw_pipeline_report_check_json (root, path, &c, &error))
     {
       g_printerr ("xrt-run check: %s\n", error->message);
       g_error_free (error);

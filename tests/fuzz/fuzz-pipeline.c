@@ -4,6 +4,7 @@
 #include "zw-fuzz.h"
 
 #include "deploy/xrt-pipeline.h"
+#include "report/zw-pipeline-check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,7 @@ zw_fuzz_pipeline (const uint8_t *data, size_t size)
       return 0;
     }
   /* what the runtime wrote, the checker must accept */
-  if (!xrt_pipeline_report_check (report, "fuzz", NULL, &error))
+  if (!zw_pipeline_report_check_json (report, "fuzz", NULL, &error))
     {
       fprintf (stderr, "zw-fuzz: the checker refuses the runtime's own pipeline report: %s\n", error->message);
       abort ();

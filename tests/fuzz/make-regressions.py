@@ -92,3 +92,42 @@ put('dump', 'address-overflow', json.dumps(m5))
 put('buffers_csv', 'size-2p64', 'id,lower,upper,size\n0,0,2,18446744073709551615\n1,1,3,18446744073709551615\n')
 put('buffers_csv', 'negative-lifetime', 'id,lower,upper,size\n0,5,2,10\n1,-3,3,1e30\n')
 put('device_profile', 'not-json', '{"etm_bytes": 1e999')
+
+# pipeline reports: a run of the tiny network split in two (make-seeds.sh), its paths made
+# relative; one valid case, then one broken rule or number each (reader and checker)
+pipe = load(os.path.join(seeds, 'pipeline_report', 'split.json'))
+pipe['pipeline']['file'] = 'split.toml'
+for n in pipe['networks']:
+    n['json'] = 'tiny_ZG.json'
+
+def pipe_variant(name, mutate):
+    p = json.loads(json.dumps(pipe))
+    mutate(p)
+    put('pipeline_report', name, json.dumps(p, separators=(',', ':')))
+
+def chunk(p, owner):
+    return next(c for c in p['board_chunks'] if c['owner'] == owner)
+
+pipe_variant('valid-split', lambda p: None)
+pipe_variant('version-2', lambda p: p.__setitem__('version', 2))
+put('pipeline_report', 'not-json', '{"format": "zhuge-pipeline-report", "version": 1e999')
+pipe_variant('owner-nobody', lambda p: chunk(p, 'head:WEIGHT').__setitem__('owner', 'nobody:WEIGHT'))
+pipe_variant('chunks-overlap', lambda p: chunk(p, 'share:f:FTMP').__setitem__('size', 8192))
+pipe_variant('addr-2p64', lambda p: chunk(p, 'connect:x').__setitem__('addr', 18446744073709551615))
+pipe_variant('board-bytes-off', lambda p: p['etm'].__setitem__('board_bytes', p['etm']['board_bytes'] + 4096))
+pipe_variant('saved-bytes-fraction', lambda p: p['etm'].__setitem__('saved_bytes', 0.5))
+pipe_variant('off-board-with-report', lambda p: p['networks'][0].__setitem__('on_board', False))
+def off_board_etm(p):
+    del p['networks'][1]['report']
+    p['networks'][1]['on_board'] = False
+pipe_variant('off-board-etm', off_board_etm)
+pipe_variant('share-names-nobody', lambda p: p['shares'][0]['networks'].append('nobody'))
+pipe_variant('share-unlisted', lambda p: p['shares'][0].__setitem__('networks', ['head']))
+pipe_variant('connection-moved', lambda p: p['connections'][0].__setitem__('addr', p['connections'][0]['addr'] + 4096))
+pipe_variant('connection-v-id-1e20', lambda p: p['connections'][0].__setitem__('input_v_id', 1e20))
+pipe_variant('stage-2p32', lambda p: p['networks'][0].__setitem__('stage', 4294967296))
+pipe_variant('view-three', lambda p: p['networks'][0].__setitem__('view', [0, 2, 3]))
+pipe_variant('pass-ms-negative', lambda p: p['time'].__setitem__('pass_ms', -1))
+put('pipeline_report', 'time-ms-1e999', json.dumps(pipe, separators=(',', ':')).replace('"time_ms":', '"time_ms":1e999,"x":', 1))
+pipe_variant('profile-number', lambda p: p['networks'][0].__setitem__('profile', 3))
+pipe_variant('repeated-name', lambda p: p['networks'][1].__setitem__('name', 'head'))

@@ -5,7 +5,7 @@
 out=$1 data=$2 shared=$3
 set -u
 mkdir -p "$out"
-for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config sweep pipeline; do mkdir -p "$out/$n"; done
+for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config sweep pipeline pipeline_report; do mkdir -p "$out/$n"; done
 nets=$data/networks
 for f in "$nets"/tiny_ZG.json "$nets"/resnet18_ZG.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
 [ -f "$nets/tiny_ZG.raw" ] && cp "$nets/tiny_ZG.raw" "$out/raw/"
@@ -38,6 +38,10 @@ if [ -x "$xrt_run" ] && [ -f "$nets/tiny_ZG.json" ]; then
   # a sweep of the tiny network over a what-if grid (its rows, front and points)
   "$xrt_run" sweep "$nets/tiny_ZG.json" --what-if ocm=512K,1M --what-if icore=800M --json "$out/sweep/tiny-sweep.json" \
     >/dev/null 2>&1
+  # a pipeline report: the tiny network split in two, sharing FTMP, one connection, profiled
+  printf '[pipeline]\nname = "split"\n[network.head]\njson = "%s/tiny_ZG.json"\nops = [0, 2]\n[network.tail]\njson = "%s/tiny_ZG.json"\nops = [2]\n[share.f]\nnetworks = ["head", "tail"]\nsegments = ["FTMP"]\n[connect.x]\nfrom = "head"\noutput = 0\nto = "tail"\ninput = 0\nmode = "staged"\n' \
+    "$nets" "$nets" > "$tmp/split.toml"
+  (cd "$tmp" && "$xrt_run" run split.toml --profile --json "$out/pipeline_report/split.json" >/dev/null 2>&1)
   rm -rf "$tmp"
 fi
 exit 0

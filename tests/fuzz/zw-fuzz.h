@@ -27,7 +27,8 @@
   X (board_protocol)         \
   X (client_protocol)        \
   X (sweep)                  \
-  X (pipeline)
+  X (pipeline)               \
+  X (pipeline_report)
 
 #define ZW_FUZZ_DECLARE(name) int zw_fuzz_##name (const uint8_t *data, size_t size);
 ZW_FUZZ_HARNESSES (ZW_FUZZ_DECLARE)

@@ -4,6 +4,7 @@
 #include "backends/zg330/zg330-hardop.h"
 #include "base/zw-checked.h"
 #include "devices/zg330-timing.h"
+#include "report/zw-deploy-graph.h"
 #include "xrt/xrt-mem.h"
 
 #include <string.h>
@@ -51,13 +52,6 @@ read_tag (const char *file, const cJSON *tags, const char *key, guint64 *out, GE
     }
   *out = (guint64) v;
   return TRUE;
-}
-
-static char *
-dtype_text (const XirValue *v)
-{
-  g_autofree char *s = xir_scalar_type_to_string (&v->element.storage);
-  return v->element.quantized ? g_strdup_printf ("%s q", s) : g_steal_pointer (&s);
 }
 
 static const XirValue *
@@ -338,9 +332,7 @@ buyi_plan_from_network (XirNetworkView *view, GError **error)
       const Chunk *c = &g_array_index (chunks, Chunk, p->chunk);
       ZwValueInfo vi;
 
-      zw_value_info_init (&vi);
-      vi.v_id = v->v_id;
-      vi.producer = v->producer >= 0 ? xir_network_get_op (net, (guint) v->producer)->op_id : -1;
+      zw_value_info_init_from_value (&vi, net, v);
       vi.segment = p->segment;
       vi.real = p->fake_from == -1;
       vi.fake_from = p->fake_from;
@@ -355,15 +347,8 @@ buyi_plan_from_network (XirNetworkView *view, GError **error)
       vi.is_host = FALSE;
       vi.logic_addr = v->mtype.addr;
       vi.phy_addr = v->mtype.addr;
-      vi.byte_size = v->storage_bytes;
       vi.chunk = p->chunk;
       vi.chunk_offset = v->mtype.addr - c->root->mtype.addr;
-      vi.first = v->first_use;
-      vi.last = v->last_use;
-      for (guint d = 0; d < v->rank; d++)
-        g_array_append_val (vi.shape, v->shape[d]);
-      vi.dtype = dtype_text (v);
-      vi.layout = g_strdup (v->layout.text);
       g_array_append_val (r->values, vi);
     }
 

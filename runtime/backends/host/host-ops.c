@@ -395,6 +395,25 @@ same_scales (const XirValue *a, const XirValue *b, guint channels)
   return TRUE;
 }
 
+/* Along one axis of @in_size resized to @out_size: the input indices output index @o reads
+ * (@i0 and the next, @i1, clamped) and the weight of @i1 (@f; 0 for nearest). */
+static void
+resize_source (guint o, guint in_size, guint out_size, HostResizeMode mode, gboolean align_corners, guint *i0,
+               guint *i1, double *f)
+{
+  double s;
+
+  if (mode == HOST_RESIZE_NEAREST)
+    s = MIN ((guint) floor ((double) o * in_size / out_size), in_size - 1);
+  else if (align_corners)
+    s = out_size > 1 ? (double) o * (in_size - 1) / (out_size - 1) : 0;
+  else
+    s = MAX (((double) o + 0.5) * in_size / out_size - 0.5, 0.0);
+  *i0 = MIN ((guint) floor (s), in_size - 1);
+  *i1 = MIN (*i0 + 1, in_size - 1);
+  *f = s - *i0;
+}
+
 gboolean
 host_op_resize (const XirOp *op, const XirValue *in, const guint8 *in_data, const XirValue *out,
                 guint8 *out_data, HostResizeMode mode, gboolean align_corners, GError **error)
@@ -431,34 +450,16 @@ host_op_resize (const XirOp *op, const XirValue *in, const guint8 *in_data, cons
 
   for (guint oy = 0; oy < go.h; oy++)
     {
-      double sy;
       guint y0, y1;
       double fy;
 
-      if (mode == HOST_RESIZE_NEAREST)
-        sy = MIN ((guint) floor ((double) oy * gi.h / go.h), gi.h - 1);
-      else if (align_corners)
-        sy = go.h > 1 ? (double) oy * (gi.h - 1) / (go.h - 1) : 0;
-      else
-        sy = MAX (((double) oy + 0.5) * gi.h / go.h - 0.5, 0.0);
-      y0 = MIN ((guint) floor (sy), gi.h - 1);
-      y1 = MIN (y0 + 1, gi.h - 1);
-      fy = sy - y0;
+      resize_source (oy, gi.h, go.h, mode, align_corners, &y0, &y1, &fy);
       for (guint ox = 0; ox < go.w; ox++)
         {
-          double sx;
           guint x0, x1;
           double fx;
 
-          if (mode == HOST_RESIZE_NEAREST)
-            sx = MIN ((guint) floor ((double) ox * gi.w / go.w), gi.w - 1);
-          else if (align_corners)
-            sx = go.w > 1 ? (double) ox * (gi.w - 1) / (go.w - 1) : 0;
-          else
-            sx = MAX (((double) ox + 0.5) * gi.w / go.w - 0.5, 0.0);
-          x0 = MIN ((guint) floor (sx), gi.w - 1);
-          x1 = MIN (x0 + 1, gi.w - 1);
-          fx = sx - x0;
+          resize_source (ox, gi.w, go.w, mode, align_corners, &x0, &x1, &fx);
           for (guint n = 0; n < gi.n; n++)
             for (guint c = 0; c < gi.c; c++)
               {

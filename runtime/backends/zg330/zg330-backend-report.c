@@ -15,13 +15,6 @@ cmp_int64_ptr (const gint64 *a, const gint64 *b)
   return (*a > *b) - (*a < *b);
 }
 
-static char *
-dtype_text (const XirValue *v)
-{
-  g_autofree char *s = xir_scalar_type_to_string (&v->element.storage);
-  return v->element.quantized ? g_strdup_printf ("%s q", s) : g_steal_pointer (&s);
-}
-
 static const XirValue *
 container_of (Zg330Backend *self, const BChunk *c, const XirValue *v)
 {
@@ -227,9 +220,7 @@ zg330_backend_get_report (Zg330Backend *self)
           guint64 off = value_offset (self, v);
           Zg330Place place;
 
-          zw_value_info_init (&vi);
-          vi.v_id = v->v_id;
-          vi.producer = v->producer >= 0 ? xir_network_get_op (self->net, (guint) v->producer)->op_id : -1;
+          zw_value_info_init_from_value (&vi, self->net, v);
           vi.segment = c->segment;
           vi.real = real == v;
           vi.fake_from = real == v ? -1 : real->v_id;
@@ -242,19 +233,12 @@ zg330_backend_get_report (Zg330Backend *self)
               }
           vi.is_ocm = c->in_ocm;
           vi.is_host = FALSE;
-          vi.byte_size = v->storage_bytes;
           vi.chunk = c->id;
           vi.chunk_offset = off;
           vi.logic_addr = c->in_ocm ? c->ocm_addr + off
                           : seg_base[c->segment] + c->seg_offset + off;
           if (self->applied && zg330_backend_value_place (self, v, &place))
             vi.phy_addr = place.addr;
-          vi.first = v->first_use;
-          vi.last = v->last_use;
-          for (guint d = 0; d < v->rank; d++)
-            g_array_append_val (vi.shape, v->shape[d]);
-          vi.dtype = dtype_text (v);
-          vi.layout = g_strdup (v->layout.text);
           g_array_append_val (r->values, vi);
         }
     }

@@ -104,6 +104,23 @@ check_user_chunks (Zg330Backend *self, GError **error)
   return TRUE;
 }
 
+/* Launch @index, when the network is applied, the launch exists and the user's chunks hold. */
+static BLaunch *
+launch_to_run (Zg330Backend *self, guint index, GError **error)
+{
+  if (!zg330_backend_after_apply (self, "forward", error))
+    return NULL;
+  if (index >= self->launches->len)
+    {
+      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "launch %u of %u does not exist", index,
+                   self->launches->len);
+      return NULL;
+    }
+  if (!check_user_chunks (self, error))
+    return NULL;
+  return &g_array_index (self->launches, BLaunch, index);
+}
+
 guint
 zg330_backend_get_n_launches (Zg330Backend *self)
 {
@@ -117,17 +134,8 @@ zg330_backend_run_launch (Zg330Backend *self, guint index, double *icore_ms, dou
   Zg330LaunchStats stats = { 0 };
   gboolean ok;
 
-  if (!zg330_backend_after_apply (self, "forward", error))
+  if ((l = launch_to_run (self, index, error)) == NULL)
     return FALSE;
-  if (index >= self->launches->len)
-    {
-      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "launch %u of %u does not exist", index,
-                   self->launches->len);
-      return FALSE;
-    }
-  if (!check_user_chunks (self, error))
-    return FALSE;
-  l = &g_array_index (self->launches, BLaunch, index);
   if (!stage_connections (self, l->first, l->last, TRUE, error))
     return FALSE;
   g_rec_mutex_lock (&run_lock);
@@ -189,17 +197,8 @@ zg330_backend_run_launch_part (Zg330Backend *self, guint index, gint64 after_op_
     *icore_ms = 0;
   if (sync_ms)
     *sync_ms = 0;
-  if (!zg330_backend_after_apply (self, "forward", error))
+  if ((l = launch_to_run (self, index, error)) == NULL)
     return FALSE;
-  if (index >= self->launches->len)
-    {
-      g_set_error (error, ZG330_BACKEND_ERROR, ZG330_BACKEND_ERROR_VALUE, "launch %u of %u does not exist", index,
-                   self->launches->len);
-      return FALSE;
-    }
-  if (!check_user_chunks (self, error))
-    return FALSE;
-  l = &g_array_index (self->launches, BLaunch, index);
   if ((after_op_id >= 0 && (a = launch_member (self, l, after_op_id)) < 0)
       || (until_op_id >= 0 && (b = launch_member (self, l, until_op_id)) < 0))
     {
