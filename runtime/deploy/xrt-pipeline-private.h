@@ -104,6 +104,17 @@ struct _XrtPipeline {
 
 #define XRT_PIPELINE_MEMBER(self, i) (&g_array_index ((self)->members, XrtPipelineMember, (i)))
 
+/* Whether input @pos_in of member @i is fed by a connection: @from gets the upstream member,
+ * @pos_out the position of the output among its view's outputs. */
+gboolean xrt_pipeline_input_link (XrtPipeline *self, guint i, guint pos_in, guint *from, guint *pos_out);
+
+/* xrt-pipeline-apart.c: member @m deployed alone — the same view and options applied on a new
+ * simulated board of its compile target; @etm_bytes (nullable) gets the bytes of every chunk
+ * of that board's ETM the network took (the board's own chunks, there before it, left out). */
+XrtDeployment *xrt_pipeline_deploy_apart (XrtPipelineMember *m, guint64 *etm_bytes, GError **error);
+/* Its ETM deployed alone (0 for a network of host ops only: nothing of it is on the board). */
+gboolean xrt_pipeline_apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error);
+
 /* xrt-pipeline-dump.c: after a pass, the networks' part folders gathered into the dump folder. */
 gboolean xrt_pipeline_dump_collect (XrtPipeline *self, GError **error);
 

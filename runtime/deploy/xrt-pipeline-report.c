@@ -41,48 +41,6 @@ mode_of (const ZwDeployReport *r, gint64 v_id)
   return "none";
 }
 
-/* The ETM a network takes deployed alone: the same view and options applied on a new
- * simulated board of its compile target, the bytes of every chunk of that board's ETM. */
-static gboolean
-apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error)
-{
-  g_autoptr (XrtDeployment) d = NULL;
-  g_autoptr (GPtrArray) chunks = NULL;
-  g_autoptr (GHashTable) before = g_hash_table_new (g_direct_hash, g_direct_equal);
-  const XrtPipelineNet *n = m->spec;
-  XrtMemManager *mm;
-  guint64 sum = 0;
-
-  if (!m->on_board)
-    {
-      *out = 0;   /* host ops only: no ETM */
-      return TRUE;
-    }
-  d = xrt_deployment_new_for_view (xrt_deployment_get_view (m->deployment));
-  if (n->merge_hardop == 0)
-    xrt_deployment_disable_merge_hardop (d);
-  if (n->etm_optimize == 0)
-    xrt_deployment_disable_etm_optimize (d);
-  if (n->ocm_given)
-    xrt_deployment_ocm_optimize (d, n->ocm);
-  if (!xrt_deployment_open_simulated_board (d, NULL, error))
-    return FALSE;
-  /* the board's own chunks (its timer, profiler…) are there before the network */
-  mm = xrt_mem_region_get_manager (xrt_device_get_default_mem_region (xrt_deployment_get_device (d)));
-  chunks = xrt_mem_manager_list_chunks (mm);
-  for (guint i = 0; chunks && i < chunks->len; i++)
-    g_hash_table_add (before, GSIZE_TO_POINTER (xrt_mem_chunk_get_addr (g_ptr_array_index (chunks, i))));
-  g_clear_pointer (&chunks, g_ptr_array_unref);
-  if (!xrt_deployment_apply (d, error))
-    return FALSE;
-  chunks = xrt_mem_manager_list_chunks (mm);
-  for (guint i = 0; chunks && i < chunks->len; i++)
-    if (!g_hash_table_contains (before, GSIZE_TO_POINTER (xrt_mem_chunk_get_addr (g_ptr_array_index (chunks, i)))))
-      sum += xrt_mem_chunk_get_size (g_ptr_array_index (chunks, i));
-  *out = sum;
-  return TRUE;
-}
-
 static void
 report_unref0 (gpointer r)
 {
@@ -172,7 +130,7 @@ xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
       cJSON *n = cJSON_CreateObject (), *v;
       guint64 mine = 0;
 
-      if (!apart_bytes (m, &mine, error))
+      if (!xrt_pipeline_apart_bytes (m, &mine, error))
         {
           g_prefix_error (error, "%s: network \"%s\" deployed apart: ", self->spec->origin, m->name);
           cJSON_Delete (n);

@@ -551,9 +551,8 @@ xrt_pipeline_enable_time_profile (XrtPipeline *self, gboolean enable)
   self->profile = enable;
 }
 
-/* Whether input @pos_in of member @i is fed by a connection; @src gets the upstream tensor. */
-static gboolean
-connected_input (XrtPipeline *self, guint i, guint pos_in, XrtTensor **src)
+gboolean
+xrt_pipeline_input_link (XrtPipeline *self, guint i, guint pos_in, guint *from, guint *pos_out)
 {
   XirValue *v = g_ptr_array_index (xir_network_view_get_inputs (xrt_deployment_get_view (XRT_PIPELINE_MEMBER (self, i)->deployment)), pos_in);
 
@@ -561,15 +560,30 @@ connected_input (XrtPipeline *self, guint i, guint pos_in, XrtTensor **src)
     {
       XrtPipelineLink *l = &g_array_index (self->links, XrtPipelineLink, k);
       XrtPipelineMember *up = XRT_PIPELINE_MEMBER (self, l->from);
-      guint pos_out;
+      guint pos;
       if (l->to != i || l->input != v
-          || !g_ptr_array_find (xir_network_view_get_outputs (xrt_deployment_get_view (up->deployment)), l->output, &pos_out))
+          || !g_ptr_array_find (xir_network_view_get_outputs (xrt_deployment_get_view (up->deployment)), l->output, &pos))
         continue;
-      if (src)
-        *src = up->outputs && pos_out < up->outputs->len ? g_ptr_array_index (up->outputs, pos_out) : NULL;
+      *from = l->from;
+      *pos_out = pos;
       return TRUE;
     }
   return FALSE;
+}
+
+/* Whether input @pos_in of member @i is fed by a connection; @src gets the upstream tensor. */
+static gboolean
+connected_input (XrtPipeline *self, guint i, guint pos_in, XrtTensor **src)
+{
+  guint from, pos_out;
+  XrtPipelineMember *up;
+
+  if (!xrt_pipeline_input_link (self, i, pos_in, &from, &pos_out))
+    return FALSE;
+  up = XRT_PIPELINE_MEMBER (self, from);
+  if (src)
+    *src = up->outputs && pos_out < up->outputs->len ? g_ptr_array_index (up->outputs, pos_out) : NULL;
+  return TRUE;
 }
 
 GPtrArray *
