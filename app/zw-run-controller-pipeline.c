@@ -11,6 +11,7 @@
 
 #include "base/zw-file-read.h"
 #include "deploy/xrt-board-link.h"
+#include "deploy/xrt-pipeline-apart.h"
 #include "deploy/xrt-pipeline.h"
 #include "report/zw-pipeline-check.h"
 
@@ -60,6 +61,15 @@ run_pipeline_file (ZwJob *job, const char *path, GCancellable *cancellable, GErr
     return NULL;
   if ((outputs = xrt_pipeline_forward (pipe, 0, error)) == NULL)
     return NULL;
+  if (job->apart)
+    {
+      /* the same networks, each alone on a simulated board with the same options */
+      g_autoptr (cJSON) apart = NULL;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error)
+          || (apart = xrt_pipeline_apart_to_json (pipe, 0, error)) == NULL
+          || (job->pipeline_apart = zw_pipeline_report_from_json (apart, path, error)) == NULL)
+        return NULL;
+    }
   return xrt_pipeline_report_to_json (pipe, error);
 }
 
@@ -81,16 +91,22 @@ zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error)
                        job->pipeline_path, (long) (cJSON_GetErrorPtr () ? cJSON_GetErrorPtr () - text : 0));
           return FALSE;
         }
-      if (job->dump_dir != NULL)
+      if (job->dump_dir != NULL || job->apart)
         {
-          /* a dump needs a pass: the pipeline file the report was made from is run again */
+          /* a dump (the networks apart) needs a pass: the pipeline file the report was made from is run again */
           const cJSON *file = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive (root, "pipeline"),
                                                                 "file");
           if (!cJSON_IsString (file) || !g_file_test (file->valuestring, G_FILE_TEST_IS_REGULAR))
             {
-              g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO,
-                           _("%s: a pipeline report cannot be dumped without the pipeline file it names (\"%s\")"),
-                           job->pipeline_path, cJSON_IsString (file) ? file->valuestring : "");
+              if (job->apart)
+                g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO,
+                             _("%s: the networks of a pipeline report cannot be run apart without the pipeline file it "
+                               "names (\"%s\")"),
+                             job->pipeline_path, cJSON_IsString (file) ? file->valuestring : "");
+              else
+                g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_IO,
+                             _("%s: a pipeline report cannot be dumped without the pipeline file it names (\"%s\")"),
+                             job->pipeline_path, cJSON_IsString (file) ? file->valuestring : "");
               return FALSE;
             }
           g_autofree char *pipe_file = g_strdup (file->valuestring);

@@ -47,6 +47,8 @@ typedef struct {
   ZwSweep *sweep_result;         /* of a sweep job */
   char *pipeline_path;           /* a pipeline job: a pipeline file (run) or a pipeline report (read) */
   ZwPipelineReport *pipeline;    /* of a pipeline job */
+  gboolean apart;                /* a pipeline job that also runs each network apart */
+  ZwPipelineReport *pipeline_apart;   /* its networks run apart (xrt_pipeline_apart_to_json) */
 } ZwJob;
 
 struct _ZwRunController
@@ -89,6 +91,9 @@ struct _ZwRunController
   char *pending_pipeline_dump_dir;    /* zw_run_controller_dump_pipeline: its folder and format */
   char *pending_pipeline_dump_format;
   char *pipeline_dump_dir;       /* the last pipeline's dump folder (NULL: it did not dump) */
+  char *pipeline_dump_format;    /* and its format */
+  gboolean pending_pipeline_apart;    /* zw_run_controller_run_pipeline_apart */
+  ZwPipelineReport *pipeline_apart;   /* the last pipeline's networks run apart, until taken */
   gboolean running_pipeline;
   ZwPipelineReport *pipeline;    /* the last pipeline, until taken */
 

@@ -39,6 +39,7 @@ zw_job_free (ZwJob *job)
   g_clear_pointer (&job->sweep_result, zw_sweep_unref);
   g_free (job->pipeline_path);
   g_clear_pointer (&job->pipeline, zw_pipeline_report_unref);
+  g_clear_pointer (&job->pipeline_apart, zw_pipeline_report_unref);
   g_free (job->device_url);
   g_clear_object (&job->board);
   g_free (job->session_device_url);
@@ -127,6 +128,10 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->pipeline = g_steal_pointer (&job->pipeline);
       g_free (self->pipeline_dump_dir);
       self->pipeline_dump_dir = g_strdup (job->dump_dir);
+      g_free (self->pipeline_dump_format);
+      self->pipeline_dump_format = g_strdup (job->dump_format);
+      g_clear_pointer (&self->pipeline_apart, zw_pipeline_report_unref);
+      self->pipeline_apart = g_steal_pointer (&job->pipeline_apart);
       g_signal_emit (self, signals[PIPELINE_FINISHED], 0);
     }
   if (ok && job->run != NULL)
@@ -162,6 +167,8 @@ start_next (ZwRunController *self)
       job->pipeline_path = g_steal_pointer (&self->pending_pipeline_path);
       job->dump_dir = g_steal_pointer (&self->pending_pipeline_dump_dir);
       job->dump_format = g_steal_pointer (&self->pending_pipeline_dump_format);
+      job->apart = self->pending_pipeline_apart;
+      self->pending_pipeline_apart = FALSE;
     }
   else if (!self->pending && self->pending_compare_path != NULL)
     {
@@ -350,7 +357,8 @@ zw_run_controller_options_for_sweep_row (ZwRunController *self, const ZwSweepRow
 }
 
 static void
-request_pipeline (ZwRunController *self, const char *path, const char *dump_dir, const char *dump_format)
+request_pipeline (ZwRunController *self, const char *path, const char *dump_dir, const char *dump_format,
+                  gboolean apart)
 {
   /* a new file supersedes everything, as a network opened does */
   if (self->cancellable != NULL)
@@ -365,6 +373,7 @@ request_pipeline (ZwRunController *self, const char *path, const char *dump_dir,
   g_free (self->pending_pipeline_dump_format);
   self->pending_pipeline_dump_dir = g_strdup (dump_dir);
   self->pending_pipeline_dump_format = dump_dir != NULL ? g_strdup (dump_format != NULL ? dump_format : "SQB") : NULL;
+  self->pending_pipeline_apart = apart;
   start_next (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -374,7 +383,15 @@ zw_run_controller_open_pipeline (ZwRunController *self, const char *path)
 {
   g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
   g_return_if_fail (path != NULL);
-  request_pipeline (self, path, NULL, NULL);
+  request_pipeline (self, path, NULL, NULL, FALSE);
+}
+
+void
+zw_run_controller_run_pipeline_apart (ZwRunController *self, const char *path)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (path != NULL);
+  request_pipeline (self, path, NULL, NULL, TRUE);
 }
 
 void
@@ -382,7 +399,7 @@ zw_run_controller_dump_pipeline (ZwRunController *self, const char *path, const 
 {
   g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
   g_return_if_fail (path != NULL && dir != NULL);
-  request_pipeline (self, path, dir, format);
+  request_pipeline (self, path, dir, format, FALSE);
 }
 
 const char *
@@ -390,6 +407,20 @@ zw_run_controller_get_pipeline_dump (ZwRunController *self)
 {
   g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
   return self->pipeline_dump_dir;
+}
+
+const char *
+zw_run_controller_get_pipeline_dump_format (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->pipeline_dump_dir != NULL ? self->pipeline_dump_format : NULL;
+}
+
+ZwPipelineReport *
+zw_run_controller_take_pipeline_apart (ZwRunController *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return g_steal_pointer (&self->pipeline_apart);
 }
 
 ZwPipelineReport *
@@ -454,7 +485,9 @@ zw_run_controller_finalize (GObject *object)
   g_free (self->pending_pipeline_dump_dir);
   g_free (self->pending_pipeline_dump_format);
   g_free (self->pipeline_dump_dir);
+  g_free (self->pipeline_dump_format);
   g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
+  g_clear_pointer (&self->pipeline_apart, zw_pipeline_report_unref);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
 }

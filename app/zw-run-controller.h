@@ -135,6 +135,16 @@ void zw_run_controller_open_pipeline (ZwRunController *self, const char *path);
 void zw_run_controller_dump_pipeline (ZwRunController *self, const char *path, const char *dir, const char *format);
 /* The dump folder of the last pipeline finished (borrowed), NULL when it did not dump. */
 const char *zw_run_controller_get_pipeline_dump (ZwRunController *self);
+/* Its dump's format ("SQB" …), NULL when it did not dump. */
+const char *zw_run_controller_get_pipeline_dump_format (ZwRunController *self);
+/* As zw_run_controller_open_pipeline(), then every network of the pass run again alone on a
+ * simulated board of its own with the same options (xrt_pipeline_apart_to_json): the
+ * "pipeline-finished" that follows has zw_run_controller_take_pipeline_apart(). A pipeline
+ * report is run from the pipeline file it names. */
+void zw_run_controller_run_pipeline_apart (ZwRunController *self, const char *path);
+/* The networks of the last pipeline finished run apart, as a pipeline report of their own
+ * (transfer full; NULL when it was not asked for or was taken). */
+ZwPipelineReport *zw_run_controller_take_pipeline_apart (ZwRunController *self);
 /* The last pipeline (transfer full; NULL when none is waiting). */
 ZwPipelineReport *zw_run_controller_take_pipeline (ZwRunController *self);
 /* Cancels the job in progress and drops queued requests. */

@@ -23,6 +23,8 @@ struct _ZwRun
   char *dump_dir;
   gboolean synthetic_params;
   char *dump_format;
+  ZwPipelineReport *pipeline;    /* ZW_RUN_PIPELINE */
+  gboolean from_report;          /* a pipeline report read from disk, not a pass run here */
 };
 
 G_DEFINE_FINAL_TYPE (ZwRun, zw_run, G_TYPE_OBJECT)
@@ -57,6 +59,7 @@ zw_run_finalize (GObject *object)
   g_clear_pointer (&self->profile, zw_profile_free);
   g_clear_pointer (&self->dump_dir, g_free);
   g_clear_pointer (&self->dump_format, g_free);
+  g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
   G_OBJECT_CLASS (zw_run_parent_class)->finalize (object);
 }
 
@@ -109,7 +112,7 @@ zw_run_class_init (ZwRunClass *klass)
   object_class->set_property = zw_run_set_property;
 
   properties[PROP_REPORT] = g_param_spec_boxed ("report", NULL, NULL, ZW_TYPE_DEPLOY_REPORT, ro);
-  properties[PROP_KIND] = g_param_spec_int ("kind", NULL, NULL, ZW_RUN_APPLY, ZW_RUN_PROFILE, ZW_RUN_APPLY, ro);
+  properties[PROP_KIND] = g_param_spec_int ("kind", NULL, NULL, ZW_RUN_APPLY, ZW_RUN_PIPELINE, ZW_RUN_APPLY, ro);
   properties[PROP_INDEX] = g_param_spec_uint ("index", NULL, NULL, 0, G_MAXUINT, 0, rw);
   properties[PROP_MERGE_HARDOP] = g_param_spec_boolean ("merge-hardop", NULL, NULL, TRUE, ro);
   properties[PROP_ETM_OPTIMIZE] = g_param_spec_boolean ("etm-optimize", NULL, NULL, TRUE, ro);
@@ -183,6 +186,29 @@ zw_run_new_from_profile (ZwProfile *profile, const char *path)
   self->path = g_strdup (path);
   zw_run_take_profile (self, profile);
   return self;
+}
+
+ZwRun *
+zw_run_new_for_pipeline (ZwPipelineReport *pipeline, const char *path, gboolean from_report)
+{
+  g_autoptr (ZwDeployReport) report = zw_deploy_report_new ();
+  ZwRun *self;
+
+  g_return_val_if_fail (pipeline != NULL, NULL);
+  report->network_name = g_strdup (pipeline->name);
+  report->device_url = g_strdup (pipeline->device);
+  self = zw_run_new (report, ZW_RUN_PIPELINE, from_report ? 0 : 1, pipeline->pass_ms);
+  self->pipeline = zw_pipeline_report_ref (pipeline);
+  self->path = g_strdup (path);
+  self->from_report = from_report;
+  return self;
+}
+
+ZwPipelineReport *
+zw_run_get_pipeline (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->pipeline;
 }
 
 gboolean
@@ -369,6 +395,15 @@ dup_kind_title (ZwRun *self)
         /* TRANSLATORS: a time profile file opened from disk, in the run history */
         return g_strdup_printf (_("#%u Time profile — %s"), self->index, base);
       }
+    case ZW_RUN_PIPELINE:
+      if (self->from_report)
+        /* TRANSLATORS: a pipeline report read from disk, in the run history */
+        return g_strdup_printf (_("#%u Pipeline report — %s"), self->index, self->report->network_name);
+      if (self->dump_dir != NULL)
+        /* TRANSLATORS: one pass of a pipeline that dumped its values (they are in Tensors) */
+        return g_strdup_printf (_("#%u Pipeline pass + dump — %s"), self->index, self->report->network_name);
+      /* TRANSLATORS: one pass of a pipeline (its networks one after another), in the history */
+      return g_strdup_printf (_("#%u Pipeline pass — %s"), self->index, self->report->network_name);
     case ZW_RUN_PLAN:
       /* TRANSLATORS: a network planned without its params (.raw): not deployed, not run */
       return g_strdup_printf (_("#%u Plan (no params) — %s"), self->index, self->report->network_name);
@@ -424,6 +459,37 @@ zw_run_dup_details (ZwRun *self)
   return g_strconcat (title, "\n", summary, NULL);
 }
 
+/* A pipeline's row: each network's options, then the board's whole ETM, the networks, the pass. */
+static char *
+dup_pipeline_summary (ZwRun *self)
+{
+  g_autoptr (GString) options = g_string_new (NULL);
+  g_autofree char *etm = g_format_size_full (self->pipeline->board_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *time = NULL;
+  guint n = self->pipeline->networks->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const ZwPipelineNetwork *net = &g_array_index (self->pipeline->networks, ZwPipelineNetwork, i);
+      if (options->len > 0)
+        g_string_append (options, "; ");
+      if (net->report == NULL)
+        /* TRANSLATORS: a network of a pipeline that runs host ops only */
+        g_string_append_printf (options, _("%s: host"), net->name);
+      else
+        /* TRANSLATORS: a pipeline's network and its options: merge, ETM optimize, OCM option */
+        g_string_append_printf (options, _("%s: merge %s · ETM opt %s · OCM %s"), net->name,
+                                net->report->merge_hardop ? _("on") : _("off"),
+                                net->report->etm_optimize ? _("on") : _("off"),
+                                zw_ocm_opt_get_label (net->report->ocm_requested));
+    }
+  time = self->total_ms >= 0 ? g_strdup_printf (_("%.3f ms"), self->total_ms) : g_strdup (_("not run"));
+  /* TRANSLATORS: a pipeline's row in the history: the options, then the ETM the whole
+   * pipeline takes on the board, its networks, one pass's simulated time */
+  return g_strdup_printf (ngettext ("%s\nETM %s · %u network · pass %s", "%s\nETM %s · %u networks · pass %s", n),
+                          options->str, etm, n, time);
+}
+
 char *
 zw_run_dup_summary (ZwRun *self)
 {
@@ -435,6 +501,8 @@ zw_run_dup_summary (ZwRun *self)
 
   g_return_val_if_fail (ZW_IS_RUN (self), NULL);
 
+  if (self->kind == ZW_RUN_PIPELINE)
+    return dup_pipeline_summary (self);
   if (self->kind == ZW_RUN_PROFILE)
     {
       guint n = self->profile != NULL ? self->profile->rows->len : 0;

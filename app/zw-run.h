@@ -27,6 +27,7 @@
 
 #include <glib-object.h>
 #include "report/zw-deploy-report.h"
+#include "report/zw-pipeline-report.h"
 #include "report/zw-profile.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,8 @@ typedef enum {
   ZW_RUN_LOG,      /* a deploy log opened from disk */
   ZW_RUN_PLAN,     /* planned without params (no .raw): logic facts only, not deployed */
   ZW_RUN_PROFILE,  /* a time profile opened from disk (an empty report: no deployment) */
+  ZW_RUN_PIPELINE, /* a pipeline's pass (or a pipeline report opened): an empty report named
+                    * after the pipeline, the pipeline report itself (zw_run_get_pipeline) */
 } ZwRunKind;
 
 #define ZW_TYPE_RUN (zw_run_get_type ())
@@ -49,6 +52,12 @@ ZwRun *zw_run_new_from_log (ZwDeployReport *report, const char *path);
 /* A time profile file in the history (takes @profile): its report is empty, named after the
  * profile's network (or the file). */
 ZwRun *zw_run_new_from_profile (ZwProfile *profile, const char *path);
+/* A pipeline's pass as a row of the history (issue 38): takes a reference on @pipeline; @path
+ * is the pipeline file (or report) it was made from; @from_report: a report read from disk,
+ * not a pass run here. Its total time is the pass's, its figures the board's whole ETM. */
+ZwRun *zw_run_new_for_pipeline (ZwPipelineReport *pipeline, const char *path, gboolean from_report);
+/* The pipeline report of a ZW_RUN_PIPELINE run (borrowed), else NULL. */
+ZwPipelineReport *zw_run_get_pipeline (ZwRun *self);
 /* The network the run is of: the report's name, the profile's, else the file's base name. */
 const char *zw_run_get_network_name (ZwRun *self);
 /* The run deployed deterministic synthetic params (no .raw, or "Use synthetic params"):

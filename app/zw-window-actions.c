@@ -182,6 +182,9 @@ action_forward (GtkWidget *widget, const char *name, GVariant *param)
 {
   (void) name;
   (void) param;
+  /* a pipeline shown: one more pass of it, a row of the history */
+  if (zw_window_pipeline_forward (ZW_WINDOW (widget)))
+    return;
   zw_window_request (ZW_WINDOW (widget), ZW_RUN_MODE_FORWARD);
 }
 
@@ -267,7 +270,7 @@ zw_window_update_actions (ZwWindow *self)
   gboolean busy = zw_run_controller_get_busy (self->controller);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.apply", live);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.forward", live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.forward", live || zw_window_pipeline_can_forward (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.use-synthetic-params", self->banner_path != NULL);
@@ -287,6 +290,7 @@ zw_window_update_actions (ZwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-forward",
                                  zw_selection_can_go_forward (self->selection));
   zw_window_pipeline_make_update_actions (self);
+  zw_window_pipeline_history_update_actions (self);
 }
 
 void
@@ -328,6 +332,7 @@ zw_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "win.ocm-option", "ocm-option");
 
   zw_window_pipeline_make_install_actions (widget_class);
+  zw_window_pipeline_history_install_actions (widget_class);
 
   /* the keys come from the table the shortcuts window lists */
   zw_shortcuts_install_bindings (widget_class, "win.");

@@ -1,7 +1,8 @@
 /* zw-window-pipeline.c — pipelines in the window (issue 38): a pipeline file run by the
  * controller, or a pipeline report opened from disk, shown in Board; the demo pipeline from
- * the main menu; a network clicked in Board becomes a run of the history, so Segments,
- * Memory, Timing and Graph show that network's deploy report. */
+ * the main menu; every pass is a row of the history (zw-window-pipeline-history.c); a network
+ * clicked in Board becomes a run of the history, so Segments, Memory, Timing and Graph show
+ * that network's deploy report. */
 #include "zw-window-private.h"
 
 #include <glib/gi18n.h>
@@ -52,28 +53,76 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   g_autoptr (ZwPipelineReport) pipeline = zw_run_controller_take_pipeline (controller);
   g_autofree char *value = g_strdup (zw_selection_get_pipeline_value (self->selection));
   const char *dump = zw_run_controller_get_pipeline_dump (controller);
+  g_autoptr (ZwRun) run = NULL;
 
   if (pipeline == NULL)
     return;
-  g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
-  self->pipeline_runs = g_ptr_array_new_with_free_func (unref0);
-  for (guint i = 0; i < pipeline->networks->len; i++)
-    g_ptr_array_add (self->pipeline_runs, NULL);
-  zw_board_view_set_pipeline (board_view (self), pipeline);
-  zw_window_show_pass (self);
+  {
+    /* the networks of a row's pass run apart: compared with that row, no row of its own */
+    g_autoptr (ZwPipelineReport) apart = zw_run_controller_take_pipeline_apart (controller);
+    if (apart != NULL && zw_window_pipeline_apart_finished (self, pipeline, apart))
+      return;
+  }
+  /* the pass is a row of the history (a report read from disk too): selecting it shows it */
+  run = zw_run_new_for_pipeline (pipeline, self->pipeline_path, self->pipeline_is_report && dump == NULL);
+  if (dump != NULL)
+    zw_run_set_dump (run, dump, zw_run_controller_get_pipeline_dump_format (controller));
+  zw_window_on_run_finished (NULL, run, self);
   zw_window_show_banner (self, NULL, NULL);
-  if (dump != NULL && show_dump (self, dump, value))
-    zw_window_set_view (self, "tensors");
+  if (dump != NULL && g_strcmp0 (self->tensors_dir, dump) == 0)
+    {
+      if (value != NULL)
+        zw_selection_set_pipeline_value (self->selection, value);
+      zw_window_set_view (self, "tensors");
+    }
   else
     zw_window_set_view (self, "board");
   /* last: a screenshot waits for the file shown (and then shows the view it was asked for) */
   zw_window_set_shown_file (self, self->pipeline_path);
 }
 
-/* The whole pass of the Board view's pipeline in Segments, Memory, Timing and Graph: no run
- * of the history is shown (the selection has the pipeline and no report). */
+/* The pass of a pipeline row selected in the history: the Board view shows its pipeline (a
+ * new one: its networks' runs made again on a click), the other views its whole pass, its
+ * dump in Tensors. */
+void
+zw_window_show_pipeline_run (ZwWindow *self, ZwRun *run)
+{
+  ZwPipelineReport *pipeline = zw_run_get_pipeline (run);
+  const char *dump = zw_run_get_dump_dir (run);
+
+  g_return_if_fail (pipeline != NULL);
+  if (zw_board_view_get_pipeline (board_view (self)) != pipeline)
+    {
+      g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
+      self->pipeline_runs = g_ptr_array_new_with_free_func (unref0);
+      for (guint i = 0; i < pipeline->networks->len; i++)
+        g_ptr_array_add (self->pipeline_runs, NULL);
+      zw_board_view_set_pipeline (board_view (self), pipeline);
+    }
+  zw_window_show_pass_views (self);
+  if (dump != NULL && g_strcmp0 (self->tensors_dir, dump) != 0)
+    show_dump (self, dump, NULL);
+}
+
+/* The whole pass of the Board view's pipeline in Segments, Memory, Timing and Graph: its row
+ * of the history selected (none when it has none), the selection has the pipeline and no
+ * report. */
 void
 zw_window_show_pass (ZwWindow *self)
+{
+  ZwPipelineReport *pipeline;
+
+  g_return_if_fail (ZW_IS_WINDOW (self));
+  if ((pipeline = zw_board_view_get_pipeline (board_view (self))) == NULL)
+    return;
+  self->showing_pass = TRUE;
+  zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), zw_window_find_pipeline_run (self, pipeline));
+  self->showing_pass = FALSE;
+  zw_window_show_pass_views (self);
+}
+
+void
+zw_window_show_pass_views (ZwWindow *self)
 {
   ZwPipelineReport *pipeline;
   g_autoptr (ZwProfile) pass = NULL;
@@ -83,7 +132,6 @@ zw_window_show_pass (ZwWindow *self)
   if ((pipeline = zw_board_view_get_pipeline (board_view (self))) == NULL)
     return;
   self->showing_pass = TRUE;
-  zw_run_history_set_selected_run (ZW_RUN_HISTORY (self->history), NULL);
   zw_selection_set_report (self->selection, NULL);
   zw_selection_set_pipeline (self->selection, pipeline);
   /* the networks' forwards one after another, op by op */
@@ -111,7 +159,7 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
   ZwRun *run = zw_run_history_get_selected_run (history);
 
   (void) pspec;
-  if (self->showing_pass || run == NULL)
+  if (self->showing_pass || run == NULL || zw_run_get_kind (run) == ZW_RUN_PIPELINE)
     return;
   for (guint i = 0; self->pipeline_runs != NULL && i < self->pipeline_runs->len; i++)
     if (g_ptr_array_index (self->pipeline_runs, i) == run)
@@ -161,6 +209,7 @@ zw_window_open_pipeline (ZwWindow *self, const char *path)
   zw_window_show_banner (self, NULL, NULL);
   g_free (self->pipeline_path);
   self->pipeline_path = g_strdup (path);
+  self->pipeline_is_report = zw_window_is_pipeline_report (path);
   zw_run_controller_open_pipeline (self->controller, path);
 }
 

@@ -77,7 +77,11 @@ struct _ZwWindow
   char *sweep_what_if;           /* what its entry held the last time */
   char *pipeline_path;           /* the pipeline file or report the controller opens or opened */
   GPtrArray *pipeline_runs;      /* ZwRun per network of the Board view's pipeline (NULL until shown) */
-  gboolean showing_pass;         /* zw_window_show_pass is unselecting the history's run */
+  gboolean showing_pass;         /* zw_window_show_pass is selecting the history's run */
+  gboolean pipeline_is_report;   /* pipeline_path is a pipeline report (no Forward of its own) */
+  ZwRun *apart_run;              /* the pipeline row whose networks run apart (until they finish) */
+  ZwPipelineApartHeadline apart_headline;   /* the last pass compared with its networks apart */
+  gboolean has_apart_headline;
 
   char *run_banner;              /* said again when the run asked for finishes (a what-if applied) */
 
@@ -170,6 +174,16 @@ void zw_window_pipeline_init (ZwWindow *self);
 void zw_window_open_pipeline (ZwWindow *self, const char *path);
 void zw_window_show_pass (ZwWindow *self);
 void zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVariant *param);
+void zw_window_show_pass_views (ZwWindow *self);
+/* zw-window-pipeline-history.c: a pipeline's passes as rows of the history (issue 38) */
+ZwRun *zw_window_find_pipeline_run (ZwWindow *self, ZwPipelineReport *pipeline);
+void zw_window_show_pipeline_run (ZwWindow *self, ZwRun *run);
+gboolean zw_window_pipeline_can_forward (ZwWindow *self);
+gboolean zw_window_pipeline_forward (ZwWindow *self);
+gboolean zw_window_compare_pipeline_runs (ZwWindow *self, ZwRun *a, ZwRun *b);
+gboolean zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPipelineReport *apart);
+void zw_window_pipeline_history_install_actions (GtkWidgetClass *widget_class);
+void zw_window_pipeline_history_update_actions (ZwWindow *self);
 /* zw-window-pipeline-make.c: a pipeline from networks opened together */
 void zw_window_offer_pipeline (ZwWindow *self, const char *const *paths);
 gboolean zw_window_paths_are_networks (const char *const *paths);

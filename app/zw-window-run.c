@@ -84,6 +84,9 @@ update_compare_idle (gpointer data)
   self->compare_from_runs = TRUE;
   a = g_ptr_array_index (marked, 0);
   b = g_ptr_array_index (marked, 1);
+  /* two pipeline passes: network by network, rows NET:OP_ID */
+  if (zw_window_compare_pipeline_runs (self, a, b))
+    return G_SOURCE_REMOVE;
   label_a = zw_run_dup_title (a);
   label_b = zw_run_dup_title (b);
   if (zw_run_get_profile (a) != NULL && zw_run_get_profile (b) != NULL)
@@ -162,6 +165,13 @@ on_selected_run (ZwRunHistory *history, GParamSpec *pspec, ZwWindow *self)
   const char *chosen = NULL;
 
   (void) pspec;
+  /* a pipeline's pass: its pipeline in Board, its whole pass in the other views */
+  if (run != NULL && zw_run_get_kind (run) == ZW_RUN_PIPELINE)
+    {
+      if (!self->showing_pass)
+        zw_window_show_pipeline_run (self, run);
+      return;
+    }
   /* a time profile file has no deployment: the deploy views keep the one they show */
   if (run == NULL || zw_run_get_kind (run) != ZW_RUN_PROFILE)
     zw_selection_set_report (self->selection, run ? zw_run_get_report (run) : NULL);
@@ -264,7 +274,8 @@ on_failed (ZwRunController *controller, GError *error, const char *path, gboolea
   /* the options that failed are not what the views show: the sidebar shows the run the
    * views show again (unless a newer request is on its way) */
   if (!zw_run_controller_get_busy (controller) && zw_window_get_selected_run (self) != NULL
-      && zw_run_get_kind (zw_window_get_selected_run (self)) != ZW_RUN_PROFILE)
+      && zw_run_get_kind (zw_window_get_selected_run (self)) != ZW_RUN_PROFILE
+      && zw_run_get_kind (zw_window_get_selected_run (self)) != ZW_RUN_PIPELINE)
     zw_window_sync_options_from_run (self, zw_window_get_selected_run (self));
 }
 

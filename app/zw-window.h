@@ -70,6 +70,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "report/zw-pipeline-apart.h"
 #include "zw-run.h"
 #include "zw-run-controller.h"
 #include "zw-selection.h"
@@ -147,6 +148,9 @@ GListModel *zw_window_get_runs (ZwWindow *self);
 guint zw_window_get_n_runs_made (ZwWindow *self);
 /* The run shown (borrowed) or NULL. */
 ZwRun *zw_window_get_selected_run (ZwWindow *self);
+/* The headline of the last pipeline pass compared with its networks run apart
+ * (win.compare-pipeline-apart); FALSE when none was. */
+gboolean zw_window_get_apart_headline (ZwWindow *self, ZwPipelineApartHeadline *out);
 /* The runs marked for comparison (a new array of borrowed runs, at most 2). */
 GPtrArray *zw_window_get_compare_runs (ZwWindow *self);
 ZwSelection *zw_window_get_selection (ZwWindow *self);
