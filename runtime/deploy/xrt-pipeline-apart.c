@@ -7,8 +7,23 @@
 #include "base/zw-checked.h"
 #include "report/zw-profile.h"
 
+/* A network of host ops only has no compile target of its own: it runs apart beside a new
+ * simulated board of the pipeline's kind (its host ops take no ETM there). */
+static gboolean
+open_host_board (XrtDeployment *d, XrtPipeline *self, GError **error)
+{
+  const char *url = self != NULL && self->device != NULL ? xrt_device_get_url (self->device) : NULL;
+  g_autoptr (XrtDevice) device = NULL;
+
+  if (url == NULL || !g_str_has_prefix (url, "mock://"))
+    url = "mock://zg330";
+  if ((device = xrt_device_open (url, error)) == NULL)
+    return FALSE;
+  return xrt_deployment_use_board (d, device, error);
+}
+
 XrtDeployment *
-xrt_pipeline_deploy_apart (XrtPipelineMember *m, guint64 *etm_bytes, GError **error)
+xrt_pipeline_deploy_apart (XrtPipeline *self, XrtPipelineMember *m, guint64 *etm_bytes, GError **error)
 {
   g_autoptr (XrtDeployment) d = NULL;
   g_autoptr (GPtrArray) chunks = NULL;
@@ -24,7 +39,7 @@ xrt_pipeline_deploy_apart (XrtPipelineMember *m, guint64 *etm_bytes, GError **er
     xrt_deployment_disable_etm_optimize (d);
   if (n->ocm_given)
     xrt_deployment_ocm_optimize (d, n->ocm);
-  if (!xrt_deployment_open_simulated_board (d, NULL, error))
+  if (m->on_board ? !xrt_deployment_open_simulated_board (d, NULL, error) : !open_host_board (d, self, error))
     return NULL;
   /* the board's own chunks (its timer, profiler…) are there before the network */
   mm = xrt_mem_region_get_manager (xrt_device_get_default_mem_region (xrt_deployment_get_device (d)));
@@ -53,7 +68,7 @@ xrt_pipeline_apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error)
       *out = 0;   /* host ops only: no ETM */
       return TRUE;
     }
-  d = xrt_pipeline_deploy_apart (m, out, error);
+  d = xrt_pipeline_deploy_apart (NULL, m, out, error);
   return d != NULL;
 }
 
@@ -103,7 +118,7 @@ network_apart (XrtPipeline *self, guint i, guint iteration, GPtrArray *outputs, 
   GPtrArray *outs;
   cJSON *n, *v, *pj;
 
-  if ((d = xrt_pipeline_deploy_apart (m, etm, error)) == NULL)
+  if ((d = xrt_pipeline_deploy_apart (self, m, etm, error)) == NULL)
     return NULL;
   if (!m->on_board)
     *etm = 0;   /* as the pipeline report counts it: host ops only, no ETM */

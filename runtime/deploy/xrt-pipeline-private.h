@@ -108,10 +108,12 @@ struct _XrtPipeline {
  * @pos_out the position of the output among its view's outputs. */
 gboolean xrt_pipeline_input_link (XrtPipeline *self, guint i, guint pos_in, guint *from, guint *pos_out);
 
-/* xrt-pipeline-apart.c: member @m deployed alone — the same view and options applied on a new
- * simulated board of its compile target; @etm_bytes (nullable) gets the bytes of every chunk
- * of that board's ETM the network took (the board's own chunks, there before it, left out). */
-XrtDeployment *xrt_pipeline_deploy_apart (XrtPipelineMember *m, guint64 *etm_bytes, GError **error);
+/* xrt-pipeline-apart.c: member @m of @self deployed alone — the same view and options applied
+ * on a new simulated board of its compile target (of host ops only: beside a new simulated
+ * board of @self's kind; @self may be NULL for a network on the board); @etm_bytes (nullable)
+ * gets the bytes of every chunk of that board's ETM the network took (the board's own chunks,
+ * there before it, left out). */
+XrtDeployment *xrt_pipeline_deploy_apart (XrtPipeline *self, XrtPipelineMember *m, guint64 *etm_bytes, GError **error);
 /* Its ETM deployed alone (0 for a network of host ops only: nothing of it is on the board). */
 gboolean xrt_pipeline_apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error);
 

@@ -1,0 +1,137 @@
+/* test-pipeline-apart.c — a pipeline's pass against the same networks run apart (issue 38),
+ * suite core: the demo pipeline run for one profiled pass, then each of its networks alone on
+ * a simulated board with the same options (xrt_pipeline_apart_to_json). The networks apart
+ * take exactly the ETM the pass's report says they take apart (network by network and the
+ * sum: one code path), their times sum to the apart total, and the comparison's headline
+ * (zw_pipeline_compare_apart) is the pass's report's time and ETM against those sums, rows
+ * NET:OP_ID of every network; a network of the pass missing apart is refused by name. */
+#include "deploy/xrt-pipeline.h"
+#include "deploy/xrt-pipeline-apart.h"
+#include "report/zw-pipeline-apart.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
+
+static void
+test_apart (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_pipeline.toml", NULL);
+  g_autoptr (XrtPipeline) pipe = NULL;
+  g_autoptr (GPtrArray) outputs = NULL;
+  g_autoptr (cJSON) root = NULL;
+  g_autoptr (cJSON) apart_root = NULL;
+  g_autoptr (ZwPipelineReport) pass = NULL;
+  g_autoptr (ZwPipelineReport) apart = NULL;
+  g_autoptr (ZwPipelineReport) missing = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  g_autofree char *text = NULL;
+  ZwPipelineApartHeadline h = { 0 };
+  guint64 etm_sum = 0;
+  double ms_sum = 0;
+
+  pipe = xrt_pipeline_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
+  xrt_pipeline_enable_time_profile (pipe, TRUE);
+  outputs = xrt_pipeline_forward (pipe, 0, &error);
+  g_assert_no_error (error);
+  root = xrt_pipeline_report_to_json (pipe, &error);
+  g_assert_no_error (error);
+  pass = zw_pipeline_report_from_json (root, path, &error);
+  g_assert_no_error (error);
+
+  apart_root = xrt_pipeline_apart_to_json (pipe, 0, &error);
+  g_assert_no_error (error);
+  apart = zw_pipeline_report_from_json (apart_root, path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (apart->name, ==, "yolov5s-pipeline (apart)");
+  g_assert_cmpuint (apart->networks->len, ==, pass->networks->len);
+  g_assert_cmpuint (apart->shares->len, ==, 0);
+  g_assert_cmpuint (apart->connections->len, ==, 0);
+  for (guint i = 0; i < pass->networks->len; i++)
+    {
+      const ZwPipelineNetwork *p = &g_array_index (pass->networks, ZwPipelineNetwork, i);
+      const ZwPipelineNetwork *a = &g_array_index (apart->networks, ZwPipelineNetwork, i);
+      g_assert_cmpstr (a->name, ==, p->name);
+      g_assert_cmpint (a->on_board, ==, p->on_board);
+      /* the ETM apart is the report's, to the byte */
+      g_assert_cmpuint (a->apart_etm_bytes, ==, p->apart_etm_bytes);
+      g_assert_true (a->time_ms > 0);
+      g_assert_nonnull (a->profile);
+      if (p->on_board)
+        {
+          g_assert_nonnull (a->report);
+          g_assert_cmpuint (a->apart_etm_bytes, >, 0);
+          g_assert_cmpint (a->report->merge_hardop, ==, p->report->merge_hardop);
+          g_assert_cmpint (a->report->ocm_requested, ==, p->report->ocm_requested);
+          g_assert_cmpuint (a->report->launches->len, ==, p->report->launches->len);
+        }
+      g_test_message ("%s: pass %.6f ms, apart %.6f ms, ETM apart %" G_GUINT64_FORMAT, p->name, p->time_ms, a->time_ms,
+                      a->apart_etm_bytes);
+      etm_sum += a->apart_etm_bytes;
+      ms_sum += a->time_ms;
+    }
+  g_assert_cmpuint (apart->apart_bytes, ==, etm_sum);
+  g_assert_cmpuint (apart->apart_bytes, ==, pass->apart_bytes);
+  g_assert_cmpfloat_with_epsilon (apart->pass_ms, ms_sum, 1e-9);
+  /* sharing FTMP saves ETM on the demo */
+  g_assert_cmpuint (pass->board_bytes, <, pass->apart_bytes);
+
+  cmp = zw_pipeline_compare_apart (pass, apart, NULL, &h, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (h.pass_ms, ==, pass->pass_ms);
+  g_assert_cmpfloat (h.apart_ms, ==, apart->pass_ms);
+  g_assert_cmpuint (h.board_bytes, ==, pass->board_bytes);
+  g_assert_cmpuint (h.apart_bytes, ==, pass->apart_bytes);
+  g_assert_cmpfloat_with_epsilon (cmp->a_total_ms, pass->pass_ms, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cmp->b_total_ms, apart->pass_ms, 1e-6);
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  for (guint i = 0; i < pass->networks->len; i++)
+    {
+      const ZwPipelineNetwork *p = &g_array_index (pass->networks, ZwPipelineNetwork, i);
+      const ZwPipelineNetwork *a = &g_array_index (apart->networks, ZwPipelineNetwork, i);
+      double da = 0, db = 0;
+      guint rows = 0;
+      for (guint k = 0; k < cmp->rows->len; k++)
+        {
+          const ZwCompareRow *r = g_ptr_array_index (cmp->rows, k);
+          g_assert_nonnull (r->network);
+          if (!g_str_equal (r->network, p->name))
+            continue;
+          rows++;
+          da += r->a_ms;
+          db += r->b_ms;
+          g_assert_cmpfloat_with_epsilon (r->delta_ms, r->b_ms - r->a_ms, 1e-9);
+        }
+      /* each network's rows hold its pass time and its time apart */
+      g_assert_cmpuint (rows, >, 0);
+      g_assert_cmpfloat_with_epsilon (da, p->profile->total_ms, 1e-6);
+      g_assert_cmpfloat_with_epsilon (db, a->profile->total_ms, 1e-6);
+    }
+  text = zw_pipeline_apart_headline_text (&h);
+  g_assert_nonnull (strstr (text, "saves"));
+  {
+    g_autofree char *want = g_strdup_printf ("%.3f ms", h.pass_ms);
+    g_assert_nonnull (strstr (text, want));
+  }
+
+  /* a network of the pass not run apart: refused by name */
+  cJSON_DeleteItemFromArray (cJSON_GetObjectItemCaseSensitive (apart_root, "networks"), 3);
+  missing = zw_pipeline_report_from_json (apart_root, path, &error);
+  g_assert_no_error (error);
+  g_assert_null (zw_pipeline_compare_apart (pass, missing, NULL, &h, &error));
+  g_assert_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "tiny"));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/pipeline-apart/networks-apart-etm-is-the-reports-headline-sums", test_apart);
+  return g_test_run ();
+}
