@@ -1,0 +1,235 @@
+/* test-app-pipeline-history.c — a pipeline's passes in the run history (issue 38 leftovers),
+ * suite display (Xvfb). The demo pipeline written to a file of the test's (the networks by
+ * absolute path) and opened: its pass is the selected row, titled with the pipeline's name,
+ * its figures those of the same file run by the runtime here (pass time, the board's ETM) and
+ * each network's options in its summary. [network.tiny]'s options changed in the file and
+ * Forward pressed: a second row, tiny's options as changed. Both marked: Compare holds the
+ * two passes network by network — every regression is tiny's, every row of the other
+ * networks has a delta of exactly 0. The first row compared with its networks run apart: no
+ * new row, and the headline is that pass's report's time and ETM against the networks apart,
+ * the sum apart its report's apart ETM to the byte. A pass that dumps is a row of its own
+ * holding its dump folder; selecting another row shows that row's pipeline in Board. */
+#include "deploy/xrt-pipeline.h"
+#include "zw-board-view.h"
+#include "zw-compare-view.h"
+#include "zw-test-app.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
+
+static ZwWindow *win;
+
+/* The demo pipeline with the networks' files by absolute path and @extra in [network.tiny]. */
+static char *
+demo_text (const char *extra)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", NULL);
+  g_autofree char *path = g_build_filename (dir, "yolov5s_pipeline.toml", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *json = g_strdup_printf ("json = \"%s/", dir);
+  g_autoptr (GString) edited = NULL;
+  const char *at;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  edited = g_string_new (text);
+  g_string_replace (edited, "json = \"", json, 0);
+  at = strstr (edited->str, "tiny_ZG.json\"\n");
+  g_assert_nonnull (at);
+  g_string_insert (edited, (at - edited->str) + strlen ("tiny_ZG.json\"\n"), extra);
+  return g_string_free (g_steal_pointer (&edited), FALSE);
+}
+
+/* The same file run by the runtime here: its report. */
+static ZwPipelineReport *
+run_here (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) pipe = xrt_pipeline_new_from_file (path, &error);
+  g_autoptr (GPtrArray) outputs = NULL;
+  g_autoptr (cJSON) root = NULL;
+  ZwPipelineReport *p;
+
+  g_assert_no_error (error);
+  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
+  xrt_pipeline_enable_time_profile (pipe, TRUE);
+  outputs = xrt_pipeline_forward (pipe, 0, &error);
+  g_assert_no_error (error);
+  root = xrt_pipeline_report_to_json (pipe, &error);
+  g_assert_no_error (error);
+  p = zw_pipeline_report_from_json (root, path, &error);
+  g_assert_no_error (error);
+  return p;
+}
+
+static ZwRun *
+row (guint i)
+{
+  g_autoptr (ZwRun) run = g_list_model_get_item (zw_window_get_runs (win), i);
+  g_assert_nonnull (run);
+  return run;   /* the history holds it */
+}
+
+static gboolean
+compared (gpointer data)
+{
+  const ZwProfileCompare *cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+  return cmp != NULL && cmp != data;
+}
+
+static gboolean
+has_headline (gpointer data)
+{
+  (void) data;
+  return !zw_window_get_busy (win) && zw_window_get_apart_headline (win, NULL);
+}
+
+static void
+test_passes_in_history (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("zw-app-pipehist-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "demo.toml", NULL);
+  g_autofree char *text_a = demo_text ("");
+  g_autofree char *text_b = demo_text ("ocmopt = \"NONE\"\nmerge_hardop = false\n");
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwPipelineReport) here = NULL;
+  ZwPipelineReport *pa, *pb;
+  ZwRun *a, *b, *d;
+  const ZwProfileCompare *cmp;
+  ZwPipelineApartHeadline h;
+  guint n_tiny = 0, n_other = 0;
+
+  g_assert_true (g_file_set_contents (path, text_a, -1, &error));
+  here = run_here (path);
+
+  /* opened: its pass is the selected row */
+  zw_window_open_paths (win, paths);
+  a = zw_test_app_wait_for_run (1);
+  g_assert_nonnull (a);
+  g_assert_cmpint (zw_run_get_kind (a), ==, ZW_RUN_PIPELINE);
+  pa = zw_run_get_pipeline (a);
+  g_assert_nonnull (pa);
+  g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pa);
+  g_assert_true (zw_selection_shows_pass (zw_window_get_selection (win)));
+  {
+    g_autofree char *title = zw_run_dup_title (a);
+    g_autofree char *summary = zw_run_dup_summary (a);
+    g_autofree char *etm = g_format_size_full (here->board_bytes, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *want_etm = g_strdup_printf ("ETM %s", etm);
+    g_autofree char *want_ms = g_strdup_printf ("pass %.3f ms", here->pass_ms);
+    g_assert_cmpstr (title, ==, "#1 Pipeline pass — yolov5s-pipeline");
+    g_assert_nonnull (strstr (summary, "tiny: merge on"));
+    g_assert_nonnull (strstr (summary, "backbone: merge on"));
+    g_assert_nonnull (strstr (summary, "post: host"));
+    g_assert_nonnull (strstr (summary, want_etm));
+    g_assert_nonnull (strstr (summary, want_ms));
+    g_assert_nonnull (strstr (summary, "4 networks"));
+  }
+  /* the pass's figures are the runtime's for the same file */
+  g_assert_cmpfloat (zw_run_get_total_ms (a), ==, here->pass_ms);
+  g_assert_cmpfloat (pa->pass_ms, ==, here->pass_ms);
+  g_assert_cmpuint (pa->board_bytes, ==, here->board_bytes);
+  g_assert_cmpuint (pa->apart_bytes, ==, here->apart_bytes);
+
+  /* tiny's options changed in the file, Forward: a second row */
+  g_assert_true (g_file_set_contents (path, text_b, -1, &error));
+  zw_test_app_activate ("win.forward", NULL);
+  b = zw_test_app_wait_for_run (2);
+  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, 2);
+  g_assert_true (b == row (1));
+  g_assert_cmpint (zw_run_get_kind (b), ==, ZW_RUN_PIPELINE);
+  pb = zw_run_get_pipeline (b);
+  g_assert_true (pb != pa);
+  {
+    g_autofree char *title = zw_run_dup_title (b);
+    g_autofree char *summary = zw_run_dup_summary (b);
+    g_assert_cmpstr (title, ==, "#2 Pipeline pass — yolov5s-pipeline");
+    g_assert_nonnull (strstr (summary, "tiny: merge off · ETM opt on · OCM None"));
+    g_assert_nonnull (strstr (summary, "backbone: merge on"));
+  }
+
+  /* both marked: the two passes network by network; the changed network's rows regress */
+  zw_run_set_compare (a, TRUE);
+  zw_run_set_compare (b, TRUE);
+  g_assert_true (zw_test_app_wait_for (compared, NULL, 30));
+  g_assert_null (zw_window_get_banner_message (win));
+  cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+  g_assert_cmpuint (cmp->n_regressions, >, 0);
+  g_assert_cmpfloat_with_epsilon (cmp->a_total_ms, pa->pass_ms, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cmp->b_total_ms, pb->pass_ms, 1e-6);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      g_assert_nonnull (r->network);
+      if (g_str_equal (r->network, "tiny"))
+        n_tiny += r->regression;
+      else
+        {
+          g_assert_cmpfloat (r->delta_ms, ==, 0);
+          g_assert_false (r->regression);
+          n_other++;
+        }
+    }
+  g_assert_cmpuint (n_tiny, ==, cmp->n_regressions);
+  g_assert_cmpuint (n_other, >, 0);
+
+  /* the first row against its networks run apart (the file as it was then) */
+  g_assert_true (g_file_set_contents (path, text_a, -1, &error));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (0));
+  g_assert_true (zw_window_get_selected_run (win) == a);
+  g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pa);
+  g_assert_false (zw_window_get_apart_headline (win, NULL));
+  zw_test_app_activate ("win.compare-pipeline-apart", NULL);
+  if (!zw_test_app_wait_for (has_headline, NULL, 120))
+    g_error ("no comparison with the networks apart after 120 s (banner: %s)", zw_window_get_banner_message (win));
+  g_assert_true (zw_window_get_apart_headline (win, &h));
+  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, 2);
+  g_assert_cmpfloat (h.pass_ms, ==, pa->pass_ms);
+  g_assert_cmpuint (h.board_bytes, ==, pa->board_bytes);
+  g_assert_cmpuint (h.apart_bytes, ==, pa->apart_bytes);
+  g_assert_cmpuint (h.apart_bytes, >, h.board_bytes);
+  cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+  g_assert_cmpfloat_with_epsilon (cmp->a_total_ms, h.pass_ms, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cmp->b_total_ms, h.apart_ms, 1e-6);
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  {
+    g_autofree char *headline = zw_pipeline_apart_headline_text (&h);
+    g_autofree char *view = NULL;
+    g_assert_cmpstr (zw_window_get_banner_message (win), ==, headline);
+    g_object_get (win, "view", &view, NULL);
+    g_assert_cmpstr (view, ==, "compare");
+  }
+
+  /* a pass that dumps: a row of its own with its folder */
+  zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SQB"));
+  d = zw_test_app_wait_for_run (3);
+  g_assert_cmpint (zw_run_get_kind (d), ==, ZW_RUN_PIPELINE);
+  g_assert_nonnull (zw_run_get_dump_dir (d));
+  g_assert_cmpstr (zw_run_get_dump_dir (d), ==, zw_run_controller_get_pipeline_dump (zw_window_get_run_controller (win)));
+  g_assert_cmpstr (zw_run_get_dump_format (d), ==, "SQB");
+  g_assert_true (g_file_test (zw_run_get_dump_dir (d), G_FILE_TEST_IS_DIR));
+  {
+    g_autofree char *title = zw_run_dup_title (d);
+    g_assert_cmpstr (title, ==, "#3 Pipeline pass + dump — yolov5s-pipeline");
+  }
+  /* another row selected: its pipeline in Board; the dump's row again: its own */
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (1));
+  g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pb);
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (2));
+  g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == zw_run_get_pipeline (d));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  win = zw_test_app_start (&argc, &argv);
+  g_test_add_func ("/app-pipeline-history/passes-rows-compared-and-apart", test_passes_in_history);
+  return zw_test_app_run_and_close ();
+}
