@@ -12,9 +12,13 @@
 #include "deploy/xrt-pipeline.h"
 #include "zw-board-view.h"
 #include "zw-compare-view.h"
+#include "zw-window.h"
+/* the tests' helpers name their CLI run ZwRun too: renamed here (the app's ZwRun is a run) */
+#define ZwRun ZwTestRun
+#include "zw-test-util.h"
+#undef ZwRun
 #include "zw-test-app.h"
 
-#include <glib/gstdio.h>
 #include <string.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
@@ -89,7 +93,7 @@ has_headline (gpointer data)
 static void
 test_passes_in_history (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("zw-app-pipehist-XXXXXX", NULL);
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-app-pipehist-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "demo.toml", NULL);
   g_autofree char *text_a = demo_text ("");
   g_autofree char *text_b = demo_text ("ocmopt = \"NONE\"\nmerge_hardop = false\n");
@@ -221,9 +225,6 @@ test_passes_in_history (void)
   g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pb);
   zw_test_app_activate ("win.select-run", g_variant_new_uint32 (2));
   g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == zw_run_get_pipeline (d));
-
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 int
