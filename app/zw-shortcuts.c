@@ -46,7 +46,7 @@ static const ZwShortcut table[] = {
   { N_("Runs"), "win.use-synthetic-params", NULL, NULL, N_("Use synthetic params (the banner's button)") },
   { N_("Runs"), "win.select-run", NULL, NULL, N_("Show a run of the history (click it)") },
   { N_("Runs"), "win.toggle-compare", NULL, NULL, N_("Mark a run for comparison (its Compare box)") },
-  { N_("Runs"), "win.compare-pipeline-apart", NULL, NULL,
+  { N_("Runs"), "win.compare-pipeline-apart", NULL, "<Control><Shift>j",
     N_("Compare the selected pipeline pass with its networks run apart (same options, simulated board; main menu)") },
   { N_("Runs"), "win.compare-pipeline-apart-row", NULL, NULL,
     N_("Compare a given pipeline row of the history with its networks run apart") },
