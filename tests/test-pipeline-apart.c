@@ -4,15 +4,21 @@
  * take exactly the ETM the pass's report says they take apart (network by network and the
  * sum: one code path), their times sum to the apart total, and the comparison's headline
  * (zw_pipeline_compare_apart) is the pass's report's time and ETM against those sums, rows
- * NET:OP_ID of every network; a network of the pass missing apart is refused by name. */
+ * NET:OP_ID of every network; a network of the pass missing apart is refused by name.
+ * `xrt-run run PIPE.toml --apart` prints that headline, a line per network; `plan --apart` is
+ * refused. */
 #include "deploy/xrt-pipeline.h"
 #include "deploy/xrt-pipeline-apart.h"
 #include "report/zw-pipeline-apart.h"
+
+#include "zw-test-util.h"
 
 #include <math.h>
 #include <string.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
+
+static char *last_headline;   /* test_apart's, for the CLI's */
 
 static void
 test_apart (void)
@@ -113,6 +119,7 @@ test_apart (void)
       g_assert_cmpfloat_with_epsilon (db, a->profile->total_ms, 1e-6);
     }
   text = zw_pipeline_apart_headline_text (&h);
+  last_headline = g_strdup (text);
   g_assert_nonnull (strstr (text, "saves"));
   {
     g_autofree char *want = g_strdup_printf ("%.3f ms", h.pass_ms);
@@ -128,10 +135,38 @@ test_apart (void)
   g_assert_nonnull (strstr (error->message, "tiny"));
 }
 
+static void
+test_cli (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_pipeline.toml", NULL);
+  g_auto (ZwRun) run = { 0 }, plan = { 0 };
+  const char *names[] = { "backbone", "head", "post", "tiny" };
+
+  g_assert_nonnull (last_headline);
+  zw_test_xrt_run (&run, "run", path, "--apart", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  /* the same headline as the model's for the same file (the board is simulated) */
+  g_assert_nonnull (strstr (run.out, last_headline));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *line = g_strdup_printf ("  %-12s pass ", names[i]);
+      g_assert_nonnull (strstr (run.out, line));
+    }
+  g_assert_nonnull (strstr (run.out, "  ops: "));
+  zw_test_xrt_run (&plan, "plan", path, "--apart", NULL);
+  g_assert_cmpint (plan.status, ==, 2);
+  g_assert_nonnull (strstr (plan.err, "--apart are options of run"));
+}
+
 int
 main (int argc, char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pipeline-apart/networks-apart-etm-is-the-reports-headline-sums", test_apart);
-  return g_test_run ();
+  g_test_add_func ("/pipeline-apart/cli-run-apart-prints-the-headline", test_cli);
+  status = g_test_run ();
+  g_free (last_headline);
+  return status;
 }

@@ -2,18 +2,22 @@
  *
  *   xrt-run plan PIPE.toml [--device URL] [--staged] [--json F]
  *   xrt-run run PIPE.toml [--device URL] [--staged] [--iterations N] [--profile] [--summary]
- *                         [--dump DIR] [--json F]
+ *                         [--dump DIR] [--json F] [--apart]
  *   xrt-run sweep PIPE.toml [--device URL] [--json F] [--csv F]
  *   xrt-run check PIPE-REPORT.json      (xrt-run-plan.c hands a pipeline report here)
  *
  * `plan` applies the networks on the board (a pipeline's ETM map needs the board's
  * addresses) without forwarding; `run` forwards passes too. Both print the board's ETM,
  * what sharing and connecting saved against the networks deployed apart, and each
- * connection's mode; `run --profile` the pass's simulated time per network. */
+ * connection's mode; `run --profile` the pass's simulated time per network; `run --apart` runs
+ * every network again alone on a simulated board with the same options and compares the last
+ * pass with them (xrt-pipeline-apart.h, zw-pipeline-apart.h): time and ETM, network by network. */
 #include "xrt-run-private.h"
 
 #include "base/zw-file.h"
 #include "base/zw-file-read.h"
+#include "deploy/xrt-pipeline-apart.h"
+#include "report/zw-pipeline-apart.h"
 #include "deploy/xrt-pipeline.h"
 #include "report/zw-pipeline-check.h"
 
@@ -156,11 +160,46 @@ parse_one_file (GOptionContext *ctx, GOptionEntry *entries, int *argc, char ***a
   return 0;
 }
 
+/* The last pass (@report) against the same networks run alone (`run --apart`). */
+static int
+print_apart (XrtPipeline *p, const cJSON *report, guint iteration, const char *path)
+{
+  g_autoptr (cJSON) root = NULL;
+  g_autoptr (ZwPipelineReport) pass = NULL;
+  g_autoptr (ZwPipelineReport) apart = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  g_autofree char *headline = NULL;
+  ZwPipelineApartHeadline h;
+  GError *error = NULL;
+
+  if ((root = xrt_pipeline_apart_to_json (p, iteration, &error)) == NULL
+      || (pass = zw_pipeline_report_from_json (report, path, &error)) == NULL
+      || (apart = zw_pipeline_report_from_json (root, path, &error)) == NULL
+      || (cmp = zw_pipeline_compare_apart (pass, apart, NULL, &h, &error)) == NULL)
+    return xrt_run_fail (error);
+  headline = zw_pipeline_apart_headline_text (&h);
+  printf ("%s\n", headline);
+  for (guint i = 0; i < pass->networks->len; i++)
+    {
+      const ZwPipelineNetwork *n = &g_array_index (pass->networks, ZwPipelineNetwork, i);
+      const ZwPipelineNetwork *a = &g_array_index (apart->networks, ZwPipelineNetwork,
+                                                   zw_pipeline_report_find_network (apart, n->name));
+      g_autofree char *etm = human (a->apart_etm_bytes);
+      /* TRANSLATORS: a network: its time in the pass, alone, the difference, its ETM alone */
+      printf (_("  %-12s pass %10.4f ms  apart %10.4f ms  (%+.4f ms)  ETM apart %s\n"), n->name, n->time_ms, a->time_ms,
+              a->time_ms - n->time_ms, etm);
+    }
+  /* TRANSLATORS: ops compared NET:OP_ID: B (apart) slower is a regression of B */
+  printf (_("  ops: %u faster on one board than apart, %u slower (%u compared)\n"), cmp->n_regressions,
+          cmp->n_improvements, cmp->n_matched);
+  return XRT_RUN_EXIT_OK;
+}
+
 static int
 pipeline_cmd (int argc, char **argv, gboolean run)
 {
   g_autofree char *device = NULL, *json_out = NULL, *dump = NULL, *dump_format = NULL;
-  gboolean staged = FALSE, profile = FALSE, summary = FALSE;
+  gboolean staged = FALSE, profile = FALSE, summary = FALSE, apart = FALSE;
   gint iterations = 1;
   GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device, N_("The board (default: the file's device, else the first network's compile target)"), N_("URL") },
@@ -171,6 +210,7 @@ pipeline_cmd (int argc, char **argv, gboolean run)
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the pipeline's summary (run prints it with --profile too)"), NULL },
     { "dump", 0, 0, G_OPTION_ARG_FILENAME, &dump, N_("Dump every network's values into DIR as NETWORK.V_ID.ftmp with one manifest (run only)"), N_("DIR") },
     { "dump-format", 0, 0, G_OPTION_ARG_STRING, &dump_format, N_("Dump format: SFB, SFT, SQB, SQT, HQB or HQT (default SQB)"), N_("FMT") },
+    { "apart", 0, 0, G_OPTION_ARG_NONE, &apart, N_("Run every network again alone on a simulated board with the same options and compare the last pass with them, time and ETM (run only; profiles the pass)"), NULL },
     { NULL },
   };
   g_autofree char *title = g_strdup_printf (_("PIPE.toml — %s several networks on one board"),
@@ -185,11 +225,13 @@ pipeline_cmd (int argc, char **argv, gboolean run)
 
   if ((rc = parse_one_file (ctx, entries, &argc, &argv, cmd)) != 0)
     return rc;
-  if (!run && (iterations != 1 || profile || dump != NULL))
+  if (!run && (iterations != 1 || profile || dump != NULL || apart))
     {
-      g_printerr ("xrt-run plan: %s\n", _("--iterations, --profile and --dump are options of run"));
+      g_printerr ("xrt-run plan: %s\n", _("--iterations, --profile, --dump and --apart are options of run"));
       return XRT_RUN_EXIT_USAGE;
     }
+  /* the pass against the networks apart needs its times */
+  profile = profile || apart;
   if (iterations < 1 || iterations > 100000)
     {
       g_printerr ("xrt-run run: %s\n", _("--iterations must be in [1, 100000]"));
@@ -219,6 +261,8 @@ pipeline_cmd (int argc, char **argv, gboolean run)
     print_report (report);
   if (run && !summary && !profile)
     printf (_("%s: %u network(s), %d pass(es) run\n"), argv[1], xrt_pipeline_get_n_networks (p), iterations);
+  if (run && apart && (rc = print_apart (p, report, (guint) (iterations - 1), argv[1])) != XRT_RUN_EXIT_OK)
+    return rc;
   if (json_out != NULL)
     return save_json (report, json_out);
   return XRT_RUN_EXIT_OK;
