@@ -91,6 +91,13 @@ zw_window_show_pipeline_run (ZwWindow *self, ZwRun *run)
   const char *dump = zw_run_get_dump_dir (run);
 
   g_return_if_fail (pipeline != NULL);
+  /* Forward and Dump Tensors run the file of the row shown (another pipeline opened since) */
+  if (zw_run_get_path (run) != NULL && g_strcmp0 (self->pipeline_path, zw_run_get_path (run)) != 0)
+    {
+      g_free (self->pipeline_path);
+      self->pipeline_path = g_strdup (zw_run_get_path (run));
+      self->pipeline_is_report = zw_window_is_pipeline_report (self->pipeline_path);
+    }
   if (zw_board_view_get_pipeline (board_view (self)) != pipeline)
     {
       g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);

@@ -8,7 +8,8 @@
  * networks has a delta of exactly 0. The first row compared with its networks run apart: no
  * new row, and the headline is that pass's report's time and ETM against the networks apart,
  * the sum apart its report's apart ETM to the byte. A pass that dumps is a row of its own
- * holding its dump folder; selecting another row shows that row's pipeline in Board. */
+ * holding its dump folder; selecting another row shows that row's pipeline in Board, and
+ * Forward on it runs its own file when another pipeline was opened since. */
 #include "deploy/xrt-pipeline.h"
 #include "zw-board-view.h"
 #include "zw-compare-view.h"
@@ -225,6 +226,23 @@ test_passes_in_history (void)
   g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pb);
   zw_test_app_activate ("win.select-run", g_variant_new_uint32 (2));
   g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == zw_run_get_pipeline (d));
+
+  /* another pipeline file opened: Forward on the first file's row runs the first file */
+  {
+    g_autofree char *other = g_build_filename (dir, "other.toml", NULL);
+    const char *others[] = { other, NULL };
+    ZwRun *o, *again;
+    g_assert_true (g_file_set_contents (other, text_b, -1, &error));
+    zw_window_open_paths (win, others);
+    o = zw_test_app_wait_for_run (4);
+    g_assert_cmpstr (zw_run_get_path (o), ==, other);
+    zw_test_app_activate ("win.select-run", g_variant_new_uint32 (0));
+    zw_test_app_activate ("win.forward", NULL);
+    again = zw_test_app_wait_for_run (5);
+    g_assert_cmpstr (zw_run_get_path (again), ==, path);
+    /* the file as written last: the first pass's options */
+    g_assert_cmpfloat (zw_run_get_pipeline (again)->pass_ms, ==, pa->pass_ms);
+  }
 }
 
 int
