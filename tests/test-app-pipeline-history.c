@@ -9,7 +9,8 @@
  * new row, and the headline is that pass's report's time and ETM against the networks apart,
  * the sum apart its report's apart ETM to the byte. A pass that dumps is a row of its own
  * holding its dump folder; selecting another row shows that row's pipeline in Board, and
- * Forward on it runs its own file when another pipeline was opened since. */
+ * Forward on it runs its own file when another pipeline was opened since. A network's run
+ * marked with a pipeline's pass is not compared: the banner says what to mark. */
 #include "deploy/xrt-pipeline.h"
 #include "zw-board-view.h"
 #include "zw-compare-view.h"
@@ -242,6 +243,19 @@ test_passes_in_history (void)
     g_assert_cmpstr (zw_run_get_path (again), ==, path);
     /* the file as written last: the first pass's options */
     g_assert_cmpfloat (zw_run_get_pipeline (again)->pass_ms, ==, pa->pass_ms);
+  }
+
+  /* a network's run marked with a pipeline's pass: not compared, the banner says what to mark */
+  {
+    ZwRun *single;
+    zw_test_app_activate ("win.open-demo", NULL);
+    single = zw_test_app_wait_for_run (6);
+    g_assert_null (zw_run_get_pipeline (single));
+    zw_run_set_compare (single, TRUE);   /* with b, marked last before it */
+    zw_test_app_run_for (200);
+    g_assert_null (zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"))));
+    g_assert_nonnull (zw_window_get_banner_message (win));
+    g_assert_nonnull (strstr (zw_window_get_banner_message (win), "mark two pipeline passes"));
   }
 }
 
