@@ -146,7 +146,10 @@ network_apart (XrtPipeline *self, guint i, guint iteration, GPtrArray *outputs, 
     cJSON_AddItemToObject (n, "profile", pj);
   cJSON_AddBoolToObject (n, "on_board", m->on_board);
   if (m->on_board)
-    cJSON_AddItemToObject (n, "report", zw_deploy_report_to_json (xrt_deployment_get_report (d)));
+    {
+      g_autoptr (ZwDeployReport) report = xrt_deployment_get_report (d);
+      cJSON_AddItemToObject (n, "report", zw_deploy_report_to_json (report));
+    }
   return n;
 }
 

@@ -189,7 +189,10 @@ parse_network (ZwPipelineReport *self, const cJSON *it, guint index, const char 
       g_autofree char *text = cJSON_PrintUnformatted (prof);
       g_autofree char *prof_origin = g_strdup_printf ("%s (%s, \"profile\")", origin, where);
       if (!cJSON_IsObject (prof) || text == NULL)
-        return zw_pipeline_report_fail (error, origin, "%s: \"profile\" is not a time profile", where);
+        {
+          g_clear_pointer (&n.report, zw_deploy_report_unref);
+          return zw_pipeline_report_fail (error, origin, "%s: \"profile\" is not a time profile", where);
+        }
       if ((n.profile = zw_profile_parse (text, -1, prof_origin, NULL, NULL, error)) == NULL)
         {
           g_clear_pointer (&n.report, zw_deploy_report_unref);
