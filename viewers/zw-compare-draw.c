@@ -432,6 +432,14 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
       goto out;
     }
   g_snprintf (line, sizeof line, _("A: %s    B: %s"), la, lb);
+  if (cmp != NULL && cmp->plan_network != NULL)
+    {
+      char more[256];
+      /* TRANSLATORS: after "A: FILE    B: FILE": two bare time files' merged launches were
+       * given their ops (and the ops their classes) by the network open in the workbench */
+      g_snprintf (more, sizeof more, _("    (ops mapped through the open network %s)"), cmp->plan_network);
+      g_strlcat (line, more, sizeof line);
+    }
   zw_painter_set_bold (&p, TRUE);
   zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN - SWAP_W, NULL, line);
   zw_painter_set_bold (&p, FALSE);

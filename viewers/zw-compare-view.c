@@ -21,6 +21,8 @@ struct _ZwCompareView
   ZwProfile *profile_a, *profile_b;
   ZwCompareOptions options;
   ZwDeployReport *report_a, *report_b;
+  gboolean from_plan;            /* report_a = report_b: the open network that mapped two bare
+                                  * time files (zw_compare_view_set_plan), no deploy block */
   ZwPipelineReport *pipeline_a, *pipeline_b;   /* two pipelines' passes (rows NET:OP_ID) */
   char *label_a, *label_b;
   /* what is shown of the rows (zw-compare-rows.h) */
@@ -243,7 +245,10 @@ changed (ZwCompareView *self, gint selected)
   self->op_id_w = 0;   /* measured again for these rows */
   if (self->cmp != NULL)
     {
-      zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);
+      if (self->from_plan && self->report_a != NULL)
+        zw_profile_compare_set_plan (self->cmp, self->report_a);
+      else
+        zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);
       zw_profile_compare_sort (self->cmp, zw_compare_draw_sort_key (self->sort_column), self->sort_descending);
     }
   reshow (self, -1);
@@ -259,6 +264,13 @@ zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwP
   g_return_if_fail (a != NULL && b != NULL);
   g_clear_pointer (&self->cmp, zw_profile_compare_free);
   self->cmp = zw_profile_compare (a, b, options);
+  if (self->from_plan)
+    {
+      /* the files mapped before were of that network; these are told by the caller */
+      g_clear_pointer (&self->report_a, zw_deploy_report_unref);
+      g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+      self->from_plan = FALSE;
+    }
   g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
   g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
   g_clear_pointer (&self->profile_a, zw_profile_free);
@@ -302,6 +314,7 @@ zw_compare_view_set_pipelines (ZwCompareView *self, ZwPipelineReport *a, ZwPipel
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+  self->from_plan = FALSE;
   g_free (self->label_a);
   g_free (self->label_b);
   self->label_a = g_strdup (label_a);
@@ -317,6 +330,7 @@ zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+  self->from_plan = FALSE;
   if (a != NULL && b != NULL)
     {
       self->dcmp = zw_deploy_compare (a, b);
@@ -324,6 +338,20 @@ zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const
       self->report_b = zw_deploy_report_ref ((ZwDeployReport *) b);
     }
   /* the rows are the profiles': the one selected stays */
+  changed (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+void
+zw_compare_view_set_plan (ZwCompareView *self, const ZwDeployReport *network)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_return_if_fail (network != NULL);
+  g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
+  g_clear_pointer (&self->report_a, zw_deploy_report_unref);
+  g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+  self->report_a = zw_deploy_report_ref ((ZwDeployReport *) network);
+  self->report_b = zw_deploy_report_ref ((ZwDeployReport *) network);
+  self->from_plan = TRUE;
   changed (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
 }
 
@@ -359,7 +387,7 @@ zw_compare_view_swap (ZwCompareView *self)
           self->cmp = cmp;
         }
     }
-  if (self->report_a != NULL && self->report_b != NULL)
+  if (self->report_a != NULL && self->report_b != NULL && !self->from_plan)
     {
       ZwDeployReport *r = self->report_a;
       self->report_a = self->report_b;
@@ -423,6 +451,7 @@ zw_compare_view_clear (ZwCompareView *self)
   g_clear_pointer (&self->profile_b, zw_profile_free);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
+  self->from_plan = FALSE;
   g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
   g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
   changed (self, -1);

@@ -86,6 +86,11 @@ gboolean zw_compare_view_set_pipelines (ZwCompareView *self, ZwPipelineReport *a
                                         GError **error);
 /* The two runs' deploy reports (both, or NULL to drop the deploy block). */
 void zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const ZwDeployReport *b);
+/* Two bare time files mapped to the open network (zw_profile_map_to_plan of both, then
+ * zw_compare_view_set_profiles): @network's report gives both sides their classes and the
+ * members' estimated shares; the header names it; no deploy block (one report). Another
+ * zw_compare_view_set_reports() ends it. */
+void zw_compare_view_set_plan (ZwCompareView *self, const ZwDeployReport *network);
 /* Makes B the reference (A) and A the other: the comparison and the deploy facts are made
  * again the other way round. Also the view's action "compare.swap" and a click on its header
  * line ("⇄ Swap A and B"). */

@@ -111,3 +111,12 @@ zw_profile_compare_set_classes (ZwProfileCompare *cmp, const ZwDeployReport *a, 
         r->op_class = g_strdup (cls);
     }
 }
+
+void
+zw_profile_compare_set_plan (ZwProfileCompare *cmp, const ZwDeployReport *report)
+{
+  g_return_if_fail (cmp != NULL && report != NULL);
+  zw_profile_compare_set_classes (cmp, report, report);
+  g_free (cmp->plan_network);
+  cmp->plan_network = g_strdup (report->network_name != NULL ? report->network_name : "?");
+}

@@ -25,6 +25,7 @@ zw_profile_compare_free (ZwProfileCompare *cmp)
   if (!cmp)
     return;
   g_ptr_array_unref (cmp->rows);
+  g_free (cmp->plan_network);
   g_free (cmp);
 }
 

@@ -103,6 +103,8 @@ typedef struct {
   double a_host_measured_ms, b_host_measured_ms;
   guint n_merge_mapped;      /* merged launches matched to their members (MATCH_MERGE rows) */
   guint n_kind_matched;      /* rows matched by op type and order (MATCH_KIND) */
+  char *plan_network;        /* the network whose merge plan gave bare time files' launches
+                              * their members (zw_profile_compare_set_plan), NULL */
 } ZwProfileCompare;
 
 /**
@@ -115,6 +117,9 @@ void zw_profile_compare_free (ZwProfileCompare *cmp);
 /* Sets each row's op_class from the runs' deploy reports (either may be NULL): the class of
  * A's op, else B's, else of a merged launch's first member ("Conv2d +3"). */
 void zw_profile_compare_set_classes (ZwProfileCompare *cmp, const ZwDeployReport *a, const ZwDeployReport *b);
+/* Two bare time files mapped to @report's network (zw_profile_map_to_plan of both): the
+ * classes from @report on both sides and plan_network its name, for the views to say so. */
+void zw_profile_compare_set_plan (ZwProfileCompare *cmp, const ZwDeployReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ZwProfileCompare, zw_profile_compare_free)
 
 /* Sorts cmp->rows by @key (ties: the order as compared); the totals and counts stay. */
