@@ -2,6 +2,7 @@
  *
  *   xrt-run report profile IN [--to vendor|json|csv|trace] [-o OUT]
  *   xrt-run report compare A B [--csv OUT] [--tolerance R] [--min-delta MS] [--fail-on-regression]
+ *                          [--network NET.json]  (two bare time files of NET: launches mapped to ops)
  *   xrt-run report diff DIR_A DIR_B [--net NET.json] [--format SFB] [--threshold T] [--cosine T]
  *                       [--json OUT] [--all]
  *   xrt-run report stats DIR|FILE.ftmp [--net NET.json] [--v-id N] [--format SFB] [--bins N]
@@ -22,6 +23,7 @@
 #include "base/zw-file-read.h"
 
 #include "report/zw-compare.h"
+#include "report/zw-profile-plan.h"
 #include "report/zw-deploy-report.h"
 #include "report/zw-dump-diff.h"
 #include "report/zw-profile.h"
@@ -164,14 +166,54 @@ compare_reports (const char *pa, const char *pb)
   return XRT_RUN_EXIT_OK;
 }
 
+static gboolean deploy_and_run (const char *path, gboolean forward, ZwDeployReport **report, ZwProfile **profile,
+                                GError **forward_error, GError **error);
+
+/* --network: both time files mapped through @net's merge plan (a deploy report read, or the
+ * network deployed with merge on).  A file that does not belong: said, and the files are
+ * compared as they are (rc 0, *plan NULL); a network that does not load: its error. */
+static int
+map_to_network (const char *net, const char *pa, const char *pb, ZwProfile **a, ZwProfile **b,
+                ZwDeployReport **plan)
+{
+  g_autoptr (ZwDeployReport) report = NULL;
+  g_autoptr (ZwProfile) ma = NULL, mb = NULL;
+  g_autoptr (ZwProfile) unused = NULL;
+  GError *error = NULL;
+
+  if (is_deploy_report (net))
+    report = zw_deploy_report_load (net, &error);
+  else if (!deploy_and_run (net, FALSE, &report, &unused, NULL, &error))
+    g_clear_pointer (&report, zw_deploy_report_unref);
+  if (report == NULL)
+    return xrt_run_fail (error);
+  if ((ma = zw_profile_map_to_plan (*a, report, &error)) == NULL
+      || (mb = zw_profile_map_to_plan (*b, report, &error)) == NULL)
+    {
+      g_printerr (_("xrt-run: %s does not belong to network %s (%s): its ops are compared by op id only\n"),
+                  ma == NULL ? pa : pb, report->network_name != NULL ? report->network_name : "?", error->message);
+      g_clear_error (&error);
+      return 0;
+    }
+  zw_profile_free (*a);
+  zw_profile_free (*b);
+  *a = g_steal_pointer (&ma);
+  *b = g_steal_pointer (&mb);
+  *plan = g_steal_pointer (&report);
+  return 0;
+}
+
 static int
 cmd_compare (int argc, char **argv)
 {
-  g_autofree char *csv = NULL;
+  g_autofree char *csv = NULL, *network = NULL;
   double tolerance = 0.05, min_delta = 0.01;
   gboolean fail_on_regression = FALSE;
   GOptionEntry entries[] = {
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, N_("Also write the per-op table as CSV"), N_("OUT") },
+    { "network", 0, 0, G_OPTION_ARG_FILENAME, &network,
+      N_("The network the time files came from (its JSON, deployed with merge on, or its deploy report): its merge "
+         "plan maps a merged launch to its ops, its classes name the ops"), N_("NET.json") },
     { "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &tolerance, N_("A regression is B/A > 1 + R (default 0.05)"), N_("R") },
     { "min-delta", 0, 0, G_OPTION_ARG_DOUBLE, &min_delta, N_("… and B - A > MS milliseconds (default 0.01)"), N_("MS") },
     { "fail-on-regression", 0, 0, G_OPTION_ARG_NONE, &fail_on_regression, N_("Exit with 1 when an op regressed"), NULL },
@@ -182,6 +224,7 @@ cmd_compare (int argc, char **argv)
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (ZwProfile) a = NULL, b = NULL;
   g_autoptr (ZwProfileCompare) c = NULL;
+  g_autoptr (ZwDeployReport) plan = NULL;
   ZwCompareOptions opt;
   GError *error = NULL;
   int rc;
@@ -209,7 +252,11 @@ cmd_compare (int argc, char **argv)
     return xrt_run_fail (error);
   opt.tolerance = tolerance;
   opt.min_delta_ms = min_delta;
+  if (network != NULL && (rc = map_to_network (network, argv[1], argv[2], &a, &b, &plan)) != 0)
+    return rc;
   c = zw_profile_compare (a, b, &opt);
+  if (plan != NULL)
+    zw_profile_compare_set_plan (c, plan);
 
   printf ("%10s  %-28s %12s %12s %12s %9s\n", _("op_id"), _("op_type"), "A ms", "B ms", _("delta ms"), _("ratio"));
   for (guint i = 0; i < c->rows->len; i++)
@@ -218,7 +265,7 @@ cmd_compare (int argc, char **argv)
       g_autofree char *ratio = fmt_ratio (r->ratio);
       g_autofree char *a_ms = r->side == ZW_COMPARE_ONLY_B ? g_strdup ("-") : g_strdup_printf ("%.4f", r->a_ms);
       g_autofree char *b_ms = r->side == ZW_COMPARE_ONLY_A ? g_strdup ("-") : g_strdup_printf ("%.4f", r->b_ms);
-      const char *type = r->op_type;
+      const char *type = r->op_class != NULL ? r->op_class : r->op_type;
 
       if (g_str_has_prefix (type, "icraft::xir::"))
         type += strlen ("icraft::xir::");
@@ -239,6 +286,9 @@ cmd_compare (int argc, char **argv)
     printf (ngettext ("%u merged launch compared with its member ops on the other side (merge on vs off)\n",
                       "%u merged launches compared with their member ops on the other side (merge on vs off)\n",
                       c->n_merge_mapped), c->n_merge_mapped);
+  if (c->plan_network != NULL)
+    printf (_("ops mapped through network %s: its merge plan gives each merged launch its ops, its report the "
+              "classes\n"), c->plan_network);
   if (c->n_kind_matched > 0)
     printf (ngettext ("%u op matched by op type and order: the op ids differ between the two compiles\n",
                       "%u ops matched by op type and order: the op ids differ between the two compiles\n",
