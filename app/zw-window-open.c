@@ -209,25 +209,61 @@ zw_window_compare_labels (const char *path_a, const char *path_b, char **label_a
   *label_b = g_strdup (path_b);
 }
 
-/* The deploy report of the network open (the run selected, else the latest run), NULL */
+/* The deploy report of the network open: the run selected, else the latest run deployed
+ * here (a time file read is not); NULL */
 static ZwDeployReport *
 open_network_report (ZwWindow *self)
 {
   ZwDeployReport *report = zw_selection_get_report (self->selection);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->runs));
 
-  if (report == NULL && n > 0)
+  for (guint n = g_list_model_get_n_items (G_LIST_MODEL (self->runs)); report == NULL && n > 0; n--)
     {
-      g_autoptr (ZwRun) last = g_list_model_get_item (G_LIST_MODEL (self->runs), n - 1);
-      report = zw_run_get_report (last);
+      g_autoptr (ZwRun) run = g_list_model_get_item (G_LIST_MODEL (self->runs), n - 1);
+      if (zw_run_get_kind (run) != ZW_RUN_PROFILE)
+        report = zw_run_get_report (run);
     }
   return report;
 }
 
-/* Two time files side by side.  When both belong to the open network (every op id an op of
- * it with the same kind, or a merged launch of its plan: zw_profile_map_to_plan), its merge
- * plan maps a launch to its ops and its report gives the classes; else the banner says which
- * file does not belong and why, and the files are compared as they are. */
+void
+zw_window_compare_profiles (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a,
+                            const char *label_b)
+{
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
+  ZwDeployReport *network = open_network_report (self);
+  g_autoptr (ZwProfile) mapped_a = NULL;
+  g_autoptr (ZwProfile) mapped_b = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *banner = NULL;
+
+  if (network != NULL)
+    {
+      /* bare time files of the open network: its merge plan tells what a launch merged */
+      if ((mapped_a = zw_profile_map_to_plan (a, network, &error)) != NULL)
+        mapped_b = zw_profile_map_to_plan (b, network, &error);
+      if (mapped_b == NULL)
+        {
+          /* TRANSLATORS: FILE, NETWORK, the reason; then what Compare does instead */
+          banner = g_strdup_printf (_("%s does not belong to the open network %s (%s): its ops are compared by op "
+                                      "id only"), mapped_a == NULL ? label_a : label_b,
+                                    network->network_name != NULL ? network->network_name : "?", error->message);
+          g_clear_pointer (&mapped_a, zw_profile_free);
+        }
+    }
+  if (mapped_a != NULL && mapped_b != NULL)
+    {
+      zw_compare_view_set_profiles (view, mapped_a, mapped_b, NULL, label_a, label_b);
+      zw_compare_view_set_plan (view, network);
+    }
+  else
+    {
+      zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
+      zw_compare_view_set_reports (view, NULL, NULL);
+    }
+  if (banner != NULL)
+    zw_window_show_banner (self, banner, NULL);
+}
+
 gboolean
 zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
 {
@@ -236,11 +272,6 @@ zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
   g_autoptr (ZwProfile) b = NULL;
   g_autofree char *label_a = NULL;
   g_autofree char *label_b = NULL;
-  g_autoptr (ZwProfile) mapped_a = NULL;
-  g_autoptr (ZwProfile) mapped_b = NULL;
-  g_autofree char *banner = NULL;
-  ZwDeployReport *network;
-  ZwCompareView *view;
 
   g_return_val_if_fail (ZW_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path_a != NULL && path_b != NULL, FALSE);
@@ -256,36 +287,8 @@ zw_window_compare_files (ZwWindow *self, const char *path_a, const char *path_b)
       zw_window_banner_for_error (self, path_b, error);
       return FALSE;
     }
-  view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
   zw_window_compare_labels (path_a, path_b, &label_a, &label_b);
-  if ((network = open_network_report (self)) != NULL)
-    {
-      /* bare time files of the open network: its merge plan tells what a launch merged */
-      if ((mapped_a = zw_profile_map_to_plan (a, network, &error)) != NULL)
-        mapped_b = zw_profile_map_to_plan (b, network, &error);
-      if (mapped_b == NULL)
-        {
-          const char *which = mapped_a == NULL ? path_a : path_b;
-          g_autofree char *message =
-            /* TRANSLATORS: FILE, NETWORK, the reason; then what Compare does instead */
-            g_strdup_printf (_("%s does not belong to the open network %s (%s): its ops are compared by op id "
-                               "only"), which, network->network_name != NULL ? network->network_name : "?",
-                             error->message);
-          g_clear_pointer (&mapped_a, zw_profile_free);
-          banner = g_steal_pointer (&message);
-        }
-    }
-  if (mapped_a != NULL && mapped_b != NULL)
-    {
-      zw_compare_view_set_profiles (view, mapped_a, mapped_b, NULL, label_a, label_b);
-      zw_compare_view_set_plan (view, network);
-    }
-  else
-    {
-      zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
-      zw_compare_view_set_reports (view, NULL, NULL);
-    }
-  zw_window_show_banner (self, banner, NULL);
+  zw_window_compare_profiles (self, a, b, label_a, label_b);
   self->compare_from_runs = FALSE;
   zw_window_set_view (self, "compare");
   zw_window_set_shown_file (self, path_b);

@@ -184,6 +184,12 @@ gboolean zw_window_compare_pipeline_runs (ZwWindow *self, ZwRun *a, ZwRun *b);
 gboolean zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPipelineReport *apart);
 void zw_window_pipeline_history_install_actions (GtkWidgetClass *widget_class);
 void zw_window_pipeline_history_update_actions (ZwWindow *self);
+/* zw-window-open.c: two time profiles in Compare; when both belong to the open network
+ * (zw_profile_map_to_plan) its merge plan maps their launches to ops and names the classes,
+ * else the banner says which does not belong and they are compared as they are */
+void zw_window_compare_profiles (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a,
+                                 const char *label_b);
+
 /* zw-window-pipeline-make.c: a pipeline from networks opened together */
 void zw_window_offer_pipeline (ZwWindow *self, const char *const *paths);
 gboolean zw_window_paths_are_networks (const char *const *paths);

@@ -89,6 +89,13 @@ update_compare_idle (gpointer data)
     return G_SOURCE_REMOVE;
   label_a = zw_run_dup_title (a);
   label_b = zw_run_dup_title (b);
+  if (zw_run_get_kind (a) == ZW_RUN_PROFILE && zw_run_get_kind (b) == ZW_RUN_PROFILE && zw_run_get_profile (a) != NULL
+      && zw_run_get_profile (b) != NULL)
+    {
+      /* two time files read: the open network may tell what their launches merged */
+      zw_window_compare_profiles (self, zw_run_get_profile (a), zw_run_get_profile (b), label_a, label_b);
+      return G_SOURCE_REMOVE;
+    }
   if (zw_run_get_profile (a) != NULL && zw_run_get_profile (b) != NULL)
     zw_compare_view_set_profiles (view, zw_run_get_profile (a), zw_run_get_profile (b), NULL, label_a, label_b);
   else
