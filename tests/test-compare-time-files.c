@@ -1,0 +1,240 @@
+/* test-compare-time-files — two bare time files (the vendor's *_time.txt: op ids and types,
+ * nothing of what a launch merged) of the demo, merge on against merge off, compared with
+ * the demo network's deploy report as the workbench has it open: every op id belongs, the
+ * merged launch gets its members from the merge plan, so no hardop is "only A" or "only B",
+ * the members' estimated A shares sum to the launch's time and the classes are the
+ * network's, never "HardOp".  A time file of another network does not belong: the error
+ * names its op, and the files compare as before.  The CLI does the same with --network. */
+#include "zw-compare-rows.h"
+#include "zw-test-util.h"
+#include "report/zw-compare.h"
+#include "report/zw-profile-plan.h"
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* @p written as the vendor's text and read back: a bare time file */
+static ZwProfile *
+bare_time_file (const ZwProfile *p, const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = zw_profile_to_string (p, ZW_PROFILE_FORMAT_VENDOR);
+  g_autoptr (GError) error = NULL;
+  ZwProfile *bare;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  bare = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < bare->rows->len; i++)
+    g_assert_cmpuint (((ZwProfileRow *) g_ptr_array_index (bare->rows, i))->merge_from->len, ==, 0);
+  return bare;
+}
+
+static gboolean
+is_hardop (const ZwCompareRow *r)
+{
+  return g_str_has_suffix (r->op_type, "HardOpNode") || g_str_has_suffix (r->op_type, "HardOp");
+}
+
+static void
+test_demo_merge_on_against_off (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  g_autoptr (ZwTestTmpDir) tmp = zw_test_tmp_dir_new ("zw-time-files-XXXXXX");
+  g_autoptr (ZwProfile) on = NULL, off = NULL, bare_on = NULL, bare_off = NULL, map_on = NULL, map_off = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  g_autoptr (ZwProfileCompare) today = NULL, cmp = NULL;
+  g_autoptr (ZwCompareShown) shown = NULL;
+  g_autoptr (GHashTable) all = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GError) error = NULL;
+  ZwCompareShowOptions o;
+  guint n_today_only = 0, n_launches = 0, n_members = 0, n_hard_rows = 0;
+  const ZwLaunch *merged = NULL;
+
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
+  bare_on = bare_time_file (on, tmp, "on_time.txt");
+  bare_off = bare_time_file (off, tmp, "off_time.txt");
+  for (guint i = 0; i < report_on->launches->len; i++)
+    if (g_array_index (report_on->launches, ZwLaunch, i).merge_from->len > 1)
+      merged = &g_array_index (report_on->launches, ZwLaunch, i);
+  g_assert_nonnull (merged);
+
+  /* today, without the network: the launch only in A, its members only in B */
+  today = zw_profile_compare (bare_on, bare_off, NULL);
+  for (guint i = 0; i < today->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (today->rows, i);
+      n_today_only += r->side != ZW_COMPARE_BOTH && is_hardop (r);
+    }
+  g_assert_cmpuint (n_today_only, >=, merged->merge_from->len + 1);
+
+  /* with the open network (merge on): both files belong; the launch gets its members */
+  map_on = zw_profile_map_to_plan (bare_on, report_on, &error);
+  g_assert_no_error (error);
+  map_off = zw_profile_map_to_plan (bare_off, report_on, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < map_on->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (map_on->rows, i);
+      if (r->op_id == merged->op_id)
+        {
+          g_assert_cmpuint (r->merge_from->len, ==, merged->merge_from->len);
+          g_assert_cmpmem (r->merge_from->data, sizeof (gint64) * r->merge_from->len, merged->merge_from->data,
+                           sizeof (gint64) * merged->merge_from->len);
+        }
+    }
+  cmp = zw_profile_compare (map_on, map_off, NULL);
+  zw_profile_compare_set_plan (cmp, report_on);
+  g_assert_cmpstr (cmp->plan_network, ==, report_on->network_name);
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_assert_cmpuint (cmp->n_merge_mapped, ==, 1);
+  g_assert_cmpfloat_with_epsilon (cmp->a_total_ms, today->a_total_ms, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cmp->b_total_ms, today->b_total_ms, 1e-9);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      g_assert_cmpint (r->side, ==, ZW_COMPARE_BOTH);
+      if (!is_hardop (r))
+        continue;
+      n_hard_rows++;
+      /* the network's class ("Reshape +87"), never the bare "HardOp" */
+      g_assert_nonnull (r->op_class);
+      g_assert_false (g_str_has_prefix (r->op_class, "HardOp"));
+      if (r->merge_from->len > 1)
+        g_hash_table_add (all, &r->op_id);
+    }
+  g_assert_cmpuint (n_hard_rows, ==, 1);
+  g_assert_cmpuint (g_hash_table_size (all), ==, 1);
+
+  /* expanded as the view does (the network's report on both sides): each member once, A's
+   * figure an estimated share summing to the launch's time, B's its own measured row */
+  o = (ZwCompareShowOptions) { FALSE, 0, all, map_on, map_off, report_on, report_on };
+  shown = zw_compare_shown_new (cmp, &o);
+  for (guint i = 0; i < shown->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      double sum_a = 0, sum_b = 0;
+      if (s->member >= 0 || !s->expandable)
+        continue;
+      n_launches++;
+      for (guint k = 0; k < s->row->merge_from->len; k++)
+        {
+          const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
+          g_assert_nonnull (m);
+          g_assert_cmpint (m->member, ==, (gint) k);
+          g_assert_true (m->has_a && m->a_estimated);
+          g_assert_true (m->has_b && !m->b_estimated);
+          g_assert_nonnull (m->op_class);
+          g_assert_cmpstr (m->op_class, !=, "HardOp");
+          sum_a += m->a_ms;
+          sum_b += m->b_ms;
+          n_members++;
+        }
+      g_assert_cmpfloat_with_epsilon (sum_a, s->row->a_ms, 1e-9);
+      g_assert_cmpfloat_with_epsilon (sum_b, s->row->b_ms, 1e-9);
+    }
+  g_assert_cmpuint (n_launches, ==, 1);
+  g_assert_cmpuint (n_members, ==, merged->merge_from->len);
+
+  /* a plan with merge off has no launches: the merge-on file does not belong to it */
+  g_assert_null (zw_profile_map_to_plan (bare_on, report_off, &error));
+  g_assert_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "merge off"));
+  g_clear_error (&error);
+  /* … while the merge-off file does (every op of it is the network's) */
+  g_clear_pointer (&map_off, zw_profile_free);
+  map_off = zw_profile_map_to_plan (bare_off, report_off, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_other_network_does_not_belong (void)
+{
+  g_autofree char *path = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  g_autoptr (ZwProfile) other = NULL, on = NULL;
+  g_autoptr (ZwDeployReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *needle = NULL;
+  const ZwProfileRow *first_bad = NULL;
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared real/bytetrack_BY_int8_time.txt");
+      return;
+    }
+  other = zw_profile_load (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  zw_test_run_profiled (net, TRUE, &on, &report);
+  for (guint i = 0; i < other->rows->len && first_bad == NULL; i++)
+    if (!zw_profile_row_belongs (g_ptr_array_index (other->rows, i), report))
+      first_bad = g_ptr_array_index (other->rows, i);
+  g_assert_nonnull (first_bad);
+  g_assert_null (zw_profile_map_to_plan (other, report, &error));
+  g_assert_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT);
+  /* the error names the op and the network */
+  needle = g_strdup_printf ("op %" G_GINT64_FORMAT " ", first_bad->op_id);
+  g_assert_nonnull (strstr (error->message, needle));
+  g_assert_nonnull (strstr (error->message, report->network_name));
+  /* the demo's own rows all belong */
+  for (guint i = 0; i < on->rows->len; i++)
+    g_assert_true (zw_profile_row_belongs (g_ptr_array_index (on->rows, i), report));
+}
+
+/* xrt-run report compare A_time.txt B_time.txt --network NET.json */
+static void
+test_cli_network (void)
+{
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  g_autoptr (ZwTestTmpDir) tmp = zw_test_tmp_dir_new ("zw-time-files-cli-XXXXXX");
+  g_autoptr (ZwProfile) on = NULL, off = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  g_autofree char *a = g_build_filename (tmp, "on_time.txt", NULL);
+  g_autofree char *b = g_build_filename (tmp, "off_time.txt", NULL);
+  g_autofree char *csv = g_build_filename (tmp, "cmp.csv", NULL);
+  g_autofree char *text_a = NULL, *text_b = NULL, *table = NULL, *net_path = NULL, *other = NULL;
+  g_autofree char *data_dir = g_strdup (g_getenv ("ZW_DATA_DIR"));
+  g_auto (ZwRun) run = { 0 };
+  g_auto (ZwRun) run_other = { 0 };
+  g_auto (GStrv) lines = NULL;
+  guint n_b_only = 0;
+
+  g_assert_nonnull (data_dir);
+  net_path = g_build_filename (data_dir, "networks", "yolov5s_ZG.json", NULL);
+  other = g_build_filename (data_dir, "networks", "tiny_ZG.json", NULL);
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
+  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
+  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
+  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
+  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+
+  zw_test_xrt_run (&run, "report", "compare", a, b, "--network", net_path, "--csv", csv, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "only in A: 0, only in B: 0"));
+  g_assert_nonnull (strstr (run.out, "ops mapped through network yolov5s"));
+  g_assert_null (strstr (run.out, "HardOpNode"));
+  g_assert_true (g_file_get_contents (csv, &table, NULL, NULL));
+  lines = g_strsplit (table, "\r\n", -1);
+  for (guint i = 1; lines[i] != NULL && *lines[i] != '\0'; i++)
+    n_b_only += strstr (lines[i], ",b,") != NULL || strstr (lines[i], ",a,") != NULL;
+  g_assert_cmpuint (n_b_only, ==, 0);
+
+  /* another network's plan: said, and today's rows (the members only in B) */
+  zw_test_xrt_run (&run_other, "report", "compare", a, b, "--network", other, NULL);
+  g_assert_cmpint (run_other.status, ==, 0);
+  g_assert_nonnull (strstr (run_other.err, "does not belong to network tiny"));
+  g_assert_null (strstr (run_other.out, "only in B: 0"));
+  g_assert_nonnull (strstr (run_other.out, "HardOpNode"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/compare-time-files/demo/merge-on-against-off-op-by-op", test_demo_merge_on_against_off);
+  g_test_add_func ("/compare-time-files/other-network/does-not-belong", test_other_network_does_not_belong);
+  g_test_add_func ("/compare-time-files/cli/network", test_cli_network);
+  return g_test_run ();
+}
