@@ -91,15 +91,15 @@ zw_profile_map_to_plan (const ZwProfile *profile, const ZwDeployReport *report, 
       op = find_op (report, r->op_id);
       if (op != NULL && r->merge_from->len <= 1)
         g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
-                     _("op %" G_GINT64_FORMAT " is a %s in the time profile but a %s in network %s"), r->op_id,
+                     _("op %li is a %s in the time profile but a %s in network %s"), r->op_id,
                      r->op_type, op->kind, net);
       else if (!report->merge_hardop)
         g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
-                     _("op %" G_GINT64_FORMAT " (%s) of the time profile is not an op of network %s, and its plan "
+                     _("op %li (%s) of the time profile is not an op of network %s, and its plan "
                        "has merge off (no merged launches)"), r->op_id, r->op_type, net);
       else
         g_set_error (error, ZW_REPORT_ERROR, ZW_REPORT_ERROR_FORMAT,
-                     _("op %" G_GINT64_FORMAT " (%s) of the time profile is neither an op of network %s nor a "
+                     _("op %li (%s) of the time profile is neither an op of network %s nor a "
                        "merged launch of its merge plan"), r->op_id, r->op_type, net);
       return NULL;
     }
