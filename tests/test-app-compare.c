@@ -2,7 +2,8 @@
  * files marked show no deploy block (they were not deployed here: it would be all zeros)
  * and their renumbered DetPost and ImageMake match; two runs marked (merge on against merge
  * off) name each hardop row by its class from the reports, never "HardOp"; a merged launch
- * opens and closes with the keys of a GTK tree list (Right/+, Left/-), pressed through XTest. */
+ * opens and closes with the keys of a GTK tree list (Right/+, Left/-), pressed through XTest;
+ * two bare time files of the open network map their launch to its ops through its plan. */
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -365,6 +366,105 @@ test_labels_tell_same_names_apart (void)
   g_assert_cmpstr (b, ==, "/y/on/t.txt");
 }
 
+/* Two bare time files of the open network (the demo, merge on against merge off, written
+ * as the vendor's *_time.txt) compared from files: the open network's merge plan maps the
+ * launch to its ops — no hardop only in A or B, the classes the network's, the members'
+ * estimated A shares summing to the launch's time — and the header names the network; a
+ * time file of another network: the banner says it does not belong, today's rows. */
+static void
+test_time_files_of_open_network (void)
+{
+  g_autoptr (ZwTestTmpDir) tmp = zw_test_tmp_dir_new ("zw-app-time-files-XXXXXX");
+  g_autofree char *other = zw_test_shared_file ("real/bytetrack_BY_int8_time.txt");
+  g_autofree char *a = g_build_filename (tmp, "on", "yolov5s_time.txt", NULL);
+  g_autofree char *b = g_build_filename (tmp, "off", "yolov5s_time.txt", NULL);
+  g_autofree char *dir_a = g_path_get_dirname (a), *dir_b = g_path_get_dirname (b);
+  g_autofree char *text_a = NULL, *text_b = NULL;
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (ZwProfile) on = NULL, off = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  ZwDeployReport *open;
+  const ZwProfileCompare *cmp;
+  const ZwCompareShown *shown;
+  guint n_launches = 0, n_members = 0;
+
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  /* the network open: the latest run deployed here (time files read have no report) */
+  open = zw_selection_get_report (zw_window_get_selection (win));
+  for (guint n = g_list_model_get_n_items (zw_window_get_runs (win)); open == NULL && n > 0; n--)
+    {
+      g_autoptr (ZwRun) run = g_list_model_get_item (zw_window_get_runs (win), n - 1);
+      open = zw_run_get_kind (run) != ZW_RUN_PROFILE ? zw_run_get_report (run) : NULL;
+    }
+  g_assert_nonnull (open);
+  g_assert_true (open->merge_hardop);
+  net = zw_test_load_net (open->network_name);
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
+  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
+  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
+  g_assert_cmpint (g_mkdir_with_parents (dir_a, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (dir_b, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
+  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+
+  g_assert_true (zw_window_compare_files (win, a, b));
+  g_assert_null (zw_window_get_banner_message (win));
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_nonnull (cmp);
+  g_assert_cmpstr (cmp->plan_network, ==, open->network_name);
+  g_assert_null (zw_compare_view_get_deploy_compare (view));
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_assert_cmpuint (cmp->n_merge_mapped, ==, 1);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      if (g_str_has_suffix (r->op_type, "HardOpNode"))
+        {
+          g_assert_nonnull (r->op_class);
+          g_assert_false (g_str_has_prefix (r->op_class, "HardOp"));
+        }
+    }
+  zw_compare_view_expand_all (view, TRUE);
+  shown = zw_compare_view_get_shown (view);
+  for (guint i = 0; i < shown->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      double sum = 0;
+      if (s->member >= 0 || !s->expandable)
+        continue;
+      n_launches++;
+      for (guint k = 0; k < s->row->merge_from->len; k++)
+        {
+          const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
+          g_assert_true (m->a_estimated && !m->b_estimated);
+          g_assert_nonnull (m->op_class);
+          sum += m->a_ms;
+          n_members++;
+        }
+      g_assert_cmpfloat_with_epsilon (sum, s->row->a_ms, 1e-9);
+    }
+  g_assert_cmpuint (n_launches, ==, 1);
+  g_assert_cmpuint (n_members, >, 1);
+  zw_compare_view_expand_all (view, FALSE);
+
+  if (other != NULL)
+    {
+      /* another network's file: said, compared as before (the launch only in A) */
+      g_assert_true (zw_window_compare_files (win, other, b));
+      g_assert_nonnull (zw_window_get_banner_message (win));
+      g_assert_nonnull (strstr (zw_window_get_banner_message (win), "does not belong to the open network"));
+      cmp = zw_compare_view_get_compare (view);
+      g_assert_null (cmp->plan_network);
+      g_assert_cmpuint (cmp->n_only_a + cmp->n_only_b, >, 0);
+    }
+  /* the files of the open network again: the banner goes */
+  g_assert_true (zw_window_compare_files (win, a, b));
+  g_assert_null (zw_window_get_banner_message (win));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -372,6 +472,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/app-compare/time-files/labels-tell-same-names-apart", test_labels_tell_same_names_apart);
   g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
+  g_test_add_func ("/app-compare/time-files/of-open-network-op-by-op", test_time_files_of_open_network);
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
   g_test_add_func ("/app-compare/runs/keys-expand-merged-launch", test_keys_expand_merged_launch);
 
