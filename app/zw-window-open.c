@@ -226,42 +226,90 @@ open_network_report (ZwWindow *self)
 }
 
 void
-zw_window_compare_profiles (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a,
-                            const char *label_b)
+zw_window_compare_forget_unmapped (ZwWindow *self)
+{
+  g_clear_pointer (&self->unmapped_a, zw_profile_free);
+  g_clear_pointer (&self->unmapped_b, zw_profile_free);
+  g_clear_pointer (&self->unmapped_label_a, g_free);
+  g_clear_pointer (&self->unmapped_label_b, g_free);
+}
+
+/* Compare @a with @b, mapped through @network when not NULL and both belong (TRUE); else as
+ * they are, the banner saying why when @say (FALSE). */
+static gboolean
+compare_through (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a, const char *label_b,
+                 ZwDeployReport *network, gboolean say)
 {
   ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
-  ZwDeployReport *network = open_network_report (self);
   g_autoptr (ZwProfile) mapped_a = NULL;
   g_autoptr (ZwProfile) mapped_b = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *banner = NULL;
 
   if (network != NULL)
     {
       /* bare time files of the open network: its merge plan tells what a launch merged */
       if ((mapped_a = zw_profile_map_to_plan (a, network, &error)) != NULL)
         mapped_b = zw_profile_map_to_plan (b, network, &error);
-      if (mapped_b == NULL)
+      if (mapped_b != NULL)
         {
-          /* TRANSLATORS: FILE, NETWORK, the reason; then what Compare does instead */
-          banner = g_strdup_printf (_("%s does not belong to the open network %s (%s): its ops are compared by op "
-                                      "id only"), mapped_a == NULL ? label_a : label_b,
-                                    network->network_name != NULL ? network->network_name : "?", error->message);
-          g_clear_pointer (&mapped_a, zw_profile_free);
+          zw_compare_view_set_profiles (view, mapped_a, mapped_b, NULL, label_a, label_b);
+          zw_compare_view_set_plan (view, network);
+          return TRUE;
         }
+      if (!say)
+        return FALSE;
+      {
+        /* TRANSLATORS: FILE, NETWORK, the reason; then what Compare does instead */
+        g_autofree char *banner = g_strdup_printf (_("%s does not belong to the open network %s (%s): its ops are "
+                                                     "compared by op id only"), mapped_a == NULL ? label_a : label_b,
+                                                   network->network_name != NULL ? network->network_name : "?",
+                                                   error->message);
+        zw_window_show_banner (self, banner, NULL);
+      }
     }
-  if (mapped_a != NULL && mapped_b != NULL)
+  zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
+  zw_compare_view_set_reports (view, NULL, NULL);
+  return FALSE;
+}
+
+void
+zw_window_compare_profiles (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a,
+                            const char *label_b)
+{
+  ZwDeployReport *network = open_network_report (self);
+
+  zw_window_compare_forget_unmapped (self);
+  if (!compare_through (self, a, b, label_a, label_b, network, TRUE) && network == NULL)
     {
-      zw_compare_view_set_profiles (view, mapped_a, mapped_b, NULL, label_a, label_b);
-      zw_compare_view_set_plan (view, network);
+      /* no network open yet (e.g. opened with the files): the first run of theirs maps them */
+      self->unmapped_a = zw_profile_copy (a);
+      self->unmapped_b = zw_profile_copy (b);
+      self->unmapped_label_a = g_strdup (label_a);
+      self->unmapped_label_b = g_strdup (label_b);
     }
-  else
+}
+
+void
+zw_window_compare_map_later (ZwWindow *self, ZwDeployReport *report)
+{
+  g_autoptr (ZwProfile) a = NULL;
+  g_autoptr (ZwProfile) b = NULL;
+  g_autofree char *label_a = NULL, *label_b = NULL;
+
+  if (self->unmapped_a == NULL || report == NULL || self->compare_from_runs)
+    return;
+  a = g_steal_pointer (&self->unmapped_a);
+  b = g_steal_pointer (&self->unmapped_b);
+  label_a = g_steal_pointer (&self->unmapped_label_a);
+  label_b = g_steal_pointer (&self->unmapped_label_b);
+  if (!compare_through (self, a, b, label_a, label_b, report, FALSE))
     {
-      zw_compare_view_set_profiles (view, a, b, NULL, label_a, label_b);
-      zw_compare_view_set_reports (view, NULL, NULL);
+      /* not of this network: they wait for another */
+      self->unmapped_a = g_steal_pointer (&a);
+      self->unmapped_b = g_steal_pointer (&b);
+      self->unmapped_label_a = g_steal_pointer (&label_a);
+      self->unmapped_label_b = g_steal_pointer (&label_b);
     }
-  if (banner != NULL)
-    zw_window_show_banner (self, banner, NULL);
 }
 
 gboolean
@@ -468,6 +516,23 @@ zw_window_open_paths (ZwWindow *self, const char *const *paths)
               zw_window_compare_pipelines (self, paths[0], paths[1]);
               return;
             }
+        }
+    }
+  /* a network and two time files: the network opens, the files are compared through it */
+  if (n == 3)
+    {
+      ZwFileKind k[3];
+      gboolean all = TRUE;
+      for (guint i = 0; i < 3 && all; i++)
+        {
+          g_autofree char *dir = NULL;
+          all = zw_file_kind_guess (paths[i], &k[i], &dir, NULL);
+        }
+      if (all && k[0] == ZW_FILE_KIND_NETWORK && k[1] == ZW_FILE_KIND_PROFILE && k[2] == ZW_FILE_KIND_PROFILE)
+        {
+          zw_window_open (self, paths[0], FALSE);
+          zw_window_compare_files (self, paths[1], paths[2]);
+          return;
         }
     }
   for (guint i = 0; i < n; i++)

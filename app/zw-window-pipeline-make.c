@@ -203,6 +203,7 @@ zw_window_compare_pipelines (ZwWindow *self, const char *path_a, const char *pat
       return FALSE;
     }
   self->compare_from_runs = FALSE;
+  zw_window_compare_forget_unmapped (self);
   zw_window_set_view (self, "compare");
   zw_window_set_shown_file (self, path_b);
   return TRUE;

@@ -90,6 +90,9 @@ struct _ZwWindow
   GPtrArray *temp_dumps;         /* folders of "Dump tensors" runs, removed with the window */
   guint compare_source;
   gboolean compare_from_runs;    /* the Compare view shows two marked runs (not two files) */
+  ZwProfile *unmapped_a, *unmapped_b;   /* two time files Compare shows unmapped (no network was
+                                         * open): mapped when a run of theirs finishes */
+  char *unmapped_label_a, *unmapped_label_b;
   GSettings *settings;           /* the application's (NULL without schema) */
   gboolean state_saved;
   GtkStringList *recent;         /* the application's recent files (zw_window_attach) */
@@ -189,6 +192,11 @@ void zw_window_pipeline_history_update_actions (ZwWindow *self);
  * else the banner says which does not belong and they are compared as they are */
 void zw_window_compare_profiles (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a,
                                  const char *label_b);
+/* A run of @report's network finished: two time files Compare shows unmapped because no
+ * network was open are mapped through it when they belong (nothing said when not). */
+void zw_window_compare_map_later (ZwWindow *self, ZwDeployReport *report);
+/* Compare shows something else now: no time files wait for a network. */
+void zw_window_compare_forget_unmapped (ZwWindow *self);
 
 /* zw-window-pipeline-make.c: a pipeline from networks opened together */
 void zw_window_offer_pipeline (ZwWindow *self, const char *const *paths);

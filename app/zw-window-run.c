@@ -82,6 +82,7 @@ update_compare_idle (gpointer data)
       return G_SOURCE_REMOVE;
     }
   self->compare_from_runs = TRUE;
+  zw_window_compare_forget_unmapped (self);
   a = g_ptr_array_index (marked, 0);
   b = g_ptr_array_index (marked, 1);
   /* two pipeline passes: network by network, rows NET:OP_ID */
@@ -232,6 +233,9 @@ zw_window_on_run_finished (ZwRunController *controller, ZwRun *run, ZwWindow *se
 
   (void) controller;
   self->n_runs_made++;
+  /* two time files compared before their network was open: its first run maps them */
+  if (zw_run_get_kind (run) != ZW_RUN_PROFILE)
+    zw_window_compare_map_later (self, zw_run_get_report (run));
   g_signal_connect_object (run, "notify::compare", G_CALLBACK (on_run_compare), self, 0);
   /* options tried one after another without a forward: one row, the latest (issue 37) —
    * its number, and the old row removed once the new one is selected (the views never see

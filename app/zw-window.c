@@ -365,6 +365,7 @@ zw_window_finalize (GObject *object)
     zw_window_remove_dump_dir (g_ptr_array_index (self->temp_dumps, i));
   g_clear_pointer (&self->temp_dumps, g_ptr_array_unref);
   g_free (self->shown_file);
+  zw_window_compare_forget_unmapped (self);
   g_free (self->tensors_dir);
   g_free (self->sweep_what_if);
   g_free (self->pipeline_path);

@@ -3,7 +3,8 @@
  * and their renumbered DetPost and ImageMake match; two runs marked (merge on against merge
  * off) name each hardop row by its class from the reports, never "HardOp"; a merged launch
  * opens and closes with the keys of a GTK tree list (Right/+, Left/-), pressed through XTest;
- * two bare time files of the open network map their launch to its ops through its plan. */
+ * two bare time files of the open network map their launch to its ops through its plan, and
+ * so do two opened with their network (mapped once its run finishes). */
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -465,6 +466,65 @@ test_time_files_of_open_network (void)
   g_assert_null (zw_window_get_banner_message (win));
 }
 
+static gboolean
+compare_mapped (gpointer data)
+{
+  const ZwProfileCompare *cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (data, "compare")));
+  return cmp != NULL && cmp->plan_network != NULL;
+}
+
+/* The network and two of its time files opened together (as .ci/screenshots does): the files
+ * are compared at once, unmapped (no network open in the new window yet), and mapped through
+ * its plan when the network's run finishes. */
+static void
+test_network_and_time_files_together (void)
+{
+  g_autoptr (ZwTestTmpDir) tmp = zw_test_tmp_dir_new ("zw-app-together-XXXXXX");
+  g_autofree char *net_path = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
+  g_autofree char *a = g_build_filename (tmp, "on_time.txt", NULL);
+  g_autofree char *b = g_build_filename (tmp, "off_time.txt", NULL);
+  g_autofree char *text_a = NULL, *text_b = NULL;
+  g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
+  g_autoptr (ZwProfile) on = NULL, off = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  GFile *files[3];
+  GtkApplication *app = GTK_APPLICATION (zw_test_app_application ());
+  guint n_windows = g_list_length (gtk_application_get_windows (app));
+  ZwWindow *other = NULL;
+  const ZwProfileCompare *cmp;
+
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
+  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
+  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
+  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
+  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+  files[0] = g_file_new_for_path (net_path);
+  files[1] = g_file_new_for_path (a);
+  files[2] = g_file_new_for_path (b);
+  g_application_open (G_APPLICATION (app), files, 3, "");
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (files[i]);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (app)), ==, n_windows + 1);
+  for (GList *l = gtk_application_get_windows (app); l != NULL && other == NULL; l = l->next)
+    if (l->data != (gpointer) win)
+      other = l->data;
+  g_assert_nonnull (other);
+  /* at once: the files, the network not deployed yet */
+  cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (other, "compare")));
+  g_assert_nonnull (cmp);
+  g_assert_null (cmp->plan_network);
+  g_assert_cmpuint (cmp->n_only_a, >, 0);
+  /* its run finished: mapped, nothing only on one side */
+  g_assert_true (zw_test_app_wait_for (compare_mapped, other, 120));
+  cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (other, "compare")));
+  g_assert_cmpstr (cmp->plan_network, ==, "yolov5s");
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_assert_null (zw_window_get_banner_message (other));
+  gtk_window_destroy (GTK_WINDOW (other));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -473,6 +533,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-compare/time-files/labels-tell-same-names-apart", test_labels_tell_same_names_apart);
   g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
   g_test_add_func ("/app-compare/time-files/of-open-network-op-by-op", test_time_files_of_open_network);
+  g_test_add_func ("/app-compare/time-files/opened-with-their-network", test_network_and_time_files_together);
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
   g_test_add_func ("/app-compare/runs/keys-expand-merged-launch", test_keys_expand_merged_launch);
 
