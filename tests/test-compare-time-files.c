@@ -221,6 +221,19 @@ test_cli_network (void)
     n_b_only += strstr (lines[i], ",b,") != NULL || strstr (lines[i], ",a,") != NULL;
   g_assert_cmpuint (n_b_only, ==, 0);
 
+  /* the network's deploy report (xrt-run plan --json) serves as well as its JSON */
+  {
+    g_autofree char *report_path = g_build_filename (tmp, "plan.json", NULL);
+    g_autoptr (GError) error = NULL;
+    g_auto (ZwRun) run_report = { 0 };
+    g_assert_true (zw_deploy_report_save (report_on, report_path, &error));
+    g_assert_no_error (error);
+    zw_test_xrt_run (&run_report, "report", "compare", a, b, "--network", report_path, NULL);
+    g_assert_cmpint (run_report.status, ==, 0);
+    g_assert_nonnull (strstr (run_report.out, "only in A: 0, only in B: 0"));
+    g_assert_nonnull (strstr (run_report.out, "ops mapped through network yolov5s"));
+  }
+
   /* another network's plan: said, and today's rows (the members only in B) */
   zw_test_xrt_run (&run_other, "report", "compare", a, b, "--network", other, NULL);
   g_assert_cmpint (run_other.status, ==, 0);
