@@ -837,6 +837,19 @@ zg330_timing_launch_overhead (const Zg330Profile *profile, gboolean merged)
   return profile->launch_cycles + (merged ? 0 : zg330_timing_host_sync_cycles (profile));
 }
 
+guint64
+zg330_timing_etm_copy_cycles (const Zg330Profile *profile, guint64 bytes)
+{
+  Zg330OpWork work = { 0 };
+  Zg330OpCycles c;
+
+  g_return_val_if_fail (profile != NULL, 0);
+  work.etm_read_bytes = bytes;
+  work.etm_write_bytes = bytes;
+  zg330_timing_op_breakdown (profile, &work, &c);
+  return c.etm_cycles;
+}
+
 double
 zg330_timing_cycles_to_ms (const Zg330Profile *profile, guint64 cycles)
 {

@@ -14,6 +14,7 @@
  *   hardop  = max(compute, etm, ocm) + hardop_fixed_cycles
  *   launch  = launch_cycles (icore start-up, on the icore timer)
  *             + host_sync (host_sync_us at the icore clock) unless the launch is merged
+ *   ETM copy = ceil(2 · bytes · clock / etm_bandwidth)   (read and write: a staged connection)
  *
  * The OCM planner uses the same functions as its estimator, so the simulated board and the
  * planner never disagree about what a placement costs.
@@ -239,6 +240,11 @@ void          zg330_timing_op_breakdown    (const Zg330Profile *profile,
  * the host syncs once per unmerged hardop launch). */
 guint64       zg330_timing_launch_overhead (const Zg330Profile *profile,
                                             gboolean            merged);
+/* Cycles an ETM-to-ETM copy of @bytes costs (a staged userConnectNetwork value): the
+ * hardop model's ETM term for @bytes read and @bytes written, ceil(2 · bytes · clock /
+ * etm_bandwidth), with no MACs and no fixed cost. */
+guint64       zg330_timing_etm_copy_cycles (const Zg330Profile *profile,
+                                            guint64             bytes);
 /* host_sync_us in icore cycles. */
 guint64       zg330_timing_host_sync_cycles (const Zg330Profile *profile);
 /* Milliseconds for @cycles at the profile's icore clock. */

@@ -32,6 +32,7 @@ static gboolean default_is_applied (XrtBackend *self) { (void) self; return TRUE
 static gboolean default_apply (XrtBackend *self, GError **error) { (void) self; (void) error; return TRUE; }
 static ZwDeployReport *default_get_report (XrtBackend *self) { (void) self; return NULL; }
 static double default_copy_ms (XrtBackend *self, guint64 bytes) { (void) self; (void) bytes; return 0; }
+static gboolean default_value_is_connected (XrtBackend *self, gint64 v_id) { (void) self; (void) v_id; return FALSE; }
 static void default_bracket (XrtBackend *self) { (void) self; }
 static void default_unbind (XrtBackend *self) { (void) self; }
 
@@ -77,6 +78,7 @@ xrt_backend_class_init (XrtBackendClass *klass)
   klass->get_value_place = default_get_value_place;
   klass->can_read_back = default_can_read_back;
   klass->copy_ms = default_copy_ms;
+  klass->value_is_connected = default_value_is_connected;
   klass->forward_begin = default_bracket;
   klass->forward_end = default_bracket;
   klass->can_resume_launch = default_can_resume;
@@ -445,6 +447,13 @@ xrt_backend_copy_ms (XrtBackend *self, guint64 bytes)
   return KLASS (self)->copy_ms (self, bytes);
 }
 
+gboolean
+xrt_backend_value_is_connected (XrtBackend *self, gint64 v_id)
+{
+  g_return_val_if_fail (XRT_IS_BACKEND (self), FALSE);
+  return KLASS (self)->value_is_connected (self, v_id);
+}
+
 void
 xrt_backend_forward_begin (XrtBackend *self)
 {
@@ -463,7 +472,7 @@ gboolean
 xrt_backend_run_launch (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id, XrtStepTime *time,
                         GError **error)
 {
-  XrtStepTime ignored = { 0, 0, -1 };
+  XrtStepTime ignored = { .measured_ms = -1 };
 
   g_return_val_if_fail (XRT_IS_BACKEND (self), FALSE);
   if (KLASS (self)->run_launch == NULL)
@@ -499,7 +508,7 @@ gboolean
 xrt_backend_run_op (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                     XrtStepTime *time, GError **error)
 {
-  XrtStepTime ignored = { 0, 0, -1 };
+  XrtStepTime ignored = { .measured_ms = -1 };
 
   g_return_val_if_fail (XRT_IS_BACKEND (self), FALSE);
   if (KLASS (self)->run_op == NULL)

@@ -56,11 +56,15 @@ G_DECLARE_DERIVABLE_TYPE (XrtBackend, xrt_backend, XRT, BACKEND, GObject)
  * @other_ms: host-side time (sync after a launch, a host op's CPU time);
  * @measured_ms: the dev host's measured time of a host op (labelled apart; never in a
  *   total), or -1.
+ * @memcpy_ms: copies the board made for the step on its own, ETM to ETM (a staged
+ *   userConnectNetwork value copied between the user's chunk and its home): the step's
+ *   memcpy time with the session's host transfers.
  */
 typedef struct {
   double hard_ms;
   double other_ms;
   double measured_ms;
+  double memcpy_ms;
 } XrtStepTime;
 
 /**
@@ -84,6 +88,10 @@ typedef struct {
  *   region's name ("ETM", "OCM") and the address. FALSE for other values.
  * @can_read_back: can the host read @region back (dumps, stepTo)? Buyi cannot read OCM.
  * @copy_ms: the simulated time of copying @bytes between host and this backend's board.
+ * @value_is_connected: does @v_id reach the board, or leave it, through a connection
+ *   (userConnectNetwork) rather than the host? Then the session charges no host transfer
+ *   for it: the upstream network left it in ETM where the downstream one reads it
+ *   (zero-copy) or the board copies it there (staged; the copy is the launch's @memcpy_ms).
  * @forward_begin, @forward_end: bracket a forward (board backends on one device take turns).
  * @run_launch: runs launch @index of the report, whole (@after_op_id and @until_op_id -1),
  *   or a part of a merged launch from the sync point after op @after_op_id (-1: its start)
@@ -117,6 +125,7 @@ struct _XrtBackendClass {
   gboolean (*get_value_place) (XrtBackend *self, gint64 v_id, const char **region, guint64 *addr);
   gboolean (*can_read_back) (XrtBackend *self, const char *region);
   double (*copy_ms) (XrtBackend *self, guint64 bytes);
+  gboolean (*value_is_connected) (XrtBackend *self, gint64 v_id);
   void (*forward_begin) (XrtBackend *self);
   void (*forward_end) (XrtBackend *self);
   gboolean (*run_launch) (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id, XrtStepTime *time,
@@ -127,7 +136,7 @@ struct _XrtBackendClass {
   gboolean (*run_op) (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                       XrtStepTime *time, GError **error);
 
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 /* ---- the registry of backend classes ---- */
@@ -322,6 +331,17 @@ gboolean xrt_backend_can_read_back (XrtBackend *self, const char *region);
  * The simulated time in ms of copying @bytes between the host and this backend's board.
  */
 double xrt_backend_copy_ms (XrtBackend *self, guint64 bytes);
+/**
+ * xrt_backend_value_is_connected:
+ * @self: a backend
+ * @v_id: a value of its network
+ *
+ * Whether @v_id passes between networks on the board through a connection
+ * (userConnectNetwork), so no host transfer carries it.
+ *
+ * Returns: TRUE for a connected value of a board backend.
+ */
+gboolean xrt_backend_value_is_connected (XrtBackend *self, gint64 v_id);
 /**
  * xrt_backend_forward_begin: (skip)
  *

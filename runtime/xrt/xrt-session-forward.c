@@ -268,10 +268,11 @@ run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy
   *stopped = FALSE;
   if (!merged)
     {
-      XrtStepTime t = { 0, 0, -1 };
+      XrtStepTime t = { .measured_ms = -1 };
       if (!xrt_session_ensure_on_device (s, f, memcpy_ms, error)
           || !xrt_backend_run_launch (f->backend, (guint) f->launch, -1, -1, &t, error))
         return FALSE;
+      *memcpy_ms += t.memcpy_ms;
       *hard_ms += t.hard_ms;
       *other_ms += t.other_ms;
       for (guint i = f->first_index; i <= f->last_index; i++)
@@ -292,10 +293,11 @@ run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy
       guint to = s->dump ? from : stop;
       gint64 after = s->part_op == G_MAXUINT ? -1 : xir_network_get_op (s->net, s->part_op)->op_id;
       gint64 until_id = to >= f->last_index ? -1 : xir_network_get_op (s->net, to)->op_id;
-      XrtStepTime t = { 0, 0, -1 };
+      XrtStepTime t = { .measured_ms = -1 };
 
       if (!xrt_backend_run_launch (f->backend, (guint) f->launch, after, until_id, &t, error))
         return FALSE;
+      s->part_ms[0] += t.memcpy_ms;
       s->part_ms[1] += t.hard_ms;
       s->part_ms[2] += t.other_ms;
       for (guint i = from; i <= to; i++)
@@ -346,7 +348,7 @@ xrt_session_run_step_part (XrtSession *s, guint index, guint until, GError **err
     {
       /* simulated time from the backend's cost model; the dev host's clock only for the
        * labelled "measured on this PC" figure, which no total includes */
-      XrtStepTime cost = { 0, 0, -1 };
+      XrtStepTime cost = { .measured_ms = -1 };
       gint64 t0 = g_get_monotonic_time ();
       ok = run_host_op (s, f, &memcpy_ms, &cost, error);
       measured_ms = (g_get_monotonic_time () - t0) / 1e3;

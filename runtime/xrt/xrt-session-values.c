@@ -13,11 +13,16 @@
 
 /* ---- moving values ------------------------------------------------------------------ */
 
-/* Host <-> board copies: timed by the board backend (its device's bandwidth). */
+/* Host <-> board copies: timed by the board backend (its device's bandwidth). A value
+ * connected to another network on the board (userConnectNetwork) passes no host transfer:
+ * its bytes are already where the board reads them (the session still moves them, so the
+ * simulated outputs are the same bytes with or without the connection). */
 static double
-copy_ms (XrtSession *s, guint64 bytes)
+copy_ms (XrtSession *s, XrtBackend *owner, const XirValue *v)
 {
-  return s->board != NULL ? xrt_backend_copy_ms (s->board, bytes) : 0;
+  if (s->board == NULL || (owner != NULL && xrt_backend_value_is_connected (owner, v->v_id)))
+    return 0;
+  return xrt_backend_copy_ms (s->board, v->storage_bytes);
 }
 
 /* Where a board backend put @v_id; the region by name on that backend's device. */
@@ -36,12 +41,6 @@ xrt_session_device_place_of (XrtSession *s, gint64 v_id, XrtMemRegion **region, 
       return *region != NULL;
     }
   return FALSE;
-}
-
-static gboolean
-device_place (XrtSession *s, gint64 v_id, XrtMemRegion **region, guint64 *addr)
-{
-  return xrt_session_device_place_of (s, v_id, region, addr, NULL);
 }
 
 /* The input tensor for @v: the one typed as @v, else the one at @v's position among the
@@ -106,7 +105,7 @@ xrt_session_host_value (XrtSession *s, const XirValue *v, double *memcpy_ms, GEr
         return NULL;
       t = xrt_tensor_new_host (s->net, v, buf, v->storage_bytes, error);
       if (memcpy_ms)
-        *memcpy_ms += copy_ms (s, v->storage_bytes);
+        *memcpy_ms += copy_ms (s, owner, v);
     }
   else
     {
@@ -135,13 +134,14 @@ xrt_session_ensure_on_device (XrtSession *s, const XrtForward *f, double *memcpy
       const XirValue *v = xir_network_get_value (s->net, v_id);
       XrtTensor *t;
       XrtMemRegion *region;
+      XrtBackend *owner = NULL;
       guint64 addr;
       g_autofree guint8 *buf = NULL;
       gint64 *key;
 
       if (g_hash_table_contains (s->on_device, &v_id))
         continue;
-      if (!device_place (s, v_id, &region, &addr))
+      if (!xrt_session_device_place_of (s, v_id, &region, &addr, &owner))
         {
           g_set_error (error, XRT_SESSION_ERROR, XRT_SESSION_ERROR_OP,
                        "launch %" G_GINT64_FORMAT ": v_id %" G_GINT64_FORMAT " has no place on the board", f->op_id, v_id);
@@ -151,7 +151,7 @@ xrt_session_ensure_on_device (XrtSession *s, const XrtForward *f, double *memcpy
       if (t == NULL || (buf = xrt_tensor_dup_bytes (t, error)) == NULL
           || !xrt_mem_region_write (region, addr, buf, v->storage_bytes, error))
         return FALSE;
-      *memcpy_ms += copy_ms (s, v->storage_bytes);
+      *memcpy_ms += copy_ms (s, owner, v);
       key = g_new (gint64, 1);
       *key = v_id;
       g_hash_table_add (s->on_device, key);

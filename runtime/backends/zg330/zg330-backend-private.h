@@ -144,6 +144,7 @@ struct _Zg330Backend {
   gint part_launch;          /* -1: none */
   guint part_last;           /* index into hardops of the last hardop run */
   guint64 part_seq;          /* the board's launch number of that partial launch */
+  double staged_ms;          /* the last run's ETM-to-ETM copies of staged connections */
 };
 
 /* A chip whose compiler placed every value (Zg330BackendClass.compiler_placed) gives the

@@ -25,10 +25,13 @@ hardop_at (Zg330Backend *self, gint op_index)
 
 /* Staged connections around hardops [@from, @to]: before (@in), the connected values they
  * read from outside are copied from the user's chunk to their home; after, the connected
- * values they produce are copied from where they were written to the user's chunk. */
+ * values they produce are copied from where they were written to the user's chunk. Each
+ * copy is an ETM-to-ETM copy on the board, charged to self->staged_ms by the device
+ * profile's model (zg330_timing_etm_copy_cycles). */
 static gboolean
 stage_connections (Zg330Backend *self, guint from, guint to, gboolean in, GError **error)
 {
+  const Zg330Profile *profile = zg330_sim_get_profile (self->device);
   GHashTableIter it;
   gpointer val;
 
@@ -66,6 +69,8 @@ stage_connections (Zg330Backend *self, guint from, guint to, gboolean in, GError
                           in ? "from" : "to");
           return FALSE;
         }
+      if (profile != NULL)
+        self->staged_ms += zg330_timing_cycles_to_ms (profile, zg330_timing_etm_copy_cycles (profile, v->storage_bytes));
     }
   return TRUE;
 }
@@ -134,6 +139,7 @@ zg330_backend_run_launch (Zg330Backend *self, guint index, double *icore_ms, dou
   Zg330LaunchStats stats = { 0 };
   gboolean ok;
 
+  self->staged_ms = 0;
   if ((l = launch_to_run (self, index, error)) == NULL)
     return FALSE;
   if (!stage_connections (self, l->first, l->last, TRUE, error))
@@ -197,6 +203,7 @@ zg330_backend_run_launch_part (Zg330Backend *self, guint index, gint64 after_op_
     *icore_ms = 0;
   if (sync_ms)
     *sync_ms = 0;
+  self->staged_ms = 0;
   if ((l = launch_to_run (self, index, error)) == NULL)
     return FALSE;
   if ((after_op_id >= 0 && (a = launch_member (self, l, after_op_id)) < 0)

@@ -182,6 +182,13 @@ vf_copy_ms (XrtBackend *b, guint64 bytes)
   return p && p->etm_bandwidth > 0 ? (double) bytes / p->etm_bandwidth * 1e3 : 0;
 }
 
+/* a userConnectNetwork value, zero-copy or staged: no host transfer carries it */
+static gboolean
+vf_value_is_connected (XrtBackend *b, gint64 v_id)
+{
+  return g_hash_table_contains (ZG330_BACKEND (b)->user_connect, &v_id);
+}
+
 static void
 vf_forward_begin (XrtBackend *b)
 {
@@ -209,6 +216,7 @@ vf_run_launch (XrtBackend *b, guint index, gint64 after_op_id, gint64 until_op_i
   time->hard_ms = icore;
   time->other_ms = sync;
   time->measured_ms = -1;
+  time->memcpy_ms = ok ? self->staged_ms : 0;
   return ok;
 }
 
@@ -267,6 +275,7 @@ zg330_backend_class_init (Zg330BackendClass *klass)
   bclass->copy_ms = vf_copy_ms;
   bclass->forward_begin = vf_forward_begin;
   bclass->forward_end = vf_forward_end;
+  bclass->value_is_connected = vf_value_is_connected;
   bclass->run_launch = vf_run_launch;
   bclass->can_resume_launch = vf_can_resume_launch;
   bclass->bind_output = vf_bind_output;
