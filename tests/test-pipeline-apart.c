@@ -135,6 +135,145 @@ test_apart (void)
   g_assert_nonnull (strstr (error->message, "tiny"));
 }
 
+/* The device profile's figures, read here from the file itself (not through the runtime). */
+static void
+profile_figures (double *etm_bandwidth, double *clock_hz)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_SOURCE_DATA_DIR"), "devices", "zg330.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (cJSON) root = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  root = cJSON_Parse (text);
+  g_assert_nonnull (root);
+  *etm_bandwidth = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (root, "etm_bandwidth_bytes_per_s"));
+  *clock_hz = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (root, "icore_clock_hz"));
+  g_assert_cmpfloat (*etm_bandwidth, ==, 12.8e9);
+  g_assert_cmpfloat (*clock_hz, ==, 1e9);
+}
+
+/* One profiled pass of the demo pipeline, zero-copy or every connection staged. */
+static ZwPipelineReport *
+demo_pass (const char *path, gboolean staged, GPtrArray **outputs, cJSON **apart_root)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (XrtPipeline) pipe = xrt_pipeline_new_from_file (path, &error);
+  g_autoptr (cJSON) root = NULL;
+  ZwPipelineReport *r;
+
+  g_assert_no_error (error);
+  if (staged)
+    xrt_pipeline_force_staged (pipe);
+  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
+  xrt_pipeline_enable_time_profile (pipe, TRUE);
+  *outputs = xrt_pipeline_forward (pipe, 0, &error);
+  g_assert_no_error (error);
+  root = xrt_pipeline_report_to_json (pipe, &error);
+  g_assert_no_error (error);
+  r = zw_pipeline_report_from_json (root, path, &error);
+  g_assert_no_error (error);
+  if (apart_root != NULL)
+    {
+      *apart_root = xrt_pipeline_apart_to_json (pipe, 0, &error);
+      g_assert_no_error (error);
+    }
+  return r;
+}
+
+static double
+network_ms (const ZwPipelineReport *r, const char *name)
+{
+  for (guint i = 0; i < r->networks->len; i++)
+    if (g_str_equal (g_array_index (r->networks, ZwPipelineNetwork, i).name, name))
+      return g_array_index (r->networks, ZwPipelineNetwork, i).time_ms;
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* What a connection changes in simulated time, against figures computed here from the
+ * values' sizes (the network file) and the device profile (its file): run apart, the head
+ * writes each feature map from the host to the board (bytes / ETM bandwidth, the session's
+ * host transfer); connected zero-copy it does not, so the pass is faster by exactly those
+ * transfers. Staged, both ends of every connection copy the value ETM to ETM (the hardop
+ * model's ETM term, ceil(2 · bytes · clock / bandwidth) cycles each), so the pass costs
+ * those copies more than zero-copy, backbone (its copies out) and head (its copies in)
+ * alike. The outputs are the same bytes in all three runs. */
+static void
+test_connection_cost (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_pipeline.toml", NULL);
+  g_autofree char *json = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
+  g_autoptr (XirNetwork) net = xir_network_new_from_json_file (json, &error);
+  g_autoptr (GPtrArray) out_zero = NULL;
+  g_autoptr (GPtrArray) out_staged = NULL;
+  g_autoptr (cJSON) apart_root = NULL;
+  g_autoptr (ZwPipelineReport) zero = NULL;
+  g_autoptr (ZwPipelineReport) staged = NULL;
+  g_autoptr (ZwPipelineReport) apart = NULL;
+  double bw, clk, host_ms = 0, copy_ms = 0;
+  guint on_board = 0;
+
+  g_assert_no_error (error);
+  profile_figures (&bw, &clk);
+  zero = demo_pass (path, FALSE, &out_zero, &apart_root);
+  staged = demo_pass (path, TRUE, &out_staged, NULL);
+  apart = zw_pipeline_report_from_json (apart_root, path, &error);
+  g_assert_no_error (error);
+
+  for (guint k = 0; k < zero->connections->len; k++)
+    {
+      const ZwPipelineConnection *c = &g_array_index (zero->connections, ZwPipelineConnection, k);
+      const XirValue *v = xir_network_get_value (net, c->output_v_id);
+      guint64 cycles;
+      g_assert_nonnull (v);
+      if (g_str_equal (c->from_mode, "host"))
+        continue;   /* to the host network: through host memory either way */
+      g_assert_cmpstr (c->from_mode, ==, "zero-copy");
+      g_assert_cmpstr (c->to_mode, ==, "zero-copy");
+      on_board++;
+      host_ms += (double) v->storage_bytes / bw * 1e3;
+      cycles = (guint64) ceil (2.0 * (double) v->storage_bytes * clk / bw - 1e-9);
+      copy_ms += 2 * (double) cycles * 1e3 / clk;   /* the backbone's copy out, the head's copy in */
+    }
+  g_assert_cmpuint (on_board, ==, 3);   /* the three feature maps, 901120 bytes */
+  g_assert_cmpfloat_with_epsilon (host_ms, 901120 / 12.8e9 * 1e3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (copy_ms, 4 * 901120 / 12.8e9 * 1e3, 1e-12);
+  for (guint k = 0; k < staged->connections->len; k++)
+    {
+      const ZwPipelineConnection *c = &g_array_index (staged->connections, ZwPipelineConnection, k);
+      if (!g_str_equal (c->from_mode, "host"))
+        g_assert_cmpstr (c->to_mode, ==, "staged");
+    }
+
+  g_test_message ("pass %.6f ms zero-copy, %.6f ms staged, %.6f ms apart; host transfers %.6f ms, copies %.6f ms",
+                  zero->pass_ms, staged->pass_ms, apart->pass_ms, host_ms, copy_ms);
+  /* zero-copy: faster than apart by the head's host transfers, nothing else changes */
+  g_assert_cmpfloat (zero->pass_ms, <, apart->pass_ms);
+  g_assert_cmpfloat_with_epsilon (apart->pass_ms - zero->pass_ms, host_ms, 1e-9);
+  g_assert_cmpfloat_with_epsilon (network_ms (apart, "head") - network_ms (zero, "head"), host_ms, 1e-9);
+  g_assert_cmpfloat (network_ms (apart, "backbone"), ==, network_ms (zero, "backbone"));
+  /* staged: the copies, half on each side of the connection */
+  g_assert_cmpfloat_with_epsilon (staged->pass_ms - zero->pass_ms, copy_ms, 1e-9);
+  g_assert_cmpfloat_with_epsilon (network_ms (staged, "backbone") - network_ms (zero, "backbone"), copy_ms / 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (network_ms (staged, "head") - network_ms (zero, "head"), copy_ms / 2, 1e-9);
+  /* the same bytes either way */
+  g_assert_cmpuint (out_zero->len, ==, out_staged->len);
+  for (guint i = 0; i < out_zero->len; i++)
+    {
+      GPtrArray *a = g_ptr_array_index (out_zero, i), *b = g_ptr_array_index (out_staged, i);
+      g_assert_cmpuint (a->len, ==, b->len);
+      for (guint k = 0; k < a->len; k++)
+        {
+          XrtTensor *ta = g_ptr_array_index (a, k), *tb = g_ptr_array_index (b, k);
+          g_autofree guint8 *pa = xrt_tensor_dup_bytes (ta, &error);
+          g_autofree guint8 *pb = xrt_tensor_dup_bytes (tb, &error);
+          g_assert_no_error (error);
+          g_assert_cmpmem (pa, xrt_tensor_get_size (ta), pb, xrt_tensor_get_size (tb));
+        }
+    }
+}
+
 static void
 test_cli (void)
 {
@@ -166,6 +305,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pipeline-apart/networks-apart-etm-is-the-reports-headline-sums", test_apart);
   g_test_add_func ("/pipeline-apart/cli-run-apart-prints-the-headline", test_cli);
+  g_test_add_func ("/pipeline-apart/connections-save-host-transfers-staged-pays-copies", test_connection_cost);
   status = g_test_run ();
   g_free (last_headline);
   return status;
