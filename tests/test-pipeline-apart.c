@@ -257,6 +257,35 @@ test_connection_cost (void)
   g_assert_cmpfloat_with_epsilon (staged->pass_ms - zero->pass_ms, copy_ms, 1e-9);
   g_assert_cmpfloat_with_epsilon (network_ms (staged, "backbone") - network_ms (zero, "backbone"), copy_ms / 2, 1e-9);
   g_assert_cmpfloat_with_epsilon (network_ms (staged, "head") - network_ms (zero, "head"), copy_ms / 2, 1e-9);
+  /* the headline says why: the connections on the board, their bytes, how many staged */
+  {
+    g_autoptr (ZwProfileCompare) cz = NULL;
+    g_autoptr (ZwProfileCompare) cs = NULL;
+    g_autofree char *tz = NULL;
+    g_autofree char *ts = NULL;
+    g_autofree char *size = NULL;
+    g_autofree char *want = NULL;
+    ZwPipelineApartHeadline hz = { 0 }, hs = { 0 };
+
+    cz = zw_pipeline_compare_apart (zero, apart, NULL, &hz, &error);
+    g_assert_no_error (error);
+    cs = zw_pipeline_compare_apart (staged, apart, NULL, &hs, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (hz.connected, ==, 3);
+    g_assert_cmpuint (hz.connected_bytes, ==, 901120);
+    g_assert_cmpuint (hz.staged, ==, 0);
+    g_assert_cmpuint (hs.connected, ==, 3);
+    g_assert_cmpuint (hs.staged, ==, 3);
+    tz = zw_pipeline_apart_headline_text (&hz);
+    ts = zw_pipeline_apart_headline_text (&hs);
+    g_assert_nonnull (strstr (tz, "(-0.070 ms)"));
+    size = g_format_size_full (901120, G_FORMAT_SIZE_IEC_UNITS);   /* 880.0 KiB */
+    want = g_strdup_printf ("3 connection(s) on the board carry %s with no host transfer, 0 staged", size);
+    g_test_message ("%s\n%s", tz, ts);
+    g_assert_nonnull (strstr (tz, want));
+    g_assert_nonnull (strstr (ts, "(+0.211 ms)"));
+    g_assert_nonnull (strstr (ts, ", 3 staged (copied ETM to ETM)"));
+  }
   /* the same bytes either way */
   g_assert_cmpuint (out_zero->len, ==, out_staged->len);
   for (guint i = 0; i < out_zero->len; i++)

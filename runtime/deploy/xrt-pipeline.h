@@ -45,7 +45,11 @@
  * One pass of the pipeline forwards every network once, stage by stage: a connected input
  * is the tensor its upstream network produced in the same pass; every other input gets the
  * seeded inputs of xrt_deployment_make_inputs(). The board runs one launch at a time, so a
- * pass takes the sum of the networks' simulated times.
+ * pass takes the sum of the networks' simulated times. A connection on the board carries
+ * its value with no host transfer (the networks run apart pay one: the upstream's read
+ * back, the downstream's write to the board, at the ETM bandwidth): zero-copy costs
+ * nothing; a staged end pays an ETM-to-ETM copy (the device profile's ETM term for the
+ * value's bytes read and written) in its launch's memcpy time.
  *
  * The pipeline report ("format": "zhuge-pipeline-report", xrt_pipeline_report_to_json())
  * holds each network's deploy report, the shares and connections with their addresses, the

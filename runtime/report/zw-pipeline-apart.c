@@ -30,6 +30,19 @@ zw_pipeline_compare_apart (const ZwPipelineReport *pass, const ZwPipelineReport 
       headline->apart_ms = apart->pass_ms;
       headline->board_bytes = pass->board_bytes;
       headline->apart_bytes = apart->apart_bytes;
+      headline->connected = 0;
+      headline->connected_bytes = 0;
+      headline->staged = 0;
+      for (guint k = 0; k < pass->connections->len; k++)
+        {
+          const ZwPipelineConnection *c = &g_array_index (pass->connections, ZwPipelineConnection, k);
+          if (g_strcmp0 (c->from_mode, "host") == 0 || g_strcmp0 (c->to_mode, "host") == 0)
+            continue;
+          headline->connected++;
+          headline->connected_bytes += c->bytes;
+          if (g_strcmp0 (c->from_mode, "staged") == 0 || g_strcmp0 (c->to_mode, "staged") == 0)
+            headline->staged++;
+        }
     }
   return cmp;
 }
@@ -40,9 +53,12 @@ zw_pipeline_apart_headline_text (const ZwPipelineApartHeadline *h)
   g_autofree char *board = NULL;
   g_autofree char *apart = NULL;
   g_autofree char *diff = NULL;
-  gboolean saved = h->apart_bytes >= h->board_bytes;
+  g_autofree char *line = NULL;
+  g_autofree char *carried = NULL;
+  gboolean saved;
 
   g_return_val_if_fail (h != NULL, NULL);
+  saved = h->apart_bytes >= h->board_bytes;
   board = g_format_size_full (h->board_bytes, G_FORMAT_SIZE_IEC_UNITS);
   apart = g_format_size_full (h->apart_bytes, G_FORMAT_SIZE_IEC_UNITS);
   diff = g_format_size_full (saved ? h->apart_bytes - h->board_bytes : h->board_bytes - h->apart_bytes,
@@ -51,11 +67,21 @@ zw_pipeline_apart_headline_text (const ZwPipelineApartHeadline *h)
     /* TRANSLATORS: a pipeline's pass against its networks run apart: times (ms), their
      * difference, then the ETM on one board against the networks' ETM apart and what the
      * pipeline saves */
-    return g_strdup_printf (_("Pipeline pass %.3f ms, networks apart %.3f ms (%+.3f ms) · ETM %s on one board, %s "
+    line = g_strdup_printf (_("Pipeline pass %.3f ms, networks apart %.3f ms (%+.3f ms) · ETM %s on one board, %s "
                               "apart (saves %s)"),
                             h->pass_ms, h->apart_ms, h->pass_ms - h->apart_ms, board, apart, diff);
-  /* TRANSLATORS: as above, the pipeline taking more ETM than its networks apart */
-  return g_strdup_printf (_("Pipeline pass %.3f ms, networks apart %.3f ms (%+.3f ms) · ETM %s on one board, %s "
-                            "apart (costs %s more)"),
-                          h->pass_ms, h->apart_ms, h->pass_ms - h->apart_ms, board, apart, diff);
+  else
+    /* TRANSLATORS: as above, the pipeline taking more ETM than its networks apart */
+    line = g_strdup_printf (_("Pipeline pass %.3f ms, networks apart %.3f ms (%+.3f ms) · ETM %s on one board, %s "
+                              "apart (costs %s more)"),
+                            h->pass_ms, h->apart_ms, h->pass_ms - h->apart_ms, board, apart, diff);
+  if (h->connected == 0)
+    return g_steal_pointer (&line);
+  carried = g_format_size_full (h->connected_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: after the headline, why the times differ: %1$u connections on the board
+   * carry %2$s (bytes) with no host transfer, which the networks apart pay; %3$u of them
+   * are staged and copy their values ETM to ETM at each staged end instead */
+  return g_strdup_printf (_("%s · %u connection(s) on the board carry %s with no host transfer, %u staged (copied ETM "
+                            "to ETM)"),
+                          line, h->connected, carried, h->staged);
 }

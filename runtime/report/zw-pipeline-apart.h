@@ -19,6 +19,13 @@ typedef struct {
   double apart_ms;          /* the networks' times apart, summed */
   guint64 board_bytes;      /* the pipeline's ETM on the board (etm.board_bytes) */
   guint64 apart_bytes;      /* the networks' ETM apart, summed */
+  /* why the times differ: the pass's connections on the board (neither end on the host)
+   * carry their values with no host transfer, which the networks apart pay (the upstream
+   * reading a value back, the downstream writing it); a staged one pays an ETM-to-ETM copy
+   * at each staged end instead */
+  guint connected;          /* connections on the board */
+  guint64 connected_bytes;  /* their values' bytes, summed */
+  guint staged;             /* of them, those with a staged end */
 } ZwPipelineApartHeadline;
 
 /**
@@ -45,7 +52,8 @@ ZwProfileCompare *zw_pipeline_compare_apart (const ZwPipelineReport *pass, const
  * @headline: a headline
  *
  * The headline in one translated line: the pass against the sum apart, time and ETM, with
- * what the pipeline saved (or cost).
+ * what the pipeline saved (or cost), and why the times differ (the connections on the board:
+ * no host transfer, staged ones copied ETM to ETM).
  *
  * Returns: (transfer full)
  */

@@ -185,9 +185,10 @@ print_apart (XrtPipeline *p, const cJSON *report, guint iteration, const char *p
       const ZwPipelineNetwork *a = &g_array_index (apart->networks, ZwPipelineNetwork,
                                                    zw_pipeline_report_find_network (apart, n->name));
       g_autofree char *etm = human (a->apart_etm_bytes);
-      /* TRANSLATORS: a network: its time in the pass, alone, the difference, its ETM alone */
+      /* TRANSLATORS: a network: its time in the pass, alone, the difference (pass - apart, as
+       * the headline's), its ETM alone */
       printf (_("  %-12s pass %10.4f ms  apart %10.4f ms  (%+.4f ms)  ETM apart %s\n"), n->name, n->time_ms, a->time_ms,
-              a->time_ms - n->time_ms, etm);
+              n->time_ms - a->time_ms, etm);
     }
   /* TRANSLATORS: ops compared NET:OP_ID: B (apart) slower is a regression of B */
   printf (_("  ops: %u faster on one board than apart, %u slower (%u compared)\n"), cmp->n_regressions,

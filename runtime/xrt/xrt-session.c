@@ -7,7 +7,9 @@
  * board (ETM or OCM, where the plan put it) and is read back only when a host op or the
  * caller needs it; a value produced on the host is written to the board (its INPUT place)
  * only when a launch needs it. Copies between host and board are the "memcpy" time, timed
- * by the board backend (its device profile's ETM bandwidth); hardops' time is the board's
+ * by the board backend (its device profile's ETM bandwidth), except for a value connected
+ * to another network on the board (xrt_backend_value_is_connected: no host transfer carries
+ * it; a staged connection's ETM copies are the launch's own memcpy); hardops' time is the board's
  * timer; host ops' time is the host backend's cost model of the board's host CPU and IP,
  * so a simulated profile is the same on every run. The dev host's measured time of a host
  * op is kept beside it (host_measured_ms), never added in.
