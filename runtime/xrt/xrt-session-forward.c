@@ -272,7 +272,7 @@ run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy
       if (!xrt_session_ensure_on_device (s, f, memcpy_ms, error)
           || !xrt_backend_run_launch (f->backend, (guint) f->launch, -1, -1, &t, error))
         return FALSE;
-      *memcpy_ms += t.memcpy_ms;
+      *memcpy_ms += t.memcpy_ms + xrt_session_leaving_ms (s, f);
       *hard_ms += t.hard_ms;
       *other_ms += t.other_ms;
       for (guint i = f->first_index; i <= f->last_index; i++)
@@ -322,7 +322,7 @@ run_launch_step (XrtSession *s, const XrtForward *f, guint until, double *memcpy
       *stopped = TRUE;
       return TRUE;
     }
-  *memcpy_ms += s->part_ms[0];
+  *memcpy_ms += s->part_ms[0] + xrt_session_leaving_ms (s, f);
   *hard_ms += s->part_ms[1];
   *other_ms += s->part_ms[2];
   s->part_op = G_MAXUINT;

@@ -158,3 +158,41 @@ xrt_session_ensure_on_device (XrtSession *s, const XrtForward *f, double *memcpy
     }
   return TRUE;
 }
+
+/* After launch @f: the view's outputs it wrote that no host op of the view reads leave the board
+ * for the caller (a view cut before its network's Output op, e.g. a pipeline's upstream
+ * network): their transfer to the host, charged to the launch as an Output op's read back
+ * would be to the Output op. None for a value the caller's tensor took in place
+ * (forward_into) or a connection carries to the next network on the board. */
+double
+xrt_session_leaving_ms (XrtSession *s, const XrtForward *f)
+{
+  GPtrArray *outs = xir_network_view_get_outputs (s->view);
+  guint start = xir_network_view_get_start (s->view);
+  guint end = start + xir_network_view_get_n_ops (s->view);
+  double ms = 0;
+
+  for (guint k = 0; k < f->output_ids->len; k++)
+    {
+      gint64 v_id = g_array_index (f->output_ids, gint64, k);
+      const XirValue *v = xir_network_get_value (s->net, v_id);
+      XrtMemRegion *region;
+      XrtBackend *owner = NULL;
+      guint64 addr;
+      gboolean read_inside = FALSE;
+
+      if (v == NULL || !g_ptr_array_find (outs, v, NULL) || g_hash_table_contains (s->in_place, &v_id)
+          || !xrt_session_device_place_of (s, v_id, &region, &addr, &owner))
+        continue;
+      /* a host op of the view (its Output op) reads it back itself, and is charged there */
+      for (guint u = 0; u < v->consumers->len && !read_inside; u++)
+        {
+          guint c = g_array_index (v->consumers, guint, u);
+          XrtBackend *b = c >= start && c < end ? xrt_session_get_op_backend (s, xir_network_get_op (s->net, c)->op_id) : NULL;
+          read_inside = b != NULL && !xrt_backend_runs_on_board (b);
+        }
+      if (!read_inside)
+        ms += copy_ms (s, owner, v);
+    }
+  return ms;
+}

@@ -9,7 +9,10 @@
  * only when a launch needs it. Copies between host and board are the "memcpy" time, timed
  * by the board backend (its device profile's ETM bandwidth), except for a value connected
  * to another network on the board (xrt_backend_value_is_connected: no host transfer carries
- * it; a staged connection's ETM copies are the launch's own memcpy); hardops' time is the board's
+ * it; a staged connection's ETM copies are the launch's own memcpy). A view's output that
+ * no host op of the view reads (a view cut before the Output op) is read back for the
+ * caller: charged to the launch that wrote it, as the Output op's read back is to the
+ * Output op; hardops' time is the board's
  * timer; host ops' time is the host backend's cost model of the board's host CPU and IP,
  * so a simulated profile is the same on every run. The dev host's measured time of a host
  * op is kept beside it (host_measured_ms), never added in.
