@@ -54,17 +54,11 @@ run_here (const char *path)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (XrtPipeline) pipe = xrt_pipeline_new_from_file (path, &error);
-  g_autoptr (GPtrArray) outputs = NULL;
   g_autoptr (cJSON) root = NULL;
   ZwPipelineReport *p;
 
   g_assert_no_error (error);
-  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
-  xrt_pipeline_enable_time_profile (pipe, TRUE);
-  outputs = xrt_pipeline_forward (pipe, 0, &error);
-  g_assert_no_error (error);
-  root = xrt_pipeline_report_to_json (pipe, &error);
-  g_assert_no_error (error);
+  root = zw_test_pipeline_pass (pipe, path, NULL);
   p = zw_pipeline_report_from_json (root, path, &error);
   g_assert_no_error (error);
   return p;

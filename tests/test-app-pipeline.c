@@ -290,7 +290,6 @@ write_report (const char *extra, const char *path)
   g_autofree char *text = NULL;
   g_autoptr (GString) edited = NULL;
   g_autoptr (XrtPipeline) pipe = NULL;
-  g_autoptr (GPtrArray) outputs = NULL;
   cJSON *root;
   char *json;
   const char *at;
@@ -302,12 +301,7 @@ write_report (const char *extra, const char *path)
   g_string_insert (edited, (at - edited->str) + strlen ("json = \"tiny_ZG.json\"\n"), extra);
   pipe = xrt_pipeline_new_from_data (edited->str, edited->len, toml, TRUE, &error);
   g_assert_no_error (error);
-  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
-  xrt_pipeline_enable_time_profile (pipe, TRUE);
-  outputs = xrt_pipeline_forward (pipe, 0, &error);
-  g_assert_no_error (error);
-  root = xrt_pipeline_report_to_json (pipe, &error);
-  g_assert_no_error (error);
+  root = zw_test_pipeline_pass (pipe, toml, NULL);
   json = cJSON_Print (root);
   g_assert_true (g_file_set_contents (path, json, -1, &error));
   g_assert_no_error (error);

@@ -266,20 +266,6 @@ test_views_table_lists_and_exports (void)
 }
 
 static void
-svg_start (GMarkupParseContext *context, const char *element, const char **names, const char **values,
-           gpointer data, GError **error)
-{
-  char **root = data;
-
-  (void) context;
-  (void) names;
-  (void) values;
-  (void) error;
-  if (*root == NULL)
-    *root = g_strdup (element);
-}
-
-static void
 assert_export_parses (const char *dir, const char *name, const ZwProfile *profile)
 {
   g_autoptr (GError) error = NULL;
@@ -300,16 +286,7 @@ assert_export_parses (const char *dir, const char *name, const ZwProfile *profil
       g_assert_cmpint (gdk_texture_get_width (texture), >, 100);
     }
   else if (g_str_has_suffix (name, ".svg"))
-    {
-      GMarkupParser parser = { .start_element = svg_start };
-      g_autofree char *root = NULL;
-      GMarkupParseContext *context = g_markup_parse_context_new (&parser, 0, &root, NULL);
-      g_assert_true (g_markup_parse_context_parse (context, contents, (gssize) length, &error)
-                     && g_markup_parse_context_end_parse (context, &error));
-      g_assert_no_error (error);
-      g_markup_parse_context_free (context);
-      g_assert_cmpstr (root, ==, "svg");
-    }
+    zw_test_assert_svg (contents, length);
   else if (g_str_has_suffix (name, ".pdf"))
     {
       g_autofree char *tail = NULL;

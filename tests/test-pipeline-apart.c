@@ -40,12 +40,7 @@ test_apart (void)
 
   pipe = xrt_pipeline_new_from_file (path, &error);
   g_assert_no_error (error);
-  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
-  xrt_pipeline_enable_time_profile (pipe, TRUE);
-  outputs = xrt_pipeline_forward (pipe, 0, &error);
-  g_assert_no_error (error);
-  root = xrt_pipeline_report_to_json (pipe, &error);
-  g_assert_no_error (error);
+  root = zw_test_pipeline_pass (pipe, path, &outputs);
   pass = zw_pipeline_report_from_json (root, path, &error);
   g_assert_no_error (error);
 
@@ -164,12 +159,7 @@ demo_pass (const char *path, gboolean staged, GPtrArray **outputs, cJSON **apart
   g_assert_no_error (error);
   if (staged)
     xrt_pipeline_force_staged (pipe);
-  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
-  xrt_pipeline_enable_time_profile (pipe, TRUE);
-  *outputs = xrt_pipeline_forward (pipe, 0, &error);
-  g_assert_no_error (error);
-  root = xrt_pipeline_report_to_json (pipe, &error);
-  g_assert_no_error (error);
+  root = zw_test_pipeline_pass (pipe, path, outputs);
   r = zw_pipeline_report_from_json (root, path, &error);
   g_assert_no_error (error);
   if (apart_root != NULL)

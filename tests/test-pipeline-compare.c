@@ -6,11 +6,11 @@
  * its regression found), the CSV's NET:OP_ID names, and the Compare view drawn offscreen
  * with the regression's row in the warning colour and no other row so. */
 #include "deploy/xrt-pipeline.h"
-#include "report/zw-pipeline-check.h"
 #include "report/zw-pipeline-compare.h"
 #include "zw-compare-view.h"
 #include "zw-export.h"
 #include "zw-test-pixels.h"
+#include "zw-test-util.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -30,7 +30,6 @@ run_demo (const char *extra)
   g_autofree char *text = NULL;
   g_autoptr (GString) edited = NULL;
   g_autoptr (XrtPipeline) pipe = NULL;
-  g_autoptr (GPtrArray) outputs = NULL;
   g_autoptr (cJSON) root = NULL;
   ZwPipelineReport *p;
   const char *at;
@@ -42,13 +41,7 @@ run_demo (const char *extra)
   g_string_insert (edited, (at - edited->str) + strlen ("json = \"tiny_ZG.json\"\n"), extra);
   pipe = xrt_pipeline_new_from_data (edited->str, edited->len, path, TRUE, &error);
   g_assert_no_error (error);
-  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
-  xrt_pipeline_enable_time_profile (pipe, TRUE);
-  outputs = xrt_pipeline_forward (pipe, 0, &error);
-  g_assert_no_error (error);
-  root = xrt_pipeline_report_to_json (pipe, &error);
-  g_assert_no_error (error);
-  g_assert_true (zw_pipeline_report_check_json (root, path, NULL, &error));
+  root = zw_test_pipeline_pass (pipe, path, NULL);
   p = zw_pipeline_report_from_json (root, path, &error);
   g_assert_no_error (error);
   return p;

@@ -9,7 +9,6 @@
  * network's strip along the ruler in its colour).
  * Suite display (Xvfb): test-pipeline-dumps.c. ZW_RUN_VIEWS_KEEP=<dir> keeps the PNGs. */
 #include "deploy/xrt-pipeline.h"
-#include "report/zw-pipeline-check.h"
 #include "report/zw-pipeline-pass.h"
 #include "zw-board-view.h"
 #include "zw-export.h"
@@ -17,6 +16,7 @@
 #include "zw-memory-pipeline.h"
 #include "zw-segment-pipeline.h"
 #include "zw-test-pixels.h"
+#include "zw-test-util.h"
 #include "zw-timing-pipeline.h"
 #include "zw-timing-view.h"
 
@@ -40,15 +40,8 @@ demo_pipeline (void)
     {
       g_autofree char *path = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_pipeline.toml", NULL);
       g_autoptr (XrtPipeline) pipe = xrt_pipeline_new_from_file (path, &error);
-      g_autoptr (GPtrArray) outputs = NULL;
       g_assert_no_error (error);
-      g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
-      xrt_pipeline_enable_time_profile (pipe, TRUE);
-      outputs = xrt_pipeline_forward (pipe, 0, &error);
-      g_assert_no_error (error);
-      root = xrt_pipeline_report_to_json (pipe, &error);
-      g_assert_no_error (error);
-      g_assert_true (zw_pipeline_report_check_json (root, path, NULL, &error));
+      root = zw_test_pipeline_pass (pipe, path, NULL);
     }
   p = zw_pipeline_report_from_json (root, "demo", &error);
   g_assert_no_error (error);

@@ -1,6 +1,8 @@
 /* zw-test-util.c — shared by the test binaries. */
 #include "zw-test-util.h"
 
+#include "report/zw-pipeline-check.h"
+
 #include "xrt/xrt-tensor.h"
 #include "xrt/xrt-session.h"
 #include "backends/zg330/zg330-backend.h"
@@ -706,4 +708,55 @@ zw_test_deploy (const char *name, gboolean merge)
   report = xrt_backend_get_report (xrt_session_get_board_backend (sess));
   zw_deploy_report_attach_network (report, net);
   return report;
+}
+
+cJSON *
+zw_test_pipeline_pass (XrtPipeline *pipe, const char *origin, GPtrArray **outputs)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) outs = NULL;
+  cJSON *root;
+
+  g_assert_true (xrt_pipeline_apply (pipe, NULL, &error));
+  g_assert_no_error (error);
+  xrt_pipeline_enable_time_profile (pipe, TRUE);
+  outs = xrt_pipeline_forward (pipe, 0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (outs);
+  root = xrt_pipeline_report_to_json (pipe, &error);
+  g_assert_no_error (error);
+  g_assert_true (zw_pipeline_report_check_json (root, origin, NULL, &error));
+  g_assert_no_error (error);
+  if (outputs != NULL)
+    *outputs = g_steal_pointer (&outs);
+  return root;
+}
+
+static void
+svg_root (GMarkupParseContext *context, const char *element, const char **names, const char **values,
+          gpointer data, GError **error)
+{
+  char **root = data;
+
+  (void) context;
+  (void) names;
+  (void) values;
+  (void) error;
+  if (*root == NULL)
+    *root = g_strdup (element);
+}
+
+void
+zw_test_assert_svg (const char *contents, gsize len)
+{
+  GMarkupParser parser = { .start_element = svg_root };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = NULL;
+  GMarkupParseContext *context = g_markup_parse_context_new (&parser, 0, &root, NULL);
+
+  g_assert_true (g_markup_parse_context_parse (context, contents, (gssize) len, &error)
+                 && g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (context);
+  g_assert_cmpstr (root, ==, "svg");
 }

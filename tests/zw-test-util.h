@@ -100,6 +100,15 @@ void zw_test_forward_clear (ZwTestForward *forward);
  * workbench does; NULL after g_test_skip() when ../shared is absent. */
 ZwDeployReport *zw_test_deploy (const char *name, gboolean merge);
 
+/* Asserts that @contents (@len bytes) is well-formed XML whose root element is <svg>. */
+void zw_test_assert_svg (const char *contents, gsize len);
+
+/* One profiled pass of @pipe on the simulated board: applied, forwarded once (its outputs in
+ * *@outputs when not NULL) and its pipeline report JSON (the test owns it), which the
+ * independent checker has passed (@origin names the file in messages). */
+#include "deploy/xrt-pipeline.h"
+cJSON *zw_test_pipeline_pass (XrtPipeline *pipe, const char *origin, GPtrArray **outputs);
+
 /* ---- boards over a socket (issue 18) ---------------------------------------------------- */
 
 #include "xrt/xrt-device.h"

@@ -110,13 +110,12 @@ network_apart (XrtPipeline *self, guint i, guint iteration, GPtrArray *outputs, 
                char **device, GError **error)
 {
   XrtPipelineMember *m = XRT_PIPELINE_MEMBER (self, i);
-  XirNetworkView *view = xrt_deployment_get_view (m->deployment);
   g_autoptr (XrtDeployment) d = NULL;
   g_autoptr (GPtrArray) inputs = NULL;
   g_autofree char *text = NULL;
   const ZwProfile *p;
   GPtrArray *outs;
-  cJSON *n, *v, *pj;
+  cJSON *n, *pj;
 
   if ((d = xrt_pipeline_deploy_apart (self, m, etm, error)) == NULL)
     return NULL;
@@ -132,14 +131,7 @@ network_apart (XrtPipeline *self, guint i, guint iteration, GPtrArray *outputs, 
   if (*device == NULL)
     *device = g_strdup (xrt_device_get_url (xrt_deployment_get_device (d)));
 
-  n = cJSON_CreateObject ();
-  cJSON_AddStringToObject (n, "name", m->name);
-  cJSON_AddStringToObject (n, "json", m->spec->json);
-  cJSON_AddNumberToObject (n, "stage", m->spec->stage);
-  v = cJSON_AddArrayToObject (n, "view");
-  cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_start (view)));
-  cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_n_ops (view)));
-  cJSON_AddNumberToObject (n, "apart_etm_bytes", (double) *etm);
+  n = xrt_pipeline_network_json (m, *etm);
   cJSON_AddNumberToObject (n, "time_ms", *ms);
   if (p != NULL && p->rows->len > 0 && (text = zw_profile_to_string (p, ZW_PROFILE_FORMAT_JSON)) != NULL
       && (pj = cJSON_Parse (text)) != NULL)

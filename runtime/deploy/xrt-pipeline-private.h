@@ -117,6 +117,10 @@ XrtDeployment *xrt_pipeline_deploy_apart (XrtPipeline *self, XrtPipelineMember *
 /* Its ETM deployed alone (0 for a network of host ops only: nothing of it is on the board). */
 gboolean xrt_pipeline_apart_bytes (XrtPipelineMember *m, guint64 *out, GError **error);
 
+/* xrt-pipeline-report.c: a network's entry of a pipeline report, its name, network file,
+ * stage, view and the ETM it takes deployed alone (the rest is the caller's to add). */
+cJSON *xrt_pipeline_network_json (XrtPipelineMember *m, guint64 apart_etm_bytes);
+
 /* xrt-pipeline-dump.c: after a pass, the networks' part folders gathered into the dump folder. */
 gboolean xrt_pipeline_dump_collect (XrtPipeline *self, GError **error);
 

@@ -96,6 +96,22 @@ owner_of (XrtPipeline *self, GPtrArray *reports, guint64 addr, guint64 size)
 }
 
 cJSON *
+xrt_pipeline_network_json (XrtPipelineMember *m, guint64 apart_etm_bytes)
+{
+  XirNetworkView *view = xrt_deployment_get_view (m->deployment);
+  cJSON *n = cJSON_CreateObject (), *v;
+
+  cJSON_AddStringToObject (n, "name", m->name);
+  cJSON_AddStringToObject (n, "json", m->spec->json);
+  cJSON_AddNumberToObject (n, "stage", m->spec->stage);
+  v = cJSON_AddArrayToObject (n, "view");
+  cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_start (view)));
+  cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_n_ops (view)));
+  cJSON_AddNumberToObject (n, "apart_etm_bytes", (double) apart_etm_bytes);
+  return n;
+}
+
+cJSON *
 xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
 {
   g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func (report_unref0);
@@ -126,26 +142,18 @@ xrt_pipeline_report_to_json (XrtPipeline *self, GError **error)
   for (guint i = 0; i < self->members->len; i++)
     {
       XrtPipelineMember *m = XRT_PIPELINE_MEMBER (self, i);
-      XirNetworkView *view = xrt_deployment_get_view (m->deployment);
-      cJSON *n = cJSON_CreateObject (), *v;
+      cJSON *n;
       guint64 mine = 0;
 
       if (!xrt_pipeline_apart_bytes (m, &mine, error))
         {
           g_prefix_error (error, "%s: network \"%s\" deployed apart: ", self->spec->origin, m->name);
-          cJSON_Delete (n);
           cJSON_Delete (root);
           return NULL;
         }
       if (!zw_u64_add (apart, mine, &apart))
         apart = G_MAXUINT64;
-      cJSON_AddStringToObject (n, "name", m->name);
-      cJSON_AddStringToObject (n, "json", m->spec->json);
-      cJSON_AddNumberToObject (n, "stage", m->spec->stage);
-      v = cJSON_AddArrayToObject (n, "view");
-      cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_start (view)));
-      cJSON_AddItemToArray (v, cJSON_CreateNumber (xir_network_view_get_n_ops (view)));
-      cJSON_AddNumberToObject (n, "apart_etm_bytes", (double) mine);
+      n = xrt_pipeline_network_json (m, mine);
       if (self->profile && self->passes > 0)
         {
           const ZwProfile *p = xrt_session_get_time_profile (xrt_deployment_get_session (m->deployment));
