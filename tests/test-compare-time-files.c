@@ -5,7 +5,7 @@
  * the members' estimated A shares sum to the launch's time and the classes are the
  * network's, never "HardOp".  A time file of another network does not belong: the error
  * names its op, and the files compare as before.  The CLI does the same with --network. */
-#include "zw-compare-rows.h"
+#include "report/zw-compare-rows.h"
 #include "zw-test-util.h"
 #include "report/zw-compare.h"
 #include "report/zw-profile-plan.h"
@@ -220,6 +220,60 @@ test_cli_network (void)
   for (guint i = 1; lines[i] != NULL && *lines[i] != '\0'; i++)
     n_b_only += strstr (lines[i], ",b,") != NULL || strstr (lines[i], ",a,") != NULL;
   g_assert_cmpuint (n_b_only, ==, 0);
+
+  /* --expand: the launch's members under it, a merged side's shares marked ≈ and summing to
+   * the launch's time (to the printed rounding), the merge-off side's own measured rows */
+  {
+    g_auto (ZwRun) run_expand = { 0 };
+    g_auto (GStrv) out = NULL;
+    double launch_a = -1, sum_a = 0;
+    guint n_members = 0, n_own_b = 0, n_launch_members = 0;
+
+    for (guint i = 0; i < on->rows->len; i++)
+      {
+        const ZwProfileRow *r = g_ptr_array_index (on->rows, i);
+        if (r->merge_from != NULL && r->merge_from->len > 1)
+          {
+            n_launch_members += r->merge_from->len;
+            launch_a = r->total_ms;
+          }
+      }
+    g_assert_cmpuint (n_launch_members, >, 1);
+    zw_test_xrt_run (&run_expand, "report", "compare", a, b, "--network", net_path, "--expand", NULL);
+    g_assert_cmpint (run_expand.status, ==, 0);
+    out = g_strsplit (run_expand.out, "\n", -1);
+    for (guint i = 0; out[i] != NULL; i++)
+      {
+        g_auto (GStrv) f = g_strsplit_set (g_strstrip (out[i]), " ", -1);
+        g_autoptr (GPtrArray) w = g_ptr_array_new ();
+        for (guint k = 0; f[k] != NULL; k++)
+          if (*f[k] != '\0')
+            g_ptr_array_add (w, f[k]);
+        if (w->len >= 5 && g_str_has_prefix (out[i], "↳"))
+          {
+            const char *am = g_ptr_array_index (w, 3), *bm = g_ptr_array_index (w, 4);
+            gint64 id = g_ascii_strtoll (g_ptr_array_index (w, 1), NULL, 10);
+            n_members++;
+            g_assert_true (g_str_has_prefix (am, "≈"));             /* merged in A: a share */
+            sum_a += g_ascii_strtod (am + strlen ("≈"), NULL);
+            g_assert_false (g_str_has_prefix (bm, "≈"));            /* merge off in B: its own row */
+            for (guint k = 0; k < off->rows->len; k++)
+              {
+                const ZwProfileRow *r = g_ptr_array_index (off->rows, k);
+                if (r->op_id == id)
+                  {
+                    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (bm, NULL), r->total_ms, 6e-5);
+                    n_own_b++;
+                  }
+              }
+          }
+      }
+    g_assert_cmpuint (n_members, ==, n_launch_members);
+    g_assert_cmpuint (n_own_b, ==, n_launch_members);
+    g_assert_cmpfloat (launch_a, >, 0);
+    /* each share is printed to 0.0001 ms */
+    g_assert_cmpfloat_with_epsilon (sum_a, launch_a, 5e-5 * (n_members + 1));
+  }
 
   /* the network's deploy report (xrt-run plan --json) serves as well as its JSON */
   {

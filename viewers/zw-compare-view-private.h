@@ -4,7 +4,7 @@
 #pragma once
 
 #include "zw-compare-view.h"
-#include "zw-compare-rows.h"
+#include "report/zw-compare-rows.h"
 #include "zw-draw-area.h"
 #include "zw-view-private.h"
 

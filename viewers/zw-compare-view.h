@@ -11,13 +11,13 @@
  * Above the table: "Regressions only" with its threshold (%, B slower than A by more) and
  * the count of rows kept, and "Expand merged launches"; a merged launch's ▸ in its op id
  * cell expands it alone. Members' estimated figures are drawn "≈" and labelled
- * (zw-compare-rows.h says how they are estimated).
+ * (report/zw-compare-rows.h says how they are estimated).
  */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "zw-row-table.h"
-#include "zw-compare-rows.h"
+#include "report/zw-compare-rows.h"
 #include "report/zw-compare.h"
 #include "report/zw-pipeline-report.h"
 #include "zw-selection.h"

@@ -6,6 +6,7 @@
 #include "zw-selection.h"
 #include "zw-view-style.h"
 #include "zw-view.h"
+#include "report/zw-launch-split.h"
 
 G_BEGIN_DECLS
 
@@ -15,16 +16,7 @@ gboolean zw_report_op_range (const ZwDeployReport *report, gint64 op_id, gint *f
 /* Index into report->launches of the launch that runs @op_id (its own id or a member), -1. */
 gint zw_report_launch_of_op (const ZwDeployReport *report, gint64 op_id);
 
-/* A hash table (gint64 op id -> element of report->ops, borrowed) for drawing loops. */
-GHashTable *zw_report_index_ops (const ZwDeployReport *report);
-/* A hash table (gint64 op id -> double* the planner's estimate of the hardop, borrowed from
- * report->hardops); @report may be NULL (an empty table). */
-GHashTable *zw_report_index_estimates (const ZwDeployReport *report);
-/* The weights a merged launch's time is split over its @n members by, an estimate (the
- * report has no per-op time of a merged launch): the planner's estimates when every member
- * has one (0 is a share of 0) and they sum above 0, else the layer counts when every
- * member has them (@ops: zw_report_index_ops, may be NULL), else equal parts. */
-void zw_launch_split_weights (GHashTable *estimates, GHashTable *ops, const gint64 *members, guint n, double *weights);
+/* zw_report_index_ops, zw_report_index_estimates, zw_launch_split_weights: report/'s */
 
 /* ---- drawing ---- */
 

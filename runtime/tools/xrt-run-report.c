@@ -23,6 +23,7 @@
 #include "base/zw-file-read.h"
 
 #include "report/zw-compare.h"
+#include "report/zw-compare-rows.h"
 #include "report/zw-profile-plan.h"
 #include "report/zw-deploy-report.h"
 #include "report/zw-dump-diff.h"
@@ -203,14 +204,45 @@ map_to_network (const char *net, const char *pa, const char *pb, ZwProfile **a, 
   return 0;
 }
 
+/* A merged launch's member ops under its row (report/zw-compare-rows.h): a side that ran a
+ * member alone gives its own time, a merged side its estimated share, marked ≈. */
+static void
+print_members (const ZwProfileCompare *c, const ZwCompareRow *r, const ZwProfile *a, const ZwProfile *b,
+               const ZwDeployReport *plan)
+{
+  g_autoptr (GHashTable) expanded = g_hash_table_new (g_int64_hash, g_int64_equal);
+  ZwCompareShowOptions show = { .expanded = expanded, .a = a, .b = b, .report_a = plan, .report_b = plan };
+  g_autoptr (ZwCompareShown) shown = NULL;
+
+  g_hash_table_add (expanded, (gpointer) &r->op_id);
+  shown = zw_compare_shown_new (c, &show);
+  for (guint i = 0; i < shown->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      g_autofree char *id = NULL, *a_ms = NULL, *b_ms = NULL;
+
+      if (s->row != r || s->member < 0)
+        continue;
+      id = g_strdup_printf ("↳ %" G_GINT64_FORMAT, s->op_id);
+      a_ms = !s->has_a ? g_strdup ("-") : g_strdup_printf ("%s%.4f", s->a_estimated ? "≈" : "", s->a_ms);
+      b_ms = !s->has_b ? g_strdup ("-") : g_strdup_printf ("%s%.4f", s->b_estimated ? "≈" : "", s->b_ms);
+      /* printf pads by bytes: ↳ and ≈ are 3 bytes wide 1 column, so widen by 2 for each */
+      printf ("%12s  %-28.28s %*s %*s\n", id, s->op_class != NULL ? s->op_class : "",
+              12 + (s->a_estimated ? 2 : 0), a_ms, 12 + (s->b_estimated ? 2 : 0), b_ms);
+    }
+}
+
 static int
 cmd_compare (int argc, char **argv)
 {
   g_autofree char *csv = NULL, *network = NULL;
   double tolerance = 0.05, min_delta = 0.01;
-  gboolean fail_on_regression = FALSE;
+  gboolean fail_on_regression = FALSE, expand = FALSE;
   GOptionEntry entries[] = {
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, N_("Also write the per-op table as CSV"), N_("OUT") },
+    { "expand", 0, 0, G_OPTION_ARG_NONE, &expand,
+      N_("List each merged launch's member ops under it (a merged side's times are estimated shares, marked ≈)"),
+      NULL },
     { "network", 0, 0, G_OPTION_ARG_FILENAME, &network,
       N_("The network the time files came from (its JSON, deployed with merge on, or its deploy report): its merge "
          "plan maps a merged launch to its ops, its classes name the ops"), N_("NET.json") },
@@ -272,6 +304,8 @@ cmd_compare (int argc, char **argv)
       printf ("%10" G_GINT64_FORMAT "  %-28.28s %12s %12s %+12.4f %9s  %s\n", r->op_id, type, a_ms, b_ms, r->delta_ms,
               ratio, r->regression ? _("REGRESSION") : r->improvement ? _("faster")
               : r->side == ZW_COMPARE_ONLY_A ? _("only in A") : r->side == ZW_COMPARE_ONLY_B ? _("only in B") : "");
+      if (expand && r->merge_from != NULL && r->merge_from->len > 1)
+        print_members (c, r, a, b, plan);
     }
   {
     g_autofree char *ratio = fmt_ratio (c->ratio);

@@ -1,7 +1,7 @@
 /* zw-compare-rows.c — the rows Compare shows: the regressions filter and merged launches
  * expanded to their members (estimated shares of the launch where a side ran it merged). */
-#include "zw-compare-rows.h"
-#include "zw-view-private.h"
+#include "report/zw-compare-rows.h"
+#include "report/zw-launch-split.h"
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* zw-compare-rows.h — the rows the Compare view shows (issue 37 item 6).
+/* zw-compare-rows.h — the rows Compare shows, in the workbench and the CLI (issue 37 item 6).
  *
  * The comparison's rows (runtime/report/zw-compare.h) in their sorted order, two things on
  * top, as Nsight Systems' and Perfetto's diff tables do:
