@@ -202,3 +202,16 @@ xrt_pipeline_apart_to_json (XrtPipeline *self, guint iteration, GError **error)
   cJSON_AddNumberToObject (o, "passes", 1);
   return root;
 }
+
+char *
+xrt_pipeline_apart_to_text (XrtPipeline *self, guint iteration, GError **error)
+{
+  cJSON *root = xrt_pipeline_apart_to_json (self, iteration, error);
+  char *text;
+
+  if (root == NULL)
+    return NULL;
+  text = cJSON_Print (root);
+  cJSON_Delete (root);
+  return text;
+}

@@ -346,6 +346,20 @@ GPtrArray *xrt_pipeline_get_outputs (XrtPipeline *self, guint index);
 char *xrt_pipeline_report_to_text (XrtPipeline *self, GError **error);
 
 /**
+ * xrt_pipeline_apart_to_text:
+ * @self: a pipeline (its networks opened)
+ * @iteration: the forward's number (the free inputs are the pass's seeded ones)
+ * @error: the network that failed, named with the pipeline file
+ *
+ * The same networks run apart, each alone on a simulated board with the same options, as a
+ * pipeline report in JSON text (xrt_pipeline_apart_to_json() in deploy/xrt-pipeline-apart.h,
+ * for the language bindings): compare its "time" and "etm" with the pass's report.
+ *
+ * Returns: (transfer full) (nullable): the report
+ */
+char *xrt_pipeline_apart_to_text (XrtPipeline *self, guint iteration, GError **error);
+
+/**
  * xrt_pipeline_report_to_json: (skip)
  * @self: an applied pipeline
  * @error: the pipeline before apply

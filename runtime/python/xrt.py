@@ -839,6 +839,14 @@ class Pipeline:
         import json
         return json.loads(call(self._obj.report_to_text))
 
+    def reportApart(self, iteration=0):
+        """The same networks run apart, each alone on a simulated board with the same options
+        and one profiled forward (the free inputs seeded by @iteration): a pipeline report of
+        its own, whose "time" and "etm" compare with report()'s (what connecting and sharing
+        on one board saved)."""
+        import json
+        return json.loads(call(self._obj.apart_to_text, int(iteration)))
+
 document(MemChunk, "Xrt", "xrt_mem_chunk_", {
     "addr": "get_addr", "size": "get_size", "memRegion": "get_region", "isOn": "is_on",
     "read": "read_bytes", "write": "write", "copyFrom": "copy_from", "free": "free"})

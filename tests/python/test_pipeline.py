@@ -92,6 +92,13 @@ def test_demo_pipeline(tmp_path):
     assert r["etm"]["board_bytes"] < r["etm"]["apart_bytes"]
     assert r["time"]["pass_ms"] > 0
     assert {c["from_mode"] for c in r["connections"]} == {"zero-copy", "host"}
+    # the same networks run apart: the ETM the pass's report counts apart, and more time (the
+    # connected values' host transfers the pass does not make)
+    apart = p.reportApart()
+    assert [n["name"] for n in apart["networks"]] == p.networks()
+    assert apart["etm"]["board_bytes"] == r["etm"]["apart_bytes"]
+    assert apart["time"]["pass_ms"] > r["time"]["pass_ms"]
+    assert abs(apart["time"]["pass_ms"] - sum(n["time_ms"] for n in apart["networks"])) < 1e-9
 
 
 def test_errors_name_the_file_and_the_field(tmp_path):
