@@ -32,25 +32,6 @@ make_type (ZwDumpType *t, gint64 v_id, const char *storage, const char *layout, 
   t->shape = g_memdup2 (shape, sizeof (gint64) * rank);
 }
 
-static void
-rm_rf (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (!d)
-    return;
-  while ((name = g_dir_read_name (d)))
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        rm_rf (p);
-      else
-        g_unlink (p);
-    }
-  g_rmdir (dir);
-}
-
 /* ---- statistics ------------------------------------------------------------------- */
 
 static void
@@ -312,7 +293,7 @@ static void
 fixture_clear (void)
 {
   if (fixture.root)
-    rm_rf (fixture.root);
+    zw_test_remove_tree (fixture.root);
   g_free (fixture.root);
   g_free (fixture.a);
   g_free (fixture.b);
@@ -401,7 +382,7 @@ copy_folder (const char *src, const char *name)
   g_autoptr (GDir) d = g_dir_open (src, 0, NULL);
   const char *f;
 
-  rm_rf (dst);
+  zw_test_remove_tree (dst);
   g_assert_cmpint (g_mkdir_with_parents (dst, 0755), ==, 0);
   while ((f = g_dir_read_name (d)))
     {

@@ -40,20 +40,6 @@ copy_dir (const char *from, const char *to)
     }
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *f = g_build_filename (dir, name, NULL);
-      g_unlink (f);
-    }
-  g_rmdir (dir);
-}
-
 /* Two dumps of one yolov5s forward (merge off, every hardop's output, float32): A, and B
  * with one byte changed in the largest value's file. */
 static void
@@ -351,8 +337,8 @@ main (int argc, char **argv)
   if (display)
     g_test_add_func ("/dump-diff-job/display/view-worker-progress-bar-and-cancel", test_view_progress_and_cancel);
   status = g_test_run ();
-  remove_dir (dir_a);
-  remove_dir (dir_b);
+  zw_test_remove_tree (dir_a);
+  zw_test_remove_tree (dir_b);
   g_rmdir (root);
   g_free (dir_a);
   g_free (dir_b);

@@ -107,30 +107,10 @@ fixture_set_up (Fixture *fx, gconstpointer data)
 }
 
 static void
-rm_rf (const char *dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (!d)
-    return;
-  while ((name = g_dir_read_name (d)))
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        rm_rf (p);
-      else
-        g_unlink (p);
-    }
-  g_dir_close (d);
-  g_rmdir (dir);
-}
-
-static void
 fixture_tear_down (Fixture *fx, gconstpointer data)
 {
   (void) data;
-  rm_rf (fx->dir);
+  zw_test_remove_tree (fx->dir);
   g_free (fx->dir);
   zw_dump_type_clear (&fx->t3);
   zw_dump_type_clear (&fx->t4);

@@ -470,25 +470,9 @@ test_sweep (void)
   g_assert_nonnull (strstr (first, "\"front\":\ttrue"));
 }
 
-/* The demo pipeline as installed: the detector cut in three around its host op gives the
- * whole detector's bytes, the tiny network its own, and sharing and connecting save ETM. */
 /* The demo's pass dumped twice into one folder each: every value by network and v_id (v_ids
  * repeat across networks), each network's values typed by its own entries, and the two
  * dumps diffed value for value — every value of every network compared and equal. */
-static void
-remove_flat (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 static void
 dump_demo (const char *dir, gboolean staged)
 {
@@ -556,11 +540,13 @@ test_dump_diff (void)
     g_assert_cmpuint (with_net->warnings->len, ==, 0);
     g_assert_cmpuint (with_net->n_compared, ==, fa->values->len);
   }
-  remove_flat (a);
-  remove_flat (b);
+  zw_test_remove_tree (a);
+  zw_test_remove_tree (b);
   g_rmdir (dir);
 }
 
+/* The demo pipeline as installed: the detector cut in three around its host op gives the
+ * whole detector's bytes, the tiny network its own, and sharing and connecting save ETM. */
 static void
 test_demo (void)
 {

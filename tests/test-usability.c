@@ -97,20 +97,6 @@ test_run_summary (void)
 /* Compare (issue 16 item 5): merge on against merge off compares launch for members, not
  * "only in A" rows; a vendor time file whose op ids were renumbered matches by op kind and
  * order. */
-static void
-remove_flat_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 static char *
 profile_of (const char *net, const char *dir, const char *extra)
 {
@@ -167,8 +153,8 @@ test_compare_merge_and_renumbered (void)
   g_assert_cmpint (renum.status, ==, 0);
   g_assert_nonnull (strstr (renum.out, "only in A: 0, only in B: 0"));
   g_assert_nonnull (strstr (renum.out, "op ids differ"));
-  remove_flat_dir (dir_a);
-  remove_flat_dir (dir_b);
+  zw_test_remove_tree (dir_a);
+  zw_test_remove_tree (dir_b);
 }
 
 /* `xrt-run check` gives the ETM and OCM values of a report as counts after colons (two
