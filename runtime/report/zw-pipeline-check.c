@@ -128,7 +128,11 @@ zw_pipeline_report_check (const ZwPipelineReport *r, const char *origin, ZwPipel
         return zw_pipeline_report_fail (error, origin, "network \"%s\" is not on the board but takes %"
                                         G_GUINT64_FORMAT " ETM bytes apart", n->name, n->apart_etm_bytes);
       if (n->report != NULL && !zw_deploy_report_check (n->report, NULL, error))
-        return FALSE;
+        {
+          /* the deploy checker knows no file: say which file and which network */
+          g_prefix_error (error, "%s: network \"%s\": deploy report: ", origin, n->name);
+          return FALSE;
+        }
       if (!zw_u64_add (c.apart_bytes, n->apart_etm_bytes, &c.apart_bytes))
         return zw_pipeline_report_fail (error, origin, "the networks' apart_etm_bytes overflow");
     }

@@ -5,6 +5,8 @@
 out=$1 data=$2 shared=$3
 set -u
 mkdir -p "$out"
+# absolute: meson passes a path relative to the build folder, and some runs below cd elsewhere
+out=$(cd "$out" && pwd)
 for n in network raw deploy_report profile dump device_profile buffers_csv file_kind snapshot run_config sweep pipeline pipeline_report; do mkdir -p "$out/$n"; done
 nets=$data/networks
 for f in "$nets"/tiny_ZG.json "$nets"/resnet18_ZG.json; do [ -f "$f" ] && cp "$f" "$out/network/"; done
@@ -20,7 +22,7 @@ if [ -d "$shared/planner-bench" ]; then
   ls "$shared"/planner-bench/*.csv 2>/dev/null | head -3 | while read -r f; do cp "$f" "$out/buffers_csv/"; done
 fi
 printf '[run]\njson = "%s/tiny_ZG.json"\nocmopt = 1\nmerge_hardop = false\nlog_time = true\nbackends = "ZG330,mock://zg330;Host"\ndump_format = "SFB"\n' "$nets" > "$out/run_config/tiny.toml"
-# a run of the tiny network gives a deploy report, time profiles and a dump
+# a run of the tiny network (meson builds xrt-run before this script runs) gives a deploy report, time profiles and a dump
 xrt_run=$(dirname "$data")/runtime/tools/xrt-run
 if [ -x "$xrt_run" ] && [ -f "$nets/tiny_ZG.json" ]; then
   tmp=$(mktemp -d)
