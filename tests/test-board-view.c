@@ -490,6 +490,15 @@ current_view (void)
   return view;
 }
 
+/* The row above the board (the hint and "Show the Whole Pass"): the view's box's first child */
+static GtkWidget *
+board_bar (ZwBoardView *view)
+{
+  GtkWidget *bar = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (view)));
+  g_assert_true (GTK_IS_BUTTON (gtk_widget_get_last_child (bar)));
+  return bar;
+}
+
 static void
 test_app_opens_demo_pipeline (void)
 {
@@ -505,6 +514,8 @@ test_app_opens_demo_pipeline (void)
   g_assert_true (wait_for (is_idle, NULL, 120));
   view = ZW_BOARD_VIEW (zw_window_get_view (win, "board"));
   g_assert_null (zw_board_view_get_pipeline (view));
+  /* no pipeline: no hint nor "Show the Whole Pass" to act on, only the empty board's text */
+  g_assert_false (gtk_widget_get_visible (board_bar (view)));
 
   /* the main menu's demo pipeline: run in the worker, then Board shows it */
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (win), "win.open-demo-pipeline", NULL));
@@ -513,6 +524,7 @@ test_app_opens_demo_pipeline (void)
   name = current_view ();
   g_assert_cmpstr (name, ==, "board");
   g_assert_null (zw_window_get_banner_message (win));
+  g_assert_true (gtk_widget_get_visible (board_bar (view)));
   /* kept: the view lets it go when the next pipeline comes */
   shown = zw_pipeline_report_ref (zw_board_view_get_pipeline (view));
   g_assert_cmpuint (shown->networks->len, ==, 4);

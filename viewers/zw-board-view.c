@@ -11,6 +11,7 @@ struct _ZwBoardView
   ZwView parent_instance;
 
   GtkWidget *box;
+  GtkWidget *bar; /* the hint and "Show the Whole Pass": only with a pipeline to act on */
   GtkWidget *area;
   ZwPipelineReport *pipeline;
   gint selected;
@@ -83,6 +84,18 @@ zw_board_view_activate_network (ZwBoardView *self, gint index)
   return TRUE;
 }
 
+/* With no pipeline there is no network to click nor pass to show: the hint row goes and the
+ * keys' actions are off (the empty board says how to open one). */
+static void
+sync_actions (ZwBoardView *self)
+{
+  static const char *const actions[] = { "board.previous", "board.next", "board.open", "board.pass" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), actions[i], self->pipeline != NULL);
+  gtk_widget_set_visible (self->bar, self->pipeline != NULL);
+}
+
 void
 zw_board_view_set_pipeline (ZwBoardView *self, ZwPipelineReport *pipeline)
 {
@@ -94,6 +107,7 @@ zw_board_view_set_pipeline (ZwBoardView *self, ZwPipelineReport *pipeline)
   g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
   self->pipeline = pipeline;
   self->hover = -1;
+  sync_actions (self);
   if (self->selected >= 0)
     {
       self->selected = -1;
@@ -352,7 +366,7 @@ zw_board_view_init (ZwBoardView *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (pass), "board.pass");
   gtk_widget_set_margin_end (pass, 8);
   gtk_widget_set_valign (pass, GTK_ALIGN_CENTER);
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  row = self->bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_append (GTK_BOX (row), hint);
   gtk_box_append (GTK_BOX (row), pass);
   scrolled = gtk_scrolled_window_new ();
@@ -362,6 +376,7 @@ zw_board_view_init (ZwBoardView *self)
   gtk_box_append (GTK_BOX (self->box), row);
   gtk_box_append (GTK_BOX (self->box), scrolled);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  sync_actions (self);
 }
 
 GtkWidget *
