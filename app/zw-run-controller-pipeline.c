@@ -32,13 +32,88 @@ is_report_text (const char *text, gsize len)
   return FALSE;
 }
 
+/* ---- the networks' options set in the workbench (main thread) ---------------------------- */
+
+void
+zw_run_controller_set_pipeline_network_options (ZwRunController *self, const char *network,
+                                                const ZwRunOptions *options)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_return_if_fail (network != NULL);
+  if (options == NULL)
+    {
+      if (self->pipeline_options != NULL)
+        g_hash_table_remove (self->pipeline_options, network);
+      return;
+    }
+  if (self->pipeline_options == NULL)
+    self->pipeline_options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_replace (self->pipeline_options, g_strdup (network), g_memdup2 (options, sizeof *options));
+}
+
+void
+zw_run_controller_clear_pipeline_options (ZwRunController *self)
+{
+  g_return_if_fail (ZW_IS_RUN_CONTROLLER (self));
+  g_clear_pointer (&self->pipeline_options, g_hash_table_unref);
+}
+
+const ZwRunOptions *
+zw_run_controller_get_pipeline_network_options (ZwRunController *self, const char *network)
+{
+  g_return_val_if_fail (ZW_IS_RUN_CONTROLLER (self), NULL);
+  return self->pipeline_options != NULL && network != NULL ? g_hash_table_lookup (self->pipeline_options, network)
+                                                           : NULL;
+}
+
+GHashTable *
+zw_run_controller_copy_pipeline_options (ZwRunController *self)
+{
+  GHashTable *copy;
+  GHashTableIter it;
+  gpointer key, value;
+
+  if (self->pipeline_options == NULL || g_hash_table_size (self->pipeline_options) == 0)
+    return NULL;
+  copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_iter_init (&it, self->pipeline_options);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    g_hash_table_insert (copy, g_strdup (key), g_memdup2 (value, sizeof (ZwRunOptions)));
+  return copy;
+}
+
+/* ---- the worker ------------------------------------------------------------------------ */
+
+/* The job's options for some networks instead of the file's; a network the file no longer
+ * has (edited since) is named. */
+static gboolean
+set_network_options (ZwJob *job, XrtPipeline *pipe, GError **error)
+{
+  GHashTableIter it;
+  gpointer key, value;
+
+  if (job->pipeline_options == NULL)
+    return TRUE;
+  g_hash_table_iter_init (&it, job->pipeline_options);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const ZwRunOptions *o = value;
+      if (!xrt_pipeline_set_network_options (pipe, key, o->merge_hardop, o->etm_optimize, o->ocm, error))
+        {
+          g_prefix_error (error, _("The options panel's options for network “%s”: "), (const char *) key);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static cJSON *
 run_pipeline_file (ZwJob *job, const char *path, GCancellable *cancellable, GError **error)
 {
   g_autoptr (XrtPipeline) pipe = NULL;
   g_autoptr (GPtrArray) outputs = NULL;
 
-  if ((pipe = xrt_pipeline_new_from_file (path, error)) == NULL)
+  if ((pipe = xrt_pipeline_new_from_file (path, error)) == NULL || !set_network_options (job, pipe, error))
     return NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;

@@ -49,6 +49,7 @@ typedef struct {
   ZwPipelineReport *pipeline;    /* of a pipeline job */
   gboolean apart;                /* a pipeline job that also runs each network apart */
   ZwPipelineReport *pipeline_apart;   /* its networks run apart (xrt_pipeline_apart_to_json) */
+  GHashTable *pipeline_options;  /* network name -> ZwRunOptions*: instead of the file's (NULL: none) */
 } ZwJob;
 
 struct _ZwRunController
@@ -94,6 +95,7 @@ struct _ZwRunController
   char *pipeline_dump_format;    /* and its format */
   gboolean pending_pipeline_apart;    /* zw_run_controller_run_pipeline_apart */
   ZwPipelineReport *pipeline_apart;   /* the last pipeline's networks run apart, until taken */
+  GHashTable *pipeline_options;  /* zw_run_controller_set_pipeline_network_options (NULL: none) */
   gboolean running_pipeline;
   ZwPipelineReport *pipeline;    /* the last pipeline, until taken */
 
@@ -112,6 +114,8 @@ void zw_job_thread (GTask *task, gpointer source, gpointer task_data, GCancellab
 
 /* zw-run-controller-pipeline.c, worker side: job->pipeline from job->pipeline_path. */
 gboolean zw_job_pipeline (ZwJob *job, GCancellable *cancellable, GError **error);
+/* zw-run-controller-pipeline.c, main side: a copy of the networks' options for a job (NULL: none). */
+GHashTable *zw_run_controller_copy_pipeline_options (ZwRunController *self);
 /* The job's board (job->board, the options' device URL) from the controller's one link to
  * it; ZW_RUN_CONTROLLER_ERROR_DEVICE naming the URL when it cannot be reached. */
 XrtDevice *zw_job_acquire_board (ZwJob *job, GError **error);

@@ -40,6 +40,7 @@ zw_job_free (ZwJob *job)
   g_free (job->pipeline_path);
   g_clear_pointer (&job->pipeline, zw_pipeline_report_unref);
   g_clear_pointer (&job->pipeline_apart, zw_pipeline_report_unref);
+  g_clear_pointer (&job->pipeline_options, g_hash_table_unref);
   g_free (job->device_url);
   g_clear_object (&job->board);
   g_free (job->session_device_url);
@@ -169,6 +170,7 @@ start_next (ZwRunController *self)
       job->dump_format = g_steal_pointer (&self->pending_pipeline_dump_format);
       job->apart = self->pending_pipeline_apart;
       self->pending_pipeline_apart = FALSE;
+      job->pipeline_options = zw_run_controller_copy_pipeline_options (self);
     }
   else if (!self->pending && self->pending_compare_path != NULL)
     {
@@ -488,6 +490,7 @@ zw_run_controller_finalize (GObject *object)
   g_free (self->pipeline_dump_format);
   g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
   g_clear_pointer (&self->pipeline_apart, zw_pipeline_report_unref);
+  g_clear_pointer (&self->pipeline_options, g_hash_table_unref);
   g_free (self->status);
   G_OBJECT_CLASS (zw_run_controller_parent_class)->finalize (object);
 }

@@ -145,6 +145,15 @@ void zw_run_controller_run_pipeline_apart (ZwRunController *self, const char *pa
 /* The networks of the last pipeline finished run apart, as a pipeline report of their own
  * (transfer full; NULL when it was not asked for or was taken). */
 ZwPipelineReport *zw_run_controller_take_pipeline_apart (ZwRunController *self);
+/* The board backend's options of network @network of the pipelines run from now on, instead
+ * of the file's (xrt_pipeline_set_network_options: merge, ETM optimize and OCM option of
+ * @options; NULL: the file's again). They stay for every pass until cleared. */
+void zw_run_controller_set_pipeline_network_options (ZwRunController *self, const char *network,
+                                                     const ZwRunOptions *options);
+/* Every network's options the file's again (another pipeline opens). */
+void zw_run_controller_clear_pipeline_options (ZwRunController *self);
+/* The options set for @network (borrowed), NULL when it runs with the file's. */
+const ZwRunOptions *zw_run_controller_get_pipeline_network_options (ZwRunController *self, const char *network);
 /* The last pipeline (transfer full; NULL when none is waiting). */
 ZwPipelineReport *zw_run_controller_take_pipeline (ZwRunController *self);
 /* Cancels the job in progress and drops queued requests. */

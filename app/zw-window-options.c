@@ -55,6 +55,9 @@ reapply_idle (gpointer data)
   ZwWindow *self = data;
 
   self->reapply_source = 0;
+  /* a network of the pipeline shown: a new pass with its options */
+  if (zw_window_pipeline_options_changed (self))
+    return G_SOURCE_REMOVE;
   if (!self->offline && zw_run_controller_has_network (self->controller))
     zw_window_request (self, ZW_RUN_MODE_APPLY);
   return G_SOURCE_REMOVE;
@@ -67,7 +70,9 @@ on_option_changed (GObject *panel, GParamSpec *pspec, ZwWindow *self)
 {
   (void) panel;
   (void) pspec;
-  if (self->syncing || self->offline || !zw_run_controller_has_network (self->controller))
+  if (self->syncing
+      || (!zw_window_pipeline_network_selected (self)
+          && (self->offline || !zw_run_controller_has_network (self->controller))))
     return;
   if (self->reapply_source == 0)
     self->reapply_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, reapply_idle, self, NULL);
@@ -127,6 +132,8 @@ zw_window_options_for_run (ZwWindow *self, ZwRun *run)
   gboolean fixed = !self->offline && !profile && zw_run_controller_is_compiler_placed (self->controller);
   const char *reason = NULL;
 
+  if (zw_window_pipeline_options_for_run (self, run))
+    return;
   if (profile)
     reason = _("A time profile read from a file: it was not deployed here and has no options. Select a run of the "
                "network to change its options.");
@@ -181,7 +188,8 @@ restore_settings (ZwWindow *self)
                 ocm_nick ((ZwOcmOpt) ocm), NULL);
 }
 
-/* The options the user sets are the next start's; those shown from a run are not. */
+/* The options the user sets are the next start's; those shown from a run are not, nor those
+ * set for one network of a pipeline (they are that network's). */
 static void
 on_own_option_changed (ZwWindow *self, GParamSpec *pspec, gpointer data)
 {
@@ -189,7 +197,7 @@ on_own_option_changed (ZwWindow *self, GParamSpec *pspec, gpointer data)
 
   (void) pspec;
   (void) data;
-  if (self->syncing || self->settings == NULL)
+  if (self->syncing || self->settings == NULL || zw_window_pipeline_network_selected (self))
     return;
   zw_ocm_opt_from_string (self->ocm_option, &ocm);
   g_settings_set_boolean (self->settings, "merge-hardop", self->merge_hardop);

@@ -19,6 +19,8 @@ board_view (ZwWindow *self)
   return ZW_BOARD_VIEW (zw_window_get_view (self, "board"));
 }
 
+static void on_network_activated (ZwBoardView *view, guint index, ZwWindow *self);
+
 static void
 unref0 (gpointer object)
 {
@@ -54,6 +56,7 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   g_autofree char *value = g_strdup (zw_selection_get_pipeline_value (self->selection));
   const char *dump = zw_run_controller_get_pipeline_dump (controller);
   g_autoptr (ZwRun) run = NULL;
+  gint reshow;
 
   if (pipeline == NULL)
     return;
@@ -75,6 +78,10 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
         zw_selection_set_pipeline_value (self->selection, value);
       zw_window_set_view (self, "tensors");
     }
+  else if ((reshow = zw_window_pipeline_options_take_reshow (self, pipeline)) >= 0)
+    /* the network whose options the panel changed: shown again, from the new pass, in the
+     * view the user is in */
+    on_network_activated (board_view (self), (guint) reshow, self);
   else
     zw_window_set_view (self, "board");
   /* last: a screenshot waits for the file shown (and then shows the view it was asked for) */
@@ -214,6 +221,7 @@ zw_window_open_pipeline (ZwWindow *self, const char *path)
   g_return_if_fail (path != NULL);
 
   zw_window_show_banner (self, NULL, NULL);
+  zw_window_pipeline_options_forget (self, path);
   g_free (self->pipeline_path);
   self->pipeline_path = g_strdup (path);
   self->pipeline_is_report = zw_window_is_pipeline_report (path);

@@ -80,6 +80,7 @@ struct _ZwWindow
   gboolean showing_pass;         /* zw_window_show_pass is selecting the history's run */
   gboolean pipeline_is_report;   /* pipeline_path is a pipeline report (no Forward of its own) */
   ZwRun *apart_run;              /* the pipeline row whose networks run apart (until they finish) */
+  char *pipeline_reshow;         /* the network whose options the panel changed: shown again after its pass */
   ZwPipelineApartHeadline apart_headline;   /* the last pass compared with its networks apart */
   gboolean has_apart_headline;
 
@@ -178,6 +179,14 @@ void zw_window_open_pipeline (ZwWindow *self, const char *path);
 void zw_window_show_pass (ZwWindow *self);
 void zw_window_action_open_demo_pipeline (GtkWidget *widget, const char *name, GVariant *param);
 void zw_window_show_pass_views (ZwWindow *self);
+/* zw-window-pipeline-options.c: the options panel on a network of a pipeline */
+gint zw_window_pipeline_network_of_run (ZwWindow *self, ZwRun *run);
+gboolean zw_window_pipeline_network_selected (ZwWindow *self);
+gboolean zw_window_pipeline_options_for_run (ZwWindow *self, ZwRun *run);
+gboolean zw_window_pipeline_options_changed (ZwWindow *self);
+void zw_window_pipeline_options_forget (ZwWindow *self, const char *path);
+gint zw_window_pipeline_options_take_reshow (ZwWindow *self, ZwPipelineReport *pipeline);
+
 /* zw-window-pipeline-history.c: a pipeline's passes as rows of the history (issue 38) */
 ZwRun *zw_window_find_pipeline_run (ZwWindow *self, ZwPipelineReport *pipeline);
 void zw_window_show_pipeline_run (ZwWindow *self, ZwRun *run);

@@ -369,6 +369,7 @@ zw_window_finalize (GObject *object)
   g_free (self->tensors_dir);
   g_free (self->sweep_what_if);
   g_free (self->pipeline_path);
+  g_free (self->pipeline_reshow);
   g_clear_pointer (&self->pipeline_runs, g_ptr_array_unref);
   g_clear_object (&self->apart_run);
 

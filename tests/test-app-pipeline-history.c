@@ -80,6 +80,14 @@ compared (gpointer data)
 }
 
 static gboolean
+banner_says_mark_two (gpointer data)
+{
+  const char *banner = zw_window_get_banner_message (win);
+  (void) data;
+  return banner != NULL && strstr (banner, "mark two pipeline passes") != NULL;
+}
+
+static gboolean
 has_headline (gpointer data)
 {
   (void) data;
@@ -246,11 +254,134 @@ test_passes_in_history (void)
     single = zw_test_app_wait_for_run (6);
     g_assert_null (zw_run_get_pipeline (single));
     zw_run_set_compare (single, TRUE);   /* with b, marked last before it */
-    zw_test_app_run_for (200);
+    /* the window compares marked runs in an idle: wait for it (a loaded machine may take a while) */
+    g_assert_true (zw_test_app_wait_for (banner_says_mark_two, NULL, 30));
     g_assert_null (zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"))));
     g_assert_nonnull (zw_window_get_banner_message (win));
     g_assert_nonnull (strstr (zw_window_get_banner_message (win), "mark two pipeline passes"));
   }
+}
+
+/* Network @name's deploy report in @p (on the board). */
+static const ZwDeployReport *
+network_report (const ZwPipelineReport *p, const char *name)
+{
+  gint i = zw_pipeline_report_find_network (p, name);
+  g_assert_cmpint (i, >=, 0);
+  g_assert_nonnull (g_array_index (p->networks, ZwPipelineNetwork, i).report);
+  return g_array_index (p->networks, ZwPipelineNetwork, i).report;
+}
+
+/* The history's row of pass @p. */
+static ZwRun *
+row_of (const ZwPipelineReport *p)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (zw_window_get_runs (win)); i++)
+    if (zw_run_get_pipeline (row (i)) == p)
+      return row (i);
+  g_error ("no row of the history holds the pass");
+}
+
+static gboolean
+panel_editable (void)
+{
+  gboolean editable = FALSE;
+  g_object_get (zw_window_get_options_panel (win), "editable", &editable, NULL);
+  return editable;
+}
+
+/* The options panel on a network of the pipeline: tiny clicked in Board, its options shown
+ * and editable; merge off and OCM None set in the panel run a new pass with them for tiny
+ * alone — the pass's figures those of the same file run by the runtime here with
+ * xrt_pipeline_set_network_options, the other networks' options the file's — and tiny is
+ * shown again from the new pass. Forward keeps them; another pipeline file forgets them. */
+static void
+test_network_options (void)
+{
+  g_autoptr (ZwTestTmpDir) dir = zw_test_tmp_dir_new ("zw-app-pipeopt-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "demo.toml", NULL);
+  g_autofree char *other = g_build_filename (dir, "other.toml", NULL);
+  g_autofree char *text = demo_text ("");
+  const char *paths[] = { path, NULL }, *others[] = { other, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwPipelineReport) here = NULL;
+  ZwBoardView *board = ZW_BOARD_VIEW (zw_window_get_view (win, "board"));
+  guint n = zw_test_app_n_runs ();
+  ZwPipelineReport *first, *second;
+  ZwRun *pass, *tiny, *again;
+  gboolean merge = TRUE;
+  g_autofree char *reason = NULL;
+  g_autofree char *ocm = NULL;
+
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  g_assert_true (g_file_set_contents (other, text, -1, &error));
+  {
+    /* the runtime here: tiny with merge off and no OCM, the rest as the file says */
+    g_autoptr (XrtPipeline) pipe = xrt_pipeline_new_from_file (path, &error);
+    g_autoptr (cJSON) root = NULL;
+    g_assert_no_error (error);
+    g_assert_true (xrt_pipeline_set_network_options (pipe, "tiny", FALSE, TRUE, ZW_OCM_NONE, &error));
+    g_assert_false (xrt_pipeline_set_network_options (pipe, "nobody", FALSE, TRUE, ZW_OCM_NONE, &error));
+    g_assert_nonnull (strstr (error->message, "\"nobody\""));
+    g_clear_error (&error);
+    root = zw_test_pipeline_pass (pipe, path, NULL);
+    here = zw_pipeline_report_from_json (root, path, &error);
+    g_assert_no_error (error);
+  }
+
+  zw_window_open_paths (win, paths);
+  pass = zw_test_app_wait_for_run (n + 1);
+  first = zw_run_get_pipeline (pass);
+  g_assert_nonnull (first);
+  g_assert_true (network_report (first, "tiny")->merge_hardop);
+
+  /* tiny clicked: its run, the panel editable and saying whose options they are */
+  g_assert_true (zw_board_view_activate_network (board, (guint) zw_pipeline_report_find_network (first, "tiny")));
+  tiny = zw_test_app_wait_for_run (n + 2);
+  g_assert_true (zw_run_get_report (tiny) == network_report (first, "tiny"));
+  g_assert_true (panel_editable ());
+  g_object_get (zw_window_get_options_panel (win), "reason", &reason, NULL);
+  g_assert_nonnull (reason);
+  g_assert_nonnull (strstr (reason, "tiny"));
+
+  /* merge off and OCM None in the panel: a new pass, tiny shown again from it */
+  g_object_set (win, "merge-hardop", FALSE, "ocm-option", zw_ocm_opt_get_nick (ZW_OCM_NONE), NULL);
+  again = zw_test_app_wait_for_run (n + 4);
+  second = zw_board_view_get_pipeline (board);
+  g_assert_nonnull (second);
+  g_assert_true (second != first);
+  g_assert_true (zw_run_get_report (again) == network_report (second, "tiny"));
+  g_assert_false (network_report (second, "tiny")->merge_hardop);
+  g_assert_cmpint (network_report (second, "tiny")->ocm_requested, ==, ZW_OCM_NONE);
+  g_assert_true (network_report (second, "backbone")->merge_hardop);
+  g_assert_cmpint (network_report (second, "backbone")->ocm_requested, ==, network_report (first, "backbone")->ocm_requested);
+  /* the runtime's figures for the same options */
+  g_assert_cmpfloat (second->pass_ms, ==, here->pass_ms);
+  g_assert_cmpuint (second->board_bytes, ==, here->board_bytes);
+  g_assert_cmpfloat (second->pass_ms, !=, first->pass_ms);
+  /* the panel shows tiny's new options */
+  g_object_get (win, "merge-hardop", &merge, "ocm-option", &ocm, NULL);
+  g_assert_false (merge);
+  g_assert_cmpstr (ocm, ==, zw_ocm_opt_get_nick (ZW_OCM_NONE));
+  {
+    g_autofree char *summary = zw_run_dup_summary (row_of (second));
+    g_assert_nonnull (strstr (summary, "tiny: merge off"));
+    g_assert_nonnull (strstr (summary, "backbone: merge on"));
+  }
+
+  /* Forward: the next pass keeps tiny's options */
+  zw_test_app_activate ("win.forward", NULL);
+  again = zw_test_app_wait_for_run (n + 5);
+  g_assert_nonnull (zw_run_get_pipeline (again));
+  g_assert_false (network_report (zw_run_get_pipeline (again), "tiny")->merge_hardop);
+  g_assert_cmpfloat (zw_run_get_pipeline (again)->pass_ms, ==, here->pass_ms);
+
+  /* another pipeline file: the file's options again */
+  zw_window_open_paths (win, others);
+  again = zw_test_app_wait_for_run (n + 6);
+  g_assert_nonnull (zw_run_get_pipeline (again));
+  g_assert_true (network_report (zw_run_get_pipeline (again), "tiny")->merge_hardop);
+  g_assert_cmpfloat (zw_run_get_pipeline (again)->pass_ms, ==, first->pass_ms);
 }
 
 int
@@ -258,5 +389,6 @@ main (int argc, char *argv[])
 {
   win = zw_test_app_start (&argc, &argv);
   g_test_add_func ("/app-pipeline-history/passes-rows-compared-and-apart", test_passes_in_history);
+  g_test_add_func ("/app-pipeline-history/network-options-from-the-panel", test_network_options);
   return zw_test_app_run_and_close ();
 }

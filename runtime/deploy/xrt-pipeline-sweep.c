@@ -9,20 +9,6 @@
 
 #include <string.h>
 
-void
-xrt_pipeline_set_options (XrtPipeline *self, gboolean merge_hardop, gboolean etm_optimize, ZwOcmOpt ocm)
-{
-  g_return_if_fail (XRT_IS_PIPELINE (self));
-  for (guint i = 0; i < self->spec->nets->len; i++)
-    {
-      XrtPipelineNet *n = g_ptr_array_index (self->spec->nets, i);
-      n->merge_hardop = merge_hardop;
-      n->etm_optimize = etm_optimize;
-      n->ocm_given = TRUE;
-      n->ocm = ocm;
-    }
-}
-
 static void
 point_clear (XrtPipelinePoint *p)
 {

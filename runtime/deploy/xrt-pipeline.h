@@ -384,6 +384,24 @@ cJSON *xrt_pipeline_report_to_json (XrtPipeline *self, GError **error);
 void xrt_pipeline_set_options (XrtPipeline *self, gboolean merge_hardop, gboolean etm_optimize, ZwOcmOpt ocm);
 
 /**
+ * xrt_pipeline_set_network_options:
+ * @self: the pipeline, before apply
+ * @network: a network's name ([network.NAME])
+ * @merge_hardop: %FALSE: disableMergeHardOp on that network
+ * @etm_optimize: %FALSE: disableEtmOptimize on that network
+ * @ocm: its ocmOptimize
+ * @error: no network of that name, an OCM option this build does not know, or the
+ *   pipeline applied already
+ *
+ * The board backend's options of one network, instead of the file's (the other networks
+ * keep theirs).
+ *
+ * Returns: whether they were set
+ */
+gboolean xrt_pipeline_set_network_options (XrtPipeline *self, const char *network, gboolean merge_hardop,
+                                           gboolean etm_optimize, ZwOcmOpt ocm, GError **error);
+
+/**
  * XrtPipelinePoint:
  * @merge_hardop: the options of every network at this point
  * @etm_optimize: see @merge_hardop
