@@ -800,6 +800,18 @@ class Pipeline:
         """Every connection staged through its chunk instead of zero-copy (before apply)."""
         self._obj.force_staged()
 
+    def setNetworkOptions(self, name, mergeHardOp=True, etmOptimize=True, ocmOptimize=None):
+        """Network @name's ZG330Backend options instead of the file's (before apply); the other
+        networks keep theirs. @ocmOptimize: a zg330backend.OcmOpt (None: BEST_SCORE), as
+        ZG330Backend.ocmOptimize takes it."""
+        need(name, str, "name", "Pipeline.setNetworkOptions")
+        self._index(name, "setNetworkOptions")
+        if ocmOptimize is None:
+            from zg330backend import OcmOpt
+            ocmOptimize = OcmOpt.BEST_SCORE
+        need(ocmOptimize, int, "ocmOptimize", "Pipeline.setNetworkOptions")
+        call(self._obj.set_network_options, name, bool(mergeHardOp), bool(etmOptimize), int(ocmOptimize))
+
     def apply(self, device_url=None):
         """Opens the board (default: the file's device, else the first network's compile
         target) and applies every network with its shared segments and connections."""

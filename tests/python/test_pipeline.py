@@ -117,3 +117,23 @@ def test_errors_name_the_file_and_the_field(tmp_path):
     with pytest.raises(XrtError) as e:
         p.forward([])
     assert "0 input tensor(s) given" in str(e.value)
+
+
+def test_one_networks_options(tmp_path):
+    """setNetworkOptions: that network's deploy report has them, the other keeps the file's;
+    after apply, or for a network the pipeline lacks, a clear error."""
+    p = Pipeline(split_file(tmp_path))
+    p.setNetworkOptions("tail", mergeHardOp=False, ocmOptimize=OcmOpt.NONE)
+    p.apply()
+    p.enableTimeProfile()
+    p.forward()
+    nets = {n["name"]: n["report"] for n in p.report()["networks"]}
+    assert nets["tail"]["options"]["merge_hardop"] is False
+    assert nets["tail"]["options"]["ocm_requested"] == "NONE"
+    assert nets["head"]["options"]["merge_hardop"] is True
+    with pytest.raises(XrtError) as e:
+        p.setNetworkOptions("tail")
+    assert "before apply" in str(e.value)
+    with pytest.raises(XrtError) as e:
+        Pipeline(split_file(tmp_path)).setNetworkOptions("nobody")
+    assert "nobody" in str(e.value)
