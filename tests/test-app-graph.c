@@ -185,6 +185,14 @@ save_shot (const char *name)
     g_test_message ("%s: %s", path, error->message);
 }
 
+/* The properties pane shows a value (where it lives). */
+static gboolean
+properties_say_where (gpointer props)
+{
+  g_autofree char *text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
+  return text != NULL && strstr (text, "Where it lives") != NULL;
+}
+
 /* In the workbench the properties pane gives an op its time from the run's forward (a member
  * of a merged launch: its launch's row), and follows a selection made in another view. */
 static void
@@ -205,8 +213,7 @@ test_properties_show_the_forward_time (void)
   hard = &g_array_index (report->hardops, ZwHardOpInfo, 5);
   /* Memory (another view) selects the op */
   zw_selection_select (sel, hard->op_id, -1);
-  zw_test_app_run_for (200);
-  g_assert_true (gtk_widget_get_mapped (props));
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_mapped, props, 30));
   text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Total (simulated): "));
@@ -219,7 +226,7 @@ test_properties_show_the_forward_time (void)
   width = gtk_widget_get_width (props);
 
   zw_selection_select (sel, -1, g_array_index (report->values, ZwValueInfo, 20).v_id);
-  zw_test_app_run_for (200);
+  g_assert_true (zw_test_app_wait_for (properties_say_where, props, 30));
   text = zw_graph_properties_dup_text (ZW_GRAPH_PROPERTIES (props));
   g_assert_nonnull (strstr (text, "Where it lives"));
   save_shot ("graph-properties-value.png");

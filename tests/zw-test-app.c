@@ -152,6 +152,13 @@ zw_test_app_activate (const char *action, GVariant *param)
     g_error ("the window has no action %s", action);
 }
 
+gboolean
+zw_test_app_is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data)) && gtk_widget_get_width (GTK_WIDGET (data)) > 0
+         && gtk_widget_get_height (GTK_WIDGET (data)) > 0;
+}
+
 GtkWidget *
 zw_test_app_find_child_of_type (GtkWidget *widget, GType type)
 {

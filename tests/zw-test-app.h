@@ -44,6 +44,8 @@ guint zw_test_app_n_runs (void);
 gboolean zw_test_app_is_idle (gpointer data);
 gboolean zw_test_app_is_idle_with_runs (gpointer data);
 gboolean zw_test_app_has_banner_and_idle (gpointer data);
+/* Predicate: the GtkWidget @data is mapped and laid out (a size of its own). */
+gboolean zw_test_app_is_mapped (gpointer data);
 
 /* Waits (up to 120 s) until the window is idle with @n runs at least and returns the run
  * selected; fails the test naming the banner when the run does not come. */
