@@ -398,6 +398,24 @@ zw_compare_view_draw (cairo_t *cr, int width, int height, const ZwProfileCompare
   zw_compare_view_draw_sorted (cr, width, height, cmp, dcmp, label_a, label_b, selected, -1, FALSE, colors);
 }
 
+char *
+zw_compare_draw_header (const ZwProfileCompare *cmp, const char *label_a, const char *label_b)
+{
+  g_autofree char *files = g_strdup_printf (_("A: %s    B: %s"), label_a != NULL ? label_a : "A",
+                                            label_b != NULL ? label_b : "B");
+
+  if (cmp == NULL || cmp->plan_network == NULL)
+    return g_steal_pointer (&files);
+  if (cmp->plan_merge_on_again)
+    /* TRANSLATORS: after "A: FILE    B: FILE": the network open ran with merge off, so it
+     * was planned again with merge on (no forward) to give a merged launch its ops */
+    return g_strdup_printf (_("%s    (ops mapped through network %s's merge-on plan; the open run has merge off)"),
+                            files, cmp->plan_network);
+  /* TRANSLATORS: after "A: FILE    B: FILE": two bare time files' merged launches were
+   * given their ops (and the ops their classes) by the network open in the workbench */
+  return g_strdup_printf (_("%s    (ops mapped through the open network %s)"), files, cmp->plan_network);
+}
+
 void
 zw_compare_view_draw_sorted (cairo_t *cr, int width, int height, const ZwProfileCompare *cmp,
                              const ZwDeployCompare *dcmp, const char *label_a, const char *label_b, gint selected,
@@ -420,6 +438,7 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
   ZwPainter p;
   GdkRGBA dim;
   char line[512];
+  g_autofree char *header = NULL;
 
   g_return_if_fail (cr != NULL && colors != NULL);
   zw_painter_begin (&p, cr, colors);
@@ -431,17 +450,9 @@ zw_compare_view_draw_shown (cairo_t *cr, int width, int height, const ZwProfileC
                        "profiles (Compare Time Files…)"));
       goto out;
     }
-  g_snprintf (line, sizeof line, _("A: %s    B: %s"), la, lb);
-  if (cmp != NULL && cmp->plan_network != NULL)
-    {
-      char more[256];
-      /* TRANSLATORS: after "A: FILE    B: FILE": two bare time files' merged launches were
-       * given their ops (and the ops their classes) by the network open in the workbench */
-      g_snprintf (more, sizeof more, _("    (ops mapped through the open network %s)"), cmp->plan_network);
-      g_strlcat (line, more, sizeof line);
-    }
+  header = zw_compare_draw_header (cmp, la, lb);
   zw_painter_set_bold (&p, TRUE);
-  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN - SWAP_W, NULL, line);
+  zw_painter_text (&p, MARGIN, MARGIN, 0, 0, width - 2 * MARGIN - SWAP_W, NULL, header);
   zw_painter_set_bold (&p, FALSE);
   /* the header line is the control that chooses which run is A (a click swaps them) */
   zw_painter_text (&p, width - MARGIN - SWAP_W, MARGIN, 0, 0, SWAP_W, &colors->accent, _("⇄ Swap A and B"));

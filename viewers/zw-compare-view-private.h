@@ -34,6 +34,9 @@ gboolean zw_compare_draw_row_extent (const ZwProfileCompare *cmp, const ZwDeploy
                                      guint index, double *y0, double *y1);
 /* The shown row at @y (of @n_rows), -1 for none. */
 gint zw_compare_draw_row_at (const ZwProfileCompare *cmp, const ZwDeployCompare *dcmp, guint n_rows, double y);
+/* The header line: the two files' labels and, for bare time files mapped through a network,
+ * which plan mapped them (the open network's, or its merge-on plan made again). */
+char *zw_compare_draw_header (const ZwProfileCompare *cmp, const char *label_a, const char *label_b);
 /* The model's sort key of column @column (-1: the order as compared). */
 ZwCompareSortKey zw_compare_draw_sort_key (gint column);
 

@@ -23,6 +23,8 @@ struct _ZwCompareView
   ZwDeployReport *report_a, *report_b;
   gboolean from_plan;            /* report_a = report_b: the open network that mapped two bare
                                   * time files (zw_compare_view_set_plan), no deploy block */
+  gboolean merge_on_again;       /* … that network planned again with merge on (its run has
+                                  * merge off: zw_compare_view_set_merge_on_plan) */
   ZwPipelineReport *pipeline_a, *pipeline_b;   /* two pipelines' passes (rows NET:OP_ID) */
   char *label_a, *label_b;
   /* what is shown of the rows (zw-compare-rows.h) */
@@ -246,7 +248,10 @@ changed (ZwCompareView *self, gint selected)
   if (self->cmp != NULL)
     {
       if (self->from_plan && self->report_a != NULL)
-        zw_profile_compare_set_plan (self->cmp, self->report_a);
+        {
+          zw_profile_compare_set_plan (self->cmp, self->report_a);
+          self->cmp->plan_merge_on_again = self->merge_on_again;
+        }
       else
         zw_profile_compare_set_classes (self->cmp, self->report_a, self->report_b);
       zw_profile_compare_sort (self->cmp, zw_compare_draw_sort_key (self->sort_column), self->sort_descending);
@@ -270,6 +275,7 @@ zw_compare_view_set_profiles (ZwCompareView *self, const ZwProfile *a, const ZwP
       g_clear_pointer (&self->report_a, zw_deploy_report_unref);
       g_clear_pointer (&self->report_b, zw_deploy_report_unref);
       self->from_plan = FALSE;
+      self->merge_on_again = FALSE;
     }
   g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
   g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
@@ -315,6 +321,7 @@ zw_compare_view_set_pipelines (ZwCompareView *self, ZwPipelineReport *a, ZwPipel
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   self->from_plan = FALSE;
+  self->merge_on_again = FALSE;
   g_free (self->label_a);
   g_free (self->label_b);
   self->label_a = g_strdup (label_a);
@@ -331,6 +338,7 @@ zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   self->from_plan = FALSE;
+  self->merge_on_again = FALSE;
   if (a != NULL && b != NULL)
     {
       self->dcmp = zw_deploy_compare (a, b);
@@ -341,18 +349,40 @@ zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, const
   changed (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
 }
 
-void
-zw_compare_view_set_plan (ZwCompareView *self, const ZwDeployReport *network)
+static void
+set_plan (ZwCompareView *self, const ZwDeployReport *network, gboolean merge_on_again)
 {
-  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
-  g_return_if_fail (network != NULL);
   g_clear_pointer (&self->dcmp, zw_deploy_compare_free);
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   self->report_a = zw_deploy_report_ref ((ZwDeployReport *) network);
   self->report_b = zw_deploy_report_ref ((ZwDeployReport *) network);
   self->from_plan = TRUE;
+  self->merge_on_again = merge_on_again;
   changed (self, zw_row_table_get_selected_row (ZW_ROW_TABLE (self)));
+}
+
+void
+zw_compare_view_set_plan (ZwCompareView *self, const ZwDeployReport *network)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_return_if_fail (network != NULL);
+  set_plan (self, network, FALSE);
+}
+
+void
+zw_compare_view_set_merge_on_plan (ZwCompareView *self, const ZwDeployReport *plan)
+{
+  g_return_if_fail (ZW_IS_COMPARE_VIEW (self));
+  g_return_if_fail (plan != NULL);
+  set_plan (self, plan, TRUE);
+}
+
+char *
+zw_compare_view_dup_header (ZwCompareView *self)
+{
+  g_return_val_if_fail (ZW_IS_COMPARE_VIEW (self), NULL);
+  return zw_compare_draw_header (self->cmp, self->label_a, self->label_b);
 }
 
 void
@@ -452,6 +482,7 @@ zw_compare_view_clear (ZwCompareView *self)
   g_clear_pointer (&self->report_a, zw_deploy_report_unref);
   g_clear_pointer (&self->report_b, zw_deploy_report_unref);
   self->from_plan = FALSE;
+  self->merge_on_again = FALSE;
   g_clear_pointer (&self->pipeline_a, zw_pipeline_report_unref);
   g_clear_pointer (&self->pipeline_b, zw_pipeline_report_unref);
   changed (self, -1);

@@ -91,6 +91,11 @@ void zw_compare_view_set_reports (ZwCompareView *self, const ZwDeployReport *a, 
  * members' estimated shares; the header names it; no deploy block (one report). Another
  * zw_compare_view_set_reports() ends it. */
 void zw_compare_view_set_plan (ZwCompareView *self, const ZwDeployReport *network);
+/* As zw_compare_view_set_plan(), @plan being the open network planned again with merge on
+ * (deploy/xrt-merge-on-plan.h) because its run has merge off: the header says so. */
+void zw_compare_view_set_merge_on_plan (ZwCompareView *self, const ZwDeployReport *plan);
+/* The header line as drawn: "A: … B: …" and which plan mapped two time files (new string). */
+char *zw_compare_view_dup_header (ZwCompareView *self);
 /* Makes B the reference (A) and A the other: the comparison and the deploy facts are made
  * again the other way round. Also the view's action "compare.swap" and a click on its header
  * line ("⇄ Swap A and B"). */

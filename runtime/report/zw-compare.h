@@ -105,6 +105,9 @@ typedef struct {
   guint n_kind_matched;      /* rows matched by op type and order (MATCH_KIND) */
   char *plan_network;        /* the network whose merge plan gave bare time files' launches
                               * their members (zw_profile_compare_set_plan), NULL */
+  gboolean plan_merge_on_again; /* that plan is the network planned again with merge on
+                              * (deploy/xrt-merge-on-plan.h): the run open, or the report
+                              * given, has merge off; set by the caller, for the views to say */
 } ZwProfileCompare;
 
 /**

@@ -115,3 +115,31 @@ zw_profile_map_to_plan (const ZwProfile *profile, const ZwDeployReport *report, 
     }
   return copy;
 }
+
+/* every row of @p that does not belong to @report is a hardop numbered past the network's
+ * ops, as the ZG330 backend numbers merged launches; *any set when one does not belong */
+static gboolean
+only_launches_missing (const ZwProfile *p, const ZwDeployReport *report, gboolean *any)
+{
+  for (guint i = 0; p != NULL && i < p->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (p->rows, i);
+
+      if (zw_profile_row_belongs (r, report))
+        continue;
+      if (r->op_id <= report->max_op_id || find_op (report, r->op_id) != NULL || !same_kind (r->op_type, "HardOp"))
+        return FALSE;
+      *any = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+zw_profile_wants_merge_on_plan (const ZwProfile *a, const ZwProfile *b, const ZwDeployReport *report)
+{
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (report != NULL, FALSE);
+  return !report->merge_hardop && only_launches_missing (a, report, &any) && only_launches_missing (b, report, &any)
+         && any;
+}

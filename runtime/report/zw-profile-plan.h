@@ -10,7 +10,8 @@
  * lines a merge-on file up with a merge-off file op by op, as it does two runs.
  *
  * A plan made with merge off has no merged launches: a merge-on file does not belong to it
- * (the error says the plan's merge option).  Nothing here needs a device or a backend.
+ * (the error says the plan's merge option); zw_profile_wants_merge_on_plan() tells when the
+ * same network planned again with merge on would take it (deploy/xrt-merge-on-plan.h).  Nothing here needs a device or a backend.
  */
 #pragma once
 
@@ -44,5 +45,20 @@ gboolean zw_profile_row_belongs (const ZwProfileRow *row, const ZwDeployReport *
  * Returns: (transfer full) (nullable): the mapped copy
  */
 ZwProfile *zw_profile_map_to_plan (const ZwProfile *profile, const ZwDeployReport *report, GError **error);
+
+/**
+ * zw_profile_wants_merge_on_plan: (skip)
+ * @a: (nullable): a time profile
+ * @b: (nullable): another time profile
+ * @report: the deploy report they are to be mapped through
+ *
+ * Whether @a and @b would map through @report's network planned again with merge on
+ * (deploy/xrt-merge-on-plan.h): @report has merge off, a row of either does not belong, and
+ * every row that does not belong is a hardop numbered past the network's largest op id (as
+ * merged launches are); a file of another network, or a row of the wrong kind, wants no merge-on plan.
+ *
+ * Returns: %TRUE when a merge-on plan is wanted
+ */
+gboolean zw_profile_wants_merge_on_plan (const ZwProfile *a, const ZwProfile *b, const ZwDeployReport *report);
 
 G_END_DECLS

@@ -30,6 +30,7 @@
 #include "report/zw-profile.h"
 #include "report/zw-tensor-stats.h"
 #include "deploy/xrt-deployment.h"
+#include "deploy/xrt-merge-on-plan.h"
 #include "xrt/xrt-session.h"
 
 #include <cjson/cJSON.h>
@@ -170,30 +171,67 @@ compare_reports (const char *pa, const char *pb)
 static gboolean deploy_and_run (const char *path, gboolean forward, ZwDeployReport **report, ZwProfile **profile,
                                 GError **forward_error, GError **error);
 
+/* --network @net has merge off (a deploy report of such a run) and the files want merged
+ * launches: the same network planned again with merge on (NULL: said why not) */
+static ZwDeployReport *
+merge_on_plan (const char *net, gboolean from_report, const ZwDeployReport *report)
+{
+  g_autofree char *json = NULL;
+  ZwDeployReport *again = NULL;
+  GError *error = NULL;
+
+  json = from_report ? xrt_merge_on_plan_find_network (report, net, &error) : g_strdup (net);
+  if (json != NULL)
+    again = xrt_merge_on_plan (json, report, &error);
+  if (again == NULL)
+    {
+      /* TRANSLATORS: the network file or deploy report given, the reason */
+      g_printerr (_("xrt-run: %s has merge off and the time files have merged launches, but its network could not "
+                    "be planned again with merge on: %s\n"), net, error->message);
+      g_clear_error (&error);
+    }
+  return again;
+}
+
 /* --network: both time files mapped through @net's merge plan (a deploy report read, or the
- * network deployed with merge on).  A file that does not belong: said, and the files are
- * compared as they are (rc 0, *plan NULL); a network that does not load: its error. */
+ * network deployed with the chip's defaults); when that plan has merge off and the files
+ * have merged launches, through the network planned again with merge on (*merge_on_again).
+ * A file that does not belong: said, and the files are compared as they are (rc 0, *plan
+ * NULL); a network that does not load: its error. */
 static int
 map_to_network (const char *net, const char *pa, const char *pb, ZwProfile **a, ZwProfile **b,
-                ZwDeployReport **plan)
+                ZwDeployReport **plan, gboolean *merge_on_again)
 {
   g_autoptr (ZwDeployReport) report = NULL;
   g_autoptr (ZwProfile) ma = NULL, mb = NULL;
   g_autoptr (ZwProfile) unused = NULL;
+  gboolean from_report = is_deploy_report (net);
   GError *error = NULL;
 
-  if (is_deploy_report (net))
+  *merge_on_again = FALSE;
+  if (from_report)
     report = zw_deploy_report_load (net, &error);
   else if (!deploy_and_run (net, FALSE, &report, &unused, NULL, &error))
     g_clear_pointer (&report, zw_deploy_report_unref);
   if (report == NULL)
     return xrt_run_fail (error);
+  if (zw_profile_wants_merge_on_plan (*a, *b, report))
+    {
+      ZwDeployReport *again = merge_on_plan (net, from_report, report);
+      if (again != NULL)
+        {
+          zw_deploy_report_unref (report);
+          report = again;
+          *merge_on_again = TRUE;
+        }
+    }
   if ((ma = zw_profile_map_to_plan (*a, report, &error)) == NULL
       || (mb = zw_profile_map_to_plan (*b, report, &error)) == NULL)
     {
       g_printerr (_("xrt-run: %s does not belong to network %s (%s): its ops are compared by op id only\n"),
                   ma == NULL ? pa : pb, report->network_name != NULL ? report->network_name : "?", error->message);
       g_clear_error (&error);
+      *merge_on_again = FALSE;
       return 0;
     }
   zw_profile_free (*a);
@@ -245,7 +283,8 @@ cmd_compare (int argc, char **argv)
       NULL },
     { "network", 0, 0, G_OPTION_ARG_FILENAME, &network,
       N_("The network the time files came from (its JSON, deployed with merge on, or its deploy report): its merge "
-         "plan maps a merged launch to its ops, its classes name the ops"), N_("NET.json") },
+         "plan maps a merged launch to its ops, its classes name the ops; a report with merge off is planned again "
+         "with merge on from the network JSON it names"), N_("NET.json") },
     { "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &tolerance, N_("A regression is B/A > 1 + R (default 0.05)"), N_("R") },
     { "min-delta", 0, 0, G_OPTION_ARG_DOUBLE, &min_delta, N_("… and B - A > MS milliseconds (default 0.01)"), N_("MS") },
     { "fail-on-regression", 0, 0, G_OPTION_ARG_NONE, &fail_on_regression, N_("Exit with 1 when an op regressed"), NULL },
@@ -259,6 +298,7 @@ cmd_compare (int argc, char **argv)
   g_autoptr (ZwDeployReport) plan = NULL;
   ZwCompareOptions opt;
   GError *error = NULL;
+  gboolean merge_on_again = FALSE;
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
@@ -284,11 +324,14 @@ cmd_compare (int argc, char **argv)
     return xrt_run_fail (error);
   opt.tolerance = tolerance;
   opt.min_delta_ms = min_delta;
-  if (network != NULL && (rc = map_to_network (network, argv[1], argv[2], &a, &b, &plan)) != 0)
+  if (network != NULL && (rc = map_to_network (network, argv[1], argv[2], &a, &b, &plan, &merge_on_again)) != 0)
     return rc;
   c = zw_profile_compare (a, b, &opt);
   if (plan != NULL)
-    zw_profile_compare_set_plan (c, plan);
+    {
+      zw_profile_compare_set_plan (c, plan);
+      c->plan_merge_on_again = merge_on_again;
+    }
 
   printf ("%10s  %-28s %12s %12s %12s %9s\n", _("op_id"), _("op_type"), "A ms", "B ms", _("delta ms"), _("ratio"));
   for (guint i = 0; i < c->rows->len; i++)
@@ -320,7 +363,11 @@ cmd_compare (int argc, char **argv)
     printf (ngettext ("%u merged launch compared with its member ops on the other side (merge on vs off)\n",
                       "%u merged launches compared with their member ops on the other side (merge on vs off)\n",
                       c->n_merge_mapped), c->n_merge_mapped);
-  if (c->plan_network != NULL)
+  if (c->plan_network != NULL && c->plan_merge_on_again)
+    /* TRANSLATORS: the network, then the --network file given */
+    printf (_("ops mapped through network %s's merge-on plan, planned again (no forward): %s has merge off, so it "
+              "has no merged launches\n"), c->plan_network, network);
+  else if (c->plan_network != NULL)
     printf (_("ops mapped through network %s: its merge plan gives each merged launch its ops, its report the "
               "classes\n"), c->plan_network);
   if (c->n_kind_matched > 0)
