@@ -228,6 +228,7 @@ open_network_report (ZwWindow *self)
 void
 zw_window_compare_forget_unmapped (ZwWindow *self)
 {
+  zw_window_compare_plan_cancel (self);
   g_clear_pointer (&self->unmapped_a, zw_profile_free);
   g_clear_pointer (&self->unmapped_b, zw_profile_free);
   g_clear_pointer (&self->unmapped_label_a, g_free);
@@ -235,7 +236,8 @@ zw_window_compare_forget_unmapped (ZwWindow *self)
 }
 
 /* Compare @a with @b, mapped through @network when not NULL and both belong (TRUE); else as
- * they are, the banner saying why when @say (FALSE). */
+ * they are, the banner saying why when @say (FALSE). @network with merge off and a file with
+ * merged launches: through its merge-on plan, made in a worker (TRUE: mapped when ready). */
 static gboolean
 compare_through (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const char *label_a, const char *label_b,
                  ZwDeployReport *network, gboolean say)
@@ -245,6 +247,9 @@ compare_through (ZwWindow *self, const ZwProfile *a, const ZwProfile *b, const c
   g_autoptr (ZwProfile) mapped_b = NULL;
   g_autoptr (GError) error = NULL;
 
+  /* the open run has merge off and a file has merged launches: its merge-on plan maps them */
+  if (network != NULL && zw_profile_wants_merge_on_plan (a, b, network))
+    return zw_window_compare_through_merge_on (self, a, b, label_a, label_b, network, say);
   if (network != NULL)
     {
       /* bare time files of the open network: its merge plan tells what a launch merged */

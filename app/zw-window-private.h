@@ -94,6 +94,11 @@ struct _ZwWindow
   ZwProfile *unmapped_a, *unmapped_b;   /* two time files Compare shows unmapped (no network was
                                          * open): mapped when a run of theirs finishes */
   char *unmapped_label_a, *unmapped_label_b;
+  guint compare_serial;          /* counts what Compare was given: a merge-on plan made for
+                                  * older files is dropped */
+  GCancellable *merge_on_cancel; /* the merge-on plan being made (zw-window-compare-plan.c) */
+  ZwDeployReport *merge_on_of, *merge_on_plan;  /* the last merge-on plan and the run (merge
+                                                 * off) it was made for */
   GSettings *settings;           /* the application's (NULL without schema) */
   gboolean state_saved;
   GtkStringList *recent;         /* the application's recent files (zw_window_attach) */
@@ -206,6 +211,17 @@ void zw_window_compare_profiles (ZwWindow *self, const ZwProfile *a, const ZwPro
 void zw_window_compare_map_later (ZwWindow *self, ZwDeployReport *report);
 /* Compare shows something else now: no time files wait for a network. */
 void zw_window_compare_forget_unmapped (ZwWindow *self);
+/* zw-window-compare-plan.c: @a and @b compared through the network of @network (a run with
+ * merge off) planned again with merge on in a worker: TRUE when mapped (the plan kept from
+ * before) or being mapped (shown as they are until then); FALSE when they do not belong to
+ * it (shown as they are, the banner saying why when @say). */
+gboolean zw_window_compare_through_merge_on (ZwWindow *self, const ZwProfile *a, const ZwProfile *b,
+                                             const char *label_a, const char *label_b, ZwDeployReport *network,
+                                             gboolean say);
+/* Compare was given something else: a merge-on plan being made is dropped. */
+void zw_window_compare_plan_cancel (ZwWindow *self);
+/* Drops the merge-on plan kept. */
+void zw_window_compare_plan_clear (ZwWindow *self);
 
 /* zw-window-pipeline-make.c: a pipeline from networks opened together */
 void zw_window_offer_pipeline (ZwWindow *self, const char *const *paths);

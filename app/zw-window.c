@@ -332,6 +332,8 @@ zw_window_dispose (GObject *object)
   zw_window_save_state (self);
   g_clear_handle_id (&self->reapply_source, g_source_remove);
   g_clear_handle_id (&self->compare_source, g_source_remove);
+  zw_window_compare_plan_cancel (self);
+  zw_window_compare_plan_clear (self);
   g_clear_handle_id (&self->progress_delay_source, g_source_remove);
   if (self->aux_chooser != NULL)
     gtk_native_dialog_destroy (self->aux_chooser);

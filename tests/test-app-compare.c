@@ -525,6 +525,113 @@ test_network_and_time_files_together (void)
   gtk_window_destroy (GTK_WINDOW (other));
 }
 
+static gboolean
+compare_merge_on_mapped (gpointer data)
+{
+  const ZwProfileCompare *cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (data, "compare")));
+  return cmp != NULL && cmp->plan_merge_on_again && !zw_window_get_busy (data);
+}
+
+/* The network open with merge off (the sidebar's option applied): a merge-on time file has
+ * launches that run did not make.  Shown as they are at once, the files are mapped through
+ * the network planned again with merge on in a worker: nothing only in A or B, the members'
+ * estimated shares summing to the launch's time, and the header names the merge-on plan.
+ * Compared again, the kept plan maps them at once. */
+static void
+test_time_files_of_merge_off_network (void)
+{
+  g_autoptr (ZwTestTmpDir) tmp = zw_test_tmp_dir_new ("zw-app-merge-off-XXXXXX");
+  g_autofree char *a = g_build_filename (tmp, "on_time.txt", NULL);
+  g_autofree char *b = g_build_filename (tmp, "off_time.txt", NULL);
+  g_autofree char *text_a = NULL, *text_b = NULL, *header = NULL, *plain = NULL;
+  g_autoptr (XirNetwork) net = NULL;
+  g_autoptr (ZwProfile) on = NULL, off = NULL;
+  g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
+  const ZwProfileCompare *cmp;
+  const ZwCompareShown *shown;
+  ZwRun *run;
+  guint n, n_launches = 0, n_members = 0;
+  gboolean merge;
+
+  g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120));
+  n = zw_test_app_n_runs ();
+  g_object_get (win, "merge-hardop", &merge, NULL);
+  g_assert_true (merge);
+  g_object_set (win, "merge-hardop", FALSE, NULL);
+  run = zw_test_app_wait_for_run (n + 1);
+  g_assert_false (zw_run_get_report (run)->merge_hardop);
+  g_assert_true (zw_selection_get_report (zw_window_get_selection (win)) == zw_run_get_report (run));
+  net = zw_test_load_net (zw_run_get_report (run)->network_name);
+  zw_test_run_profiled (net, TRUE, &on, &report_on);
+  zw_test_run_profiled (net, FALSE, &off, &report_off);
+  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
+  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
+  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
+  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+
+  g_assert_true (zw_window_compare_files (win, a, b));
+  /* at once: as they are (the plan is being made in a worker) */
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_nonnull (cmp);
+  g_assert_null (cmp->plan_network);
+  g_assert_cmpuint (cmp->n_only_a, >, 0);
+  g_assert_true (zw_test_app_wait_for (compare_merge_on_mapped, win, 120));
+  g_assert_null (zw_window_get_banner_message (win));
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_cmpstr (cmp->plan_network, ==, report_on->network_name);
+  g_assert_cmpuint (cmp->n_only_a, ==, 0);
+  g_assert_cmpuint (cmp->n_only_b, ==, 0);
+  g_assert_cmpuint (cmp->n_merge_mapped, ==, 1);
+  header = zw_compare_view_dup_header (view);
+  plain = g_strdup_printf ("ops mapped through network %s's merge-on plan; the open run has merge off",
+                           report_on->network_name);
+  g_assert_nonnull (strstr (header, plain));
+  g_assert_nonnull (strstr (header, "on_time.txt"));
+  zw_compare_view_expand_all (view, TRUE);
+  shown = zw_compare_view_get_shown (view);
+  for (guint i = 0; i < shown->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      double sum = 0;
+      if (s->member >= 0 || !s->expandable)
+        continue;
+      n_launches++;
+      for (guint k = 0; k < s->row->merge_from->len; k++)
+        {
+          const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
+          g_assert_true (m->a_estimated && !m->b_estimated);
+          g_assert_nonnull (m->op_class);
+          sum += m->a_ms;
+          n_members++;
+        }
+      g_assert_cmpfloat (s->row->a_ms, >, 0);
+      g_assert_cmpfloat_with_epsilon (sum, s->row->a_ms, 1e-9);
+    }
+  g_assert_cmpuint (n_launches, ==, 1);
+  g_assert_cmpuint (n_members, >, 1);
+  zw_compare_view_expand_all (view, FALSE);
+
+  /* again: the plan kept maps them at once */
+  g_assert_true (zw_window_compare_files (win, a, b));
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_true (cmp->plan_merge_on_again);
+  g_assert_cmpuint (cmp->n_only_a + cmp->n_only_b, ==, 0);
+
+  /* the files of a merge-on run: its own plan, the header as before */
+  g_object_set (win, "merge-hardop", TRUE, NULL);
+  run = zw_test_app_wait_for_run (n + 2);
+  g_assert_true (zw_run_get_report (run)->merge_hardop);
+  g_assert_true (zw_window_compare_files (win, a, b));
+  cmp = zw_compare_view_get_compare (view);
+  g_assert_false (cmp->plan_merge_on_again);
+  g_assert_cmpuint (cmp->n_only_a + cmp->n_only_b, ==, 0);
+  g_clear_pointer (&header, g_free);
+  header = zw_compare_view_dup_header (view);
+  g_assert_null (strstr (header, "merge-on plan"));
+  g_assert_nonnull (strstr (header, "ops mapped through the open network"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -534,6 +641,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-compare/time-files/no-deploy-block-renumbered-ops-match", test_time_files_no_deploy_block);
   g_test_add_func ("/app-compare/time-files/of-open-network-op-by-op", test_time_files_of_open_network);
   g_test_add_func ("/app-compare/time-files/opened-with-their-network", test_network_and_time_files_together);
+  g_test_add_func ("/app-compare/time-files/merge-off-network-planned-again", test_time_files_of_merge_off_network);
   g_test_add_func ("/app-compare/runs/hardop-rows-named-by-class", test_runs_rows_name_classes);
   g_test_add_func ("/app-compare/runs/keys-expand-merged-launch", test_keys_expand_merged_launch);
 
