@@ -538,6 +538,7 @@ test_cli_network_merge_off (void)
   g_assert_cmpint (run_lost.status, ==, 0);
   g_assert_nonnull (strstr (run_lost.err, "could not be planned again with merge on"));
   g_assert_nonnull (strstr (run_lost.err, "elsewhere/yolov5s_ZG.json"));
+  g_assert_nonnull (strstr (run_lost.err, "give --network the network's JSON"));
   g_assert_nonnull (strstr (run_lost.err, "does not belong to network yolov5s"));
   g_assert_null (strstr (run_lost.out, "only in A: 0,"));
   g_assert_nonnull (strstr (run_lost.out, "HardOpNode"));

@@ -188,6 +188,8 @@ merge_on_plan (const char *net, gboolean from_report, const ZwDeployReport *repo
       /* TRANSLATORS: the network file or deploy report given, the reason */
       g_printerr (_("xrt-run: %s has merge off and the time files have merged launches, but its network could not "
                     "be planned again with merge on: %s\n"), net, error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_printerr ("%s\n", _("xrt-run: give --network the network's JSON instead: it is deployed with merge on"));
       g_clear_error (&error);
     }
   return again;
