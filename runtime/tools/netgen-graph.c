@@ -318,6 +318,19 @@ ng_output (NgGraph *g, const gint *ins, guint n)
     ng_op_add_input (g, op, ins[i]);
 }
 
+/* An Input op whose one output is already an int8 feature map, NCHWc32 of @channels (a
+ * multiple of 32) x @height x @width: the input of a network that starts where another
+ * ends (tail), so the upstream network's output feeds it byte for byte. */
+gint
+ng_input_map (NgGraph *g, guint channels, guint height, guint width)
+{
+  gint op = ng_new_op (g, NG_OP_INPUT, 0);
+  gint v = ng_new_value (g, NG_LAYOUT_NCHWC, channels, height, width, TRUE);
+
+  ng_op_add_output (g, op, v);
+  return v;
+}
+
 /* Input -> Reshape -> Cast, the io-process prologue of every net. */
 gint
 ng_prologue (NgGraph *g, guint height, guint width)

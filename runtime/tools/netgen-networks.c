@@ -1,4 +1,4 @@
-/* netgen-networks.c — the demo networks, each a sequence of builder calls: tiny, twoin,
+/* netgen-networks.c — the demo networks, each a sequence of builder calls: tiny, twoin, tail,
  * resnet18, mobilenetv2, yolov5s and the chain of N ops. */
 #include "netgen-private.h"
 
@@ -32,6 +32,18 @@ ng_build_twoin (NgGraph *g)
   b = ng_conv (g, in[1], 32, 3, 1, TRUE);
   s = ng_add (g, a, b, FALSE);
   y = ng_conv (g, s, 32, 1, 1, TRUE);
+  ng_output (g, &y, 1);
+}
+
+/* A network that starts where tiny ends: its Input is tiny's output map (int8 NCHWc32,
+ * 32 x 16 x 16, 8192 bytes), so the two connect whole, output to input, on one board. */
+void
+ng_build_tail (NgGraph *g)
+{
+  gint x = ng_input_map (g, 32, 16, 16);
+  gint a = ng_conv (g, x, 32, 3, 1, TRUE);
+  gint y = ng_conv (g, a, 32, 1, 1, TRUE);
+
   ng_output (g, &y, 1);
 }
 

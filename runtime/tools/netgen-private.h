@@ -94,6 +94,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NgGraph, ng_graph_free)
 guint64 ng_value_bytes (const NgValue *v);
 /* Each builder adds one op in execution order and returns its output value. */
 gint ng_prologue (NgGraph *g, guint height, guint width);
+gint ng_input_map (NgGraph *g, guint channels, guint height, guint width);
 void ng_prologue_n (NgGraph *g, guint height, guint width, guint n, gint *out);
 gint ng_conv (NgGraph *g, gint in, guint cout, guint k, guint stride, gboolean act);
 gint ng_dwconv (NgGraph *g, gint in, guint k, guint stride);
@@ -109,6 +110,7 @@ void ng_output (NgGraph *g, const gint *ins, guint n);
 
 void ng_build_tiny (NgGraph *g);
 void ng_build_twoin (NgGraph *g);
+void ng_build_tail (NgGraph *g);
 void ng_build_resnet18 (NgGraph *g);
 void ng_build_mobilenetv2 (NgGraph *g);
 void ng_build_yolov5s (NgGraph *g);

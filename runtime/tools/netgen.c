@@ -29,7 +29,7 @@ G_DEFINE_QUARK (zw-netgen-error-quark, zw_netgen_error)
 /* ---- public API ------------------------------------------------------------- */
 
 static const char *const network_names[] = {
-  "tiny", "resnet18", "mobilenetv2", "yolov5s", "twoin", "chain", NULL,
+  "tiny", "resnet18", "mobilenetv2", "yolov5s", "twoin", "tail", "chain", NULL,
 };
 
 void
@@ -94,6 +94,8 @@ zw_netgen_build_json (const char *name, const ZwNetgenOptions *opts, GError **er
     ng_build_tiny (g);
   else if (strcmp (name, "twoin") == 0)
     ng_build_twoin (g);
+  else if (strcmp (name, "tail") == 0)
+    ng_build_tail (g);
   else if (strcmp (name, "resnet18") == 0)
     ng_build_resnet18 (g);
   else if (strcmp (name, "mobilenetv2") == 0)

@@ -15,7 +15,7 @@
  *    [C/32, 1, k, k, 32, 1]: groups = input channels / weight input channels (= C).
  *  - maxpool: 5x5 s1 p2 (same size, SPPF and tiny) or 3x3 s2 p1 (halves, resnet18).
  *  - upsample: x2 nearest.  add: equal shapes.  concat: along C.
- *  - every net starts Input (NHWC uint8) -> Reshape (zero-copy, "*C**c3") -> Cast
+ *  - every net but tail starts Input (NHWC uint8) -> Reshape (zero-copy, "*C**c3") -> Cast
  *    (int8, "*C**c3", tagged io_process) like the real yolov5s.
  *
  * What each net holds (ops in file order; HardOp classes in brackets):
@@ -23,6 +23,9 @@
  *              Concat 1], Output; input 16x16, feature maps 32 ch.
  *  twoin       10 ops: Input (two outputs, 16x16 each), Reshape and Cast per input,
  *              [Conv 3, Add 1], Output: the demo of a network with two inputs.
+ *  tail         4 ops: Input (an int8 NCHWc32 map, 32 x 16 x 16: tiny's output, 8192
+ *              bytes), [Conv 2], Output: a network that starts where tiny ends, so the
+ *              two connect whole on one board (a pipeline's output -> input).
  *  resnet18    33 ops: Input, Reshape, Cast, [Conv 20 (stem 7x7 s2, 16 3x3, 3 1x1 s2
  *              projections), MaxPool 1, Add 8], Output; input 224x224, out 512x7x7.
  *  mobilenetv2 66 ops: Input, Reshape, Cast, [Conv 52 (17 depthwise), Add 10], Output;
