@@ -33,6 +33,7 @@ static gboolean default_apply (XrtBackend *self, GError **error) { (void) self; 
 static ZwDeployReport *default_get_report (XrtBackend *self) { (void) self; return NULL; }
 static double default_copy_ms (XrtBackend *self, guint64 bytes) { (void) self; (void) bytes; return 0; }
 static gboolean default_value_is_connected (XrtBackend *self, gint64 v_id) { (void) self; (void) v_id; return FALSE; }
+static void default_set_connected (XrtBackend *self, const gint64 *v_ids, guint n) { (void) self; (void) v_ids; (void) n; }
 static void default_bracket (XrtBackend *self) { (void) self; }
 static void default_unbind (XrtBackend *self) { (void) self; }
 
@@ -79,6 +80,7 @@ xrt_backend_class_init (XrtBackendClass *klass)
   klass->can_read_back = default_can_read_back;
   klass->copy_ms = default_copy_ms;
   klass->value_is_connected = default_value_is_connected;
+  klass->set_connected_values = default_set_connected;
   klass->forward_begin = default_bracket;
   klass->forward_end = default_bracket;
   klass->can_resume_launch = default_can_resume;
@@ -452,6 +454,14 @@ xrt_backend_value_is_connected (XrtBackend *self, gint64 v_id)
 {
   g_return_val_if_fail (XRT_IS_BACKEND (self), FALSE);
   return KLASS (self)->value_is_connected (self, v_id);
+}
+
+void
+xrt_backend_set_connected_values (XrtBackend *self, const gint64 *v_ids, guint n)
+{
+  g_return_if_fail (XRT_IS_BACKEND (self));
+  g_return_if_fail (v_ids != NULL || n == 0);
+  KLASS (self)->set_connected_values (self, v_ids, n);
 }
 
 void

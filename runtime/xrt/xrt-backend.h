@@ -92,6 +92,10 @@ typedef struct {
  *   (userConnectNetwork) rather than the host? Then the session charges no host transfer
  *   for it: the upstream network left it in ETM where the downstream one reads it
  *   (zero-copy) or the board copies it there (staged; the copy is the launch's @memcpy_ms).
+ * @set_connected_values: the session tells a host backend, as each forward begins, which
+ *   values of its ops a connection carries on the board (@value_is_connected of the board
+ *   backend that places them): their bytes never pass the host, so its cost of an Input or
+ *   Output op leaves their copy out (the op's fixed cost remains). The last call holds.
  * @forward_begin, @forward_end: bracket a forward (board backends on one device take turns).
  * @run_launch: runs launch @index of the report, whole (@after_op_id and @until_op_id -1),
  *   or a part of a merged launch from the sync point after op @after_op_id (-1: its start)
@@ -126,6 +130,7 @@ struct _XrtBackendClass {
   gboolean (*can_read_back) (XrtBackend *self, const char *region);
   double (*copy_ms) (XrtBackend *self, guint64 bytes);
   gboolean (*value_is_connected) (XrtBackend *self, gint64 v_id);
+  void (*set_connected_values) (XrtBackend *self, const gint64 *v_ids, guint n);
   void (*forward_begin) (XrtBackend *self);
   void (*forward_end) (XrtBackend *self);
   gboolean (*run_launch) (XrtBackend *self, guint index, gint64 after_op_id, gint64 until_op_id, XrtStepTime *time,
@@ -136,7 +141,7 @@ struct _XrtBackendClass {
   gboolean (*run_op) (XrtBackend *self, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
                       XrtStepTime *time, GError **error);
 
-  gpointer padding[7];
+  gpointer padding[6];
 };
 
 /* ---- the registry of backend classes ---- */
@@ -342,6 +347,18 @@ double xrt_backend_copy_ms (XrtBackend *self, guint64 bytes);
  * Returns: TRUE for a connected value of a board backend.
  */
 gboolean xrt_backend_value_is_connected (XrtBackend *self, gint64 v_id);
+/**
+ * xrt_backend_set_connected_values:
+ * @self: a backend
+ * @v_ids: (array length=n) (nullable): values of its ops
+ * @n: how many
+ *
+ * Tells a host backend that @v_ids (and no other value) pass between networks on the board
+ * through a connection (xrt_backend_value_is_connected of their board backend), so no host
+ * copy of their bytes is costed: an Input or Output op of them costs its fixed dispatch
+ * alone. The session calls it as each forward begins; board backends ignore it.
+ */
+void xrt_backend_set_connected_values (XrtBackend *self, const gint64 *v_ids, guint n);
 /**
  * xrt_backend_forward_begin: (skip)
  *

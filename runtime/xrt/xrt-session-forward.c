@@ -445,9 +445,12 @@ run_step (XrtSession *s, guint index, GError **error)
   return xrt_session_run_step_part (s, index, G_MAXUINT, error);
 }
 
+/* Opens a forward on every backend; the host backends learn the connected values first
+ * (their Input and Output ops copy none of those bytes: xrt-session-values.c). */
 void
 xrt_session_backends_forward_begin (XrtSession *s)
 {
+  xrt_session_tell_connected_values (s);
   for (guint k = 0; k < s->backends->len; k++)
     xrt_backend_forward_begin (g_ptr_array_index (s->backends, k));
 }

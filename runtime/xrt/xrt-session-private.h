@@ -80,6 +80,7 @@ gboolean xrt_session_device_place_of (XrtSession *s, gint64 v_id, XrtMemRegion *
 XrtTensor *xrt_session_host_value (XrtSession *s, const XirValue *v, double *memcpy_ms, GError **error);
 gboolean xrt_session_ensure_on_device (XrtSession *s, const XrtForward *f, double *memcpy_ms, GError **error);
 double xrt_session_leaving_ms (XrtSession *s, const XrtForward *f);
+void xrt_session_tell_connected_values (XrtSession *s);
 
 /* xrt-session-dump.c */
 void xrt_session_describe_values (XrtSession *s, const XrtForward *f, GString *out, GArray *ids);

@@ -25,6 +25,49 @@ copy_ms (XrtSession *s, XrtBackend *owner, const XirValue *v)
   return xrt_backend_copy_ms (s->board, v->storage_bytes);
 }
 
+/* As a forward begins: each host backend learns which values of its ops a connection
+ * carries on the board (the board backend that places a value says whether it is
+ * connected), so the host backend's cost model charges no host copy of their bytes to an
+ * Input or Output op (its fixed cost remains), as copy_ms charges them no transfer. The
+ * session knows the board backends; the host backend owns the cost model. */
+void
+xrt_session_tell_connected_values (XrtSession *s)
+{
+  guint start = xir_network_view_get_start (s->view);
+  guint end = start + xir_network_view_get_n_ops (s->view);
+
+  for (guint k = 0; k < s->backends->len; k++)
+    {
+      XrtBackend *b = g_ptr_array_index (s->backends, k);
+      g_autoptr (GArray) ids = NULL;
+
+      if (xrt_backend_runs_on_board (b))
+        continue;
+      ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint i = start; s->board != NULL && i < end; i++)
+        {
+          const XirOp *op = xir_network_get_op (s->net, i);
+          if (xrt_session_get_op_backend (s, op->op_id) != b)
+            continue;
+          for (guint side = 0; side < 2; side++)
+            {
+              GPtrArray *values = side == 0 ? op->inputs : op->outputs;
+              for (guint j = 0; j < values->len; j++)
+                {
+                  gint64 v_id = ((const XirValue *) g_ptr_array_index (values, j))->v_id;
+                  XrtMemRegion *region;
+                  XrtBackend *owner = NULL;
+                  guint64 addr;
+                  if (xrt_session_device_place_of (s, v_id, &region, &addr, &owner)
+                      && xrt_backend_value_is_connected (owner, v_id))
+                    g_array_append_val (ids, v_id);
+                }
+            }
+        }
+      xrt_backend_set_connected_values (b, (const gint64 *) ids->data, ids->len);
+    }
+}
+
 /* Where a board backend put @v_id; the region by name on that backend's device. */
 gboolean
 xrt_session_device_place_of (XrtSession *s, gint64 v_id, XrtMemRegion **region, guint64 *addr, XrtBackend **owner)

@@ -8,6 +8,7 @@
 struct _HostBackend {
   XrtBackend parent_instance;
   const Zg330Profile *profile;   /* the board's (owned by its device) or the built-in one */
+  GHashTable *connected;         /* v_id set: values a connection carries on the board (the session's word) */
 };
 
 G_DEFINE_TYPE (HostBackend, host_backend, XRT_TYPE_BACKEND)
@@ -77,6 +78,39 @@ run_hardop (HostBackend *self, const XirOp *op, const guint8 *const *inputs, gui
   return TRUE;
 }
 
+/* The session's word, as a forward begins: these values never pass the host. */
+static void
+host_backend_set_connected_values (XrtBackend *backend, const gint64 *v_ids, guint n)
+{
+  HostBackend *self = HOST_BACKEND (backend);
+
+  g_hash_table_remove_all (self->connected);
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 *key = g_new (gint64, 1);
+      *key = v_ids[k];
+      g_hash_table_add (self->connected, key);
+    }
+}
+
+/* An Input or Output op copies the bytes of its values between the caller and the board,
+ * but not those of a value a connection carries on the board (zero-copy or staged): the
+ * bytes that pass the host are the rest. */
+static guint64
+io_host_bytes (HostBackend *self, const XirOp *op)
+{
+  GPtrArray *values = op->kind == XIR_OP_INPUT ? op->outputs : op->inputs;
+  guint64 n = 0;
+
+  for (guint k = 0; k < values->len; k++)
+    {
+      const XirValue *v = g_ptr_array_index (values, k);
+      if (!g_hash_table_contains (self->connected, &v->v_id))
+        n += v->storage_bytes;
+    }
+  return n;
+}
+
 /* Input and Output only cost (the session moves their bytes); the others compute. */
 static gboolean
 host_backend_run_op (XrtBackend *backend, const XirOp *op, const guint8 *const *inputs, guint8 *const *outputs,
@@ -89,7 +123,7 @@ host_backend_run_op (XrtBackend *backend, const XirOp *op, const guint8 *const *
   if (op->kind == XIR_OP_HARDOP)
     ok = run_hardop (self, op, inputs, outputs, &cost, error);
   else if (op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT)
-    ok = host_op_cost (op, self->profile, NULL, &cost, error);
+    ok = host_io_op_cost (op, self->profile, io_host_bytes (self, op), &cost, error);
   else if (g_strcmp0 (op->type_key, "customop::ImageMake") == 0)
     {
       /* the channel order is the network's (its tags' bgr_order), which the op alone lacks */
@@ -106,9 +140,18 @@ host_backend_run_op (XrtBackend *backend, const XirOp *op, const guint8 *const *
 }
 
 static void
+host_backend_finalize (GObject *object)
+{
+  g_hash_table_unref (HOST_BACKEND (object)->connected);
+  G_OBJECT_CLASS (host_backend_parent_class)->finalize (object);
+}
+
+static void
 host_backend_class_init (HostBackendClass *klass)
 {
   XrtBackendClass *bclass = XRT_BACKEND_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = host_backend_finalize;
 
   bclass->name = "HostBackend";
   bclass->short_name = "Host";
@@ -117,12 +160,14 @@ host_backend_class_init (HostBackendClass *klass)
   bclass->init = host_backend_init_on;
   bclass->owns_op = host_backend_owns_op;
   bclass->run_op = host_backend_run_op;
+  bclass->set_connected_values = host_backend_set_connected_values;
 }
 
 static void
 host_backend_init (HostBackend *self)
 {
   self->profile = builtin_profile ();
+  self->connected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 __attribute__ ((constructor)) static void

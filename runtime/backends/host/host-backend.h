@@ -9,7 +9,12 @@
  * [HostDevice.Default()])) runs any ZG330 or Buyi network without a board, each HardOp by the
  * board's own behavioural kernels over host buffers (zg330_hardop_run_host), so its outputs
  * are the board's bytes; with a board backend first in the list the board takes them.
- * xrt_session_compare_with_host() runs a session and its host reference and compares. */
+ * xrt_session_compare_with_host() runs a session and its host reference and compares.
+ *
+ * Input and Output ops only cost: the session moves their bytes. A value a connection
+ * carries on the board (a pipeline's userConnectNetwork: the session tells the backend which,
+ * xrt_backend_set_connected_values) is copied by no host, so it adds nothing to its op's
+ * cost beyond the fixed dispatch (host_io_op_cost with the bytes that do pass the host). */
 #pragma once
 
 #include "xrt/xrt-backend.h"

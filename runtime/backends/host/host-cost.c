@@ -66,10 +66,7 @@ host_op_cost (const XirOp *op, const Zg330Profile *profile, const guint *n_boxes
       return FALSE;
     }
   if (op->kind == XIR_OP_INPUT || op->kind == XIR_OP_OUTPUT)
-    {
-      out->bytes = sum_bytes (op->kind == XIR_OP_INPUT ? op->outputs : op->inputs);
-      out->cpu_cycles = fixed + ceil_cycles ((double) out->bytes / profile->host_copy_bytes_per_cycle);
-    }
+    return host_io_op_cost (op, profile, sum_bytes (op->kind == XIR_OP_INPUT ? op->outputs : op->inputs), out, error);
   else if (g_str_equal (t, "icraft::xir::Cast"))
     {
       out->bytes = sum_bytes (op->inputs) + sum_bytes (op->outputs);
@@ -130,6 +127,26 @@ host_op_cost (const XirOp *op, const Zg330Profile *profile, const guint *n_boxes
       out->cpu_cycles = fixed + ceil_cycles ((double) out->bytes / profile->host_copy_bytes_per_cycle);
       out->hard_ms = (double) out->ip_cycles * 1e3 / profile->detpost_clock_hz;
     }
+  out->other_ms = (double) out->cpu_cycles * 1e3 / profile->host_cpu_clock_hz;
+  return TRUE;
+}
+
+gboolean
+host_io_op_cost (const XirOp *op, const Zg330Profile *profile, guint64 host_bytes, HostOpCost *out, GError **error)
+{
+  guint64 fixed;
+
+  g_return_val_if_fail (op != NULL && profile != NULL && out != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  if (op->kind != XIR_OP_INPUT && op->kind != XIR_OP_OUTPUT)
+    {
+      g_set_error (error, HOST_OP_ERROR, HOST_OP_ERROR_UNSUPPORTED, OP_FMT ": %s is not an Input or Output op", op->op_id,
+                   op_short (op), op->type_key ? op->type_key : "(no _type_key)");
+      return FALSE;
+    }
+  fixed = (guint64) llround (profile->host_op_fixed_us * 1e-6 * profile->host_cpu_clock_hz);
+  out->bytes = host_bytes;
+  out->cpu_cycles = fixed + ceil_cycles ((double) host_bytes / profile->host_copy_bytes_per_cycle);
   out->other_ms = (double) out->cpu_cycles * 1e3 / profile->host_cpu_clock_hz;
   return TRUE;
 }

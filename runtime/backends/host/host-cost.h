@@ -13,6 +13,10 @@
  *   fixed      = host_op_fixed_us at host_cpu_clock_hz                   (every host op)
  *   Input      = fixed + ceil(bytes of its outputs / host_copy_bytes_per_cycle)
  *   Output     = fixed + ceil(bytes of its inputs  / host_copy_bytes_per_cycle)
+ *                (only the bytes that pass the host: a value a connection carries on the
+ *                board, userConnectNetwork, zero-copy or staged, is copied by no host, so
+ *                an Input or Output op of connected values costs its fixed cost alone;
+ *                host_io_op_cost, which the HostBackend calls with the bytes left)
  *   Cast       = fixed + ceil((in + out bytes) / host_cast_bytes_per_cycle / host_cpu_cores)
  *   Resize     = fixed + ceil(out elements x cycles per element (nearest or bilinear)
  *                              / host_cpu_cores)
@@ -89,6 +93,17 @@ typedef struct {
  */
 gboolean host_op_cost (const XirOp *op, const Zg330Profile *profile, const guint *n_boxes, HostOpCost *out,
                        GError **error);
+
+/**
+ * host_io_op_cost:
+ *
+ * The cost of Input or Output op @op of which @host_bytes pass through the host: fixed +
+ * ceil(@host_bytes / host_copy_bytes_per_cycle).  host_op_cost() gives it every byte of the
+ * op's values; the HostBackend leaves out the values a connection carries on the board
+ * (xrt_backend_set_connected_values).  FALSE with HOST_OP_ERROR_UNSUPPORTED for another op.
+ */
+gboolean host_io_op_cost (const XirOp *op, const Zg330Profile *profile, guint64 host_bytes, HostOpCost *out,
+                          GError **error);
 
 /**
  * host_op_run_costed:
