@@ -6,7 +6,8 @@
  * (zw_pipeline_compare_apart) is the pass's report's time and ETM against those sums, rows
  * NET:OP_ID of every network; a network of the pass missing apart is refused by name.
  * `xrt-run run PIPE.toml --apart` prints that headline, a line per network; `plan --apart` is
- * refused. */
+ * refused. Two whole networks connected output -> input (tiny_tail_pipeline.toml): the
+ * Output and Input ops of the connected value cost their fixed dispatch alone. */
 #include "deploy/xrt-pipeline.h"
 #include "deploy/xrt-pipeline-apart.h"
 #include "report/zw-pipeline-apart.h"
@@ -295,6 +296,158 @@ test_connection_cost (void)
     }
 }
 
+/* A number of the device profile, read here from its file (not through the runtime). */
+static double
+device_number (const char *key)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ZW_SOURCE_DATA_DIR"), "devices", "zg330.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (cJSON) root = NULL;
+  cJSON *n;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  root = cJSON_Parse (text);
+  g_assert_nonnull (root);
+  n = cJSON_GetObjectItemCaseSensitive (root, key);
+  g_assert_true (cJSON_IsNumber (n));
+  return n->valuedouble;
+}
+
+/* The bytes of the first value of op @type's @side ("inputs", "outputs") in a network file,
+ * from its shape and 8-bit storage type as the file writes them. */
+static guint64
+json_value_bytes (const char *json, const char *type, const char *side)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (cJSON) root = NULL;
+  cJSON *op;
+
+  g_assert_true (g_file_get_contents (json, &text, NULL, NULL));
+  root = cJSON_Parse (text);
+  g_assert_nonnull (root);
+  cJSON_ArrayForEach (op, cJSON_GetObjectItemCaseSensitive (root, "ops"))
+    if (g_strcmp0 (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (op, "_type_key")), type) == 0)
+      {
+        cJSON *dtype = cJSON_GetObjectItemCaseSensitive (
+          cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (op, side), 0), "dtype");
+        cJSON *element = cJSON_GetObjectItemCaseSensitive (dtype, "element_dtype");
+        const char *storage = cJSON_IsString (element) ? element->valuestring
+                              : cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (element, "storage_dtype"));
+        cJSON *d;
+        guint64 n = 1;
+        g_assert_true (g_strcmp0 (storage, "@sint(8)") == 0 || g_strcmp0 (storage, "@uint(8)") == 0);
+        cJSON_ArrayForEach (d, cJSON_GetObjectItemCaseSensitive (dtype, "shape"))
+          n *= (guint64) d->valuedouble;
+        return n;
+      }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* Network @name's profile row of its one op of type @type ("icraft::xir::OutputNode"). */
+static const ZwProfileRow *
+io_row (const ZwPipelineReport *r, const char *name, const char *type)
+{
+  for (guint i = 0; i < r->networks->len; i++)
+    {
+      const ZwPipelineNetwork *n = &g_array_index (r->networks, ZwPipelineNetwork, i);
+      if (!g_str_equal (n->name, name))
+        continue;
+      g_assert_nonnull (n->profile);
+      for (guint k = 0; k < n->profile->rows->len; k++)
+        {
+          const ZwProfileRow *row = g_ptr_array_index (n->profile->rows, k);
+          if (g_str_equal (row->op_type, type))
+            return row;
+        }
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Two whole networks connected output -> input (the demo tiny_tail_pipeline.toml: the
+ * generator's tiny, whose Output op reads the map that tail's Input op gives): the connected value never passes the host, so tiny's
+ * Output op and tail's Input op cost the host op's fixed dispatch alone — host_op_fixed_us at
+ * host_cpu_clock_hz, computed here from the device profile's file — zero-copy and staged
+ * alike, while the ops' unconnected values (tiny's image in, tail's map out) and the same
+ * networks run apart still pay fixed + ceil(bytes / host_copy_bytes_per_cycle), bytes
+ * recomputed from the network files' shapes. Each network's pass is faster than apart by
+ * exactly the connected value's host transfer (bytes / ETM bandwidth) and that copy. */
+static void
+test_whole_networks_io_cost (void)
+{
+  g_autofree char *origin = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_tail_pipeline.toml", NULL);
+  g_autofree char *tiny = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tiny_ZG.json", NULL);
+  g_autofree char *tail = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "tail_ZG.json", NULL);
+  ZwPipelineReport *pass[2] = { NULL, NULL };   /* zero-copy, staged */
+  g_autoptr (ZwPipelineReport) apart = NULL;
+  double clk = device_number ("host_cpu_clock_hz"), bpc = device_number ("host_copy_bytes_per_cycle");
+  double bw = device_number ("etm_bandwidth_bytes_per_s"), icore = device_number ("icore_clock_hz");
+  guint64 fixed = (guint64) llround (device_number ("host_op_fixed_us") * 1e-6 * clk);
+  guint64 bytes = json_value_bytes (tiny, "icraft::xir::Output", "inputs");
+  guint64 image = json_value_bytes (tiny, "icraft::xir::Input", "outputs");
+  double fixed_ms = (double) fixed * 1e3 / clk;
+  double copy_ms = (double) (guint64) ceil ((double) bytes / bpc) * 1e3 / clk;
+  double image_ms = (double) (guint64) ceil ((double) image / bpc) * 1e3 / clk;
+  double transfer_ms = (double) bytes / bw * 1e3;
+  double staged_ms = (double) (guint64) ceil (2.0 * (double) bytes * icore / bw - 1e-9) * 1e3 / icore;
+
+  /* the figures of data/devices/zg330.json and the generator's tiny and tail */
+  g_assert_cmpuint (fixed, ==, 20000);
+  g_assert_cmpfloat (bpc, ==, 2);
+  g_assert_cmpuint (bytes, ==, 8192);
+  g_assert_cmpuint (json_value_bytes (tail, "icraft::xir::Input", "outputs"), ==, bytes);
+  g_assert_cmpuint (json_value_bytes (tail, "icraft::xir::Output", "inputs"), ==, bytes);
+  g_assert_cmpuint (image, ==, 768);
+
+  for (guint staged = 0; staged < 2; staged++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (XrtPipeline) pipe = xrt_pipeline_new_from_file (origin, &error);
+      g_autoptr (cJSON) root = NULL;
+      const ZwPipelineConnection *c;
+
+      g_assert_no_error (error);
+      if (staged)
+        xrt_pipeline_force_staged (pipe);
+      root = zw_test_pipeline_pass (pipe, origin, NULL);
+      pass[staged] = zw_pipeline_report_from_json (root, origin, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (pass[staged]->connections->len, ==, 1);
+      c = &g_array_index (pass[staged]->connections, ZwPipelineConnection, 0);
+      g_assert_cmpstr (c->from_mode, ==, staged ? "staged" : "zero-copy");
+      g_assert_cmpstr (c->to_mode, ==, staged ? "staged" : "zero-copy");
+      if (!staged)
+        {
+          g_autoptr (cJSON) apart_root = xrt_pipeline_apart_to_json (pipe, 0, &error);
+          g_assert_no_error (error);
+          apart = zw_pipeline_report_from_json (apart_root, origin, &error);
+          g_assert_no_error (error);
+        }
+      /* connected: the fixed cost alone, no host transfer either */
+      g_assert_cmpfloat_with_epsilon (io_row (pass[staged], "tiny", "icraft::xir::OutputNode")->other_ms, fixed_ms, 1e-12);
+      g_assert_cmpfloat_with_epsilon (io_row (pass[staged], "tail", "icraft::xir::InputNode")->other_ms, fixed_ms, 1e-12);
+      g_assert_cmpfloat (io_row (pass[staged], "tiny", "icraft::xir::OutputNode")->memcpy_ms, ==, 0);
+      /* not connected, in the same pass: the copy of their bytes */
+      g_assert_cmpfloat_with_epsilon (io_row (pass[staged], "tiny", "icraft::xir::InputNode")->other_ms,
+                                      fixed_ms + image_ms, 1e-12);
+      g_assert_cmpfloat_with_epsilon (io_row (pass[staged], "tail", "icraft::xir::OutputNode")->other_ms,
+                                      fixed_ms + copy_ms, 1e-12);
+    }
+  g_test_message ("pass %.6f ms zero-copy, %.6f ms staged, %.6f ms apart; fixed %.6f ms, copy %.6f ms, transfer %.6f ms",
+                  pass[0]->pass_ms, pass[1]->pass_ms, apart->pass_ms, fixed_ms, copy_ms, transfer_ms);
+  /* apart, the same ops copy the value */
+  g_assert_cmpfloat_with_epsilon (io_row (apart, "tiny", "icraft::xir::OutputNode")->other_ms, fixed_ms + copy_ms, 1e-12);
+  g_assert_cmpfloat_with_epsilon (io_row (apart, "tail", "icraft::xir::InputNode")->other_ms, fixed_ms + copy_ms, 1e-12);
+  /* the pass saves exactly the transfer and the copy in each network; staged pays its ETM copies */
+  g_assert_cmpfloat_with_epsilon (network_ms (apart, "tiny") - network_ms (pass[0], "tiny"), transfer_ms + copy_ms, 1e-9);
+  g_assert_cmpfloat_with_epsilon (network_ms (apart, "tail") - network_ms (pass[0], "tail"), transfer_ms + copy_ms, 1e-9);
+  g_assert_cmpfloat_with_epsilon (apart->pass_ms - pass[0]->pass_ms, 2 * (transfer_ms + copy_ms), 1e-9);
+  g_assert_cmpfloat_with_epsilon (pass[1]->pass_ms - pass[0]->pass_ms, 2 * staged_ms, 1e-9);
+  zw_pipeline_report_unref (pass[0]);
+  zw_pipeline_report_unref (pass[1]);
+}
+
 static void
 test_cli (void)
 {
@@ -327,6 +480,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/pipeline-apart/networks-apart-etm-is-the-reports-headline-sums", test_apart);
   g_test_add_func ("/pipeline-apart/cli-run-apart-prints-the-headline", test_cli);
   g_test_add_func ("/pipeline-apart/connections-save-host-transfers-staged-pays-copies", test_connection_cost);
+  g_test_add_func ("/pipeline-apart/whole-networks-connected-io-ops-cost-fixed-only", test_whole_networks_io_cost);
   status = g_test_run ();
   g_free (last_headline);
   return status;
