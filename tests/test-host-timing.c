@@ -126,6 +126,19 @@ test_cost_copies_by_bytes (void)
   g_assert_true (host_op_cost (xir_network_get_op_by_id (net, 5), p, NULL, &c, &error));
   g_assert_cmpuint (c.bytes, ==, 72 + 288 + 288 + 2304);
   g_assert_cmpuint (c.cpu_cycles, ==, FIXED + 1476);
+  /* only the bytes that pass the host (a value a connection carries on the board passes
+   * none): the Output op without its 2304-byte value, and with none left, fixed alone */
+  g_assert_true (host_io_op_cost (xir_network_get_op_by_id (net, 5), p, 72 + 288 + 288, &c, &error));
+  g_assert_cmpuint (c.bytes, ==, 72 + 288 + 288);
+  g_assert_cmpuint (c.cpu_cycles, ==, FIXED + 324);
+  g_assert_true (host_io_op_cost (xir_network_get_op_by_id (net, 0), p, 0, &c, &error));
+  g_assert_cmpuint (c.cpu_cycles, ==, FIXED);
+  g_assert_cmpfloat (c.other_ms, ==, FIXED * 1e3 / 1e9);
+  /* another op has its own model */
+  g_assert_false (host_io_op_cost (xir_network_get_op_by_id (net, 1), p, 0, &c, &error));
+  g_assert_error (error, HOST_OP_ERROR, HOST_OP_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "op 1"));
+  g_clear_error (&error);
 
   /* what-if: a host twice as fast halves the cycles' time, not the cycles */
   g_assert_true (zg330_profile_set_field (p, "host_cpu_clock_hz", 2e9, &error));
