@@ -30,6 +30,12 @@ int xrt_run_cmd_plan (int argc, char **argv);
 int xrt_run_cmd_run (int argc, char **argv);
 int xrt_run_cmd_check (int argc, char **argv);
 int xrt_run_cmd_report (int argc, char **argv);
+/* xrt-run report's shared pieces (xrt-run-report.c) and its tensor subcommands
+ * (xrt-run-report-tensors.c) */
+int xrt_run_report_usage (const char *cmd, const char *message);
+void xrt_run_print_warnings (GPtrArray *warnings);
+int xrt_run_report_diff (int argc, char **argv);
+int xrt_run_report_stats (int argc, char **argv);
 int xrt_run_cmd_sweep (int argc, char **argv);
 
 /* Pipelines (xrt-run-pipeline.c): `run` and `plan` given a pipeline file hand the command
