@@ -44,6 +44,36 @@ mark_last_two (void)
   g_assert_true (zw_test_app_wait_for (compare_shown, NULL, 30));
 }
 
+/* Every merged launch expanded: each member on A's side an estimated share (B's its own
+ * row) with its class, the shares summing to the launch's A time (> 0). Counts the launches
+ * and members. */
+static void
+expand_and_check_shares (ZwCompareView *view, guint *n_launches, guint *n_members)
+{
+  const ZwCompareShown *shown;
+
+  zw_compare_view_expand_all (view, TRUE);
+  shown = zw_compare_view_get_shown (view);
+  for (guint i = 0; i < shown->rows->len; i++)
+    {
+      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
+      double sum = 0;
+      if (s->member >= 0 || !s->expandable)
+        continue;
+      (*n_launches)++;
+      for (guint k = 0; k < s->row->merge_from->len; k++)
+        {
+          const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
+          g_assert_true (m->a_estimated && !m->b_estimated);
+          g_assert_nonnull (m->op_class);
+          sum += m->a_ms;
+          (*n_members)++;
+        }
+      g_assert_cmpfloat (s->row->a_ms, >, 0);
+      g_assert_cmpfloat_with_epsilon (sum, s->row->a_ms, 1e-9);
+    }
+}
+
 static void
 test_time_files_no_deploy_block (void)
 {
@@ -387,7 +417,6 @@ test_time_files_of_open_network (void)
   ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
   ZwDeployReport *open;
   const ZwProfileCompare *cmp;
-  const ZwCompareShown *shown;
   guint n_launches = 0, n_members = 0;
 
   g_assert_true (zw_test_app_wait_for (zw_test_app_is_idle_with_runs, GUINT_TO_POINTER (1), 120));
@@ -428,25 +457,7 @@ test_time_files_of_open_network (void)
           g_assert_false (g_str_has_prefix (r->op_class, "HardOp"));
         }
     }
-  zw_compare_view_expand_all (view, TRUE);
-  shown = zw_compare_view_get_shown (view);
-  for (guint i = 0; i < shown->rows->len; i++)
-    {
-      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
-      double sum = 0;
-      if (s->member >= 0 || !s->expandable)
-        continue;
-      n_launches++;
-      for (guint k = 0; k < s->row->merge_from->len; k++)
-        {
-          const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
-          g_assert_true (m->a_estimated && !m->b_estimated);
-          g_assert_nonnull (m->op_class);
-          sum += m->a_ms;
-          n_members++;
-        }
-      g_assert_cmpfloat_with_epsilon (sum, s->row->a_ms, 1e-9);
-    }
+  expand_and_check_shares (view, &n_launches, &n_members);
   g_assert_cmpuint (n_launches, ==, 1);
   g_assert_cmpuint (n_members, >, 1);
   zw_compare_view_expand_all (view, FALSE);
@@ -549,7 +560,6 @@ test_time_files_of_merge_off_network (void)
   g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
   ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (win, "compare"));
   const ZwProfileCompare *cmp;
-  const ZwCompareShown *shown;
   ZwRun *run;
   guint n, n_launches = 0, n_members = 0;
   gboolean merge;
@@ -588,26 +598,7 @@ test_time_files_of_merge_off_network (void)
                            report_on->network_name);
   g_assert_nonnull (strstr (header, plain));
   g_assert_nonnull (strstr (header, "on_time.txt"));
-  zw_compare_view_expand_all (view, TRUE);
-  shown = zw_compare_view_get_shown (view);
-  for (guint i = 0; i < shown->rows->len; i++)
-    {
-      const ZwCompareShownRow *s = zw_compare_shown_get (shown, i);
-      double sum = 0;
-      if (s->member >= 0 || !s->expandable)
-        continue;
-      n_launches++;
-      for (guint k = 0; k < s->row->merge_from->len; k++)
-        {
-          const ZwCompareShownRow *m = zw_compare_shown_get (shown, i + 1 + k);
-          g_assert_true (m->a_estimated && !m->b_estimated);
-          g_assert_nonnull (m->op_class);
-          sum += m->a_ms;
-          n_members++;
-        }
-      g_assert_cmpfloat (s->row->a_ms, >, 0);
-      g_assert_cmpfloat_with_epsilon (sum, s->row->a_ms, 1e-9);
-    }
+  expand_and_check_shares (view, &n_launches, &n_members);
   g_assert_cmpuint (n_launches, ==, 1);
   g_assert_cmpuint (n_members, >, 1);
   zw_compare_view_expand_all (view, FALSE);

@@ -38,6 +38,26 @@ is_hardop (const ZwCompareRow *r)
   return g_str_has_suffix (r->op_type, "HardOpNode") || g_str_has_suffix (r->op_type, "HardOp");
 }
 
+/* The members of @on's merged launches (more than one; the profile has one launch: its time
+ * in *@launch_ms). */
+static guint
+launch_members (const ZwProfile *on, double *launch_ms)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < on->rows->len; i++)
+    {
+      const ZwProfileRow *r = g_ptr_array_index (on->rows, i);
+      if (r->merge_from != NULL && r->merge_from->len > 1)
+        {
+          n += r->merge_from->len;
+          *launch_ms = r->total_ms;
+        }
+    }
+  g_assert_cmpuint (n, >, 1);
+  return n;
+}
+
 static void
 test_demo_merge_on_against_off (void)
 {
@@ -364,16 +384,7 @@ test_cli_network (void)
     double launch_a = -1, sum_a = 0;
     guint n_members = 0, n_own_b = 0, n_launch_members = 0;
 
-    for (guint i = 0; i < on->rows->len; i++)
-      {
-        const ZwProfileRow *r = g_ptr_array_index (on->rows, i);
-        if (r->merge_from != NULL && r->merge_from->len > 1)
-          {
-            n_launch_members += r->merge_from->len;
-            launch_a = r->total_ms;
-          }
-      }
-    g_assert_cmpuint (n_launch_members, >, 1);
+    n_launch_members = launch_members (on, &launch_a);
     zw_test_xrt_run (&run_expand, "report", "compare", a, b, "--network", net_path, "--expand", NULL);
     g_assert_cmpint (run_expand.status, ==, 0);
     out = g_strsplit (run_expand.out, "\n", -1);
@@ -485,16 +496,7 @@ test_cli_network_merge_off (void)
 
   zw_test_run_profiled (net, TRUE, &on, &report_on);
   zw_test_run_profiled (net, FALSE, &off, &report_off);
-  for (guint i = 0; i < on->rows->len; i++)
-    {
-      const ZwProfileRow *r = g_ptr_array_index (on->rows, i);
-      if (r->merge_from != NULL && r->merge_from->len > 1)
-        {
-          n_launch_members += r->merge_from->len;
-          launch_a = r->total_ms;
-        }
-    }
-  g_assert_cmpuint (n_launch_members, >, 1);
+  n_launch_members = launch_members (on, &launch_a);
   text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
   text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
   g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
