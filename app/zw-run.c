@@ -25,6 +25,8 @@ struct _ZwRun
   char *dump_format;
   ZwPipelineReport *pipeline;    /* ZW_RUN_PIPELINE */
   gboolean from_report;          /* a pipeline report read from disk, not a pass run here */
+  ZwPipelineReport *apart_of;    /* the pass whose networks this row ran apart (else NULL) */
+  guint apart_of_index;          /* that pass's row number */
 };
 
 G_DEFINE_FINAL_TYPE (ZwRun, zw_run, G_TYPE_OBJECT)
@@ -60,6 +62,7 @@ zw_run_finalize (GObject *object)
   g_clear_pointer (&self->dump_dir, g_free);
   g_clear_pointer (&self->dump_format, g_free);
   g_clear_pointer (&self->pipeline, zw_pipeline_report_unref);
+  g_clear_pointer (&self->apart_of, zw_pipeline_report_unref);
   G_OBJECT_CLASS (zw_run_parent_class)->finalize (object);
 }
 
@@ -202,6 +205,25 @@ zw_run_new_for_pipeline (ZwPipelineReport *pipeline, const char *path, gboolean 
   self->path = g_strdup (path);
   self->from_report = from_report;
   return self;
+}
+
+ZwRun *
+zw_run_new_for_pipeline_apart (ZwPipelineReport *apart, ZwRun *pass)
+{
+  ZwRun *self;
+
+  g_return_val_if_fail (apart != NULL && ZW_IS_RUN (pass) && pass->pipeline != NULL, NULL);
+  self = zw_run_new_for_pipeline (apart, pass->path, FALSE);
+  self->apart_of = zw_pipeline_report_ref (pass->pipeline);
+  self->apart_of_index = pass->index;
+  return self;
+}
+
+ZwPipelineReport *
+zw_run_get_apart_of (ZwRun *self)
+{
+  g_return_val_if_fail (ZW_IS_RUN (self), NULL);
+  return self->apart_of;
 }
 
 ZwPipelineReport *
@@ -396,6 +418,11 @@ dup_kind_title (ZwRun *self)
         return g_strdup_printf (_("#%u Time profile — %s"), self->index, base);
       }
     case ZW_RUN_PIPELINE:
+      if (self->apart_of != NULL)
+        /* TRANSLATORS: a pipeline pass's networks each run alone, in the history: its number,
+         * the pipeline, the number of the pass's row */
+        return g_strdup_printf (_("#%u Networks run apart — %s (of #%u)"), self->index, self->apart_of->name,
+                                self->apart_of_index);
       if (self->from_report)
         /* TRANSLATORS: a pipeline report read from disk, in the run history */
         return g_strdup_printf (_("#%u Pipeline report — %s"), self->index, self->report->network_name);
@@ -484,6 +511,12 @@ dup_pipeline_summary (ZwRun *self)
                                 zw_ocm_opt_get_label (net->report->ocm_requested));
     }
   time = self->total_ms >= 0 ? g_strdup_printf (_("%.3f ms"), self->total_ms) : g_strdup (_("not run"));
+  if (self->apart_of != NULL)
+    /* TRANSLATORS: the networks of a pass run apart, in the history: the options, then the
+     * ETM they take each on a board of its own summed, the networks, their times summed */
+    return g_strdup_printf (ngettext ("%s\nETM %s apart · %u network · %s in all",
+                                      "%s\nETM %s apart · %u networks · %s in all", n),
+                            options->str, etm, n, time);
   /* TRANSLATORS: a pipeline's row in the history: the options, then the ETM the whole
    * pipeline takes on the board, its networks, one pass's simulated time */
   return g_strdup_printf (ngettext ("%s\nETM %s · %u network · pass %s", "%s\nETM %s · %u networks · pass %s", n),

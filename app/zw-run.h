@@ -56,6 +56,12 @@ ZwRun *zw_run_new_from_profile (ZwProfile *profile, const char *path);
  * is the pipeline file (or report) it was made from; @from_report: a report read from disk,
  * not a pass run here. Its total time is the pass's, its figures the board's whole ETM. */
 ZwRun *zw_run_new_for_pipeline (ZwPipelineReport *pipeline, const char *path, gboolean from_report);
+/* The networks of pass @pass (a pipeline row) each run alone with the same options, as a row
+ * of its own: @apart is their pipeline report (xrt_pipeline_apart_to_json; a reference is
+ * taken), its total time the networks' times summed, its ETM theirs summed. */
+ZwRun *zw_run_new_for_pipeline_apart (ZwPipelineReport *apart, ZwRun *pass);
+/* The pass an apart row ran apart (borrowed), NULL for any other run. */
+ZwPipelineReport *zw_run_get_apart_of (ZwRun *self);
 /* The pipeline report of a ZW_RUN_PIPELINE run (borrowed), else NULL. */
 ZwPipelineReport *zw_run_get_pipeline (ZwRun *self);
 /* The network the run is of: the report's name, the profile's, else the file's base name. */

@@ -3,8 +3,9 @@
  * and every pipeline report opened is a row (zw_run_new_for_pipeline), selected like any run;
  * two pipeline rows marked compare their passes network by network (zw_pipeline_compare(),
  * rows NET:OP_ID); "Compare with the Networks Run Apart" runs each network of a row's
- * pipeline alone on a simulated board with the same options (xrt_pipeline_apart_to_json())
- * and compares the pass with them (zw_pipeline_compare_apart()). */
+ * pipeline alone on a simulated board with the same options (xrt_pipeline_apart_to_json()):
+ * a row of its own (zw_run_new_for_pipeline_apart), which, selected, compares the pass with
+ * them (zw_pipeline_compare_apart()) and marked compares like any pipeline row. */
 #include "zw-window-private.h"
 
 #include <glib/gi18n.h>
@@ -87,10 +88,16 @@ pipeline_row (ZwWindow *self, GVariant *param)
 
   if (param != NULL && g_variant_is_of_type (param, G_VARIANT_TYPE_UINT32)
       && (at = g_list_model_get_item (G_LIST_MODEL (self->runs), g_variant_get_uint32 (param))) != NULL)
-    return zw_run_get_pipeline (at) != NULL ? at : NULL;   /* the store holds it */
-  run = zw_window_get_selected_run (self);
+    run = at;   /* the store holds it */
+  else
+    run = zw_window_get_selected_run (self);
+  /* an apart row stands for its pass */
+  if (run != NULL && zw_run_get_apart_of (run) != NULL)
+    return zw_window_find_pipeline_run (self, zw_run_get_apart_of (run));
   if (run != NULL && zw_run_get_pipeline (run) != NULL)
     return run;
+  if (at != NULL)
+    return NULL;
   return zw_window_find_pipeline_run (self, zw_selection_get_pipeline (self->selection));
 }
 
@@ -128,20 +135,14 @@ same_options (const ZwPipelineReport *row, const ZwPipelineReport *again, guint 
              && n->report->ocm_requested == m->report->ocm_requested);
 }
 
-/* The pass run again with its networks apart (zw_run_controller_run_pipeline_apart): the row's
- * pass against the networks apart in Compare, the headline in the banner. */
+/* The pass run again with its networks apart (zw_run_controller_run_pipeline_apart): a row of
+ * the history of its own, selected (zw_window_show_apart_run shows it). */
 gboolean
 zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPipelineReport *apart)
 {
   g_autoptr (ZwRun) run = g_steal_pointer (&self->apart_run);
-  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (ZwProfileCompare) cmp = NULL;
+  g_autoptr (ZwRun) row = NULL;
   g_autofree char *title = NULL;
-  g_autofree char *label_a = NULL;
-  g_autofree char *label_b = NULL;
-  g_autofree char *board = NULL;
-  g_autofree char *alone = NULL;
   ZwPipelineReport *pass;
 
   if (run == NULL || (pass = zw_run_get_pipeline (run)) == NULL)
@@ -158,10 +159,34 @@ zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPi
         zw_window_show_banner (self, message, NULL);
         return TRUE;
       }
+  /* selecting the new row shows it */
+  row = zw_run_new_for_pipeline_apart (apart, run);
+  zw_window_on_run_finished (NULL, row, self);
+  return TRUE;
+}
+
+/* An apart row selected: its pass against the networks apart in Compare (rows NET:OP_ID),
+ * the headline in the banner; Board keeps the pipeline it shows. */
+void
+zw_window_show_apart_run (ZwWindow *self, ZwRun *row)
+{
+  ZwPipelineReport *pass = zw_run_get_apart_of (row), *apart = zw_run_get_pipeline (row);
+  ZwRun *pass_row = zw_window_find_pipeline_run (self, pass);
+  ZwCompareView *view = ZW_COMPARE_VIEW (zw_window_get_view (self, "compare"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ZwProfileCompare) cmp = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+  g_autofree char *board = NULL;
+  g_autofree char *alone = NULL;
+
+  g_return_if_fail (pass != NULL && apart != NULL);
+  title = pass_row != NULL ? zw_run_dup_title (pass_row) : g_strdup (pass->name);
   if ((cmp = zw_pipeline_compare_apart (pass, apart, NULL, &self->apart_headline, &error)) == NULL)
     {
-      zw_window_banner_for_error (self, zw_run_get_path (run), error);
-      return TRUE;
+      zw_window_banner_for_error (self, zw_run_get_path (row), error);
+      return;
     }
   self->has_apart_headline = TRUE;
   board = g_format_size_full (self->apart_headline.board_bytes, G_FORMAT_SIZE_IEC_UNITS);
@@ -172,8 +197,8 @@ zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPi
   label_b = g_strdup_printf (_("the networks run apart (ETM %s)"), alone);
   if (!zw_compare_view_set_pipelines (view, pass, apart, NULL, label_a, label_b, &error))
     {
-      zw_window_banner_for_error (self, zw_run_get_path (run), error);
-      return TRUE;
+      zw_window_banner_for_error (self, zw_run_get_path (row), error);
+      return;
     }
   self->compare_from_runs = FALSE;
   {
@@ -181,7 +206,7 @@ zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPi
     zw_window_show_banner (self, headline, NULL);
   }
   zw_window_set_view (self, "compare");
-  return TRUE;
+  zw_window_update_actions (self);
 }
 
 gboolean

@@ -61,7 +61,7 @@ on_pipeline_finished (ZwRunController *controller, ZwWindow *self)
   if (pipeline == NULL)
     return;
   {
-    /* the networks of a row's pass run apart: compared with that row, no row of its own */
+    /* the networks of a row's pass run apart: a row of their own, compared with that pass */
     g_autoptr (ZwPipelineReport) apart = zw_run_controller_take_pipeline_apart (controller);
     if (apart != NULL && zw_window_pipeline_apart_finished (self, pipeline, apart))
       return;
@@ -98,6 +98,12 @@ zw_window_show_pipeline_run (ZwWindow *self, ZwRun *run)
   const char *dump = zw_run_get_dump_dir (run);
 
   g_return_if_fail (pipeline != NULL);
+  /* the networks of a pass run apart: Compare shows them against the pass */
+  if (zw_run_get_apart_of (run) != NULL)
+    {
+      zw_window_show_apart_run (self, run);
+      return;
+    }
   /* Forward and Dump Tensors run the file of the row shown (another pipeline opened since) */
   if (zw_run_get_path (run) != NULL && g_strcmp0 (self->pipeline_path, zw_run_get_path (run)) != 0)
     {

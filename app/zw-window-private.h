@@ -199,6 +199,7 @@ gboolean zw_window_pipeline_can_forward (ZwWindow *self);
 gboolean zw_window_pipeline_forward (ZwWindow *self);
 gboolean zw_window_compare_pipeline_runs (ZwWindow *self, ZwRun *a, ZwRun *b);
 gboolean zw_window_pipeline_apart_finished (ZwWindow *self, ZwPipelineReport *again, ZwPipelineReport *apart);
+void zw_window_show_apart_run (ZwWindow *self, ZwRun *row);
 void zw_window_pipeline_history_install_actions (GtkWidgetClass *widget_class);
 void zw_window_pipeline_history_update_actions (ZwWindow *self);
 /* zw-window-open.c: two time profiles in Compare; when both belong to the open network

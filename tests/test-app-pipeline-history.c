@@ -5,8 +5,9 @@
  * each network's options in its summary. [network.tiny]'s options changed in the file and
  * Forward pressed: a second row, tiny's options as changed. Both marked: Compare holds the
  * two passes network by network — every regression is tiny's, every row of the other
- * networks has a delta of exactly 0. The first row compared with its networks run apart: no
- * new row, and the headline is that pass's report's time and ETM against the networks apart,
+ * networks has a delta of exactly 0. The first row compared with its networks run apart: a
+ * row of its own (selected again, the same comparison; Board keeps its pipeline), and the
+ * headline is that pass's report's time and ETM against the networks apart,
  * the sum apart its report's apart ETM to the byte. A pass that dumps is a row of its own
  * holding its dump folder; selecting another row shows that row's pipeline in Board, and
  * Forward on it runs its own file when another pipeline was opened since. A network's run
@@ -105,7 +106,7 @@ test_passes_in_history (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (ZwPipelineReport) here = NULL;
   ZwPipelineReport *pa, *pb;
-  ZwRun *a, *b, *d;
+  ZwRun *a, *b, *d, *apart;
   const ZwProfileCompare *cmp;
   ZwPipelineApartHeadline h;
   guint n_tiny = 0, n_other = 0;
@@ -194,7 +195,19 @@ test_passes_in_history (void)
   if (!zw_test_app_wait_for (has_headline, NULL, 120))
     g_error ("no comparison with the networks apart after 120 s (banner: %s)", zw_window_get_banner_message (win));
   g_assert_true (zw_window_get_apart_headline (win, &h));
-  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, 2);
+  /* a row of its own, selected: the networks' apart report, its ETM and time their sums */
+  g_assert_cmpuint (g_list_model_get_n_items (zw_window_get_runs (win)), ==, 3);
+  apart = row (2);
+  g_assert_true (zw_window_get_selected_run (win) == apart);
+  g_assert_true (zw_run_get_apart_of (apart) == pa);
+  g_assert_cmpuint (zw_run_get_pipeline (apart)->board_bytes, ==, pa->apart_bytes);
+  g_assert_cmpfloat (zw_run_get_total_ms (apart), ==, h.apart_ms);
+  {
+    g_autofree char *title = zw_run_dup_title (apart);
+    g_assert_cmpstr (title, ==, "#3 Networks run apart — yolov5s-pipeline (of #1)");
+  }
+  /* Board keeps the pass's pipeline */
+  g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pa);
   g_assert_cmpfloat (h.pass_ms, ==, pa->pass_ms);
   g_assert_cmpuint (h.board_bytes, ==, pa->board_bytes);
   g_assert_cmpuint (h.apart_bytes, ==, pa->apart_bytes);
@@ -214,7 +227,7 @@ test_passes_in_history (void)
 
   /* a pass that dumps: a row of its own with its folder */
   zw_test_app_activate ("win.dump-tensors", g_variant_new_string ("SQB"));
-  d = zw_test_app_wait_for_run (3);
+  d = zw_test_app_wait_for_run (4);
   g_assert_cmpint (zw_run_get_kind (d), ==, ZW_RUN_PIPELINE);
   g_assert_nonnull (zw_run_get_dump_dir (d));
   g_assert_cmpstr (zw_run_get_dump_dir (d), ==, zw_run_controller_get_pipeline_dump (zw_window_get_run_controller (win)));
@@ -222,13 +235,28 @@ test_passes_in_history (void)
   g_assert_true (g_file_test (zw_run_get_dump_dir (d), G_FILE_TEST_IS_DIR));
   {
     g_autofree char *title = zw_run_dup_title (d);
-    g_assert_cmpstr (title, ==, "#3 Pipeline pass + dump — yolov5s-pipeline");
+    g_assert_cmpstr (title, ==, "#4 Pipeline pass + dump — yolov5s-pipeline");
   }
   /* another row selected: its pipeline in Board; the dump's row again: its own */
   zw_test_app_activate ("win.select-run", g_variant_new_uint32 (1));
   g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == pb);
-  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (2));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (3));
   g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == zw_run_get_pipeline (d));
+  /* the apart row again: the same comparison and headline, Board as it was */
+  zw_test_app_activate ("win.dismiss-banner", NULL);
+  zw_compare_view_clear (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+  zw_test_app_activate ("win.view", g_variant_new_string ("board"));
+  zw_test_app_activate ("win.select-run", g_variant_new_uint32 (2));
+  {
+    g_autofree char *headline = zw_pipeline_apart_headline_text (&h);
+    g_autofree char *view = NULL;
+    g_assert_cmpstr (zw_window_get_banner_message (win), ==, headline);
+    g_object_get (win, "view", &view, NULL);
+    g_assert_cmpstr (view, ==, "compare");
+    cmp = zw_compare_view_get_compare (ZW_COMPARE_VIEW (zw_window_get_view (win, "compare")));
+    g_assert_cmpfloat_with_epsilon (cmp->b_total_ms, h.apart_ms, 1e-6);
+    g_assert_true (zw_board_view_get_pipeline (ZW_BOARD_VIEW (zw_window_get_view (win, "board"))) == zw_run_get_pipeline (d));
+  }
 
   /* another pipeline file opened: Forward on the first file's row runs the first file */
   {
@@ -237,11 +265,11 @@ test_passes_in_history (void)
     ZwRun *o, *again;
     g_assert_true (g_file_set_contents (other, text_b, -1, &error));
     zw_window_open_paths (win, others);
-    o = zw_test_app_wait_for_run (4);
+    o = zw_test_app_wait_for_run (5);
     g_assert_cmpstr (zw_run_get_path (o), ==, other);
     zw_test_app_activate ("win.select-run", g_variant_new_uint32 (0));
     zw_test_app_activate ("win.forward", NULL);
-    again = zw_test_app_wait_for_run (5);
+    again = zw_test_app_wait_for_run (6);
     g_assert_cmpstr (zw_run_get_path (again), ==, path);
     /* the file as written last: the first pass's options */
     g_assert_cmpfloat (zw_run_get_pipeline (again)->pass_ms, ==, pa->pass_ms);
@@ -251,7 +279,7 @@ test_passes_in_history (void)
   {
     ZwRun *single;
     zw_test_app_activate ("win.open-demo", NULL);
-    single = zw_test_app_wait_for_run (6);
+    single = zw_test_app_wait_for_run (7);
     g_assert_null (zw_run_get_pipeline (single));
     zw_run_set_compare (single, TRUE);   /* with b, marked last before it */
     /* the window compares marked runs in an idle: wait for it (a loaded machine may take a while) */
