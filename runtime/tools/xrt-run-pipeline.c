@@ -190,9 +190,12 @@ print_apart (XrtPipeline *p, const cJSON *report, guint iteration, const char *p
       printf (_("  %-12s pass %10.4f ms  apart %10.4f ms  (%+.4f ms)  ETM apart %s\n"), n->name, n->time_ms, a->time_ms,
               n->time_ms - a->time_ms, etm);
     }
-  /* TRANSLATORS: ops compared NET:OP_ID: B (apart) slower is a regression of B */
-  printf (_("  ops: %u faster on one board than apart, %u slower (%u compared)\n"), cmp->n_regressions,
-          cmp->n_improvements, cmp->n_matched);
+  /* TRANSLATORS: ops compared NET:OP_ID: B (apart) slower is a regression of B; then the
+   * thresholds an op's difference must pass to count (a percentage, milliseconds) */
+  printf (_("  ops: %u faster on one board than apart, %u slower (%u compared; a difference counts past %g %% "
+            "and %g ms)\n"),
+          cmp->n_regressions, cmp->n_improvements, cmp->n_matched, cmp->options.tolerance * 100,
+          cmp->options.min_delta_ms);
   return XRT_RUN_EXIT_OK;
 }
 
