@@ -44,6 +44,10 @@ if [ -x "$xrt_run" ] && [ -f "$nets/tiny_ZG.json" ]; then
   printf '[pipeline]\nname = "split"\n[network.head]\njson = "%s/tiny_ZG.json"\nops = [0, 2]\n[network.tail]\njson = "%s/tiny_ZG.json"\nops = [2]\n[share.f]\nnetworks = ["head", "tail"]\nsegments = ["FTMP"]\n[connect.x]\nfrom = "head"\noutput = 0\nto = "tail"\ninput = 0\nmode = "staged"\n' \
     "$nets" "$nets" > "$tmp/split.toml"
   (cd "$tmp" && "$xrt_run" run split.toml --profile --json "$out/pipeline_report/split.json" >/dev/null 2>&1)
+  # the same file is the pipeline loader's seed (its networks by absolute path), with the demo
+  # pipelines (their networks relative to their folder: the loader's errors for those)
+  cp "$tmp/split.toml" "$out/pipeline/"
+  for f in "$nets"/*_pipeline.toml; do [ -f "$f" ] && cp "$f" "$out/pipeline/"; done
   rm -rf "$tmp"
 fi
 exit 0
