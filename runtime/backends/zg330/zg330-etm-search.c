@@ -135,22 +135,29 @@ search_tight_at (const Search *s, guint sec, gint64 floor)
 
 static gboolean
 search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guint s1,
-                       gint64 last_off, gint last_rank)
+                       gint64 last_off, gint last_rank, gint64 *max_total)
 {
   const Problem *p = s->p;
-  gint64 floors[FLOORS_CHECKED];
+  gint64 floors[FLOORS_CHECKED] = { 0 }, most = 0;
+  guint first[FLOORS_CHECKED] = { 0 }, last[FLOORS_CHECKED] = { 0 };
   guint nf = 0;
+  /* one pass: the fullest section (for the caller) and the lowest floors
+   * with the first and last tight section at each */
   s->work += s1 - s0;
   for (guint sec = s0; sec < s1; sec++)
     {
       gint64 u = s->umin[sec];
+      most = MAX (most, s->total[sec]);
       if (!(s->total[sec] > 0 && u + s->total[sec] == s->cap))
         continue;
       guint k = 0;
       while (k < nf && floors[k] < u)
         k++;
       if (k < nf && floors[k] == u)
-        continue;
+        {
+          last[k] = sec;
+          continue;
+        }
       if (nf == FLOORS_CHECKED)
         {
           if (k == nf)
@@ -158,39 +165,50 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
           nf--;     /* keep the lowest */
         }
       memmove (floors + k + 1, floors + k, sizeof (gint64) * (nf - k));
+      memmove (first + k + 1, first + k, sizeof (guint) * (nf - k));
+      memmove (last + k + 1, last + k, sizeof (guint) * (nf - k));
       floors[k] = u;
+      first[k] = last[k] = sec;
       nf++;
     }
+  *max_total = most;
+  /* Sections before the first tight one at u and after the last are
+   * passable: the sweep runs over [a, z] only, a reached from the left, a
+   * candidate starting before a taken as starting at a, one ending past z
+   * as ending at z, and the floor is tiled when z is reached. */
   for (guint f = 0; f < nf; f++)
     {
       gint64 u = floors[f];
-      for (guint sec = s0; sec < s1; sec++)
+      guint a = first[f], z = last[f] + 1;
+      for (guint sec = a; sec < z; sec++)
         {
           s->head[sec] = G_MAXUINT;
           s->reach[sec] = FALSE;
         }
-      s->reach[s1] = FALSE;
-      s->reach[s0] = TRUE;
+      s->reach[z] = FALSE;
+      s->reach[a] = TRUE;
       for (guint k = 0; k < nlive; k++)
         {
           guint j = live[k];
           if (s->minoff[j] != u || u + p->size[j] > s->cap ||
-              u < last_off || (u == last_off && s->rank[j] <= last_rank))
+              u < last_off || (u == last_off && s->rank[j] <= last_rank) ||
+              p->shi[j] <= a || p->slo[j] >= z)
             continue;
-          s->link[j] = s->head[p->slo[j]];
-          s->head[p->slo[j]] = j;
+          guint b = MAX (p->slo[j], a);
+          s->link[j] = s->head[b];
+          s->head[b] = j;
         }
-      s->work += 3 * (s1 - s0) + nlive;
-      for (guint sec = s0; sec < s1; sec++)
+      s->work += 3 * (z - a) + nlive;
+      for (guint sec = a; sec < z; sec++)
         {
           if (!s->reach[sec])
             continue;
           if (!search_tight_at (s, sec, u))
             s->reach[sec + 1] = TRUE;
           for (guint j = s->head[sec]; j != G_MAXUINT; j = s->link[j])
-            s->reach[p->shi[j]] = TRUE;
+            s->reach[MIN (p->shi[j], z)] = TRUE;
         }
-      if (!s->reach[s1])
+      if (!s->reach[z])
         return FALSE;
     }
   return TRUE;
@@ -400,9 +418,10 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       min_height = MIN (min_height, s->minoff[j] + p->size[j]);
     }
   g_array_set_size (s->parts, base + nlive);
-  /* this node's scans (the live list, the candidates, the sections) and
-   * its memo lookup, which costs about as much as a dozen steps */
-  s->work += plen + nlive + (s1 - s0) + 16;
+  /* this node's scans (the live list, the candidates) and its memo lookup,
+   * which costs about as much as a dozen steps (the sections' scan is
+   * search_floor_tileable's) */
+  s->work += plen + nlive + 16;
   if (nlive == 0)
     return FOUND;
 
@@ -453,15 +472,12 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
     }
   g_array_set_size (s->parts, base + nlive + ncand);
 
-  if (!search_floor_tileable (s, live, nlive, s0, s1, last_off, last_rank))
+  gint64 max_total = 0;
+  if (!search_floor_tileable (s, live, nlive, s0, s1, last_off, last_rank, &max_total))
     {
       g_array_set_size (s->parts, base);
       return NOT_FOUND;
     }
-
-  gint64 max_total = 0;
-  for (guint sec = s0; sec < s1; sec++)
-    max_total = MAX (max_total, s->total[sec]);
 
   /* With cover branching on, a node whose lowest floor has a tight section
    * branches on which buffer covers that section there (children in rank
