@@ -74,6 +74,15 @@ typedef struct {
   guint   *peers;    /* buffers grouped by sections (slo, shi): each group a run */
   guint   *peer_lo, *peer_hi;  /* per buffer: its group's run in @peers */
   const guint *twin_order;  /* the preorder @twin was computed for */
+  /* Per section, its members with the unplaced ones first: @ulen of them
+   * (so scans of a section's unplaced buffers skip the placed ones); @mpos:
+   * where each membership (buffer i in its section k, slot mstart[i] + k -
+   * slo[i]) sits in @mbuf.  A placement swaps the buffer behind the
+   * unplaced ones, its undo (last in, first out) takes it back in. */
+  guint   *mbuf;
+  guint   *mpos;
+  guint   *mstart;
+  guint   *ulen;
   guint   *raised;   /* scratch: neighbours raised by the last placement */
   guint   *hstamp;   /* per section: last placement that checked its holes */
   guint    hstamp_now;

@@ -91,15 +91,29 @@ search_leave (Search *s, guint j, gint64 old, guint *ndirty)
       }
 }
 
+/* Placed @c leaves the unplaced members of @sec: swapped with the last. */
+static inline void
+search_unlist (Search *s, guint c, guint sec)
+{
+  const Problem *p = s->p;
+  guint slot = s->mstart[c] + (sec - p->slo[c]);
+  guint at = s->mpos[slot], last = p->sec_start[sec] + --s->ulen[sec];
+  guint other = s->mbuf[last];
+  s->mbuf[at] = other;
+  s->mpos[s->mstart[other] + (sec - p->slo[other])] = at;
+  s->mbuf[last] = c;
+  s->mpos[slot] = last;
+}
+
 static void
 search_recompute (Search *s, guint sec)
 {
   const Problem *p = s->p;
   gint64 lowest = G_MAXINT64, count = 0;
-  s->work += p->sec_start[sec + 1] - p->sec_start[sec];
-  for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
+  s->work += s->ulen[sec];
+  for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
     {
-      guint j = p->sec_buf[q];
+      guint j = s->mbuf[q];
       if (s->minoff[j] < lowest)
         {
           lowest = s->minoff[j];
@@ -239,10 +253,10 @@ search_raise_fits (Search *s, guint c, const guint *raised, guint nraised, gint6
             continue;   /* (all its unplaced buffers would fit above h) */
           s->hstamp[sec] = s->hstamp_now;
           gint64 above = 0;
-          s->work += p->sec_start[sec + 1] - p->sec_start[sec];
-          for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
+          s->work += s->ulen[sec];
+          for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
             {
-              guint i = p->sec_buf[q];
+              guint i = s->mbuf[q];
               if (s->minoff[i] != PLACED && s->minoff[i] >= h)
                 above += p->size[i];
             }
@@ -557,7 +571,10 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       s->hash ^= search_zkey (s, c, o);
       search_leave (s, c, o, &ndirty);
       for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
-        s->total[sec] -= p->size[c];
+        {
+          s->total[sec] -= p->size[c];
+          search_unlist (s, c, sec);
+        }
 
       /* Raise the neighbours' lowest offsets. */
       s->work += p->adj_start[c + 1] - p->adj_start[c];
@@ -625,7 +642,10 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       s->hash = saved_hash;
       search_undo (s, mark);
       for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
-        s->total[sec] += p->size[c];
+        {
+          s->total[sec] += p->size[c];
+          s->ulen[sec]++;   /* c is right behind the unplaced ones again */
+        }
       if (result != NOT_FOUND)
         break;
     }
@@ -662,6 +682,20 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->link = g_new (guint, m);
   s->reach = g_new (guint8, ns + 1);
   s->raised = g_new (guint, m);
+  guint nm = p->sec_start[p->nsec];
+  s->mbuf = g_memdup2 (p->sec_buf, sizeof (guint) * MAX (nm, 1));
+  s->mpos = g_new (guint, MAX (nm, 1));
+  s->mstart = g_new (guint, m + 1);
+  s->ulen = g_new (guint, ns);
+  s->mstart[0] = 0;
+  for (guint i = 0; i < p->m; i++)
+    s->mstart[i + 1] = s->mstart[i] + (p->shi[i] - p->slo[i]);
+  for (guint sec = 0; sec < p->nsec; sec++)
+    for (guint q = p->sec_start[sec]; q < p->sec_start[sec + 1]; q++)
+      {
+        guint i = p->sec_buf[q];
+        s->mpos[s->mstart[i] + (sec - p->slo[i])] = q;
+      }
   s->twin = g_new (guint, m);
   s->peers = g_new (guint, m);
   s->peer_lo = g_new (guint, m);
@@ -693,6 +727,10 @@ zg330_etm_search_clear (Search *s)
   g_free (s->link);
   g_free (s->reach);
   g_free (s->raised);
+  g_free (s->mbuf);
+  g_free (s->mpos);
+  g_free (s->mstart);
+  g_free (s->ulen);
   g_free (s->twin);
   g_free (s->peers);
   g_free (s->peer_lo);
@@ -780,6 +818,8 @@ zg330_etm_search_run (Search *s, const guint *order)
       s->umin[sec] = 0;
       s->ucnt[sec] = p->sec_start[sec + 1] - p->sec_start[sec];
       s->total[sec] = p->sec_live[sec];
+      /* (the lists hold the same members in some order: all unplaced) */
+      s->ulen[sec] = p->sec_start[sec + 1] - p->sec_start[sec];
     }
   for (guint i = 0; i < p->m; i++)
     for (guint k = p->slo[i]; k + 1 < p->shi[i]; k++)
