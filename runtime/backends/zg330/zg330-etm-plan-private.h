@@ -88,6 +88,9 @@ typedef struct {
   guint    hstamp_now;
   guint   *cover;    /* scratch, per section: candidates covering it at the floor */
   gboolean cover_branch;  /* branch on the cover of a tight section (search_cover_kids) */
+  gint64   low_u;    /* the node's lowest floor (search_floor_tileable) */
+  gint64   tight_u;  /* its lowest tight floor, G_MAXINT64 if none */
+  guint    tight_a, tight_z;  /* the span of the sections tight at tight_u */
   GArray  *parts;    /* guint: buffer lists of the partitions being solved */
   guint64 *zobrist;  /* per buffer: random key of the state hash */
   guint64  hash;     /* of the unplaced buffers with their minoffs */

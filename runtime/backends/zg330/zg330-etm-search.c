@@ -147,12 +147,28 @@ search_tight_at (const Search *s, guint sec, gint64 floor)
   return s->total[sec] > 0 && s->umin[sec] == floor && floor + s->total[sec] == s->cap;
 }
 
+/* Lists @j as a tiler of floor @u's span [a, z) if it is one: at u, within
+ * the capacity, next in canonical order and reaching into the span (listed
+ * at its first section there). */
+static inline void
+search_floor_list (Search *s, guint j, gint64 u, guint a, guint z, gint64 last_off, gint last_rank)
+{
+  const Problem *p = s->p;
+  if (s->minoff[j] != u || u + p->size[j] > s->cap ||
+      u < last_off || (u == last_off && s->rank[j] <= last_rank) ||
+      p->shi[j] <= a || p->slo[j] >= z)
+    return;
+  guint b = MAX (p->slo[j], a);
+  s->link[j] = s->head[b];
+  s->head[b] = j;
+}
+
 static gboolean
 search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guint s1,
                        gint64 last_off, gint last_rank, gint64 *max_total)
 {
   const Problem *p = s->p;
-  gint64 floors[FLOORS_CHECKED] = { 0 }, most = 0;
+  gint64 floors[FLOORS_CHECKED] = { 0 }, most = 0, low = G_MAXINT64;
   guint first[FLOORS_CHECKED] = { 0 }, last[FLOORS_CHECKED] = { 0 };
   guint nf = 0;
   /* one pass: the fullest section (for the caller) and the lowest floors
@@ -162,6 +178,8 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
     {
       gint64 u = s->umin[sec];
       most = MAX (most, s->total[sec]);
+      if (s->total[sec] > 0)
+        low = MIN (low, u);
       if (!(s->total[sec] > 0 && u + s->total[sec] == s->cap))
         continue;
       guint k = 0;
@@ -186,6 +204,11 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
       nf++;
     }
   *max_total = most;
+  /* for search_cover_kids: the lowest floor, the lowest tight one's span */
+  s->low_u = low;
+  s->tight_u = nf > 0 ? floors[0] : G_MAXINT64;
+  s->tight_a = nf > 0 ? first[0] : s0;
+  s->tight_z = nf > 0 ? last[0] + 1 : s0;
   /* Sections before the first tight one at u and after the last are
    * passable: the sweep runs over [a, z] only, a reached from the left, a
    * candidate starting before a taken as starting at a, one ending past z
@@ -201,18 +224,23 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
         }
       s->reach[z] = FALSE;
       s->reach[a] = TRUE;
-      for (guint k = 0; k < nlive; k++)
+      /* the tilers: the live buffers at u that reach into the span, found
+       * by a scan of the live list or of the span's sections' unplaced
+       * members (the partition's live ones there), whichever is shorter */
+      guint in_span = 0;
+      for (guint sec = a; sec < z; sec++)
+        in_span += s->ulen[sec];
+      s->work += 4 * (z - a) + MIN (in_span, nlive);
+      if (in_span < nlive)
         {
-          guint j = live[k];
-          if (s->minoff[j] != u || u + p->size[j] > s->cap ||
-              u < last_off || (u == last_off && s->rank[j] <= last_rank) ||
-              p->shi[j] <= a || p->slo[j] >= z)
-            continue;
-          guint b = MAX (p->slo[j], a);
-          s->link[j] = s->head[b];
-          s->head[b] = j;
+          for (guint sec = a; sec < z; sec++)
+            for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
+              if (MAX (p->slo[s->mbuf[q]], a) == sec)
+                search_floor_list (s, s->mbuf[q], u, a, z, last_off, last_rank);
         }
-      s->work += 3 * (z - a) + nlive;
+      else
+        for (guint k = 0; k < nlive; k++)
+          search_floor_list (s, live[k], u, a, z, last_off, last_rank);
       for (guint sec = a; sec < z; sec++)
         {
           if (!s->reach[sec])
@@ -298,34 +326,32 @@ search_on_later_peer (Search *s, guint j, gint64 o)
  * rank order.  Returns how many (0: the node fails), or G_MAXUINT when the
  * lowest floor has no tight section (branch as usual). */
 static guint
-search_cover_kids (Search *s, guint base, guint nlive, guint ncand, guint s0, guint s1)
+search_cover_kids (Search *s, guint base, guint nlive, guint ncand)
 {
   const Problem *p = s->p;
-  gint64 u = G_MAXINT64;
-  s->work += s1 - s0;
-  for (guint sec = s0; sec < s1; sec++)
-    if (s->total[sec] > 0)
-      u = MIN (u, s->umin[sec]);
-  gboolean any = FALSE;
-  for (guint sec = s0; sec < s1; sec++)
-    {
-      s->cover[sec] = 0;
-      any |= search_tight_at (s, sec, u);
-    }
-  if (!any)
+  /* the lowest floor and the span of the lowest tight one, from the
+   * node's scan of the sections (search_floor_tileable): every tight
+   * section at u lies in that span, if u is its floor */
+  gint64 u = s->low_u;
+  if (s->tight_u != u)
     return G_MAXUINT;
+  guint a = s->tight_a, z = s->tight_z;
+  s->work += 2 * (z - a);
+  for (guint sec = a; sec < z; sec++)
+    s->cover[sec] = 0;
   const guint *cand = (const guint *) s->parts->data + base + nlive;
   for (guint k = 0; k < ncand; k++)
     {
       guint j = cand[k];
-      if (s->minoff[j] != u)
+      if (s->minoff[j] != u || p->shi[j] <= a || p->slo[j] >= z)
         continue;
-      s->work += p->shi[j] - p->slo[j];
-      for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+      guint from = MAX (p->slo[j], a), to = MIN (p->shi[j], z);
+      s->work += to - from;
+      for (guint sec = from; sec < to; sec++)
         s->cover[sec]++;
     }
   guint best = G_MAXUINT, best_n = G_MAXUINT;
-  for (guint sec = s0; sec < s1; sec++)
+  for (guint sec = a; sec < z; sec++)
     if (search_tight_at (s, sec, u) && s->cover[sec] < best_n)
       {
         best = sec;
@@ -496,7 +522,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
   /* With cover branching on, a node whose lowest floor has a tight section
    * branches on which buffer covers that section there (children in rank
    * order) instead of on the next buffer in (offset, rank) order. */
-  guint nkids = s->cover_branch ? search_cover_kids (s, base, nlive, ncand, s0, s1) : G_MAXUINT;
+  guint nkids = s->cover_branch ? search_cover_kids (s, base, nlive, ncand) : G_MAXUINT;
   gboolean by_cover = nkids != G_MAXUINT;
 
   int result = NOT_FOUND;
