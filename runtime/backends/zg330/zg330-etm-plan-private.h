@@ -84,6 +84,8 @@ typedef struct {
   guint   *mstart;
   guint   *ulen;
   guint   *raised;   /* scratch: neighbours raised by the last placement */
+  guint   *next;     /* scratch: a node's buffers that may be its candidates */
+  guint    low_top;  /* the buffer with the lowest top at the last node */
   guint   *hstamp;   /* per section: last placement that checked its holes */
   guint    hstamp_now;
   guint   *cover;    /* scratch, per section: candidates covering it at the floor */

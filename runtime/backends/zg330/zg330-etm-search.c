@@ -447,21 +447,39 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
   g_array_set_size (s->parts, base + plen);
   guint *live = (guint *) s->parts->data + base;
   const guint *part = (const guint *) s->parts->data + pstart;
-  guint nlive = 0;
+  guint nlive = 0, nnext = 0;
   gint64 min_height = G_MAXINT64;
+  /* In the same pass, in s->next, the buffers that may be candidates (see
+   * below) as far as the tops seen so far tell: the last node's lowest top
+   * (if that buffer is still unplaced in this partition, the partition's
+   * buffers being the unplaced ones of its sections) bounds the lowest top
+   * from the start, so few get that far. */
+  guint low = s->low_top;
+  if (low < p->m && s->minoff[low] != PLACED && p->slo[low] >= s0 && p->slo[low] < s1)
+    min_height = s->minoff[low] + p->size[low];
   for (guint k = 0; k < plen; k++)
     {
       guint j = part[k];
-      if (s->minoff[j] == PLACED)
+      gint64 o = s->minoff[j];
+      if (o == PLACED)
         continue;
       live[nlive++] = j;
-      min_height = MIN (min_height, s->minoff[j] + p->size[j]);
+      if (o + p->size[j] < min_height)
+        {
+          min_height = o + p->size[j];
+          low = j;
+        }
+      if (o < min_height && o + p->size[j] <= s->cap &&
+          (o > last_off || (o == last_off && s->rank[j] > last_rank)) &&
+          (s->twin[j] == G_MAXUINT || s->minoff[s->twin[j]] == PLACED))
+        s->next[nnext++] = j;
     }
+  s->low_top = low;
   g_array_set_size (s->parts, base + nlive);
-  /* this node's scans (the live list, the candidates) and its memo lookup,
-   * which costs about as much as a dozen steps (the sections' scan is
-   * search_floor_tileable's) */
-  s->work += plen + nlive + 16;
+  /* this node's scans (the live list, the candidates among the next) and
+   * its memo lookup, which costs about as much as a dozen steps (the
+   * sections' scan is search_floor_tileable's) */
+  s->work += plen + nnext + 16;
   if (nlive == 0)
     return FOUND;
 
@@ -491,20 +509,16 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
    * sit on the parts stack above the live list and are taken lazily in
    * increasing (offset, rank): most nodes try only the first before the
    * search dives or prunes. */
-  g_array_set_size (s->parts, base + 2 * nlive);
+  g_array_set_size (s->parts, base + nlive + nnext);
   live = (guint *) s->parts->data + base;
   guint *cand = live + nlive;
   guint ncand = 0;
-  for (guint k = 0; k < nlive; k++)
+  for (guint k = 0; k < nnext; k++)
     {
-      guint j = live[k];
+      /* (twins go in rank order: any packing can be relabelled so) */
+      guint j = s->next[k];
       gint64 o = s->minoff[j];
-      if (o >= min_height || o + p->size[j] > s->cap)
-        continue;
-      if (o < last_off || (o == last_off && s->rank[j] <= last_rank))
-        continue;
-      /* twins go in rank order (any packing can be relabelled so) */
-      if (s->twin[j] != G_MAXUINT && s->minoff[s->twin[j]] != PLACED)
+      if (o >= min_height)
         continue;
       if (search_on_later_peer (s, j, o))
         continue;
@@ -708,6 +722,7 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->link = g_new (guint, m);
   s->reach = g_new (guint8, ns + 1);
   s->raised = g_new (guint, m);
+  s->next = g_new (guint, m);
   guint nm = p->sec_start[p->nsec];
   s->mbuf = g_memdup2 (p->sec_buf, sizeof (guint) * MAX (nm, 1));
   s->mpos = g_new (guint, MAX (nm, 1));
@@ -753,6 +768,7 @@ zg330_etm_search_clear (Search *s)
   g_free (s->link);
   g_free (s->reach);
   g_free (s->raised);
+  g_free (s->next);
   g_free (s->mbuf);
   g_free (s->mpos);
   g_free (s->mstart);
@@ -852,6 +868,7 @@ zg330_etm_search_run (Search *s, const guint *order)
       s->cuts[k]++;
   s->trail_len = 0;
   g_array_set_size (s->parts, 0);
+  s->low_top = G_MAXUINT;
 
   s->work += p->m + p->nsec;   /* the set-up above */
   if (p->lb > s->cap)
