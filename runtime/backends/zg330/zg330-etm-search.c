@@ -75,14 +75,23 @@ search_save_section (Search *s, guint sec)
   t->b = s->ucnt[sec];
 }
 
-/* A buffer at value @old leaves the minimum of its sections (it was placed
- * or its minoff rose); sections left without a holder are recomputed later. */
+/* A buffer at value @old leaves the minimum of its sections (its minoff
+ * rose); sections left without a holder are recomputed later. */
 static inline void
-search_leave (Search *s, guint j, gint64 old, guint *ndirty)
+search_leave (Search *s, guint j, gint64 old, guint lo, guint hi, guint *ndirty)
 {
   const Problem *p = s->p;
-  s->work += p->shi[j] - p->slo[j];
-  for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+  /* (not in [lo, hi): the placed buffer's sections, recomputed anyway) */
+  guint a = MIN (p->shi[j], lo), b = MAX (p->slo[j], hi);
+  s->work += (a > p->slo[j] ? a - p->slo[j] : 0) + (p->shi[j] > b ? p->shi[j] - b : 0);
+  for (guint sec = p->slo[j]; sec < a; sec++)
+    if (s->umin[sec] == old)
+      {
+        search_save_section (s, sec);
+        if (--s->ucnt[sec] == 0)
+          s->dirty[(*ndirty)++] = sec;
+      }
+  for (guint sec = b; sec < p->shi[j]; sec++)
     if (s->umin[sec] == old)
       {
         search_save_section (s, sec);
@@ -609,7 +618,16 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
       s->minoff[c] = PLACED;
       s->sol[c] = o;
       s->hash ^= search_zkey (s, c, o);
-      search_leave (s, c, o, &ndirty);
+      /* every unplaced buffer of c's sections goes above c: all of them,
+       * the minimum's holders too, are raised or were already at h or
+       * above, so those sections are recomputed without counting holders */
+      s->work += p->shi[c] - p->slo[c];
+      for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
+        {
+          search_save_section (s, sec);
+          s->ucnt[sec] = 0;
+          s->dirty[ndirty++] = sec;
+        }
       for (guint sec = p->slo[c]; sec < p->shi[c]; sec++)
         {
           s->total[sec] -= p->size[c];
@@ -635,7 +653,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           t->a = old;
           s->minoff[j] = h;
           s->hash ^= search_zkey (s, j, old) ^ search_zkey (s, j, h);
-          search_leave (s, j, old, &ndirty);
+          search_leave (s, j, old, p->slo[c], p->shi[c], &ndirty);
           s->raised[nraised++] = j;
         }
       for (guint d = 0; d < ndirty && ok; d++)
