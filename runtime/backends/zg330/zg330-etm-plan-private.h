@@ -69,10 +69,16 @@ typedef struct {
   guint   *head;     /* per section: first floor candidate starting there */
   guint   *link;     /* per buffer: next floor candidate with the same start */
   guint8  *reach;    /* per section boundary: the floor is tiled up to here */
+  guint   *fstamp;   /* per section boundary: the floor check that set head, reach */
+  guint    fstamp_now;
   guint   *twin;     /* per buffer: the previous twin in rank order (the same
                       * sections and size), G_MAXUINT if none */
   guint   *peers;    /* buffers grouped by sections (slo, shi): each group a run */
   guint   *peer_lo, *peer_hi;  /* per buffer: its group's run in @peers */
+  guint   *peer_pos;     /* per buffer: where it sits in @peers */
+  guint   *peer_placed;  /* per group (its start in @peers): how many of it are
+                          * placed, those first (swapped there on placement,
+                          * back out on undo, last in first out) */
   const guint *twin_order;  /* the preorder @twin was computed for */
   /* Per section, its members with the unplaced ones first: @ulen of them
    * (so scans of a section's unplaced buffers skip the placed ones); @mpos:
@@ -89,6 +95,7 @@ typedef struct {
   guint   *hstamp;   /* per section: last placement that checked its holes */
   guint    hstamp_now;
   guint   *cover;    /* scratch, per section: candidates covering it at the floor */
+  guint   *prev_tight;  /* scratch, per section: the last tight one before it */
   gboolean cover_branch;  /* branch on the cover of a tight section (search_cover_kids) */
   gint64   low_u;    /* the node's lowest floor (search_floor_tileable) */
   gint64   tight_u;  /* its lowest tight floor, G_MAXINT64 if none */

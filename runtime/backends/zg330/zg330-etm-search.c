@@ -156,6 +156,26 @@ search_tight_at (const Search *s, guint sec, gint64 floor)
   return s->total[sec] > 0 && s->umin[sec] == floor && floor + s->total[sec] == s->cap;
 }
 
+/* A section boundary's tiler list and reach, cleared at their first use in
+ * a floor check. */
+static inline void
+search_floor_touch (Search *s, guint x)
+{
+  if (s->fstamp[x] != s->fstamp_now)
+    {
+      s->fstamp[x] = s->fstamp_now;
+      s->head[x] = G_MAXUINT;
+      s->reach[x] = FALSE;
+    }
+}
+
+static inline void
+search_floor_reach (Search *s, guint x)
+{
+  search_floor_touch (s, x);
+  s->reach[x] = TRUE;
+}
+
 /* Lists @j as a tiler of floor @u's span [a, z) if it is one: at u, within
  * the capacity, next in canonical order and reaching into the span (listed
  * at its first section there). */
@@ -168,6 +188,7 @@ search_floor_list (Search *s, guint j, gint64 u, guint a, guint z, gint64 last_o
       p->shi[j] <= a || p->slo[j] >= z)
     return;
   guint b = MAX (p->slo[j], a);
+  search_floor_touch (s, b);
   s->link[j] = s->head[b];
   s->head[b] = j;
 }
@@ -226,21 +247,46 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
     {
       gint64 u = floors[f];
       guint a = first[f], z = last[f] + 1;
+      /* head and reach of a section are this check's once stamped with it
+       * (no clearing pass) */
+      if (G_UNLIKELY (++s->fstamp_now == 0))
+        {
+          memset (s->fstamp, 0, sizeof (guint) * (MAX (p->nsec, 1) + 1));
+          s->fstamp_now = 1;
+        }
+      search_floor_reach (s, a);
+      /* The tilers: the unplaced buffers at u that reach into the span.
+       * Those that cover no tight section add nothing (the sections tight
+       * at other floors are passed anyway), so they are sought by the
+       * shortest of three scans: the tight sections' unplaced members
+       * (each buffer taken in the first of them it covers), the span's
+       * (each taken in its first section there), or the live list (a
+       * section's unplaced members are the partition's live buffers there). */
+      guint prev = G_MAXUINT, in_span = 0, in_tight = 0;
       for (guint sec = a; sec < z; sec++)
         {
-          s->head[sec] = G_MAXUINT;
-          s->reach[sec] = FALSE;
+          s->prev_tight[sec] = prev;
+          in_span += s->ulen[sec];
+          if (search_tight_at (s, sec, u))
+            {
+              prev = sec;
+              in_tight += s->ulen[sec];
+            }
         }
-      s->reach[z] = FALSE;
-      s->reach[a] = TRUE;
-      /* the tilers: the live buffers at u that reach into the span, found
-       * by a scan of the live list or of the span's sections' unplaced
-       * members (the partition's live ones there), whichever is shorter */
-      guint in_span = 0;
-      for (guint sec = a; sec < z; sec++)
-        in_span += s->ulen[sec];
-      s->work += 4 * (z - a) + MIN (in_span, nlive);
-      if (in_span < nlive)
+      guint scan = MIN (in_tight, MIN (in_span, nlive));
+      s->work += 2 * (z - a) + scan;
+      if (scan == in_tight)
+        {
+          for (guint sec = a; sec < z; sec++)
+            if (search_tight_at (s, sec, u))
+              for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
+                {
+                  guint j = s->mbuf[q];
+                  if (s->prev_tight[sec] == G_MAXUINT || s->prev_tight[sec] < MAX (p->slo[j], a))
+                    search_floor_list (s, j, u, a, z, last_off, last_rank);
+                }
+        }
+      else if (scan == in_span)
         {
           for (guint sec = a; sec < z; sec++)
             for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
@@ -252,14 +298,14 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
           search_floor_list (s, live[k], u, a, z, last_off, last_rank);
       for (guint sec = a; sec < z; sec++)
         {
-          if (!s->reach[sec])
+          if (s->fstamp[sec] != s->fstamp_now || !s->reach[sec])
             continue;
           if (!search_tight_at (s, sec, u))
-            s->reach[sec + 1] = TRUE;
+            search_floor_reach (s, sec + 1);
           for (guint j = s->head[sec]; j != G_MAXUINT; j = s->link[j])
-            s->reach[MIN (p->shi[j], z)] = TRUE;
+            search_floor_reach (s, MIN (p->shi[j], z));
         }
-      if (!s->reach[z])
+      if (s->fstamp[z] != s->fstamp_now || !s->reach[z])
         return FALSE;
     }
   return TRUE;
@@ -313,11 +359,12 @@ static gboolean
 search_on_later_peer (Search *s, guint j, gint64 o)
 {
   const Problem *p = s->p;
-  s->work += s->peer_hi[j] - s->peer_lo[j];
-  for (guint q = s->peer_lo[j]; q < s->peer_hi[j]; q++)
+  guint g = s->peer_lo[j];
+  s->work += s->peer_placed[g];
+  for (guint q = g; q < g + s->peer_placed[g]; q++)
     {
       guint i = s->peers[q];
-      if (s->minoff[i] == PLACED && s->rank[i] > s->rank[j] && s->sol[i] + p->size[i] == o)
+      if (s->rank[i] > s->rank[j] && s->sol[i] + p->size[i] == o)
         return TRUE;
     }
   return FALSE;
@@ -633,6 +680,15 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           s->total[sec] -= p->size[c];
           search_unlist (s, c, sec);
         }
+      {
+        /* c joins its peer group's placed ones, at the front of the group */
+        guint g = s->peer_lo[c], at = s->peer_pos[c], to = g + s->peer_placed[g]++;
+        guint other = s->peers[to];
+        s->peers[at] = other;
+        s->peer_pos[other] = at;
+        s->peers[to] = c;
+        s->peer_pos[c] = to;
+      }
 
       /* Raise the neighbours' lowest offsets. */
       s->work += p->adj_start[c + 1] - p->adj_start[c];
@@ -704,6 +760,7 @@ search_partition (Search *s, guint pstart, guint plen, guint s0, guint s1,
           s->total[sec] += p->size[c];
           s->ulen[sec]++;   /* c is right behind the unplaced ones again */
         }
+      s->peer_placed[s->peer_lo[c]]--;   /* (c is the last placed peer) */
       if (result != NOT_FOUND)
         break;
     }
@@ -736,7 +793,8 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->stamp = g_new0 (guint, ns);
   /* a placement dirties each section at most once */
   s->dirty = g_new (guint, ns);
-  s->head = g_new (guint, ns);
+  s->head = g_new (guint, ns + 1);
+  s->fstamp = g_new0 (guint, ns + 1);
   s->link = g_new (guint, m);
   s->reach = g_new (guint8, ns + 1);
   s->raised = g_new (guint, m);
@@ -759,8 +817,11 @@ zg330_etm_search_init (Search *s, const Problem *p)
   s->peers = g_new (guint, m);
   s->peer_lo = g_new (guint, m);
   s->peer_hi = g_new (guint, m);
+  s->peer_pos = g_new (guint, m);
+  s->peer_placed = g_new0 (guint, m);
   s->hstamp = g_new0 (guint, ns);
   s->cover = g_new (guint, ns);
+  s->prev_tight = g_new (guint, ns);
 
   s->parts = g_array_new (FALSE, FALSE, sizeof (guint));
   s->zobrist = g_new (guint64, m);
@@ -783,6 +844,7 @@ zg330_etm_search_clear (Search *s)
   g_free (s->trail);
   g_free (s->dirty);
   g_free (s->head);
+  g_free (s->fstamp);
   g_free (s->link);
   g_free (s->reach);
   g_free (s->raised);
@@ -795,8 +857,11 @@ zg330_etm_search_clear (Search *s)
   g_free (s->peers);
   g_free (s->peer_lo);
   g_free (s->peer_hi);
+  g_free (s->peer_pos);
+  g_free (s->peer_placed);
   g_free (s->hstamp);
   g_free (s->cover);
+  g_free (s->prev_tight);
 
   g_array_unref (s->parts);
   g_free (s->zobrist);
@@ -841,6 +906,7 @@ search_find_twins (Search *s, const guint *order)
       for (guint q = k; q < e; q++)
         {
           s->peers[q] = idx[q];
+          s->peer_pos[idx[q]] = q;
           s->peer_lo[idx[q]] = k;
           s->peer_hi[idx[q]] = e;
         }
@@ -868,6 +934,7 @@ zg330_etm_search_run (Search *s, const guint *order)
   for (guint k = 0; k < p->m; k++)
     s->rank[order[k]] = (gint) k;
   search_find_twins (s, order);
+  memset (s->peer_placed, 0, sizeof (guint) * MAX (p->m, 1));
   for (guint i = 0; i < p->m; i++)
     {
       s->minoff[i] = 0;
