@@ -316,6 +316,24 @@ search_floor_tileable (Search *s, const guint *live, guint nlive, guint s0, guin
  * they must fit between @h and the capacity (the floor check sees only the
  * section's lowest buffer; this one sees the hole a raise leaves under it
  * that the lower buffers cannot fill).  Returns FALSE when one does not. */
+static inline gboolean
+search_hole_fits (Search *s, guint sec, gint64 h)
+{
+  const Problem *p = s->p;
+  if (s->hstamp[sec] == s->hstamp_now || s->umin[sec] >= h || h + s->total[sec] <= s->cap)
+    return TRUE;   /* (all its unplaced buffers would fit above h) */
+  s->hstamp[sec] = s->hstamp_now;
+  gint64 above = 0;
+  s->work += s->ulen[sec];
+  for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
+    {
+      guint i = s->mbuf[q];
+      if (s->minoff[i] != PLACED && s->minoff[i] >= h)
+        above += p->size[i];
+    }
+  return h + above <= s->cap;
+}
+
 static gboolean
 search_raise_fits (Search *s, guint c, const guint *raised, guint nraised, gint64 h)
 {
@@ -327,24 +345,16 @@ search_raise_fits (Search *s, guint c, const guint *raised, guint nraised, gint6
     }
   for (guint r = 0; r < nraised; r++)
     {
+      /* its sections before c's and after them (c's are checked apart) */
       guint j = raised[r];
-      s->work += p->shi[j] - p->slo[j];
-      for (guint sec = p->slo[j]; sec < p->shi[j]; sec++)
+      guint ends[2][2] = { { p->slo[j], MIN (p->shi[j], p->slo[c]) },
+                           { MAX (p->slo[j], p->shi[c]), p->shi[j] } };
+      for (guint e = 0; e < 2; e++)
         {
-          if ((sec >= p->slo[c] && sec < p->shi[c]) || s->hstamp[sec] == s->hstamp_now ||
-              s->umin[sec] >= h || h + s->total[sec] <= s->cap)
-            continue;   /* (all its unplaced buffers would fit above h) */
-          s->hstamp[sec] = s->hstamp_now;
-          gint64 above = 0;
-          s->work += s->ulen[sec];
-          for (guint q = p->sec_start[sec]; q < p->sec_start[sec] + s->ulen[sec]; q++)
-            {
-              guint i = s->mbuf[q];
-              if (s->minoff[i] != PLACED && s->minoff[i] >= h)
-                above += p->size[i];
-            }
-          if (h + above > s->cap)
-            return FALSE;
+          s->work += ends[e][1] > ends[e][0] ? ends[e][1] - ends[e][0] : 0;
+          for (guint sec = ends[e][0]; sec < ends[e][1]; sec++)
+            if (!search_hole_fits (s, sec, h))
+              return FALSE;
         }
     }
   return TRUE;
