@@ -22,14 +22,17 @@
  * hitting is reported (Zg330PlanStats.time_limit_hit).  On the public
  * MiniMalloc benchmark instances the default budget fits every one in 1 MiB,
  * and planted perfect packings of 100-500 buffers (tests/planted-packing.c)
- * at their bound: all of the planner test's series, 163 of 168 in 24
- * rounds of each of the seven seeds looked at while tuning, and 111 of 120
- * of five held-out seeds (bench-planner --planted=24).  The misses are not
- * near the budget's edge: seed 777 round 10 fits with 1.85e9 work units,
- * 2718 rounds 20 and 21 with 2.0e9 and 1.4e9, 4711 round 17 (264 buffers)
- * with 1.2e9; 9001 round 19 and 2718 round 0 not with 6e9, 65537 round 0
- * not with 1e10.  Restart lengths and the cover children's order only move
- * which instances miss (161-163 of 168 for each setting tried).
+ * at their bound: all of the planner test's series, 165 of 168 in 24
+ * rounds of each of the seven seeds looked at while tuning, and 114 of 120
+ * of five held-out seeds (bench-planner --planted=24; 282 of 288 with 3e9
+ * work units).  A node's work is what it scans: its sections' unplaced
+ * members, the lowest floor's tight span, the live list once.  The misses
+ * are not near the budget's edge: 2718 round 20 fits with 1.07e9 work
+ * units, 4711 round 15 with 2.2e9 and 27182 round 6 with 2.1e9; 9001 round
+ * 19, 2718 round 0, 65537 rounds 0 and 12 and 99991 rounds 19 and 20 not
+ * with 3e9.  Restart lengths, the cover children's order and subset-sum
+ * checks of a raised buffer's start only move which instances miss or add
+ * work.
  *
  * Sizes are rounded up to the alignment for planning; the arena and the
  * lower bound are in rounded bytes.  Buffers of size 0 get offset 0.
