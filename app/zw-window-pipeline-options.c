@@ -42,6 +42,15 @@ zw_window_pipeline_options_for_run (ZwWindow *self, ZwRun *run)
   g_autofree char *reason = NULL;
   gboolean editable;
 
+  if (run != NULL && zw_run_get_kind (run) == ZW_RUN_PIPELINE)
+    {
+      /* a pass (or its networks apart): no one network's options to show */
+      g_object_set (self->options, "fixed", FALSE, "reason",
+                    _("A pipeline pass: each network has options of its own (the row lists them). Click a network "
+                      "in Board to show and change its options."),
+                    "editable", FALSE, NULL);
+      return TRUE;
+    }
   if (name == NULL)
     return FALSE;
   editable = zw_window_pipeline_can_forward (self);

@@ -98,6 +98,7 @@ zw_window_show_pipeline_run (ZwWindow *self, ZwRun *run)
   const char *dump = zw_run_get_dump_dir (run);
 
   g_return_if_fail (pipeline != NULL);
+  zw_window_options_for_run (self, run);
   /* the networks of a pass run apart: Compare shows them against the pass */
   if (zw_run_get_apart_of (run) != NULL)
     {

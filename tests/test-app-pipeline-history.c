@@ -362,6 +362,11 @@ test_network_options (void)
   first = zw_run_get_pipeline (pass);
   g_assert_nonnull (first);
   g_assert_true (network_report (first, "tiny")->merge_hardop);
+  /* the pass's row: no one network's options, the panel says how to get them */
+  g_assert_false (panel_editable ());
+  g_object_get (zw_window_get_options_panel (win), "reason", &reason, NULL);
+  g_assert_nonnull (strstr (reason, "Board"));
+  g_clear_pointer (&reason, g_free);
 
   /* tiny clicked: its run, the panel editable and saying whose options they are */
   g_assert_true (zw_board_view_activate_network (board, (guint) zw_pipeline_report_find_network (first, "tiny")));
