@@ -410,7 +410,6 @@ test_time_files_of_open_network (void)
   g_autofree char *a = g_build_filename (tmp, "on", "yolov5s_time.txt", NULL);
   g_autofree char *b = g_build_filename (tmp, "off", "yolov5s_time.txt", NULL);
   g_autofree char *dir_a = g_path_get_dirname (a), *dir_b = g_path_get_dirname (b);
-  g_autofree char *text_a = NULL, *text_b = NULL;
   g_autoptr (XirNetwork) net = NULL;
   g_autoptr (ZwProfile) on = NULL, off = NULL;
   g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
@@ -430,14 +429,9 @@ test_time_files_of_open_network (void)
   g_assert_nonnull (open);
   g_assert_true (open->merge_hardop);
   net = zw_test_load_net (open->network_name);
-  zw_test_run_profiled (net, TRUE, &on, &report_on);
-  zw_test_run_profiled (net, FALSE, &off, &report_off);
-  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
-  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
   g_assert_cmpint (g_mkdir_with_parents (dir_a, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (dir_b, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
-  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+  zw_test_write_merge_on_off (net, a, b, &on, &report_on, &off, &report_off);
 
   g_assert_true (zw_window_compare_files (win, a, b));
   g_assert_null (zw_window_get_banner_message (win));
@@ -494,7 +488,6 @@ test_network_and_time_files_together (void)
   g_autofree char *net_path = g_build_filename (g_getenv ("ZW_DATA_DIR"), "networks", "yolov5s_ZG.json", NULL);
   g_autofree char *a = g_build_filename (tmp, "on_time.txt", NULL);
   g_autofree char *b = g_build_filename (tmp, "off_time.txt", NULL);
-  g_autofree char *text_a = NULL, *text_b = NULL;
   g_autoptr (XirNetwork) net = zw_test_load_net ("yolov5s");
   g_autoptr (ZwProfile) on = NULL, off = NULL;
   g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
@@ -504,12 +497,7 @@ test_network_and_time_files_together (void)
   ZwWindow *other = NULL;
   const ZwProfileCompare *cmp;
 
-  zw_test_run_profiled (net, TRUE, &on, &report_on);
-  zw_test_run_profiled (net, FALSE, &off, &report_off);
-  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
-  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
-  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
-  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+  zw_test_write_merge_on_off (net, a, b, &on, &report_on, &off, &report_off);
   files[0] = g_file_new_for_path (net_path);
   files[1] = g_file_new_for_path (a);
   files[2] = g_file_new_for_path (b);
@@ -554,7 +542,7 @@ test_time_files_of_merge_off_network (void)
   g_autoptr (ZwTestTmpDir) tmp = zw_test_tmp_dir_new ("zw-app-merge-off-XXXXXX");
   g_autofree char *a = g_build_filename (tmp, "on_time.txt", NULL);
   g_autofree char *b = g_build_filename (tmp, "off_time.txt", NULL);
-  g_autofree char *text_a = NULL, *text_b = NULL, *header = NULL, *plain = NULL;
+  g_autofree char *header = NULL, *plain = NULL;
   g_autoptr (XirNetwork) net = NULL;
   g_autoptr (ZwProfile) on = NULL, off = NULL;
   g_autoptr (ZwDeployReport) report_on = NULL, report_off = NULL;
@@ -573,12 +561,7 @@ test_time_files_of_merge_off_network (void)
   g_assert_false (zw_run_get_report (run)->merge_hardop);
   g_assert_true (zw_selection_get_report (zw_window_get_selection (win)) == zw_run_get_report (run));
   net = zw_test_load_net (zw_run_get_report (run)->network_name);
-  zw_test_run_profiled (net, TRUE, &on, &report_on);
-  zw_test_run_profiled (net, FALSE, &off, &report_off);
-  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
-  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
-  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
-  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+  zw_test_write_merge_on_off (net, a, b, &on, &report_on, &off, &report_off);
 
   g_assert_true (zw_window_compare_files (win, a, b));
   /* at once: as they are (the plan is being made in a worker) */

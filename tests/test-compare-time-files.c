@@ -348,7 +348,7 @@ test_cli_network (void)
   g_autofree char *a = g_build_filename (tmp, "on_time.txt", NULL);
   g_autofree char *b = g_build_filename (tmp, "off_time.txt", NULL);
   g_autofree char *csv = g_build_filename (tmp, "cmp.csv", NULL);
-  g_autofree char *text_a = NULL, *text_b = NULL, *table = NULL, *net_path = NULL, *other = NULL;
+  g_autofree char *table = NULL, *net_path = NULL, *other = NULL;
   g_autofree char *data_dir = g_strdup (g_getenv ("ZW_DATA_DIR"));
   g_auto (ZwRun) run = { 0 };
   g_auto (ZwRun) run_other = { 0 };
@@ -358,12 +358,7 @@ test_cli_network (void)
   g_assert_nonnull (data_dir);
   net_path = g_build_filename (data_dir, "networks", "yolov5s_ZG.json", NULL);
   other = g_build_filename (data_dir, "networks", "tiny_ZG.json", NULL);
-  zw_test_run_profiled (net, TRUE, &on, &report_on);
-  zw_test_run_profiled (net, FALSE, &off, &report_off);
-  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
-  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
-  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
-  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
+  zw_test_write_merge_on_off (net, a, b, &on, &report_on, &off, &report_off);
 
   zw_test_xrt_run (&run, "report", "compare", a, b, "--network", net_path, "--csv", csv, NULL);
   g_assert_cmpint (run.status, ==, 0);
@@ -486,7 +481,7 @@ test_cli_network_merge_off (void)
   g_autofree char *plan = g_build_filename (tmp, "off_plan.json", NULL);
   g_autofree char *lost_dir = g_build_filename (tmp, "lost", NULL);
   g_autofree char *lost = g_build_filename (lost_dir, "off_plan.json", NULL);
-  g_autofree char *text_a = NULL, *text_b = NULL, *table = NULL;
+  g_autofree char *table = NULL;
   g_auto (ZwRun) run = { 0 };
   g_auto (ZwRun) run_expand = { 0 };
   g_auto (ZwRun) run_lost = { 0 };
@@ -494,13 +489,8 @@ test_cli_network_merge_off (void)
   double launch_a = -1, sum_a;
   guint n_one_side = 0, n_members = 0, n_launch_members = 0;
 
-  zw_test_run_profiled (net, TRUE, &on, &report_on);
-  zw_test_run_profiled (net, FALSE, &off, &report_off);
+  zw_test_write_merge_on_off (net, a, b, &on, &report_on, &off, &report_off);
   n_launch_members = launch_members (on, &launch_a);
-  text_a = zw_profile_to_string (on, ZW_PROFILE_FORMAT_VENDOR);
-  text_b = zw_profile_to_string (off, ZW_PROFILE_FORMAT_VENDOR);
-  g_assert_true (g_file_set_contents (a, text_a, -1, NULL));
-  g_assert_true (g_file_set_contents (b, text_b, -1, NULL));
   g_assert_false (report_off->merge_hardop);
   g_assert_true (zw_deploy_report_save (report_off, plan, &error));
   g_assert_no_error (error);

@@ -644,6 +644,20 @@ zw_test_run_profiled (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDe
 }
 
 void
+zw_test_write_merge_on_off (XirNetwork *net, const char *path_on, const char *path_off, ZwProfile **on,
+                            ZwDeployReport **report_on, ZwProfile **off, ZwDeployReport **report_off)
+{
+  g_autofree char *text_on = NULL, *text_off = NULL;
+
+  zw_test_run_profiled (net, TRUE, on, report_on);
+  zw_test_run_profiled (net, FALSE, off, report_off);
+  text_on = zw_profile_to_string (*on, ZW_PROFILE_FORMAT_VENDOR);
+  text_off = zw_profile_to_string (*off, ZW_PROFILE_FORMAT_VENDOR);
+  g_assert_true (g_file_set_contents (path_on, text_on, -1, NULL));
+  g_assert_true (g_file_set_contents (path_off, text_off, -1, NULL));
+}
+
+void
 zw_test_forward_clear (ZwTestForward *f)
 {
   g_clear_pointer (&f->profile, zw_profile_free);

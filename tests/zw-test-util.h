@@ -85,6 +85,10 @@ gboolean zw_test_wait_until (gboolean (*done) (gpointer), gpointer data);
 #include "report/zw-deploy-report.h"
 #include "report/zw-profile.h"
 void zw_test_run_profiled (XirNetwork *net, gboolean merge, ZwProfile **profile, ZwDeployReport **report);
+/* @net run with merge on and with merge off (zw_test_run_profiled), each profile written as
+ * the vendor's *_time.txt: to @path_on and @path_off. */
+void zw_test_write_merge_on_off (XirNetwork *net, const char *path_on, const char *path_off, ZwProfile **on,
+                                 ZwDeployReport **report_on, ZwProfile **off, ZwDeployReport **report_off);
 /* The same forward as a value: its profile and deploy report (the test owns both: clear it
  * with zw_test_forward_clear), every value dumped into @dump_dir in @dump_format ("SQB",
  * "SFB"…) when @dump_dir is not NULL. */
