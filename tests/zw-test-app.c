@@ -152,6 +152,30 @@ zw_test_app_activate (const char *action, GVariant *param)
     g_error ("the window has no action %s", action);
 }
 
+void
+zw_test_app_assert_only_network_differs (const ZwProfileCompare *cmp, const char *network)
+{
+  guint n_in = 0, n_other = 0;
+
+  g_assert_nonnull (cmp);
+  g_assert_cmpuint (cmp->n_regressions, >, 0);
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      const ZwCompareRow *r = g_ptr_array_index (cmp->rows, i);
+      g_assert_nonnull (r->network);
+      if (g_str_equal (r->network, network))
+        n_in += r->regression;
+      else
+        {
+          g_assert_cmpfloat (r->delta_ms, ==, 0);
+          g_assert_false (r->regression);
+          n_other++;
+        }
+    }
+  g_assert_cmpuint (n_in, ==, cmp->n_regressions);
+  g_assert_cmpuint (n_other, >, 0);
+}
+
 gboolean
 zw_test_app_is_mapped (gpointer data)
 {

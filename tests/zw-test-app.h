@@ -55,6 +55,12 @@ ZwRun *zw_test_app_wait_for_run (guint n);
  * fails the test when the window has no such action. */
 void zw_test_app_activate (const char *action, GVariant *param);
 
+/* Two pipeline passes compared (rows NET:OP_ID) that differ in network @network only: every
+ * row names its network, every regression is @network's, and every row of another network
+ * has a delta of exactly 0 and is no regression; there are such rows and regressions. */
+#include "report/zw-compare.h"
+void zw_test_app_assert_only_network_differs (const ZwProfileCompare *cmp, const char *network);
+
 /* The first widget of @type at or below @widget (depth first), or NULL. */
 GtkWidget *zw_test_app_find_child_of_type (GtkWidget *widget, GType type);
 

@@ -206,12 +206,5 @@ xrt_pipeline_apart_to_json (XrtPipeline *self, guint iteration, GError **error)
 char *
 xrt_pipeline_apart_to_text (XrtPipeline *self, guint iteration, GError **error)
 {
-  cJSON *root = xrt_pipeline_apart_to_json (self, iteration, error);
-  char *text;
-
-  if (root == NULL)
-    return NULL;
-  text = cJSON_Print (root);
-  cJSON_Delete (root);
-  return text;
+  return xrt_pipeline_json_take_text (xrt_pipeline_apart_to_json (self, iteration, error));
 }

@@ -129,4 +129,8 @@ void xrt_pipeline_spec_free (XrtPipelineSpec *spec);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrtPipelineSpec, xrt_pipeline_spec_free)
 XrtPipelineNet *xrt_pipeline_spec_find (const XrtPipelineSpec *spec, const char *name, guint *index);
 
+/* cJSON_Print of @root, which it frees (NULL for NULL): the _to_text forms of the JSON the
+ * pipeline writes (xrt-pipeline.c). */
+char *xrt_pipeline_json_take_text (cJSON *root);
+
 G_END_DECLS

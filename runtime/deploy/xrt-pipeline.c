@@ -727,9 +727,8 @@ xrt_pipeline_get_outputs (XrtPipeline *self, guint index)
 }
 
 char *
-xrt_pipeline_report_to_text (XrtPipeline *self, GError **error)
+xrt_pipeline_json_take_text (cJSON *root)
 {
-  cJSON *root = xrt_pipeline_report_to_json (self, error);
   char *text;
 
   if (root == NULL)
@@ -737,4 +736,10 @@ xrt_pipeline_report_to_text (XrtPipeline *self, GError **error)
   text = cJSON_Print (root);
   cJSON_Delete (root);
   return text;
+}
+
+char *
+xrt_pipeline_report_to_text (XrtPipeline *self, GError **error)
+{
+  return xrt_pipeline_json_take_text (xrt_pipeline_report_to_json (self, error));
 }
